@@ -1,0 +1,44 @@
+const marker = Symbol.for('tracewarden.error');
+
+/** Options every tracewarden error accepts. */
+export interface TracewardenErrorOptions {
+  /** What went wrong and what to do about it. */
+  message: string;
+  /** The underlying error, if this one wraps another. */
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error tracewarden throws. Each subclass carries a stable `code`.
+ *
+ * Use {@link TracewardenError.isInstance} rather than `instanceof`: it also recognises errors
+ * thrown by another copy of the package (duplicate installs, bundled adapters).
+ *
+ * @example
+ * ```ts
+ * try { tracer.logMessage(input); } catch (e) {
+ *   if (TracewardenError.isInstance(e)) console.error(e.code, e.message);
+ * }
+ * ```
+ */
+export class TracewardenError extends Error {
+  /** @internal */
+  readonly [marker] = true;
+  /** Stable, SCREAMING_SNAKE error code. */
+  readonly code: string;
+
+  constructor(code: string, options: TracewardenErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+
+  /**
+   * Whether `error` is a tracewarden error, from this or any other copy of the package.
+   * @param error - any thrown value
+   * @returns true when `error` carries the tracewarden marker
+   */
+  static isInstance(error: unknown): error is TracewardenError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  }
+}

@@ -1,0 +1,92 @@
+const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Source of new ids. Inject one into a tracer for deterministic ids in tests. */
+export interface IdGenerator {
+  /** A new block id, `tb_` followed by a unique, time-sortable suffix. */
+  blockId(): string;
+  /** A new trace id, `tr_` followed by a unique, time-sortable suffix. */
+  traceId(): string;
+  /** A new tool-call id (UUID form, as seed 004's `call_id`). */
+  callId(): string;
+}
+
+/**
+ * Creates a monotonic ULID generator: ids made in the same millisecond still sort in creation
+ * order, so `id` is a valid tie-breaker after `created_at`.
+ * @param now - clock in milliseconds
+ * @param random - uniform random source in [0, 1)
+ * @returns a function returning 26-character Crockford base32 ULIDs
+ * @example
+ * ```ts
+ * const next = createUlid();
+ * next(); // '01JD3X4Y5Z6A7B8C9D0E1F2G3H'
+ * ```
+ */
+export function createUlid(now: () => number = Date.now, random: () => number = Math.random): () => string {
+  let lastTime = -1;
+  const last = new Uint8Array(16);
+  return () => {
+    let time = now();
+    if (time <= lastTime) {
+      time = lastTime;
+      // same (or earlier) millisecond: increment the random part so order is kept
+      let i = 15;
+      while (i >= 0 && last[i] === 31) {
+        last[i] = 0;
+        i--;
+      }
+      if (i >= 0) last[i] = (last[i] ?? 0) + 1;
+    } else {
+      lastTime = time;
+      for (let i = 0; i < 16; i++) last[i] = Math.floor(random() * 32);
+    }
+    let timePart = '';
+    let t = time;
+    for (let i = 0; i < 10; i++) {
+      timePart = alphabet[t % 32] + timePart;
+      t = Math.floor(t / 32);
+    }
+    let randomPart = '';
+    for (let i = 0; i < 16; i++) randomPart += alphabet[last[i] ?? 0];
+    return timePart + randomPart;
+  };
+}
+
+/**
+ * The default id generator: `tb_`/`tr_` + monotonic ULID, and random UUIDs for call ids.
+ * @param now - clock in milliseconds
+ * @returns an {@link IdGenerator}
+ * @example
+ * ```ts
+ * const ids = createIdGenerator();
+ * ids.blockId(); // 'tb_01JD3X...'
+ * ```
+ */
+export function createIdGenerator(now: () => number = Date.now): IdGenerator {
+  const ulid = createUlid(now);
+  return {
+    blockId: () => `tb_${ulid()}`,
+    traceId: () => `tr_${ulid()}`,
+    callId: () => crypto.randomUUID(),
+  };
+}
+
+/**
+ * A deterministic id generator for tests: `tb_000001`, `tr_000001`, `call_000001`, ...
+ * @returns an {@link IdGenerator} counting from 1
+ * @example
+ * ```ts
+ * const tracer = createTracer({ ids: createSequentialIds() });
+ * ```
+ */
+export function createSequentialIds(): IdGenerator {
+  let block = 0;
+  let trace = 0;
+  let call = 0;
+  const pad = (n: number) => String(n).padStart(6, '0');
+  return {
+    blockId: () => `tb_${pad(++block)}`,
+    traceId: () => `tr_${pad(++trace)}`,
+    callId: () => `call_${pad(++call)}`,
+  };
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/** Status of a finished tool call (seed 004, values exactly as the seed). */
+export const ToolCallStatusSchema = z.enum([
+  'success',
+  'failure',
+  'timeout',
+  'circuit_open',
+  'budget_exceeded',
+  'rate_limited',
+  'validation_failed',
+  'hallucinated',
+  'retried',
+]);
+/** Status of a finished tool call. */
+export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
+/** The {@link ToolCallStatus} values by name, e.g. `ToolCallStatus.SUCCESS === 'success'`. */
+export const ToolCallStatus = Object.freeze({
+  SUCCESS: 'success',
+  FAILURE: 'failure',
+  TIMEOUT: 'timeout',
+  CIRCUIT_OPEN: 'circuit_open',
+  BUDGET_EXCEEDED: 'budget_exceeded',
+  RATE_LIMITED: 'rate_limited',
+  VALIDATION_FAILED: 'validation_failed',
+  HALLUCINATED: 'hallucinated',
+  RETRIED: 'retried',
+} as const satisfies Record<string, ToolCallStatus>);
+
+/** What a guard does when it trips: `block` throws, `warn` logs and allows, `log` records and allows. */
+export const GuardActionSchema = z.enum(['block', 'warn', 'log']);
+/** What a guard does when it trips. */
+export type GuardAction = z.infer<typeof GuardActionSchema>;
+/** The {@link GuardAction} values by name. */
+export const GuardAction = Object.freeze({ BLOCK: 'block', WARN: 'warn', LOG: 'log' } as const satisfies Record<string, GuardAction>);
+
+/** State of a circuit breaker. */
+export const CircuitStateSchema = z.enum(['closed', 'open', 'half_open']);
+/** State of a circuit breaker. */
+export type CircuitState = z.infer<typeof CircuitStateSchema>;
+/** The {@link CircuitState} values by name. */
+export const CircuitState = Object.freeze({ CLOSED: 'closed', OPEN: 'open', HALF_OPEN: 'half_open' } as const satisfies Record<string, CircuitState>);
+
+/** Kind of a validator. */
+export const ValidatorKindSchema = z.enum(['schema', 'hallucination', 'semantic', 'custom']);
+/** Kind of a validator. */
+export type ValidatorKind = z.infer<typeof ValidatorKindSchema>;
+/** The {@link ValidatorKind} values by name. */
+export const ValidatorKind = Object.freeze({
+  SCHEMA: 'schema',
+  HALLUCINATION: 'hallucination',
+  SEMANTIC: 'semantic',
+  CUSTOM: 'custom',
+} as const satisfies Record<string, ValidatorKind>);
+
+/** Result of one validator check (seed 004). */
+export const ValidationResultSchema = z.object({
+  valid: z.boolean(),
+  kind: ValidatorKindSchema,
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+/** Result of one validator check. */
+export type ValidationResult = z.infer<typeof ValidationResultSchema>;
+
+/** Result of hallucination detection (seed 004): confidence 0 = real, 1 = hallucinated. */
+export const HallucinationResultSchema = z.object({
+  is_hallucinated: z.boolean(),
+  confidence: z.number().min(0).max(1),
+  reason: z.string(),
+  signals: z.record(z.string(), z.unknown()),
+});
+/** Result of hallucination detection. */
+export type HallucinationResult = z.infer<typeof HallucinationResultSchema>;
+
+/** A tool invocation captured before execution (seed 004 `ToolCall`). Timestamps are ISO 8601 UTC. */
+export const ToolCallRecordSchema = z.object({
+  call_id: z.string(),
+  tool_name: z.string(),
+  args: z.array(z.unknown()),
+  kwargs: z.record(z.string(), z.unknown()),
+  timestamp: z.string(),
+  session_id: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+/** A tool invocation captured before execution. */
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
+
+/** A completed tool invocation (seed 004 `ToolResult`). */
+export const ToolResultRecordSchema = z.object({
+  call_id: z.string(),
+  tool_name: z.string(),
+  status: ToolCallStatusSchema,
+  return_value: z.unknown(),
+  exception: z.string().nullable(),
+  exception_type: z.string().nullable(),
+  execution_time_ms: z.number(),
+  retry_count: z.number().int().nonnegative(),
+  validations: z.array(ValidationResultSchema),
+  hallucination: HallucinationResultSchema.nullable(),
+  cost: z.number().nullable(),
+  timestamp: z.string(),
+  /** Guard decisions (attempts, backoff, breaker transitions, budget, limiter waits). Not in the seed; optional. */
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+/** A completed tool invocation. */
+export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
+
+/** A call and its result, as stored in trace files (seed 004 `TraceEntry`). */
+export const TraceEntrySchema = z.object({
+  call: ToolCallRecordSchema,
+  result: ToolResultRecordSchema,
+});
+/** A call and its result. */
+export type TraceEntry = z.infer<typeof TraceEntrySchema>;
+
+/**
+ * Whether a result succeeded (the seed's `result.succeeded`).
+ * @param result - a tool result record
+ * @returns true when `status` is `success`
+ */
+export function succeeded(result: Pick<ToolResultRecord, 'status'>): boolean {
+  return result.status === 'success';
+}
+
+/**
+ * Whether a result failed (the seed's `result.failed`): any status but success.
+ * @param result - a tool result record
+ * @returns true when `status` is not `success`
+ */
+export function failed(result: Pick<ToolResultRecord, 'status'>): boolean {
+  return result.status !== 'success';
+}
