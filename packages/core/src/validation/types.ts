@@ -1,0 +1,61 @@
+import type { TraceError } from '../errors/index.js';
+import type { Block, SubType } from '../model/index.js';
+
+/**
+ * Byte limits of block payload fields (seed 002). A string field counts the UTF-8 bytes of the
+ * string itself; any other value counts the UTF-8 bytes of its JSON serialisation.
+ */
+export interface BlockLimits {
+  /** MESSAGE `content`. Env `LIMIT_MSG_BYTES`. @default 65536 */
+  messageBytes: number;
+  /** THINK `text`. Env `LIMIT_THINK_BYTES`. @default 32768 */
+  thinkBytes: number;
+  /** TOOL_CALL `arguments`. Env `LIMIT_TOOL_ARGS_BYTES`. @default 262144 */
+  toolArgumentsBytes: number;
+  /** TOOL_RESULT `output` / `delta`. Env `LIMIT_TOOL_RESULT_BYTES`. @default 2097152 */
+  toolResultBytes: number;
+}
+
+/**
+ * A block as submitted, before it is accepted: `block_type` may be omitted (it follows from
+ * `sub_type`), and `metadata`, `raw`, `extra`, `parent_block_id` and `updated_at` default.
+ */
+export interface BlockInput {
+  id: string;
+  trace_id: string;
+  sub_type: SubType;
+  block_type?: string;
+  payload: Record<string, unknown>;
+  parent_block_id?: string | null;
+  metadata?: Record<string, unknown>;
+  raw?: unknown;
+  extra?: Record<string, unknown>;
+  created_at: string;
+  updated_at?: string;
+}
+
+/** Result of a one-shot validation: every problem found, not only the first. */
+export interface ValidationReport {
+  ok: boolean;
+  errors: TraceError[];
+}
+
+/**
+ * A per-trace validator that remembers the blocks it accepted, so parents, duplicate call ids
+ * and duplicate result seqs are checked against everything accepted before.
+ */
+export interface BlockValidator {
+  /**
+   * Validates `input` against the accepted blocks; on success records and returns the
+   * normalised, frozen block. Throws a {@link TraceError} and records nothing on failure.
+   */
+  accept(input: unknown): Block;
+  /** Every problem `input` would have, without recording it. */
+  check(input: unknown): TraceError[];
+  /** The accepted block with this id. */
+  get(id: string): Block | undefined;
+  /** Number of accepted blocks. */
+  readonly size: number;
+  /** The limits in force. */
+  readonly limits: Readonly<BlockLimits>;
+}
