@@ -1,0 +1,394 @@
+import { entryToBlocks } from '../convert/index.js';
+import { TraceError } from '../errors/index.js';
+import type {
+  Block,
+  IdGenerator,
+  MessageBlock,
+  ThinkBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  TraceEntry,
+} from '../model/index.js';
+import { createIdGenerator } from '../model/index.js';
+import type { Sink } from '../sinks/sink.js';
+import { stitchBlocks } from '../stitching/index.js';
+import type { StitchedTrace } from '../stitching/types.js';
+import { createBlockValidator } from '../validation/index.js';
+import type { BlockInput, BlockLimits, BlockValidator } from '../validation/types.js';
+import { TracerClosedError } from './tracer-closed-error.js';
+import { TracerFlushError } from './tracer-flush-error.js';
+import type {
+  LogActInput,
+  LogMessageInput,
+  LogObserveInput,
+  LogThinkInput,
+  Tracer,
+} from './types.js';
+
+/** Options of {@link createTracer}. */
+export interface TracerOptions {
+  /** The trace id. @default a new `tr_` id from `ids` */
+  traceId?: string;
+  /** Where accepted blocks go, in acceptance order. @default [] (blocks stay in memory only) */
+  sinks?: Sink[];
+  /** Byte limits, overriding the defaults and `LIMIT_*` environment variables. */
+  limits?: Partial<BlockLimits>;
+  /** Epoch milliseconds for `created_at` / `updated_at`. Inject a fake clock in tests. @default Date.now */
+  clock?: () => number;
+  /** Source of block, trace and call ids. @default createIdGenerator(clock) */
+  ids?: IdGenerator;
+  /**
+   * Called when a sink throws from `write()`. The block stays accepted; the error is also kept
+   * and makes the next `flush()` reject, so it is never lost silently.
+   * @default none (the error only surfaces through `flush()`)
+   */
+  onError?: (error: unknown) => void;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Creates a tracer that records one trace as validated blocks and sends each accepted block to
+ * its sinks (seed 002's SDK helpers `logMessage`, `logAct`, `logObserve`, `logThink`).
+ *
+ * Every `log*` builds the block (`created_at` = `updated_at` = the clock's time), validates it
+ * with a per-trace {@link BlockValidator}, then records it and calls each sink's `write`. A
+ * rejected block throws the validator's `TraceError` and changes nothing: it is not recorded,
+ * no sink sees it, and its id is reused by the next block.
+ *
+ * Parent defaults:
+ * - `logAct` / `logThink` without `parent_block_id` attach to the most recent MESSAGE block.
+ * - If the trace has no MESSAGE yet, the tracer first logs a synthetic assistant MESSAGE
+ *   (`content: null`, `metadata: { synthetic: true }`), so a tool called outside any model turn
+ *   (a guarded function, a script) still yields a valid tree. The synthetic message is only
+ *   recorded if the child block is valid too.
+ * - `logObserve` without `parent_block_id` attaches to the TOOL_CALL with the same `call_id`
+ *   (a `TraceError` VALIDATION if there is none).
+ * - `recordEntry` follows the `logAct` rule and records the call and its result atomically.
+ *
+ * @param options - trace id, sinks, limits, clock, id generator and error callback
+ * @returns a {@link Tracer}
+ * @example
+ * ```ts
+ * const sink = createMemorySink();
+ * const tracer = createTracer({ sinks: [sink] });
+ * const message = tracer.logMessage({ role: 'user', content: "what's the weather?" });
+ * const call = tracer.logAct({ parent_block_id: message.id, payload: { call_id: 'call_1', name: 'get_weather', arguments: { city: 'bogotá' } } });
+ * tracer.logObserve({ payload: { call_id: 'call_1', output: { forecast: '22°C cloudy' } } });
+ * await tracer.flush();
+ * ```
+ */
+export function createTracer(options: TracerOptions = {}): Tracer {
+  const clock = options.clock ?? Date.now;
+  const ids = options.ids ?? createIdGenerator(clock);
+  const traceId = options.traceId ?? ids.traceId();
+  const sinks = options.sinks ? options.sinks.slice() : [];
+  const sinkCount = sinks.length;
+  const onError = options.onError;
+  const validator = createBlockValidator(
+    options.limits === undefined ? { traceId } : { traceId, limits: options.limits },
+  );
+
+  const accepted: Block[] = [];
+  const callsById = new Map<string, ToolCallBlock>();
+  const writeErrors: unknown[] = [];
+  let lastMessageId: string | null = null;
+  let closed = false;
+  let shutdownPromise: Promise<void> | undefined;
+  // Ids drawn for blocks that were then rejected; later blocks take them first, so a rejection
+  // leaves no trace, not even a gap in sequential ids.
+  const spareIds: string[] = [];
+  // Blocks logged in the same millisecond share one ISO string: no Date per block.
+  let lastMs = Number.NaN;
+  let lastIso = '';
+
+  function now(): string {
+    const ms = clock();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
+  }
+
+  function nextId(): string {
+    return spareIds.length === 0 ? ids.blockId() : (spareIds.shift() as string);
+  }
+
+  function returnIds(inputs: readonly BlockInput[]): void {
+    spareIds.unshift(...inputs.map((input) => input.id));
+  }
+
+  // entryToBlocks draws its block ids through the same spare-aware source
+  const entryIds: IdGenerator = {
+    blockId: nextId,
+    traceId: () => ids.traceId(),
+    callId: () => ids.callId(),
+  };
+
+  function ensureOpen(method: string): void {
+    if (closed) throw new TracerClosedError({ traceId, method });
+  }
+
+  function commit(block: Block): void {
+    accepted.push(block);
+    if (block.sub_type === 'MESSAGE') lastMessageId = block.id;
+    else if (block.sub_type === 'TOOL_CALL') callsById.set(block.payload.call_id, block);
+    for (let i = 0; i < sinkCount; i++) {
+      try {
+        (sinks[i] as Sink).write(block);
+      } catch (error) {
+        writeErrors.push(error);
+        if (onError !== undefined) onError(error);
+      }
+    }
+  }
+
+  function accept(input: BlockInput): Block {
+    let block: Block;
+    try {
+      block = validator.accept(input);
+    } catch (error) {
+      spareIds.unshift(input.id);
+      throw error;
+    }
+    commit(block);
+    return block;
+  }
+
+  function messageInput(
+    payload: Record<string, unknown>,
+    parent: unknown,
+    metadata: Record<string, unknown> | undefined,
+    raw: unknown,
+    extra: Record<string, unknown> | undefined,
+  ): BlockInput {
+    const at = now();
+    return {
+      id: nextId(),
+      trace_id: traceId,
+      block_type: 'MESSAGE',
+      sub_type: 'MESSAGE',
+      payload,
+      // a MESSAGE with a parent is invalid; pass it through so the validator says so
+      parent_block_id: parent === undefined ? null : (parent as string | null),
+      metadata: metadata ?? {},
+      raw: raw ?? null,
+      extra: extra ?? {},
+      created_at: at,
+      updated_at: at,
+    };
+  }
+
+  function syntheticMessageInput(): BlockInput {
+    return messageInput({ role: 'assistant', content: null }, undefined, { synthetic: true }, null, {});
+  }
+
+  /**
+   * Accepts `inputs` in order, all or nothing: the last one is first checked against a scratch
+   * validator holding `parent` and the others, so a bad last block (say a tool result over the
+   * byte limit) is rejected before anything is recorded. `parent` is recorded too when
+   * `recordParent` is set (the synthetic message); otherwise it only stands in for the real
+   * parent, which the real validator then checks.
+   */
+  function acceptAll(parent: BlockInput, recordParent: boolean, inputs: BlockInput[]): Block[] {
+    const drawn = recordParent ? [parent, ...inputs] : inputs;
+    const scratch = createBlockValidator({ traceId, limits: validator.limits });
+    const done: Block[] = [];
+    try {
+      scratch.accept(parent);
+      const last = inputs.length - 1;
+      for (let i = 0; i < last; i++) scratch.accept(inputs[i]);
+      const errors = scratch.check(inputs[last]);
+      if (errors.length > 0) throw errors[0];
+      for (const input of drawn) {
+        const block = validator.accept(input);
+        commit(block);
+        done.push(block);
+      }
+    } catch (error) {
+      // after the scratch check only the first real accept can fail (unknown parent, duplicate
+      // call id), and then nothing was recorded
+      returnIds(drawn.slice(done.length));
+      throw error;
+    }
+    return done;
+  }
+
+  function actInput(
+    subType: 'TOOL_CALL' | 'THINK',
+    input: LogActInput | LogThinkInput,
+    parent: string | null,
+  ): BlockInput {
+    const at = now();
+    return {
+      id: nextId(),
+      trace_id: traceId,
+      block_type: 'ACT',
+      sub_type: subType,
+      payload: input.payload,
+      parent_block_id: parent,
+      metadata: input.metadata ?? {},
+      raw: input.raw ?? null,
+      extra: input.extra ?? {},
+      created_at: at,
+      updated_at: at,
+    };
+  }
+
+  function logChild(
+    subType: 'TOOL_CALL' | 'THINK',
+    method: string,
+    input: LogActInput | LogThinkInput,
+  ): Block {
+    ensureOpen(method);
+    requireObject(input, method, subType, traceId);
+    const parent = input.parent_block_id ?? lastMessageId;
+    if (parent !== null) return accept(actInput(subType, input, parent));
+    const message = syntheticMessageInput();
+    return acceptAll(message, true, [actInput(subType, input, message.id)])[1] as Block;
+  }
+
+  const tracer: Tracer = {
+    traceId,
+
+    logMessage(input) {
+      ensureOpen('logMessage');
+      requireObject(input, 'logMessage', 'MESSAGE', traceId);
+      const { metadata, raw, extra, parent_block_id, ...payload } = input as LogMessageInput & {
+        parent_block_id?: unknown;
+      };
+      return accept(messageInput(payload, parent_block_id, metadata, raw, extra)) as MessageBlock;
+    },
+
+    logAct(input) {
+      return logChild('TOOL_CALL', 'logAct', input) as ToolCallBlock;
+    },
+
+    logThink(input) {
+      return logChild('THINK', 'logThink', input) as ThinkBlock;
+    },
+
+    logObserve(input) {
+      ensureOpen('logObserve');
+      requireObject(input, 'logObserve', 'TOOL_RESULT', traceId);
+      let parent: string | null | undefined = input.parent_block_id;
+      if (parent === undefined) {
+        const payload: unknown = input.payload;
+        const callId =
+          typeof payload === 'object' && payload !== null
+            ? (payload as { call_id?: unknown }).call_id
+            : undefined;
+        if (typeof callId === 'string') {
+          const call = callsById.get(callId);
+          if (call === undefined) {
+            throw new TraceError({
+              code: 'VALIDATION',
+              message: `logObserve: trace ${traceId} has no TOOL_CALL with call_id "${callId}"; log the call with logAct first or pass parent_block_id`,
+              details: {
+                sub_type: 'TOOL_RESULT',
+                field: 'payload.call_id',
+                call_id: callId,
+                trace_id: traceId,
+              },
+            });
+          }
+          parent = call.id;
+        } else {
+          parent = null;
+        }
+      }
+      const at = now();
+      return accept({
+        id: nextId(),
+        trace_id: traceId,
+        block_type: 'OBSERVE',
+        sub_type: 'TOOL_RESULT',
+        payload: input.payload,
+        parent_block_id: parent,
+        metadata: input.metadata ?? {},
+        raw: input.raw ?? null,
+        extra: input.extra ?? {},
+        created_at: at,
+        updated_at: at,
+      }) as ToolResultBlock;
+    },
+
+    recordEntry(entry: TraceEntry, recordOptions?: { parentBlockId?: string }) {
+      ensureOpen('recordEntry');
+      const parentId = recordOptions?.parentBlockId ?? lastMessageId;
+      const message =
+        parentId === null ? syntheticMessageInput() : standInMessage(parentId, traceId, now());
+      const [call, result] = entryToBlocks(entry, {
+        traceId,
+        parentBlockId: message.id,
+        ids: entryIds,
+      });
+      const inputs = [call as Mutable<Block> as BlockInput, result as Mutable<Block> as BlockInput];
+      const blocks = acceptAll(message, parentId === null, inputs);
+      const offset = blocks.length - 2;
+      return [blocks[offset] as ToolCallBlock, blocks[offset + 1] as ToolResultBlock];
+    },
+
+    get(id) {
+      return validator.get(id);
+    },
+
+    findToolCall(callId) {
+      return callsById.get(callId);
+    },
+
+    blocks() {
+      return accepted.slice();
+    },
+
+    stitched(): StitchedTrace {
+      return stitchBlocks(accepted, { traceId });
+    },
+
+    async flush() {
+      const errors = writeErrors.splice(0);
+      const settled = await Promise.allSettled(sinks.map((sink) => sink.flush()));
+      for (const outcome of settled) if (outcome.status === 'rejected') errors.push(outcome.reason);
+      if (errors.length > 0) throw new TracerFlushError({ traceId, operation: 'flush', errors });
+    },
+
+    shutdown() {
+      if (shutdownPromise === undefined) {
+        closed = true;
+        shutdownPromise = (async () => {
+          const errors = writeErrors.splice(0);
+          const settled = await Promise.allSettled(sinks.map((sink) => sink.close()));
+          for (const outcome of settled) {
+            if (outcome.status === 'rejected') errors.push(outcome.reason);
+          }
+          if (errors.length > 0) {
+            throw new TracerFlushError({ traceId, operation: 'shutdown', errors });
+          }
+        })();
+      }
+      return shutdownPromise;
+    },
+  };
+  return tracer;
+}
+
+function standInMessage(id: string, traceId: string, at: string): BlockInput {
+  return {
+    id,
+    trace_id: traceId,
+    sub_type: 'MESSAGE',
+    payload: { role: 'assistant', content: null },
+    created_at: at,
+  };
+}
+
+function requireObject(input: unknown, method: string, subType: string, traceId: string): void {
+  if (typeof input !== 'object' || input === null) {
+    throw new TraceError({
+      code: 'VALIDATION',
+      message: `${method}: expected an object input, got ${input === null ? 'null' : typeof input}`,
+      details: { sub_type: subType, field: 'input', trace_id: traceId },
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { TracewardenError } from '../errors/index.js';
+
+/** Options of {@link TracerClosedError}. */
+export interface TracerClosedErrorOptions {
+  /** The trace that was shut down. */
+  traceId: string;
+  /** The method that was called after `shutdown()`, e.g. `logAct`. */
+  method: string;
+}
+
+/**
+ * A `log*` or `recordEntry` call reached a tracer after its `shutdown()`. Nothing was recorded.
+ * Create a new tracer for a new run.
+ *
+ * @example
+ * ```ts
+ * await tracer.shutdown();
+ * tracer.logMessage({ role: 'user', content: 'hi' }); // throws TracerClosedError (TRACER_CLOSED)
+ * ```
+ */
+export class TracerClosedError extends TracewardenError {
+  declare readonly code: 'TRACER_CLOSED';
+  /** The trace that was shut down. */
+  readonly traceId: string;
+
+  /**
+   * @param options - the trace id and the method that was called
+   */
+  constructor(options: TracerClosedErrorOptions) {
+    super('TRACER_CLOSED', {
+      message: `${options.method}() was called after shutdown() of trace ${options.traceId}; nothing was recorded. Create a new tracer with createTracer() for a new run.`,
+    });
+    this.traceId = options.traceId;
+  }
+}

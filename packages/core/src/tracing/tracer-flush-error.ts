@@ -1,0 +1,48 @@
+import { TracewardenError } from '../errors/index.js';
+
+/** Options of {@link TracerFlushError}. */
+export interface TracerFlushErrorOptions {
+  /** The trace whose sinks failed. */
+  traceId: string;
+  /** `flush` or `shutdown`. */
+  operation: 'flush' | 'shutdown';
+  /** Every failure, in sink order (usually `SinkError`s). */
+  errors: readonly unknown[];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One or more sinks of a tracer failed to flush or close, or threw from `write()`. Every sink
+ * was attempted; `errors` holds each failure. Blocks a file sink could not write stay buffered
+ * in that sink, so a later `flush()` retries them.
+ *
+ * @example
+ * ```ts
+ * try { await tracer.flush(); } catch (e) {
+ *   if (e instanceof TracerFlushError) for (const cause of e.errors) console.error(cause);
+ * }
+ * ```
+ */
+export class TracerFlushError extends TracewardenError {
+  declare readonly code: 'TRACER_FLUSH_FAILED';
+  /** Every failure, in sink order. */
+  readonly errors: readonly unknown[];
+  /** The trace whose sinks failed. */
+  readonly traceId: string;
+
+  /**
+   * @param options - the trace id, the operation and every failure
+   */
+  constructor(options: TracerFlushErrorOptions) {
+    const count = options.errors.length;
+    super('TRACER_FLUSH_FAILED', {
+      message: `${options.operation}() of trace ${options.traceId} failed in ${count} sink${count === 1 ? '' : 's'}: ${options.errors.map(describe).join('; ')}. Fix the cause and call flush() again; unwritten blocks are kept.`,
+      cause: options.errors[0],
+    });
+    this.errors = options.errors;
+    this.traceId = options.traceId;
+  }
+}
