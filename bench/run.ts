@@ -17,11 +17,17 @@ let failed = 0;
 for (const file of files) {
   const path = join(here, file);
   const first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
-  const flags = first.startsWith('// node-flags:') ? first.slice('// node-flags:'.length).trim().split(/\s+/) : [];
+  const flags = first.startsWith('// node-flags:')
+    ? first.slice('// node-flags:'.length).trim().split(/\s+/)
+    : [];
   console.log(`\n# ${file}`);
-  const result = spawnSync(process.execPath, [...flags, '--expose-gc', '--conditions=@tracewarden/source', '--import', 'tsx', path], {
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [...flags, '--expose-gc', '--conditions=@tracewarden/source', '--import', 'tsx', path],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) failed++;
 }
 if (failed > 0) {

@@ -1,9 +1,9 @@
-export { TracewardenError, type TracewardenErrorOptions } from './tracewarden-error.js';
 export {
   TraceError,
-  traceErrorHttpStatus,
   type TraceErrorBody,
   type TraceErrorCode,
   type TraceErrorDetails,
   type TraceErrorOptions,
+  traceErrorHttpStatus,
 } from './trace-error.js';
+export { TracewardenError, type TracewardenErrorOptions } from './tracewarden-error.js';

@@ -39,6 +39,10 @@ export class TracewardenError extends Error {
    * @returns true when `error` carries the tracewarden marker
    */
   static isInstance(error: unknown): error is TracewardenError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

@@ -85,10 +85,30 @@ const blockFields = {
  * `created_at`, `updated_at` (ISO 8601 timestamps).
  */
 export const BlockSchema = z.discriminatedUnion('sub_type', [
-  z.object({ ...blockFields, block_type: z.literal('MESSAGE'), sub_type: z.literal('MESSAGE'), payload: MessagePayloadSchema }),
-  z.object({ ...blockFields, block_type: z.literal('ACT'), sub_type: z.literal('TOOL_CALL'), payload: ToolCallPayloadSchema }),
-  z.object({ ...blockFields, block_type: z.literal('OBSERVE'), sub_type: z.literal('TOOL_RESULT'), payload: ToolResultPayloadSchema }),
-  z.object({ ...blockFields, block_type: z.literal('ACT'), sub_type: z.literal('THINK'), payload: ThinkPayloadSchema }),
+  z.object({
+    ...blockFields,
+    block_type: z.literal('MESSAGE'),
+    sub_type: z.literal('MESSAGE'),
+    payload: MessagePayloadSchema,
+  }),
+  z.object({
+    ...blockFields,
+    block_type: z.literal('ACT'),
+    sub_type: z.literal('TOOL_CALL'),
+    payload: ToolCallPayloadSchema,
+  }),
+  z.object({
+    ...blockFields,
+    block_type: z.literal('OBSERVE'),
+    sub_type: z.literal('TOOL_RESULT'),
+    payload: ToolResultPayloadSchema,
+  }),
+  z.object({
+    ...blockFields,
+    block_type: z.literal('ACT'),
+    sub_type: z.literal('THINK'),
+    payload: ThinkPayloadSchema,
+  }),
 ]);
 
 /** A block of sub type `S`, as accepted and stored (every field present). */
@@ -107,7 +127,11 @@ export interface BlockOf<S extends SubType = SubType> {
 }
 
 /** Any block, as accepted and stored. */
-export type Block = BlockOf<'MESSAGE'> | BlockOf<'TOOL_CALL'> | BlockOf<'TOOL_RESULT'> | BlockOf<'THINK'>;
+export type Block =
+  | BlockOf<'MESSAGE'>
+  | BlockOf<'TOOL_CALL'>
+  | BlockOf<'TOOL_RESULT'>
+  | BlockOf<'THINK'>;
 /** A MESSAGE block. */
 export type MessageBlock = BlockOf<'MESSAGE'>;
 /** A TOOL_CALL block. */

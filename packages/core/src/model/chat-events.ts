@@ -29,7 +29,11 @@ export const OtherContentSchema = z.looseObject({ type: z.string() });
 export type ContentPart = TextContent | ImageContent | z.infer<typeof OtherContentSchema>;
 
 /** A content chunk: text, image, or any other typed chunk. */
-export const ContentPartSchema = z.union([TextContentSchema, ImageContentSchema, OtherContentSchema]);
+export const ContentPartSchema = z.union([
+  TextContentSchema,
+  ImageContentSchema,
+  OtherContentSchema,
+]);
 
 /** Message content: a string, null, or a list of chunks (seed 000). */
 export const ContentSchema = z.union([z.string(), z.null(), z.array(ContentPartSchema)]);

@@ -22,7 +22,10 @@ export interface IdGenerator {
  * next(); // '01JD3X4Y5Z6A7B8C9D0E1F2G3H'
  * ```
  */
-export function createUlid(now: () => number = Date.now, random: () => number = Math.random): () => string {
+export function createUlid(
+  now: () => number = Date.now,
+  random: () => number = Math.random,
+): () => string {
   let lastTime = -1;
   const last = new Uint8Array(16);
   return () => {

@@ -32,14 +32,22 @@ export const GuardActionSchema = z.enum(['block', 'warn', 'log']);
 /** What a guard does when it trips. */
 export type GuardAction = z.infer<typeof GuardActionSchema>;
 /** The {@link GuardAction} values by name. */
-export const GuardAction = Object.freeze({ BLOCK: 'block', WARN: 'warn', LOG: 'log' } as const satisfies Record<string, GuardAction>);
+export const GuardAction = Object.freeze({
+  BLOCK: 'block',
+  WARN: 'warn',
+  LOG: 'log',
+} as const satisfies Record<string, GuardAction>);
 
 /** State of a circuit breaker. */
 export const CircuitStateSchema = z.enum(['closed', 'open', 'half_open']);
 /** State of a circuit breaker. */
 export type CircuitState = z.infer<typeof CircuitStateSchema>;
 /** The {@link CircuitState} values by name. */
-export const CircuitState = Object.freeze({ CLOSED: 'closed', OPEN: 'open', HALF_OPEN: 'half_open' } as const satisfies Record<string, CircuitState>);
+export const CircuitState = Object.freeze({
+  CLOSED: 'closed',
+  OPEN: 'open',
+  HALF_OPEN: 'half_open',
+} as const satisfies Record<string, CircuitState>);
 
 /** Kind of a validator. */
 export const ValidatorKindSchema = z.enum(['schema', 'hallucination', 'semantic', 'custom']);

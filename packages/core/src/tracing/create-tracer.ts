@@ -319,11 +319,14 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       const parentId = recordOptions?.parentBlockId ?? lastMessageId;
       const message =
         parentId === null ? syntheticMessageInput() : standInMessage(parentId, traceId, now());
-      const [call, result] = entryToBlocks(entry, {
-        traceId,
-        parentBlockId: message.id,
-        ids: entryIds,
-      });
+      let call: ToolCallBlock;
+      let result: ToolResultBlock;
+      try {
+        [call, result] = entryToBlocks(entry, { traceId, parentBlockId: message.id, ids: entryIds });
+      } catch (error) {
+        if (parentId === null) returnIds([message]);
+        throw error;
+      }
       const inputs = [call as Mutable<Block> as BlockInput, result as Mutable<Block> as BlockInput];
       const blocks = acceptAll(message, parentId === null, inputs);
       const offset = blocks.length - 2;

@@ -1,4 +1,13 @@
-import type { Block, ContentPart, MessageBlock, MessageRole, ThinkBlock, ToolCallBlock, ToolResultBlock, TraceEntry } from '../model/index.js';
+import type {
+  Block,
+  ContentPart,
+  MessageBlock,
+  MessageRole,
+  ThinkBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  TraceEntry,
+} from '../model/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 
 /** Fields every `log*` input may carry besides its payload (seed 002). */
@@ -30,7 +39,13 @@ export interface LogActInput extends BlockExtras {
 export interface LogObserveInput extends BlockExtras {
   /** The TOOL_CALL this result answers. Omitted: the TOOL_CALL with the same `call_id`. */
   parent_block_id?: string;
-  payload: { call_id: string; output?: unknown; delta?: unknown; seq?: number; [key: string]: unknown };
+  payload: {
+    call_id: string;
+    output?: unknown;
+    delta?: unknown;
+    seq?: number;
+    [key: string]: unknown;
+  };
 }
 
 /** Input of {@link Tracer.logThink} (seed 002 `trace.logThink`). */
@@ -60,7 +75,10 @@ export interface Tracer {
    * Records a guarded tool call (seed 004 `TraceEntry`) as a TOOL_CALL and a TOOL_RESULT block.
    * @param options.parentBlockId - the MESSAGE to attach to (default: the most recent one)
    */
-  recordEntry(entry: TraceEntry, options?: { parentBlockId?: string }): [ToolCallBlock, ToolResultBlock];
+  recordEntry(
+    entry: TraceEntry,
+    options?: { parentBlockId?: string },
+  ): [ToolCallBlock, ToolResultBlock];
   /** The accepted block with this id. */
   get(id: string): Block | undefined;
   /** The TOOL_CALL block of a call id. */
