@@ -69,3 +69,11 @@ export {
   type TraceEntry,
   type ValidationResult,
 } from './tool-records.js';
+export {
+  formatAddress,
+  parseAddress,
+  resolveAddress,
+  type AddressSegment,
+  type ParsedAddress,
+} from './addresses.js';
+export { parseTrace, safeParseTrace, type SafeParseTraceResult } from './parse-trace.js';

@@ -31,5 +31,7 @@ export interface StitchedTrace {
   orphans: {
     tool_calls: StitchedToolCall[];
     tool_results: ToolResultBlock[];
+    /** THINK blocks whose parent MESSAGE is missing; present only when there are some. */
+    thinks?: ThinkBlock[];
   };
 }

@@ -14,7 +14,7 @@ import type { Sink } from '../sinks/sink.js';
 import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createBlockValidator } from '../validation/index.js';
-import type { BlockInput, BlockLimits, BlockValidator } from '../validation/types.js';
+import type { BlockLimits, BlockValidator } from '../validation/types.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
 import type {
@@ -45,7 +45,26 @@ export interface TracerOptions {
   onError?: (error: unknown) => void;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const syntheticMetadata = Object.freeze({ synthetic: true });
+
+/**
+ * A block as the tracer submits it. Absent `metadata` / `extra` / `raw` and `updated_at` are
+ * left for the validator to default (shared frozen `{}`, `null`, `created_at`), which saves
+ * allocations and a timestamp check per block.
+ */
+interface Candidate {
+  id: string;
+  trace_id: string;
+  block_type?: string;
+  sub_type: Block['sub_type'];
+  payload: unknown;
+  parent_block_id: unknown;
+  metadata?: Record<string, unknown> | undefined;
+  raw?: unknown;
+  extra?: Record<string, unknown> | undefined;
+  created_at: string;
+  updated_at?: string;
+}
 
 /**
  * Creates a tracer that records one trace as validated blocks and sends each accepted block to
@@ -115,7 +134,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return spareIds.length === 0 ? ids.blockId() : (spareIds.shift() as string);
   }
 
-  function returnIds(inputs: readonly BlockInput[]): void {
+  function returnIds(inputs: readonly Candidate[]): void {
     spareIds.unshift(...inputs.map((input) => input.id));
   }
 
@@ -144,7 +163,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     }
   }
 
-  function accept(input: BlockInput): Block {
+  function accept(input: Candidate): Block {
     let block: Block;
     try {
       block = validator.accept(input);
@@ -162,26 +181,23 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     metadata: Record<string, unknown> | undefined,
     raw: unknown,
     extra: Record<string, unknown> | undefined,
-  ): BlockInput {
-    const at = now();
+  ): Candidate {
     return {
       id: nextId(),
       trace_id: traceId,
-      block_type: 'MESSAGE',
       sub_type: 'MESSAGE',
       payload,
       // a MESSAGE with a parent is invalid; pass it through so the validator says so
-      parent_block_id: parent === undefined ? null : (parent as string | null),
-      metadata: metadata ?? {},
-      raw: raw ?? null,
-      extra: extra ?? {},
-      created_at: at,
-      updated_at: at,
+      parent_block_id: parent,
+      metadata,
+      raw,
+      extra,
+      created_at: now(),
     };
   }
 
-  function syntheticMessageInput(): BlockInput {
-    return messageInput({ role: 'assistant', content: null }, undefined, { synthetic: true }, null, {});
+  function syntheticMessageInput(): Candidate {
+    return messageInput({ role: 'assistant', content: null }, undefined, syntheticMetadata, undefined, undefined);
   }
 
   /**
@@ -191,7 +207,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
    * `recordParent` is set (the synthetic message); otherwise it only stands in for the real
    * parent, which the real validator then checks.
    */
-  function acceptAll(parent: BlockInput, recordParent: boolean, inputs: BlockInput[]): Block[] {
+  function acceptAll(parent: Candidate, recordParent: boolean, inputs: Candidate[]): Block[] {
     const drawn = recordParent ? [parent, ...inputs] : inputs;
     const scratch = createBlockValidator({ traceId, limits: validator.limits });
     const done: Block[] = [];
@@ -219,20 +235,17 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     subType: 'TOOL_CALL' | 'THINK',
     input: LogActInput | LogThinkInput,
     parent: string | null,
-  ): BlockInput {
-    const at = now();
+  ): Candidate {
     return {
       id: nextId(),
       trace_id: traceId,
-      block_type: 'ACT',
       sub_type: subType,
       payload: input.payload,
       parent_block_id: parent,
-      metadata: input.metadata ?? {},
-      raw: input.raw ?? null,
-      extra: input.extra ?? {},
-      created_at: at,
-      updated_at: at,
+      metadata: input.metadata,
+      raw: input.raw,
+      extra: input.extra,
+      created_at: now(),
     };
   }
 
@@ -298,19 +311,16 @@ export function createTracer(options: TracerOptions = {}): Tracer {
           parent = null;
         }
       }
-      const at = now();
       return accept({
         id: nextId(),
         trace_id: traceId,
-        block_type: 'OBSERVE',
         sub_type: 'TOOL_RESULT',
         payload: input.payload,
         parent_block_id: parent,
-        metadata: input.metadata ?? {},
-        raw: input.raw ?? null,
-        extra: input.extra ?? {},
-        created_at: at,
-        updated_at: at,
+        metadata: input.metadata,
+        raw: input.raw,
+        extra: input.extra,
+        created_at: now(),
       }) as ToolResultBlock;
     },
 
@@ -327,7 +337,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         if (parentId === null) returnIds([message]);
         throw error;
       }
-      const inputs = [call as Mutable<Block> as BlockInput, result as Mutable<Block> as BlockInput];
+      const inputs: Candidate[] = [call, result];
       const blocks = acceptAll(message, parentId === null, inputs);
       const offset = blocks.length - 2;
       return [blocks[offset] as ToolCallBlock, blocks[offset + 1] as ToolResultBlock];
@@ -376,12 +386,13 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   return tracer;
 }
 
-function standInMessage(id: string, traceId: string, at: string): BlockInput {
+function standInMessage(id: string, traceId: string, at: string): Candidate {
   return {
     id,
     trace_id: traceId,
     sub_type: 'MESSAGE',
     payload: { role: 'assistant', content: null },
+    parent_block_id: null,
     created_at: at,
   };
 }

@@ -59,3 +59,24 @@ export interface BlockValidator {
   /** The limits in force. */
   readonly limits: Readonly<BlockLimits>;
 }
+
+/** Options of `createBlockValidator`. */
+export interface BlockValidatorOptions {
+  /**
+   * Byte limits to force; the rest come from the `LIMIT_*` environment variables or the defaults.
+   */
+  limits?: Partial<BlockLimits>;
+  /**
+   * The trace this validator holds; blocks of another trace are rejected (`VALIDATION`).
+   * @default the `trace_id` of the first accepted block
+   */
+  traceId?: string;
+}
+
+/** Options of `validateBlocks`. */
+export interface ValidateBlocksOptions {
+  /**
+   * Byte limits to force; the rest come from the `LIMIT_*` environment variables or the defaults.
+   */
+  limits?: Partial<BlockLimits>;
+}

@@ -1,0 +1,172 @@
+// node-flags: --max-old-space-size=6144
+/**
+ * Stitch 1,000,000 parsed blocks of one trace (messages with thinks, tool calls, results, some
+ * streamed as deltas with seq), read from JSONL lines in the locally shuffled order files have
+ * when several writers append. Prints time and memory against the input's JSON bytes, and the
+ * same for a naive stitch (one global sort with a Date-parsing comparator, then attach)
+ * measured in the same run.
+ */
+import type { Block, StitchedTrace } from '@tracewarden/core';
+import { stitchBlocks } from '@tracewarden/core';
+import { mib, time } from './lib.js';
+
+const total = 1_000_000;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const start = Date.UTC(2025, 0, 1);
+const words =
+  'the quick brown fox jumps over the lazy dog while the agent reads the inbox and drafts a reply'.split(' ');
+
+function sentence(n: number, length: number): string {
+  let out = '';
+  for (let i = 0; out.length < length; i++) out += `${words[(n + i * 7) % words.length]} `;
+  return out.trimEnd();
+}
+
+let random = 42;
+function next(): number {
+  random = (Math.imul(random ^ (random >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+  return random / 2 ** 32;
+}
+
+/** Blocks in creation order: a user turn, an assistant turn with a think and two tool calls. */
+function* generate(): Generator<Record<string, unknown>> {
+  let n = 0;
+  const base = (subType: string, blockType: string, parent: string | null, payload: object) => {
+    const createdAt = new Date(start + n).toISOString();
+    const id = `tb_${String(n++).padStart(26, '0')}`;
+    return {
+      id,
+      trace_id: 'tr_bench',
+      block_type: blockType,
+      sub_type: subType,
+      payload,
+      parent_block_id: parent,
+      metadata: {},
+      raw: null,
+      extra: {},
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  };
+  for (let turn = 0; n < total; turn++) {
+    yield base('MESSAGE', 'MESSAGE', null, { role: 'user', content: sentence(turn, 80) });
+    const assistant = base('MESSAGE', 'MESSAGE', null, { role: 'assistant', content: sentence(turn + 1, 40) });
+    yield assistant;
+    yield base('THINK', 'ACT', assistant.id, { text: sentence(turn + 2, 60) });
+    for (let c = 0; c < 2; c++) {
+      const callId = `call_${turn}_${c}`;
+      const call = base('TOOL_CALL', 'ACT', assistant.id, {
+        call_id: callId,
+        name: c === 0 ? 'search_inbox' : 'read_email',
+        arguments: { query: sentence(turn + c, 20), limit: 10 },
+      });
+      yield call;
+      if (turn % 10 === 0 && c === 1) {
+        for (let seq = 0; seq < 3; seq++) {
+          yield base('TOOL_RESULT', 'OBSERVE', call.id, { call_id: callId, delta: sentence(turn + seq, 30), seq });
+        }
+      } else {
+        yield base('TOOL_RESULT', 'OBSERVE', call.id, { call_id: callId, output: sentence(turn + c + 3, 100) });
+      }
+    }
+  }
+}
+
+/** JSONL lines, shuffled within windows of 16 lines, parsed one by one. */
+function readBlocks(): { blocks: Block[]; jsonBytes: number } {
+  const blocks: Block[] = [];
+  let jsonBytes = 0;
+  let window: string[] = [];
+  const flush = () => {
+    for (let i = window.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [window[i], window[j]] = [window[j] as string, window[i] as string];
+    }
+    for (const line of window) {
+      jsonBytes += Buffer.byteLength(line) + 1;
+      blocks.push(JSON.parse(line) as Block);
+    }
+    window = [];
+  };
+  for (const block of generate()) {
+    if (blocks.length + window.length >= total) break;
+    window.push(JSON.stringify(block));
+    if (window.length === 16) flush();
+  }
+  flush();
+  return { blocks, jsonBytes };
+}
+
+function seqOf(block: Block): number | null {
+  const seq = (block.payload as { seq?: unknown }).seq;
+  return typeof seq === 'number' ? seq : null;
+}
+
+/** The straightforward version: one global sort with a comparator that parses dates, then attach. */
+function naiveStitch(blocks: readonly Block[]): StitchedTrace {
+  const sorted = [...blocks].sort((a, b) => {
+    const seqA = seqOf(a);
+    const seqB = seqOf(b);
+    if (seqA !== seqB) {
+      if (seqA === null) return 1;
+      if (seqB === null) return -1;
+      return seqA - seqB;
+    }
+    const time = new Date(a.created_at).getTime() - new Date(b.created_at).getTime();
+    if (time !== 0) return time;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+  const nodes = new Map<string, { block: Block; thinks: Block[]; tool_calls: unknown[]; results: Block[] }>();
+  for (const block of sorted) nodes.set(block.id, { block, thinks: [], tool_calls: [], results: [] });
+  const tree = { trace_id: 'tr_bench', messages: [] as unknown[], orphans: { tool_calls: [] as unknown[], tool_results: [] as Block[] } };
+  for (const block of sorted) {
+    const node = nodes.get(block.id);
+    const parent = block.parent_block_id ? nodes.get(block.parent_block_id) : undefined;
+    if (block.sub_type === 'MESSAGE') tree.messages.push(node);
+    else if (block.sub_type === 'THINK') parent?.thinks.push(block);
+    else if (block.sub_type === 'TOOL_CALL') (parent ? parent.tool_calls : tree.orphans.tool_calls).push(node);
+    else if (parent) parent.results.push(block);
+    else tree.orphans.tool_results.push(block);
+  }
+  return tree as unknown as StitchedTrace;
+}
+
+async function run(name: string, stitch: (blocks: readonly Block[]) => StitchedTrace, blocks: readonly Block[]) {
+  stitch(blocks.slice(0, 50_000));
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const first = await time(() => stitch(blocks));
+  const grown = process.memoryUsage().heapUsed - before;
+  gc();
+  const retained = process.memoryUsage().heapUsed - before;
+  const tree = first.value;
+  const times = [first.ms];
+  for (let i = 0; i < 2; i++) {
+    gc();
+    times.push((await time(() => stitch(blocks))).ms);
+  }
+  times.sort((a, b) => a - b);
+  return { name, ms: times[1] ?? first.ms, grown, retained, tree };
+}
+
+const { blocks, jsonBytes } = readBlocks();
+gc();
+const inputHeap = process.memoryUsage().heapUsed;
+console.log(`${blocks.length} blocks, ${mib(jsonBytes)} of JSONL, ${mib(inputHeap)} heap once parsed`);
+
+const fast = await run('stitchBlocks', (b) => stitchBlocks(b), blocks);
+const naive = await run('naive sort-based stitch', naiveStitch, blocks);
+if (fast.tree.messages.length !== naive.tree.messages.length) {
+  throw new Error(`message counts differ: ${fast.tree.messages.length} vs ${naive.tree.messages.length}`);
+}
+
+console.log('\n## stitch 1,000,000 parsed blocks (median of 3)');
+for (const row of [naive, fast]) {
+  const peak = inputHeap + row.grown;
+  console.log(
+    `${row.name.padEnd(26)} ${row.ms.toFixed(0).padStart(6)} ms  stitch heap +${mib(row.grown)} (retained ${mib(row.retained)})  ` +
+      `peak heap ${mib(peak)} = x${(peak / jsonBytes).toFixed(2)} JSON bytes, stitch alone x${(row.grown / jsonBytes).toFixed(2)}`,
+  );
+}
+console.log(`speed-up x${(naive.ms / fast.ms).toFixed(1)}  (target: < 1000 ms, peak < 2.5x JSON bytes)`);
+console.log(`process max RSS ${mib(process.resourceUsage().maxRSS * 1024)}`);

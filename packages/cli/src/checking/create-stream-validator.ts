@@ -1,0 +1,310 @@
+import {
+  type Block,
+  type BlockLimits,
+  type BlockValidator,
+  createBlockValidator,
+  entryToBlocks,
+  eventsToBlocks,
+  parseTrace,
+  type TraceError,
+  TraceEntrySchema,
+  validateBlocks,
+} from '@tracewarden/core';
+import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
+import type { Problem } from '../output/index.js';
+import { toProblem } from './to-problem.js';
+
+/** Options of {@link createStreamValidator}. */
+export interface StreamValidatorOptions {
+  /** The file being validated (reported with each problem). */
+  file: string;
+  /** Every problem found, as soon as it is found. */
+  onProblem: (problem: Problem) => void;
+  /** Byte limits (default: seed 002's, or the `LIMIT_*` environment variables). */
+  limits?: Readonly<BlockLimits> | undefined;
+  /**
+   * Blocks of JSONL files are validated one trace at a time with a `createBlockValidator` per
+   * trace; at most this many traces are kept open (least recently used closes first).
+   * @default 256
+   */
+  maxOpenTraces?: number | undefined;
+  /**
+   * Collect blocks and validate them in one `validateBlocks` call at `finish()` (order
+   * independent). Used for JSON documents, which are in memory anyway.
+   * @default false
+   */
+  batchBlocks?: boolean | undefined;
+  /** Remarks that are not problems (e.g. a trace reopened after it was closed). */
+  onNotice?: ((text: string) => void) | undefined;
+}
+
+/** Counts of what a {@link StreamValidator} has seen. */
+export interface ValidationCounts {
+  traces: number;
+  events: number;
+  blocks: number;
+  entries: number;
+  problems: number;
+}
+
+/** Validates a file's items one at a time. */
+export interface StreamValidator {
+  /** Validates one item, reporting its problems. */
+  add(item: InputItem): void;
+  /** Ends the file (runs batched validation). */
+  finish(): void;
+  readonly counts: Readonly<ValidationCounts>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** `tr_1/tb_7`, or what is known of it. */
+function blockAddress(value: unknown, fallback: string): string {
+  if (!isObject(value)) return fallback;
+  const trace = text(value.trace_id) ?? '?';
+  const id = text(value.id) ?? fallback;
+  return `${trace}/${id}`;
+}
+
+function withField(address: string, error: TraceError): string {
+  const field = error.details.field;
+  if (typeof field !== 'string' || field === '') return address;
+  const top = ['id', 'trace_id', 'parent_block_id', 'block_type', 'sub_type', 'created_at', 'metadata', 'extra', 'raw', 'payload'];
+  return `${address}.${top.includes(field) || field.startsWith('payload') ? field : `payload.${field}`}`;
+}
+
+/**
+ * Validates the items of one file as a server would accept them (seed 002), reporting every
+ * problem with its line and address:
+ * - chat-event traces: `parseTrace` (addresses like `3.tool_calls.0`), then the blocks
+ *   `eventsToBlocks` makes of them through `validateBlocks` (size limits, empty content);
+ * - blocks: per trace, in file order, with `createBlockValidator` (parents must come before
+ *   children, as the JSONL sink writes them), or all at once with `validateBlocks` (`batchBlocks`);
+ * - trace entries: the seed 004 schema, then their TOOL_CALL / TOOL_RESULT blocks per session
+ *   (duplicate call ids, size limits).
+ * Memory stays bounded by `maxOpenTraces` traces, whatever the file's size.
+ *
+ * @param options - file name, problem callback, limits
+ * @returns the validator
+ * @example
+ * ```ts
+ * const validator = createStreamValidator({ file, onProblem: (p) => console.log(p.code, p.message) });
+ * for await (const item of input.items) validator.add(item);
+ * validator.finish();
+ * ```
+ */
+export function createStreamValidator(options: StreamValidatorOptions): StreamValidator {
+  const { file, onProblem } = options;
+  const limits = options.limits === undefined ? undefined : { ...options.limits };
+  const maxOpenTraces = options.maxOpenTraces ?? 256;
+  const counts: ValidationCounts = { traces: 0, events: 0, blocks: 0, entries: 0, problems: 0 };
+  const report = (problem: Problem) => {
+    counts.problems++;
+    onProblem(problem);
+  };
+  const limitOptions = limits === undefined ? {} : { limits };
+
+  // Least recently used first: re-inserted on every use.
+  const open = new Map<string, BlockValidator>();
+  const closed = new Set<string>();
+  const validatorOf = (traceId: string): BlockValidator => {
+    let validator = open.get(traceId);
+    if (validator !== undefined) {
+      open.delete(traceId);
+      open.set(traceId, validator);
+      return validator;
+    }
+    if (closed.has(traceId)) {
+      closed.delete(traceId);
+      options.onNotice?.(
+        `${file}: trace ${traceId} continues after ${maxOpenTraces} other traces were read; its earlier blocks are no longer known, so parent checks restart (raise --max-open-traces, or group each trace's blocks together)`,
+      );
+    }
+    validator = createBlockValidator({ ...limitOptions, ...(traceId === '' ? {} : { traceId }) });
+    open.set(traceId, validator);
+    if (open.size > maxOpenTraces) {
+      const oldest = open.keys().next().value;
+      if (oldest !== undefined) {
+        open.delete(oldest);
+        closed.add(oldest);
+      }
+    }
+    return validator;
+  };
+
+  const batched: BlockItem[] = [];
+  const traceIds = new Set<string>();
+
+  function addBlock(item: BlockItem): void {
+    counts.blocks++;
+    if (options.batchBlocks === true) {
+      batched.push(item);
+      return;
+    }
+    const value = item.value;
+    const traceId = isObject(value) && typeof value.trace_id === 'string' ? value.trace_id : '';
+    if (!traceIds.has(traceId) && traceIds.size < 1_000_000) {
+      traceIds.add(traceId);
+      counts.traces++;
+    }
+    const validator = validatorOf(traceId);
+    try {
+      validator.accept(value);
+    } catch (error) {
+      const errors = validator.check(value);
+      const address = blockAddress(value, item.path === '' ? `line ${item.line}` : item.path);
+      for (const found of errors.length > 0 ? errors : [error as TraceError]) {
+        report(toProblem(found, { file, line: item.line, address: isTraceErrorLike(found) ? withField(address, found) : address }));
+      }
+    }
+  }
+
+  function addTrace(item: TraceItem): void {
+    counts.traces++;
+    let trace: ReturnType<typeof parseTrace>;
+    try {
+      trace = parseTrace(item.value);
+    } catch (error) {
+      const path = isTraceErrorLike(error) && typeof error.details.path === 'string' ? error.details.path : '';
+      const eventIndex = /^(?:messages\.|events\.)?(\d+)/.exec(path);
+      const line = eventIndex?.[1] === undefined ? item.line : (item.lineOfEvent(Number(eventIndex[1])) ?? item.line);
+      report(toProblem(error, { file, line, address: `${item.label}${path === '' ? '' : `/${path}`}` }));
+      return;
+    }
+    counts.events += trace.length;
+    // Each event's block, then its tool calls' blocks: map block ids back to event addresses.
+    const blocks = eventsToBlocks(trace, { traceId: `tr_${item.label}`, startTime: 0 });
+    const addressOf = new Map<string, { event: number; address: string }>();
+    let event = -1;
+    let call = 0;
+    for (const block of blocks) {
+      if (block.sub_type === 'TOOL_CALL') {
+        addressOf.set(block.id, { event, address: `${event}.tool_calls.${call++}` });
+      } else {
+        event++;
+        call = 0;
+        addressOf.set(block.id, { event, address: String(event) });
+      }
+    }
+    const result = validateBlocks(blocks, limitOptions);
+    for (const error of result.errors) {
+      const blockId = typeof error.details.block_id === 'string' ? error.details.block_id : blockIdAt(blocks, error.details.path);
+      const at = blockId === undefined ? undefined : addressOf.get(blockId);
+      const details = { ...error.details };
+      delete details.trace_id;
+      delete details.block_id;
+      const problem = toProblem(error, {
+        file,
+        line: at === undefined ? item.line : (item.lineOfEvent(at.event) ?? item.line),
+        address: `${item.label}${at === undefined ? '' : `/${at.address}`}`,
+      });
+      report({ ...problem, details });
+    }
+  }
+
+  const sessions = new Map<string, { validator: BlockValidator; parent: string }>();
+  function addEntry(item: EntryItem): void {
+    counts.entries++;
+    const parsed = TraceEntrySchema.safeParse(item.value);
+    const callId = isObject(item.value) && isObject(item.value.call) ? text(item.value.call.call_id) : undefined;
+    const address = callId ?? (item.path === '' ? `line ${item.line}` : item.path);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = issue.path.map(String).join('.');
+        report({ file, line: item.line, address: `${address}/${path}`, code: 'VALIDATION', http_status: 422, message: `${path}: ${issue.message}`, details: { path } });
+      }
+      return;
+    }
+    const entry = parsed.data;
+    const session = entry.call.session_id ?? '';
+    let state = sessions.get(session);
+    if (state === undefined) {
+      counts.traces++;
+      const traceId = `tr_session_${session === '' ? 'none' : session}`;
+      const validator = createBlockValidator({ ...limitOptions, traceId });
+      const parent = validator.accept({
+        id: 'tb_session',
+        trace_id: traceId,
+        sub_type: 'MESSAGE',
+        payload: { role: 'user', content: `session ${session}` },
+        created_at: new Date(0).toISOString(),
+      }).id;
+      state = { validator, parent };
+      sessions.set(session, state);
+      if (sessions.size > maxOpenTraces) {
+        const oldest = sessions.keys().next().value;
+        if (oldest !== undefined) sessions.delete(oldest);
+      }
+    }
+    const traceId = `tr_session_${session === '' ? 'none' : session}`;
+    for (const block of entryToBlocks(entry, { traceId, parentBlockId: state.parent })) {
+      try {
+        state.validator.accept(block);
+      } catch (error) {
+        const problem = toProblem(error, { file, line: item.line, address: `${session === '' ? '' : `${session}/`}${entry.call.call_id}` });
+        const details = { ...problem.details };
+        delete details.trace_id;
+        delete details.block_id;
+        delete details.parent_block_id;
+        report({ ...problem, details });
+        if (block.sub_type === 'TOOL_CALL') return;
+      }
+    }
+  }
+
+  return {
+    add(item) {
+      switch (item.type) {
+        case 'problem':
+          report({ file, line: item.line, column: item.column, code: item.code, http_status: item.code === 'VALIDATION' ? 422 : 413, message: item.message });
+          return;
+        case 'block':
+          addBlock(item);
+          return;
+        case 'trace':
+          addTrace(item);
+          return;
+        case 'entry':
+          addEntry(item);
+          return;
+        case 'dataset-metadata':
+          if (isObject(item.value) && item.value.metadata !== undefined && !isObject(item.value.metadata)) {
+            report({ file, line: item.line, address: 'metadata', code: 'VALIDATION', http_status: 422, message: 'the dataset metadata must be an object' });
+          }
+          return;
+      }
+    },
+    finish() {
+      if (batched.length === 0) return;
+      const values = batched.map((item) => item.value);
+      const ids = new Set<string>();
+      for (const value of values) if (isObject(value) && typeof value.trace_id === 'string') ids.add(value.trace_id);
+      counts.traces += ids.size;
+      const result = validateBlocks(values, limitOptions);
+      for (const error of result.errors) {
+        const index = Number(error.details.path);
+        const item = Number.isInteger(index) ? batched[index] : undefined;
+        report(toProblem(error, { file, line: item?.line, address: withField(blockAddress(item?.value, `[${index}]`), error) }));
+      }
+      batched.length = 0;
+    },
+    get counts() {
+      return counts;
+    },
+  };
+}
+
+function isTraceErrorLike(error: unknown): error is TraceError {
+  return isObject(error) && typeof error.code === 'string' && isObject(error.details);
+}
+
+function blockIdAt(blocks: readonly Block[], path: unknown): string | undefined {
+  const index = typeof path === 'string' ? Number(path) : Number.NaN;
+  return Number.isInteger(index) ? blocks[index]?.id : undefined;
+}

@@ -1,0 +1,139 @@
+import type { Command } from 'commander';
+import { createStreamValidator, type StreamValidator, type ValidationCounts } from '../checking/index.js';
+import { exitCodes } from '../errors/index.js';
+import type { InputFormat } from '../formats/index.js';
+import { formatProblem, type Problem } from '../output/index.js';
+import type { CommandContext } from '../program/command-context.js';
+import { readEachItem } from '../program/read-each-item.js';
+import { formatOption, limitsFrom, maxLineBytesOption, parsePositiveInteger } from '../program/shared-options.js';
+
+/** Options of {@link validateFiles} (the `validate` command's flags). */
+export interface ValidateOptions {
+  format?: InputFormat | undefined;
+  /** Print one JSON report instead of lines. */
+  json?: boolean | undefined;
+  maxLineBytes?: number | undefined;
+  maxOpenTraces?: number | undefined;
+}
+
+/** The `validate --json` report. */
+export interface ValidateReport {
+  ok: boolean;
+  interrupted: boolean;
+  files: { file: string; format: string; container: string; counts: ValidationCounts }[];
+  problems: Problem[];
+}
+
+function plural(count: number, word: string): string {
+  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Validates trace files and reports every problem: exit code 0 when all are valid, 1 when any
+ * problem was found, 130 when interrupted.
+ *
+ * @param context - outputs, environment, signal
+ * @param files - the files to validate
+ * @param options - forced format, JSON report, limits
+ * @returns the exit code
+ * @example
+ * ```ts
+ * const code = await validateFiles(createCommandContext(processIo()), ['run.jsonl'], {});
+ * ```
+ */
+export async function validateFiles(context: CommandContext, files: readonly string[], options: ValidateOptions): Promise<number> {
+  const limits = limitsFrom(context.env);
+  const palette = context.palette;
+  const report: ValidateReport = { ok: true, interrupted: false, files: [], problems: [] };
+  let problemCount = 0;
+  const pending: Promise<void>[] = [];
+  for (const file of files) {
+    let validator: StreamValidator | undefined;
+    const result = await readEachItem(context, file, options, async (item, input) => {
+      validator ??= createStreamValidator({
+        file,
+        limits,
+        maxOpenTraces: options.maxOpenTraces,
+        // JSON documents are in memory anyway: validate their blocks together, in any order.
+        batchBlocks: input.container === 'json',
+        onProblem: (problem) => {
+          problemCount++;
+          if (options.json === true) report.problems.push(problem);
+          else pending.push(context.out(`${formatProblem(problem, palette)}\n`));
+        },
+        onNotice: (text) => context.err(`${context.errorPalette.yellow('note')}: ${text}\n`),
+      });
+      validator.add(item);
+      if (pending.length > 0) {
+        await Promise.all(pending);
+        pending.length = 0;
+      }
+    });
+    validator?.finish();
+    await Promise.all(pending);
+    pending.length = 0;
+    const counts = validator?.counts ?? { traces: 0, events: 0, blocks: 0, entries: 0, problems: 0 };
+    report.files.push({ file, format: result.input.format, container: result.input.container, counts: { ...counts } });
+    if (result.interrupted) {
+      report.interrupted = true;
+      break;
+    }
+  }
+  report.ok = problemCount === 0 && !report.interrupted;
+  if (options.json === true) {
+    await context.out(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const totals = report.files.reduce(
+      (sum, file) => ({
+        traces: sum.traces + file.counts.traces,
+        records: sum.records + file.counts.blocks + file.counts.events + file.counts.entries,
+      }),
+      { traces: 0, records: 0 },
+    );
+    const summary = `${plural(report.files.length, 'file')}, ${plural(totals.traces, 'trace')}, ${plural(totals.records, 'record')}`;
+    if (report.interrupted) {
+      context.err(`${palette.yellow('interrupted')}: stopped after ${summary}; ${plural(problemCount, 'problem')} so far\n`);
+    } else if (problemCount === 0) {
+      await context.out(`${palette.green('ok')}: ${summary}, no problems\n`);
+    } else {
+      await context.out(`${palette.red(plural(problemCount, 'problem'))} in ${summary}\n`);
+    }
+  }
+  if (report.interrupted) return exitCodes.interrupted;
+  return problemCount === 0 ? exitCodes.ok : exitCodes.problems;
+}
+
+/**
+ * Adds `tracewarden validate <file...>` to the program.
+ * @param program - the root command
+ * @param context - the command context
+ * @returns the subcommand
+ * @internal
+ */
+export function addValidateCommand(program: Command, context: CommandContext): Command {
+  return program
+    .command('validate')
+    .summary('check trace files against the seed rules, printing every problem')
+    .description(
+      'Check trace files (JSON or JSONL of chat-event traces, datasets, blocks or trace entries; the format is detected per file) against the trace rules: event shapes, block parents, payloads, byte limits, duplicate call ids and result seqs. Prints every problem as file:line[:column]: CODE address: message, with the seed error codes (VALIDATION, PAYLOAD_TOO_LARGE, PARENT_SUBTYPE_MISMATCH, DUPLICATE_CALL_ID, DUPLICATE_RESULT_SEQ). JSONL files are streamed; blocks are checked per trace in file order.',
+    )
+    .argument('<file...>', 'trace files (.json or .jsonl)')
+    .addOption(formatOption())
+    .option('--json', 'print one JSON report (files, counts, problems) instead of lines')
+    .option('--max-open-traces <count>', 'traces of a JSONL block file kept open for parent checks (default: 256)', parsePositiveInteger)
+    .addOption(maxLineBytesOption())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tracewarden validate traces/run.jsonl
+  $ tracewarden validate --format blocks export.json other.jsonl
+  $ tracewarden validate --json dataset.jsonl > report.json
+  $ LIMIT_TOOL_RESULT_BYTES=4194304 tracewarden validate big-results.jsonl
+
+Exit codes: 0 every file is valid, 1 problems were found, 2 usage error, 130 interrupted.`,
+    )
+    .action(async (files: string[], options: ValidateOptions) => {
+      context.exitCode = await validateFiles(context, files, options);
+    });
+}

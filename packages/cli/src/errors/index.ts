@@ -1,0 +1,1 @@
+export { CliError, type CliErrorCode, type CliErrorOptions, exitCodes } from './cli-error.js';

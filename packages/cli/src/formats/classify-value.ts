@@ -1,0 +1,103 @@
+/** The input formats the command line reads, as named by `--format`. */
+export const inputFormats = ['events', 'dataset', 'blocks', 'entries'] as const;
+
+/**
+ * An input format: `events` (chat-event traces, seeds 000/001/003), `dataset` (a collection of
+ * such traces with its own metadata), `blocks` (seed 002 trace blocks, e.g. the JSONL sink's
+ * files) or `entries` (seed 004 `TraceEntry` tool records).
+ */
+export type InputFormat = (typeof inputFormats)[number];
+
+/**
+ * What one JSON value (a whole JSON document, or one JSONL line) holds:
+ * - `trace`: one chat-event trace (an array of events, or `{ messages | events, metadata? }`)
+ * - `traces`: an array of traces
+ * - `dataset`: `{ traces: [...], metadata?, name? }`
+ * - `dataset-header`: a JSONL dataset's metadata line (`{ metadata }` without events)
+ * - `event`: one chat event (JSONL with one event per line: one trace)
+ * - `block` / `blocks`: one block / an array of blocks
+ * - `entry` / `entries`: one `TraceEntry` / an array of them
+ */
+export type ValueKind =
+  | 'trace'
+  | 'traces'
+  | 'dataset'
+  | 'dataset-header'
+  | 'event'
+  | 'block'
+  | 'blocks'
+  | 'entry'
+  | 'entries';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isBlockLike(value: Record<string, unknown>): boolean {
+  return 'sub_type' in value || 'block_type' in value;
+}
+
+function isEntryLike(value: Record<string, unknown>): boolean {
+  return isObject(value.call) && isObject(value.result);
+}
+
+function isTraceObject(value: Record<string, unknown>): boolean {
+  return Array.isArray(value.messages) || Array.isArray(value.events);
+}
+
+/**
+ * Tells what a JSON value holds, from its shape alone.
+ *
+ * @param value - a parsed JSON document or JSONL line
+ * @returns its kind, or undefined when it looks like none of the formats
+ * @example
+ * ```ts
+ * classifyValue([{ role: 'user', content: 'hi' }]); // 'trace'
+ * classifyValue({ id: 'tb_1', sub_type: 'MESSAGE' }); // 'block'
+ * ```
+ * @internal
+ */
+export function classifyValue(value: unknown): ValueKind | undefined {
+  if (Array.isArray(value)) {
+    const first: unknown = value[0];
+    if (first === undefined) return 'trace';
+    if (Array.isArray(first)) return 'traces';
+    if (!isObject(first)) return undefined;
+    if (isBlockLike(first)) return 'blocks';
+    if (isEntryLike(first)) return 'entries';
+    if (isTraceObject(first)) return 'traces';
+    if ('role' in first) return 'trace';
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  if (isBlockLike(value)) return 'block';
+  if (isEntryLike(value)) return 'entry';
+  if (Array.isArray(value.traces)) return 'dataset';
+  if (isTraceObject(value)) return 'trace';
+  if ('role' in value) return 'event';
+  if (isObject(value.metadata) || typeof value.name === 'string') return 'dataset-header';
+  return undefined;
+}
+
+/**
+ * The input format a value kind belongs to.
+ * @param kind - a {@link ValueKind}
+ * @returns the matching {@link InputFormat}
+ * @internal
+ */
+export function formatOfKind(kind: ValueKind): InputFormat {
+  switch (kind) {
+    case 'block':
+    case 'blocks':
+      return 'blocks';
+    case 'entry':
+    case 'entries':
+      return 'entries';
+    case 'dataset':
+    case 'dataset-header':
+    case 'traces':
+      return 'dataset';
+    default:
+      return 'events';
+  }
+}

@@ -1,0 +1,4 @@
+export { formatProblem, type Problem } from './format-problem.js';
+export { createProgressBar, type ProgressBar, type ProgressBarOptions } from './progress-bar.js';
+export { createPalette, type Palette, useColor } from './use-color.js';
+export { writeText } from './write-text.js';

@@ -1,0 +1,186 @@
+import type { CircuitState } from '../model/tool-records.js';
+import type { MaybePromise } from './types.js';
+
+/** Circuit-breaker settings in milliseconds, as a store sees them. */
+export interface CircuitBreakerLimits {
+  /** Consecutive failures that open the circuit. */
+  readonly failureThreshold: number;
+  /** How long the circuit stays open before half-opening, in ms. */
+  readonly recoveryTimeoutMs: number;
+  /** Successful probes that close a half-open circuit; also the most probes in flight at once. */
+  readonly successThreshold: number;
+}
+
+/** A change of state, reported once by the store call that caused it. */
+export interface CircuitTransition {
+  readonly from: CircuitState;
+  readonly to: CircuitState;
+  /** When it happened, ms since the epoch. */
+  readonly at: number;
+  /** Why: `failure_threshold`, `recovery_timeout`, `probe_failed`, `probes_succeeded`, `reset`. */
+  readonly reason: string;
+}
+
+/** Whether a call may run, from {@link CircuitBreakerStore.acquire}. */
+export interface CircuitAdmission {
+  /** The call may run. */
+  readonly allowed: boolean;
+  /** The call is a half-open probe: its outcome closes or re-opens the circuit. */
+  readonly probe: boolean;
+  /** The state after this acquire. */
+  readonly state: CircuitState;
+  /** Set when this acquire moved the circuit (open → half-open). */
+  readonly transition?: CircuitTransition | undefined;
+}
+
+/** How an admitted call ended, as the breaker counts it. */
+export type CircuitOutcome = 'success' | 'failure' | 'ignore';
+
+/**
+ * Holds circuit-breaker state by key and runs its state machine atomically: `closed` counts
+ * consecutive failures and opens at `failureThreshold`; `open` refuses until `recoveryTimeoutMs`
+ * has passed, then half-opens; `half_open` admits at most `successThreshold` probes at once,
+ * closes after that many successes and re-opens on one failure. A Redis-backed store would
+ * implement each method as one script.
+ */
+export interface CircuitBreakerStore {
+  /**
+   * Asks to run a call.
+   * @param key - the breaker key (the tool name)
+   * @param limits - the breaker settings
+   * @param now - current time in ms
+   * @returns whether the call may run and whether it is a probe
+   */
+  acquire(key: string, limits: CircuitBreakerLimits, now: number): MaybePromise<CircuitAdmission>;
+  /**
+   * Reports how an admitted call ended. `ignore` frees a probe slot without counting (the call
+   * was refused later, or aborted by its caller).
+   * @returns the transition this outcome caused, if any
+   */
+  record(
+    key: string,
+    limits: CircuitBreakerLimits,
+    admission: CircuitAdmission,
+    outcome: CircuitOutcome,
+    now: number,
+  ): MaybePromise<CircuitTransition | undefined>;
+  /**
+   * The current state (an open circuit whose recovery timeout has passed reads `half_open`).
+   */
+  state(key: string, limits: CircuitBreakerLimits, now: number): MaybePromise<CircuitState>;
+  /**
+   * Closes the circuit and clears its counters.
+   * @param key - one key; omitted: every key
+   */
+  reset(key?: string): MaybePromise<void>;
+}
+
+interface Breaker {
+  state: CircuitState;
+  failures: number;
+  successes: number;
+  probes: number;
+  openedAt: number;
+  /** Bumped on every transition so outcomes of calls admitted in an earlier state are ignored. */
+  generation: number;
+  /** The (shared, frozen) admission handed to every call while closed: no allocation per call. */
+  closedAdmission: MemoryAdmission;
+}
+
+interface MemoryAdmission extends CircuitAdmission {
+  readonly generation: number;
+}
+
+const closedAdmission = (generation: number): MemoryAdmission =>
+  Object.freeze({ allowed: true, probe: false, state: 'closed', generation });
+
+/**
+ * Creates an in-memory {@link CircuitBreakerStore} (synchronous; no allocation on the closed,
+ * admitted path).
+ * @returns a new store with every circuit closed
+ * @example
+ * ```ts
+ * guard(search, { circuitBreaker: { failureThreshold: 3, store: createMemoryCircuitBreakerStore() } });
+ * ```
+ */
+export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
+  const breakers = new Map<string, Breaker>();
+  // one counter for the whole store, so an admission from before a reset never matches again
+  let generations = 0;
+  const get = (key: string): Breaker => {
+    let breaker = breakers.get(key);
+    if (breaker === undefined) {
+      const generation = ++generations;
+      breaker = {
+        state: 'closed',
+        failures: 0,
+        successes: 0,
+        probes: 0,
+        openedAt: 0,
+        generation,
+        closedAdmission: closedAdmission(generation),
+      };
+      breakers.set(key, breaker);
+    }
+    return breaker;
+  };
+  const move = (breaker: Breaker, to: CircuitState, at: number, reason: string): CircuitTransition => {
+    const transition: CircuitTransition = { from: breaker.state, to, at, reason };
+    breaker.state = to;
+    breaker.generation = ++generations;
+    breaker.failures = 0;
+    breaker.successes = 0;
+    breaker.probes = 0;
+    if (to === 'open') breaker.openedAt = at;
+    if (to === 'closed') breaker.closedAdmission = closedAdmission(breaker.generation);
+    return transition;
+  };
+  return {
+    acquire(key, limits, now) {
+      const breaker = get(key);
+      if (breaker.state === 'closed') {
+        return breaker.closedAdmission;
+      }
+      let transition: CircuitTransition | undefined;
+      if (breaker.state === 'open') {
+        if (now - breaker.openedAt < limits.recoveryTimeoutMs) {
+          return { allowed: false, probe: false, state: 'open', generation: breaker.generation };
+        }
+        transition = move(breaker, 'half_open', now, 'recovery_timeout');
+      }
+      if (breaker.probes >= limits.successThreshold - breaker.successes) {
+        return { allowed: false, probe: false, state: 'half_open', transition, generation: breaker.generation };
+      }
+      breaker.probes++;
+      return { allowed: true, probe: true, state: 'half_open', transition, generation: breaker.generation };
+    },
+    record(key, limits, admission, outcome, now) {
+      const breaker = get(key);
+      if ((admission as MemoryAdmission).generation !== breaker.generation) return undefined;
+      if (breaker.state === 'closed') {
+        if (outcome === 'success') breaker.failures = 0;
+        else if (outcome === 'failure' && ++breaker.failures >= limits.failureThreshold) {
+          return move(breaker, 'open', now, 'failure_threshold');
+        }
+        return undefined;
+      }
+      if (breaker.state !== 'half_open' || !admission.probe) return undefined;
+      breaker.probes--;
+      if (outcome === 'failure') return move(breaker, 'open', now, 'probe_failed');
+      if (outcome === 'success' && ++breaker.successes >= limits.successThreshold) {
+        return move(breaker, 'closed', now, 'probes_succeeded');
+      }
+      return undefined;
+    },
+    state(key, limits, now) {
+      const breaker = breakers.get(key);
+      if (breaker === undefined) return 'closed';
+      if (breaker.state === 'open' && now - breaker.openedAt >= limits.recoveryTimeoutMs) return 'half_open';
+      return breaker.state;
+    },
+    reset(key) {
+      if (key === undefined) breakers.clear();
+      else breakers.delete(key);
+    },
+  };
+}

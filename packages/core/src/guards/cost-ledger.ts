@@ -1,0 +1,135 @@
+import type { MaybePromise } from './types.js';
+
+/** What a ledger is asked to reserve. Amounts are integer micro-USD. */
+export interface LedgerReserveRequest {
+  /** Session the spend belongs to. */
+  sessionId: string;
+  /** Amount to hold until settlement. */
+  amountMicroUsd: number;
+  /** Session cost limit: refuse when spent + reserved + amount would exceed it. */
+  maxMicroUsd?: number | undefined;
+  /** Session call limit: refuse when calls + 1 would exceed it. */
+  maxCalls?: number | undefined;
+  /** Reserve even when a limit would be exceeded (actions `warn` and `log`); the result still says which. */
+  force?: boolean | undefined;
+}
+
+/** A session's figures in a ledger. */
+export interface LedgerSnapshot {
+  /** Settled spend. */
+  spentMicroUsd: number;
+  /** Held by calls still running. */
+  reservedMicroUsd: number;
+  /** Calls counted (reserved or settled; released ones are not). */
+  calls: number;
+}
+
+/** A held amount, to be settled or released exactly once. */
+export interface LedgerReservation {
+  readonly id: number;
+  readonly sessionId: string;
+  readonly amountMicroUsd: number;
+}
+
+/** Result of {@link CostLedger.reserve}. */
+export type LedgerReserveResult =
+  | { ok: true; reservation: LedgerReservation; exceeded?: undefined; snapshot: LedgerSnapshot }
+  | { ok: false; reservation?: undefined; exceeded: 'session_cost' | 'session_calls'; snapshot: LedgerSnapshot }
+  | {
+      ok: true;
+      reservation: LedgerReservation;
+      /** A limit was exceeded but `force` reserved anyway. */
+      exceeded: 'session_cost' | 'session_calls';
+      snapshot: LedgerSnapshot;
+    };
+
+/**
+ * Where budgets keep money (the seed's `cost_ledger`). The check and the hold of `reserve` are
+ * one atomic step, which is what keeps concurrent calls from overspending; a shared (e.g. Redis)
+ * ledger implements it as one script and may return promises.
+ */
+export interface CostLedger {
+  /**
+   * Holds an amount for a call, or refuses.
+   * @param request - session, amount and limits
+   */
+  reserve(request: LedgerReserveRequest): MaybePromise<LedgerReserveResult>;
+  /**
+   * Replaces a reservation with the actual spend (which may be more or less than reserved).
+   * Settling twice has no effect.
+   * @returns the session's figures after settlement
+   */
+  settle(reservation: LedgerReservation, actualMicroUsd: number): MaybePromise<LedgerSnapshot>;
+  /**
+   * Drops a reservation without spending (the call did not run). No effect after settle.
+   */
+  release(reservation: LedgerReservation): MaybePromise<void>;
+  /** The session's figures. */
+  spent(sessionId: string): MaybePromise<LedgerSnapshot>;
+  /**
+   * Forgets spend.
+   * @param sessionId - one session; omitted: all
+   */
+  reset(sessionId?: string): MaybePromise<void>;
+}
+
+/**
+ * Creates an in-memory {@link CostLedger} (synchronous, integer micro-USD).
+ * @returns a new, empty ledger
+ * @example
+ * ```ts
+ * const ledger = createMemoryCostLedger();
+ * const budget = createBudget({ maxCostPerSession: 5, costLedger: ledger });
+ * ```
+ */
+export function createMemoryCostLedger(): CostLedger {
+  const sessions = new Map<string, LedgerSnapshot>();
+  const open = new Set<number>();
+  let ids = 0;
+  const get = (sessionId: string): LedgerSnapshot => {
+    let snapshot = sessions.get(sessionId);
+    if (snapshot === undefined) {
+      snapshot = { spentMicroUsd: 0, reservedMicroUsd: 0, calls: 0 };
+      sessions.set(sessionId, snapshot);
+    }
+    return snapshot;
+  };
+  const copy = (s: LedgerSnapshot): LedgerSnapshot => ({ spentMicroUsd: s.spentMicroUsd, reservedMicroUsd: s.reservedMicroUsd, calls: s.calls });
+  return {
+    reserve(request) {
+      const s = get(request.sessionId);
+      let exceeded: 'session_cost' | 'session_calls' | undefined;
+      if (request.maxCalls !== undefined && s.calls + 1 > request.maxCalls) exceeded = 'session_calls';
+      else if (request.maxMicroUsd !== undefined && s.spentMicroUsd + s.reservedMicroUsd + request.amountMicroUsd > request.maxMicroUsd) {
+        exceeded = 'session_cost';
+      }
+      if (exceeded !== undefined && request.force !== true) return { ok: false, exceeded, snapshot: copy(s) };
+      s.reservedMicroUsd += request.amountMicroUsd;
+      s.calls++;
+      const reservation: LedgerReservation = { id: ++ids, sessionId: request.sessionId, amountMicroUsd: request.amountMicroUsd };
+      open.add(reservation.id);
+      return exceeded === undefined ? { ok: true, reservation, snapshot: s } : { ok: true, reservation, exceeded, snapshot: copy(s) };
+    },
+    settle(reservation, actualMicroUsd) {
+      const s = get(reservation.sessionId);
+      if (open.delete(reservation.id)) {
+        s.reservedMicroUsd -= reservation.amountMicroUsd;
+        s.spentMicroUsd += actualMicroUsd;
+      }
+      return s;
+    },
+    release(reservation) {
+      if (!open.delete(reservation.id)) return;
+      const s = get(reservation.sessionId);
+      s.reservedMicroUsd -= reservation.amountMicroUsd;
+      s.calls--;
+    },
+    spent(sessionId) {
+      return copy(get(sessionId));
+    },
+    reset(sessionId) {
+      if (sessionId === undefined) sessions.clear();
+      else sessions.delete(sessionId);
+    },
+  };
+}

@@ -1,0 +1,299 @@
+import type { GuardAction } from '../model/tool-records.js';
+import { type CostRecord, type ModelPrice, type PriceUsageInput, priceUsage, type UnknownModelPolicy } from '../pricing/price-usage.js';
+import { type CostLedger, createMemoryCostLedger, type LedgerReservation, type LedgerSnapshot } from './cost-ledger.js';
+import type { MaybePromise } from './types.js';
+
+/** Session key of calls made without a `sessionId`: they all share it. */
+export const defaultBudgetSession = 'default';
+
+/** A budget alert: spend (or calls) crossed `alertThreshold` of the session limit. Fired once per session. */
+export interface BudgetAlert {
+  session_id: string;
+  /** `cost` when spend crossed the threshold of `maxCostPerSession`, `calls` for `maxCallsPerSession`. */
+  kind: 'cost' | 'calls';
+  threshold: number;
+  spent_micro_usd: number;
+  limit_micro_usd: number | null;
+  calls: number;
+  limit_calls: number | null;
+}
+
+/**
+ * Budget options: the seed's `BudgetConfig` in camelCase. Money is given in **USD** (floats) and
+ * counted in integer micro-USD.
+ * @typeParam Result - the guarded tool's resolved result, seen by `cost` and `llmUsage`
+ */
+export interface BudgetOptions<Result = unknown> {
+  /** Most one call may cost, USD. Checked against the estimate before and the actual cost after. */
+  maxCostPerCall?: number | undefined;
+  /** Most a session may spend, USD: a call is allowed while spent + reserved + its cost ≤ this. */
+  maxCostPerSession?: number | undefined;
+  /** Most calls per session. */
+  maxCallsPerSession?: number | undefined;
+  /** Fraction of a session limit at which `onAlert` fires, once per session. @default 0.8 */
+  alertThreshold?: number | undefined;
+  /** Action when a limit would be exceeded. @default 'block' */
+  onExceed?: GuardAction | undefined;
+  /** Fixed cost of each call, USD (also charged for failed calls). */
+  costPerCall?: number | undefined;
+  /** Cost of a successful call from its result, USD; wins over `llmUsage` and `costPerCall`. */
+  cost?: ((result: Result) => number | undefined) | undefined;
+  /**
+   * Amount reserved before a call whose cost is known only afterwards, USD.
+   * @default costPerCall, else maxCostPerCall, else 0
+   */
+  estimateCost?: number | undefined;
+  /** Token usage of a model call from its result, priced with {@link priceUsage}. */
+  llmUsage?: ((result: Result) => PriceUsageInput | undefined) | undefined;
+  /** Price `llmUsage` dynamically (the seed's `use_dynamic_llm_costs`). @default true */
+  useDynamicLlmCosts?: boolean | undefined;
+  /** Prices that win over the bundled table: model → `[input, output]` in USD per 1M tokens. */
+  modelPricingOverrides?: Readonly<Record<string, ModelPrice>> | undefined;
+  /** Policy for models without a price. @default 'refuse' */
+  unknownModel?: UnknownModelPolicy | undefined;
+  /** Where spend is kept. @default a new in-memory ledger */
+  costLedger?: CostLedger | undefined;
+  /** Called once per session when spend or calls cross `alertThreshold` of a limit. */
+  onAlert?: ((alert: BudgetAlert) => void) | undefined;
+}
+
+/** Result of {@link Budget.reserve}: a hold to settle or release, or a refusal. */
+export type BudgetReservation =
+  | {
+      ok: true;
+      sessionId: string;
+      estimateMicroUsd: number;
+      /** Set when a limit was exceeded but the reservation was forced (`warn`, `log`). */
+      exceeded: 'per_call' | 'session_cost' | 'session_calls' | undefined;
+      /** @internal */
+      ledger: LedgerReservation;
+      snapshot: LedgerSnapshot;
+    }
+  | {
+      ok: false;
+      sessionId: string;
+      estimateMicroUsd: number;
+      exceeded: 'per_call' | 'session_cost' | 'session_calls';
+      /** What was exceeded and what to do about it. */
+      message: string;
+      snapshot: LedgerSnapshot;
+    };
+
+/** Result of {@link Budget.settle}. */
+export interface BudgetSettlement {
+  sessionId: string;
+  chargedMicroUsd: number;
+  spentMicroUsd: number;
+  /** `maxCostPerSession` − spent, or null without a session limit. */
+  remainingMicroUsd: number | null;
+  /** The actual cost was more than `maxCostPerCall`. */
+  exceededPerCall: boolean;
+  /** Set when this settlement crossed the alert threshold (the alert has been fired). */
+  alert: BudgetAlert | undefined;
+}
+
+/** A call's cost as the budget computes it from its result. */
+export interface BudgetCost {
+  microUsd: number;
+  /** The pricing record when the cost came from token usage. */
+  record?: CostRecord | undefined;
+}
+
+/**
+ * A budget shared by guards and usable on its own (the model adapters reserve and settle LLM
+ * spend with it). Every amount is integer micro-USD.
+ * @typeParam Result - the result type seen by `costOf`
+ */
+export interface Budget<Result = unknown> {
+  /** The limits in micro-USD. */
+  readonly limits: {
+    readonly maxCostPerCallMicroUsd: number | undefined;
+    readonly maxCostPerSessionMicroUsd: number | undefined;
+    readonly maxCallsPerSession: number | undefined;
+    readonly alertThreshold: number;
+    readonly onExceed: GuardAction;
+    readonly costPerCallMicroUsd: number | undefined;
+    readonly estimateMicroUsd: number;
+  };
+  /**
+   * Holds `estimateMicroUsd` for a call, or refuses when a limit would be exceeded.
+   * @param estimateMicroUsd - amount to hold @default limits.estimateMicroUsd
+   * @param options.sessionId - the session @default {@link defaultBudgetSession}
+   * @param options.force - hold even past a limit (the result's `exceeded` says which)
+   */
+  reserve(
+    estimateMicroUsd?: number,
+    options?: { sessionId?: string | undefined; force?: boolean | undefined },
+  ): MaybePromise<BudgetReservation>;
+  /** Charges the actual cost of a reserved call and fires the alert when crossing the threshold. */
+  settle(reservation: BudgetReservation, actualMicroUsd: number): MaybePromise<BudgetSettlement>;
+  /** Drops a reservation of a call that did not run. */
+  release(reservation: BudgetReservation): MaybePromise<void>;
+  /** Settled spend of a session, micro-USD. */
+  spent(sessionId?: string): MaybePromise<number>;
+  /** `maxCostPerSession` − spent − reserved, or null without a session limit. */
+  remaining(sessionId?: string): MaybePromise<number | null>;
+  /**
+   * Cost of a successful call: `cost(result)`, else priced `llmUsage(result)`, else `costPerCall`, else 0.
+   * @throws {UnknownModelPriceError} for an unpriced model under the `refuse` policy
+   */
+  costOf(result: Result): BudgetCost;
+  /** Forgets spend and alerts (one session, or all). */
+  reset(sessionId?: string): MaybePromise<void>;
+}
+
+/**
+ * Converts USD to integer micro-USD (rounded to nearest).
+ * @param usd - an amount in USD
+ * @returns micro-USD
+ * @example
+ * ```ts
+ * usdToMicro(0.1 + 0.2); // 300000
+ * ```
+ */
+export function usdToMicro(usd: number): number {
+  return Math.round(Number((usd * 1e6).toFixed(3)));
+}
+
+function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return value instanceof Promise;
+}
+
+/**
+ * Creates a {@link Budget}: integer micro-USD accounting, reserve-then-settle so concurrent calls
+ * never overspend, and a once-per-session alert.
+ * @param options - limits, costs and ledger (USD)
+ * @returns the budget, to pass as `guard(fn, { budget })` (shared by every guard given it) or use directly
+ * @example
+ * ```ts
+ * const budget = createBudget({ maxCostPerSession: 5, costPerCall: 0.01 });
+ * const r = await budget.reserve();
+ * if (r.ok) await budget.settle(r, 10_000);
+ * ```
+ */
+export function createBudget<Result = unknown>(options: BudgetOptions<Result> = {}): Budget<Result> {
+  const ledger = options.costLedger ?? createMemoryCostLedger();
+  const maxPerCall = options.maxCostPerCall === undefined ? undefined : usdToMicro(options.maxCostPerCall);
+  const maxPerSession = options.maxCostPerSession === undefined ? undefined : usdToMicro(options.maxCostPerSession);
+  const maxCalls = options.maxCallsPerSession;
+  const alertThreshold = options.alertThreshold ?? 0.8;
+  const costPerCall = options.costPerCall === undefined ? undefined : usdToMicro(options.costPerCall);
+  const estimate =
+    options.estimateCost !== undefined ? usdToMicro(options.estimateCost) : (costPerCall ?? maxPerCall ?? 0);
+  const alerted = new Set<string>();
+  const dynamic = options.useDynamicLlmCosts !== false;
+
+  const settled = (reservation: BudgetReservation & { ok: true }, actual: number, s: LedgerSnapshot): BudgetSettlement => {
+    let alert: BudgetAlert | undefined;
+    const sessionId = reservation.sessionId;
+    if (maxPerSession !== undefined && s.spentMicroUsd >= alertThreshold * maxPerSession && !alerted.has(`cost:${sessionId}`)) {
+      alerted.add(`cost:${sessionId}`);
+      alert = alertOf('cost', sessionId, s);
+    } else if (maxCalls !== undefined && s.calls >= alertThreshold * maxCalls && !alerted.has(`calls:${sessionId}`)) {
+      alerted.add(`calls:${sessionId}`);
+      alert = alertOf('calls', sessionId, s);
+    }
+    if (alert !== undefined) options.onAlert?.(alert);
+    return {
+      sessionId,
+      chargedMicroUsd: actual,
+      spentMicroUsd: s.spentMicroUsd,
+      remainingMicroUsd: maxPerSession === undefined ? null : maxPerSession - s.spentMicroUsd,
+      exceededPerCall: maxPerCall !== undefined && actual > maxPerCall,
+      alert,
+    };
+  };
+  const alertOf = (kind: 'cost' | 'calls', sessionId: string, s: LedgerSnapshot): BudgetAlert => ({
+    session_id: sessionId,
+    kind,
+    threshold: alertThreshold,
+    spent_micro_usd: s.spentMicroUsd,
+    limit_micro_usd: maxPerSession ?? null,
+    calls: s.calls,
+    limit_calls: maxCalls ?? null,
+  });
+  const refusal = (sessionId: string, amount: number, exceeded: 'per_call' | 'session_cost' | 'session_calls', snapshot: LedgerSnapshot): BudgetReservation => ({
+    ok: false,
+    sessionId,
+    estimateMicroUsd: amount,
+    exceeded,
+    snapshot,
+    message:
+      exceeded === 'per_call'
+        ? `The call's estimated cost (${amount} micro-USD) is over maxCostPerCall (${maxPerCall} micro-USD). Raise maxCostPerCall or lower the estimate.`
+        : exceeded === 'session_cost'
+          ? `Session "${sessionId}" budget exhausted: ${snapshot.spentMicroUsd} micro-USD spent and ${snapshot.reservedMicroUsd} reserved, plus ${amount} would exceed maxCostPerSession (${maxPerSession} micro-USD). Start a new session or raise maxCostPerSession.`
+          : `Session "${sessionId}" reached maxCallsPerSession (${maxCalls}). Start a new session or raise maxCallsPerSession.`,
+  });
+
+  return {
+    limits: Object.freeze({
+      maxCostPerCallMicroUsd: maxPerCall,
+      maxCostPerSessionMicroUsd: maxPerSession,
+      maxCallsPerSession: maxCalls,
+      alertThreshold,
+      onExceed: options.onExceed ?? 'block',
+      costPerCallMicroUsd: costPerCall,
+      estimateMicroUsd: estimate,
+    }),
+    reserve(amount = estimate, reserveOptions) {
+      const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
+      const force = reserveOptions?.force === true;
+      const perCall = maxPerCall !== undefined && amount > maxPerCall;
+      if (perCall && !force) return refusal(sessionId, amount, 'per_call', { spentMicroUsd: 0, reservedMicroUsd: 0, calls: 0 });
+      const result = ledger.reserve({ sessionId, amountMicroUsd: amount, maxMicroUsd: maxPerSession, maxCalls, force });
+      const finish = (r: Awaited<typeof result>): BudgetReservation => {
+        if (!r.ok) return refusal(sessionId, amount, r.exceeded, r.snapshot);
+        return {
+          ok: true,
+          sessionId,
+          estimateMicroUsd: amount,
+          exceeded: perCall ? 'per_call' : r.exceeded,
+          ledger: r.reservation,
+          snapshot: r.snapshot,
+        };
+      };
+      return isPromise(result) ? result.then(finish) : finish(result);
+    },
+    settle(reservation, actual) {
+      if (!reservation.ok) {
+        return { sessionId: reservation.sessionId, chargedMicroUsd: 0, spentMicroUsd: reservation.snapshot.spentMicroUsd, remainingMicroUsd: null, exceededPerCall: false, alert: undefined };
+      }
+      const result = ledger.settle(reservation.ledger, actual);
+      return isPromise(result) ? result.then((s) => settled(reservation, actual, s)) : settled(reservation, actual, result);
+    },
+    release(reservation) {
+      if (reservation.ok) return ledger.release(reservation.ledger);
+    },
+    spent(sessionId = defaultBudgetSession) {
+      const result = ledger.spent(sessionId);
+      return isPromise(result) ? result.then((s) => s.spentMicroUsd) : result.spentMicroUsd;
+    },
+    remaining(sessionId = defaultBudgetSession) {
+      if (maxPerSession === undefined) return null;
+      const result = ledger.spent(sessionId);
+      const left = (s: LedgerSnapshot) => maxPerSession - s.spentMicroUsd - s.reservedMicroUsd;
+      return isPromise(result) ? result.then(left) : left(result);
+    },
+    costOf(result) {
+      const fromFunction = options.cost?.(result);
+      if (fromFunction !== undefined) return { microUsd: usdToMicro(fromFunction) };
+      if (dynamic && options.llmUsage !== undefined) {
+        const usage = options.llmUsage(result);
+        if (usage !== undefined) {
+          const record = priceUsage(usage, { overrides: options.modelPricingOverrides, unknownModel: options.unknownModel });
+          return { microUsd: record.cost_micro_usd, record };
+        }
+      }
+      return { microUsd: costPerCall ?? 0 };
+    },
+    reset(sessionId) {
+      if (sessionId === undefined) alerted.clear();
+      else {
+        alerted.delete(`cost:${sessionId}`);
+        alerted.delete(`calls:${sessionId}`);
+      }
+      return ledger.reset(sessionId);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { MaybePromise } from './types.js';
+
+/** One token bucket: `capacity` tokens, refilled continuously at `refillPerMs` tokens per millisecond. */
+export interface TokenBucketLimit {
+  readonly capacity: number;
+  readonly refillPerMs: number;
+}
+
+/**
+ * Holds rate-limit token buckets by key. Each key has one bucket per limit (per second, per
+ * minute, per hour); a take succeeds only when every bucket of the key has a token, and then takes
+ * one from each, atomically. A Redis-backed store would implement `take` as one script.
+ */
+export interface RateLimitStore {
+  /**
+   * Takes one token from every bucket of `key`, or none.
+   * @param key - the bucket key (see `RateLimitOptions.sharedKey`)
+   * @param limits - the buckets of this key
+   * @param now - current time in ms; buckets refill lazily from it (no timers)
+   * @returns 0 when the tokens were taken, else the milliseconds until they would all be available
+   */
+  take(key: string, limits: readonly TokenBucketLimit[], now: number): MaybePromise<number>;
+  /**
+   * Forgets buckets (refilled to full on next use).
+   * @param key - one key; omitted: every key
+   */
+  reset(key?: string): MaybePromise<void>;
+}
+
+interface BucketState {
+  tokens: number[];
+  last: number;
+}
+
+/**
+ * Creates an in-memory {@link RateLimitStore}: synchronous, lazily refilled, no timers.
+ * @returns a new, empty store
+ * @example
+ * ```ts
+ * const store = createMemoryRateLimitStore();
+ * guard(search, { rateLimit: { callsPerSecond: 5, store } });
+ * ```
+ */
+export function createMemoryRateLimitStore(): RateLimitStore {
+  const buckets = new Map<string, BucketState>();
+  return {
+    take(key, limits, now) {
+      let state = buckets.get(key);
+      if (state === undefined) {
+        state = { tokens: limits.map((l) => l.capacity), last: now };
+        buckets.set(key, state);
+      }
+      const elapsed = now > state.last ? now - state.last : 0;
+      state.last = now > state.last ? now : state.last;
+      const tokens = state.tokens;
+      let wait = 0;
+      for (let i = 0; i < limits.length; i++) {
+        const limit = limits[i]!;
+        let available = tokens[i] ?? limit.capacity;
+        available = Math.min(limit.capacity, available + elapsed * limit.refillPerMs);
+        tokens[i] = available;
+        if (available < 1) {
+          const needed = (1 - available) / limit.refillPerMs;
+          if (needed > wait) wait = needed;
+        }
+      }
+      if (wait > 0) return Math.ceil(wait);
+      for (let i = 0; i < limits.length; i++) tokens[i] = (tokens[i] as number) - 1;
+      return 0;
+    },
+    reset(key) {
+      if (key === undefined) buckets.clear();
+      else buckets.delete(key);
+    },
+  };
+}
+
+/**
+ * The process-wide store guards use when `rateLimit.store` is not given: it is what makes
+ * `sharedKey` buckets shared between guards.
+ * @internal
+ */
+export const defaultRateLimitStore: RateLimitStore = createMemoryRateLimitStore();
+
+/**
+ * Forgets every bucket of the default (process-wide) rate-limit store, e.g. between tests.
+ * @param key - one bucket key (`tool:<name>` or `shared:<key>`); omitted: all
+ * @example
+ * ```ts
+ * beforeEach(() => resetRateLimits());
+ * ```
+ */
+export function resetRateLimits(key?: string): void {
+  void defaultRateLimitStore.reset(key);
+}

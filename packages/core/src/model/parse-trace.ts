@@ -1,0 +1,328 @@
+import { TraceError, TracewardenError } from '../errors/index.js';
+import type { ChatEvent, Content, Trace } from './chat-events.js';
+
+/** Result of {@link safeParseTrace}: the normalised trace, or the error {@link parseTrace} would throw. */
+export type SafeParseTraceResult =
+  | { success: true; trace: Trace }
+  | { success: false; error: TraceError };
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function invalid(path: string, message: string, cause?: unknown): TraceError {
+  return new TraceError({
+    code: 'VALIDATION',
+    message,
+    details: { path },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function eventsOf(input: unknown): readonly unknown[] {
+  if (Array.isArray(input)) return input;
+  if (isObject(input)) {
+    for (const key of ['messages', 'events'] as const) {
+      if (!Object.hasOwn(input, key)) continue;
+      const events = input[key];
+      if (!Array.isArray(events)) {
+        throw invalid(key, `Trace field "${key}" must be an array of events, got ${describe(events)}.`);
+      }
+      return events;
+    }
+  }
+  throw invalid(
+    '',
+    `A trace must be an array of events, or an object with a "messages" or "events" array; got ${describe(input)}.`,
+  );
+}
+
+function normaliseImage(part: JsonObject, path: string): JsonObject {
+  const imageUrl = part.image_url;
+  if (typeof imageUrl === 'string') return { ...part, type: 'image' };
+  if (isObject(imageUrl) && typeof imageUrl.url === 'string') {
+    const { url, ...urlFields } = imageUrl;
+    const { image_url: _, ...partFields } = part;
+    // Fields beside `url` (OpenAI's `detail`) move up to the part; the part's own fields win.
+    return { ...urlFields, ...partFields, type: 'image', image_url: url };
+  }
+  if (imageUrl === undefined && part.type === 'image') return { ...part };
+  throw invalid(
+    `${path}.image_url`,
+    `Image content at ${path} needs "image_url" as a URL string or an object with a string "url"; got ${describe(imageUrl)}.`,
+  );
+}
+
+function normaliseContent(value: unknown, path: string): Content {
+  if (typeof value === 'string' || value === null) return value;
+  if (!Array.isArray(value)) {
+    throw invalid(
+      path,
+      `Content at ${path} must be a string, null or an array of content parts; got ${describe(value)}.`,
+    );
+  }
+  const parts: JsonObject[] = new Array(value.length);
+  for (let j = 0; j < value.length; j++) {
+    const part: unknown = value[j];
+    const partPath = `${path}.${j}`;
+    if (!isObject(part)) {
+      throw invalid(partPath, `Content part ${partPath} must be an object, got ${describe(part)}.`);
+    }
+    if (typeof part.type !== 'string') {
+      throw invalid(
+        `${partPath}.type`,
+        `Content part ${partPath} needs a string "type" (e.g. "text", "image"); got ${describe(part.type)}.`,
+      );
+    }
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') {
+        throw invalid(
+          `${partPath}.text`,
+          `Text content part ${partPath} needs a string "text"; got ${describe(part.text)}.`,
+        );
+      }
+      parts[j] = { ...part };
+    } else if (part.type === 'image' || part.type === 'image_url') {
+      parts[j] = normaliseImage(part, partPath);
+    } else {
+      parts[j] = { ...part };
+    }
+  }
+  return parts as Content;
+}
+
+function normaliseArguments(value: unknown, path: string): JsonObject {
+  if (value === undefined) return {};
+  if (isObject(value)) return { ...value };
+  if (typeof value === 'string') {
+    // Some providers send "" for a call without arguments.
+    if (value.trim() === '') return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch (error) {
+      throw invalid(
+        path,
+        `Tool call arguments at ${path} are not valid JSON (${(error as Error).message}); pass an object or a JSON string of one.`,
+        error,
+      );
+    }
+    if (!isObject(parsed)) {
+      throw invalid(
+        path,
+        `Tool call arguments at ${path} must be a JSON object, got ${describe(parsed)}.`,
+      );
+    }
+    return parsed;
+  }
+  throw invalid(
+    path,
+    `Tool call arguments at ${path} must be an object or a JSON string of one; got ${describe(value)}.`,
+  );
+}
+
+function collectCallIds(events: readonly unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const event of events) {
+    if (!isObject(event) || !Array.isArray(event.tool_calls)) continue;
+    for (const call of event.tool_calls) {
+      if (isObject(call) && typeof call.id === 'string') ids.add(call.id);
+    }
+  }
+  return ids;
+}
+
+function normalise(input: unknown): Trace {
+  const events = eventsOf(input);
+  const usedIds = collectCallIds(events);
+  const trace: ChatEvent[] = new Array(events.length);
+  // Calls not yet answered, most recent last; answered ones are popped lazily.
+  const unanswered: string[] = [];
+  const answered = new Set<string>();
+  let lastCallId: string | undefined;
+
+  for (let i = 0; i < events.length; i++) {
+    const event: unknown = events[i];
+    const path = String(i);
+    if (!isObject(event)) {
+      throw invalid(path, `Event ${path} must be an object, got ${describe(event)}.`);
+    }
+    if (typeof event.role !== 'string') {
+      throw invalid(
+        `${path}.role`,
+        `Event ${path} needs a string "role" (e.g. "user", "assistant", "tool"); got ${describe(event.role)}.`,
+      );
+    }
+    const out: JsonObject = { ...event };
+    if (Object.hasOwn(event, 'content')) {
+      out.content = normaliseContent(event.content, `${path}.content`);
+    } else if (event.role === 'tool') {
+      out.content = null;
+    }
+
+    if (event.role === 'tool') {
+      const callId = event.tool_call_id;
+      if (callId === undefined || callId === null) {
+        while (unanswered.length > 0 && answered.has(unanswered[unanswered.length - 1] as string)) {
+          unanswered.pop();
+        }
+        const linked = unanswered[unanswered.length - 1] ?? lastCallId;
+        if (linked === undefined) {
+          delete out.tool_call_id;
+        } else {
+          out.tool_call_id = linked;
+          answered.add(linked);
+        }
+      } else if (typeof callId === 'string') {
+        answered.add(callId);
+      } else {
+        throw invalid(
+          `${path}.tool_call_id`,
+          `Tool output ${path} has a "tool_call_id" that is ${describe(callId)}; it must be a string or absent.`,
+        );
+      }
+    }
+
+    if (Object.hasOwn(event, 'tool_calls')) {
+      const calls = event.tool_calls;
+      if (calls === null) {
+        delete out.tool_calls;
+      } else if (!Array.isArray(calls)) {
+        throw invalid(
+          `${path}.tool_calls`,
+          `"tool_calls" of event ${path} must be an array, got ${describe(calls)}.`,
+        );
+      } else {
+        const normalised: JsonObject[] = new Array(calls.length);
+        for (let j = 0; j < calls.length; j++) {
+          const call: unknown = calls[j];
+          const callPath = `${path}.tool_calls.${j}`;
+          if (!isObject(call)) {
+            throw invalid(callPath, `Tool call ${callPath} must be an object, got ${describe(call)}.`);
+          }
+          const fn = call.function;
+          if (!isObject(fn)) {
+            throw invalid(
+              `${callPath}.function`,
+              `Tool call ${callPath} needs a "function" object with "name" and "arguments"; got ${describe(fn)}.`,
+            );
+          }
+          if (typeof fn.name !== 'string') {
+            throw invalid(
+              `${callPath}.function.name`,
+              `Tool call ${callPath} needs a string "function.name"; got ${describe(fn.name)}.`,
+            );
+          }
+          const args = normaliseArguments(fn.arguments, `${callPath}.function.arguments`);
+          const type = call.type;
+          if (type !== undefined && type !== null && type !== 'function') {
+            throw invalid(
+              `${callPath}.type`,
+              `Tool call ${callPath} has type ${JSON.stringify(type)}; only "function" tool calls are supported (or leave "type" out).`,
+            );
+          }
+          let id: string;
+          if (call.id === undefined || call.id === null || call.id === '') {
+            const base = `call_${i}_${j}`;
+            id = base;
+            for (let k = 1; usedIds.has(id); k++) id = `${base}_${k}`;
+            usedIds.add(id);
+          } else if (typeof call.id === 'string') {
+            id = call.id;
+          } else {
+            throw invalid(
+              `${callPath}.id`,
+              `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string or absent.`,
+            );
+          }
+          normalised[j] = { ...call, id, type: 'function', function: { ...fn, arguments: args } };
+          unanswered.push(id);
+          lastCallId = id;
+        }
+        out.tool_calls = normalised;
+      }
+    }
+    trace[i] = out as ChatEvent;
+  }
+  return trace;
+}
+
+/**
+ * Parses and normalises a trace in the seeds' chat-event format (Invariant / OpenAI chat shape).
+ *
+ * Accepts an array of events, or an object holding one as `messages` or `events`. The result is
+ * a new array of new event objects (the input is never mutated; values of unknown fields are
+ * shared, not copied). Normal form:
+ * - any `role` string is allowed, and unknown fields are kept;
+ * - tool-call `arguments` are always an object: a JSON string is parsed, `""` or a missing value
+ *   becomes `{}`; `type` defaults to `'function'` (no other type is accepted); a call without `id` gets
+ *   `call_<eventIndex>_<callIndex>` (suffixed `_1`, `_2`, ... if that id is taken);
+ * - image parts are `{ type: 'image', image_url: '<url>' }`: OpenAI's
+ *   `{ type: 'image_url', image_url: { url, detail } }` and `{ type: 'image', image_url: { url } }`
+ *   become that, with the object's other fields (`detail`) moved onto the part;
+ * - a tool output (`role: 'tool'`) without `tool_call_id` is linked to the most recent
+ *   unanswered tool call before it, else the most recent tool call, else left unset
+ *   (contributing/decisions/002-tool-output-linking.md); its missing `content` becomes `null`;
+ * - `tool_calls: null` is dropped.
+ *
+ * Parsing a normalised trace again returns an equal trace.
+ *
+ * @param input - the trace, e.g. from `JSON.parse`
+ * @returns the normalised trace
+ * @throws TraceError `VALIDATION` with `details.path` the address of the problem (e.g.
+ *   `"1.tool_calls.0.function.arguments"`) for wrong types or invalid JSON arguments
+ * @example
+ * ```ts
+ * const trace = parseTrace([
+ *   { role: 'user', content: 'Inbox?' },
+ *   { role: 'assistant', content: null, tool_calls: [{ function: { name: 'get_inbox', arguments: '{"n":2}' } }] },
+ *   { role: 'tool', content: '2 emails' },
+ * ]);
+ * trace[1].tool_calls?.[0]?.id; // 'call_1_0'
+ * trace[2].tool_call_id; // 'call_1_0'
+ * ```
+ */
+export function parseTrace(input: unknown): Trace {
+  try {
+    return normalise(input);
+  } catch (error) {
+    if (TracewardenError.isInstance(error)) throw error;
+    // RangeError (stack or string length) or a throwing getter: report it, never crash.
+    throw invalid(
+      '',
+      `The trace could not be read (${error instanceof Error ? error.message : String(error)}); check that it is plain JSON data.`,
+      error,
+    );
+  }
+}
+
+/**
+ * Like {@link parseTrace}, but returns the error instead of throwing it.
+ *
+ * @param input - the trace, e.g. from `JSON.parse`
+ * @returns `{ success: true, trace }` or `{ success: false, error }` with a `VALIDATION` TraceError
+ * @example
+ * ```ts
+ * const result = safeParseTrace(JSON.parse(text));
+ * if (!result.success) console.error(result.error.details.path, result.error.message);
+ * ```
+ */
+export function safeParseTrace(input: unknown): SafeParseTraceResult {
+  try {
+    return { success: true, trace: parseTrace(input) };
+  } catch (error) {
+    if (error instanceof TraceError) return { success: false, error };
+    return {
+      success: false,
+      error: invalid('', 'The trace could not be read; check that it is plain JSON data.', error),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { TracewardenError } from '../errors/tracewarden-error.js';
+
+/**
+ * Codes of {@link PolicyError}: `POLICY_SYNTAX` (the text does not parse), `POLICY_TYPE` (it parses
+ * but does not compile: unknown name, type or function, bad pattern) and `POLICY_INPUT` (a trace
+ * or tool call handed to a policy is not usable).
+ */
+export type PolicyErrorCode = 'POLICY_SYNTAX' | 'POLICY_TYPE' | 'POLICY_INPUT';
+
+/** Options of {@link PolicyError}. */
+export interface PolicyErrorOptions {
+  code: PolicyErrorCode;
+  /** What was wrong and what was expected; the position is appended by the constructor. */
+  message: string;
+  /** 1-based line in the policy text (syntax and type errors). */
+  line?: number;
+  /** 1-based column in the policy text (syntax and type errors). */
+  column?: number;
+  /** Address into the trace (input errors), e.g. `"3.tool_calls.0"`. */
+  address?: string;
+  cause?: unknown;
+}
+
+/**
+ * A policy could not be parsed or compiled, or was given unusable input. Syntax and type errors
+ * carry the 1-based `line` and `column` of the offending token, and the message ends with
+ * `at line:column`.
+ *
+ * @example
+ * ```ts
+ * try { parsePolicy('raise "x" if\n  true'); } catch (e) {
+ *   if (PolicyError.isInstance(e)) console.error(e.code, e.line, e.column, e.message);
+ * }
+ * ```
+ */
+export class PolicyError extends TracewardenError {
+  declare readonly code: PolicyErrorCode;
+  /** 1-based line of the problem in the policy text, when it has one. */
+  readonly line: number | undefined;
+  /** 1-based column of the problem in the policy text, when it has one. */
+  readonly column: number | undefined;
+  /** Address into the trace of the offending event (input errors). */
+  readonly address: string | undefined;
+
+  constructor(options: PolicyErrorOptions) {
+    const where =
+      options.line !== undefined
+        ? ` at ${options.line}:${options.column ?? 1}`
+        : options.address !== undefined
+          ? ` at event ${options.address}`
+          : '';
+    super(options.code, { message: `${options.message}${where}`, cause: options.cause });
+    this.line = options.line;
+    this.column = options.column;
+    this.address = options.address;
+  }
+
+  /**
+   * Whether `error` is a {@link PolicyError} (from any copy of the package).
+   * @param error - any thrown value
+   * @returns true for policy errors
+   */
+  static isPolicyError(error: unknown): error is PolicyError {
+    return (
+      TracewardenError.isInstance(error) &&
+      (error.code === 'POLICY_SYNTAX' || error.code === 'POLICY_TYPE' || error.code === 'POLICY_INPUT')
+    );
+  }
+}

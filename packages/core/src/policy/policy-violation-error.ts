@@ -1,0 +1,39 @@
+import { TracewardenError } from '../errors/tracewarden-error.js';
+import type { PolicyViolation } from './policy-types.js';
+
+/** Options of {@link PolicyViolationError}. */
+export interface PolicyViolationErrorOptions {
+  /** The violations that blocked the action (at least one). */
+  violations: readonly PolicyViolation[];
+  /** Overrides the default message (the first violation's message and the count). */
+  message?: string;
+  cause?: unknown;
+}
+
+/**
+ * A policy blocked an action: thrown by adapters (and {@link Policy.assertToolCall}) when a
+ * violation with action `block` was found. Carries every violation found.
+ *
+ * @example
+ * ```ts
+ * const verdict = policy.checkToolCall(trace, call);
+ * if (!verdict.allowed) throw new PolicyViolationError({ violations: verdict.violations });
+ * ```
+ */
+export class PolicyViolationError extends TracewardenError {
+  declare readonly code: 'POLICY_VIOLATION';
+  /** Every violation found, blocking or not. */
+  readonly violations: readonly PolicyViolation[];
+
+  constructor(options: PolicyViolationErrorOptions) {
+    const first = options.violations[0];
+    const more = options.violations.length > 1 ? ` (and ${options.violations.length - 1} more)` : '';
+    super('POLICY_VIOLATION', {
+      message:
+        options.message ??
+        `policy violation: ${first?.message ?? 'unknown'}${more}; the action was blocked by rule ${first?.rule.index ?? '?'}`,
+      cause: options.cause,
+    });
+    this.violations = options.violations;
+  }
+}

@@ -1,0 +1,230 @@
+import type { EventStore, PolicyEvent } from './event-store.js';
+import type { PolicyAction, PolicyDetectors, PolicyEventType } from './policy-types.js';
+import { EventValue } from './policy-values.js';
+
+/** @internal Marks a binding slot that has not been evaluated for the current assignment. */
+export const UNSET: unique symbol = Symbol('unset');
+
+/** @internal A host function a policy may call (`options.functions`). */
+export type PolicyFunction = (...args: unknown[]) => unknown;
+
+/** @internal Everything one evaluation run shares. */
+export interface RunState {
+  store: EventStore;
+  input: Record<string, unknown>;
+  globals: Map<string, unknown>;
+  detectors: PolicyDetectors;
+  functions: Record<string, PolicyFunction>;
+}
+
+/** @internal The evaluation context of compiled expressions. */
+export interface EvalContext {
+  frame: unknown[];
+  /** Collects character ranges while a violation is being described; undefined otherwise. */
+  ranges: string[] | undefined;
+  run: RunState;
+}
+
+/** @internal A compiled expression. */
+export type Compiled = (ctx: EvalContext) => unknown;
+/** @internal A compiled condition. */
+export type Test = (ctx: EvalContext) => boolean;
+
+/** @internal A quantified variable of a rule or quantifier block. */
+export interface PlanVariable {
+  name: string;
+  type: PolicyEventType;
+  slot: number;
+  /** Only events of this tool can match (index key). */
+  toolName: string | undefined;
+  /** Conditions on this variable alone. */
+  filters: Test[];
+}
+
+/** @internal `from -> to` (or `~>` when immediate) between two variables, by variable index. */
+export interface FlowConstraint {
+  from: number;
+  to: number;
+  immediate: boolean;
+}
+
+/** @internal A condition on several variables (bitmask of variable indexes). */
+export interface JoinCondition {
+  mask: number;
+  test: Test;
+}
+
+/** @internal How to enumerate the satisfying assignments of a set of variables. */
+export interface EnumerationPlan {
+  variables: PlanVariable[];
+  flows: FlowConstraint[];
+  joins: JoinCondition[];
+  /** Conditions on no variable of this plan. */
+  constants: Test[];
+  /** Binding slots to reset before each assignment is tested. */
+  resetSlots: number[];
+}
+
+/** @internal A compiled rule: the same shape for text rules and builder rules. */
+export interface RulePlan extends EnumerationPlan {
+  index: number;
+  name: string | undefined;
+  message: string;
+  action: PolicyAction;
+  frameSize: number;
+  /** Depends on events it does not bind (quantifier blocks): incremental checks re-run it. */
+  wholeTrace: boolean;
+  describe: ((ctx: EvalContext) => { args: unknown[]; namedArgs: Record<string, unknown> }) | undefined;
+}
+
+/** @internal The rule value of an event (cached on the event). */
+export function eventValue(event: PolicyEvent): EventValue {
+  const cached = (event as { value?: EventValue }).value;
+  if (cached !== undefined) return cached;
+  const value = new EventValue(event);
+  (event as { value?: EventValue }).value = value;
+  return value;
+}
+
+/** @internal First index in sorted `list` whose value is >= `target`. */
+export function lowerBound(list: readonly number[], target: number, from = 0, to = list.length): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** @internal Resets binding slots before an assignment is evaluated. */
+export function resetBindings(ctx: EvalContext, slots: readonly number[]): void {
+  for (const slot of slots) ctx.frame[slot] = UNSET;
+}
+
+/**
+ * Enumerates assignments of `plan.variables` to positions: each variable ranges over its sorted
+ * `candidates` within [lo, hi), restricted by flow constraints through binary search, with
+ * multi-variable conditions tested as soon as their variables are bound. Variables are bound
+ * smallest candidate set first. `visit` gets positions in variable order; returning false stops.
+ * @internal
+ */
+export function enumerateAssignments(
+  plan: EnumerationPlan,
+  candidates: readonly (readonly number[])[],
+  lo: readonly number[],
+  hi: readonly number[],
+  ctx: EvalContext,
+  visit: (positions: readonly number[]) => boolean,
+): void {
+  const count = plan.variables.length;
+  const ranges: [number, number][] = [];
+  for (let v = 0; v < count; v++) {
+    const list = candidates[v] as readonly number[];
+    const start = lowerBound(list, lo[v] as number);
+    const end = lowerBound(list, hi[v] as number, start);
+    if (start >= end) return;
+    ranges.push([start, end]);
+  }
+  const order = [...Array(count).keys()].sort((a, b) => {
+    const [sa, ea] = ranges[a] as [number, number];
+    const [sb, eb] = ranges[b] as [number, number];
+    return ea - sa - (eb - sb) || a - b;
+  });
+  // joins to test at each depth (when their last variable is bound)
+  const joinsAt: JoinCondition[][] = order.map(() => []);
+  const flowsAt: FlowConstraint[][] = order.map(() => []);
+  const depthOf: number[] = [];
+  order.forEach((v, d) => {
+    depthOf[v] = d;
+  });
+  for (const join of plan.joins) {
+    let last = 0;
+    for (let v = 0; v < count; v++) if (join.mask & (1 << v)) last = Math.max(last, depthOf[v] as number);
+    joinsAt[last]?.push(join);
+  }
+  for (const flow of plan.flows) {
+    const d = Math.max(depthOf[flow.from] as number, depthOf[flow.to] as number);
+    flowsAt[d]?.push(flow);
+  }
+  const positions: number[] = new Array(count).fill(-1);
+  const events = ctx.run.store.events;
+  let stopped = false;
+
+  const bind = (depth: number): void => {
+    if (depth === count) {
+      if (!visit(positions)) stopped = true;
+      return;
+    }
+    const v = order[depth] as number;
+    const variable = plan.variables[v] as (typeof plan.variables)[number];
+    const list = candidates[v] as readonly number[];
+    let [start, end] = ranges[v] as [number, number];
+    let exact = -1;
+    for (const flow of flowsAt[depth] as FlowConstraint[]) {
+      if (flow.to === v) {
+        const other = positions[flow.from] as number;
+        if (flow.immediate) exact = exact === -1 || exact === other + 1 ? other + 1 : -2;
+        else start = Math.max(start, lowerBound(list, other + 1, start, end));
+      } else {
+        const other = positions[flow.to] as number;
+        if (flow.immediate) exact = exact === -1 || exact === other - 1 ? other - 1 : -2;
+        else end = Math.min(end, lowerBound(list, other, start, end));
+      }
+    }
+    if (exact === -2) return;
+    if (exact >= 0) {
+      const at = lowerBound(list, exact, start, end);
+      if (at < end && list[at] === exact) {
+        start = at;
+        end = at + 1;
+      } else return;
+    }
+    const joins = joinsAt[depth] as JoinCondition[];
+    for (let k = start; k < end && !stopped; k++) {
+      const position = list[k] as number;
+      positions[v] = position;
+      ctx.frame[variable.slot] = eventValue(events[position] as PolicyEvent);
+      if (joins.length > 0) {
+        resetBindings(ctx, plan.resetSlots);
+        let ok = true;
+        for (const join of joins) {
+          if (!join.test(ctx)) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) continue;
+      }
+      bind(depth + 1);
+    }
+    positions[v] = -1;
+  };
+  bind(0);
+}
+
+/**
+ * The candidates of a variable that pass its filters, evaluated now (no cache): used by
+ * quantifier blocks, whose filters may read outer variables.
+ * @internal
+ */
+export function filterCandidates(variable: PlanVariable, ctx: EvalContext, resetSlots: readonly number[]): number[] {
+  const source = ctx.run.store.candidates(variable.type, variable.toolName);
+  if (variable.filters.length === 0) return source as number[];
+  const out: number[] = [];
+  const events = ctx.run.store.events;
+  for (const position of source) {
+    ctx.frame[variable.slot] = eventValue(events[position] as PolicyEvent);
+    resetBindings(ctx, resetSlots);
+    let ok = true;
+    for (const filter of variable.filters) {
+      if (!filter(ctx)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out.push(position);
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+import { TracewardenError } from '../errors/tracewarden-error.js';
+
+/** Options of {@link UnknownModelPriceError}. */
+export interface UnknownModelPriceErrorOptions {
+  message: string;
+  cause?: unknown;
+  /** The model that has no price. */
+  model: string;
+  /** The provider asked for, if any. */
+  provider?: string | undefined;
+}
+
+/**
+ * No price is known for a model and the unknown-model policy is `refuse` (the default). Fix it
+ * with `modelPricingOverrides: { [model]: [inputPer1M, outputPer1M] }`, or choose another
+ * `unknownModel` policy.
+ *
+ * @example
+ * ```ts
+ * try { priceUsage({ model: 'my-model', usage }); } catch (e) {
+ *   if (e instanceof UnknownModelPriceError) console.log(e.model);
+ * }
+ * ```
+ */
+export class UnknownModelPriceError extends TracewardenError {
+  declare readonly code: 'UNKNOWN_MODEL_PRICE';
+  /** The model that has no price. */
+  readonly model: string;
+  /** The provider asked for, if any. */
+  readonly provider: string | undefined;
+
+  /**
+   * @param options - message, cause, model and provider
+   */
+  constructor(options: UnknownModelPriceErrorOptions) {
+    super('UNKNOWN_MODEL_PRICE', { message: options.message, cause: options.cause });
+    this.model = options.model;
+    this.provider = options.provider;
+  }
+}

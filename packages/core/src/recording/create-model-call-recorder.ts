@@ -1,0 +1,781 @@
+import { TracewardenError } from '../errors/index.js';
+import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
+import { GuardError } from '../guards/guard-error.js';
+import { GuardTimeoutError } from '../guards/guard-timeout-error.js';
+import type { GuardDecision } from '../guards/types.js';
+import type { ContentPart, Message, ToolCall, ToolOutput, Trace } from '../model/index.js';
+import { PolicyViolationError } from '../policy/policy-violation-error.js';
+import type { PolicyViolation } from '../policy/policy-types.js';
+import { currentTracer } from '../tracing/with-trace.js';
+import type { Tracer } from '../tracing/types.js';
+import { chainKey, messageFingerprint, parseArguments, plainText, rootChainKey } from './message-fingerprint.js';
+import { scrubRaw } from './scrub-raw.js';
+import type {
+  ModelCallAttempt,
+  ModelCallCost,
+  ModelCallDelta,
+  ModelCallGuard,
+  ModelCallGuardTicket,
+  ModelCallHandle,
+  ModelCallOutcome,
+  ModelCallPricer,
+  ModelCallResponse,
+  ModelCallStartInput,
+  ModelCallStatus,
+  ModelToolCall,
+  ModelUsage,
+  NeutralMessage,
+  ToolCallPolicy,
+  ToolCallReview,
+} from './types.js';
+
+/** Options of {@link createModelCallRecorder}. */
+export interface ModelCallRecorderOptions {
+  /**
+   * The tracer to record into.
+   * @default the tracer of the enclosing `withTrace`, else `defaultTracer()`
+   */
+  tracer?: Tracer | undefined;
+  /** Called when there is neither `tracer` nor an enclosing `withTrace`. */
+  defaultTracer?: (() => Tracer) | undefined;
+  /**
+   * Guards applied around each model call, in order (build them with
+   * {@link createModelCallGuards} from rate-limit, circuit-breaker and budget options).
+   * @default []
+   */
+  guards?: readonly ModelCallGuard[] | undefined;
+  /**
+   * Deadline of a whole call (all the SDK's attempts and the stream), in seconds. On expiry the
+   * handle's signal aborts and the call is recorded with status `timeout`.
+   * @default none (the SDK's own timeout applies)
+   */
+  timeoutSeconds?: number | undefined;
+  /** Checked against every proposed tool call before anything runs. */
+  policy?: ToolCallPolicy | undefined;
+  /**
+   * What a `block` violation does: `throw` a `PolicyViolationError`, or `refuse` (the call is
+   * removed from the response and a refusal text the model sees on the next turn takes its
+   * place). `warn` and `log` violations only record.
+   * @default 'throw'
+   */
+  onPolicyViolation?: 'throw' | 'refuse' | undefined;
+  /**
+   * The refusal text of a blocked call in `refuse` mode.
+   * @default `Tool call <name> was blocked by policy: <first violation message>`
+   */
+  refusalMessage?: ((review: ToolCallReview) => string) | undefined;
+  /** Prices a call from its usage (`metadata.cost`); adapters pass the pricing module's `priceUsage`. */
+  pricer?: ModelCallPricer | undefined;
+  /**
+   * Called when recording a block fails (e.g. a message over the byte limit). The model call
+   * itself goes on: tracing never breaks the caller.
+   * @default a process warning
+   */
+  onRecordingError?: ((error: unknown) => void) | undefined;
+  /** Milliseconds clock (fractions allowed). @default performance.now */
+  clock?: (() => number) | undefined;
+}
+
+/**
+ * Records model calls of any framework as blocks, and guards them. Adapters call
+ * {@link ModelCallRecorder.start} per request and feed the returned handle.
+ */
+export interface ModelCallRecorder {
+  /**
+   * Starts a call: applies the guards (a refusal is recorded and thrown), records the request's
+   * messages not recorded before, and returns the handle to feed.
+   */
+  start(input: ModelCallStartInput): ModelCallHandle;
+  /**
+   * Records a tool's result under its TOOL_CALL (once per call id), e.g. after running it.
+   * @returns false when the call is unknown to the trace or its result is already recorded
+   */
+  recordToolResult(input: {
+    tracer?: Tracer | undefined;
+    callId: string;
+    output: unknown;
+    metadata?: Record<string, unknown> | undefined;
+  }): boolean;
+  /** The tracer a call started now would record into. */
+  resolveTracer(): Tracer;
+  /** The policy mode. */
+  readonly onPolicyViolation: 'throw' | 'refuse';
+  /** Whether a policy is configured. */
+  readonly hasPolicy: boolean;
+}
+
+/** What the recorder remembers per tracer (shared by every recorder writing to it). */
+interface TracerState {
+  /** Chain keys of every conversation prefix recorded. */
+  prefixes: Set<string>;
+  /** Fingerprints of recorded responses: never re-recorded when re-sent. */
+  responses: Set<string>;
+  /** Call ids whose result is recorded. */
+  results: Set<string>;
+  /** How many tracer blocks were scanned for results recorded by others. */
+  scanned: number;
+}
+
+const states = new WeakMap<Tracer, TracerState>();
+
+function stateOf(tracer: Tracer): TracerState {
+  let state = states.get(tracer);
+  if (state === undefined) {
+    state = { prefixes: new Set(), responses: new Set(), results: new Set(), scanned: 0 };
+    states.set(tracer, state);
+  }
+  return state;
+}
+
+function defaultRecordingError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`tracewarden: a block could not be recorded: ${message}`, { code: 'TRACEWARDEN_RECORDING' });
+}
+
+function defaultRefusal(review: ToolCallReview): string {
+  const first = review.violations.find((violation) => violation.action === 'block') ?? review.violations[0];
+  return `Tool call ${review.call.name} was blocked by policy: ${first?.message ?? 'not allowed'}. It was not executed.`;
+}
+
+const guardStatuses: Record<string, ModelCallStatus> = {
+  circuit_open: 'circuit_open',
+  rate_limited: 'rate_limited',
+  budget_exceeded: 'budget_exceeded',
+  timeout: 'timeout',
+};
+
+const nowDefault = (): number => performance.now();
+
+/** Normalises content parts to the chat-event form (`image_url` objects become strings). */
+function normalizeContent(content: unknown): string | ContentPart[] | null {
+  if (content === undefined || content === null) return null;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return JSON.stringify(content);
+  const parts: ContentPart[] = [];
+  for (const part of content as unknown[]) {
+    if (typeof part !== 'object' || part === null) continue;
+    const record = part as Record<string, unknown>;
+    const type = record.type;
+    if ((type === 'input_text' || type === 'output_text') && typeof record.text === 'string') {
+      parts.push({ type: 'text', text: record.text });
+    } else if (type === 'image_url' && typeof record.image_url === 'object' && record.image_url !== null) {
+      parts.push({ type: 'image', image_url: String((record.image_url as { url?: unknown }).url ?? '') });
+    } else if (type === 'input_image' && typeof record.image_url === 'string') {
+      parts.push({ type: 'image', image_url: record.image_url });
+    } else if (typeof type === 'string') {
+      parts.push(record as ContentPart);
+    }
+  }
+  return parts;
+}
+
+function usageMetadata(usage: ModelUsage): Record<string, number> {
+  const metadata: Record<string, number> = {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens ?? usage.inputTokens + usage.outputTokens,
+  };
+  if (usage.cachedInputTokens !== undefined) metadata.cached_input_tokens = usage.cachedInputTokens;
+  if (usage.reasoningTokens !== undefined) metadata.reasoning_tokens = usage.reasoningTokens;
+  return metadata;
+}
+
+function errorSummary(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    const summary: Record<string, unknown> = { type: error.name, message: error.message };
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' || typeof status === 'string') summary.status = status;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') summary.code = code;
+    return summary;
+  }
+  return { type: typeof error, message: String(error) };
+}
+
+function estimateTokens(messages: readonly NeutralMessage[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    const text = plainText(message.content);
+    chars += text !== undefined ? text.length : message.content == null ? 0 : JSON.stringify(message.content).length;
+    if (message.tool_calls) for (const call of message.tool_calls) chars += JSON.stringify(call.function).length;
+  }
+  return Math.ceil(chars / 4);
+}
+
+/** The neutral message of a response, as the caller will re-send it on the next turn. */
+function responseMessage(text: string | null, calls: readonly ModelToolCall[]): NeutralMessage {
+  const message: NeutralMessage = { role: 'assistant', content: text };
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  }
+  return message;
+}
+
+/** The chat-event view of request messages, for the policy. */
+function toChatEvents(messages: readonly NeutralMessage[]): Trace {
+  const events: Trace = [];
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const event: ToolOutput = { role: 'tool', content: normalizeContent(message.content) };
+      if (message.tool_call_id !== undefined) event.tool_call_id = message.tool_call_id;
+      events.push(event);
+      continue;
+    }
+    const event: Message = { role: message.role, content: normalizeContent(message.content) };
+    if (message.tool_calls && message.tool_calls.length > 0) {
+      event.tool_calls = message.tool_calls.map((call) => toPolicyCall(call.id, call.function.name, call.function.arguments));
+    }
+    events.push(event);
+  }
+  return events;
+}
+
+function toPolicyCall(id: string, name: string, args: unknown): ToolCall {
+  return { id, type: 'function', function: { name, arguments: parseArguments(args).value } };
+}
+
+interface ToolCallSlot {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Creates the framework-neutral recording path every adapter feeds: one model call becomes
+ * blocks exactly once (request messages de-duplicated across turns, tool outputs as TOOL_RESULT
+ * blocks under their TOOL_CALL, the response as an assistant MESSAGE with THINK and TOOL_CALL
+ * blocks), streamed or not; guards run around the call; proposed tool calls are checked
+ * against the policy before anything runs.
+ *
+ * De-duplication: every recorded conversation prefix is kept per tracer as a chain of message
+ * fingerprints, so a conversation re-sent on every turn is recorded once, while the same text
+ * sent again later (a second "yes") is a new message. Responses and tool results are never
+ * recorded twice.
+ *
+ * @param options - tracer, guards, timeout, policy and its mode, pricer, error callback, clock
+ * @returns a {@link ModelCallRecorder}
+ * @example
+ * ```ts
+ * const recorder = createModelCallRecorder({ tracer, policy });
+ * const call = recorder.start({ provider: 'acme', model: 'm-1', messages });
+ * for await (const piece of stream) call.chunk({ text: piece.text });
+ * call.finish({ usage: { inputTokens: 10, outputTokens: 3 } });
+ * ```
+ */
+export function createModelCallRecorder(options: ModelCallRecorderOptions = {}): ModelCallRecorder {
+  const clock = options.clock ?? nowDefault;
+  const guards = options.guards ?? [];
+  const policy = options.policy;
+  const mode = options.onPolicyViolation ?? 'throw';
+  const refusalMessage = options.refusalMessage ?? defaultRefusal;
+  const pricer = options.pricer;
+  const onRecordingError = options.onRecordingError ?? defaultRecordingError;
+  const timeoutMs = options.timeoutSeconds === undefined ? undefined : options.timeoutSeconds * 1000;
+
+  function resolveTracer(explicit?: Tracer): Tracer {
+    const tracer = explicit ?? options.tracer ?? currentTracer() ?? options.defaultTracer?.();
+    if (tracer === undefined) {
+      throw new TracewardenError('NO_TRACER', {
+        message: 'no tracer to record the model call into: pass options.tracer, run inside withTrace(tracer, fn), or give the recorder a defaultTracer',
+      });
+    }
+    return tracer;
+  }
+
+  function safely<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      onRecordingError(error);
+      return undefined;
+    }
+  }
+
+  function hasResult(tracer: Tracer, state: TracerState, callId: string): boolean {
+    if (state.results.has(callId)) return true;
+    // Results recorded by someone else (a guarded tool with this tracer): scan the new blocks once.
+    const blocks = tracer.blocks();
+    for (let i = state.scanned; i < blocks.length; i++) {
+      const block = blocks[i];
+      if (block?.sub_type === 'TOOL_RESULT') state.results.add(block.payload.call_id);
+    }
+    state.scanned = blocks.length;
+    return state.results.has(callId);
+  }
+
+  function recordToolCall(tracer: Tracer, parent: string, call: ModelToolCall, metadata?: Record<string, unknown>): string | undefined {
+    if (tracer.findToolCall(call.id) !== undefined) return tracer.findToolCall(call.id)?.id;
+    const parsed = parseArguments(call.arguments);
+    const payload: { call_id: string; name: string; arguments: unknown; [key: string]: unknown } = {
+      call_id: call.id,
+      name: call.name,
+      arguments: parsed.value,
+    };
+    if (!parsed.valid) payload.invalid_arguments = typeof call.arguments === 'string' ? call.arguments : String(call.arguments);
+    const block = safely(() =>
+      tracer.logAct({ parent_block_id: parent, payload, ...(metadata === undefined ? {} : { metadata }) }),
+    );
+    return block?.id;
+  }
+
+  function recordInputMessage(tracer: Tracer, state: TracerState, message: NeutralMessage, fingerprint: string): void {
+    const role = message.role;
+    if (role === 'tool' || role === 'function') {
+      const callId = message.tool_call_id;
+      if (typeof callId !== 'string' || hasResult(tracer, state, callId)) return;
+      const call = tracer.findToolCall(callId);
+      // A result whose call is not in this trace cannot be attached (no orphans): skip it.
+      if (call === undefined) return;
+      const text = plainText(message.content);
+      const block = safely(() =>
+        tracer.logObserve({ parent_block_id: call.id, payload: { call_id: callId, output: text ?? normalizeContent(message.content) } }),
+      );
+      if (block !== undefined) state.results.add(callId);
+      return;
+    }
+    if (role === 'assistant') {
+      if (state.responses.has(fingerprint)) return;
+      const block = safely(() => tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }));
+      if (block === undefined) return;
+      for (const call of message.tool_calls ?? []) {
+        recordToolCall(tracer, block.id, { id: call.id, name: call.function.name, arguments: call.function.arguments });
+      }
+      return;
+    }
+    const input: { role: 'system' | 'user'; content: string | ContentPart[] | null; [key: string]: unknown } = {
+      role: role === 'system' || role === 'developer' ? 'system' : 'user',
+      content: normalizeContent(message.content),
+    };
+    if (role !== 'system' && role !== 'user') input.original_role = role;
+    if (typeof message.name === 'string') input.name = message.name;
+    safely(() => tracer.logMessage(input));
+  }
+
+  function recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): string {
+    const state = stateOf(tracer);
+    let key = rootChainKey;
+    let index = 0;
+    const fingerprints: string[] = new Array(messages.length);
+    for (; index < messages.length; index++) {
+      const fingerprint = messageFingerprint(messages[index] as NeutralMessage);
+      fingerprints[index] = fingerprint;
+      const next = chainKey(key, fingerprint);
+      if (!state.prefixes.has(next)) break;
+      key = next;
+    }
+    for (; index < messages.length; index++) {
+      const message = messages[index] as NeutralMessage;
+      const fingerprint = fingerprints[index] ?? messageFingerprint(message);
+      key = chainKey(key, fingerprint);
+      state.prefixes.add(key);
+      recordInputMessage(tracer, state, message, fingerprint);
+    }
+    return key;
+  }
+
+  function reviewToolCalls(messages: readonly NeutralMessage[], text: string | null, calls: readonly ModelToolCall[]): ToolCallReview[] {
+    const reviews: ToolCallReview[] = [];
+    if (calls.length === 0) return reviews;
+    if (policy === undefined) {
+      for (const call of calls) reviews.push({ call, allowed: true, decision: 'allow', violations: [] });
+      return reviews;
+    }
+    const events = toChatEvents(messages);
+    // Earlier calls of the same response are part of the trace the later ones are checked against.
+    const assistant: Message = { role: 'assistant', content: text, tool_calls: [] };
+    events.push(assistant);
+    for (const call of calls) {
+      const proposed = toPolicyCall(call.id, call.name, call.arguments);
+      const verdict = policy.checkToolCall(events, proposed);
+      const violations = verdict.violations;
+      let decision: ToolCallReview['decision'] = 'allow';
+      if (!verdict.allowed) decision = 'block';
+      else if (violations.some((violation) => violation.action === 'warn')) decision = 'warn';
+      else if (violations.length > 0) decision = 'log';
+      const review: ToolCallReview = { call, allowed: verdict.allowed, decision, violations };
+      if (!verdict.allowed && mode === 'refuse') review.refusal = refusalMessage(review);
+      reviews.push(review);
+      if (verdict.allowed) assistant.tool_calls?.push(proposed);
+    }
+    return reviews;
+  }
+
+  function violationSummary(violations: readonly PolicyViolation[]): Record<string, unknown>[] {
+    return violations.map((violation) => ({
+      message: violation.message,
+      action: violation.action,
+      key: violation.key,
+      rule: violation.rule.name ?? violation.rule.index,
+      addresses: violation.addresses,
+    }));
+  }
+
+  function start(input: ModelCallStartInput): ModelCallHandle {
+    const startedAt = clock();
+    const tracer = resolveTracer(input.tracer);
+    const messages = input.messages;
+    const controller = new AbortController();
+    const userSignal = input.signal ?? undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopReason: Error | undefined;
+    let onUserAbort: (() => void) | undefined;
+
+    const stop = (reason: Error): void => {
+      if (stopReason !== undefined) return;
+      stopReason = reason;
+      controller.abort(reason);
+    };
+
+    // Guards, in order; a refusal is recorded (with the request) and thrown.
+    const tickets: ModelCallGuardTicket[] = [];
+    const decisions: GuardDecision[] = [];
+    if (guards.length > 0) {
+      const context = { provider: input.provider, model: input.model, estimatedInputTokens: estimateTokens(messages) };
+      for (const guard of guards) {
+        let ticket: ModelCallGuardTicket | undefined;
+        try {
+          ticket = guard.admit(context);
+        } catch (error) {
+          for (const admitted of tickets) admitted.settle?.({ status: 'failure', costMicroUsd: undefined });
+          const status = GuardError.isGuardError(error) ? (guardStatuses[error.status] ?? 'failure') : 'failure';
+          recordRequest(tracer, messages);
+          safely(() =>
+            tracer.logMessage({
+              role: 'assistant',
+              content: null,
+              metadata: {
+                provider: input.provider,
+                ...(input.api === undefined ? {} : { api: input.api }),
+                model: input.model,
+                status,
+                error: errorSummary(error),
+                guard: { decisions: [...decisions, { guard: guard.name, event: 'refused', action: 'block' }] },
+                attempts: [],
+              },
+            }),
+          );
+          throw error;
+        }
+        if (ticket !== undefined) {
+          tickets.push(ticket);
+          if (ticket.decisions) decisions.push(...ticket.decisions);
+        }
+      }
+    }
+
+    if (userSignal) {
+      if (userSignal.aborted) controller.abort(userSignal.reason);
+      else {
+        onUserAbort = () => controller.abort(userSignal.reason);
+        userSignal.addEventListener('abort', onUserAbort, { once: true });
+      }
+    }
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        stop(
+          new GuardTimeoutError({
+            message: `model call to ${input.model} did not finish within ${timeoutMs / 1000} s (timeoutSeconds); raise it or shorten the request`,
+            toolName: input.model,
+          }),
+        );
+      }, timeoutMs);
+    }
+
+    const prefixKey = recordRequest(tracer, messages);
+
+    // Streaming aggregation.
+    let text = '';
+    let reasoning = '';
+    let slots: ToolCallSlot[] | undefined;
+    let usage: ModelUsage | undefined;
+    let finishReason: string | undefined;
+    let responseModel: string | undefined;
+    let responseId: string | undefined;
+    let firstTokenAt: number | undefined;
+    const attempts: ModelCallAttempt[] = [];
+    let done = false;
+
+    // Live budget cut-off: a linear price per token, fixed at the start.
+    const liveChecks = tickets.filter((ticket) => ticket.allowsRunningCost !== undefined);
+    let inputCostMicro = 0;
+    let outputMicroPerChar = 0;
+    if (liveChecks.length > 0 && pricer !== undefined) {
+      const inputTokens = estimateTokens(messages);
+      const perMillionIn = pricer(input.model, { inputTokens: 1_000_000, outputTokens: 0 });
+      const perMillionOut = pricer(input.model, { inputTokens: 0, outputTokens: 1_000_000 });
+      inputCostMicro = ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * inputTokens;
+      outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
+    }
+    let outputChars = 0;
+
+    function cleanup(): void {
+      if (timer !== undefined) clearTimeout(timer);
+      if (onUserAbort !== undefined) userSignal?.removeEventListener('abort', onUserAbort);
+    }
+
+    function aggregated(response: ModelCallResponse | undefined): {
+      text: string | null;
+      reasoning: string;
+      calls: ModelToolCall[];
+      partialCalls: Set<string>;
+    } {
+      const calls: ModelToolCall[] = [];
+      const partialCalls = new Set<string>();
+      if (response?.toolCalls !== undefined) calls.push(...response.toolCalls);
+      else if (slots !== undefined) {
+        for (let i = 0; i < slots.length; i++) {
+          const slot = slots[i];
+          if (slot === undefined) continue;
+          const id = slot.id || `call_${i}`;
+          if (!parseArguments(slot.arguments).valid) partialCalls.add(id);
+          calls.push({ id, name: slot.name, arguments: slot.arguments });
+        }
+      }
+      const finalText = response?.text !== undefined ? response.text : text;
+      return {
+        text: finalText === '' || finalText === null ? null : finalText,
+        reasoning: (response?.reasoning ?? reasoning) || '',
+        calls,
+        partialCalls,
+      };
+    }
+
+    function record(
+      status: ModelCallStatus,
+      response: ModelCallResponse | undefined,
+      error: unknown,
+      reviews: ToolCallReview[] | undefined,
+    ): ModelCallOutcome {
+      done = true;
+      cleanup();
+      const endedAt = clock();
+      const output = aggregated(response);
+      const finalUsage = response?.usage ?? usage;
+      const model = response?.model ?? responseModel ?? input.model;
+      let cost: ModelCallCost | undefined;
+      if (finalUsage !== undefined && pricer !== undefined) cost = safely(() => pricer(model, finalUsage));
+      for (const ticket of tickets) {
+        const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
+        if (settled) decisions.push(...settled);
+      }
+      const metadata: Record<string, unknown> = {
+        provider: input.provider,
+        ...(input.api === undefined ? {} : { api: input.api }),
+        model,
+        request_model: input.model,
+        status,
+        stream: input.stream === true,
+        latency_ms: round(endedAt - startedAt),
+        time_to_first_token_ms: firstTokenAt === undefined ? null : round(firstTokenAt - startedAt),
+        request_id: response?.requestId ?? lastRequestId(attempts),
+        attempts,
+      };
+      const finalResponseId = response?.responseId ?? responseId;
+      if (finalResponseId !== undefined) metadata.response_id = finalResponseId;
+      const finalFinish = response?.finishReason ?? finishReason;
+      if (finalFinish !== undefined) metadata.finish_reason = finalFinish;
+      if (finalUsage !== undefined) metadata.usage = usageMetadata(finalUsage);
+      if (cost !== undefined) metadata.cost = cost;
+      if (decisions.length > 0) metadata.guard = { decisions };
+      if (error !== undefined) metadata.error = errorSummary(error);
+      if (input.tools !== undefined && input.tools.length > 0) metadata.tools = input.tools.map((tool) => tool.name);
+      const blocked = reviews?.filter((review) => !review.allowed) ?? [];
+      const flagged = reviews?.filter((review) => review.violations.length > 0) ?? [];
+      if (flagged.length > 0) {
+        metadata.policy = {
+          mode,
+          blocked: blocked.map((review) => review.call.id),
+          violations: violationSummary(flagged.flatMap((review) => review.violations)),
+        };
+      }
+      const raw = scrubRaw({ request: input.raw, response: response?.raw });
+
+      const block = safely(() => tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }));
+      const state = stateOf(tracer);
+      if (block !== undefined) {
+        if (output.reasoning !== '') safely(() => tracer.logThink({ parent_block_id: block.id, payload: { text: output.reasoning } }));
+        for (let i = 0; i < output.calls.length; i++) {
+          const call = output.calls[i] as ModelToolCall;
+          const review = reviews?.[i];
+          const callMetadata: Record<string, unknown> = {};
+          if (output.partialCalls.has(call.id)) callMetadata.partial = true;
+          if (review !== undefined && review.violations.length > 0) {
+            callMetadata.policy = { decision: review.decision, violations: violationSummary(review.violations) };
+          }
+          const callBlockId = recordToolCall(tracer, block.id, call, callMetadata);
+          if (review?.refusal !== undefined && callBlockId !== undefined) {
+            const refusal = review.refusal;
+            const recorded = safely(() =>
+              tracer.logObserve({
+                parent_block_id: callBlockId,
+                payload: { call_id: call.id, output: refusal },
+                metadata: { status: 'refused', policy: { decision: 'block' } },
+              }),
+            );
+            if (recorded !== undefined) state.results.add(call.id);
+          }
+        }
+      }
+
+      // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.
+      const refusals = blocked.filter((review) => review.refusal !== undefined);
+      let refusalText: string | undefined;
+      let deliveredText = output.text;
+      let deliveredCalls = output.calls;
+      if (refusals.length > 0) {
+        refusalText = refusals.map((review) => review.refusal).join('\n');
+        deliveredText = deliveredText === null ? refusalText : `${deliveredText}\n\n${refusalText}`;
+        const refusedIds = new Set(refusals.map((review) => review.call.id));
+        deliveredCalls = output.calls.filter((call) => !refusedIds.has(call.id));
+      }
+      const delivered = messageFingerprint(responseMessage(deliveredText, deliveredCalls));
+      state.responses.add(delivered);
+      state.prefixes.add(chainKey(prefixKey, delivered));
+
+      const outcome: ModelCallOutcome = {
+        status,
+        toolCalls: reviews ?? [],
+        refused: refusals.length > 0,
+      };
+      if (refusalText !== undefined) outcome.refusalText = refusalText;
+      if (block !== undefined) outcome.messageBlockId = block.id;
+      return outcome;
+    }
+
+    const handle: ModelCallHandle = {
+      tracer,
+      signal: controller.signal,
+      get stopped() {
+        return stopReason !== undefined;
+      },
+
+      attempt(attempt) {
+        attempts.push({ ...attempt, attempt: attempt.attempt ?? attempts.length + 1 });
+      },
+
+      chunk(delta) {
+        if (done) return undefined;
+        if (firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls)) firstTokenAt = clock();
+        if (delta.text) {
+          text += delta.text;
+          outputChars += delta.text.length;
+        }
+        if (delta.reasoning) {
+          reasoning += delta.reasoning;
+          outputChars += delta.reasoning.length;
+        }
+        if (delta.toolCalls) {
+          slots ??= [];
+          for (const piece of delta.toolCalls) {
+            let slot = slots[piece.index];
+            if (slot === undefined) {
+              slot = { id: '', name: '', arguments: '' };
+              slots[piece.index] = slot;
+            }
+            if (piece.id) slot.id = piece.id;
+            if (piece.name) slot.name = piece.name;
+            if (piece.arguments) {
+              slot.arguments += piece.arguments;
+              outputChars += piece.arguments.length;
+            }
+          }
+        }
+        if (delta.usage) usage = delta.usage;
+        if (delta.finishReason) finishReason = delta.finishReason;
+        if (delta.model) responseModel = delta.model;
+        if (delta.responseId) responseId = delta.responseId;
+        if (liveChecks.length > 0) {
+          const estimate = Math.ceil(inputCostMicro + outputChars * outputMicroPerChar);
+          for (const ticket of liveChecks) {
+            if (ticket.allowsRunningCost?.(estimate) === false) {
+              decisions.push({ guard: 'budget', event: 'cut_off', action: 'block', estimated_cost_micro_usd: estimate });
+              const reason = new BudgetExceededError({
+                message: `streamed response of ${input.model} was cut off: its running cost (~${estimate} micro-USD) would exceed the budget; raise the budget or cap max tokens`,
+                toolName: input.model,
+              });
+              stop(reason);
+              return reason;
+            }
+          }
+        }
+        return undefined;
+      },
+
+      finish(response) {
+        if (done) return { status: 'success', toolCalls: [], refused: false };
+        if (stopReason !== undefined) {
+          handle.fail(stopReason, response);
+          throw stopReason;
+        }
+        const output = aggregated(response);
+        const reviews = reviewToolCalls(messages, output.text, output.calls);
+        const outcome = record('success', response, undefined, reviews);
+        if (mode === 'throw') {
+          const blocked = reviews.filter((review) => !review.allowed);
+          if (blocked.length > 0) throw new PolicyViolationError({ violations: blocked.flatMap((review) => review.violations) });
+        }
+        return outcome;
+      },
+
+      fail(error, partial) {
+        if (done) return stopReason ?? error;
+        if (stopReason !== undefined) {
+          const status: ModelCallStatus = GuardError.isGuardError(stopReason) ? (guardStatuses[stopReason.status] ?? 'failure') : 'failure';
+          // The guard's error is what the caller sees; the SDK's abort error is its cause.
+          const reason = stopReason;
+          if (error !== reason && (reason as { cause?: unknown }).cause === undefined) {
+            Object.defineProperty(reason, 'cause', { value: error, configurable: true, writable: true });
+          }
+          record(status, partial, reason, undefined);
+          return reason;
+        }
+        record('failure', partial, error, undefined);
+        return error;
+      },
+
+      cancel(partial) {
+        if (done) return;
+        const status: ModelCallStatus =
+          stopReason !== undefined && GuardError.isGuardError(stopReason) ? (guardStatuses[stopReason.status] ?? 'cancelled') : 'cancelled';
+        record(status, partial, stopReason, undefined);
+      },
+    };
+    return handle;
+  }
+
+  return {
+    start,
+    resolveTracer: () => resolveTracer(),
+    onPolicyViolation: mode,
+    hasPolicy: policy !== undefined,
+    recordToolResult(input) {
+      const tracer = resolveTracer(input.tracer);
+      const state = stateOf(tracer);
+      if (hasResult(tracer, state, input.callId)) return false;
+      const call = tracer.findToolCall(input.callId);
+      if (call === undefined) return false;
+      const block = safely(() =>
+        tracer.logObserve({
+          parent_block_id: call.id,
+          payload: { call_id: input.callId, output: input.output },
+          ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+        }),
+      );
+      if (block === undefined) return false;
+      state.results.add(input.callId);
+      return true;
+    },
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function lastRequestId(attempts: readonly ModelCallAttempt[]): string | null {
+  for (let i = attempts.length - 1; i >= 0; i--) {
+    const id = attempts[i]?.request_id;
+    if (id !== undefined) return id;
+  }
+  return null;
+}

@@ -1,0 +1,274 @@
+import type { GuardDecision } from '../guards/types.js';
+import type { ContentPart } from '../model/index.js';
+import type { ToolCall, Trace } from '../model/index.js';
+import type { PolicyViolation, ToolCallVerdict } from '../policy/policy-types.js';
+import type { Tracer } from '../tracing/types.js';
+
+/**
+ * A tool call inside a {@link NeutralMessage}: the chat-event shape, with `arguments` either the
+ * parsed object or its JSON text (adapters pass what the framework gave them).
+ * @example `{ id: 'call_1', type: 'function', function: { name: 'get_inbox', arguments: '{}' } }`
+ */
+export interface NeutralToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: Record<string, unknown> | string };
+}
+
+/**
+ * One request message in the framework-neutral (chat-event) shape adapters convert to:
+ * `system`, `developer`, `user`, `assistant` (optionally with `tool_calls`) or `tool` (with
+ * `tool_call_id`). Unknown fields are ignored.
+ * @example `{ role: 'tool', tool_call_id: 'call_1', content: '[{"from":"bob@x.com"}]' }`
+ */
+export interface NeutralMessage {
+  role: string;
+  content?: string | ContentPart[] | null;
+  tool_calls?: NeutralToolCall[] | undefined;
+  tool_call_id?: string | undefined;
+  name?: string | undefined;
+  [key: string]: unknown;
+}
+
+/**
+ * Token usage of one model call, provider-neutral.
+ * @example `{ inputTokens: 120, outputTokens: 30, cachedInputTokens: 64, reasoningTokens: 8 }`
+ */
+export interface ModelUsage {
+  /** Prompt tokens, cached ones included. */
+  inputTokens: number;
+  /** Completion tokens, reasoning included. */
+  outputTokens: number;
+  /** Prompt tokens served from the provider's cache. */
+  cachedInputTokens?: number | undefined;
+  /** Completion tokens spent on reasoning. */
+  reasoningTokens?: number | undefined;
+  /** Total tokens as reported. @default inputTokens + outputTokens */
+  totalTokens?: number | undefined;
+}
+
+/**
+ * A piece of a streamed response, as an adapter extracts it from one provider chunk. Every
+ * field is optional; tool calls arrive in pieces keyed by `index`.
+ * @example `{ toolCalls: [{ index: 0, arguments: '{"to":' }] }`
+ */
+export interface ModelCallDelta {
+  /** Assistant text to append. */
+  text?: string | undefined;
+  /** Reasoning text to append. */
+  reasoning?: string | undefined;
+  /** Tool-call pieces: the first piece of a call usually carries `id` and `name`. */
+  toolCalls?: ModelToolCallDelta[] | undefined;
+  /** Usage, when the provider reports it (usually on the last chunk). */
+  usage?: ModelUsage | undefined;
+  /** Why the model stopped. */
+  finishReason?: string | undefined;
+  /** The model that answered (may differ from the requested alias). */
+  model?: string | undefined;
+  /** The provider's response id. */
+  responseId?: string | undefined;
+}
+
+/** A piece of one streamed tool call. */
+export interface ModelToolCallDelta {
+  /** Position of the call in the response. */
+  index: number;
+  id?: string | undefined;
+  name?: string | undefined;
+  /** A fragment of the JSON arguments. */
+  arguments?: string | undefined;
+}
+
+/** A complete tool call the model proposed. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  /** JSON text of the arguments (as the provider sent it) or the parsed object. */
+  arguments: string | Record<string, unknown>;
+}
+
+/**
+ * A model's complete answer, as an adapter extracts it from a non-streamed response (or to
+ * override what a stream aggregated).
+ */
+export interface ModelCallResponse {
+  text?: string | null | undefined;
+  reasoning?: string | null | undefined;
+  toolCalls?: ModelToolCall[] | undefined;
+  usage?: ModelUsage | undefined;
+  model?: string | undefined;
+  finishReason?: string | undefined;
+  responseId?: string | undefined;
+  /** The provider's request id (`x-request-id`). */
+  requestId?: string | null | undefined;
+  /** The raw provider payload; credentials and headers are removed before recording. */
+  raw?: unknown;
+}
+
+/**
+ * Status of a model call, recorded in the response MESSAGE's `metadata.status`. The guard
+ * statuses are the seed's {@link ToolCallStatus} values.
+ */
+export type ModelCallStatus =
+  | 'success'
+  | 'failure'
+  | 'cancelled'
+  | 'timeout'
+  | 'circuit_open'
+  | 'rate_limited'
+  | 'budget_exceeded';
+
+/** One HTTP attempt of a model call (the SDK's own retries included), snake_case as recorded. */
+export interface ModelCallAttempt {
+  /** 1-based attempt number. */
+  attempt: number;
+  /** HTTP status, when a response arrived. */
+  http_status?: number | undefined;
+  /** `success` (2xx), `failure` (an error status) or `error` (no response: connection error, abort). */
+  outcome: 'success' | 'failure' | 'error';
+  /** From the request start to the response headers (or the error). */
+  duration_ms: number;
+  /** Error message, when the attempt got no response. */
+  error?: string | undefined;
+  /** The provider's request id of this attempt. */
+  request_id?: string | undefined;
+}
+
+/** What {@link ModelCallRecorder.start} needs to know about a request. */
+export interface ModelCallStartInput {
+  /** Provider name, e.g. `openai`. */
+  provider: string;
+  /** Which API, e.g. `chat.completions` or `responses`. */
+  api?: string | undefined;
+  /** The requested model. */
+  model: string;
+  /** The request's messages in the neutral shape (the whole conversation, as sent). */
+  messages: NeutralMessage[];
+  /** Tool definitions offered to the model (recorded names only). */
+  tools?: readonly { name: string }[] | undefined;
+  /** Whether the response is streamed. */
+  stream?: boolean | undefined;
+  /** Request parameters worth keeping (temperature, tool choice, ...): recorded in `raw.request`, never headers. */
+  raw?: unknown;
+  /** The caller's abort signal, if any: the handle's signal follows it. */
+  signal?: AbortSignal | null | undefined;
+  /** Records into this tracer instead of the recorder's. */
+  tracer?: Tracer | undefined;
+}
+
+/** The verdict on one proposed tool call. */
+export interface ToolCallReview {
+  /** The call as proposed. */
+  call: ModelToolCall;
+  /** False when the policy blocked it. */
+  allowed: boolean;
+  /** `block`, `warn`, `log` or `allow` (no violation). */
+  decision: 'allow' | 'block' | 'warn' | 'log';
+  /** The violations found (any action). */
+  violations: readonly PolicyViolation[];
+  /** The refusal the model sees instead of the call, in `refuse` mode. */
+  refusal?: string | undefined;
+}
+
+/** What {@link ModelCallHandle.finish} decided about the response. */
+export interface ModelCallOutcome {
+  /** The recorded status. */
+  status: ModelCallStatus;
+  /** One review per proposed tool call, in order. */
+  toolCalls: ToolCallReview[];
+  /** True when at least one call was blocked (refused, in `refuse` mode). */
+  refused: boolean;
+  /** In `refuse` mode with a blocked call: the text to append to the assistant message. */
+  refusalText?: string | undefined;
+  /** The response MESSAGE block id, when it was recorded. */
+  messageBlockId?: string | undefined;
+}
+
+/**
+ * One model call in flight. The adapter feeds it: `chunk()` for each streamed piece, then exactly
+ * one of `finish()`, `fail()` or `cancel()` (later calls are ignored).
+ */
+export interface ModelCallHandle {
+  /** The tracer this call records into. */
+  readonly tracer: Tracer;
+  /**
+   * Aborts when a guard stops the call (timeout, live budget cut-off) or the caller's signal
+   * aborts. Adapters pass it to the request. Its `reason` is the typed error to throw.
+   */
+  readonly signal: AbortSignal;
+  /** Whether a live budget cut-off or timeout stopped the call. */
+  readonly stopped: boolean;
+  /** Records one HTTP attempt. */
+  attempt(attempt: Omit<ModelCallAttempt, 'attempt'> & { attempt?: number }): void;
+  /**
+   * Aggregates a streamed piece.
+   * @returns `undefined` to go on, or the typed error to throw when the call must stop now
+   *   (live budget cut-off); the handle's signal is aborted too.
+   */
+  chunk(delta: ModelCallDelta): Error | undefined;
+  /**
+   * Records the response (given, or aggregated from the chunks) and checks proposed tool calls
+   * against the policy.
+   * @throws PolicyViolationError when a call is blocked and the mode is `throw` (after recording)
+   */
+  finish(response?: ModelCallResponse): ModelCallOutcome;
+  /**
+   * Records a failed call with whatever partial output arrived.
+   * @returns the error to throw: a guard error (with `cause`) when a guard stopped the call,
+   *   otherwise `error` itself
+   */
+  fail(error: unknown, partial?: ModelCallResponse): unknown;
+  /** Records a call the caller cancelled (early `break`, abort) with the partial output. */
+  cancel(partial?: ModelCallResponse): void;
+}
+
+/**
+ * A policy as the recorder uses it: anything with `checkToolCall` (a `Policy` from `parsePolicy`).
+ */
+export interface ToolCallPolicy {
+  checkToolCall(trace: Trace, proposedCall: ToolCall): ToolCallVerdict;
+}
+
+/** Context a {@link ModelCallGuard} sees before a call. */
+export interface ModelCallGuardContext {
+  provider: string;
+  model: string;
+  /** Estimated prompt tokens (characters / 4), for guards that price before the call. */
+  estimatedInputTokens: number;
+}
+
+/** What a guard keeps for one admitted call. */
+export interface ModelCallGuardTicket {
+  /** Decisions to record on the response message (`metadata.guard.decisions`). */
+  decisions?: GuardDecision[] | undefined;
+  /**
+   * Live check while streaming: the running cost estimate in micro-USD.
+   * @returns false to cut the stream off (BUDGET_EXCEEDED)
+   */
+  allowsRunningCost?: ((estimatedCostMicroUsd: number) => boolean) | undefined;
+  /** Called once when the call ends, with its status and final cost (micro-USD, when priced). */
+  settle?: ((outcome: { status: ModelCallStatus; costMicroUsd: number | undefined }) => GuardDecision[] | undefined) | undefined;
+}
+
+/**
+ * A guard around model calls. `admit` runs before the request: throw a `GuardError` to refuse
+ * (the recorder records the refusal and rethrows), or return a ticket.
+ */
+export interface ModelCallGuard {
+  /** Guard name, for messages. */
+  readonly name: string;
+  admit(context: ModelCallGuardContext): ModelCallGuardTicket | undefined;
+}
+
+/** Cost of one call as recorded in `metadata.cost` (the pricing module's record). */
+export interface ModelCallCost {
+  cost_usd: number;
+  cost_micro_usd: number;
+  pricing_source?: string | undefined;
+  priced_model?: string | undefined;
+  pricing_as_of?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** Prices a call's usage; returns `undefined` when the model cannot be priced. */
+export type ModelCallPricer = (model: string, usage: ModelUsage) => ModelCallCost | undefined;

@@ -1,0 +1,189 @@
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Sink } from './sink.js';
+import { SinkError } from './sink-error.js';
+
+/** Options of {@link createJsonlFileSink}. */
+export interface JsonlFileSinkOptions {
+  /**
+   * Buffered size (in UTF-16 code units of the serialized lines, close to bytes for ASCII) past
+   * which a background append starts. Nothing is written synchronously from `write()`.
+   * @default 65536
+   */
+  bufferBytes?: number;
+  /** Called on every failed append (background or from `flush`), with the {@link SinkError}. */
+  onError?: (error: SinkError) => void;
+  /** Call `datasync()` after each append, so a flushed block survives a power loss. @default false */
+  sync?: boolean;
+}
+
+/** A {@link Sink} appending one JSON block per line to a file. */
+export interface JsonlFileSink extends Sink {
+  /** The file appended to. */
+  readonly path: string;
+  /** Blocks accepted by `write()` and not yet on disk. */
+  readonly pendingBlocks: number;
+}
+
+/** @internal Default size of the write buffer. */
+export const defaultJsonlBufferBytes = 64 * 1024;
+
+const newline = 10;
+
+function countNewlines(buffer: Uint8Array): number {
+  let count = 0;
+  for (let i = buffer.indexOf(newline); i !== -1; i = buffer.indexOf(newline, i + 1)) count++;
+  return count;
+}
+
+/**
+ * Creates a sink that appends each block as one JSON line to `path` (JSONL, the seed's block
+ * fields exactly). `write()` only serializes into an in-memory buffer; appends happen in the
+ * background once the buffer passes `bufferBytes`, and on `flush()` / `close()`, which resolve
+ * only when every block written before the call is on disk. Parent directories are created.
+ *
+ * A failed append is never silent: the error goes to `onError`, the next `flush()` rejects
+ * with a {@link SinkError} `SINK_WRITE_FAILED` naming the path and cause, and the unwritten
+ * bytes stay buffered, so a later `flush()` writes them exactly once when the cause is fixed.
+ * After a background failure no further background appends are attempted until a `flush()`.
+ * Blocks still buffered when the process exits without `flush()` are lost: call
+ * `tracer.shutdown()` (or `flush()`) before exiting.
+ *
+ * @param path - the file to append to (created, with its directories, on the first append)
+ * @param options - buffer size, error callback and durability
+ * @returns a {@link JsonlFileSink}
+ * @example
+ * ```ts
+ * const tracer = createTracer({ sinks: [createJsonlFileSink('traces/run.jsonl')] });
+ * tracer.logMessage({ role: 'user', content: 'hi' });
+ * await tracer.shutdown(); // every block is in traces/run.jsonl
+ * ```
+ */
+export function createJsonlFileSink(path: string, options: JsonlFileSinkOptions = {}): JsonlFileSink {
+  const bufferBytes = options.bufferBytes ?? defaultJsonlBufferBytes;
+  const onError = options.onError;
+  const sync = options.sync ?? false;
+
+  let lines: string[] = [];
+  let bufferedChars = 0;
+  // Unwritten tail of a failed append; written before anything newer.
+  let head: Uint8Array | undefined;
+  let headBlocks = 0;
+  let tail: Promise<SinkError | undefined> = Promise.resolve(undefined);
+  let backgroundScheduled = false;
+  let backgroundFailed = false;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  /**
+   * Appends `data`; on failure reports how many bytes did reach the file. The file is opened
+   * per append (one per `bufferBytes` of blocks), so no descriptor stays open between flushes
+   * and a fixed path is picked up by the next attempt.
+   */
+  async function appendAll(data: Uint8Array): Promise<{ written: number; cause?: unknown }> {
+    let written = 0;
+    let handle: FileHandle | undefined;
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      handle = await open(path, 'a');
+      while (written < data.length) {
+        const result = await handle.write(data, written, data.length - written);
+        written += result.bytesWritten;
+      }
+      if (sync) await handle.datasync();
+      const opened = handle;
+      handle = undefined;
+      await opened.close();
+      return { written };
+    } catch (cause) {
+      if (handle !== undefined) await handle.close().catch(() => undefined);
+      return { written, cause: cause ?? 'unknown error' };
+    }
+  }
+
+  async function drain(): Promise<SinkError | undefined> {
+    if (lines.length === 0 && head === undefined) return undefined;
+    const batchBlocks = lines.length;
+    const fresh = batchBlocks === 0 ? '' : `${lines.join('\n')}\n`;
+    lines = [];
+    bufferedChars = 0;
+    const encoded = Buffer.from(fresh, 'utf8');
+    const data = head === undefined ? encoded : Buffer.concat([head, encoded]);
+    const blocks = headBlocks + batchBlocks;
+    head = undefined;
+    headBlocks = 0;
+    const { written, cause } = await appendAll(data);
+    if (cause === undefined) return undefined;
+    if (written < data.length) {
+      head = data.subarray(written);
+      headBlocks = written === 0 ? blocks : countNewlines(head);
+    }
+    return report(cause);
+  }
+
+  function report(cause: unknown): SinkError {
+    const pending = headBlocks + lines.length;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const error = new SinkError({
+      code: 'SINK_WRITE_FAILED',
+      message: `jsonl file sink: could not append to ${path} (${reason}); ${pending} block${pending === 1 ? ' is' : 's are'} kept in memory and retried by the next flush(). Check that the path is a writable file.`,
+      path,
+      pendingBlocks: pending,
+      cause,
+    });
+    onError?.(error);
+    return error;
+  }
+
+  function enqueue(): Promise<SinkError | undefined> {
+    tail = tail.then(drain);
+    return tail;
+  }
+
+  async function flush(): Promise<void> {
+    const error = await enqueue();
+    if (error !== undefined) throw error;
+    backgroundFailed = false;
+  }
+
+  return {
+    path,
+    get pendingBlocks() {
+      return headBlocks + lines.length;
+    },
+
+    write(block) {
+      if (closed) {
+        throw new SinkError({
+          code: 'SINK_CLOSED',
+          message: `jsonl file sink: write() of block ${block.id} after close() of ${path}; create a new sink`,
+          path,
+        });
+      }
+      const line = JSON.stringify(block);
+      lines.push(line);
+      bufferedChars += line.length + 1;
+      if (bufferedChars >= bufferBytes && !backgroundScheduled && !backgroundFailed) {
+        backgroundScheduled = true;
+        void enqueue().then((error) => {
+          backgroundScheduled = false;
+          if (error !== undefined) backgroundFailed = true;
+        });
+      }
+    },
+
+    flush,
+
+    close() {
+      closed = true;
+      if (closing === undefined) {
+        closing = flush();
+        // a failed close may be retried (the blocks are still buffered)
+        closing.catch(() => {
+          closing = undefined;
+        });
+      }
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,396 @@
+import type { Block, ContentPart, ToolResultBlock } from '../model/index.js';
+import type { StitchedMessage, StitchedToolCall, StitchedTrace } from '../stitching/types.js';
+
+/** Options of {@link renderTree}. */
+export interface RenderTreeOptions {
+  /** Color with ANSI escapes (only when asked; never auto-detected here). @default false */
+  color?: boolean;
+  /** Width each line is truncated to (values are shortened with `…`). @default 120 */
+  maxWidth?: number;
+  /** Show every value in full (multi-line strings keep their lines); ignores `maxWidth`. @default false */
+  full?: boolean;
+}
+
+type Paint = (code: string, text: string) => string;
+
+interface Line {
+  /** Plain label before the value, e.g. `user: `. */
+  label: string;
+  /** Label with its colors applied. */
+  painted: string;
+  value: string;
+  /** Color code of the value, if any. */
+  valueColor?: string;
+  /** Already formatted highlights, e.g. `[success · 12 ms]`, plain and painted. */
+  highlights?: { plain: string; painted: string };
+}
+
+interface Node {
+  line: Line;
+  children: Node[];
+}
+
+const ansi = {
+  reset: '\u001b[0m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+  red: '\u001b[31m',
+  green: '\u001b[32m',
+  yellow: '\u001b[33m',
+  blue: '\u001b[34m',
+  magenta: '\u001b[35m',
+  cyan: '\u001b[36m',
+};
+
+const minimumValueWidth = 24;
+// C0/C1 controls other than newline and tab: escaped so a tool output cannot drive the terminal
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Renders a stitched trace as an indented tree (`├─`, `└─`): each message (`role: content`),
+ * its thinks, its tool calls as `name(arguments)` with their results or assembled output, then
+ * any orphans. Each line shows the block's metadata highlights when present: status, duration
+ * (`execution_time_ms` / `latency_ms` / `duration_ms`), tokens (`usage`), cost, retries, guard
+ * decisions (`metadata.guard` / `metadata.decisions`) and policy violations
+ * (`metadata.violations`). Long values are shortened for display only, unless `full`.
+ * Control characters in values are escaped, so a trace cannot inject terminal sequences.
+ *
+ * @param stitched - the tree from `stitchBlocks` or `tracer.stitched()`
+ * @param options - color, width and full-value display
+ * @returns the tree as text, lines separated by `\n`, without a trailing newline
+ * @example
+ * ```ts
+ * console.log(renderTree(tracer.stitched(), { color: process.stdout.isTTY }));
+ * // trace tr_01J...
+ * // └─ user: what's the weather?
+ * //    └─ call get_weather({"city":"bogotá"})
+ * //       └─ result: {"forecast":"22°C cloudy"}
+ * ```
+ */
+export function renderTree(stitched: StitchedTrace, options: RenderTreeOptions = {}): string {
+  const color = options.color ?? false;
+  const full = options.full ?? false;
+  const maxWidth = options.maxWidth ?? 120;
+  const paint: Paint = color ? (code, text) => `${code}${text}${ansi.reset}` : (_code, text) => text;
+
+  const roots: Node[] = stitched.messages.map((message) => messageNode(message, paint));
+  const orphanCalls = stitched.orphans.tool_calls;
+  const orphanResults = stitched.orphans.tool_results;
+  if (orphanCalls.length > 0 || orphanResults.length > 0) {
+    const children = [
+      ...orphanCalls.map((call) => callNode(call, paint, true)),
+      ...orphanResults.map((result) => resultNode(result, paint, true)),
+    ];
+    roots.push({ line: plainLine('orphans', paint(ansi.red + ansi.bold, 'orphans')), children });
+  }
+
+  const out: string[] = [
+    `${paint(ansi.bold, 'trace')} ${stitched.trace_id}${roots.length === 0 ? paint(ansi.dim, ' (empty)') : ''}`,
+  ];
+  const emit = (node: Node, prefix: string, last: boolean): void => {
+    const branch = last ? '└─ ' : '├─ ';
+    const continuation = prefix + (last ? '   ' : '│  ');
+    out.push(...renderLine(node.line, prefix + branch, continuation, { paint, full, maxWidth }));
+    node.children.forEach((child, index) => {
+      emit(child, continuation, index === node.children.length - 1);
+    });
+  };
+  roots.forEach((root, index) => {
+    emit(root, '', index === roots.length - 1);
+  });
+  return out.join('\n');
+}
+
+function plainLine(label: string, painted: string): Line {
+  return { label, painted, value: '' };
+}
+
+function messageNode(message: StitchedMessage, paint: Paint): Node {
+  const block = message.block;
+  const role = String(block.payload.role);
+  const synthetic = block.metadata.synthetic === true;
+  const label = `${role}${synthetic ? ' (synthetic)' : ''}: `;
+  const roleColor = role === 'user' ? ansi.green : role === 'system' ? ansi.yellow : ansi.blue;
+  const line: Line = {
+    label,
+    painted: paint(roleColor + ansi.bold, label),
+    value: contentText(block.payload.content),
+    ...withHighlights(block, paint),
+  };
+  if (block.payload.content === null || block.payload.content === undefined) line.valueColor = ansi.dim;
+
+  const children: Node[] = [];
+  // thinks and calls interleaved in time order, thinks first on ties
+  let t = 0;
+  let c = 0;
+  const thinks = message.thinks;
+  const calls = message.tool_calls;
+  while (t < thinks.length || c < calls.length) {
+    const think = thinks[t];
+    const call = calls[c];
+    if (think !== undefined && (call === undefined || think.created_at <= call.block.created_at)) {
+      children.push({
+        line: {
+          label: 'think: ',
+          painted: paint(ansi.magenta, 'think: '),
+          value: String(think.payload.text),
+          valueColor: ansi.dim,
+          ...withHighlights(think, paint),
+        },
+        children: [],
+      });
+      t++;
+    } else if (call !== undefined) {
+      children.push(callNode(call, paint, false));
+      c++;
+    }
+  }
+  return { line, children };
+}
+
+function callNode(call: StitchedToolCall, paint: Paint, orphan: boolean): Node {
+  const block = call.block;
+  const name = String(block.payload.name);
+  const label = `${orphan ? `call (parent ${block.parent_block_id ?? 'none'}) ` : 'call '}${name}(`;
+  const line: Line = {
+    label,
+    painted: `${paint(ansi.dim, orphan ? `call (parent ${block.parent_block_id ?? 'none'}) ` : 'call ')}${paint(ansi.cyan + ansi.bold, name)}(`,
+    value: `${valueText(block.payload.arguments)})`,
+    ...withHighlights(block, paint),
+  };
+  const results = call.results;
+  const deltas = results.filter((result) => !('output' in result.payload) || result.payload.output === undefined);
+  const children = results.map((result) => resultNode(result, paint, false));
+  if (deltas.length > 1 && call.output !== undefined) {
+    children.push({
+      line: {
+        label: `output (${deltas.length} deltas): `,
+        painted: paint(ansi.dim, `output (${deltas.length} deltas): `),
+        value: valueText(call.output),
+      },
+      children: [],
+    });
+  }
+  return { line, children };
+}
+
+function resultNode(result: ToolResultBlock, paint: Paint, orphan: boolean): Node {
+  const payload = result.payload;
+  const seq = payload.seq === undefined ? '' : `#${payload.seq}`;
+  const isDelta = payload.output === undefined && 'delta' in payload;
+  const kind = `${isDelta ? 'delta' : 'result'}${seq}`;
+  const label = orphan ? `${kind} (call ${payload.call_id}): ` : `${kind}: `;
+  const failed = typeof result.metadata.status === 'string' && result.metadata.status !== 'success';
+  return {
+    line: {
+      label,
+      painted: paint(failed ? ansi.red : ansi.dim, label),
+      value: valueText(isDelta ? payload.delta : payload.output),
+      ...withHighlights(result, paint),
+    },
+    children: [],
+  };
+}
+
+function contentText(content: unknown): string {
+  if (content === null || content === undefined) return '(no content)';
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: ContentPart) => {
+        if (part.type === 'text' && typeof part.text === 'string') return part.text;
+        return `[${part.type}]`;
+      })
+      .join(' ');
+  }
+  return valueText(content);
+}
+
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function renderLine(
+  line: Line,
+  first: string,
+  continuation: string,
+  context: { paint: Paint; full: boolean; maxWidth: number },
+): string[] {
+  const { paint, full, maxWidth } = context;
+  const highlights = line.highlights;
+  const tail = highlights === undefined ? '' : `  ${highlights.painted}`;
+  const tailWidth = highlights === undefined ? 0 : highlights.plain.length + 2;
+  const valueColor = line.valueColor;
+  const show = (text: string) => (valueColor === undefined ? text : paint(valueColor, text));
+  if (full) {
+    const pieces = escapeControls(line.value).split('\n');
+    const pad = ' '.repeat(line.label.length);
+    return pieces.map((piece, index) =>
+      index === 0
+        ? `${first}${line.painted}${show(piece)}${index === pieces.length - 1 ? tail : ''}`
+        : `${continuation}${pad}${show(piece)}${index === pieces.length - 1 ? tail : ''}`,
+    );
+  }
+  const compact = escapeControls(line.value).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+  const room = Math.max(minimumValueWidth, maxWidth - first.length - line.label.length - tailWidth);
+  return [`${first}${line.painted}${show(truncate(compact, room))}${tail}`];
+}
+
+function escapeControls(text: string): string {
+  return text.replace(
+    controlCharacters,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function truncate(text: string, room: number): string {
+  if (text.length <= room) return text;
+  let end = room - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--; // never split a surrogate pair
+  return `${text.slice(0, end)}…`;
+}
+
+function withHighlights(block: Block, paint: Paint): { highlights?: NonNullable<Line['highlights']> } {
+  const parts = metadataHighlights(block.metadata).map((part) => ({
+    text: escapeControls(part.text).replace(/\n/g, '\\n'),
+    color: part.color,
+  }));
+  if (parts.length === 0) return {};
+  const plain = `[${parts.map((part) => part.text).join(' · ')}]`;
+  const painted = `${paint(ansi.dim, '[')}${parts
+    .map((part) => paint(part.color, part.text))
+    .join(paint(ansi.dim, ' · '))}${paint(ansi.dim, ']')}`;
+  return { highlights: { plain, painted } };
+}
+
+interface Highlight {
+  text: string;
+  color: string;
+}
+
+/** @internal The highlights shown for a block's metadata, in display order. */
+export function metadataHighlights(metadata: Record<string, unknown>): Highlight[] {
+  const parts: Highlight[] = [];
+  const status = metadata.status;
+  if (typeof status === 'string') {
+    parts.push({ text: status, color: status === 'success' ? ansi.green : ansi.red });
+  }
+  const failure = errorText(metadata.error ?? metadata.exception);
+  if (failure !== undefined) {
+    const type = typeof metadata.exception_type === 'string' ? `${metadata.exception_type}: ` : '';
+    parts.push({ text: `${type}${failure}`, color: ansi.red });
+  }
+  if (typeof metadata.model === 'string') parts.push({ text: metadata.model, color: ansi.dim });
+  const duration = firstNumber(metadata.execution_time_ms, metadata.latency_ms, metadata.duration_ms);
+  if (duration !== undefined) parts.push({ text: formatDuration(duration), color: ansi.yellow });
+  const tokens = tokenText(metadata.usage);
+  if (tokens !== undefined) parts.push({ text: tokens, color: ansi.yellow });
+  const cost = costValue(metadata.cost ?? metadata.cost_usd);
+  if (cost !== undefined) parts.push({ text: `$${formatCost(cost)}`, color: ansi.yellow });
+  const retries = metadata.retry_count;
+  if (typeof retries === 'number' && retries > 0) {
+    parts.push({ text: `${retries} ${retries === 1 ? 'retry' : 'retries'}`, color: ansi.yellow });
+  }
+  const guard = metadata.guard ?? metadata.decisions;
+  if (guard !== undefined && guard !== null) {
+    parts.push({ text: `guard ${summarize(guard, decisionText)}`, color: ansi.magenta });
+  }
+  const violations = metadata.violations;
+  if (Array.isArray(violations) && violations.length > 0) {
+    const count = `${violations.length} violation${violations.length === 1 ? '' : 's'}`;
+    parts.push({ text: `⚠ ${count}: ${summarize(violations, violationText)}`, color: ansi.red });
+  }
+  return parts;
+}
+
+function firstNumber(...values: unknown[]): number | undefined {
+  for (const value of values) if (typeof value === 'number' && Number.isFinite(value)) return value;
+  return undefined;
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+function formatCost(cost: number): string {
+  if (cost === 0) return '0';
+  if (cost >= 0.01) return cost.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+  return cost.toPrecision(2);
+}
+
+function costValue(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return firstNumber(record.total, record.total_cost, record.usd, record.amount);
+  }
+  return undefined;
+}
+
+function tokenText(usage: unknown): string | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const u = usage as Record<string, unknown>;
+  const input = firstNumber(u.prompt_tokens, u.input_tokens, u.inputTokens, u.promptTokens);
+  const output = firstNumber(u.completion_tokens, u.output_tokens, u.outputTokens, u.completionTokens);
+  const total =
+    firstNumber(u.total_tokens, u.totalTokens) ??
+    (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);
+  if (total === undefined) return undefined;
+  return input !== undefined && output !== undefined
+    ? `${total} tok (${input} in / ${output} out)`
+    : `${total} tok`;
+}
+
+function errorText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'object' && value !== null) {
+    const message = (value as Record<string, unknown>).message;
+    if (typeof message === 'string') return message;
+  }
+  return undefined;
+}
+
+function summarize(value: unknown, item: (value: unknown) => string): string {
+  if (Array.isArray(value)) return value.map(item).join(', ');
+  return item(value);
+}
+
+function pick(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      return String(value);
+    }
+  }
+  return undefined;
+}
+
+function decisionText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  const record = value as Record<string, unknown>;
+  const name = pick(record, ['guard', 'name', 'type', 'kind']);
+  const action = pick(record, ['action', 'decision', 'outcome', 'status', 'state']);
+  if (name !== undefined || action !== undefined) {
+    return [name, action].filter((part) => part !== undefined).join('→');
+  }
+  return shortJson(value);
+}
+
+function violationText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  const record = value as Record<string, unknown>;
+  return pick(record, ['message', 'rule', 'policy', 'name', 'code']) ?? shortJson(value);
+}
+
+function shortJson(value: unknown): string {
+  return truncate(valueText(value), 60);
+}

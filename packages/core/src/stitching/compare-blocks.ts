@@ -1,0 +1,86 @@
+/**
+ * Orderings shared by stitching and conversion. Blocks may come straight from `JSON.parse`, so
+ * every field is read defensively: a missing `created_at` or `id` sorts as the empty string.
+ * @internal
+ */
+
+interface Ordered {
+  readonly id?: unknown;
+  readonly created_at?: unknown;
+  readonly payload?: unknown;
+}
+
+const Z = 90;
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Compares two ISO 8601 timestamps. Same-length UTC strings (the usual case) compare as strings,
+ * which is their time order; anything else falls back to `Date.parse`, then to string order.
+ * @internal
+ */
+export function compareCreatedAt(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length !== b.length || a.charCodeAt(a.length - 1) !== Z || b.charCodeAt(b.length - 1) !== Z) {
+    const timeA = Date.parse(a);
+    const timeB = Date.parse(b);
+    if (timeA !== timeB && !Number.isNaN(timeA) && !Number.isNaN(timeB)) return timeA - timeB;
+  }
+  return a < b ? -1 : 1;
+}
+
+function compareWhole(a: Ordered, b: Ordered): number {
+  // Only reached for duplicate ids with equal timestamps: order by content so that any input
+  // order gives the same result.
+  let left = '';
+  let right = '';
+  try {
+    left = JSON.stringify(a) ?? '';
+    right = JSON.stringify(b) ?? '';
+  } catch {
+    return 0;
+  }
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/**
+ * Orders blocks by `created_at`, then `id` (root messages, thinks).
+ * @internal
+ */
+export function compareBlocks(a: Ordered, b: Ordered): number {
+  const byTime = compareCreatedAt(text(a.created_at), text(b.created_at));
+  if (byTime !== 0) return byTime;
+  const idA = text(a.id);
+  const idB = text(b.id);
+  if (idA !== idB) return idA < idB ? -1 : 1;
+  return a === b ? 0 : compareWhole(a, b);
+}
+
+/**
+ * The block's `payload.seq` if it is a number.
+ * @internal
+ */
+export function seqOf(block: Ordered): number | undefined {
+  const payload = block.payload;
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const seq = (payload as { seq?: unknown }).seq;
+  return typeof seq === 'number' ? seq : undefined;
+}
+
+/**
+ * Orders blocks by `payload.seq` (blocks without one last), then `created_at`, then `id`
+ * (tool calls, tool results).
+ * @internal
+ */
+export function compareSequencedBlocks(a: Ordered, b: Ordered): number {
+  const seqA = seqOf(a);
+  const seqB = seqOf(b);
+  if (seqA !== seqB) {
+    if (seqA === undefined) return 1;
+    if (seqB === undefined) return -1;
+    return seqA - seqB;
+  }
+  return compareBlocks(a, b);
+}

@@ -1,0 +1,454 @@
+import { TraceError, type TraceErrorCode, type TraceErrorDetails } from '../errors/index.js';
+import type { Block, BlockType, SubType } from '../model/index.js';
+import type { BlockLimits } from './types.js';
+import { stringByteLength } from './utf8-byte-length.js';
+
+/**
+ * A block read from input, with defaults filled in and the payload copied. Fields hold whatever
+ * was given, so they are only trustworthy once {@link inspectBlock} reported no error.
+ * @internal
+ */
+export interface DraftBlock {
+  id: unknown;
+  trace_id: unknown;
+  block_type: unknown;
+  sub_type: unknown;
+  payload: Record<string, unknown>;
+  parent_block_id: unknown;
+  metadata: unknown;
+  raw: unknown;
+  extra: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+/** Shared default for `metadata` and `extra`: frozen, so sharing it between blocks is safe. */
+const emptyObject: Record<string, unknown> = Object.freeze({});
+
+// Strict ISO 8601 date-time with a zone, as Date#toISOString and most providers write it.
+const isoTimestamp =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+type WellFormedString = string & { isWellFormed(): boolean };
+
+/** `true` when the string has no lone surrogate (native, O(1) for one-byte strings in V8). @internal */
+export function isWellFormed(value: string): boolean {
+  return (value as WellFormedString).isWellFormed();
+}
+
+/**
+ * Whether JSON text holds an escaped lone surrogate. `JSON.stringify` writes a lone surrogate as
+ * `\udXXX` and never escapes a valid pair, so such an escape not itself escaped (an odd run of
+ * backslashes) means the value held a lone surrogate.
+ */
+function hasEscapedLoneSurrogate(json: string): boolean {
+  let at = json.indexOf('\\ud');
+  while (at !== -1) {
+    let backslashes = 1;
+    while (at - backslashes >= 0 && json.charCodeAt(at - backslashes) === 92) backslashes++;
+    const digit = json.charCodeAt(at + 3);
+    // 8-9 or a-f: D800-DFFF
+    if (backslashes % 2 === 1 && ((digit >= 56 && digit <= 57) || (digit >= 97 && digit <= 102))) {
+      return true;
+    }
+    at = json.indexOf('\\ud', at + 3);
+  }
+  return false;
+}
+
+/** Whether a value is a plain object (not null, not an array, Object or null prototype). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
+  }
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return `a ${typeof value}`;
+}
+
+function formatLimit(bytes: number): string {
+  if (bytes % 1_048_576 === 0) return `${bytes / 1_048_576}MB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024}KB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Collects or throws: with a list, errors are appended so every problem is found; without one,
+ * the first error is thrown (the accept path allocates nothing unless something is wrong).
+ * @internal
+ */
+export function report(errors: TraceError[] | undefined, error: TraceError): void {
+  if (errors === undefined) throw error;
+  errors.push(error);
+}
+
+/**
+ * Details every error about a block carries, from whatever identifying fields are valid.
+ * @internal
+ */
+export function baseDetails(draft: DraftBlock | undefined, path: string | undefined): TraceErrorDetails {
+  const details: TraceErrorDetails = {};
+  if (path !== undefined) details.path = path;
+  if (draft === undefined) return details;
+  if (typeof draft.sub_type === 'string') details.sub_type = draft.sub_type;
+  if (typeof draft.trace_id === 'string') details.trace_id = draft.trace_id;
+  if (typeof draft.parent_block_id === 'string' || draft.parent_block_id === null) {
+    details.parent_block_id = draft.parent_block_id;
+  }
+  if (typeof draft.id === 'string') details.block_id = draft.id;
+  return details;
+}
+
+/** How a block is named in messages: its index in a batch, and its id when it has one. @internal */
+export function blockLabel(draft: DraftBlock | undefined, path: string | undefined): string {
+  const id = draft !== undefined && typeof draft.id === 'string' && draft.id !== '' ? draft.id : undefined;
+  if (path !== undefined) return id === undefined ? `block ${path}` : `block ${path} (${id})`;
+  return id === undefined ? 'block' : `block ${id}`;
+}
+
+/** Reports an error about a block, with the base details plus `extra`. @internal */
+export function fail(
+  errors: TraceError[] | undefined,
+  code: TraceErrorCode,
+  draft: DraftBlock | undefined,
+  path: string | undefined,
+  message: string,
+  extra: TraceErrorDetails,
+): void {
+  const details = baseDetails(draft, path);
+  for (const key of Object.keys(extra)) details[key] = extra[key];
+  report(errors, new TraceError({ code, message: `${blockLabel(draft, path)}: ${message}`, details }));
+}
+
+function failField(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  field: string,
+  message: string,
+): void {
+  fail(errors, 'VALIDATION', draft, path, message, { field });
+}
+
+/**
+ * Checks the size (and UTF-8 encodability) of one limited payload field. A string counts its
+ * own bytes; anything else the bytes of its JSON form.
+ */
+function checkLimitedField(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  field: string,
+  value: unknown,
+  limit: number,
+): void {
+  let text: string;
+  let isString = true;
+  if (typeof value === 'string') {
+    text = value;
+  } else {
+    isString = false;
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch (cause) {
+      // cycles, BigInt, or nesting deeper than the serialiser's stack (RangeError)
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      failField(errors, draft, path, field, `payload.${field} cannot be serialised as JSON (${reason}); pass JSON data without cycles, BigInt or extreme nesting`);
+      return;
+    }
+    if (json === undefined) {
+      failField(errors, draft, path, field, `payload.${field} is ${describe(value)}, which has no JSON form; pass JSON data`);
+      return;
+    }
+    text = json;
+  }
+  const length = text.length;
+  // A string of length L encodes to between L and 3L bytes: count only when the bounds straddle the limit.
+  if (length * 3 > limit) {
+    const bytes = stringByteLength(text);
+    if (bytes > limit) {
+      const subType = typeof draft.sub_type === 'string' ? draft.sub_type.toLowerCase() : 'block';
+      fail(
+        errors,
+        'PAYLOAD_TOO_LARGE',
+        draft,
+        path,
+        `${subType} ${field} exceeds ${formatLimit(limit)} limit (${limit} bytes, got ${bytes}); store the large value elsewhere and log a reference, or raise the limit (nothing is truncated)`,
+        { field, limit_bytes: limit, actual_bytes: bytes },
+      );
+    }
+  }
+  if (isString ? !isWellFormed(text) : hasEscapedLoneSurrogate(text)) {
+    failField(errors, draft, path, field, `payload.${field} contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; fix the text at its source`);
+  }
+}
+
+function checkNonEmptyString(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  field: string,
+  value: unknown,
+  what: string,
+): void {
+  if (typeof value !== 'string' || value === '') {
+    failField(errors, draft, path, field, `payload.${field} must be a non-empty string (${what}), got ${describe(value)}`);
+  }
+}
+
+function checkMessagePayload(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  payload: Record<string, unknown>,
+  limits: BlockLimits,
+): void {
+  const role = payload.role;
+  if (role !== 'system' && role !== 'user' && role !== 'assistant') {
+    failField(errors, draft, path, 'role', `payload.role must be one of system, user, assistant, got ${describe(role)}`);
+  }
+  // Assistant turns that only carry tool calls have no content (decision 001).
+  const mayBeEmpty = role === 'assistant';
+  const content = payload.content;
+  if (typeof content === 'string') {
+    if (content === '' && !mayBeEmpty) {
+      failField(errors, draft, path, 'content', 'payload.content must not be empty for a system or user message');
+    }
+    checkLimitedField(errors, draft, path, 'content', content, limits.messageBytes);
+  } else if (Array.isArray(content)) {
+    if (content.length === 0 && !mayBeEmpty) {
+      failField(errors, draft, path, 'content', 'payload.content must not be an empty list for a system or user message');
+    }
+    for (let i = 0; i < content.length; i++) {
+      const part: unknown = content[i];
+      if (!isRecord(part) || typeof part.type !== 'string') {
+        failField(errors, draft, path, `content.${i}`, `payload.content[${i}] must be a content part object with a string "type", got ${describe(part)}`);
+      }
+    }
+    checkLimitedField(errors, draft, path, 'content', content, limits.messageBytes);
+  } else if (content === null || content === undefined) {
+    if (!mayBeEmpty) {
+      failField(errors, draft, path, 'content', 'payload.content is required for a system or user message (only assistant messages may have no content)');
+    }
+  } else {
+    failField(errors, draft, path, 'content', `payload.content must be a string, a list of content parts or null, got ${describe(content)}`);
+  }
+}
+
+function checkToolCallPayload(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  payload: Record<string, unknown>,
+  limits: BlockLimits,
+): void {
+  checkNonEmptyString(errors, draft, path, 'call_id', payload.call_id, 'the tool call id');
+  checkNonEmptyString(errors, draft, path, 'name', payload.name, 'the tool name');
+  const args = payload.arguments;
+  if (typeof args === 'string') {
+    const before = errors === undefined ? 0 : errors.length;
+    checkLimitedField(errors, draft, path, 'arguments', args, limits.toolArgumentsBytes);
+    // Parse only what fits and encodes: a 100 MB string is rejected by size, not parsed.
+    if (errors === undefined || errors.length === before) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(args);
+      } catch {
+        failField(errors, draft, path, 'arguments', 'payload.arguments is a string that is not valid JSON; pass a JSON object or its JSON text');
+        return;
+      }
+      if (!isRecord(parsed)) {
+        failField(errors, draft, path, 'arguments', `payload.arguments must be JSON text of an object, got JSON of ${describe(parsed)}`);
+      }
+    }
+  } else if (isRecord(args)) {
+    checkLimitedField(errors, draft, path, 'arguments', args, limits.toolArgumentsBytes);
+  } else {
+    failField(errors, draft, path, 'arguments', `payload.arguments must be a JSON object or the JSON text of one, got ${args === undefined ? 'nothing' : describe(args)}`);
+  }
+}
+
+function checkToolResultPayload(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  payload: Record<string, unknown>,
+  limits: BlockLimits,
+): void {
+  checkNonEmptyString(errors, draft, path, 'call_id', payload.call_id, 'the id of the call this result answers');
+  const output = payload.output;
+  const delta = payload.delta;
+  if (output !== undefined && delta !== undefined) {
+    failField(errors, draft, path, 'output', 'payload must have exactly one of output and delta, got both; log a full result as output or a streamed piece as delta');
+  } else if (output === undefined && delta === undefined) {
+    failField(errors, draft, path, 'output', 'payload must have exactly one of output and delta, got neither');
+  }
+  if (output !== undefined) checkLimitedField(errors, draft, path, 'output', output, limits.toolResultBytes);
+  if (delta !== undefined) checkLimitedField(errors, draft, path, 'delta', delta, limits.toolResultBytes);
+  const seq = payload.seq;
+  if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0)) {
+    failField(errors, draft, path, 'seq', `payload.seq must be a non-negative integer when present, got ${describe(seq)}`);
+  }
+}
+
+function checkTimestamp(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  field: string,
+  value: unknown,
+): void {
+  if (typeof value !== 'string' || !isoTimestamp.test(value)) {
+    failField(errors, draft, path, field, `${field} must be an ISO 8601 timestamp such as "2025-01-31T12:00:00.000Z", got ${describe(value)}`);
+  }
+}
+
+function copyObjectField(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  field: 'metadata' | 'extra',
+  value: unknown,
+): unknown {
+  if (value === undefined) return emptyObject;
+  if (!isPlainObject(value)) {
+    failField(errors, draft, path, field, `${field} must be a JSON object when present, got ${describe(value)}`);
+    return value;
+  }
+  // a copy, so freezing it leaves the caller's object alone; spread keeps `__proto__` as data
+  return Object.freeze({ ...value });
+}
+
+/**
+ * The per-block rules of seed 002 (shape, block type, parent presence, payload, byte limits),
+ * without the rules that need other blocks. Returns the normalised draft, or `undefined` when
+ * `input` is not an object at all. In collecting mode (`errors` given) every problem is
+ * appended; otherwise the first is thrown.
+ * @internal
+ */
+export function inspectBlock(
+  input: unknown,
+  limits: BlockLimits,
+  errors: TraceError[] | undefined,
+  path: string | undefined,
+): DraftBlock | undefined {
+  if (!isRecord(input)) {
+    fail(errors, 'VALIDATION', undefined, path, `must be a JSON object with id, trace_id, sub_type, payload and created_at, got ${describe(input)}`, {});
+    return undefined;
+  }
+  const subType = input.sub_type;
+  let expectedBlockType: BlockType | undefined;
+  switch (subType) {
+    case 'MESSAGE':
+      expectedBlockType = 'MESSAGE';
+      break;
+    case 'TOOL_CALL':
+    case 'THINK':
+      expectedBlockType = 'ACT';
+      break;
+    case 'TOOL_RESULT':
+      expectedBlockType = 'OBSERVE';
+      break;
+    default:
+      expectedBlockType = undefined;
+  }
+  const givenPayload = input.payload;
+  const payloadIsObject = isRecord(givenPayload);
+  const parent = input.parent_block_id;
+  const createdAt = input.created_at;
+  const updatedAt = input.updated_at;
+  const raw = input.raw;
+  const draft: DraftBlock = {
+    id: input.id,
+    trace_id: input.trace_id,
+    block_type: input.block_type === undefined ? expectedBlockType : input.block_type,
+    sub_type: subType,
+    // only own enumerable fields are kept, so what is validated is exactly what is stored
+    payload: payloadIsObject ? { ...givenPayload } : {},
+    parent_block_id: parent ?? null,
+    metadata: undefined,
+    raw: raw === undefined ? null : raw,
+    extra: undefined,
+    created_at: createdAt,
+    updated_at: updatedAt ?? createdAt,
+  };
+
+  const id = draft.id;
+  if (typeof id !== 'string' || id === '') {
+    failField(errors, draft, path, 'id', `id must be a non-empty string, got ${describe(id)}`);
+  }
+  if (typeof draft.trace_id !== 'string' || draft.trace_id === '') {
+    failField(errors, draft, path, 'trace_id', `trace_id must be a non-empty string, got ${describe(draft.trace_id)}`);
+  }
+  if (expectedBlockType === undefined) {
+    failField(errors, draft, path, 'sub_type', `sub_type must be one of MESSAGE, TOOL_CALL, TOOL_RESULT, THINK, got ${describe(subType)}`);
+  } else if (draft.block_type !== expectedBlockType) {
+    failField(errors, draft, path, 'block_type', `block_type must be ${expectedBlockType} for sub_type ${subType as SubType} (or omitted), got ${describe(draft.block_type)}`);
+  }
+  if (parent !== undefined && parent !== null && typeof parent !== 'string') {
+    failField(errors, draft, path, 'parent_block_id', `parent_block_id must be a block id string or null, got ${describe(parent)}`);
+  } else if (subType === 'MESSAGE') {
+    if (typeof parent === 'string') {
+      fail(errors, 'VALIDATION', draft, path, 'a MESSAGE block is a root and must not have a parent_block_id; remove it', { field: 'parent_block_id' });
+    }
+  } else if (expectedBlockType !== undefined) {
+    const wanted = subType === 'TOOL_RESULT' ? 'TOOL_CALL' : 'MESSAGE';
+    if (typeof parent !== 'string') {
+      fail(errors, 'VALIDATION', draft, path, `a ${subType as SubType} block needs parent_block_id: the id of its ${wanted} block`, { field: 'parent_block_id' });
+    } else if (parent === id) {
+      fail(errors, 'VALIDATION', draft, path, `parent_block_id refers to the block itself; it must be the id of a ${wanted} block`, { field: 'parent_block_id' });
+    }
+  }
+  checkTimestamp(errors, draft, path, 'created_at', createdAt);
+  if (updatedAt !== undefined) checkTimestamp(errors, draft, path, 'updated_at', updatedAt);
+  draft.metadata = copyObjectField(errors, draft, path, 'metadata', input.metadata);
+  draft.extra = copyObjectField(errors, draft, path, 'extra', input.extra);
+
+  if (!payloadIsObject) {
+    failField(errors, draft, path, 'payload', `payload must be a JSON object, got ${givenPayload === undefined ? 'nothing' : describe(givenPayload)}`);
+  } else {
+    switch (subType) {
+      case 'MESSAGE':
+        checkMessagePayload(errors, draft, path, draft.payload, limits);
+        break;
+      case 'TOOL_CALL':
+        checkToolCallPayload(errors, draft, path, draft.payload, limits);
+        break;
+      case 'THINK': {
+        const text = draft.payload.text;
+        checkNonEmptyString(errors, draft, path, 'text', text, 'the reasoning text');
+        if (typeof text === 'string') checkLimitedField(errors, draft, path, 'text', text, limits.thinkBytes);
+        break;
+      }
+      case 'TOOL_RESULT':
+        checkToolResultPayload(errors, draft, path, draft.payload, limits);
+        break;
+    }
+  }
+  return draft;
+}
+
+/**
+ * Freezes a draft that passed every rule and returns it as a block. The block object, its
+ * payload, metadata and extra are the validator's own shallow copies and frozen; nested values
+ * (arguments, outputs, content parts, raw) are shared with the input and not deep-frozen, which
+ * would cost a walk of every value on the hot path.
+ * @internal
+ */
+export function freezeBlock(draft: DraftBlock): Block {
+  Object.freeze(draft.payload);
+  return Object.freeze(draft) as unknown as Block;
+}

@@ -1,0 +1,127 @@
+import type { ModelCallResponse, ModelToolCall, ModelUsage, NeutralMessage, NeutralToolCall } from '@tracewarden/core';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+
+interface LooseToolCall {
+  id: string;
+  type?: string;
+  function?: { name: string; arguments: string };
+  custom?: { name: string; input: string };
+}
+
+function neutralToolCall(call: LooseToolCall): NeutralToolCall {
+  if (call.function !== undefined) return call as NeutralToolCall;
+  return { id: call.id, type: 'function', function: { name: call.custom?.name ?? 'unknown', arguments: { input: call.custom?.input ?? '' } } };
+}
+
+/**
+ * Chat-completions request messages in the neutral shape. Function tool calls are already in
+ * it, so most messages pass through as they are; custom tool calls become `{ input }` calls.
+ * @internal
+ */
+export function chatMessagesToNeutral(messages: readonly ChatCompletionMessageParam[]): NeutralMessage[] {
+  const result: NeutralMessage[] = new Array(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as unknown as NeutralMessage & { tool_calls?: LooseToolCall[] };
+    const calls = message.tool_calls;
+    if (calls !== undefined && calls.some((call) => call.function === undefined)) {
+      result[i] = { ...message, tool_calls: calls.map(neutralToolCall) };
+    } else {
+      result[i] = message;
+    }
+  }
+  return result;
+}
+
+/** Names of the offered tools. @internal */
+export function chatToolNames(tools: readonly ChatCompletionTool[] | undefined): { name: string }[] | undefined {
+  if (tools === undefined) return undefined;
+  return tools.map((tool) => {
+    const loose = tool as { function?: { name: string }; custom?: { name: string } };
+    return { name: loose.function?.name ?? loose.custom?.name ?? 'unknown' };
+  });
+}
+
+/** Neutral usage of a chat completion. @internal */
+export function chatUsage(usage: CompletionUsage | null | undefined): ModelUsage | undefined {
+  if (usage === null || usage === undefined) return undefined;
+  return {
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+    totalTokens: usage.total_tokens,
+    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+  };
+}
+
+/** Reasoning text some OpenAI-compatible servers add (`reasoning_content`, `reasoning`). */
+function reasoningOf(value: object): string | undefined {
+  const loose = value as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof loose.reasoning_content === 'string') return loose.reasoning_content;
+  if (typeof loose.reasoning === 'string') return loose.reasoning;
+  return undefined;
+}
+
+/**
+ * The neutral response of a chat completion (its first choice).
+ * @internal
+ */
+export function chatCompletionResponse(completion: ChatCompletion, requestId: string | null | undefined): ModelCallResponse {
+  const choice = completion.choices[0];
+  const message = choice?.message;
+  const calls: ModelToolCall[] = [];
+  for (const call of (message?.tool_calls ?? []) as LooseToolCall[]) {
+    const neutral = neutralToolCall(call);
+    calls.push({ id: neutral.id, name: neutral.function.name, arguments: neutral.function.arguments });
+  }
+  const response: ModelCallResponse = {
+    text: message?.content ?? message?.refusal ?? null,
+    reasoning: message === undefined ? null : (reasoningOf(message) ?? null),
+    toolCalls: calls,
+    usage: chatUsage(completion.usage),
+    model: completion.model,
+    responseId: completion.id,
+    requestId,
+    raw: completion,
+  };
+  if (choice?.finish_reason) response.finishReason = choice.finish_reason;
+  return response;
+}
+
+/**
+ * The text, reasoning and tool-call pieces of a streamed chunk.
+ * @internal
+ */
+export function chatChunkDelta(chunk: ChatCompletionChunk): {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: { index: number; id?: string; name?: string; arguments?: string }[];
+  finishReason?: string;
+} {
+  const choice = chunk.choices[0];
+  if (choice === undefined) return {};
+  const delta = choice.delta as ChatCompletionChunk.Choice.Delta | undefined;
+  const result: ReturnType<typeof chatChunkDelta> = {};
+  if (delta !== undefined && delta !== null) {
+    if (typeof delta.content === 'string' && delta.content !== '') result.text = delta.content;
+    else if (typeof delta.refusal === 'string' && delta.refusal !== '') result.text = delta.refusal;
+    const reasoning = reasoningOf(delta);
+    if (reasoning) result.reasoning = reasoning;
+    if (delta.tool_calls) {
+      result.toolCalls = delta.tool_calls.map((piece) => {
+        const out: { index: number; id?: string; name?: string; arguments?: string } = { index: piece.index };
+        if (piece.id) out.id = piece.id;
+        if (piece.function?.name) out.name = piece.function.name;
+        if (piece.function?.arguments) out.arguments = piece.function.arguments;
+        return out;
+      });
+    }
+  }
+  if (choice.finish_reason) result.finishReason = choice.finish_reason;
+  return result;
+}

@@ -1,0 +1,18 @@
+export type {
+  RecordedRequest,
+  ScriptedServer,
+  ScriptedServerOptions,
+  TurnFunction,
+} from './server/index.js';
+export { startScriptedServer } from './server/index.js';
+export type {
+  DropMidStreamFault,
+  Fault,
+  ScriptedFinishReason,
+  ScriptedToolCall,
+  ScriptedTurn,
+  ScriptedUsage,
+  SlowFirstByteFault,
+  StatusFault,
+} from './turns/index.js';
+export { echoTurn } from './turns/index.js';

@@ -1,0 +1,206 @@
+import type {
+  ResponseContentPartAddedEvent,
+  ResponseContentPartDoneEvent,
+  ResponseFunctionCallArgumentsDeltaEvent,
+  ResponseFunctionCallArgumentsDoneEvent,
+  ResponseOutputItemAddedEvent,
+  ResponseOutputItemDoneEvent,
+  ResponseReasoningSummaryPartAddedEvent,
+  ResponseReasoningSummaryPartDoneEvent,
+  ResponseReasoningSummaryTextDeltaEvent,
+  ResponseReasoningSummaryTextDoneEvent,
+  ResponseTextDeltaEvent,
+  ResponseTextDoneEvent,
+} from 'openai/resources/responses/responses';
+import type { PlannedReply } from '../turns/plan-reply.js';
+import { splitIntoChunks } from '../turns/split-into-chunks.js';
+import {
+  buildOutputItems,
+  buildResponse,
+  isIncomplete,
+  type WireResponse,
+} from './build-response.js';
+
+/**
+ * A lifecycle event carrying a whole `response` snapshot.
+ *
+ * @internal
+ */
+export interface WireResponseLifecycleEvent {
+  type: 'response.created' | 'response.in_progress' | 'response.completed' | 'response.incomplete';
+  sequence_number: number;
+  response: WireResponse;
+}
+
+/**
+ * One typed event of a streamed response, as sent on the wire.
+ *
+ * @internal
+ */
+export type WireResponseStreamEvent =
+  | WireResponseLifecycleEvent
+  | ResponseOutputItemAddedEvent
+  | ResponseOutputItemDoneEvent
+  | ResponseContentPartAddedEvent
+  | ResponseContentPartDoneEvent
+  | ResponseTextDeltaEvent
+  | ResponseTextDoneEvent
+  | ResponseFunctionCallArgumentsDeltaEvent
+  | ResponseFunctionCallArgumentsDoneEvent
+  | ResponseReasoningSummaryPartAddedEvent
+  | ResponseReasoningSummaryPartDoneEvent
+  | ResponseReasoningSummaryTextDeltaEvent
+  | ResponseReasoningSummaryTextDoneEvent;
+
+/**
+ * Builds the typed event sequence of a streamed response, in the real API's order:
+ * `response.created`, `response.in_progress`, then per output item `output_item.added`, its
+ * part/delta/done events and `output_item.done`, and finally `response.completed` (or
+ * `response.incomplete`). `sequence_number` counts from 0.
+ *
+ * @internal
+ * @param reply - The planned reply.
+ * @param request - The parsed request body.
+ * @returns The events in order.
+ */
+export function buildResponseEvents(
+  reply: PlannedReply,
+  request: Record<string, unknown>,
+): WireResponseStreamEvent[] {
+  const events: WireResponseStreamEvent[] = [];
+  let sequence = 0;
+  const next = (): number => sequence++;
+  const snapshot = buildResponse(reply, request, 'in_progress');
+  events.push({ type: 'response.created', sequence_number: next(), response: snapshot });
+  events.push({ type: 'response.in_progress', sequence_number: next(), response: snapshot });
+
+  const items = buildOutputItems(reply);
+  let outputIndex = 0;
+  if (items.reasoning) {
+    const item = items.reasoning;
+    const text = item.summary[0]?.text ?? '';
+    const at = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+    events.push({
+      type: 'response.output_item.added',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item: { ...item, summary: [] },
+    });
+    events.push({
+      type: 'response.reasoning_summary_part.added',
+      sequence_number: next(),
+      ...at,
+      part: { type: 'summary_text', text: '' },
+    });
+    for (const delta of splitIntoChunks(text, reply.chunkSize)) {
+      events.push({
+        type: 'response.reasoning_summary_text.delta',
+        sequence_number: next(),
+        ...at,
+        delta,
+      });
+    }
+    events.push({
+      type: 'response.reasoning_summary_text.done',
+      sequence_number: next(),
+      ...at,
+      text,
+    });
+    events.push({
+      type: 'response.reasoning_summary_part.done',
+      sequence_number: next(),
+      ...at,
+      part: { type: 'summary_text', text },
+    });
+    events.push({
+      type: 'response.output_item.done',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item,
+    });
+    outputIndex += 1;
+  }
+  if (items.message) {
+    const item = items.message;
+    const part = item.content[0];
+    const text = part?.type === 'output_text' ? part.text : '';
+    const at = { item_id: item.id, output_index: outputIndex, content_index: 0 };
+    events.push({
+      type: 'response.output_item.added',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', content: [] },
+    });
+    events.push({
+      type: 'response.content_part.added',
+      sequence_number: next(),
+      ...at,
+      part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+    });
+    for (const delta of splitIntoChunks(text, reply.chunkSize)) {
+      events.push({
+        type: 'response.output_text.delta',
+        sequence_number: next(),
+        ...at,
+        delta,
+        logprobs: [],
+      });
+    }
+    events.push({
+      type: 'response.output_text.done',
+      sequence_number: next(),
+      ...at,
+      text,
+      logprobs: [],
+    });
+    events.push({
+      type: 'response.content_part.done',
+      sequence_number: next(),
+      ...at,
+      part: { type: 'output_text', annotations: [], logprobs: [], text },
+    });
+    events.push({
+      type: 'response.output_item.done',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item,
+    });
+    outputIndex += 1;
+  }
+  for (const item of items.functionCalls) {
+    const at = { item_id: item.id ?? '', output_index: outputIndex };
+    events.push({
+      type: 'response.output_item.added',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    });
+    for (const delta of splitIntoChunks(item.arguments, reply.chunkSize)) {
+      events.push({
+        type: 'response.function_call_arguments.delta',
+        sequence_number: next(),
+        ...at,
+        delta,
+      });
+    }
+    events.push({
+      type: 'response.function_call_arguments.done',
+      sequence_number: next(),
+      ...at,
+      arguments: item.arguments,
+    });
+    events.push({
+      type: 'response.output_item.done',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item,
+    });
+    outputIndex += 1;
+  }
+  events.push({
+    type: isIncomplete(reply) ? 'response.incomplete' : 'response.completed',
+    sequence_number: next(),
+    response: buildResponse(reply, request, 'final'),
+  });
+  return events;
+}

@@ -1,0 +1,199 @@
+import OpenAI from 'openai';
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { describe, expect, it } from 'vitest';
+import { startScriptedServer } from '../server/start-scripted-server.js';
+
+function clientFor(url: string): OpenAI {
+  return new OpenAI({ baseURL: url, apiKey: 'test', maxRetries: 0 });
+}
+
+const weatherTurn = {
+  reasoning: 'The user asks for the weather.',
+  text: 'Let me check.',
+  toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+  usage: { inputTokens: 200, outputTokens: 40, cachedTokens: 128, reasoningTokens: 16 },
+};
+
+describe('responses', () => {
+  it('answers with reasoning, message and function call items and full usage', async () => {
+    await using server = await startScriptedServer({ turns: [weatherTurn] });
+    const response = await clientFor(server.url).responses.create({
+      model: 'gpt-5-mini',
+      input: 'Weather in Paris?',
+      instructions: 'Be brief.',
+    });
+    expect(response).toMatchObject({
+      id: 'resp_scripted1',
+      object: 'response',
+      status: 'completed',
+      model: 'gpt-5-mini',
+      instructions: 'Be brief.',
+      output: [
+        {
+          type: 'reasoning',
+          summary: [{ type: 'summary_text', text: 'The user asks for the weather.' }],
+        },
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Let me check.', annotations: [] }],
+        },
+        {
+          type: 'function_call',
+          call_id: 'call_scripted1',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+        },
+      ],
+      usage: {
+        input_tokens: 200,
+        input_tokens_details: { cached_tokens: 128 },
+        output_tokens: 40,
+        output_tokens_details: { reasoning_tokens: 16 },
+        total_tokens: 240,
+      },
+    });
+    expect(response.output_text).toBe('Let me check.');
+  });
+
+  it('has an empty output_text for a tool-call-only response', async () => {
+    await using server = await startScriptedServer({
+      turns: [{ toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_inbox' }] }],
+    });
+    const response = await clientFor(server.url).responses.create({ model: 'm', input: 'x' });
+    expect(response.output_text).toBe('');
+    expect(response.output).toEqual([
+      expect.objectContaining({ type: 'function_call', call_id: 'call_inbox', arguments: '{}' }),
+    ]);
+  });
+
+  it('streams typed events in order with consecutive sequence numbers', async () => {
+    await using server = await startScriptedServer({ turns: [weatherTurn], chunkSize: 5 });
+    const stream = await clientFor(server.url).responses.create({
+      model: 'm',
+      input: 'Weather in Paris?',
+      stream: true,
+    });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+    const types = [...new Set(events.map((event) => event.type))];
+    expect(types).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.completed',
+    ]);
+    const text = (type: string): string =>
+      events
+        .flatMap((event) => (event.type === type && 'delta' in event ? [event.delta] : []))
+        .join('');
+    expect(text('response.output_text.delta')).toBe('Let me check.');
+    expect(text('response.reasoning_summary_text.delta')).toBe('The user asks for the weather.');
+    expect(text('response.function_call_arguments.delta')).toBe('{"city":"Paris"}');
+    const created = events[0];
+    expect(created?.type === 'response.created' && created.response.status).toBe('in_progress');
+    const completed = events.at(-1);
+    expect(completed?.type === 'response.completed' && completed.response.usage).toMatchObject({
+      input_tokens_details: { cached_tokens: 128 },
+      output_tokens_details: { reasoning_tokens: 16 },
+    });
+  });
+
+  it('sends event lines with each data line and no [DONE]', async () => {
+    await using server = await startScriptedServer({ turns: [{ text: 'Hi' }] });
+    const response = await fetch(`${server.url}/responses`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', input: 'x', stream: true }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const body = await response.text();
+    const messages = body.split('\n\n').filter((message) => message !== '');
+    for (const message of messages) {
+      const [eventLine, dataLine] = message.split('\n');
+      const data = JSON.parse(dataLine?.slice('data: '.length) ?? '') as { type: string };
+      expect(eventLine).toBe(`event: ${data.type}`);
+    }
+    expect(body).not.toContain('[DONE]');
+  });
+
+  it('works with responses.stream and finalResponse', async () => {
+    await using server = await startScriptedServer({ turns: [weatherTurn] });
+    const stream = clientFor(server.url).responses.stream({ model: 'm', input: 'x' });
+    const deltas: string[] = [];
+    stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
+    const response = await stream.finalResponse();
+    expect(deltas.join('')).toBe('Let me check.');
+    expect(response.output_text).toBe('Let me check.');
+    expect(response.output.map((item) => item.type)).toEqual([
+      'reasoning',
+      'message',
+      'function_call',
+    ]);
+    expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(16);
+  });
+
+  it('gives the same final response streamed or not', async () => {
+    const turn = {
+      ...weatherTurn,
+      toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' }, id: 'call_1' }],
+    };
+    await using server = await startScriptedServer({ turns: [turn, turn] });
+    const client = clientFor(server.url);
+    const plain = await client.responses.create({ model: 'm', input: 'x' });
+    const streamed = await client.responses.stream({ model: 'm', input: 'x' }).finalResponse();
+    const comparable = (response: typeof plain) =>
+      JSON.parse(
+        JSON.stringify({
+          ...response,
+          id: '',
+          output: response.output.map(({ id, ...item }) => item),
+        }),
+      );
+    expect(comparable(streamed)).toMatchObject(comparable(plain));
+  });
+
+  it('ends as incomplete when the finish reason is length', async () => {
+    const turn = { text: 'Sunny and', finishReason: 'length' as const };
+    await using server = await startScriptedServer({ turns: [turn, turn] });
+    const client = clientFor(server.url);
+    const response = await client.responses.create({ model: 'm', input: 'x' });
+    expect(response.status).toBe('incomplete');
+    expect(response.incomplete_details).toEqual({ reason: 'max_output_tokens' });
+    const stream = await client.responses.create({ model: 'm', input: 'x', stream: true });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types.at(-1)).toBe('response.incomplete');
+  });
+
+  it('echoes the tools of the request', async () => {
+    await using server = await startScriptedServer({ turns: [{ text: 'ok' }] });
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'get_weather',
+        parameters: { type: 'object', properties: {} },
+        strict: false,
+      },
+    ];
+    const response = await clientFor(server.url).responses.create({
+      model: 'm',
+      input: 'x',
+      tools,
+    });
+    expect(response.tools).toEqual(tools);
+  });
+});
