@@ -6,7 +6,14 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJsonlFileSink, createMemorySink, createTracer, type Tracer } from '@tracewarden/core';
+import {
+  createBlockValidator,
+  createIdGenerator,
+  createJsonlFileSink,
+  createMemorySink,
+  createTracer,
+  type Tracer,
+} from '@tracewarden/core';
 import { measure, mib, report, time } from './lib.js';
 
 const batch = 10_000;
@@ -14,17 +21,28 @@ const samples = 15;
 const arguments_ = { city: 'bogotá', units: 'metric' };
 const output = { forecast: '22°C cloudy' };
 
-function callPair(tracer: Tracer): () => void {
+// Each trace holds at most this many calls (a long agent run); then a fresh tracer starts, so the
+// figures are not dominated by one ever-growing heap.
+const callsPerTrace = 5_000;
+
+function callPair(makeTracer: () => Tracer, tracers: Tracer[] = []): () => void {
+  let tracer = makeTracer();
+  tracers.push(tracer);
   let n = 0;
   return () => {
+    if (n === callsPerTrace) {
+      tracer = makeTracer();
+      tracers.push(tracer);
+      n = 0;
+    }
     const callId = `call_${n++}`;
     tracer.logAct({ payload: { call_id: callId, name: 'get_weather', arguments: arguments_ } });
     tracer.logObserve({ payload: { call_id: callId, output } });
   };
 }
 
-function freshTracer(sinks: Parameters<typeof createTracer>[0] = {}): Tracer {
-  const tracer = createTracer(sinks);
+function freshTracer(options: Parameters<typeof createTracer>[0] = {}): Tracer {
+  const tracer = createTracer(options);
   tracer.logMessage({ role: 'user', content: "what's the weather?" });
   return tracer;
 }
@@ -34,28 +52,129 @@ const noop = () => {
   sinkNoop++;
 };
 
+// The floor under the tracer: the same two blocks through the validator alone, with ids and
+// timestamps made the same way.
+function validatorPair(): () => void {
+  const ids = createIdGenerator();
+  const at = new Date().toISOString();
+  let validator = createBlockValidator({ traceId: 'tr_bench' });
+  let message = '';
+  let n = callsPerTrace;
+  return () => {
+    if (n === callsPerTrace) {
+      validator = createBlockValidator({ traceId: 'tr_bench' });
+      message = ids.blockId();
+      validator.accept({
+        id: message,
+        trace_id: 'tr_bench',
+        sub_type: 'MESSAGE',
+        payload: { role: 'user', content: 'hi' },
+        created_at: at,
+      });
+      n = 0;
+    }
+    const callId = `call_${n++}`;
+    const call = ids.blockId();
+    validator.accept({
+      id: call,
+      trace_id: 'tr_bench',
+      sub_type: 'TOOL_CALL',
+      parent_block_id: message,
+      payload: { call_id: callId, name: 'get_weather', arguments: arguments_ },
+      created_at: at,
+    });
+    validator.accept({
+      id: ids.blockId(),
+      trace_id: 'tr_bench',
+      sub_type: 'TOOL_RESULT',
+      parent_block_id: call,
+      payload: { call_id: callId, output },
+      created_at: at,
+    });
+  };
+}
+
 const rows = [
   await measure('no-op function (baseline)', noop, { batch, samples }),
-  await measure('logAct+logObserve, no sink', callPair(freshTracer()), { batch, samples }),
-  await measure('logAct+logObserve, memory sink', callPair(freshTracer({ sinks: [createMemorySink()] })), {
-    batch,
-    samples,
-  }),
+  await measure('validator.accept x2 + 2 ids (floor)', validatorPair(), { batch, samples }),
+  await measure(
+    'logAct+logObserve, no sink',
+    callPair(() => freshTracer()),
+    { batch, samples },
+  ),
+  await measure(
+    'logAct+logObserve, memory sink',
+    callPair(() => freshTracer({ sinks: [createMemorySink()] })),
+    { batch, samples },
+  ),
 ];
+
+// recordEntry: the same call as a seed 004 TraceEntry (what a guard records)
+function entryCall(makeTracer: () => Tracer): () => void {
+  let tracer = makeTracer();
+  let n = 0;
+  return () => {
+    if (n === callsPerTrace) {
+      tracer = makeTracer();
+      n = 0;
+    }
+    const callId = `call_${n++}`;
+    tracer.recordEntry({
+      call: {
+        call_id: callId,
+        tool_name: 'get_weather',
+        args: [],
+        kwargs: arguments_,
+        timestamp: '2025-01-31T12:00:00Z',
+        session_id: null,
+        metadata: {},
+      },
+      result: {
+        call_id: callId,
+        tool_name: 'get_weather',
+        status: 'success',
+        return_value: output,
+        exception: null,
+        exception_type: null,
+        execution_time_ms: 1,
+        retry_count: 0,
+        validations: [],
+        hallucination: null,
+        cost: null,
+        timestamp: '2025-01-31T12:00:00Z',
+      },
+    });
+  };
+}
+rows.push(
+  await measure(
+    'recordEntry (TraceEntry -> 2 blocks), memory sink',
+    entryCall(() => freshTracer({ sinks: [createMemorySink()] })),
+    { batch, samples },
+  ),
+);
 
 const directory = mkdtempSync(join(tmpdir(), 'tracewarden-bench-'));
 const path = join(directory, 'trace.jsonl');
 const sink = createJsonlFileSink(path);
-const fileTracer = freshTracer({ sinks: [sink] });
-rows.push(await measure('logAct+logObserve, JSONL file sink', callPair(fileTracer), { batch, samples }));
-const flushed = await time(() => fileTracer.flush());
+const fileTracers: Tracer[] = [];
+rows.push(
+  await measure(
+    'logAct+logObserve, JSONL file sink',
+    callPair(() => freshTracer({ sinks: [sink] }), fileTracers),
+    { batch, samples },
+  ),
+);
+const flushed = await time(() => sink.flush());
 
 report('tracer: one tool call = logAct + logObserve (2 blocks)', rows);
 const base = rows[0]?.nsPerOp ?? 0;
 for (const row of rows.slice(1)) {
-  console.log(`${row.name.padEnd(48)} ${((row.nsPerOp - base) / 2).toFixed(1).padStart(12)} ns per traced block`);
+  console.log(
+    `${row.name.padEnd(48)} ${((row.nsPerOp - base) / 2).toFixed(1).padStart(12)} ns per traced block`,
+  );
 }
-const blocks = fileTracer.blocks().length;
+const blocks = fileTracers.reduce((sum, tracer) => sum + tracer.blocks().length, 0);
 console.log(
   `JSONL sink: ${blocks} blocks, ${mib(statSync(path).size)} on disk, final flush ${flushed.ms.toFixed(1)} ms`,
 );

@@ -5,3 +5,4 @@ export * from './formats/index.js';
 export * from './output/index.js';
 export * from './program/index.js';
 export * from './stats/index.js';
+export * from './traces/index.js';

@@ -75,7 +75,18 @@ function blockAddress(value: unknown, fallback: string): string {
 function withField(address: string, error: TraceError): string {
   const field = error.details.field;
   if (typeof field !== 'string' || field === '') return address;
-  const top = ['id', 'trace_id', 'parent_block_id', 'block_type', 'sub_type', 'created_at', 'metadata', 'extra', 'raw', 'payload'];
+  const top = [
+    'id',
+    'trace_id',
+    'parent_block_id',
+    'block_type',
+    'sub_type',
+    'created_at',
+    'metadata',
+    'extra',
+    'raw',
+    'payload',
+  ];
   return `${address}.${top.includes(field) || field.startsWith('payload') ? field : `payload.${field}`}`;
 }
 
@@ -160,7 +171,13 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       const errors = validator.check(value);
       const address = blockAddress(value, item.path === '' ? `line ${item.line}` : item.path);
       for (const found of errors.length > 0 ? errors : [error as TraceError]) {
-        report(toProblem(found, { file, line: item.line, address: isTraceErrorLike(found) ? withField(address, found) : address }));
+        report(
+          toProblem(found, {
+            file,
+            line: item.line,
+            address: isTraceErrorLike(found) ? withField(address, found) : address,
+          }),
+        );
       }
     }
   }
@@ -171,10 +188,16 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
     try {
       trace = parseTrace(item.value);
     } catch (error) {
-      const path = isTraceErrorLike(error) && typeof error.details.path === 'string' ? error.details.path : '';
+      const path =
+        isTraceErrorLike(error) && typeof error.details.path === 'string' ? error.details.path : '';
       const eventIndex = /^(?:messages\.|events\.)?(\d+)/.exec(path);
-      const line = eventIndex?.[1] === undefined ? item.line : (item.lineOfEvent(Number(eventIndex[1])) ?? item.line);
-      report(toProblem(error, { file, line, address: `${item.label}${path === '' ? '' : `/${path}`}` }));
+      const line =
+        eventIndex?.[1] === undefined
+          ? item.line
+          : (item.lineOfEvent(Number(eventIndex[1])) ?? item.line);
+      report(
+        toProblem(error, { file, line, address: `${item.label}${path === '' ? '' : `/${path}`}` }),
+      );
       return;
     }
     counts.events += trace.length;
@@ -194,7 +217,10 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
     }
     const result = validateBlocks(blocks, limitOptions);
     for (const error of result.errors) {
-      const blockId = typeof error.details.block_id === 'string' ? error.details.block_id : blockIdAt(blocks, error.details.path);
+      const blockId =
+        typeof error.details.block_id === 'string'
+          ? error.details.block_id
+          : blockIdAt(blocks, error.details.path);
       const at = blockId === undefined ? undefined : addressOf.get(blockId);
       const details = { ...error.details };
       delete details.trace_id;
@@ -212,12 +238,21 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
   function addEntry(item: EntryItem): void {
     counts.entries++;
     const parsed = TraceEntrySchema.safeParse(item.value);
-    const callId = isObject(item.value) && isObject(item.value.call) ? text(item.value.call.call_id) : undefined;
+    const callId =
+      isObject(item.value) && isObject(item.value.call) ? text(item.value.call.call_id) : undefined;
     const address = callId ?? (item.path === '' ? `line ${item.line}` : item.path);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = issue.path.map(String).join('.');
-        report({ file, line: item.line, address: `${address}/${path}`, code: 'VALIDATION', http_status: 422, message: `${path}: ${issue.message}`, details: { path } });
+        report({
+          file,
+          line: item.line,
+          address: `${address}/${path}`,
+          code: 'VALIDATION',
+          http_status: 422,
+          message: `${path}: ${issue.message}`,
+          details: { path },
+        });
       }
       return;
     }
@@ -247,12 +282,17 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       try {
         state.validator.accept(block);
       } catch (error) {
-        const problem = toProblem(error, { file, line: item.line, address: `${session === '' ? '' : `${session}/`}${entry.call.call_id}` });
+        const problem = toProblem(error, {
+          file,
+          line: item.line,
+          address: `${session === '' ? '' : `${session}/`}${entry.call.call_id}`,
+        });
         const details = { ...problem.details };
         delete details.trace_id;
         delete details.block_id;
         delete details.parent_block_id;
-        report({ ...problem, details });
+        // the blocks are internal to the check: name the entry, not a block id
+        report({ ...problem, message: problem.message.replace(/^block \S+: /, ''), details });
         if (block.sub_type === 'TOOL_CALL') return;
       }
     }
@@ -262,7 +302,14 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
     add(item) {
       switch (item.type) {
         case 'problem':
-          report({ file, line: item.line, column: item.column, code: item.code, http_status: item.code === 'VALIDATION' ? 422 : 413, message: item.message });
+          report({
+            file,
+            line: item.line,
+            column: item.column,
+            code: item.code,
+            http_status: item.code === 'VALIDATION' ? 422 : 413,
+            message: item.message,
+          });
           return;
         case 'block':
           addBlock(item);
@@ -274,8 +321,19 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
           addEntry(item);
           return;
         case 'dataset-metadata':
-          if (isObject(item.value) && item.value.metadata !== undefined && !isObject(item.value.metadata)) {
-            report({ file, line: item.line, address: 'metadata', code: 'VALIDATION', http_status: 422, message: 'the dataset metadata must be an object' });
+          if (
+            isObject(item.value) &&
+            item.value.metadata !== undefined &&
+            !isObject(item.value.metadata)
+          ) {
+            report({
+              file,
+              line: item.line,
+              address: 'metadata',
+              code: 'VALIDATION',
+              http_status: 422,
+              message: 'the dataset metadata must be an object',
+            });
           }
           return;
       }
@@ -284,13 +342,20 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       if (batched.length === 0) return;
       const values = batched.map((item) => item.value);
       const ids = new Set<string>();
-      for (const value of values) if (isObject(value) && typeof value.trace_id === 'string') ids.add(value.trace_id);
+      for (const value of values)
+        if (isObject(value) && typeof value.trace_id === 'string') ids.add(value.trace_id);
       counts.traces += ids.size;
       const result = validateBlocks(values, limitOptions);
       for (const error of result.errors) {
         const index = Number(error.details.path);
         const item = Number.isInteger(index) ? batched[index] : undefined;
-        report(toProblem(error, { file, line: item?.line, address: withField(blockAddress(item?.value, `[${index}]`), error) }));
+        report(
+          toProblem(error, {
+            file,
+            line: item?.line,
+            address: withField(blockAddress(item?.value, `[${index}]`), error),
+          }),
+        );
       }
       batched.length = 0;
     },

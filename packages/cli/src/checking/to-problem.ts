@@ -8,10 +8,15 @@ import type { Problem } from '../output/index.js';
  * @param error - what was thrown
  * @param where - file, line and address of the problem
  * @returns the problem
- * @internal
  */
-export function toProblem(error: unknown, where: Pick<Problem, 'file' | 'line' | 'address'>): Problem {
-  if (error instanceof TraceError || (TracewardenError.isInstance(error) && 'httpStatus' in error)) {
+export function toProblem(
+  error: unknown,
+  where: Pick<Problem, 'file' | 'line' | 'address'>,
+): Problem {
+  if (
+    error instanceof TraceError ||
+    (TracewardenError.isInstance(error) && 'httpStatus' in error)
+  ) {
     const traceError = error as TraceError;
     return {
       ...where,
@@ -21,6 +26,12 @@ export function toProblem(error: unknown, where: Pick<Problem, 'file' | 'line' |
       details: traceError.details,
     };
   }
-  if (TracewardenError.isInstance(error)) return { ...where, code: error.code, message: error.message };
-  return { ...where, code: 'VALIDATION', http_status: 422, message: error instanceof Error ? error.message : String(error) };
+  if (TracewardenError.isInstance(error))
+    return { ...where, code: error.code, message: error.message };
+  return {
+    ...where,
+    code: 'VALIDATION',
+    http_status: 422,
+    message: error instanceof Error ? error.message : String(error),
+  };
 }

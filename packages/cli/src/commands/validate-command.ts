@@ -1,11 +1,20 @@
 import type { Command } from 'commander';
-import { createStreamValidator, type StreamValidator, type ValidationCounts } from '../checking/index.js';
+import {
+  createStreamValidator,
+  type StreamValidator,
+  type ValidationCounts,
+} from '../checking/index.js';
 import { exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { formatProblem, type Problem } from '../output/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
-import { formatOption, limitsFrom, maxLineBytesOption, parsePositiveInteger } from '../program/shared-options.js';
+import {
+  formatOption,
+  limitsFrom,
+  maxLineBytesOption,
+  parsePositiveInteger,
+} from '../program/shared-options.js';
 
 /** Options of {@link validateFiles} (the `validate` command's flags). */
 export interface ValidateOptions {
@@ -41,7 +50,11 @@ function plural(count: number, word: string): string {
  * const code = await validateFiles(createCommandContext(processIo()), ['run.jsonl'], {});
  * ```
  */
-export async function validateFiles(context: CommandContext, files: readonly string[], options: ValidateOptions): Promise<number> {
+export async function validateFiles(
+  context: CommandContext,
+  files: readonly string[],
+  options: ValidateOptions,
+): Promise<number> {
   const limits = limitsFrom(context.env);
   const palette = context.palette;
   const report: ValidateReport = { ok: true, interrupted: false, files: [], problems: [] };
@@ -72,8 +85,19 @@ export async function validateFiles(context: CommandContext, files: readonly str
     validator?.finish();
     await Promise.all(pending);
     pending.length = 0;
-    const counts = validator?.counts ?? { traces: 0, events: 0, blocks: 0, entries: 0, problems: 0 };
-    report.files.push({ file, format: result.input.format, container: result.input.container, counts: { ...counts } });
+    const counts = validator?.counts ?? {
+      traces: 0,
+      events: 0,
+      blocks: 0,
+      entries: 0,
+      problems: 0,
+    };
+    report.files.push({
+      file,
+      format: result.input.format,
+      container: result.input.container,
+      counts: { ...counts },
+    });
     if (result.interrupted) {
       report.interrupted = true;
       break;
@@ -92,7 +116,9 @@ export async function validateFiles(context: CommandContext, files: readonly str
     );
     const summary = `${plural(report.files.length, 'file')}, ${plural(totals.traces, 'trace')}, ${plural(totals.records, 'record')}`;
     if (report.interrupted) {
-      context.err(`${palette.yellow('interrupted')}: stopped after ${summary}; ${plural(problemCount, 'problem')} so far\n`);
+      context.err(
+        `${palette.yellow('interrupted')}: stopped after ${summary}; ${plural(problemCount, 'problem')} so far\n`,
+      );
     } else if (problemCount === 0) {
       await context.out(`${palette.green('ok')}: ${summary}, no problems\n`);
     } else {
@@ -108,7 +134,6 @@ export async function validateFiles(context: CommandContext, files: readonly str
  * @param program - the root command
  * @param context - the command context
  * @returns the subcommand
- * @internal
  */
 export function addValidateCommand(program: Command, context: CommandContext): Command {
   return program
@@ -120,7 +145,11 @@ export function addValidateCommand(program: Command, context: CommandContext): C
     .argument('<file...>', 'trace files (.json or .jsonl)')
     .addOption(formatOption())
     .option('--json', 'print one JSON report (files, counts, problems) instead of lines')
-    .option('--max-open-traces <count>', 'traces of a JSONL block file kept open for parent checks (default: 256)', parsePositiveInteger)
+    .option(
+      '--max-open-traces <count>',
+      'traces of a JSONL block file kept open for parent checks (default: 256)',
+      parsePositiveInteger,
+    )
     .addOption(maxLineBytesOption())
     .addHelpText(
       'after',

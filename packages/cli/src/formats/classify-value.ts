@@ -55,7 +55,6 @@ function isTraceObject(value: Record<string, unknown>): boolean {
  * classifyValue([{ role: 'user', content: 'hi' }]); // 'trace'
  * classifyValue({ id: 'tb_1', sub_type: 'MESSAGE' }); // 'block'
  * ```
- * @internal
  */
 export function classifyValue(value: unknown): ValueKind | undefined {
   if (Array.isArray(value)) {
@@ -83,7 +82,6 @@ export function classifyValue(value: unknown): ValueKind | undefined {
  * The input format a value kind belongs to.
  * @param kind - a {@link ValueKind}
  * @returns the matching {@link InputFormat}
- * @internal
  */
 export function formatOfKind(kind: ValueKind): InputFormat {
   switch (kind) {

@@ -1,4 +1,10 @@
-export { classifyValue, formatOfKind, type InputFormat, inputFormats, type ValueKind } from './classify-value.js';
+export {
+  classifyValue,
+  formatOfKind,
+  type InputFormat,
+  inputFormats,
+  type ValueKind,
+} from './classify-value.js';
 export {
   type BlockItem,
   type Container,

@@ -74,6 +74,8 @@ export interface OpenInputOptions {
   maxLineBytes?: number | undefined;
   /** Called with bytes read so far (JSONL) for progress display. */
   onBytes?: ((bytes: number) => void) | undefined;
+  /** Aborting it stops reading at once (the read stream is destroyed with an `AbortError`). */
+  signal?: AbortSignal | undefined;
 }
 
 /** An opened input file: its detected shape, and its items as a stream. */
@@ -128,12 +130,15 @@ function join(base: string, part: string | number): string {
 
 /**
  * A report name for a trace: its `metadata.id`, `id` or `trace_id` when it has one.
- * @internal
  */
 export function traceLabel(value: unknown, index: number): string {
   if (isObject(value)) {
     const metadata = value.metadata;
-    for (const candidate of [isObject(metadata) ? metadata.id : undefined, value.id, value.trace_id]) {
+    for (const candidate of [
+      isObject(metadata) ? metadata.id : undefined,
+      value.id,
+      value.trace_id,
+    ]) {
       if (typeof candidate === 'string' && candidate !== '') return candidate;
       if (typeof candidate === 'number') return String(candidate);
     }
@@ -205,10 +210,14 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
     ...(options.onBytes === undefined ? {} : { onBytes: options.onBytes }),
   };
   let container: Container | undefined =
-    extension === '.jsonl' || extension === '.ndjson' ? 'jsonl' : extension === '.json' ? 'json' : undefined;
+    extension === '.jsonl' || extension === '.ndjson'
+      ? 'jsonl'
+      : extension === '.json'
+        ? 'json'
+        : undefined;
 
   if (container !== 'json') {
-    const stream = createReadStream(file);
+    const stream = createReadStream(file, options.signal === undefined ? {} : { signal: options.signal });
     const lines = readLines(stream, readLineOptions)[Symbol.asyncIterator]();
     // Peek until the first line that tells the format, replaying what was read.
     const peeked: TextLine[] = [];
@@ -226,14 +235,18 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
         const kind = classifyValue(parsed.value);
         if (kind !== undefined) format ??= formatOfKind(kind);
       }
-      if (format !== undefined || peeked.length >= 100 || (container === undefined && !parsed.ok)) break;
+      if (format !== undefined || peeked.length >= 100 || (container === undefined && !parsed.ok))
+        break;
     }
     if (container === undefined && firstParsed === false) {
       // The first line alone is not JSON: a pretty-printed JSON document.
       stream.destroy();
     } else {
       container = 'jsonl';
-      if (format === undefined && peeked.some((line) => line.text !== undefined && line.text.trim() !== '')) {
+      if (
+        format === undefined &&
+        peeked.some((line) => line.text !== undefined && line.text.trim() !== '')
+      ) {
         const firstGood = peeked.find((line) => line.text !== undefined && parseJson(line.text).ok);
         if (firstGood !== undefined) {
           stream.destroy();
@@ -246,11 +259,24 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
         }
       }
       const resolved = format ?? 'events';
-      return { file, size, container, format: resolved, items: jsonlItems(peeked, lines, resolved, options.format !== undefined, options.maxLineBytes ?? defaultMaxLineBytes) };
+      return {
+        file,
+        size,
+        container,
+        format: resolved,
+        items: jsonlItems(
+          peeked,
+          lines,
+          resolved,
+          options.format !== undefined,
+          options.maxLineBytes ?? defaultMaxLineBytes,
+        ),
+      };
     }
   }
 
-  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+  const text = await readFile(file, { encoding: 'utf8', ...(options.signal === undefined ? {} : { signal: options.signal }) }).catch((error: unknown) => {
+    if (options.signal?.aborted === true) throw error;
     throw new CliError({
       code: 'CLI_FILE_UNREADABLE',
       file,
@@ -268,12 +294,23 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
       code: 'VALIDATION',
       message: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}; fix the file (or, for JSONL, keep one record per line)`,
     };
-    return { file, size, container: 'json', format: options.format ?? 'events', items: singleItem(problem) };
+    return {
+      file,
+      size,
+      container: 'json',
+      format: options.format ?? 'events',
+      items: singleItem(problem),
+    };
   }
   const kind = classifyValue(parsed.value);
   if (kind === undefined && options.format === undefined) {
-    if (text.trim() === '') return { file, size, container: 'json', format: 'events', items: singleItem() };
-    throw new CliError({ code: 'CLI_UNKNOWN_FORMAT', file, message: `${file}: cannot tell the format; ${unknownFormatHint}` });
+    if (text.trim() === '')
+      return { file, size, container: 'json', format: 'events', items: singleItem() };
+    throw new CliError({
+      code: 'CLI_UNKNOWN_FORMAT',
+      file,
+      message: `${file}: cannot tell the format; ${unknownFormatHint}`,
+    });
   }
   const format = options.format ?? formatOfKind(kind ?? 'trace');
   let offsets: Map<string, number> | undefined;
@@ -295,19 +332,25 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
     }
     return low + 1;
   };
-  return { file, size, container: 'json', format, items: documentItems(parsed.value, kind, format, lineOf) };
+  return {
+    file,
+    size,
+    container: 'json',
+    format,
+    items: documentItems(parsed.value, kind, format, lineOf),
+  };
 }
 
 async function* singleItem(item?: InputItem): AsyncGenerator<InputItem> {
   if (item !== undefined) yield item;
 }
 
-function* documentItems(
+async function* documentItems(
   value: unknown,
   kind: ValueKind | undefined,
   format: InputFormat,
   lineOf: (path: string) => number | undefined,
-): Generator<InputItem> {
+): AsyncGenerator<InputItem> {
   let traceIndex = 0;
   const trace = (traceValue: unknown, path: string): TraceItem => {
     const index = traceIndex++;
@@ -323,13 +366,16 @@ function* documentItems(
       lineOfEvent: (event) => lineOf(join(base, event)),
     };
   };
-  const located = <T extends { line: number | undefined }>(item: Omit<T, 'line'>, path: string): T =>
-    Object.defineProperty(item, 'line', { enumerable: true, get: () => lineOf(path) }) as T;
+  const located = <T extends { line: number | undefined }>(
+    item: Omit<T, 'line'>,
+    path: string,
+  ): T => Object.defineProperty(item, 'line', { enumerable: true, get: () => lineOf(path) }) as T;
 
   if (format === 'blocks' || format === 'entries') {
     const type = format === 'blocks' ? 'block' : 'entry';
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) yield located<BlockItem | EntryItem>({ type, value: value[i], path: String(i) }, String(i));
+      for (let i = 0; i < value.length; i++)
+        yield located<BlockItem | EntryItem>({ type, value: value[i], path: String(i) }, String(i));
     } else {
       yield located<BlockItem | EntryItem>({ type, value, path: '' }, '');
     }
@@ -412,7 +458,9 @@ async function* jsonlItems(
     formatLine ??= line;
     if (format === 'blocks' || format === 'entries') {
       const type = format === 'blocks' ? 'block' : 'entry';
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield { type, value: value[i], line, path: String(i) };
+      if (Array.isArray(value))
+        for (let i = 0; i < value.length; i++)
+          yield { type, value: value[i], line, path: String(i) };
       else yield { type, value, line, path: '' };
       return;
     }

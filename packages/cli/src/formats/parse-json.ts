@@ -15,7 +15,6 @@ export type JsonParseResult =
  * ```ts
  * parseJson('{"a":1,}'); // { ok: false, line: 1, column: 8, reason: 'expected a double-quoted property name', ... }
  * ```
- * @internal
  */
 export function parseJson(text: string): JsonParseResult {
   try {
@@ -39,7 +38,6 @@ function positionFromMessage(error: unknown): number | undefined {
  * @param text - the text
  * @param offset - a 0-based UTF-16 offset
  * @returns line and column, both 1-based
- * @internal
  */
 export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
   let line = 1;

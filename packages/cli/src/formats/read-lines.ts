@@ -38,7 +38,6 @@ const newline = 0x0a;
  * ```ts
  * for await (const { line, text } of readLines(createReadStream('blocks.jsonl'))) console.log(line, text);
  * ```
- * @internal
  */
 export async function* readLines(
   chunks: AsyncIterable<Uint8Array>,

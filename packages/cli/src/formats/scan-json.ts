@@ -34,7 +34,6 @@ interface Frame {
  * ```ts
  * scanJson('[1, {"a": tru}]').error; // { offset: 10, reason: "expected a value" }
  * ```
- * @internal
  */
 export function scanJson(text: string, maxDepth = 3): JsonScan {
   const offsets = new Map<string, number>();
@@ -44,7 +43,10 @@ export function scanJson(text: string, maxDepth = 3): JsonScan {
   const skip = () => {
     while (i < n && whitespace.has(text.charCodeAt(i))) i++;
   };
-  const fail = (reason: string): JsonScan => ({ error: { offset: Math.min(i, n), reason }, offsets });
+  const fail = (reason: string): JsonScan => ({
+    error: { offset: Math.min(i, n), reason },
+    offsets,
+  });
 
   const readString = (): string | undefined => {
     // at an opening quote
@@ -91,7 +93,10 @@ export function scanJson(text: string, maxDepth = 3): JsonScan {
       stack.push({ kind: 'array', path, index: 0, key: '', state: 'first' });
       return undefined;
     }
-    if (c === '"') return readString() === undefined ? 'bad string (unescaped control character, bad escape or no closing quote)' : undefined;
+    if (c === '"')
+      return readString() === undefined
+        ? 'bad string (unescaped control character, bad escape or no closing quote)'
+        : undefined;
     for (const literal of ['true', 'false', 'null']) {
       if (text.startsWith(literal, i)) {
         i += literal.length;
@@ -107,7 +112,8 @@ export function scanJson(text: string, maxDepth = 3): JsonScan {
     return `unexpected character ${JSON.stringify(c)}, expected a value`;
   };
 
-  const join = (base: string, part: string | number) => (base === '' ? String(part) : `${base}.${part}`);
+  const join = (base: string, part: string | number) =>
+    base === '' ? String(part) : `${base}.${part}`;
 
   let error = readValue('');
   if (error !== undefined) return fail(error);
@@ -115,7 +121,10 @@ export function scanJson(text: string, maxDepth = 3): JsonScan {
     const frame = stack[stack.length - 1]!;
     skip();
     const c = text[i];
-    if (c === undefined) return fail(`unexpected end of input, expected ${frame.kind === 'array' ? "',' or ']'" : "',' or '}'"}`);
+    if (c === undefined)
+      return fail(
+        `unexpected end of input, expected ${frame.kind === 'array' ? "',' or ']'" : "',' or '}'"}`,
+      );
     if (frame.kind === 'array') {
       if (frame.state === 'first' && c === ']') {
         i++;

@@ -36,7 +36,10 @@ export function formatProblem(problem: Problem, palette: Palette): string {
   let where = problem.file;
   if (problem.line !== undefined) where += `:${problem.line}`;
   if (problem.line !== undefined && problem.column !== undefined) where += `:${problem.column}`;
-  const address = problem.address === undefined || problem.address === '' ? '' : ` ${palette.cyan(problem.address)}`;
+  const address =
+    problem.address === undefined || problem.address === ''
+      ? ''
+      : ` ${palette.cyan(problem.address)}`;
   const message = problem.message.replace(/[\r\n]+/g, ' ');
   return `${palette.bold(where)}: ${palette.red(problem.code)}${address}: ${message}`;
 }

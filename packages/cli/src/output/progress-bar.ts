@@ -39,7 +39,6 @@ function formatBytes(bytes: number): string {
  * const bar = createProgressBar({ output: process.stderr, total: size, label: 'blocks.jsonl' });
  * bar.update(bytesRead, records); bar.clear();
  * ```
- * @internal
  */
 export function createProgressBar(options: ProgressBarOptions): ProgressBar {
   const { output, total, label } = options;

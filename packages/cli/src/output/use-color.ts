@@ -6,9 +6,11 @@ import type { CliOutput } from '../program/cli-io.js';
  * @param output - stdout or stderr
  * @param env - the environment
  * @returns true to write ANSI colours
- * @internal
  */
-export function useColor(output: CliOutput, env: Readonly<Record<string, string | undefined>>): boolean {
+export function useColor(
+  output: CliOutput,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '' && force !== '0') return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
@@ -18,18 +20,28 @@ export function useColor(output: CliOutput, env: Readonly<Record<string, string 
 
 const codes = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as const;
 
-/** A colour function set that is the identity when colour is off. @internal */
-export type Palette = Record<keyof typeof codes, (text: string) => string>;
+/** Colour functions; each is the identity when colour is off. */
+export interface Palette {
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+}
 
 /**
  * @param enabled - whether to colour
  * @returns functions wrapping text in ANSI colours (or not)
- * @internal
  */
 export function createPalette(enabled: boolean): Palette {
-  const entries = Object.entries(codes).map(([name, code]) => [
-    name,
-    enabled ? (text: string) => `\u001b[${code}m${text}\u001b[0m` : (text: string) => text,
-  ]);
-  return Object.fromEntries(entries) as Palette;
+  const paint = (code: number) => (enabled ? (text: string) => `\u001b[${code}m${text}\u001b[0m` : (text: string) => text);
+  return {
+    red: paint(codes.red),
+    green: paint(codes.green),
+    yellow: paint(codes.yellow),
+    cyan: paint(codes.cyan),
+    dim: paint(codes.dim),
+    bold: paint(codes.bold),
+  };
 }

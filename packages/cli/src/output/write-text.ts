@@ -6,7 +6,6 @@ import type { CliOutput } from '../program/cli-io.js';
  * @param output - where to write
  * @param text - the text
  * @returns when the text is accepted
- * @internal
  */
 export async function writeText(output: CliOutput, text: string): Promise<void> {
   const accepted = output.write(text);

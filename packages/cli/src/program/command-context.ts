@@ -1,4 +1,11 @@
-import { createProgressBar, createPalette, type Palette, type ProgressBar, useColor, writeText } from '../output/index.js';
+import {
+  createProgressBar,
+  createPalette,
+  type Palette,
+  type ProgressBar,
+  useColor,
+  writeText,
+} from '../output/index.js';
 import type { CliIo } from './cli-io.js';
 
 /** What every command needs: the outputs, environment, Ctrl-C signal, and the exit code. */
@@ -24,7 +31,6 @@ export interface CommandContext {
 /**
  * @param io - the outputs, environment and signal
  * @returns a fresh context with exit code 0
- * @internal
  */
 export function createCommandContext(io: CliIo): CommandContext {
   const env = io.env ?? process.env;

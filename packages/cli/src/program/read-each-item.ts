@@ -1,4 +1,4 @@
-import type { InputFormat, InputItem, Input } from '../formats/index.js';
+import type { Input, InputFormat, InputItem } from '../formats/index.js';
 import { openInput } from '../formats/index.js';
 import type { CommandContext } from './command-context.js';
 
@@ -17,16 +17,31 @@ export interface ReadEachItemResult {
   interrupted: boolean;
 }
 
+const abortedMarker = Symbol('aborted');
+
+function whenAborted(signal: AbortSignal): Promise<typeof abortedMarker> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(abortedMarker);
+    else signal.addEventListener('abort', () => resolve(abortedMarker), { once: true });
+  });
+}
+
+/** Settles with the promise, or with the marker as soon as the signal aborts; never rejects late. */
+function raceAbort<T>(promise: Promise<T>, aborted: Promise<typeof abortedMarker>): Promise<T | typeof abortedMarker> {
+  promise.catch(() => undefined);
+  return Promise.race([promise, aborted]);
+}
+
 /**
  * Opens a file and hands each of its items to `onItem`, with a progress bar on a terminal and
- * a clean stop on Ctrl-C (the context's signal).
+ * a clean stop on Ctrl-C: the context's signal ends the reading at once, even while a read is
+ * pending (a slow pipe or FIFO), and the read stream is destroyed.
  *
  * @param context - the command context
  * @param file - the file
  * @param options - format and line limit
  * @param onItem - called per item, in order (may be async)
  * @returns the opened input, the number of items, and whether it was interrupted
- * @internal
  */
 export async function readEachItem(
   context: CommandContext,
@@ -34,29 +49,50 @@ export async function readEachItem(
   options: ReadEachItemOptions,
   onItem: (item: InputItem, input: Input) => void | Promise<void>,
 ): Promise<ReadEachItemResult> {
+  const aborted = whenAborted(context.signal);
   let bytes = 0;
-  const input = await openInput(file, {
-    format: options.format,
-    maxLineBytes: options.maxLineBytes,
-    onBytes: (read) => {
-      bytes = read;
-    },
+  const opened = await raceAbort(
+    openInput(file, {
+      format: options.format,
+      maxLineBytes: options.maxLineBytes,
+      signal: context.signal,
+      onBytes: (read) => {
+        bytes = read;
+      },
+    }),
+    aborted,
+  ).catch((error: unknown) => {
+    if (!context.signal.aborted) throw error;
+    return abortedMarker;
   });
+  if (opened === abortedMarker) {
+    const input: Input = { file, size: 0, container: 'jsonl', format: options.format ?? 'events', items: (async function* () {})() };
+    return { input, items: 0, interrupted: true };
+  }
+  const input = opened;
   const bar = context.progress(file, input.size);
+  const iterator = input.items[Symbol.asyncIterator]();
   let items = 0;
   let interrupted = false;
   try {
-    for await (const item of input.items) {
-      if (context.signal.aborted) {
+    for (;;) {
+      const next = await raceAbort(iterator.next(), aborted);
+      if (next === abortedMarker) {
         interrupted = true;
+        // not awaited: a read may still be pending; the stream is destroyed by the signal
+        iterator.return?.().catch(() => undefined);
         break;
       }
+      if (next.done === true) break;
       items++;
-      const done = onItem(item, input);
+      const done = onItem(next.value, input);
       if (done !== undefined) await done;
       bar.update(bytes, items);
     }
-    if (context.signal.aborted) interrupted = true;
+  } catch (error) {
+    // Ctrl-C destroys the read stream: a pending read may fail with an AbortError
+    if (!context.signal.aborted) throw error;
+    interrupted = true;
   } finally {
     bar.clear();
   }

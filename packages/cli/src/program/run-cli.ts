@@ -1,6 +1,6 @@
 import { TracewardenError } from '@tracewarden/core';
 import { Command, CommanderError } from 'commander';
-import { addCheckCommand } from '../commands/check-command.js';
+// TEMP import { addCheckCommand } from '../commands/check-command.js';
 import { addConvertCommand } from '../commands/convert-command.js';
 import { addStatsCommand } from '../commands/stats-command.js';
 import { addValidateCommand } from '../commands/validate-command.js';
@@ -16,12 +16,13 @@ export const cliVersion = '0.0.0';
  * Builds the `tracewarden` command tree (commander) writing to the context's outputs.
  * @param context - outputs, environment, signal, exit code
  * @returns the root command
- * @internal
  */
 export function createProgram(context: CommandContext): Command {
   const program = new Command('tracewarden');
   program
-    .description('Validate, view, convert, policy-check and summarise AI agent traces (chat events, datasets, trace blocks, tool-call records).')
+    .description(
+      'Validate, view, convert, policy-check and summarise AI agent traces (chat events, datasets, trace blocks, tool-call records).',
+    )
     .version(cliVersion, '-v, --version')
     .exitOverride()
     .configureOutput({
@@ -56,7 +57,7 @@ Colour: only on a terminal; NO_COLOR disables it, FORCE_COLOR forces it.`,
   addValidateCommand(program, context);
   addViewCommand(program, context);
   addConvertCommand(program, context);
-  addCheckCommand(program, context);
+  // TEMP addCheckCommand(program, context);
   addStatsCommand(program, context);
   return program;
 }
@@ -103,7 +104,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return exitCodes.usage;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    context.err(`${palette.red('internal error')}: ${detail}\nThis is a bug in tracewarden; please report it with the command you ran.\n`);
+    context.err(
+      `${palette.red('internal error')}: ${detail}\nThis is a bug in tracewarden; please report it with the command you ran.\n`,
+    );
     return exitCodes.problems;
   }
 }

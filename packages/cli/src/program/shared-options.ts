@@ -5,17 +5,16 @@ import { inputFormats } from '../formats/index.js';
 
 /**
  * `--format <format>`: skip detection.
- * @internal
  */
 export function formatOption(): Option {
-  return new Option('-f, --format <format>', 'read the input as this format instead of detecting it per file').choices(
-    inputFormats,
-  );
+  return new Option(
+    '-f, --format <format>',
+    'read the input as this format instead of detecting it per file',
+  ).choices(inputFormats);
 }
 
 /**
  * Parses a positive integer option value.
- * @internal
  */
 export function parsePositiveInteger(value: string): number {
   const number = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
@@ -27,23 +26,28 @@ export function parsePositiveInteger(value: string): number {
 
 /**
  * `--max-line-bytes <n>`: the JSONL line limit.
- * @internal
  */
 export function maxLineBytesOption(): Option {
-  return new Option('--max-line-bytes <bytes>', 'longest JSONL line read; longer lines are reported and skipped (default: 64 MiB)').argParser(
-    parsePositiveInteger,
-  );
+  return new Option(
+    '--max-line-bytes <bytes>',
+    'longest JSONL line read; longer lines are reported and skipped (default: 64 MiB)',
+  ).argParser(parsePositiveInteger);
 }
 
 /**
  * The block byte limits from the environment (`LIMIT_MSG_BYTES`, ...), as a usage error when
  * a variable is not a positive integer.
- * @internal
  */
-export function limitsFrom(env: Readonly<Record<string, string | undefined>>): Readonly<BlockLimits> {
+export function limitsFrom(
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<BlockLimits> {
   try {
     return resolveBlockLimits(undefined, env);
   } catch (error) {
-    throw new CliError({ code: 'CLI_USAGE', message: error instanceof Error ? error.message : String(error), cause: error });
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: error instanceof Error ? error.message : String(error),
+      cause: error,
+    });
   }
 }

@@ -88,7 +88,8 @@ export function createPercentileSketch(options: PercentileSketchOptions = {}): P
     },
     quantile(q) {
       if (count === 0 || min === undefined || max === undefined) return undefined;
-      const rank = Math.max(0, Math.min(count - 1, Math.floor(q * (count - 1))));
+      // nearest rank: the smallest value with at least q of the values at or below it
+      const rank = Math.max(0, Math.min(count - 1, Math.ceil(q * count) - 1));
       if (rank < zeros) return min;
       let seen = zeros;
       const keys = [...counts.keys()].sort((a, b) => a - b);

@@ -63,9 +63,7 @@ function numberOr<T>(value: unknown, fallback: T): number | T {
  * entry.result.status; // 'success'
  * ```
  */
-export function blocksToEntry(
-  blocks: readonly [ToolCallBlock, ToolResultBlock],
-): TraceEntry {
+export function blocksToEntry(blocks: readonly [ToolCallBlock, ToolResultBlock]): TraceEntry {
   const [callBlock, resultBlock] = blocks;
   if (callBlock?.sub_type !== 'TOOL_CALL' || resultBlock?.sub_type !== 'TOOL_RESULT') {
     throw new TraceError({

@@ -70,24 +70,30 @@ interface Item {
 
 function toolEvent(result: Block, content: Content): JsonObject {
   const payload = objectOr(result.payload);
+  const { tool_call_id: originalCallId, ...fields } = chatEventOf(result);
+  const callId = typeof originalCallId === 'string' ? originalCallId : payload.call_id;
   return {
-    ...chatEventOf(result),
+    ...fields,
     ...without(payload, ['call_id', 'output', 'delta', 'seq']),
     role: 'tool',
     content,
-    ...(typeof payload.call_id === 'string' ? { tool_call_id: payload.call_id } : {}),
+    ...(typeof callId === 'string' ? { tool_call_id: callId } : {}),
   };
 }
 
 function toolCall(block: Block): JsonObject {
   const payload = objectOr(block.payload);
-  const { function: functionFields, type, ...callFields } = chatEventOf(block);
+  const { function: functionFields, type, id, ...callFields } = chatEventOf(block);
   return {
     ...callFields,
     ...without(payload, ['call_id', 'name', 'arguments']),
-    id: payload.call_id,
+    id: typeof id === 'string' ? id : payload.call_id,
     type: typeof type === 'string' ? type : 'function',
-    function: { ...objectOr(functionFields), name: payload.name, arguments: toArguments(payload.arguments) },
+    function: {
+      ...objectOr(functionFields),
+      name: payload.name,
+      arguments: toArguments(payload.arguments),
+    },
   };
 }
 
@@ -112,7 +118,10 @@ function toolCall(block: Block): JsonObject {
  * await openai.chat.completions.create({ model, messages: events }); // replay
  * ```
  */
-export function blocksToEvents(blocks: readonly Block[], options: BlocksToEventsOptions = {}): Trace {
+export function blocksToEvents(
+  blocks: readonly Block[],
+  options: BlocksToEventsOptions = {},
+): Trace {
   let traceId = options.traceId;
   if (traceId === undefined) {
     const first = blocks.find((block) => isObject(block));
@@ -157,7 +166,9 @@ export function blocksToEvents(blocks: readonly Block[], options: BlocksToEvents
   }
   for (const group of deltasByCall.values()) {
     group.sort(compareSequencedBlocks);
-    const last = group.reduce((latest, block) => (compareBlocks(block, latest) > 0 ? block : latest));
+    const last = group.reduce((latest, block) =>
+      compareBlocks(block, latest) > 0 ? block : latest,
+    );
     items.push({ at: last, event: toolEvent(last, toContent(assembleToolOutput(group))) });
   }
 

@@ -49,7 +49,11 @@ describe('entryToBlocks', () => {
       block_type: 'ACT',
       sub_type: 'TOOL_CALL',
       parent_block_id: 'tb_msg',
-      payload: { call_id: entry.call.call_id, name: 'search_web', arguments: { query: 'weather in Bogotá' } },
+      payload: {
+        call_id: entry.call.call_id,
+        name: 'search_web',
+        arguments: { query: 'weather in Bogotá' },
+      },
       metadata: { timestamp: entry.call.timestamp, session_id: 'session-1', user: 'ana' },
       created_at: '2025-01-01T12:00:00.000Z',
     });
@@ -87,7 +91,10 @@ describe('entryToBlocks', () => {
     expect(call.payload.args).toEqual([1, 'two']);
     expect(call.created_at).toBe('2025-01-01T12:00:00.123Z');
     expect(result.payload.output).toBe('timed out after 5s');
-    expect(result.metadata).toMatchObject({ exception_type: 'agentguard.errors.ToolTimeoutError', output_source: 'exception' });
+    expect(result.metadata).toMatchObject({
+      exception_type: 'agentguard.errors.ToolTimeoutError',
+      output_source: 'exception',
+    });
     expect(blocksToEntry([call, result])).toStrictEqual(failed);
   });
 
@@ -111,17 +118,34 @@ describe('blocksToEntry', () => {
 
   it('fills defaults for blocks a tracer logged directly', () => {
     const call = {
-      id: 'tb_c', trace_id: 'tr_1', block_type: 'ACT', sub_type: 'TOOL_CALL', parent_block_id: 'tb_m',
-      payload: { call_id: 'c', name: 'f', arguments: { a: 1 } }, metadata: {}, raw: null, extra: {},
-      created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z',
+      id: 'tb_c',
+      trace_id: 'tr_1',
+      block_type: 'ACT',
+      sub_type: 'TOOL_CALL',
+      parent_block_id: 'tb_m',
+      payload: { call_id: 'c', name: 'f', arguments: { a: 1 } },
+      metadata: {},
+      raw: null,
+      extra: {},
+      created_at: '2025-01-01T00:00:00.000Z',
+      updated_at: '2025-01-01T00:00:00.000Z',
     } as ToolCallBlock;
     const result = {
-      ...call, id: 'tb_r', block_type: 'OBSERVE', sub_type: 'TOOL_RESULT', parent_block_id: 'tb_c',
+      ...call,
+      id: 'tb_r',
+      block_type: 'OBSERVE',
+      sub_type: 'TOOL_RESULT',
+      parent_block_id: 'tb_c',
       payload: { call_id: 'c', output: 'done' },
     } as unknown as ToolResultBlock;
     const back = blocksToEntry([call, result]);
     expect(TraceEntrySchema.safeParse(back).success).toBe(true);
-    expect(back.result).toMatchObject({ status: 'success', return_value: 'done', retry_count: 0, cost: null });
+    expect(back.result).toMatchObject({
+      status: 'success',
+      return_value: 'done',
+      retry_count: 0,
+      cost: null,
+    });
   });
 
   it('rejects blocks of the wrong sub types with VALIDATION', () => {
@@ -134,7 +158,10 @@ describe('entry round trip (property)', () => {
   it('blocksToEntry(entryToBlocks(e)) equals e', () => {
     const json = fc.jsonValue({ maxDepth: 2 });
     const metadata = fc.dictionary(
-      fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('timestamp', 'status', 'cost', 'call_metadata', 'result_metadata')),
+      fc.oneof(
+        fc.string({ maxLength: 6 }),
+        fc.constantFrom('timestamp', 'status', 'cost', 'call_metadata', 'result_metadata'),
+      ),
       json,
       { maxKeys: 3 },
     );
@@ -183,7 +210,22 @@ describe('entry round trip (property)', () => {
           timestamp,
           metadata,
         },
-        { requiredKeys: ['call_id', 'tool_name', 'status', 'return_value', 'exception', 'exception_type', 'execution_time_ms', 'retry_count', 'validations', 'hallucination', 'cost', 'timestamp'] },
+        {
+          requiredKeys: [
+            'call_id',
+            'tool_name',
+            'status',
+            'return_value',
+            'exception',
+            'exception_type',
+            'execution_time_ms',
+            'retry_count',
+            'validations',
+            'hallucination',
+            'cost',
+            'timestamp',
+          ],
+        },
       ),
     });
     fc.assert(

@@ -1,9 +1,4 @@
-import type {
-  IdGenerator,
-  ToolCallBlock,
-  ToolResultBlock,
-  TraceEntry,
-} from '../model/index.js';
+import type { IdGenerator, ToolCallBlock, ToolResultBlock, TraceEntry } from '../model/index.js';
 import { createIdGenerator } from '../model/index.js';
 
 /** Options of {@link entryToBlocks}. */

@@ -50,6 +50,8 @@ function withChatEvent(fields: JsonObject): Record<string, unknown> {
  * - Each tool call becomes a TOOL_CALL block under its message, payload
  *   `{ call_id: id, name, arguments }`; its other fields (a `type` other than `'function'`,
  *   unknown keys, unknown `function` keys) go to `metadata.chat_event` in the call's own shape.
+ *   A call id used again later in the trace gets a fresh `call_id` (`<id>_2`, ...) so that the
+ *   blocks pass DUPLICATE_CALL_ID; the original is kept as `metadata.chat_event.id`.
  * - A tool output (`role: 'tool'`) whose `tool_call_id` names a call of the trace becomes a
  *   TOOL_RESULT block under that call (the most recent one before it when an id repeats),
  *   payload `{ call_id, output: content }`, other fields in `metadata.chat_event`. A tool output
@@ -72,31 +74,47 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
   const traceId = options.traceId ?? ids.traceId();
   const startTime = options.startTime ?? Date.now();
 
-  // Ids first, so that an output may answer a call that appears after it.
+  // Ids first, so that an output may answer a call that appears after it. A call id repeated
+  // in the trace would be a DUPLICATE_CALL_ID among blocks: later repeats get a fresh block
+  // call id and keep the original in metadata.
+  const originalCallIds = new Set<string>();
+  for (const event of trace) {
+    for (const call of (event as { tool_calls?: ToolCall[] }).tool_calls ?? []) {
+      originalCallIds.add(call.id);
+    }
+  }
+  const usedCallIds = new Set<string>();
   const eventBlockIds: string[] = new Array(trace.length);
-  const callBlockIds: string[][] = new Array(trace.length);
-  const callsById = new Map<string, { eventIndex: number; blockId: string }[]>();
+  const callBlocks: { blockId: string; callId: string }[][] = new Array(trace.length);
+  const callsById = new Map<string, { eventIndex: number; blockId: string; callId: string }[]>();
   for (let i = 0; i < trace.length; i++) {
     const event = trace[i] as ChatEvent;
     eventBlockIds[i] = ids.blockId();
     const calls = (event as { tool_calls?: ToolCall[] }).tool_calls ?? [];
-    const blockIds: string[] = new Array(calls.length);
+    const made: { blockId: string; callId: string }[] = new Array(calls.length);
     for (let j = 0; j < calls.length; j++) {
-      const blockId = ids.blockId();
-      blockIds[j] = blockId;
-      const callId = (calls[j] as ToolCall).id;
-      const seen = callsById.get(callId);
-      if (seen === undefined) callsById.set(callId, [{ eventIndex: i, blockId }]);
-      else seen.push({ eventIndex: i, blockId });
+      const original = (calls[j] as ToolCall).id;
+      let callId = original;
+      if (usedCallIds.has(callId)) {
+        for (let k = 2; originalCallIds.has(callId) || usedCallIds.has(callId); k++) {
+          callId = `${original}_${k}`;
+        }
+      }
+      usedCallIds.add(callId);
+      const call = { blockId: ids.blockId(), callId };
+      made[j] = call;
+      const seen = callsById.get(original);
+      if (seen === undefined) callsById.set(original, [{ eventIndex: i, ...call }]);
+      else seen.push({ eventIndex: i, ...call });
     }
-    callBlockIds[i] = blockIds;
+    callBlocks[i] = made;
   }
-  const answeredCall = (eventIndex: number, callId: unknown): string | undefined => {
+  const answeredCall = (eventIndex: number, callId: unknown) => {
     if (typeof callId !== 'string') return undefined;
     const seen = callsById.get(callId);
     if (seen === undefined) return undefined;
-    let found = seen[0]?.blockId;
-    for (const call of seen) if (call.eventIndex < eventIndex) found = call.blockId;
+    let found = seen[0];
+    for (const call of seen) if (call.eventIndex < eventIndex) found = call;
     return found;
   };
 
@@ -110,19 +128,18 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
     const { role, tool_calls: rawToolCalls, ...rest } = event;
     const toolCalls = rawToolCalls as ToolCall[] | undefined;
     const parentCall =
-      role === 'tool' && toolCalls === undefined
-        ? answeredCall(i, event.tool_call_id)
-        : undefined;
+      role === 'tool' && toolCalls === undefined ? answeredCall(i, event.tool_call_id) : undefined;
     const createdAt = nextTime();
     if (parentCall !== undefined) {
       const { content, tool_call_id: callId, ...fields } = rest;
+      if (parentCall.callId !== callId) fields.tool_call_id = callId;
       const result: ToolResultBlock = {
         id,
         trace_id: traceId,
         block_type: 'OBSERVE',
         sub_type: 'TOOL_RESULT',
-        payload: { call_id: callId as string, output: content },
-        parent_block_id: parentCall,
+        payload: { call_id: parentCall.callId, output: content },
+        parent_block_id: parentCall.blockId,
         metadata: withChatEvent(fields),
         raw: null,
         extra: {},
@@ -155,16 +172,18 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
       const call = calls[j] as ToolCall;
       const { id: callId, type, function: fn, ...callFields } = call;
       const { name, arguments: args, ...functionFields } = fn;
+      const made = callBlocks[i]?.[j] as { blockId: string; callId: string };
       const fields: JsonObject = { ...callFields };
+      if (made.callId !== callId) fields.id = callId;
       if (type !== 'function') fields.type = type;
       if (Object.keys(functionFields).length > 0) fields.function = functionFields;
       const callCreatedAt = nextTime();
       const block: ToolCallBlock = {
-        id: callBlockIds[i]?.[j] as string,
+        id: made.blockId,
         trace_id: traceId,
         block_type: 'ACT',
         sub_type: 'TOOL_CALL',
-        payload: { call_id: callId, name, arguments: args },
+        payload: { call_id: made.callId, name, arguments: args },
         parent_block_id: id,
         metadata: withChatEvent(fields),
         raw: null,

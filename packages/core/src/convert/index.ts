@@ -1,5 +1,5 @@
-export { type BlocksToEventsOptions, blocksToEvents } from './blocks-to-events.js';
 export { blocksToEntry } from './blocks-to-entry.js';
+export { type BlocksToEventsOptions, blocksToEvents } from './blocks-to-events.js';
 export { closestMessageRole } from './closest-message-role.js';
 export { type EntryToBlocksOptions, entryToBlocks } from './entry-to-blocks.js';
 export { type EventsToBlocksOptions, eventsToBlocks } from './events-to-blocks.js';

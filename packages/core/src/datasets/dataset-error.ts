@@ -5,6 +5,7 @@ export type DatasetErrorCode = 'DATASET_READ_FAILED' | 'DATASET_WRITE_FAILED';
 
 /** Options of {@link DatasetError}. */
 export interface DatasetErrorOptions {
+  /** `DATASET_READ_FAILED` or `DATASET_WRITE_FAILED`. */
   code: DatasetErrorCode;
   /** What went wrong and what to do about it. */
   message: string;

@@ -39,5 +39,7 @@ export async function readDatasetJson(path: string): Promise<Dataset> {
     });
   }
   const base = basename(path);
-  return parseDataset(json, { name: base.slice(0, base.length - extname(base).length) || 'dataset' });
+  return parseDataset(json, {
+    name: base.slice(0, base.length - extname(base).length) || 'dataset',
+  });
 }

@@ -23,7 +23,11 @@ export interface BackoffOptions {
  * backoffDelay(3, { jitter: false }); // 4000 (1 s × 2²)
  * ```
  */
-export function backoffDelay(retry: number, options: BackoffOptions = {}, random: () => number = Math.random): number {
+export function backoffDelay(
+  retry: number,
+  options: BackoffOptions = {},
+  random: () => number = Math.random,
+): number {
   const initial = (options.initialDelay ?? 1) * 1000;
   const max = (options.maxDelay ?? 60) * 1000;
   const factor = options.backoffFactor ?? 2;

@@ -124,7 +124,12 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
     }
     return breaker;
   };
-  const move = (breaker: Breaker, to: CircuitState, at: number, reason: string): CircuitTransition => {
+  const move = (
+    breaker: Breaker,
+    to: CircuitState,
+    at: number,
+    reason: string,
+  ): CircuitTransition => {
     const transition: CircuitTransition = { from: breaker.state, to, at, reason };
     breaker.state = to;
     breaker.generation = ++generations;
@@ -149,10 +154,22 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
         transition = move(breaker, 'half_open', now, 'recovery_timeout');
       }
       if (breaker.probes >= limits.successThreshold - breaker.successes) {
-        return { allowed: false, probe: false, state: 'half_open', transition, generation: breaker.generation };
+        return {
+          allowed: false,
+          probe: false,
+          state: 'half_open',
+          transition,
+          generation: breaker.generation,
+        };
       }
       breaker.probes++;
-      return { allowed: true, probe: true, state: 'half_open', transition, generation: breaker.generation };
+      return {
+        allowed: true,
+        probe: true,
+        state: 'half_open',
+        transition,
+        generation: breaker.generation,
+      };
     },
     record(key, limits, admission, outcome, now) {
       const breaker = get(key);
@@ -175,7 +192,8 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
     state(key, limits, now) {
       const breaker = breakers.get(key);
       if (breaker === undefined) return 'closed';
-      if (breaker.state === 'open' && now - breaker.openedAt >= limits.recoveryTimeoutMs) return 'half_open';
+      if (breaker.state === 'open' && now - breaker.openedAt >= limits.recoveryTimeoutMs)
+        return 'half_open';
       return breaker.state;
     },
     reset(key) {

@@ -34,7 +34,12 @@ export interface LedgerReservation {
 /** Result of {@link CostLedger.reserve}. */
 export type LedgerReserveResult =
   | { ok: true; reservation: LedgerReservation; exceeded?: undefined; snapshot: LedgerSnapshot }
-  | { ok: false; reservation?: undefined; exceeded: 'session_cost' | 'session_calls'; snapshot: LedgerSnapshot }
+  | {
+      ok: false;
+      reservation?: undefined;
+      exceeded: 'session_cost' | 'session_calls';
+      snapshot: LedgerSnapshot;
+    }
   | {
       ok: true;
       reservation: LedgerReservation;
@@ -73,6 +78,22 @@ export interface CostLedger {
   reset(sessionId?: string): MaybePromise<void>;
 }
 
+class MemoryReservation implements LedgerReservation {
+  open = true;
+  constructor(
+    readonly id: number,
+    readonly sessionId: string,
+    readonly amountMicroUsd: number,
+  ) {}
+}
+
+/** Marks a reservation settled or released; false when it already was (or is not ours). */
+function close(reservation: LedgerReservation): boolean {
+  if (!(reservation instanceof MemoryReservation) || !reservation.open) return false;
+  reservation.open = false;
+  return true;
+}
+
 /**
  * Creates an in-memory {@link CostLedger} (synchronous, integer micro-USD).
  * @returns a new, empty ledger
@@ -84,7 +105,6 @@ export interface CostLedger {
  */
 export function createMemoryCostLedger(): CostLedger {
   const sessions = new Map<string, LedgerSnapshot>();
-  const open = new Set<number>();
   let ids = 0;
   const get = (sessionId: string): LedgerSnapshot => {
     let snapshot = sessions.get(sessionId);
@@ -94,32 +114,42 @@ export function createMemoryCostLedger(): CostLedger {
     }
     return snapshot;
   };
-  const copy = (s: LedgerSnapshot): LedgerSnapshot => ({ spentMicroUsd: s.spentMicroUsd, reservedMicroUsd: s.reservedMicroUsd, calls: s.calls });
+  const copy = (s: LedgerSnapshot): LedgerSnapshot => ({
+    spentMicroUsd: s.spentMicroUsd,
+    reservedMicroUsd: s.reservedMicroUsd,
+    calls: s.calls,
+  });
   return {
     reserve(request) {
       const s = get(request.sessionId);
       let exceeded: 'session_cost' | 'session_calls' | undefined;
-      if (request.maxCalls !== undefined && s.calls + 1 > request.maxCalls) exceeded = 'session_calls';
-      else if (request.maxMicroUsd !== undefined && s.spentMicroUsd + s.reservedMicroUsd + request.amountMicroUsd > request.maxMicroUsd) {
+      if (request.maxCalls !== undefined && s.calls + 1 > request.maxCalls)
+        exceeded = 'session_calls';
+      else if (
+        request.maxMicroUsd !== undefined &&
+        s.spentMicroUsd + s.reservedMicroUsd + request.amountMicroUsd > request.maxMicroUsd
+      ) {
         exceeded = 'session_cost';
       }
-      if (exceeded !== undefined && request.force !== true) return { ok: false, exceeded, snapshot: copy(s) };
+      if (exceeded !== undefined && request.force !== true)
+        return { ok: false, exceeded, snapshot: copy(s) };
       s.reservedMicroUsd += request.amountMicroUsd;
       s.calls++;
-      const reservation: LedgerReservation = { id: ++ids, sessionId: request.sessionId, amountMicroUsd: request.amountMicroUsd };
-      open.add(reservation.id);
-      return exceeded === undefined ? { ok: true, reservation, snapshot: s } : { ok: true, reservation, exceeded, snapshot: copy(s) };
+      const reservation = new MemoryReservation(++ids, request.sessionId, request.amountMicroUsd);
+      return exceeded === undefined
+        ? { ok: true, reservation, snapshot: s }
+        : { ok: true, reservation, exceeded, snapshot: copy(s) };
     },
     settle(reservation, actualMicroUsd) {
       const s = get(reservation.sessionId);
-      if (open.delete(reservation.id)) {
+      if (close(reservation)) {
         s.reservedMicroUsd -= reservation.amountMicroUsd;
         s.spentMicroUsd += actualMicroUsd;
       }
       return s;
     },
     release(reservation) {
-      if (!open.delete(reservation.id)) return;
+      if (!close(reservation)) return;
       const s = get(reservation.sessionId);
       s.reservedMicroUsd -= reservation.amountMicroUsd;
       s.calls--;

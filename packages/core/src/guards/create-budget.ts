@@ -1,6 +1,18 @@
 import type { GuardAction } from '../model/tool-records.js';
-import { type CostRecord, type ModelPrice, type PriceUsageInput, priceUsage, type UnknownModelPolicy } from '../pricing/price-usage.js';
-import { type CostLedger, createMemoryCostLedger, type LedgerReservation, type LedgerSnapshot } from './cost-ledger.js';
+import {
+  type CostRecord,
+  type ModelPrice,
+  type PriceUsageInput,
+  priceUsage,
+  type UnknownModelPolicy,
+} from '../pricing/price-usage.js';
+import {
+  type CostLedger,
+  createMemoryCostLedger,
+  type LedgerReservation,
+  type LedgerReserveResult,
+  type LedgerSnapshot,
+} from './cost-ledger.js';
 import type { MaybePromise } from './types.js';
 
 /** Session key of calls made without a `sessionId`: they all share it. */
@@ -171,25 +183,44 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
  * if (r.ok) await budget.settle(r, 10_000);
  * ```
  */
-export function createBudget<Result = unknown>(options: BudgetOptions<Result> = {}): Budget<Result> {
+export function createBudget<Result = unknown>(
+  options: BudgetOptions<Result> = {},
+): Budget<Result> {
   const ledger = options.costLedger ?? createMemoryCostLedger();
-  const maxPerCall = options.maxCostPerCall === undefined ? undefined : usdToMicro(options.maxCostPerCall);
-  const maxPerSession = options.maxCostPerSession === undefined ? undefined : usdToMicro(options.maxCostPerSession);
+  const maxPerCall =
+    options.maxCostPerCall === undefined ? undefined : usdToMicro(options.maxCostPerCall);
+  const maxPerSession =
+    options.maxCostPerSession === undefined ? undefined : usdToMicro(options.maxCostPerSession);
   const maxCalls = options.maxCallsPerSession;
   const alertThreshold = options.alertThreshold ?? 0.8;
-  const costPerCall = options.costPerCall === undefined ? undefined : usdToMicro(options.costPerCall);
+  const costPerCall =
+    options.costPerCall === undefined ? undefined : usdToMicro(options.costPerCall);
   const estimate =
-    options.estimateCost !== undefined ? usdToMicro(options.estimateCost) : (costPerCall ?? maxPerCall ?? 0);
+    options.estimateCost !== undefined
+      ? usdToMicro(options.estimateCost)
+      : (costPerCall ?? maxPerCall ?? 0);
   const alerted = new Set<string>();
   const dynamic = options.useDynamicLlmCosts !== false;
 
-  const settled = (reservation: BudgetReservation & { ok: true }, actual: number, s: LedgerSnapshot): BudgetSettlement => {
+  const settled = (
+    reservation: BudgetReservation & { ok: true },
+    actual: number,
+    s: LedgerSnapshot,
+  ): BudgetSettlement => {
     let alert: BudgetAlert | undefined;
     const sessionId = reservation.sessionId;
-    if (maxPerSession !== undefined && s.spentMicroUsd >= alertThreshold * maxPerSession && !alerted.has(`cost:${sessionId}`)) {
+    if (
+      maxPerSession !== undefined &&
+      s.spentMicroUsd >= alertThreshold * maxPerSession &&
+      !alerted.has(`cost:${sessionId}`)
+    ) {
       alerted.add(`cost:${sessionId}`);
       alert = alertOf('cost', sessionId, s);
-    } else if (maxCalls !== undefined && s.calls >= alertThreshold * maxCalls && !alerted.has(`calls:${sessionId}`)) {
+    } else if (
+      maxCalls !== undefined &&
+      s.calls >= alertThreshold * maxCalls &&
+      !alerted.has(`calls:${sessionId}`)
+    ) {
       alerted.add(`calls:${sessionId}`);
       alert = alertOf('calls', sessionId, s);
     }
@@ -212,7 +243,12 @@ export function createBudget<Result = unknown>(options: BudgetOptions<Result> = 
     calls: s.calls,
     limit_calls: maxCalls ?? null,
   });
-  const refusal = (sessionId: string, amount: number, exceeded: 'per_call' | 'session_cost' | 'session_calls', snapshot: LedgerSnapshot): BudgetReservation => ({
+  const refusal = (
+    sessionId: string,
+    amount: number,
+    exceeded: 'per_call' | 'session_cost' | 'session_calls',
+    snapshot: LedgerSnapshot,
+  ): BudgetReservation => ({
     ok: false,
     sessionId,
     estimateMicroUsd: amount,
@@ -225,6 +261,23 @@ export function createBudget<Result = unknown>(options: BudgetOptions<Result> = 
           ? `Session "${sessionId}" budget exhausted: ${snapshot.spentMicroUsd} micro-USD spent and ${snapshot.reservedMicroUsd} reserved, plus ${amount} would exceed maxCostPerSession (${maxPerSession} micro-USD). Start a new session or raise maxCostPerSession.`
           : `Session "${sessionId}" reached maxCallsPerSession (${maxCalls}). Start a new session or raise maxCallsPerSession.`,
   });
+
+  const reserved = (
+    sessionId: string,
+    amount: number,
+    perCall: boolean,
+    r: LedgerReserveResult,
+  ): BudgetReservation => {
+    if (!r.ok) return refusal(sessionId, amount, r.exceeded, r.snapshot);
+    return {
+      ok: true,
+      sessionId,
+      estimateMicroUsd: amount,
+      exceeded: perCall ? 'per_call' : r.exceeded,
+      ledger: r.reservation,
+      snapshot: r.snapshot,
+    };
+  };
 
   return {
     limits: Object.freeze({
@@ -240,27 +293,38 @@ export function createBudget<Result = unknown>(options: BudgetOptions<Result> = 
       const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
       const force = reserveOptions?.force === true;
       const perCall = maxPerCall !== undefined && amount > maxPerCall;
-      if (perCall && !force) return refusal(sessionId, amount, 'per_call', { spentMicroUsd: 0, reservedMicroUsd: 0, calls: 0 });
-      const result = ledger.reserve({ sessionId, amountMicroUsd: amount, maxMicroUsd: maxPerSession, maxCalls, force });
-      const finish = (r: Awaited<typeof result>): BudgetReservation => {
-        if (!r.ok) return refusal(sessionId, amount, r.exceeded, r.snapshot);
-        return {
-          ok: true,
-          sessionId,
-          estimateMicroUsd: amount,
-          exceeded: perCall ? 'per_call' : r.exceeded,
-          ledger: r.reservation,
-          snapshot: r.snapshot,
-        };
-      };
-      return isPromise(result) ? result.then(finish) : finish(result);
+      if (perCall && !force)
+        return refusal(sessionId, amount, 'per_call', {
+          spentMicroUsd: 0,
+          reservedMicroUsd: 0,
+          calls: 0,
+        });
+      const result = ledger.reserve({
+        sessionId,
+        amountMicroUsd: amount,
+        maxMicroUsd: maxPerSession,
+        maxCalls,
+        force,
+      });
+      return isPromise(result)
+        ? result.then((r) => reserved(sessionId, amount, perCall, r))
+        : reserved(sessionId, amount, perCall, result);
     },
     settle(reservation, actual) {
       if (!reservation.ok) {
-        return { sessionId: reservation.sessionId, chargedMicroUsd: 0, spentMicroUsd: reservation.snapshot.spentMicroUsd, remainingMicroUsd: null, exceededPerCall: false, alert: undefined };
+        return {
+          sessionId: reservation.sessionId,
+          chargedMicroUsd: 0,
+          spentMicroUsd: reservation.snapshot.spentMicroUsd,
+          remainingMicroUsd: null,
+          exceededPerCall: false,
+          alert: undefined,
+        };
       }
       const result = ledger.settle(reservation.ledger, actual);
-      return isPromise(result) ? result.then((s) => settled(reservation, actual, s)) : settled(reservation, actual, result);
+      return isPromise(result)
+        ? result.then((s) => settled(reservation, actual, s))
+        : settled(reservation, actual, result);
     },
     release(reservation) {
       if (reservation.ok) return ledger.release(reservation.ledger);
@@ -281,7 +345,10 @@ export function createBudget<Result = unknown>(options: BudgetOptions<Result> = 
       if (dynamic && options.llmUsage !== undefined) {
         const usage = options.llmUsage(result);
         if (usage !== undefined) {
-          const record = priceUsage(usage, { overrides: options.modelPricingOverrides, unknownModel: options.unknownModel });
+          const record = priceUsage(usage, {
+            overrides: options.modelPricingOverrides,
+            unknownModel: options.unknownModel,
+          });
           return { microUsd: record.cost_micro_usd, record };
         }
       }

@@ -12,15 +12,16 @@ export type HallucinationSignal =
   | 'pattern_mismatch';
 
 /** Default weight of each signal: a confidence is `1 − Π(1 − weight)` over the signals raised. */
-export const defaultHallucinationWeights: Readonly<Record<HallucinationSignal, number>> = Object.freeze({
-  unknown_tool: 0.9,
-  invalid_arguments: 0.6,
-  unseen_id: 0.5,
-  latency_out_of_range: 0.4,
-  missing_required_field: 0.5,
-  forbidden_field: 0.6,
-  pattern_mismatch: 0.4,
-});
+export const defaultHallucinationWeights: Readonly<Record<HallucinationSignal, number>> =
+  Object.freeze({
+    unknown_tool: 0.9,
+    invalid_arguments: 0.6,
+    unseen_id: 0.5,
+    latency_out_of_range: 0.4,
+    missing_required_field: 0.5,
+    forbidden_field: 0.6,
+    pattern_mismatch: 0.4,
+  });
 
 /** What a real result of a tool looks like. Field paths are dotted (`data.items`). */
 export interface ResultProfile {
@@ -82,7 +83,10 @@ export interface HallucinationDetector {
    * @param options - per-tool settings (schema, profile, weights, threshold)
    * @returns the seed's {@link HallucinationResult}, signals listed
    */
-  check(input: HallucinationCheckInput, options?: HallucinationOptions): Promise<HallucinationResult>;
+  check(
+    input: HallucinationCheckInput,
+    options?: HallucinationOptions,
+  ): Promise<HallucinationResult>;
   /**
    * Remembers the ids (strings and numbers) inside a value as seen in a session, e.g. a user
    * message or a result. Guards observe every successful result.
@@ -100,7 +104,8 @@ const maxSeenPerSession = 100_000;
 function valueAt(value: unknown, path: string): { found: boolean; value: unknown } {
   let current: unknown = value;
   for (const part of path.split('.')) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return { found: false, value: undefined };
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part))
+      return { found: false, value: undefined };
     current = (current as Record<string, unknown>)[part];
   }
   return { found: true, value: current };
@@ -114,7 +119,9 @@ function collect(value: unknown, into: Set<string>, depth: number): void {
   }
   if (depth > 8 || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) for (const item of value) collect(item, into, depth + 1);
-  else for (const key of Object.keys(value)) collect((value as Record<string, unknown>)[key], into, depth + 1);
+  else
+    for (const key of Object.keys(value))
+      collect((value as Record<string, unknown>)[key], into, depth + 1);
 }
 
 /**
@@ -133,7 +140,9 @@ function collect(value: unknown, into: Set<string>, depth: number): void {
  * r.signals.unseen_id; // ['order_id']
  * ```
  */
-export function createHallucinationDetector(options: HallucinationOptions = {}): HallucinationDetector {
+export function createHallucinationDetector(
+  options: HallucinationOptions = {},
+): HallucinationDetector {
   const known = new Set<string>(options.knownTools ?? []);
   const seen = new Map<string, Set<string>>();
   const seenIn = (sessionId: string): Set<string> => {
@@ -157,7 +166,11 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
     },
     async check(input, callOptions = {}) {
       const settings = { ...options, ...callOptions };
-      const weights = { ...defaultHallucinationWeights, ...options.weights, ...callOptions.weights };
+      const weights = {
+        ...defaultHallucinationWeights,
+        ...options.weights,
+        ...callOptions.weights,
+      };
       const threshold = settings.threshold ?? 0.7;
       const signals: Record<string, unknown> = {};
       const raised: HallucinationSignal[] = [];
@@ -165,7 +178,8 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
 
       const toolsKnown = known.size > 0 || callOptions.knownTools !== undefined;
       if (toolsKnown) {
-        const extra = callOptions.knownTools === undefined ? undefined : new Set(callOptions.knownTools);
+        const extra =
+          callOptions.knownTools === undefined ? undefined : new Set(callOptions.knownTools);
         const isKnown = known.has(input.toolName) || extra?.has(input.toolName) === true;
         signals.unknown_tool = !isKnown;
         if (!isKnown) {
@@ -176,7 +190,9 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
 
       const isKwargs = input.args.length === 0;
       if (settings.argumentsSchema !== undefined) {
-        const result = await settings.argumentsSchema['~standard'].validate(isKwargs ? input.kwargs : input.args);
+        const result = await settings.argumentsSchema['~standard'].validate(
+          isKwargs ? input.kwargs : input.args,
+        );
         const issues = result.issues?.map((i) => i.message) ?? [];
         signals.invalid_arguments = issues;
         if (issues.length > 0) {
@@ -186,7 +202,8 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
       }
 
       const idArguments = settings.idArguments ?? defaultIdArguments;
-      const isId = (name: string) => (idArguments instanceof RegExp ? idArguments.test(name) : idArguments.includes(name));
+      const isId = (name: string) =>
+        idArguments instanceof RegExp ? idArguments.test(name) : idArguments.includes(name);
       const unseen: string[] = [];
       const session = seen.get(input.sessionId);
       let traceText: string | undefined;
@@ -209,12 +226,17 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
       signals.unseen_id = unseen;
       if (unseen.length > 0) {
         raised.push('unseen_id');
-        reasons.push(`id argument ${unseen.map((n) => `"${n}"`).join(', ')} was never seen earlier in the session`);
+        reasons.push(
+          `id argument ${unseen.map((n) => `"${n}"`).join(', ')} was never seen earlier in the session`,
+        );
       }
 
       const profile = settings.profile;
       if (profile !== undefined) {
-        if (input.latencyMs !== undefined && (profile.minLatencyMs !== undefined || profile.maxLatencyMs !== undefined)) {
+        if (
+          input.latencyMs !== undefined &&
+          (profile.minLatencyMs !== undefined || profile.maxLatencyMs !== undefined)
+        ) {
           const out =
             (profile.minLatencyMs !== undefined && input.latencyMs < profile.minLatencyMs) ||
             (profile.maxLatencyMs !== undefined && input.latencyMs > profile.maxLatencyMs);
@@ -222,7 +244,9 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
           signals.latency_out_of_range = out;
           if (out) {
             raised.push('latency_out_of_range');
-            reasons.push(`latency ${input.latencyMs} ms is outside [${profile.minLatencyMs ?? 0}, ${profile.maxLatencyMs ?? '∞'}] ms`);
+            reasons.push(
+              `latency ${input.latencyMs} ms is outside [${profile.minLatencyMs ?? 0}, ${profile.maxLatencyMs ?? '∞'}] ms`,
+            );
           }
         }
         if (profile.requiredFields !== undefined) {
@@ -265,7 +289,10 @@ export function createHallucinationDetector(options: HallucinationOptions = {}):
       return {
         is_hallucinated: isHallucinated,
         confidence,
-        reason: raised.length === 0 ? 'no hallucination signal' : `${isHallucinated ? 'hallucinated' : 'below threshold'}: ${reasons.join('; ')}`,
+        reason:
+          raised.length === 0
+            ? 'no hallucination signal'
+            : `${isHallucinated ? 'hallucinated' : 'below threshold'}: ${reasons.join('; ')}`,
         signals,
       };
     },

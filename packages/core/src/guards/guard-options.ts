@@ -13,7 +13,13 @@ import type { Budget, BudgetOptions } from './create-budget.js';
 import type { HallucinationOptions } from './create-hallucination-detector.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { ValidatorsOptions } from './run-validators.js';
-import type { GuardCallContext, GuardClock, GuardLogger, GuardRandom, GuardSleep } from './types.js';
+import type {
+  GuardCallContext,
+  GuardClock,
+  GuardLogger,
+  GuardRandom,
+  GuardSleep,
+} from './types.js';
 
 /** A class of errors, for `retry.retryOn`. */
 export type ErrorClass = abstract new (...args: never[]) => unknown;
@@ -136,7 +142,9 @@ export interface GuardOptions<Result = unknown> {
   /** Called once per call that is about to run (after the refusal checks), before the first attempt; throwing fails the call. */
   beforeCall?: ((call: ToolCallRecord) => void | Promise<void>) | undefined;
   /** Called after every finished call (refused ones too). Errors are reported, not thrown. */
-  afterCall?: ((call: ToolCallRecord, result: ToolResultRecord) => void | Promise<void>) | undefined;
+  afterCall?:
+    | ((call: ToolCallRecord, result: ToolResultRecord) => void | Promise<void>)
+    | undefined;
   /** Receives each finished call's entry. Errors are reported, not thrown. */
   onEntry?: ((entry: TraceEntry) => void) | undefined;
   /** Current time in ms since the epoch. @default performance.timeOrigin + performance.now() */
@@ -186,11 +194,12 @@ type RecursiveStrip<A extends unknown[]> = A extends []
  * A tool's parameters without a trailing {@link GuardCallContext} parameter, which the guard
  * supplies.
  */
-export type ToolArgs<A extends unknown[]> = Required<A> extends [...unknown[], infer Last]
-  ? [Last] extends [GuardCallContext]
-    ? RecursiveStrip<A>
-    : A
-  : A;
+export type ToolArgs<A extends unknown[]> =
+  Required<A> extends [...unknown[], infer Last]
+    ? [Last] extends [GuardCallContext]
+      ? RecursiveStrip<A>
+      : A
+    : A;
 
 /**
  * A guarded function: the tool's parameters, always async, plus per-call options and read-only

@@ -51,7 +51,7 @@ export function createMemoryRateLimitStore(): RateLimitStore {
         buckets.set(key, state);
       }
       const elapsed = now > state.last ? now - state.last : 0;
-      state.last = now > state.last ? now : state.last;
+      state.last = Math.max(now, state.last);
       const tokens = state.tokens;
       let wait = 0;
       for (let i = 0; i < limits.length; i++) {
@@ -64,7 +64,8 @@ export function createMemoryRateLimitStore(): RateLimitStore {
           if (needed > wait) wait = needed;
         }
       }
-      if (wait > 0) return Math.ceil(wait);
+      // tolerate float error in the refill rate (1 / 3.6e6 per ms) so an hour is 3,600,000 ms, not one more
+      if (wait > 0) return Math.max(1, Math.ceil(wait - 1e-6));
       for (let i = 0; i < limits.length; i++) tokens[i] = (tokens[i] as number) - 1;
       return 0;
     },

@@ -17,9 +17,16 @@
  */
 export function retryAfterMs(error: unknown, now: number): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const e = error as { retryAfterMs?: unknown; retryAfter?: unknown; headers?: unknown; response?: { headers?: unknown } };
-  if (typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs)) return Math.max(0, e.retryAfterMs);
-  if (typeof e.retryAfter === 'number' && Number.isFinite(e.retryAfter)) return Math.max(0, e.retryAfter * 1000);
+  const e = error as {
+    retryAfterMs?: unknown;
+    retryAfter?: unknown;
+    headers?: unknown;
+    response?: { headers?: unknown };
+  };
+  if (typeof e.retryAfterMs === 'number' && Number.isFinite(e.retryAfterMs))
+    return Math.max(0, e.retryAfterMs);
+  if (typeof e.retryAfter === 'number' && Number.isFinite(e.retryAfter))
+    return Math.max(0, e.retryAfter * 1000);
   if (typeof e.retryAfter === 'string') {
     const parsed = parseRetryAfter(e.retryAfter, now);
     if (parsed !== undefined) return parsed;

@@ -2,7 +2,12 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { GuardAction, ValidationResult, ValidatorKind } from '../model/tool-records.js';
 
 /** What a validator function may return: a full result, a partial one, or a boolean (true = valid). */
-export type ValidatorOutcome = boolean | (Partial<ValidationResult> & { valid: boolean }) | undefined | void;
+export type ValidatorOutcome =
+  | boolean
+  | (Partial<ValidationResult> & { valid: boolean })
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: a validator that returns nothing passes
+  | void;
 
 /** What a validator sees besides the value. */
 export interface ValidatorContext {
@@ -35,7 +40,10 @@ export interface ValidatorSpec<Value = unknown> {
  * A validator: any Standard Schema (zod, valibot, arktype; kind `schema`), a function (kind
  * `custom`), or a {@link ValidatorSpec}.
  */
-export type Validator<Value = unknown> = StandardSchemaV1 | ValidatorFunction<Value> | ValidatorSpec<Value>;
+export type Validator<Value = unknown> =
+  | StandardSchemaV1
+  | ValidatorFunction<Value>
+  | ValidatorSpec<Value>;
 
 /** Validators of a guard (the seed's validators, input and output). */
 export interface ValidatorsOptions<Result = unknown> {
@@ -48,20 +56,35 @@ export interface ValidatorsOptions<Result = unknown> {
 }
 
 function isStandardSchema(value: unknown): value is StandardSchemaV1 {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    '~standard' in value
+  );
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function fromSchema(result: StandardSchemaV1.Result<unknown>, vendor: string, phase: string): ValidationResult {
+function fromSchema(
+  result: StandardSchemaV1.Result<unknown>,
+  vendor: string,
+  phase: string,
+): ValidationResult {
   if (result.issues === undefined) {
-    return { valid: true, kind: 'schema', message: `${phase} matches the ${vendor} schema`, details: { vendor } };
+    return {
+      valid: true,
+      kind: 'schema',
+      message: `${phase} matches the ${vendor} schema`,
+      details: { vendor },
+    };
   }
   const issues = result.issues.map((issue) => ({
     message: issue.message,
-    path: (issue.path ?? []).map((p) => (typeof p === 'object' && p !== null ? String(p.key) : String(p))).join('.'),
+    path: (issue.path ?? [])
+      .map((p) => (typeof p === 'object' && p !== null ? String(p.key) : String(p)))
+      .join('.'),
   }));
   const first = issues[0];
   return {
@@ -72,20 +95,37 @@ function fromSchema(result: StandardSchemaV1.Result<unknown>, vendor: string, ph
   };
 }
 
-function fromOutcome(outcome: ValidatorOutcome, kind: ValidatorKind, name: string, phase: string): ValidationResult {
-  if (outcome === undefined || outcome === true) return { valid: true, kind, message: `${name} passed`, details: { validator: name } };
+function fromOutcome(
+  outcome: ValidatorOutcome,
+  kind: ValidatorKind,
+  name: string,
+  phase: string,
+): ValidationResult {
+  if (outcome === undefined || outcome === true)
+    return { valid: true, kind, message: `${name} passed`, details: { validator: name } };
   if (outcome === false) {
-    return { valid: false, kind, message: `${name} rejected the ${phase}`, details: { validator: name } };
+    return {
+      valid: false,
+      kind,
+      message: `${name} rejected the ${phase}`,
+      details: { validator: name },
+    };
   }
   return {
     valid: outcome.valid,
     kind: outcome.kind ?? kind,
-    message: outcome.message ?? (outcome.valid ? `${name} passed` : `${name} rejected the ${phase}`),
+    message:
+      outcome.message ?? (outcome.valid ? `${name} passed` : `${name} rejected the ${phase}`),
     details: { validator: name, ...outcome.details },
   };
 }
 
-async function runOne(validator: Validator, value: unknown, context: ValidatorContext, index: number): Promise<ValidationResult> {
+async function runOne(
+  validator: Validator,
+  value: unknown,
+  context: ValidatorContext,
+  index: number,
+): Promise<ValidationResult> {
   const phase = context.phase;
   try {
     if (isStandardSchema(validator)) {
@@ -97,13 +137,25 @@ async function runOne(validator: Validator, value: unknown, context: ValidatorCo
       return fromOutcome(await validator(value, context), 'custom', name, phase);
     }
     const name = validator.name ?? `${phase} validator ${index + 1}`;
-    return fromOutcome(await validator.validate(value, context), validator.kind ?? 'custom', name, phase);
+    return fromOutcome(
+      await validator.validate(value, context),
+      validator.kind ?? 'custom',
+      name,
+      phase,
+    );
   } catch (error) {
     return {
       valid: false,
-      kind: isStandardSchema(validator) ? 'schema' : typeof validator === 'function' ? 'custom' : (validator.kind ?? 'custom'),
+      kind: isStandardSchema(validator)
+        ? 'schema'
+        : typeof validator === 'function'
+          ? 'custom'
+          : (validator.kind ?? 'custom'),
       message: `${phase} validator ${index + 1} threw: ${describe(error)}`,
-      details: { error: describe(error), error_type: error instanceof Error ? error.name : typeof error },
+      details: {
+        error: describe(error),
+        error_type: error instanceof Error ? error.name : typeof error,
+      },
     };
   }
 }
@@ -127,7 +179,8 @@ export async function runValidators(
   value: unknown,
   context: ValidatorContext,
 ): Promise<ValidationResult[]> {
-  const list: readonly Validator[] = Array.isArray(validators) ? validators : [validators as Validator];
+  const list: readonly Validator[] = Array.isArray(validators)
+    ? validators
+    : [validators as Validator];
   return Promise.all(list.map((validator, index) => runOne(validator, value, context, index)));
 }
-

@@ -68,7 +68,15 @@ export interface GuardAttemptRecord {
  */
 export interface GuardDecision {
   /** The guard that decided. */
-  guard: 'circuit_breaker' | 'rate_limit' | 'budget' | 'retry' | 'timeout' | 'validation' | 'hallucination' | 'tracer';
+  guard:
+    | 'circuit_breaker'
+    | 'rate_limit'
+    | 'budget'
+    | 'retry'
+    | 'timeout'
+    | 'validation'
+    | 'hallucination'
+    | 'tracer';
   /** What happened, e.g. `refused`, `transition`, `waited`, `reserved`, `settled`, `alert`, `backoff`. */
   event: string;
   /** The action applied when the guard tripped. */

@@ -12,7 +12,10 @@ const trace = [
       {
         id: '1',
         type: 'function',
-        function: { name: 'send', arguments: { text: 'call me at 555-0100', 'a.b': 1, '0': 'zero' } },
+        function: {
+          name: 'send',
+          arguments: { text: 'call me at 555-0100', 'a.b': 1, '0': 'zero' },
+        },
       },
     ],
   },
@@ -88,7 +91,10 @@ describe('parseAddress', () => {
   });
 
   it('parse(format(x)) gives x back for any path and range', () => {
-    const segment = fc.oneof(fc.nat(), fc.string({ unit: fc.constantFrom('a', '.', ':', '\\', '0', '1', '-', 'é') }));
+    const segment = fc.oneof(
+      fc.nat(),
+      fc.string({ unit: fc.constantFrom('a', '.', ':', '\\', '0', '1', '-', 'é') }),
+    );
     fc.assert(
       fc.property(
         fc.nat(),
@@ -96,7 +102,10 @@ describe('parseAddress', () => {
         fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }),
         (event, rest, pair) => {
           const path = [event, ...rest];
-          const range = pair === undefined ? undefined : ([Math.min(...pair), Math.max(...pair)] as [number, number]);
+          const range =
+            pair === undefined
+              ? undefined
+              : ([Math.min(...pair), Math.max(...pair)] as [number, number]);
           const parsed = parseAddress(formatAddress(path, range));
           expect(parsed.path).toEqual(path);
           expect(parsed.range).toEqual(range);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
-import { TraceSchema } from './chat-events.js';
+import { type ChatEvent, type Message, TraceSchema } from './chat-events.js';
 import { parseTrace, safeParseTrace } from './parse-trace.js';
 
 function failure(input: unknown): TraceError {
@@ -11,6 +11,10 @@ function failure(input: unknown): TraceError {
   expect(result.error.code).toBe('VALIDATION');
   expect(result.error.httpStatus).toBe(422);
   return result.error;
+}
+
+function callsOf(event: ChatEvent | undefined): Message['tool_calls'] {
+  return (event as Message | undefined)?.tool_calls;
 }
 
 const seedTrace = [
@@ -45,7 +49,7 @@ describe('parseTrace', () => {
       },
       { role: 'tool', content: 'Email sent successfully.' },
     ]);
-    expect(trace[0]?.tool_calls).toStrictEqual([
+    expect(callsOf(trace[0])).toStrictEqual([
       {
         id: 'call_0_0',
         type: 'function',
@@ -70,12 +74,18 @@ describe('parseTrace', () => {
         ],
       },
     ]);
-    expect(trace[0]?.tool_calls?.map((call) => call.id)).toEqual(['call_0_0_2', 'call_0_0', 'call_0_0_1']);
+    expect(callsOf(trace[0])?.map((call) => call.id)).toEqual([
+      'call_0_0_2',
+      'call_0_0',
+      'call_0_0_1',
+    ]);
   });
 
   it('treats empty-string arguments as no arguments', () => {
-    const trace = parseTrace([{ role: 'assistant', tool_calls: [{ id: 'x', function: { name: 'now', arguments: '' } }] }]);
-    expect(trace[0]?.tool_calls?.[0]?.function.arguments).toEqual({});
+    const trace = parseTrace([
+      { role: 'assistant', tool_calls: [{ id: 'x', function: { name: 'now', arguments: '' } }] },
+    ]);
+    expect(callsOf(trace[0])?.[0]?.function.arguments).toEqual({});
   });
 
   it('links tool outputs to the most recent unanswered call, then the most recent call', () => {
@@ -94,18 +104,16 @@ describe('parseTrace', () => {
       { role: 'tool', tool_call_id: 'c', content: 'explicit' },
       { role: 'tool', tool_call_id: null, content: 'after explicit answer' },
     ]);
-    expect(trace.slice(1).map((event) => (event as { tool_call_id?: string }).tool_call_id)).toEqual([
-      'b',
-      'a',
-      'b',
-      undefined,
-      'c',
-      'c',
-    ]);
+    expect(
+      trace.slice(1).map((event) => (event as { tool_call_id?: string }).tool_call_id),
+    ).toEqual(['b', 'a', 'b', undefined, 'c', 'c']);
   });
 
   it('leaves tool_call_id unset when there is no call to link to, and fills missing content with null', () => {
-    const trace = parseTrace([{ role: 'tool' }, { role: 'tool', tool_call_id: null, content: 'x' }]);
+    const trace = parseTrace([
+      { role: 'tool' },
+      { role: 'tool', tool_call_id: null, content: 'x' },
+    ]);
     expect(trace).toStrictEqual([
       { role: 'tool', content: null },
       { role: 'tool', content: 'x' },
@@ -120,7 +128,11 @@ describe('parseTrace', () => {
           { type: 'text', text: 'look' },
           { type: 'image', image_url: 'https://x/a.png' },
           { type: 'image', image_url: { url: 'https://x/b.png' } },
-          { type: 'image_url', image_url: { url: 'data:image/png;base64,AA', detail: 'low' }, id: 7 },
+          {
+            type: 'image_url',
+            image_url: { url: 'data:image/png;base64,AA', detail: 'low' },
+            id: 7,
+          },
           { type: 'input_audio', input_audio: { data: 'x' } },
         ],
       },
@@ -146,7 +158,7 @@ describe('parseTrace', () => {
     expect(Object.hasOwn(trace[0] as object, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((trace[0] as Record<string, unknown>).metadata).toEqual({ server: 'mail' });
-    expect(trace[1]?.tool_calls?.[0]).toStrictEqual({
+    expect(callsOf(trace[1])?.[0]).toStrictEqual({
       id: 'call_1_0',
       type: 'function',
       index: 0,
@@ -162,16 +174,52 @@ describe('parseTrace', () => {
     ['a numeric role', [{ role: 1, content: 'hi' }], '0.role'],
     ['content of a wrong type', [{ role: 'user', content: 5 }], '0.content'],
     ['a content part that is not an object', [{ role: 'user', content: ['x'] }], '0.content.0'],
-    ['a content part without type', [{ role: 'user', content: [{ text: 'x' }] }], '0.content.0.type'],
-    ['a text part without text', [{ role: 'user', content: [{ type: 'text' }] }], '0.content.0.text'],
-    ['an image_url without url', [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }], '0.content.0.image_url'],
+    [
+      'a content part without type',
+      [{ role: 'user', content: [{ text: 'x' }] }],
+      '0.content.0.type',
+    ],
+    [
+      'a text part without text',
+      [{ role: 'user', content: [{ type: 'text' }] }],
+      '0.content.0.text',
+    ],
+    [
+      'an image_url without url',
+      [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }],
+      '0.content.0.image_url',
+    ],
     ['tool_calls not an array', [{ role: 'assistant', tool_calls: {} }], '0.tool_calls'],
-    ['a tool call that is not an object', [{ role: 'assistant', tool_calls: [1] }], '0.tool_calls.0'],
-    ['a tool call without function', [{ role: 'assistant', tool_calls: [{ id: 'x' }] }], '0.tool_calls.0.function'],
-    ['a function name that is not a string', [{ role: 'assistant', tool_calls: [{ function: { name: 3 } }] }], '0.tool_calls.0.function.name'],
-    ['a numeric tool call id', [{ role: 'assistant', tool_calls: [{ id: 3, function: { name: 'f' } }] }], '0.tool_calls.0.id'],
-    ['a numeric tool call type', [{ role: 'assistant', tool_calls: [{ type: 3, function: { name: 'f' } }] }], '0.tool_calls.0.type'],
-    ['a tool call type other than function', [{ role: 'assistant', tool_calls: [{ type: 'custom', function: { name: 'f' } }] }], '0.tool_calls.0.type'],
+    [
+      'a tool call that is not an object',
+      [{ role: 'assistant', tool_calls: [1] }],
+      '0.tool_calls.0',
+    ],
+    [
+      'a tool call without function',
+      [{ role: 'assistant', tool_calls: [{ id: 'x' }] }],
+      '0.tool_calls.0.function',
+    ],
+    [
+      'a function name that is not a string',
+      [{ role: 'assistant', tool_calls: [{ function: { name: 3 } }] }],
+      '0.tool_calls.0.function.name',
+    ],
+    [
+      'a numeric tool call id',
+      [{ role: 'assistant', tool_calls: [{ id: 3, function: { name: 'f' } }] }],
+      '0.tool_calls.0.id',
+    ],
+    [
+      'a numeric tool call type',
+      [{ role: 'assistant', tool_calls: [{ type: 3, function: { name: 'f' } }] }],
+      '0.tool_calls.0.type',
+    ],
+    [
+      'a tool call type other than function',
+      [{ role: 'assistant', tool_calls: [{ type: 'custom', function: { name: 'f' } }] }],
+      '0.tool_calls.0.type',
+    ],
     ['a numeric tool_call_id', [{ role: 'tool', tool_call_id: 3, content: 'x' }], '0.tool_call_id'],
   ])('rejects %s with VALIDATION at %j', (_name, input, path) => {
     expect(failure(input).details.path).toBe(path);
@@ -195,7 +243,10 @@ describe('parseTrace', () => {
     const deepJson = `${'['.repeat(depth)}${']'.repeat(depth)}`;
     const deepArgs = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const result = safeParseTrace([
-      { role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: deepArgs } }] },
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'c', function: { name: 'f', arguments: deepArgs } }],
+      },
       { role: 'user', content: 'x', extra: deepJson },
     ]);
     if (!result.success) expect(result.error.code).toBe('VALIDATION');
@@ -225,7 +276,10 @@ const text = fc.string({ maxLength: 8 });
 const part = fc.oneof(
   fc.record({ type: fc.constant('text'), text }),
   fc.record({ type: fc.constant('image'), image_url: text }),
-  fc.record({ type: fc.constant('image_url'), image_url: fc.record({ url: text, detail: fc.constantFrom('low', 'high') }) }),
+  fc.record({
+    type: fc.constant('image_url'),
+    image_url: fc.record({ url: text, detail: fc.constantFrom('low', 'high') }),
+  }),
   fc.record({ type: fc.constant('file'), file: fc.jsonValue({ maxDepth: 1 }) }),
 );
 const content = fc.oneof(text, fc.constant(null), fc.array(part, { maxLength: 3 }), fc.constant(7));

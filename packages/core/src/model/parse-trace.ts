@@ -34,7 +34,10 @@ function eventsOf(input: unknown): readonly unknown[] {
       if (!Object.hasOwn(input, key)) continue;
       const events = input[key];
       if (!Array.isArray(events)) {
-        throw invalid(key, `Trace field "${key}" must be an array of events, got ${describe(events)}.`);
+        throw invalid(
+          key,
+          `Trace field "${key}" must be an array of events, got ${describe(events)}.`,
+        );
       }
       return events;
     }
@@ -206,7 +209,10 @@ function normalise(input: unknown): Trace {
           const call: unknown = calls[j];
           const callPath = `${path}.tool_calls.${j}`;
           if (!isObject(call)) {
-            throw invalid(callPath, `Tool call ${callPath} must be an object, got ${describe(call)}.`);
+            throw invalid(
+              callPath,
+              `Tool call ${callPath} must be an object, got ${describe(call)}.`,
+            );
           }
           const fn = call.function;
           if (!isObject(fn)) {

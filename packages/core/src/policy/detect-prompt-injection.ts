@@ -5,11 +5,29 @@ const signals: { pattern: RegExp; weight: number }[] = [
     weight: 0.9,
   },
   { pattern: /\b(?:new|updated|real|actual)\s+(?:instructions?|system prompt)\s*:/i, weight: 0.7 },
-  { pattern: /\byou\s+are\s+now\b|\bfrom\s+now\s+on\s*,?\s+you\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|DAN)\b/i, weight: 0.6 },
-  { pattern: /\b(?:reveal|print|show|repeat|output)\b[^.\n]{0,30}\b(?:system\s+prompt|hidden\s+instructions|your\s+instructions)\b/i, weight: 0.7 },
-  { pattern: /<\s*\/?\s*(?:system|im_start|im_end|instructions?)\s*>|\[\/?INST\]|<<\s*SYS\s*>>/i, weight: 0.6 },
-  { pattern: /\b(?:do\s+not|don't)\s+(?:tell|inform|mention\s+(?:this\s+)?to)\s+the\s+user\b/i, weight: 0.6 },
-  { pattern: /\b(?:important|urgent|attention)\s*[!:]+[^.\n]{0,60}\b(?:assistant|ai|model|agent)\b/i, weight: 0.5 },
+  {
+    pattern:
+      /\byou\s+are\s+now\b|\bfrom\s+now\s+on\s*,?\s+you\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|DAN)\b/i,
+    weight: 0.6,
+  },
+  {
+    pattern:
+      /\b(?:reveal|print|show|repeat|output)\b[^.\n]{0,30}\b(?:system\s+prompt|hidden\s+instructions|your\s+instructions)\b/i,
+    weight: 0.7,
+  },
+  {
+    pattern: /<\s*\/?\s*(?:system|im_start|im_end|instructions?)\s*>|\[\/?INST\]|<<\s*SYS\s*>>/i,
+    weight: 0.6,
+  },
+  {
+    pattern: /\b(?:do\s+not|don't)\s+(?:tell|inform|mention\s+(?:this\s+)?to)\s+the\s+user\b/i,
+    weight: 0.6,
+  },
+  {
+    pattern:
+      /\b(?:important|urgent|attention)\s*[!:]+[^.\n]{0,60}\b(?:assistant|ai|model|agent)\b/i,
+    weight: 0.5,
+  },
   { pattern: /\bdeveloper\s+mode\b|\bjailbreak\b/i, weight: 0.5 },
 ];
 

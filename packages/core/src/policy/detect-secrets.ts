@@ -32,10 +32,19 @@ const typeNames: Record<string, string> = {
 /** Invariant's four token kinds, kept as a floor under secretlint's preset. */
 const basePatterns: { type: string; pattern: RegExp }[] = [
   { type: 'GITHUB_TOKEN', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36,255}\b/g },
-  { type: 'AWS_ACCESS_KEY', pattern: /\b(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g },
+  {
+    type: 'AWS_ACCESS_KEY',
+    pattern: /\b(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g,
+  },
   { type: 'AZURE_STORAGE_KEY', pattern: /AccountKey=[A-Za-z0-9+/]{86}==/g },
   { type: 'SLACK_TOKEN', pattern: /\bxox[baprs]-[0-9A-Za-z-]{10,72}/g },
 ];
+
+/**
+ * Every secretlint rule looks for a long token, credentials in a URL or a PEM block; text with
+ * none of these skips the (comparatively slow) full rule set.
+ */
+const mayHoldSecret = /[A-Za-z0-9_+/=.-]{20,}|:\/\/[^\s/@]+@|-----BEGIN|[=:]\s*["']?[A-Za-z0-9_+/=.-]{12,}/;
 
 let compiled: { id: string; handler: RuleHandler; sink: RuleReport[] }[] | undefined;
 
@@ -83,7 +92,12 @@ export function detectSecrets(text: string): SecretFinding[] {
     pattern.lastIndex = 0;
     for (const m of text.matchAll(pattern)) add(type, m.index, m.index + m[0].length);
   }
-  const source = { content: text, filePath: 'trace.txt', sourceContentType: 'text', contentType: 'text' };
+  const source = {
+    content: text,
+    filePath: 'trace.txt',
+    sourceContentType: 'text',
+    contentType: 'text',
+  };
   for (const { handler, sink } of secretlintHandlers()) {
     sink.length = 0;
     try {
@@ -93,7 +107,8 @@ export function detectSecrets(text: string): SecretFinding[] {
     } catch {
       continue;
     }
-    for (const report of sink) add(typeNames[report.message] ?? report.message, report.range[0], report.range[1]);
+    for (const report of sink)
+      add(typeNames[report.message] ?? report.message, report.range[0], report.range[1]);
   }
   return findings.sort((a, b) => a.start - b.start || a.end - b.end);
 }

@@ -4,19 +4,66 @@ import type { PolicyEventType } from './policy-types.js';
 /** @internal Concrete event kinds (a rule type like `Message` or `Event` selects several). */
 export type EventKind = 'Message' | 'ToolCall' | 'ToolOutput' | 'Tool';
 
-/** @internal One flattened event of a trace. */
-export interface PolicyEvent {
-  /** Position in the flattened sequence; `->` and `~>` compare these. */
-  position: number;
-  /** Index of the top-level trace entry (tool calls share their message's index). */
-  index: number;
-  kind: EventKind;
-  address: string;
-  data: Record<string, unknown>;
+/**
+ * @internal One flattened event of a trace. `data` is normalised lazily (tool-call arguments
+ * parsed from JSON strings, missing ids filled in) so that events no rule looks at cost nothing.
+ */
+export class PolicyEvent {
   /** ToolOutput: position of the call it answers, or -1. */
-  callPosition: number;
+  callPosition = -1;
   /** ToolCall: function name; ToolOutput: name of the answered call; Tool: tool name. */
-  toolName: string | undefined;
+  toolName: string | undefined = undefined;
+  /** Cache of the event's rule value. */
+  value: unknown = undefined;
+  private cachedAddress: string | undefined = undefined;
+
+  constructor(
+    /** Position in the flattened sequence; `->` and `~>` compare these. */
+    readonly position: number,
+    /** Index of the top-level trace entry (tool calls share their message's index). */
+    readonly index: number,
+    readonly kind: EventKind,
+    /** Tool calls of a message and entries of a tool list: the sub-index; else -1. */
+    readonly sub: number,
+    private raw: Record<string, unknown>,
+    private pending: boolean,
+  ) {}
+
+  /** Address into the trace: `"3"`, `"3.tool_calls.0"`, `"4.tools.1"`. */
+  get address(): string {
+    if (this.cachedAddress === undefined) {
+      this.cachedAddress =
+        this.sub < 0 ? String(this.index) : `${this.index}.${this.kind === 'Tool' ? 'tools' : 'tool_calls'}.${this.sub}`;
+    }
+    return this.cachedAddress;
+  }
+
+  /** Id given to a tool call that has none (deterministic). */
+  get fallbackId(): string {
+    return this.sub < 0 ? `call_${this.index}` : `call_${this.index}_${this.sub}`;
+  }
+
+  /** The event as rules see it (normalised on first use). */
+  get data(): Record<string, unknown> {
+    if (this.pending) {
+      this.pending = false;
+      if (this.kind === 'ToolCall') this.raw = normalizeToolCall(this.raw, this.fallbackId);
+      else this.raw = normalizeMessageCalls(this.raw, this.index);
+    }
+    return this.raw;
+  }
+}
+
+function normalizeMessageCalls(message: Record<string, unknown>, index: number): Record<string, unknown> {
+  const calls = message.tool_calls;
+  if (!Array.isArray(calls)) return message;
+  let changed = false;
+  const normalized = calls.map((call, j) => {
+    const n = isRecord(call) ? normalizeToolCall(call, `call_${index}_${j}`) : emptyCall(`call_${index}_${j}`);
+    if (n !== call) changed = true;
+    return n;
+  });
+  return changed ? { ...message, tool_calls: normalized } : message;
 }
 
 type Journal = (() => void)[];
@@ -37,7 +84,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * deterministic one. Returns the input itself when nothing changes.
  * @internal
  */
-export function normalizeToolCall(call: Record<string, unknown>, fallbackId: string): Record<string, unknown> {
+export function normalizeToolCall(
+  call: Record<string, unknown>,
+  fallbackId: string,
+): Record<string, unknown> {
   let fn = call.function;
   let changed = false;
   if (!isRecord(fn)) {
@@ -69,13 +119,21 @@ export function normalizeToolCall(call: Record<string, unknown>, fallbackId: str
   }
   const hasId = typeof call.id === 'string';
   if (!changed && hasId && call.type !== undefined) return call;
-  return { ...call, id: hasId ? call.id : fallbackId, type: call.type ?? 'function', function: fnRecord };
+  return {
+    ...call,
+    id: hasId ? call.id : fallbackId,
+    type: call.type ?? 'function',
+    function: fnRecord,
+  };
 }
 
 const toolNameOf = (call: Record<string, unknown>): string | undefined => {
   const fn = call.function;
-  return isRecord(fn) && typeof fn.name === 'string' ? fn.name : undefined;
+  if (isRecord(fn)) return typeof fn.name === 'string' ? fn.name : undefined;
+  return typeof call.name === 'string' ? call.name : undefined;
 };
+
+const emptyCall = (id: string): Record<string, unknown> => ({ id, type: 'function', function: { name: '', arguments: {} } });
 
 /**
  * The flattened, indexed events of a growing trace: by kind, by tool name, tool calls by id.
@@ -128,40 +186,33 @@ export class EventStore {
         this.addOutput(raw, index);
         return;
       }
-      let data = raw;
       const calls = raw.tool_calls;
-      const normalized: Record<string, unknown>[] = [];
-      if (Array.isArray(calls)) {
-        let changed = false;
+      const hasCalls = Array.isArray(calls) && calls.length > 0;
+      this.add('Message', raw, index, -1, hasCalls);
+      if (hasCalls) {
         calls.forEach((call, j) => {
-          const n = isRecord(call) ? normalizeToolCall(call, `call_${index}_${j}`) : { id: `call_${index}_${j}`, type: 'function', function: { name: '', arguments: {} } };
-          if (n !== call) changed = true;
-          normalized.push(n);
+          this.addCall(isRecord(call) ? call : emptyCall(`call_${index}_${j}`), index, j);
         });
-        if (changed) data = { ...raw, tool_calls: normalized };
       }
-      this.add('Message', data, index, String(index));
-      normalized.forEach((call, j) => {
-        this.addCall(call, index, `${index}.tool_calls.${j}`);
-      });
       return;
     }
     if (Array.isArray(raw.tools)) {
       raw.tools.forEach((tool, j) => {
-        const data = isRecord(tool) ? tool : { value: tool };
-        const event = this.add('Tool', data, index, `${index}.tools.${j}`);
+        const data: Record<string, unknown> = isRecord(tool) ? tool : { value: tool };
+        const event = this.add('Tool', data, index, j, false);
         event.toolName = typeof data.name === 'string' ? data.name : undefined;
       });
       return;
     }
     if (typeof raw.type === 'string' || isRecord(raw.function)) {
-      this.addCall(normalizeToolCall(raw, `call_${index}`), index, String(index));
+      this.addCall(raw, index, -1);
       return;
     }
     this.traceLength--;
     throw new PolicyError({
       code: 'POLICY_INPUT',
-      message: 'trace entry has no role, type, function or tools; expected a message object, a tool call or {"tools": [...]}',
+      message:
+        'trace entry has no role, type, function or tools; expected a message object, a tool call or {"tools": [...]}',
       address: String(index),
     });
   }
@@ -181,20 +232,24 @@ export class EventStore {
       else if (event.kind === 'Message') message = event;
     }
     if (message !== undefined && message.data.role === 'assistant') {
-      const normalized = normalizeToolCall(call, `call_${lastIndex}_${calls}`);
-      return this.addCall(normalized, lastIndex, `${lastIndex}.tool_calls.${calls}`);
+      return this.addCall(call, lastIndex, calls);
     }
     const index = this.traceLength;
     this.traceLength++;
     const normalized = normalizeToolCall(call, `call_${index}_0`);
-    this.add('Message', { role: 'assistant', content: null, tool_calls: [normalized] }, index, String(index));
-    return this.addCall(normalized, index, `${index}.tool_calls.0`);
+    this.add('Message', { role: 'assistant', content: null, tool_calls: [normalized] }, index, -1, false);
+    return this.addCall(normalized, index, 0);
   }
 
   /** Starts recording undo information; returns the point to roll back to. */
   mark(): StoreMark {
     this.journal ??= [];
-    return { events: this.events.length, traceLength: this.traceLength, lastCall: this.lastCall, journal: this.journal.length };
+    return {
+      events: this.events.length,
+      traceLength: this.traceLength,
+      lastCall: this.lastCall,
+      journal: this.journal.length,
+    };
   }
 
   /** Undoes every append since `mark` and stops recording. */
@@ -214,9 +269,15 @@ export class EventStore {
     this.lastCall = mark.lastCall;
   }
 
-  private add(kind: EventKind, data: Record<string, unknown>, index: number, address: string): PolicyEvent {
+  private add(
+    kind: EventKind,
+    data: Record<string, unknown>,
+    index: number,
+    sub: number,
+    pending: boolean,
+  ): PolicyEvent {
     const position = this.events.length;
-    const event: PolicyEvent = { position, index, kind, address, data, callPosition: -1, toolName: undefined };
+    const event = new PolicyEvent(position, index, kind, sub, data, pending);
     this.events.push(event);
     this.byType.Event.push(position);
     if (kind === 'Message' || kind === 'ToolOutput') this.byType.Message.push(position);
@@ -224,16 +285,16 @@ export class EventStore {
     return event;
   }
 
-  private addCall(call: Record<string, unknown>, index: number, address: string): PolicyEvent {
-    const event = this.add('ToolCall', call, index, address);
+  private addCall(call: Record<string, unknown>, index: number, sub: number): PolicyEvent {
+    const event = this.add('ToolCall', call, index, sub, true);
     const name = toolNameOf(call);
     event.toolName = name;
     if (name !== undefined) (this.candidates('ToolCall', name) as number[]).push(event.position);
-    if (typeof call.id === 'string') {
-      const id = call.id;
-      const previous = this.callById.get(id);
-      this.callById.set(id, event.position);
-      this.journal?.push(() => {
+    const id = typeof call.id === 'string' ? call.id : event.fallbackId;
+    const previous = this.callById.get(id);
+    this.callById.set(id, event.position);
+    if (this.journal !== undefined) {
+      this.journal.push(() => {
         if (previous === undefined) this.callById.delete(id);
         else this.callById.set(id, previous);
       });
@@ -243,14 +304,15 @@ export class EventStore {
   }
 
   private addOutput(raw: Record<string, unknown>, index: number): void {
-    const event = this.add('ToolOutput', raw, index, String(index));
+    const event = this.add('ToolOutput', raw, index, -1, false);
     const id = raw.tool_call_id;
     const callPosition = typeof id === 'string' ? (this.callById.get(id) ?? -1) : this.lastCall;
     event.callPosition = callPosition;
     const call = this.events[callPosition];
     if (call !== undefined) {
       event.toolName = call.toolName;
-      if (call.toolName !== undefined) (this.candidates('ToolOutput', call.toolName) as number[]).push(event.position);
+      if (call.toolName !== undefined)
+        (this.candidates('ToolOutput', call.toolName) as number[]).push(event.position);
     }
   }
 }

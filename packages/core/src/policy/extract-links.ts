@@ -7,7 +7,8 @@ export interface LinkFinding {
   end: number;
 }
 
-const link = /\b(?:https?|ftp):\/\/[^\s<>"'`]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'`]*/gi;
+const link =
+  /\b(?:https?|ftp):\/\/[^\s<>"'`]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'`]*/gi;
 
 /**
  * Finds URLs (`http(s)://`, `ftp://` and `www.` links) in text. Trailing punctuation and
@@ -27,12 +28,16 @@ export function extractLinks(text: string): LinkFinding[] {
     for (;;) {
       const last = url[url.length - 1] ?? '';
       if ('.,;:!?'.includes(last)) url = url.slice(0, -1);
-      else if (last === ')' && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0)) url = url.slice(0, -1);
+      else if (last === ')' && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0))
+        url = url.slice(0, -1);
       else if (last === ']' && !url.includes('[')) url = url.slice(0, -1);
       else break;
     }
     const hostPart = url.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/, 1)[0] ?? '';
-    const domain = hostPart.replace(/^[^@]*@/, '').replace(/:\d+$/, '').toLowerCase();
+    const domain = hostPart
+      .replace(/^[^@]*@/, '')
+      .replace(/:\d+$/, '')
+      .toLowerCase();
     out.push({ url, domain, start: m.index, end: m.index + url.length });
   }
   return out;

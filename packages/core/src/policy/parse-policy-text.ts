@@ -124,7 +124,9 @@ class Parser {
         continue;
       }
       if (token.kind === 'indent') {
-        this.fail("a rule ('raise'), predicate, binding or import at the start of the line (unexpected indentation)");
+        this.fail(
+          "a rule ('raise'), predicate, binding or import at the start of the line (unexpected indentation)",
+        );
       }
       items.push(this.parseTopLevel());
     }
@@ -191,7 +193,9 @@ class Parser {
         }
       }
     }
-    return this.fail("'raise', 'def', a predicate 'name(...) :=', a binding 'name := ...' or an import");
+    return this.fail(
+      "'raise', 'def', a predicate 'name(...) :=', a binding 'name := ...' or an import",
+    );
   }
 
   private parseDottedName(): string {
@@ -221,7 +225,10 @@ class Parser {
     return params;
   }
 
-  private annotationsBefore(line: number): { action: { value: string; position: Position } | undefined; name: string | undefined } {
+  private annotationsBefore(line: number): {
+    action: { value: string; position: Position } | undefined;
+    name: string | undefined;
+  } {
     let action: { value: string; position: Position } | undefined;
     let name: string | undefined;
     for (let l = line - 1; ; l--) {
@@ -301,7 +308,8 @@ class Parser {
         this.next();
         continue;
       }
-      if (this.peek().kind === 'indent') this.fail('a condition at the indentation of the block (unexpected indentation)');
+      if (this.peek().kind === 'indent')
+        this.fail('a condition at the indentation of the block (unexpected indentation)');
       body.push(this.parseStatement());
     }
     if (this.peek().kind === 'dedent') this.next();
@@ -348,7 +356,8 @@ class Parser {
           const first = parsed.args[0] as Expr;
           throw new PolicyError({
             code: 'POLICY_SYNTAX',
-            message: 'count(...) takes only min= and max= arguments; expected count(min=..., max=...)',
+            message:
+              'count(...) takes only min= and max= arguments; expected count(min=..., max=...)',
             line: first.line,
             column: first.column,
           });
@@ -369,7 +378,15 @@ class Parser {
       this.expectOp(':', ` after ${head.value}`);
       const body = this.parseBlock();
       if (body.length === 0) this.fail(`a condition inside ${head.value}:`);
-      return { kind: 'quantifier', quantifier: head.value as 'forall' | 'exists' | 'count', min, max, negated, body, ...at };
+      return {
+        kind: 'quantifier',
+        quantifier: head.value as 'forall' | 'exists' | 'count',
+        min,
+        max,
+        negated,
+        body,
+        ...at,
+      };
     }
     if (token.kind === 'name' && !keywords.has(token.value) && this.isOp(':=', 1)) {
       this.next();
@@ -450,10 +467,22 @@ class Parser {
       if (operator === undefined) break;
       const token = this.next();
       if (operator === 'not in' || operator === 'is not') this.next();
-      if ((operator === 'is' || operator === 'is not') && this.isName('tool') && this.isOp(':', 1)) {
-        if (operators.length > 0) this.fail('a single comparison before a tool pattern (use and)', token);
+      if (
+        (operator === 'is' || operator === 'is not') &&
+        this.isName('tool') &&
+        this.isOp(':', 1)
+      ) {
+        if (operators.length > 0)
+          this.fail('a single comparison before a tool pattern (use and)', token);
         const pattern = this.parseToolPattern();
-        return { kind: 'pattern', subject: first, pattern, negated: operator === 'is not', line: token.line, column: token.column };
+        return {
+          kind: 'pattern',
+          subject: first,
+          pattern,
+          negated: operator === 'is not',
+          line: token.line,
+          column: token.column,
+        };
       }
       operators.push(operator);
       operatorPositions.push({ line: token.line, column: token.column });
@@ -461,7 +490,14 @@ class Parser {
     }
     if (operators.length === 0) return first;
     const at = operatorPositions[0] as Position;
-    return { kind: 'compare', operators, operands, operatorPositions, line: at.line, column: at.column };
+    return {
+      kind: 'compare',
+      operators,
+      operands,
+      operatorPositions,
+      line: at.line,
+      column: at.column,
+    };
   }
 
   private parseToolPattern(): ToolPattern {
@@ -542,7 +578,8 @@ class Parser {
       const entries: { key: string; value: PatternValue }[] = [];
       while (!this.isOp('}')) {
         const key = this.peek();
-        if (key.kind !== 'name' && key.kind !== 'string') this.fail('an argument name (name or string) in the pattern dict');
+        if (key.kind !== 'name' && key.kind !== 'string')
+          this.fail('an argument name (name or string) in the pattern dict');
         this.next();
         this.expectOp(':', ' after the argument name');
         entries.push({ key: key.value, value: this.parsePatternValue() });
@@ -563,7 +600,9 @@ class Parser {
       this.expectOp(']', ' to close the pattern list');
       return { kind: 'list', items, ...at };
     }
-    return this.fail('a pattern value: a string (full-match regex), number, True/False/None, dict, list, * or <ENTITY>');
+    return this.fail(
+      'a pattern value: a string (full-match regex), number, True/False/None, dict, list, * or <ENTITY>',
+    );
   }
 
   private parseArithmetic(): Expr {
@@ -571,7 +610,14 @@ class Parser {
     while (this.isOp('+') || this.isOp('-')) {
       const op = this.next();
       const right = this.parseTerm();
-      left = { kind: 'binary', operator: op.value as '+' | '-', left, right, line: op.line, column: op.column };
+      left = {
+        kind: 'binary',
+        operator: op.value as '+' | '-',
+        left,
+        right,
+        line: op.line,
+        column: op.column,
+      };
     }
     return left;
   }
@@ -597,7 +643,13 @@ class Parser {
     if (this.isOp('-') || this.isOp('+')) {
       const op = this.next();
       const operand = this.parseUnary();
-      return { kind: 'unary', operator: op.value as '-' | '+', operand, line: op.line, column: op.column };
+      return {
+        kind: 'unary',
+        operator: op.value as '-' | '+',
+        operand,
+        line: op.line,
+        column: op.column,
+      };
     }
     return this.parsePostfix();
   }
@@ -610,7 +662,13 @@ class Parser {
         const name = this.peek();
         if (name.kind !== 'name') this.fail("a member name after '.'");
         this.next();
-        expr = { kind: 'member', object: expr, name: name.value, line: dot.line, column: dot.column + 1 };
+        expr = {
+          kind: 'member',
+          object: expr,
+          name: name.value,
+          line: dot.line,
+          column: dot.column + 1,
+        };
       } else if (this.isOp('[')) {
         const open = this.next();
         const index = this.parseExpression();
@@ -619,7 +677,14 @@ class Parser {
       } else if (this.isOp('(')) {
         const open = this.next();
         const parsed = this.parseArguments();
-        expr = { kind: 'call', callee: expr, args: parsed.args, namedArgs: parsed.namedArgs, line: open.line, column: open.column };
+        expr = {
+          kind: 'call',
+          callee: expr,
+          args: parsed.args,
+          namedArgs: parsed.namedArgs,
+          line: open.line,
+          column: open.column,
+        };
       } else {
         return expr;
       }
@@ -716,14 +781,25 @@ class Parser {
     }
     if (token.value === '(') {
       // typed declaration (name: Type)
-      if (this.peek(1).kind === 'name' && this.isOp(':', 2) && this.peek(3).kind === 'name' && this.isOp(')', 4)) {
+      if (
+        this.peek(1).kind === 'name' &&
+        this.isOp(':', 2) &&
+        this.peek(3).kind === 'name' &&
+        this.isOp(')', 4)
+      ) {
         this.next();
         const name = this.next();
         if (keywords.has(name.value)) this.fail('a variable name', name);
         this.next();
         const type = this.next();
         this.next();
-        return { kind: 'declaration', name: name.value, type: type.value, typePosition: { line: type.line, column: type.column }, ...at };
+        return {
+          kind: 'declaration',
+          name: name.value,
+          type: type.value,
+          typePosition: { line: type.line, column: type.column },
+          ...at,
+        };
       }
       this.next();
       if (this.isOp(')')) {

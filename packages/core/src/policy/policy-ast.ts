@@ -5,7 +5,19 @@ export interface Position {
 }
 
 /** @internal Comparison operators, including the flow operators. */
-export type CompareOperator = '==' | '!=' | '<' | '>' | '<=' | '>=' | 'in' | 'not in' | 'is' | 'is not' | '->' | '~>';
+export type CompareOperator =
+  | '=='
+  | '!='
+  | '<'
+  | '>'
+  | '<='
+  | '>='
+  | 'in'
+  | 'not in'
+  | 'is'
+  | 'is not'
+  | '->'
+  | '~>';
 
 /** @internal A value pattern inside `tool:name({...})`. */
 export type PatternValue =
@@ -41,13 +53,28 @@ export type Expr =
       condition: Expr | undefined;
     } & Position)
   | ({ kind: 'unary'; operator: 'not' | '-' | '+'; operand: Expr } & Position)
-  | ({ kind: 'binary'; operator: '+' | '-' | '*' | '/' | '//' | '%'; left: Expr; right: Expr } & Position)
+  | ({
+      kind: 'binary';
+      operator: '+' | '-' | '*' | '/' | '//' | '%';
+      left: Expr;
+      right: Expr;
+    } & Position)
   | ({ kind: 'logical'; operator: 'and' | 'or'; left: Expr; right: Expr } & Position)
-  | ({ kind: 'compare'; operators: CompareOperator[]; operands: Expr[]; operatorPositions: Position[] } & Position)
+  | ({
+      kind: 'compare';
+      operators: CompareOperator[];
+      operands: Expr[];
+      operatorPositions: Position[];
+    } & Position)
   | ({ kind: 'pattern'; subject: Expr; pattern: ToolPattern; negated: boolean } & Position)
   | ({ kind: 'member'; object: Expr; name: string } & Position)
   | ({ kind: 'index'; object: Expr; index: Expr } & Position)
-  | ({ kind: 'call'; callee: Expr; args: Expr[]; namedArgs: { name: string; value: Expr }[] } & Position);
+  | ({
+      kind: 'call';
+      callee: Expr;
+      args: Expr[];
+      namedArgs: { name: string; value: Expr }[];
+    } & Position);
 
 /** @internal A line of a rule or predicate body. */
 export type Statement =

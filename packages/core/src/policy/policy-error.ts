@@ -63,7 +63,9 @@ export class PolicyError extends TracewardenError {
   static isPolicyError(error: unknown): error is PolicyError {
     return (
       TracewardenError.isInstance(error) &&
-      (error.code === 'POLICY_SYNTAX' || error.code === 'POLICY_TYPE' || error.code === 'POLICY_INPUT')
+      (error.code === 'POLICY_SYNTAX' ||
+        error.code === 'POLICY_TYPE' ||
+        error.code === 'POLICY_INPUT')
     );
   }
 }

@@ -109,3 +109,11 @@ export interface PolicyDetectors {
   /** A prompt-injection classifier returning a score in [0, 1]. */
   promptInjection?: (text: string) => number;
 }
+
+/**
+ * A proposed tool call: OpenAI's shape (`{ id?, type?, function: { name, arguments } }`, arguments
+ * as an object or a JSON string) or the shorthand `{ name, arguments }`.
+ */
+export type ProposedToolCall =
+  | { id?: string; type?: string; function: { name: string; arguments?: unknown } }
+  | { id?: string; name: string; arguments?: unknown };

@@ -38,11 +38,15 @@ export function parseJsonText(text: string): unknown {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof EventValue);
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  !(value instanceof EventValue);
 
 /** @internal Python truthiness. */
 export function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (value === null || value === undefined || value === false || value === 0 || value === '')
+    return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isRecord(value)) return Object.keys(value).length > 0;
   return true;
@@ -83,11 +87,16 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
     return a instanceof EventValue && b instanceof EventValue && a.event === b.event;
   }
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => valuesEqual(item, b[i]));
+    return (
+      Array.isArray(b) && a.length === b.length && a.every((item, i) => valuesEqual(item, b[i]))
+    );
   }
   if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && valuesEqual(a[k], b[k]));
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((k) => Object.hasOwn(b, k) && valuesEqual(a[k], b[k]))
+    );
   }
   return a === b;
 }
@@ -95,7 +104,8 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
 /** @internal Ordering comparison: numbers with numbers, strings with strings, else false. */
 export function compareOrder(a: unknown, b: unknown, operator: '<' | '>' | '<=' | '>='): boolean {
   const comparable =
-    (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
+    (typeof a === 'number' && typeof b === 'number') ||
+    (typeof a === 'string' && typeof b === 'string');
   if (!comparable) return false;
   const x = a as number | string;
   const y = b as number | string;

@@ -27,7 +27,8 @@ export class PolicyViolationError extends TracewardenError {
 
   constructor(options: PolicyViolationErrorOptions) {
     const first = options.violations[0];
-    const more = options.violations.length > 1 ? ` (and ${options.violations.length - 1} more)` : '';
+    const more =
+      options.violations.length > 1 ? ` (and ${options.violations.length - 1} more)` : '';
     super('POLICY_VIOLATION', {
       message:
         options.message ??

@@ -74,7 +74,9 @@ export interface RulePlan extends EnumerationPlan {
   frameSize: number;
   /** Depends on events it does not bind (quantifier blocks): incremental checks re-run it. */
   wholeTrace: boolean;
-  describe: ((ctx: EvalContext) => { args: unknown[]; namedArgs: Record<string, unknown> }) | undefined;
+  describe:
+    | ((ctx: EvalContext) => { args: unknown[]; namedArgs: Record<string, unknown> })
+    | undefined;
 }
 
 /** @internal The rule value of an event (cached on the event). */
@@ -87,7 +89,12 @@ export function eventValue(event: PolicyEvent): EventValue {
 }
 
 /** @internal First index in sorted `list` whose value is >= `target`. */
-export function lowerBound(list: readonly number[], target: number, from = 0, to = list.length): number {
+export function lowerBound(
+  list: readonly number[],
+  target: number,
+  from = 0,
+  to = list.length,
+): number {
   let lo = from;
   let hi = to;
   while (lo < hi) {
@@ -141,7 +148,8 @@ export function enumerateAssignments(
   });
   for (const join of plan.joins) {
     let last = 0;
-    for (let v = 0; v < count; v++) if (join.mask & (1 << v)) last = Math.max(last, depthOf[v] as number);
+    for (let v = 0; v < count; v++)
+      if (join.mask & (1 << v)) last = Math.max(last, depthOf[v] as number);
     joinsAt[last]?.push(join);
   }
   for (const flow of plan.flows) {
@@ -209,7 +217,11 @@ export function enumerateAssignments(
  * quantifier blocks, whose filters may read outer variables.
  * @internal
  */
-export function filterCandidates(variable: PlanVariable, ctx: EvalContext, resetSlots: readonly number[]): number[] {
+export function filterCandidates(
+  variable: PlanVariable,
+  ctx: EvalContext,
+  resetSlots: readonly number[],
+): number[] {
   const source = ctx.run.store.candidates(variable.type, variable.toolName);
   if (variable.filters.length === 0) return source as number[];
   const out: number[] = [];

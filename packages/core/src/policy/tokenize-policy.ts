@@ -1,7 +1,15 @@
 import { PolicyError } from './policy-error.js';
 
 /** @internal */
-export type TokenKind = 'name' | 'string' | 'number' | 'op' | 'newline' | 'indent' | 'dedent' | 'eof';
+export type TokenKind =
+  | 'name'
+  | 'string'
+  | 'number'
+  | 'op'
+  | 'newline'
+  | 'indent'
+  | 'dedent'
+  | 'eof';
 
 /** @internal A token of policy text with its 1-based position. */
 export interface Token {
@@ -235,7 +243,11 @@ export function tokenizePolicy(text: string): TokenizedPolicy {
               const len = e === 'x' ? 2 : 4;
               const hex = text.slice(j, j + len);
               if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) {
-                fail(`invalid \\${e} escape in string; expected ${len} hex digits`, line, col(j - 2));
+                fail(
+                  `invalid \\${e} escape in string; expected ${len} hex digits`,
+                  line,
+                  col(j - 2),
+                );
               }
               value += String.fromCharCode(Number.parseInt(hex, 16));
               j += len;
@@ -265,14 +277,19 @@ export function tokenizePolicy(text: string): TokenizedPolicy {
       const m = /^(?:\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
       const source = m?.[0] ?? c;
       const after = text[i + source.length] ?? '';
-      if (isNamePart(after)) fail(`invalid number literal; unexpected ${describe(after)}`, line, col(i + source.length));
+      if (isNamePart(after))
+        fail(`invalid number literal; unexpected ${describe(after)}`, line, col(i + source.length));
       push('number', source.replace(/_/g, ''), line, startColumn);
       i += source.length;
       continue;
     }
     const op = operators.find((o) => text.startsWith(o, i));
     if (op === undefined) {
-      fail(`unexpected character ${describe(c)}; expected an expression, operator or comment`, line, startColumn);
+      fail(
+        `unexpected character ${describe(c)}; expected an expression, operator or comment`,
+        line,
+        startColumn,
+      );
       break;
     }
     if (op === '(' || op === '[' || op === '{') {
@@ -280,7 +297,8 @@ export function tokenizePolicy(text: string): TokenizedPolicy {
       brackets.push({ kind: 'op', value: op, raw: false, line, column: startColumn });
     } else if (op === ')' || op === ']' || op === '}') {
       const open = brackets.pop();
-      if (open === undefined) fail(`unmatched ${JSON.stringify(op)}; no bracket is open`, line, startColumn);
+      if (open === undefined)
+        fail(`unmatched ${JSON.stringify(op)}; no bracket is open`, line, startColumn);
       const expected = open?.value === '(' ? ')' : open?.value === '[' ? ']' : '}';
       if (expected !== op) {
         fail(
@@ -296,7 +314,11 @@ export function tokenizePolicy(text: string): TokenizedPolicy {
   }
   const open = brackets.pop();
   if (open !== undefined) {
-    fail(`${JSON.stringify(open.value)} is never closed; expected a matching bracket before the end of the policy`, open.line, open.column);
+    fail(
+      `${JSON.stringify(open.value)} is never closed; expected a matching bracket before the end of the policy`,
+      open.line,
+      open.column,
+    );
   }
   if (tokens.length > 0 && tokens[tokens.length - 1]?.kind !== 'newline' && !atLineStart) {
     push('newline', '', line, col(i));

@@ -5,7 +5,10 @@ import { UnknownModelPriceError } from './unknown-model-price-error.js';
  * A model price as the seed's `model_pricing_overrides` tuple: `[input, output]`, both in **USD
  * per 1,000,000 tokens** (which is the same number as micro-USD per token).
  */
-export type ModelPrice = readonly [inputUsdPerMillionTokens: number, outputUsdPerMillionTokens: number];
+export type ModelPrice = readonly [
+  inputUsdPerMillionTokens: number,
+  outputUsdPerMillionTokens: number,
+];
 
 /** Token usage of one model call, normalised across providers. */
 export interface LlmUsage {
@@ -114,7 +117,10 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
   const at = options.at ?? new Date();
   const overrides = options.overrides;
   if (overrides !== undefined) {
-    const key = provider !== undefined && Object.hasOwn(overrides, `${provider}:${model}`) ? `${provider}:${model}` : model;
+    const key =
+      provider !== undefined && Object.hasOwn(overrides, `${provider}:${model}`)
+        ? `${provider}:${model}`
+        : model;
     const price = Object.hasOwn(overrides, key) ? overrides[key] : undefined;
     if (price !== undefined) {
       const usd = fromTuple(usage, price);
@@ -129,13 +135,20 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
       };
     }
   }
-  const tokens: Record<string, number> = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
+  const tokens: Record<string, number> = {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+  };
   if (usage.cachedInputTokens !== undefined && usage.cachedInputTokens > 0) {
     tokens.cache_read_tokens = Math.min(usage.cachedInputTokens, usage.inputTokens);
   }
   let result: ReturnType<typeof calcPrice> = null;
   try {
-    result = calcPrice(tokens, model, provider === undefined ? { timestamp: at } : { providerId: provider, timestamp: at });
+    result = calcPrice(
+      tokens,
+      model,
+      provider === undefined ? { timestamp: at } : { providerId: provider, timestamp: at },
+    );
   } catch (cause) {
     if (options.unknownModel === undefined || options.unknownModel === 'refuse') {
       throw new UnknownModelPriceError({
@@ -167,7 +180,9 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
   }
   if (policy === 'warn') {
     const warn = options.onWarn ?? ((message: string) => console.warn(`[tracewarden] ${message}`));
-    warn(`No price known for model "${model}"; counted as 0 USD. Add modelPricingOverrides to price it.`);
+    warn(
+      `No price known for model "${model}"; counted as 0 USD. Add modelPricingOverrides to price it.`,
+    );
     return {
       cost_usd: 0,
       cost_micro_usd: 0,

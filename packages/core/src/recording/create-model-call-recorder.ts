@@ -436,7 +436,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
         try {
           ticket = guard.admit(context);
         } catch (error) {
-          for (const admitted of tickets) admitted.settle?.({ status: 'failure', costMicroUsd: undefined });
+          for (const admitted of tickets) admitted.settle?.({ status: 'cancelled', costMicroUsd: 0 });
           const status = GuardError.isGuardError(error) ? (guardStatuses[error.status] ?? 'failure') : 'failure';
           recordRequest(tracer, messages);
           safely(() =>
@@ -449,7 +449,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
                 model: input.model,
                 status,
                 error: errorSummary(error),
-                guard: { decisions: [...decisions, { guard: guard.name, event: 'refused', action: 'block' }] },
+                decisions: [...decisions, { guard: guard.name, event: 'refused', action: 'block' }],
                 attempts: [],
               },
             }),
@@ -576,17 +576,13 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       if (finalFinish !== undefined) metadata.finish_reason = finalFinish;
       if (finalUsage !== undefined) metadata.usage = usageMetadata(finalUsage);
       if (cost !== undefined) metadata.cost = cost;
-      if (decisions.length > 0) metadata.guard = { decisions };
+      if (decisions.length > 0) metadata.decisions = decisions;
       if (error !== undefined) metadata.error = errorSummary(error);
       if (input.tools !== undefined && input.tools.length > 0) metadata.tools = input.tools.map((tool) => tool.name);
       const blocked = reviews?.filter((review) => !review.allowed) ?? [];
       const flagged = reviews?.filter((review) => review.violations.length > 0) ?? [];
       if (flagged.length > 0) {
-        metadata.policy = {
-          mode,
-          blocked: blocked.map((review) => review.call.id),
-          violations: violationSummary(flagged.flatMap((review) => review.violations)),
-        };
+        metadata.policy = { mode, blocked: blocked.map((review) => review.call.id), flagged: flagged.map((review) => review.call.id) };
       }
       const raw = scrubRaw({ request: input.raw, response: response?.raw });
 
@@ -600,7 +596,8 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
           const callMetadata: Record<string, unknown> = {};
           if (output.partialCalls.has(call.id)) callMetadata.partial = true;
           if (review !== undefined && review.violations.length > 0) {
-            callMetadata.policy = { decision: review.decision, violations: violationSummary(review.violations) };
+            callMetadata.policy = review.decision;
+            callMetadata.violations = violationSummary(review.violations);
           }
           const callBlockId = recordToolCall(tracer, block.id, call, callMetadata);
           if (review?.refusal !== undefined && callBlockId !== undefined) {
@@ -609,7 +606,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
               tracer.logObserve({
                 parent_block_id: callBlockId,
                 payload: { call_id: call.id, output: refusal },
-                metadata: { status: 'refused', policy: { decision: 'block' } },
+                metadata: { status: 'refused', policy: 'block' },
               }),
             );
             if (recorded !== undefined) state.results.add(call.id);
@@ -650,7 +647,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       },
 
       attempt(attempt) {
-        attempts.push({ ...attempt, attempt: attempt.attempt ?? attempts.length + 1 });
+        attempts.push({ attempt: attempt.attempt ?? attempts.length + 1, ...attempt } as ModelCallAttempt);
       },
 
       chunk(delta) {

@@ -25,3 +25,4 @@ export type {
   ToolCallPolicy,
   ToolCallReview,
 } from './types.js';
+export { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';

@@ -265,9 +265,8 @@ export interface ModelCallCost {
   cost_usd: number;
   cost_micro_usd: number;
   pricing_source?: string | undefined;
-  priced_model?: string | undefined;
+  priced_model?: string | null | undefined;
   pricing_as_of?: string | undefined;
-  [key: string]: unknown;
 }
 
 /** Prices a call's usage; returns `undefined` when the model cannot be priced. */

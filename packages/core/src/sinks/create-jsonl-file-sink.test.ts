@@ -39,7 +39,13 @@ function exists(path: string): Promise<boolean> {
 function logCalls(tracer: ReturnType<typeof createTracer>, count: number): void {
   tracer.logMessage({ role: 'user', content: 'start ü 🚀' });
   for (let i = 0; i < count; i++) {
-    tracer.logAct({ payload: { call_id: `c${i}`, name: 'search', arguments: { q: `query ${i}`, note: 'line\nbreak' } } });
+    tracer.logAct({
+      payload: {
+        call_id: `c${i}`,
+        name: 'search',
+        arguments: { q: `query ${i}`, note: 'line\nbreak' },
+      },
+    });
     tracer.logObserve({ payload: { call_id: `c${i}`, output: { hits: i } } });
   }
 }
@@ -121,7 +127,10 @@ describe('createJsonlFileSink', () => {
     const path = join(directory, 'trace.jsonl');
     mkdirSync(path);
     const reported: SinkError[] = [];
-    const sink = createJsonlFileSink(path, { bufferBytes: 256, onError: (error) => reported.push(error) });
+    const sink = createJsonlFileSink(path, {
+      bufferBytes: 256,
+      onError: (error) => reported.push(error),
+    });
     const tracer = createTracer({ sinks: [sink] });
     logCalls(tracer, 50);
     await expect(sink.flush()).rejects.toMatchObject({ code: 'SINK_WRITE_FAILED' });

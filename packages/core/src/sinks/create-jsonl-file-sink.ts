@@ -59,7 +59,10 @@ function countNewlines(buffer: Uint8Array): number {
  * await tracer.shutdown(); // every block is in traces/run.jsonl
  * ```
  */
-export function createJsonlFileSink(path: string, options: JsonlFileSinkOptions = {}): JsonlFileSink {
+export function createJsonlFileSink(
+  path: string,
+  options: JsonlFileSinkOptions = {},
+): JsonlFileSink {
   const bufferBytes = options.bufferBytes ?? defaultJsonlBufferBytes;
   const onError = options.onError;
   const sync = options.sync ?? false;

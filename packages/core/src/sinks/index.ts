@@ -1,10 +1,10 @@
-export { createConsoleSink, type ConsoleSinkOptions } from './create-console-sink.js';
+export { type ConsoleSinkOptions, createConsoleSink } from './create-console-sink.js';
 export {
   createJsonlFileSink,
   type JsonlFileSink,
   type JsonlFileSinkOptions,
 } from './create-jsonl-file-sink.js';
 export { createMemorySink, type MemorySink } from './create-memory-sink.js';
-export { renderTree, type RenderTreeOptions } from './render-tree.js';
+export { type RenderTreeOptions, renderTree } from './render-tree.js';
 export type { Sink } from './sink.js';
 export { SinkError, type SinkErrorCode, type SinkErrorOptions } from './sink-error.js';

@@ -13,6 +13,12 @@ export interface RenderTreeOptions {
 
 type Paint = (code: string, text: string) => string;
 
+interface Context {
+  paint: Paint;
+  full: boolean;
+  maxWidth: number;
+}
+
 interface Line {
   /** Plain label before the value, e.g. `user: `. */
   label: string;
@@ -43,6 +49,7 @@ const ansi = {
 };
 
 const minimumValueWidth = 24;
+const maximumHighlightWidth = 48;
 // C0/C1 controls other than newline and tab: escaped so a tool output cannot drive the terminal
 const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -71,15 +78,18 @@ export function renderTree(stitched: StitchedTrace, options: RenderTreeOptions =
   const color = options.color ?? false;
   const full = options.full ?? false;
   const maxWidth = options.maxWidth ?? 120;
-  const paint: Paint = color ? (code, text) => `${code}${text}${ansi.reset}` : (_code, text) => text;
+  const paint: Paint = color
+    ? (code, text) => `${code}${text}${ansi.reset}`
+    : (_code, text) => text;
+  const context: Context = { paint, full, maxWidth };
 
-  const roots: Node[] = stitched.messages.map((message) => messageNode(message, paint));
+  const roots: Node[] = stitched.messages.map((message) => messageNode(message, context));
   const orphanCalls = stitched.orphans.tool_calls;
   const orphanResults = stitched.orphans.tool_results;
   if (orphanCalls.length > 0 || orphanResults.length > 0) {
     const children = [
-      ...orphanCalls.map((call) => callNode(call, paint, true)),
-      ...orphanResults.map((result) => resultNode(result, paint, true)),
+      ...orphanCalls.map((call) => callNode(call, context, true)),
+      ...orphanResults.map((result) => resultNode(result, context, true)),
     ];
     roots.push({ line: plainLine('orphans', paint(ansi.red + ansi.bold, 'orphans')), children });
   }
@@ -90,7 +100,7 @@ export function renderTree(stitched: StitchedTrace, options: RenderTreeOptions =
   const emit = (node: Node, prefix: string, last: boolean): void => {
     const branch = last ? '└─ ' : '├─ ';
     const continuation = prefix + (last ? '   ' : '│  ');
-    out.push(...renderLine(node.line, prefix + branch, continuation, { paint, full, maxWidth }));
+    out.push(...renderLine(node.line, prefix + branch, continuation, context));
     node.children.forEach((child, index) => {
       emit(child, continuation, index === node.children.length - 1);
     });
@@ -105,7 +115,8 @@ function plainLine(label: string, painted: string): Line {
   return { label, painted, value: '' };
 }
 
-function messageNode(message: StitchedMessage, paint: Paint): Node {
+function messageNode(message: StitchedMessage, context: Context): Node {
+  const paint = context.paint;
   const block = message.block;
   const role = String(block.payload.role);
   const synthetic = block.metadata.synthetic === true;
@@ -115,9 +126,10 @@ function messageNode(message: StitchedMessage, paint: Paint): Node {
     label,
     painted: paint(roleColor + ansi.bold, label),
     value: contentText(block.payload.content),
-    ...withHighlights(block, paint),
+    ...withHighlights(block, context),
   };
-  if (block.payload.content === null || block.payload.content === undefined) line.valueColor = ansi.dim;
+  if (block.payload.content === null || block.payload.content === undefined)
+    line.valueColor = ansi.dim;
 
   const children: Node[] = [];
   // thinks and calls interleaved in time order, thinks first on ties
@@ -135,20 +147,21 @@ function messageNode(message: StitchedMessage, paint: Paint): Node {
           painted: paint(ansi.magenta, 'think: '),
           value: String(think.payload.text),
           valueColor: ansi.dim,
-          ...withHighlights(think, paint),
+          ...withHighlights(think, context),
         },
         children: [],
       });
       t++;
     } else if (call !== undefined) {
-      children.push(callNode(call, paint, false));
+      children.push(callNode(call, context, false));
       c++;
     }
   }
   return { line, children };
 }
 
-function callNode(call: StitchedToolCall, paint: Paint, orphan: boolean): Node {
+function callNode(call: StitchedToolCall, context: Context, orphan: boolean): Node {
+  const paint = context.paint;
   const block = call.block;
   const name = String(block.payload.name);
   const label = `${orphan ? `call (parent ${block.parent_block_id ?? 'none'}) ` : 'call '}${name}(`;
@@ -156,11 +169,13 @@ function callNode(call: StitchedToolCall, paint: Paint, orphan: boolean): Node {
     label,
     painted: `${paint(ansi.dim, orphan ? `call (parent ${block.parent_block_id ?? 'none'}) ` : 'call ')}${paint(ansi.cyan + ansi.bold, name)}(`,
     value: `${valueText(block.payload.arguments)})`,
-    ...withHighlights(block, paint),
+    ...withHighlights(block, context),
   };
   const results = call.results;
-  const deltas = results.filter((result) => !('output' in result.payload) || result.payload.output === undefined);
-  const children = results.map((result) => resultNode(result, paint, false));
+  const deltas = results.filter(
+    (result) => !('output' in result.payload) || result.payload.output === undefined,
+  );
+  const children = results.map((result) => resultNode(result, context, false));
   if (deltas.length > 1 && call.output !== undefined) {
     children.push({
       line: {
@@ -174,7 +189,8 @@ function callNode(call: StitchedToolCall, paint: Paint, orphan: boolean): Node {
   return { line, children };
 }
 
-function resultNode(result: ToolResultBlock, paint: Paint, orphan: boolean): Node {
+function resultNode(result: ToolResultBlock, context: Context, orphan: boolean): Node {
+  const paint = context.paint;
   const payload = result.payload;
   const seq = payload.seq === undefined ? '' : `#${payload.seq}`;
   const isDelta = payload.output === undefined && 'delta' in payload;
@@ -186,7 +202,7 @@ function resultNode(result: ToolResultBlock, paint: Paint, orphan: boolean): Nod
       label,
       painted: paint(failed ? ansi.red : ansi.dim, label),
       value: valueText(isDelta ? payload.delta : payload.output),
-      ...withHighlights(result, paint),
+      ...withHighlights(result, context),
     },
     children: [],
   };
@@ -216,12 +232,7 @@ function valueText(value: unknown): string {
   }
 }
 
-function renderLine(
-  line: Line,
-  first: string,
-  continuation: string,
-  context: { paint: Paint; full: boolean; maxWidth: number },
-): string[] {
+function renderLine(line: Line, first: string, continuation: string, context: Context): string[] {
   const { paint, full, maxWidth } = context;
   const highlights = line.highlights;
   const tail = highlights === undefined ? '' : `  ${highlights.painted}`;
@@ -257,11 +268,15 @@ function truncate(text: string, room: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-function withHighlights(block: Block, paint: Paint): { highlights?: NonNullable<Line['highlights']> } {
-  const parts = metadataHighlights(block.metadata).map((part) => ({
-    text: escapeControls(part.text).replace(/\n/g, '\\n'),
-    color: part.color,
-  }));
+function withHighlights(
+  block: Block,
+  context: Context,
+): { highlights?: NonNullable<Line['highlights']> } {
+  const paint = context.paint;
+  const parts = metadataHighlights(block.metadata).map((part) => {
+    const text = escapeControls(part.text).replace(/\n/g, '\\n');
+    return { text: context.full ? text : truncate(text, maximumHighlightWidth), color: part.color };
+  });
   if (parts.length === 0) return {};
   const plain = `[${parts.map((part) => part.text).join(' · ')}]`;
   const painted = `${paint(ansi.dim, '[')}${parts
@@ -283,12 +298,21 @@ export function metadataHighlights(metadata: Record<string, unknown>): Highlight
     parts.push({ text: status, color: status === 'success' ? ansi.green : ansi.red });
   }
   const failure = errorText(metadata.error ?? metadata.exception);
-  if (failure !== undefined) {
+  // when the output already is the exception message, the type alone is enough
+  if (failure !== undefined && metadata.output_source === 'exception') {
+    if (typeof metadata.exception_type === 'string') {
+      parts.push({ text: metadata.exception_type, color: ansi.red });
+    }
+  } else if (failure !== undefined) {
     const type = typeof metadata.exception_type === 'string' ? `${metadata.exception_type}: ` : '';
     parts.push({ text: `${type}${failure}`, color: ansi.red });
   }
   if (typeof metadata.model === 'string') parts.push({ text: metadata.model, color: ansi.dim });
-  const duration = firstNumber(metadata.execution_time_ms, metadata.latency_ms, metadata.duration_ms);
+  const duration = firstNumber(
+    metadata.execution_time_ms,
+    metadata.latency_ms,
+    metadata.duration_ms,
+  );
   if (duration !== undefined) parts.push({ text: formatDuration(duration), color: ansi.yellow });
   const tokens = tokenText(metadata.usage);
   if (tokens !== undefined) parts.push({ text: tokens, color: ansi.yellow });
@@ -340,7 +364,12 @@ function tokenText(usage: unknown): string | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const u = usage as Record<string, unknown>;
   const input = firstNumber(u.prompt_tokens, u.input_tokens, u.inputTokens, u.promptTokens);
-  const output = firstNumber(u.completion_tokens, u.output_tokens, u.outputTokens, u.completionTokens);
+  const output = firstNumber(
+    u.completion_tokens,
+    u.output_tokens,
+    u.outputTokens,
+    u.completionTokens,
+  );
   const total =
     firstNumber(u.total_tokens, u.totalTokens) ??
     (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);

@@ -5,6 +5,7 @@ export type SinkErrorCode = 'SINK_WRITE_FAILED' | 'SINK_CLOSED';
 
 /** Options of {@link SinkError}. */
 export interface SinkErrorOptions {
+  /** `SINK_WRITE_FAILED` or `SINK_CLOSED`. */
   code: SinkErrorCode;
   /** What went wrong and what to do about it. */
   message: string;

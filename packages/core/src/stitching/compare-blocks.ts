@@ -23,7 +23,11 @@ function text(value: unknown): string {
  */
 export function compareCreatedAt(a: string, b: string): number {
   if (a === b) return 0;
-  if (a.length !== b.length || a.charCodeAt(a.length - 1) !== Z || b.charCodeAt(b.length - 1) !== Z) {
+  if (
+    a.length !== b.length ||
+    a.charCodeAt(a.length - 1) !== Z ||
+    b.charCodeAt(b.length - 1) !== Z
+  ) {
     const timeA = Date.parse(a);
     const timeB = Date.parse(b);
     if (timeA !== timeB && !Number.isNaN(timeA) && !Number.isNaN(timeB)) return timeA - timeB;

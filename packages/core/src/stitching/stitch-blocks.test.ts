@@ -37,9 +37,16 @@ function ids(items: readonly { id: string }[]): string[] {
 describe('stitchBlocks', () => {
   it('builds the seed tree: message → thinks, tool calls → results', () => {
     const blocks = [
-      block('TOOL_RESULT', 'tb_r', 'tb_c', t(3), { call_id: 'call_1', output: { forecast: '22°C' } }),
+      block('TOOL_RESULT', 'tb_r', 'tb_c', t(3), {
+        call_id: 'call_1',
+        output: { forecast: '22°C' },
+      }),
       block('THINK', 'tb_t', 'tb_m', t(4), { text: 'decide to show celsius' }),
-      block('TOOL_CALL', 'tb_c', 'tb_m', t(2), { call_id: 'call_1', name: 'get_weather', arguments: {} }),
+      block('TOOL_CALL', 'tb_c', 'tb_m', t(2), {
+        call_id: 'call_1',
+        name: 'get_weather',
+        arguments: {},
+      }),
       block('MESSAGE', 'tb_m', null, t(1), { role: 'user', content: "what's the weather?" }),
     ];
     const tree = stitchBlocks(blocks);
@@ -60,7 +67,12 @@ describe('stitchBlocks', () => {
       block('MESSAGE', 'tb_a', null, t(1), { role: 'user', content: 'a' }),
       block('MESSAGE', 'tb_0', null, t(0), { role: 'system', content: 's' }),
       block('TOOL_CALL', 'tb_c2', 'tb_a', t(5), { call_id: 'c2', name: 'f', arguments: {} }),
-      block('TOOL_CALL', 'tb_c1', 'tb_a', t(6), { call_id: 'c1', name: 'f', arguments: {}, seq: 0 }),
+      block('TOOL_CALL', 'tb_c1', 'tb_a', t(6), {
+        call_id: 'c1',
+        name: 'f',
+        arguments: {},
+        seq: 0,
+      }),
       block('TOOL_RESULT', 'tb_r_none_late', 'tb_c2', t(9), { call_id: 'c2', delta: 'x' }),
       block('TOOL_RESULT', 'tb_r_none_early', 'tb_c2', t(8), { call_id: 'c2', delta: 'y' }),
       block('TOOL_RESULT', 'tb_r_seq1', 'tb_c2', t(1), { call_id: 'c2', delta: 'b', seq: 1 }),
@@ -74,7 +86,12 @@ describe('stitchBlocks', () => {
     expect(ids(message?.thinks ?? [])).toEqual(['tb_t1', 'tb_t2']);
     expect(message?.tool_calls.map((c) => c.block.id)).toEqual(['tb_c1', 'tb_c2']);
     const call = message?.tool_calls[1];
-    expect(ids(call?.results ?? [])).toEqual(['tb_r_seq0', 'tb_r_seq1', 'tb_r_none_early', 'tb_r_none_late']);
+    expect(ids(call?.results ?? [])).toEqual([
+      'tb_r_seq0',
+      'tb_r_seq1',
+      'tb_r_none_early',
+      'tb_r_none_late',
+    ]);
     expect(call?.output).toBe('abyx');
     expect(message?.tool_calls[0]).not.toHaveProperty('output');
   });
@@ -123,8 +140,14 @@ describe('stitchBlocks', () => {
     const first = stitchBlocks(blocks);
     expect(first.messages.map((m) => m.block.id)).toEqual(['tb_1']);
     expect(first.orphans.tool_calls.map((c) => c.block.id)).toEqual(['tb_c']);
-    expect(stitchBlocks(blocks, { traceId: 'tr_2' }).messages.map((m) => m.block.id)).toEqual(['tb_2']);
-    expect(stitchBlocks([])).toEqual({ trace_id: '', messages: [], orphans: { tool_calls: [], tool_results: [] } });
+    expect(stitchBlocks(blocks, { traceId: 'tr_2' }).messages.map((m) => m.block.id)).toEqual([
+      'tb_2',
+    ]);
+    expect(stitchBlocks([])).toEqual({
+      trace_id: '',
+      messages: [],
+      orphans: { tool_calls: [], tool_results: [] },
+    });
   });
 
   it('accepts blocks parsed from JSON with fields missing, without crashing', () => {
@@ -141,9 +164,15 @@ describe('stitchBlocks', () => {
 
   it('compares timestamps of different formats by time', () => {
     const tree = stitchBlocks([
-      block('MESSAGE', 'tb_a', null, '2025-01-01T00:00:00.500Z', { role: 'user', content: 'later' }),
+      block('MESSAGE', 'tb_a', null, '2025-01-01T00:00:00.500Z', {
+        role: 'user',
+        content: 'later',
+      }),
       block('MESSAGE', 'tb_b', null, '2025-01-01T00:00:00Z', { role: 'user', content: 'earlier' }),
-      block('MESSAGE', 'tb_c', null, '2025-01-01T01:00:00.100+02:00', { role: 'user', content: 'earliest' }),
+      block('MESSAGE', 'tb_c', null, '2025-01-01T01:00:00.100+02:00', {
+        role: 'user',
+        content: 'earliest',
+      }),
     ]);
     expect(tree.messages.map((m) => m.block.id)).toEqual(['tb_c', 'tb_b', 'tb_a']);
   });

@@ -1,10 +1,4 @@
-import type {
-  Block,
-  MessageBlock,
-  ThinkBlock,
-  ToolCallBlock,
-  ToolResultBlock,
-} from '../model/index.js';
+import type { Block, ThinkBlock, ToolResultBlock } from '../model/index.js';
 import { assembleToolOutput } from './assemble-tool-output.js';
 import { compareBlocks, compareSequencedBlocks } from './compare-blocks.js';
 import type { StitchedMessage, StitchedToolCall, StitchedTrace } from './types.js';
@@ -26,22 +20,141 @@ function compareCallNodes(a: StitchedToolCall, b: StitchedToolCall): number {
   return compareSequencedBlocks(a.block, b.block);
 }
 
-// Input is usually already in order (blocks are written as they happen): check in O(n) first.
+// Blocks are usually written in time order, or nearly (several writers appending to one file):
+// insertion sort finishes those in about linear time. Past a budget of moves (input far from
+// sorted) it hands over to the engine's O(n log n) sort.
 function sortIfNeeded<T>(items: T[], compare: (a: T, b: T) => number): void {
+  let budget = 8 * items.length + 16;
   for (let i = 1; i < items.length; i++) {
-    if (compare(items[i - 1] as T, items[i] as T) > 0) {
-      items.sort(compare);
-      return;
+    const item = items[i] as T;
+    if (compare(items[i - 1] as T, item) <= 0) continue;
+    let j = i - 1;
+    while (j >= 0 && compare(items[j] as T, item) > 0) {
+      items[j + 1] = items[j] as T;
+      j--;
+      if (--budget === 0) {
+        items[j + 1] = item;
+        items.sort(compare);
+        return;
+      }
     }
+    items[j + 1] = item;
   }
 }
 
-// With duplicate ids (invalid input) the block that sorts first owns the children, whatever
-// the input order.
-function register<T extends { block: Block }>(index: Map<string, T>, node: T): void {
-  const id = node.block.id;
-  const existing = index.get(id);
-  if (existing === undefined || compareBlocks(node.block, existing.block) < 0) index.set(id, node);
+interface Index {
+  messages: StitchedMessage[];
+  calls: StitchedToolCall[];
+  messageById: Map<string, StitchedMessage>;
+  callById: Map<string, StitchedToolCall>;
+  /** Children whose parent was not at hand when they were read. */
+  thinks: ThinkBlock[];
+  results: ToolResultBlock[];
+  unattachedCalls: StitchedToolCall[];
+}
+
+function isTraceBlock(block: unknown, traceId: string): block is Block {
+  return typeof block === 'object' && block !== null && (block as Block).trace_id === traceId;
+}
+
+// One pass. A child usually follows its parent closely, so the last message and the last call
+// are tried before the maps. Returns undefined when two parents share an id (invalid input),
+// for which indexDuplicates decides the owner deterministically.
+function indexBlocks(blocks: readonly Block[], traceId: string): Index | undefined {
+  const index: Index = {
+    messages: [],
+    calls: [],
+    messageById: new Map(),
+    callById: new Map(),
+    thinks: [],
+    results: [],
+    unattachedCalls: [],
+  };
+  let lastMessage: StitchedMessage | undefined;
+  let lastCall: StitchedToolCall | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i];
+    if (!isTraceBlock(block, traceId)) continue;
+    switch (block.sub_type) {
+      case 'MESSAGE': {
+        const node: StitchedMessage = { block, thinks: [], tool_calls: [] };
+        index.messages.push(node);
+        index.messageById.set(block.id, node);
+        lastMessage = node;
+        break;
+      }
+      case 'TOOL_CALL': {
+        const node: StitchedToolCall = { block, results: [] };
+        index.calls.push(node);
+        index.callById.set(block.id, node);
+        if (lastMessage !== undefined && block.parent_block_id === lastMessage.block.id) {
+          lastMessage.tool_calls.push(node);
+        } else {
+          index.unattachedCalls.push(node);
+        }
+        lastCall = node;
+        break;
+      }
+      case 'THINK':
+        if (lastMessage !== undefined && block.parent_block_id === lastMessage.block.id) {
+          lastMessage.thinks.push(block);
+        } else {
+          index.thinks.push(block);
+        }
+        break;
+      case 'TOOL_RESULT':
+        if (lastCall !== undefined && block.parent_block_id === lastCall.block.id) {
+          lastCall.results.push(block);
+        } else {
+          index.results.push(block);
+        }
+        break;
+    }
+  }
+  if (
+    index.messageById.size !== index.messages.length ||
+    index.callById.size !== index.calls.length
+  ) {
+    return undefined;
+  }
+  return index;
+}
+
+// With duplicate ids the block that sorts first owns the children, whatever the input order.
+function indexDuplicates(blocks: readonly Block[], traceId: string): Index {
+  const index: Index = {
+    messages: [],
+    calls: [],
+    messageById: new Map(),
+    callById: new Map(),
+    thinks: [],
+    results: [],
+    unattachedCalls: [],
+  };
+  const register = <T extends { block: Block }>(byId: Map<string, T>, node: T) => {
+    const existing = byId.get(node.block.id);
+    if (existing === undefined || compareBlocks(node.block, existing.block) < 0) {
+      byId.set(node.block.id, node);
+    }
+  };
+  for (const block of blocks) {
+    if (!isTraceBlock(block, traceId)) continue;
+    if (block.sub_type === 'MESSAGE') {
+      const node: StitchedMessage = { block, thinks: [], tool_calls: [] };
+      index.messages.push(node);
+      register(index.messageById, node);
+    } else if (block.sub_type === 'TOOL_CALL') {
+      const node: StitchedToolCall = { block, results: [] };
+      index.calls.push(node);
+      index.unattachedCalls.push(node);
+      register(index.callById, node);
+    } else if (block.sub_type === 'THINK') {
+      index.thinks.push(block);
+    } else if (block.sub_type === 'TOOL_RESULT') {
+      index.results.push(block);
+    }
+  }
+  return index;
 }
 
 /**
@@ -77,63 +190,36 @@ export function stitchBlocks(
     const first = blocks.find((block) => typeof block === 'object' && block !== null);
     traceId = typeof first?.trace_id === 'string' ? first.trace_id : '';
   }
-  const messages: StitchedMessage[] = [];
-  const calls: StitchedToolCall[] = [];
-  const thinks: ThinkBlock[] = [];
-  const results: ToolResultBlock[] = [];
-  const messageById = new Map<string, StitchedMessage>();
-  const callById = new Map<string, StitchedToolCall>();
-
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i];
-    if (typeof block !== 'object' || block === null || block.trace_id !== traceId) continue;
-    switch (block.sub_type) {
-      case 'MESSAGE': {
-        const node: StitchedMessage = { block: block as MessageBlock, thinks: [], tool_calls: [] };
-        messages.push(node);
-        register(messageById, node);
-        break;
-      }
-      case 'TOOL_CALL': {
-        const node: StitchedToolCall = { block: block as ToolCallBlock, results: [] };
-        calls.push(node);
-        register(callById, node);
-        break;
-      }
-      case 'THINK':
-        thinks.push(block as ThinkBlock);
-        break;
-      case 'TOOL_RESULT':
-        results.push(block as ToolResultBlock);
-        break;
-    }
-  }
+  const index = indexBlocks(blocks, traceId) ?? indexDuplicates(blocks, traceId);
+  const { messages, calls, messageById, callById } = index;
 
   const orphanThinks: ThinkBlock[] = [];
-  for (let i = 0; i < thinks.length; i++) {
-    const think = thinks[i] as ThinkBlock;
+  for (let i = 0; i < index.thinks.length; i++) {
+    const think = index.thinks[i] as ThinkBlock;
     const parent = messageById.get(think.parent_block_id as string);
     if (parent === undefined) orphanThinks.push(think);
     else parent.thinks.push(think);
   }
   const orphanResults: ToolResultBlock[] = [];
-  for (let i = 0; i < results.length; i++) {
-    const result = results[i] as ToolResultBlock;
+  for (let i = 0; i < index.results.length; i++) {
+    const result = index.results[i] as ToolResultBlock;
     const parent = callById.get(result.parent_block_id as string);
     if (parent === undefined) orphanResults.push(result);
     else parent.results.push(result);
   }
   const orphanCalls: StitchedToolCall[] = [];
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i] as StitchedToolCall;
+  for (let i = 0; i < index.unattachedCalls.length; i++) {
+    const call = index.unattachedCalls[i] as StitchedToolCall;
     const parent = messageById.get(call.block.parent_block_id as string);
     if (parent === undefined) orphanCalls.push(call);
     else parent.tool_calls.push(call);
-    if (call.results.length > 0) {
-      sortIfNeeded(call.results, compareSequencedBlocks);
-      const output = assembleToolOutput(call.results);
-      if (output !== undefined) call.output = output;
-    }
+  }
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as StitchedToolCall;
+    if (call.results.length === 0) continue;
+    sortIfNeeded(call.results, compareSequencedBlocks);
+    const output = assembleToolOutput(call.results);
+    if (output !== undefined) call.output = output;
   }
 
   sortIfNeeded(messages, compareMessageNodes);

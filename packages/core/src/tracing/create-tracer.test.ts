@@ -120,7 +120,12 @@ describe('createTracer', () => {
       created_at: '2025-01-31T12:00:00.000Z',
       updated_at: '2025-01-31T12:00:00.000Z',
     });
-    expect(call).toMatchObject({ id: 'tb_000002', block_type: 'ACT', sub_type: 'TOOL_CALL', parent_block_id: 'tb_000001' });
+    expect(call).toMatchObject({
+      id: 'tb_000002',
+      block_type: 'ACT',
+      sub_type: 'TOOL_CALL',
+      parent_block_id: 'tb_000001',
+    });
     expect(result).toMatchObject({
       id: 'tb_000003',
       block_type: 'OBSERVE',
@@ -129,7 +134,11 @@ describe('createTracer', () => {
       extra: { reward: 1 },
       created_at: '2025-01-31T12:00:00.002Z',
     });
-    expect(think).toMatchObject({ block_type: 'ACT', sub_type: 'THINK', parent_block_id: 'tb_000001' });
+    expect(think).toMatchObject({
+      block_type: 'ACT',
+      sub_type: 'THINK',
+      parent_block_id: 'tb_000001',
+    });
     expect(tracer.blocks()).toEqual([message, call, result, think]);
     expect(sink.blocks).toEqual([message, call, result, think]);
     expect(tracer.get(call.id)).toBe(call);
@@ -199,13 +208,19 @@ describe('createTracer', () => {
       tracer.logMessage({ role: 'user', content: 'go' });
       const first = tracer.logAct({ payload: { call_id: 'c1', name: 'a', arguments: {} } });
       const second = tracer.logAct({ payload: { call_id: 'c2', name: 'b', arguments: {} } });
-      expect(tracer.logObserve({ payload: { call_id: 'c1', output: 1 } }).parent_block_id).toBe(first.id);
-      expect(tracer.logObserve({ payload: { call_id: 'c2', delta: 'x', seq: 0 } }).parent_block_id).toBe(second.id);
+      expect(tracer.logObserve({ payload: { call_id: 'c1', output: 1 } }).parent_block_id).toBe(
+        first.id,
+      );
+      expect(
+        tracer.logObserve({ payload: { call_id: 'c2', delta: 'x', seq: 0 } }).parent_block_id,
+      ).toBe(second.id);
     });
 
     it('logs a synthetic assistant MESSAGE when there is none yet', () => {
       const { tracer, sink } = setup();
-      const call = tracer.logAct({ payload: { call_id: 'c1', name: 'lookup', arguments: { q: 1 } } });
+      const call = tracer.logAct({
+        payload: { call_id: 'c1', name: 'lookup', arguments: { q: 1 } },
+      });
       const [message] = tracer.blocks();
       expect(message).toMatchObject({
         id: 'tb_000001',
@@ -239,40 +254,130 @@ describe('createTracer', () => {
       const context = setup({ limits: { messageBytes: 10, thinkBytes: 8 } });
       const { tracer } = context;
       const message = tracer.logMessage({ role: 'user', content: 'start' });
-      const call = tracer.logAct({ payload: { call_id: 'c1', name: 'search', arguments: { q: 'x' } } });
+      const call = tracer.logAct({
+        payload: { call_id: 'c1', name: 'search', arguments: { q: 'x' } },
+      });
       tracer.logObserve({ payload: { call_id: 'c1', delta: 'a', seq: 0 } });
       return { ...context, message, call };
     }
 
-    const cases: [string, string, (tracer: Tracer, ids: { message: Block; call: Block }) => unknown][] = [
-      ['a MESSAGE role outside system/user/assistant', 'VALIDATION', (t) => t.logMessage({ role: 'tool' as 'user', content: 'x' })],
+    const cases: [
+      string,
+      string,
+      (tracer: Tracer, ids: { message: Block; call: Block }) => unknown,
+    ][] = [
+      [
+        'a MESSAGE role outside system/user/assistant',
+        'VALIDATION',
+        (t) => t.logMessage({ role: 'tool' as 'user', content: 'x' }),
+      ],
       ['an empty user message', 'VALIDATION', (t) => t.logMessage({ role: 'user', content: '' })],
-      ['a MESSAGE with a parent', 'VALIDATION', (t, b) => t.logMessage({ role: 'user', content: 'x', parent_block_id: b.message.id })],
-      ['a message over the byte limit', 'PAYLOAD_TOO_LARGE', (t) => t.logMessage({ role: 'user', content: 'x'.repeat(11) })],
-      ['multi-byte UTF-8 one byte over the limit', 'PAYLOAD_TOO_LARGE', (t) => t.logMessage({ role: 'user', content: 'ééééé!' })],
-      ['a tool call under an unknown parent', 'VALIDATION', (t) => t.logAct({ parent_block_id: 'tb_nope', payload: { call_id: 'c2', name: 'a', arguments: {} } })],
-      ['a tool call under a TOOL_CALL', 'PARENT_SUBTYPE_MISMATCH', (t, b) => t.logAct({ parent_block_id: b.call.id, payload: { call_id: 'c2', name: 'a', arguments: {} } })],
-      ['a duplicate call_id', 'DUPLICATE_CALL_ID', (t) => t.logAct({ payload: { call_id: 'c1', name: 'again', arguments: {} } })],
-      ['a tool call without a name', 'VALIDATION', (t) => t.logAct({ payload: { call_id: 'c2', name: '', arguments: {} } })],
-      ['a result for an unknown call_id', 'VALIDATION', (t) => t.logObserve({ payload: { call_id: 'c9', output: 1 } })],
-      ['a result with both output and delta', 'VALIDATION', (t) => t.logObserve({ payload: { call_id: 'c1', output: 1, delta: 2 } })],
-      ['a result with neither output nor delta', 'VALIDATION', (t) => t.logObserve({ payload: { call_id: 'c1' } })],
-      ['a negative seq', 'VALIDATION', (t) => t.logObserve({ payload: { call_id: 'c1', delta: 'b', seq: -1 } })],
-      ['a duplicate result seq', 'DUPLICATE_RESULT_SEQ', (t) => t.logObserve({ payload: { call_id: 'c1', delta: 'b', seq: 0 } })],
-      ['a result under a MESSAGE', 'PARENT_SUBTYPE_MISMATCH', (t, b) => t.logObserve({ parent_block_id: b.message.id, payload: { call_id: 'c1', output: 1 } })],
+      [
+        'a MESSAGE with a parent',
+        'VALIDATION',
+        (t, b) => t.logMessage({ role: 'user', content: 'x', parent_block_id: b.message.id }),
+      ],
+      [
+        'a message over the byte limit',
+        'PAYLOAD_TOO_LARGE',
+        (t) => t.logMessage({ role: 'user', content: 'x'.repeat(11) }),
+      ],
+      [
+        'multi-byte UTF-8 one byte over the limit',
+        'PAYLOAD_TOO_LARGE',
+        (t) => t.logMessage({ role: 'user', content: 'ééééé!' }),
+      ],
+      [
+        'a tool call under an unknown parent',
+        'VALIDATION',
+        (t) =>
+          t.logAct({
+            parent_block_id: 'tb_nope',
+            payload: { call_id: 'c2', name: 'a', arguments: {} },
+          }),
+      ],
+      [
+        'a tool call under a TOOL_CALL',
+        'PARENT_SUBTYPE_MISMATCH',
+        (t, b) =>
+          t.logAct({
+            parent_block_id: b.call.id,
+            payload: { call_id: 'c2', name: 'a', arguments: {} },
+          }),
+      ],
+      [
+        'a duplicate call_id',
+        'DUPLICATE_CALL_ID',
+        (t) => t.logAct({ payload: { call_id: 'c1', name: 'again', arguments: {} } }),
+      ],
+      [
+        'a tool call without a name',
+        'VALIDATION',
+        (t) => t.logAct({ payload: { call_id: 'c2', name: '', arguments: {} } }),
+      ],
+      [
+        'a result for an unknown call_id',
+        'VALIDATION',
+        (t) => t.logObserve({ payload: { call_id: 'c9', output: 1 } }),
+      ],
+      [
+        'a result with both output and delta',
+        'VALIDATION',
+        (t) => t.logObserve({ payload: { call_id: 'c1', output: 1, delta: 2 } }),
+      ],
+      [
+        'a result with neither output nor delta',
+        'VALIDATION',
+        (t) => t.logObserve({ payload: { call_id: 'c1' } }),
+      ],
+      [
+        'a negative seq',
+        'VALIDATION',
+        (t) => t.logObserve({ payload: { call_id: 'c1', delta: 'b', seq: -1 } }),
+      ],
+      [
+        'a duplicate result seq',
+        'DUPLICATE_RESULT_SEQ',
+        (t) => t.logObserve({ payload: { call_id: 'c1', delta: 'b', seq: 0 } }),
+      ],
+      [
+        'a result under a MESSAGE',
+        'PARENT_SUBTYPE_MISMATCH',
+        (t, b) =>
+          t.logObserve({ parent_block_id: b.message.id, payload: { call_id: 'c1', output: 1 } }),
+      ],
       ['an empty think', 'VALIDATION', (t) => t.logThink({ payload: { text: '' } })],
-      ['a think over the byte limit', 'PAYLOAD_TOO_LARGE', (t) => t.logThink({ payload: { text: 'ü'.repeat(5) } })],
+      [
+        'a think over the byte limit',
+        'PAYLOAD_TOO_LARGE',
+        (t) => t.logThink({ payload: { text: 'ü'.repeat(5) } }),
+      ],
       ['a null input', 'VALIDATION', (t) => t.logAct(null as never)],
       ['a missing payload', 'VALIDATION', (t) => t.logThink({} as never)],
-      ['metadata that is not an object', 'VALIDATION', (t) => t.logThink({ payload: { text: 'x' }, metadata: 'no' as never })],
-      ['arguments that are not JSON', 'VALIDATION', (t) => t.logAct({ payload: { call_id: 'c3', name: 'a', arguments: '{not json' } })],
+      [
+        'metadata that is not an object',
+        'VALIDATION',
+        (t) => t.logThink({ payload: { text: 'x' }, metadata: 'no' as never }),
+      ],
+      [
+        'arguments that are not JSON',
+        'VALIDATION',
+        (t) => t.logAct({ payload: { call_id: 'c3', name: 'a', arguments: '{not json' } }),
+      ],
     ];
 
     for (const [name, code, run] of cases) {
       it(`rejects ${name} with ${code}`, () => {
         const { tracer, sink, message, call } = seeded();
-        const error = expectRejectedUnchanged(tracer, sink, () => run(tracer, { message, call }), code);
-        expect(error.httpStatus).toBe(code === 'VALIDATION' ? 422 : code === 'PAYLOAD_TOO_LARGE' ? 413 : 409);
+        const error = expectRejectedUnchanged(
+          tracer,
+          sink,
+          () => run(tracer, { message, call }),
+          code,
+        );
+        expect(error.httpStatus).toBe(
+          code === 'VALIDATION' ? 422 : code === 'PAYLOAD_TOO_LARGE' ? 413 : 409,
+        );
         // the tracer still works, and the rejected block's id is reused (no gap)
         expect(tracer.logThink({ payload: { text: 'ok' } }).id).toBe('tb_000004');
       });
@@ -287,7 +392,11 @@ describe('createTracer', () => {
       const { tracer } = seeded();
       const error = rejection(() => tracer.logObserve({ payload: { call_id: 'c9', output: 1 } }));
       expect(error.message).toContain('c9');
-      expect(error.details).toMatchObject({ sub_type: 'TOOL_RESULT', call_id: 'c9', trace_id: tracer.traceId });
+      expect(error.details).toMatchObject({
+        sub_type: 'TOOL_RESULT',
+        call_id: 'c9',
+        trace_id: tracer.traceId,
+      });
     });
   });
 
@@ -296,17 +405,42 @@ describe('createTracer', () => {
       const { tracer, sink } = setup();
       const message = tracer.logMessage({ role: 'user', content: 'email mom' });
       const [call, result] = tracer.recordEntry(entry('c1'));
-      expect(call).toMatchObject({ sub_type: 'TOOL_CALL', parent_block_id: message.id, payload: { call_id: 'c1', name: 'send_email', arguments: { to: 'mom@mail.com' } } });
-      expect(result).toMatchObject({ sub_type: 'TOOL_RESULT', parent_block_id: call.id, payload: { call_id: 'c1', output: { ok: true } }, metadata: { status: 'success', execution_time_ms: 12 } });
+      expect(call).toMatchObject({
+        sub_type: 'TOOL_CALL',
+        parent_block_id: message.id,
+        payload: { call_id: 'c1', name: 'send_email', arguments: { to: 'mom@mail.com' } },
+      });
+      expect(result).toMatchObject({
+        sub_type: 'TOOL_RESULT',
+        parent_block_id: call.id,
+        payload: { call_id: 'c1', output: { ok: true } },
+        metadata: { status: 'success', execution_time_ms: 12 },
+      });
       expect(sink.blocks).toEqual([message, call, result]);
       expect(tracer.findToolCall('c1')).toBe(call);
+    });
+
+    it('records many entries under one message, interleaved with rejections', () => {
+      const { tracer } = setup({ limits: { toolResultBytes: 64 } });
+      const message = tracer.logMessage({ role: 'user', content: 'go' });
+      for (let i = 0; i < 1500; i++) {
+        if (i % 500 === 7)
+          expect(() => tracer.recordEntry(entry(`c${i}`, 'x'.repeat(100)))).toThrow(TraceError);
+        tracer.recordEntry(entry(`c${i}`));
+      }
+      const stitched = tracer.stitched();
+      expect(stitched.messages[0]?.block).toBe(message);
+      expect(stitched.messages[0]?.tool_calls).toHaveLength(1500);
+      expect(tracer.blocks()).toHaveLength(3001);
     });
 
     it('honours parentBlockId', () => {
       const { tracer } = setup();
       const first = tracer.logMessage({ role: 'user', content: 'one' });
       tracer.logMessage({ role: 'user', content: 'two' });
-      expect(tracer.recordEntry(entry('c1'), { parentBlockId: first.id })[0].parent_block_id).toBe(first.id);
+      expect(tracer.recordEntry(entry('c1'), { parentBlockId: first.id })[0].parent_block_id).toBe(
+        first.id,
+      );
     });
 
     it('logs a synthetic message when the trace has none', () => {
@@ -320,7 +454,12 @@ describe('createTracer', () => {
     it('records nothing when the result is invalid (atomic)', () => {
       const { tracer, sink } = setup({ limits: { toolResultBytes: 16 } });
       tracer.logMessage({ role: 'user', content: 'go' });
-      expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(entry('c1', 'x'.repeat(100))), 'PAYLOAD_TOO_LARGE');
+      expectRejectedUnchanged(
+        tracer,
+        sink,
+        () => tracer.recordEntry(entry('c1', 'x'.repeat(100))),
+        'PAYLOAD_TOO_LARGE',
+      );
       expect(tracer.findToolCall('c1')).toBeUndefined();
       // the same call id can still be recorded, and ids have no gap
       const [call] = tracer.recordEntry(entry('c1', 'ok'));
@@ -329,16 +468,45 @@ describe('createTracer', () => {
 
     it('records nothing, not even the synthetic message, when the result is invalid', () => {
       const { tracer, sink } = setup({ limits: { toolResultBytes: 16 } });
-      expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(entry('c1', 'x'.repeat(100))), 'PAYLOAD_TOO_LARGE');
+      expectRejectedUnchanged(
+        tracer,
+        sink,
+        () => tracer.recordEntry(entry('c1', 'x'.repeat(100))),
+        'PAYLOAD_TOO_LARGE',
+      );
       expect(tracer.blocks()).toEqual([]);
+    });
+
+    it('rejects a malformed entry with VALIDATION', () => {
+      const { tracer, sink } = setup();
+      tracer.logMessage({ role: 'user', content: 'go' });
+      expectRejectedUnchanged(
+        tracer,
+        sink,
+        () => tracer.recordEntry({} as TraceEntry),
+        'VALIDATION',
+      );
+      const mismatched = entry('c1');
+      mismatched.result.call_id = 'other';
+      expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(mismatched), 'VALIDATION');
     });
 
     it('rejects a duplicate call id and an unknown parent without recording', () => {
       const { tracer, sink } = setup();
       tracer.logMessage({ role: 'user', content: 'go' });
       tracer.recordEntry(entry('c1'));
-      expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(entry('c1')), 'DUPLICATE_CALL_ID');
-      expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(entry('c2'), { parentBlockId: 'tb_nope' }), 'VALIDATION');
+      expectRejectedUnchanged(
+        tracer,
+        sink,
+        () => tracer.recordEntry(entry('c1')),
+        'DUPLICATE_CALL_ID',
+      );
+      expectRejectedUnchanged(
+        tracer,
+        sink,
+        () => tracer.recordEntry(entry('c2'), { parentBlockId: 'tb_nope' }),
+        'VALIDATION',
+      );
     });
   });
 
@@ -374,7 +542,11 @@ describe('createTracer', () => {
 
     it('flushes every sink and reports each failure after attempting all', async () => {
       const failure = new SinkError({ code: 'SINK_WRITE_FAILED', message: 'disk full' });
-      const failing: Sink = { write() {}, flush: () => Promise.reject(failure), close: () => Promise.reject(failure) };
+      const failing: Sink = {
+        write() {},
+        flush: () => Promise.reject(failure),
+        close: () => Promise.reject(failure),
+      };
       const healthy = createMemorySink();
       const flushSpy = vi.spyOn(healthy, 'flush');
       const tracer = createTracer({ sinks: [failing, healthy] });
@@ -401,7 +573,10 @@ describe('createTracer', () => {
         close: () => Promise.resolve(),
       };
       const memory = createMemorySink();
-      const tracer = createTracer({ sinks: [broken, memory], onError: (error) => seen.push(error) });
+      const tracer = createTracer({
+        sinks: [broken, memory],
+        onError: (error) => seen.push(error),
+      });
       const block = tracer.logMessage({ role: 'user', content: 'hi' });
       expect(tracer.blocks()).toEqual([block]);
       expect(memory.blocks).toEqual([block]);
@@ -410,6 +585,36 @@ describe('createTracer', () => {
       expect((error as TracerFlushError).errors).toEqual([thrown]);
       // reported once
       await expect(tracer.flush()).resolves.toBeUndefined();
+    });
+
+    it('reports a sink whose flush throws synchronously', async () => {
+      const broken = new Error('sync failure');
+      const sink: Sink = {
+        write() {},
+        flush() {
+          throw broken;
+        },
+        close() {
+          throw broken;
+        },
+      };
+      const tracer = createTracer({ sinks: [sink] });
+      await expect(tracer.flush()).rejects.toMatchObject({
+        code: 'TRACER_FLUSH_FAILED',
+        errors: [broken],
+      });
+      await expect(tracer.shutdown()).rejects.toMatchObject({
+        code: 'TRACER_FLUSH_FAILED',
+        errors: [broken],
+      });
+    });
+
+    it('rejects a clock that does not return epoch milliseconds', () => {
+      const tracer = createTracer({ clock: () => Number.NaN, ids: createSequentialIds() });
+      expect(rejection(() => tracer.logMessage({ role: 'user', content: 'hi' })).code).toBe(
+        'VALIDATION',
+      );
+      expect(tracer.blocks()).toEqual([]);
     });
 
     it('returns a copy from blocks()', () => {
@@ -428,9 +633,22 @@ describe('createTracer', () => {
       | { kind: 'observe'; call: number; seq: number | undefined; delta: boolean }
       | { kind: 'think'; text: string };
     const operation: fc.Arbitrary<Operation> = fc.oneof(
-      fc.record({ kind: fc.constant('message' as const), role: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const), content: fc.string({ maxLength: 12 }) }),
-      fc.record({ kind: fc.constant('act' as const), call: fc.nat(5), name: fc.string({ maxLength: 6 }) }),
-      fc.record({ kind: fc.constant('observe' as const), call: fc.nat(5), seq: fc.option(fc.nat(3), { nil: undefined }), delta: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('message' as const),
+        role: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const),
+        content: fc.string({ maxLength: 12 }),
+      }),
+      fc.record({
+        kind: fc.constant('act' as const),
+        call: fc.nat(5),
+        name: fc.string({ maxLength: 6 }),
+      }),
+      fc.record({
+        kind: fc.constant('observe' as const),
+        call: fc.nat(5),
+        seq: fc.option(fc.nat(3), { nil: undefined }),
+        delta: fc.boolean(),
+      }),
       fc.record({ kind: fc.constant('think' as const), text: fc.string({ maxLength: 12 }) }),
     );
     fc.assert(
@@ -441,10 +659,15 @@ describe('createTracer', () => {
           const before = tracer.blocks().length;
           try {
             if (op.kind === 'message') tracer.logMessage({ role: op.role, content: op.content });
-            else if (op.kind === 'act') tracer.logAct({ payload: { call_id: `c${op.call}`, name: op.name, arguments: {} } });
+            else if (op.kind === 'act')
+              tracer.logAct({ payload: { call_id: `c${op.call}`, name: op.name, arguments: {} } });
             else if (op.kind === 'observe') {
-              const payload = op.delta ? { call_id: `c${op.call}`, delta: 'd' } : { call_id: `c${op.call}`, output: 'o' };
-              tracer.logObserve({ payload: op.seq === undefined ? payload : { ...payload, seq: op.seq } });
+              const payload = op.delta
+                ? { call_id: `c${op.call}`, delta: 'd' }
+                : { call_id: `c${op.call}`, output: 'o' };
+              tracer.logObserve({
+                payload: op.seq === undefined ? payload : { ...payload, seq: op.seq },
+              });
             } else tracer.logThink({ payload: { text: op.text } });
           } catch (error) {
             expect(error).toBeInstanceOf(TraceError);

@@ -1,5 +1,5 @@
 import { entryToBlocks } from '../convert/index.js';
-import { TraceError } from '../errors/index.js';
+import { TraceError, TracewardenError } from '../errors/index.js';
 import type {
   Block,
   IdGenerator,
@@ -17,13 +17,7 @@ import { createBlockValidator } from '../validation/index.js';
 import type { BlockLimits, BlockValidator } from '../validation/types.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
-import type {
-  LogActInput,
-  LogMessageInput,
-  LogObserveInput,
-  LogThinkInput,
-  Tracer,
-} from './types.js';
+import type { LogActInput, LogMessageInput, LogThinkInput, Tracer } from './types.js';
 
 /** Options of {@link createTracer}. */
 export interface TracerOptions {
@@ -46,6 +40,7 @@ export interface TracerOptions {
 }
 
 const syntheticMetadata = Object.freeze({ synthetic: true });
+const maximumScratchUses = 1024;
 
 /**
  * A block as the tracer submits it. Absent `metadata` / `extra` / `raw` and `updated_at` are
@@ -124,8 +119,16 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   function now(): string {
     const ms = clock();
     if (ms !== lastMs) {
+      const date = new Date(ms);
+      if (Number.isNaN(date.getTime())) {
+        throw new TraceError({
+          code: 'VALIDATION',
+          message: `the tracer's clock() returned ${String(ms)}; it must return epoch milliseconds like Date.now()`,
+          details: { field: 'created_at', trace_id: traceId },
+        });
+      }
       lastMs = ms;
-      lastIso = new Date(ms).toISOString();
+      lastIso = date.toISOString();
     }
     return lastIso;
   }
@@ -182,6 +185,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     raw: unknown,
     extra: Record<string, unknown> | undefined,
   ): Candidate {
+    const at = now(); // before the id: a clock failure draws no id
     return {
       id: nextId(),
       trace_id: traceId,
@@ -192,39 +196,65 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       metadata,
       raw,
       extra,
-      created_at: now(),
+      created_at: at,
     };
   }
 
   function syntheticMessageInput(): Candidate {
-    return messageInput({ role: 'assistant', content: null }, undefined, syntheticMetadata, undefined, undefined);
+    return messageInput(
+      { role: 'assistant', content: null },
+      undefined,
+      syntheticMetadata,
+      undefined,
+      undefined,
+    );
   }
 
+  // A validator for dry runs of multi-block records, reused (a fresh one per record costs more
+  // than the record itself) and replaced after any failure or every `scratchUses` records.
+  let scratch: BlockValidator | undefined;
+  let scratchUses = 0;
+
   /**
-   * Accepts `inputs` in order, all or nothing: the last one is first checked against a scratch
-   * validator holding `parent` and the others, so a bad last block (say a tool result over the
-   * byte limit) is rejected before anything is recorded. `parent` is recorded too when
-   * `recordParent` is set (the synthetic message); otherwise it only stands in for the real
-   * parent, which the real validator then checks.
+   * Accepts `inputs` in order, all or nothing: they are first tried in a scratch validator
+   * under a stand-in for `parent` (the last one only checked), so a bad last block (say a tool
+   * result over the byte limit) is rejected before anything is recorded. `parent` is recorded
+   * too when `recordParent` is set (the synthetic message); otherwise it only stands in for the
+   * real parent, which the real validator then checks.
    */
   function acceptAll(parent: Candidate, recordParent: boolean, inputs: Candidate[]): Block[] {
     const drawn = recordParent ? [parent, ...inputs] : inputs;
-    const scratch = createBlockValidator({ traceId, limits: validator.limits });
     const done: Block[] = [];
     try {
-      scratch.accept(parent);
+      if (scratch === undefined || scratchUses === maximumScratchUses) {
+        scratch = createBlockValidator({ traceId, limits: validator.limits });
+        scratchUses = 0;
+      }
+      // stand-in ids are unique per scratch, whatever the real parent id is
+      const standIn = `${parent.id}~${scratchUses++}`;
+      scratch.accept({ ...parent, id: standIn });
       const last = inputs.length - 1;
-      for (let i = 0; i < last; i++) scratch.accept(inputs[i]);
-      const errors = scratch.check(inputs[last]);
-      if (errors.length > 0) throw errors[0];
+      for (let i = 0; i <= last; i++) {
+        const input = inputs[i] as Candidate;
+        const trial =
+          input.parent_block_id === parent.id ? { ...input, parent_block_id: standIn } : input;
+        if (i < last) {
+          scratch.accept(trial);
+        } else {
+          const errors = scratch.check(trial);
+          if (errors.length > 0) throw errors[0];
+        }
+      }
       for (const input of drawn) {
         const block = validator.accept(input);
         commit(block);
         done.push(block);
       }
     } catch (error) {
-      // after the scratch check only the first real accept can fail (unknown parent, duplicate
-      // call id), and then nothing was recorded
+      // the scratch may now hold call ids the trace does not: start a fresh one next time
+      scratch = undefined;
+      // after the dry run only the first real accept can fail (unknown parent, duplicate call
+      // id), and then nothing was recorded
       returnIds(drawn.slice(done.length));
       throw error;
     }
@@ -236,6 +266,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     input: LogActInput | LogThinkInput,
     parent: string | null,
   ): Candidate {
+    const at = now();
     return {
       id: nextId(),
       trace_id: traceId,
@@ -245,7 +276,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       metadata: input.metadata,
       raw: input.raw,
       extra: input.extra,
-      created_at: now(),
+      created_at: at,
     };
   }
 
@@ -311,6 +342,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
           parent = null;
         }
       }
+      const at = now();
       return accept({
         id: nextId(),
         trace_id: traceId,
@@ -320,7 +352,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         metadata: input.metadata,
         raw: input.raw,
         extra: input.extra,
-        created_at: now(),
+        created_at: at,
       }) as ToolResultBlock;
     },
 
@@ -332,10 +364,20 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       let call: ToolCallBlock;
       let result: ToolResultBlock;
       try {
-        [call, result] = entryToBlocks(entry, { traceId, parentBlockId: message.id, ids: entryIds });
+        [call, result] = entryToBlocks(entry, {
+          traceId,
+          parentBlockId: message.id,
+          ids: entryIds,
+        });
       } catch (error) {
         if (parentId === null) returnIds([message]);
-        throw error;
+        if (TracewardenError.isInstance(error)) throw error;
+        throw new TraceError({
+          code: 'VALIDATION',
+          message: `recordEntry: the entry is not a TraceEntry { call, result } (${error instanceof Error ? error.message : String(error)}); pass the records a guard produced`,
+          details: { field: 'entry', trace_id: traceId },
+          cause: error,
+        });
       }
       const inputs: Candidate[] = [call, result];
       const blocks = acceptAll(message, parentId === null, inputs);
@@ -361,7 +403,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     async flush() {
       const errors = writeErrors.splice(0);
-      const settled = await Promise.allSettled(sinks.map((sink) => sink.flush()));
+      const settled = await Promise.allSettled(sinks.map(async (sink) => sink.flush()));
       for (const outcome of settled) if (outcome.status === 'rejected') errors.push(outcome.reason);
       if (errors.length > 0) throw new TracerFlushError({ traceId, operation: 'flush', errors });
     },
@@ -371,7 +413,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         closed = true;
         shutdownPromise = (async () => {
           const errors = writeErrors.splice(0);
-          const settled = await Promise.allSettled(sinks.map((sink) => sink.close()));
+          const settled = await Promise.allSettled(sinks.map(async (sink) => sink.close()));
           for (const outcome of settled) {
             if (outcome.status === 'rejected') errors.push(outcome.reason);
           }

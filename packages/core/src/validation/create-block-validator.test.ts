@@ -34,8 +34,9 @@ describe('createBlockValidator', () => {
     expect(Object.isFrozen(block)).toBe(true);
     expect(Object.isFrozen(block.payload)).toBe(true);
     expect(Object.isFrozen(block.metadata)).toBe(true);
-    // the caller's objects are left alone
-    expect(Object.isFrozen(input.payload)).toBe(false);
+    // the given payload is frozen in place rather than copied (documented)
+    expect(block.payload).toBe(input.payload);
+    expect(Object.isFrozen(input)).toBe(false);
     expect(() => {
       (block.payload as Record<string, unknown>).content = 'changed';
     }).toThrow(TypeError);

@@ -13,9 +13,10 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
  *
  * Accepted blocks are normalised (`block_type` derived when omitted, `parent_block_id` `null`,
  * `metadata`/`extra` `{}`, `raw` `null`, `updated_at` = `created_at`, unknown top-level fields
- * dropped) and frozen: the block, its payload, metadata and extra are the validator's own frozen
- * copies; nested values (arguments, outputs, content parts, raw) are shared with the input and
- * must be treated as read-only.
+ * dropped) and frozen cheaply: the block is a new frozen object, and the given `payload`,
+ * `metadata` and `extra` objects are frozen in place (pass copies if you mean to keep mutating
+ * yours). Nested values (arguments, outputs, content parts, raw) are not deep-frozen: treat them
+ * as read-only.
  *
  * @param options - `limits` to force and the `traceId` this validator holds
  * @returns a {@link BlockValidator}

@@ -1,5 +1,7 @@
 import { TraceError, type TraceErrorCode, type TraceErrorDetails } from '../errors/index.js';
 import type { Block, BlockType, SubType } from '../model/index.js';
+import { isWellFormed } from './is-well-formed.js';
+import { jsonByteBound } from './json-byte-bound.js';
 import type { BlockLimits } from './types.js';
 import { stringByteLength } from './utf8-byte-length.js';
 
@@ -25,15 +27,73 @@ export interface DraftBlock {
 /** Shared default for `metadata` and `extra`: frozen, so sharing it between blocks is safe. */
 const emptyObject: Record<string, unknown> = Object.freeze({});
 
-// Strict ISO 8601 date-time with a zone, as Date#toISOString and most providers write it.
-const isoTimestamp =
-  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+function digitsAt(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
-type WellFormedString = string & { isWellFormed(): boolean };
-
-/** `true` when the string has no lone surrogate (native, O(1) for one-byte strings in V8). @internal */
-export function isWellFormed(value: string): boolean {
-  return (value as WellFormedString).isWellFormed();
+/**
+ * Whether `text` is a strict ISO 8601 date-time with a zone (`2025-01-31T12:00:00.000Z`,
+ * `...+02:00`), as `Date#toISOString` and providers write it. Hand-written: a regex costs
+ * several times more on this per-block path.
+ * @internal
+ */
+export function isIsoTimestamp(text: string): boolean {
+  const length = text.length;
+  if (length < 20 || length > 35) return false;
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (
+    digitsAt(text, 0, 4) < 0 ||
+    text.charCodeAt(4) !== 45 ||
+    month < 1 ||
+    month > 12 ||
+    text.charCodeAt(7) !== 45 ||
+    day < 1 ||
+    day > 31 ||
+    text.charCodeAt(10) !== 84 ||
+    hour < 0 ||
+    hour > 23 ||
+    text.charCodeAt(13) !== 58 ||
+    minute < 0 ||
+    minute > 59 ||
+    text.charCodeAt(16) !== 58 ||
+    second < 0 ||
+    second > 60
+  ) {
+    return false;
+  }
+  let at = 19;
+  if (text.charCodeAt(at) === 46) {
+    const start = ++at;
+    while (at < length && at - start < 9) {
+      const code = text.charCodeAt(at);
+      if (code < 48 || code > 57) break;
+      at++;
+    }
+    if (at === start) return false;
+  }
+  const zone = text.charCodeAt(at);
+  if (zone === 90) return at + 1 === length;
+  if (zone !== 43 && zone !== 45) return false;
+  const zoneHour = digitsAt(text, at + 1, 2);
+  const zoneMinute = digitsAt(text, at + 4, 2);
+  return (
+    at + 6 === length &&
+    zoneHour >= 0 &&
+    zoneHour <= 23 &&
+    text.charCodeAt(at + 3) === 58 &&
+    zoneMinute >= 0 &&
+    zoneMinute <= 59
+  );
 }
 
 /**
@@ -160,6 +220,8 @@ function checkLimitedField(
     text = value;
   } else {
     isString = false;
+    const bound = jsonByteBound(value, 0);
+    if (bound >= 0 && bound <= limit) return;
     let json: string | undefined;
     try {
       json = JSON.stringify(value);
@@ -311,7 +373,7 @@ function checkTimestamp(
   field: string,
   value: unknown,
 ): void {
-  if (typeof value !== 'string' || !isoTimestamp.test(value)) {
+  if (typeof value !== 'string' || !isIsoTimestamp(value)) {
     failField(errors, draft, path, field, `${field} must be an ISO 8601 timestamp such as "2025-01-31T12:00:00.000Z", got ${describe(value)}`);
   }
 }
@@ -328,8 +390,7 @@ function copyObjectField(
     failField(errors, draft, path, field, `${field} must be a JSON object when present, got ${describe(value)}`);
     return value;
   }
-  // a copy, so freezing it leaves the caller's object alone; spread keeps `__proto__` as data
-  return Object.freeze({ ...value });
+  return value;
 }
 
 /**
@@ -376,8 +437,8 @@ export function inspectBlock(
     trace_id: input.trace_id,
     block_type: input.block_type === undefined ? expectedBlockType : input.block_type,
     sub_type: subType,
-    // only own enumerable fields are kept, so what is validated is exactly what is stored
-    payload: payloadIsObject ? { ...givenPayload } : {},
+    // kept (and later frozen) in place: copying costs as much as the rest of the check
+    payload: payloadIsObject ? givenPayload : {},
     parent_block_id: parent ?? null,
     metadata: undefined,
     raw: raw === undefined ? null : raw,
@@ -442,13 +503,15 @@ export function inspectBlock(
 }
 
 /**
- * Freezes a draft that passed every rule and returns it as a block. The block object, its
- * payload, metadata and extra are the validator's own shallow copies and frozen; nested values
- * (arguments, outputs, content parts, raw) are shared with the input and not deep-frozen, which
- * would cost a walk of every value on the hot path.
+ * Freezes a draft that passed every rule and returns it as a block. The block object is new;
+ * its payload, metadata and extra are the given objects, frozen in place (a copy would cost as
+ * much as the whole check). Nested values (arguments, outputs, content parts, raw) are not
+ * deep-frozen, which would walk every value on the hot path.
  * @internal
  */
 export function freezeBlock(draft: DraftBlock): Block {
   Object.freeze(draft.payload);
+  if (draft.metadata !== emptyObject) Object.freeze(draft.metadata);
+  if (draft.extra !== emptyObject) Object.freeze(draft.extra);
   return Object.freeze(draft) as unknown as Block;
 }

@@ -1,0 +1,132 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// These tests run the built executable, as users do: `node packages/cli/dist/bin.js ...`.
+// vitest.global-setup.ts builds core and the cli first when dist is missing or stale.
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(packageRoot, 'dist', 'bin.js');
+const fixture = (name: string) => join(packageRoot, '__fixtures__', name);
+const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-bin-'));
+
+interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function tracewarden(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const failure = error as (Error & { code?: number | string; signal?: NodeJS.Signals }) | null;
+      resolve({
+        code: failure === null ? 0 : typeof failure.code === 'number' ? failure.code : null,
+        signal: failure?.signal ?? null,
+        stdout,
+        stderr,
+      });
+    });
+  });
+}
+
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build with \`pnpm build\` (the global setup could not)`);
+});
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
+
+describe('tracewarden (built binary)', () => {
+  it('prints help with examples and exit codes, and its version', async () => {
+    const help = await tracewarden(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: tracewarden [options] [command]');
+    expect(help.stdout).toContain('Exit codes:');
+    const version = await tracewarden(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('validates the valid fixtures with exit 0', async () => {
+    const result = await tracewarden(['validate', fixture('chat-trace.json'), fixture('chat-dataset.jsonl'), fixture('blocks.jsonl'), fixture('blocks.json'), fixture('entries.jsonl')]);
+    expect(result.stdout).toContain('ok: 5 files');
+    expect(result.code).toBe(0);
+  });
+
+  it.each([
+    ['malformed/bad-json-line.jsonl', 'bad-json-line.jsonl:2:144: VALIDATION'],
+    ['malformed/wrong-parent.jsonl', 'wrong-parent.jsonl:2: PARENT_SUBTYPE_MISMATCH tr_1/tb_002'],
+    ['malformed/oversize-payload.jsonl', 'oversize-payload.jsonl:2: PAYLOAD_TOO_LARGE tr_1/tb_002.payload.text'],
+    ['malformed/duplicate-call-id.jsonl', 'duplicate-call-id.jsonl:3: DUPLICATE_CALL_ID tr_1/tb_003'],
+    ['malformed/bad-json.json', 'bad-json.json:4:3: VALIDATION: invalid JSON at line 4, column 3'],
+  ])('reports %s with exit 1', async (name, expected) => {
+    const result = await tracewarden(['validate', fixture(name)]);
+    expect(result.stdout).toContain(expected);
+    expect(result.code).toBe(1);
+  });
+
+  it('honours LIMIT_* environment variables, and rejects a bad one as a usage error', async () => {
+    expect((await tracewarden(['validate', fixture('malformed/oversize-payload.jsonl')], { LIMIT_THINK_BYTES: '50000' })).code).toBe(0);
+    const bad = await tracewarden(['validate', fixture('blocks.jsonl')], { LIMIT_THINK_BYTES: 'lots' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('LIMIT_THINK_BYTES must be a positive integer');
+  });
+
+  it('exits 2 on a missing file and on an unknown format', async () => {
+    const missing = await tracewarden(['view', fixture('missing.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+    const unknown = await tracewarden(['stats', fixture('malformed/unknown-format.json')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('pass --format');
+  });
+
+  it('views a trace without colour when stdout is not a terminal', async () => {
+    const result = await tracewarden(['view', fixture('blocks.jsonl')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('trace tr_weather');
+    expect(result.stdout).not.toContain('\u001b[');
+    expect(result.stderr).toBe('');
+  });
+
+  it('converts to a file and back', async () => {
+    const out = join(temporary, 'dataset.blocks.jsonl');
+    const convert = await tracewarden(['convert', fixture('chat-dataset.jsonl'), '--to', 'jsonl', '-o', out]);
+    expect(convert.code).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(9);
+    const events = await tracewarden(['convert', out, '--to', 'events']);
+    const traces = events.stdout.trim().split('\n').map((line) => JSON.parse(line) as { messages: unknown[] });
+    expect(traces.map((trace) => trace.messages.length)).toEqual([3, 4]);
+  });
+
+  it('prints statistics', async () => {
+    const result = await tracewarden(['stats', fixture('blocks.jsonl')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('tokens and cost by model');
+    expect(result.stdout).toContain('latency by tool (ms)');
+  });
+
+  it('stops cleanly on Ctrl-C (SIGINT) with a summary and exit code 130', async () => {
+    // A FIFO keeps the command reading until the signal arrives, whatever the machine's speed.
+    const fifo = join(temporary, 'live.jsonl');
+    await new Promise<void>((done, fail) => execFile('mkfifo', [fifo], (error) => (error ? fail(error) : done())));
+    const child: ChildProcess = spawn(process.execPath, [bin, 'validate', fifo], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+    // opening the write end waits until the command has opened the file: its SIGINT handler is set by then
+    const writer = await open(fifo, 'w');
+    await writer.write(readFileSync(fixture('blocks.jsonl')));
+    child.kill('SIGINT');
+    const { code, signal } = await exited;
+    await writer.close();
+    expect(signal).toBeNull();
+    expect(code).toBe(130);
+    expect(stderr).toContain('interrupted: stopped after 1 file');
+    expect(stdout).not.toContain('internal error');
+  });
+});

@@ -1,0 +1,180 @@
+import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { blocksToEvents } from '@tracewarden/core';
+import { Option, type Command } from 'commander';
+import { CliError, exitCodes } from '../errors/index.js';
+import type { InputFormat } from '../formats/index.js';
+import { writeText } from '../output/index.js';
+import type { CliOutput } from '../program/cli-io.js';
+import type { CommandContext } from '../program/command-context.js';
+import { readEachItem } from '../program/read-each-item.js';
+import { formatOption, maxLineBytesOption } from '../program/shared-options.js';
+import { collectTraces, createBlockConverter } from '../traces/index.js';
+
+/** What `convert --to` produces. */
+export const convertTargets = ['events', 'blocks', 'jsonl'] as const;
+/** A `convert --to` target. */
+export type ConvertTarget = (typeof convertTargets)[number];
+
+/** Options of {@link convertFile} (the `convert` command's flags). */
+export interface ConvertOptions {
+  /** `events`: OpenAI-format chat events; `blocks`: a JSON array of blocks; `jsonl`: one block per line. */
+  to: ConvertTarget;
+  /** Output file. @default stdout */
+  output?: string | undefined;
+  format?: InputFormat | undefined;
+  maxLineBytes?: number | undefined;
+}
+
+async function openOutput(
+  context: CommandContext,
+  path: string | undefined,
+): Promise<{ output: CliOutput; close(): Promise<void> }> {
+  if (path === undefined || path === '-')
+    return { output: context.io.stdout, close: async () => undefined };
+  const stream = createWriteStream(path);
+  await new Promise<void>((done, fail) => {
+    stream.once('open', () => done());
+    stream.once('error', (error) =>
+      fail(
+        new CliError({
+          code: 'CLI_WRITE_FAILED',
+          file: path,
+          message: `cannot write ${path} (${error.message}); check that its directory exists and is writable`,
+          cause: error,
+        }),
+      ),
+    );
+  });
+  return {
+    output: stream,
+    close: () =>
+      new Promise<void>((done, fail) => {
+        stream.end((error?: Error | null) => (error ? fail(error) : done()));
+      }),
+  };
+}
+
+/**
+ * Converts a trace file losslessly with the core's conversions: to chat events
+ * (`blocksToEvents`: one trace prints as a JSON array of events, several as JSONL of
+ * `{ messages, metadata: { trace_id } }`), to a JSON array of blocks, or to JSONL blocks (the JSONL
+ * sink's format, streamed one item at a time). Chat events become blocks with `eventsToBlocks`,
+ * trace entries with `entryToBlocks`.
+ *
+ * @param context - outputs, environment, signal
+ * @param file - the input file
+ * @param options - target, output file, input format
+ * @returns the exit code (1 when some items could not be converted)
+ * @example
+ * ```ts
+ * await convertFile(context, 'chat.json', { to: 'jsonl', output: 'blocks.jsonl' });
+ * ```
+ */
+export async function convertFile(
+  context: CommandContext,
+  file: string,
+  options: ConvertOptions,
+): Promise<number> {
+  if (
+    options.output !== undefined &&
+    options.output !== '-' &&
+    resolve(options.output) === resolve(file)
+  ) {
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `-o ${options.output} is the input file; write to another file (it would be overwritten while being read)`,
+    });
+  }
+  if (options.to === 'events') {
+    const collected = await collectTraces(context, [file], options);
+    const { output, close } = await openOutput(context, options.output);
+    const traces = [...collected.traces.entries()];
+    if (traces.length === 1) {
+      const [traceId, blocks] = traces[0]!;
+      await writeText(output, `${JSON.stringify(blocksToEvents(blocks, { traceId }), null, 2)}\n`);
+    } else {
+      for (const [traceId, blocks] of traces) {
+        const messages = blocksToEvents(blocks, { traceId });
+        await writeText(
+          output,
+          `${JSON.stringify({ messages, metadata: { trace_id: traceId } })}\n`,
+        );
+      }
+    }
+    await close();
+    if (collected.interrupted) return exitCodes.interrupted;
+    return collected.skipped > 0 ? exitCodes.problems : exitCodes.ok;
+  }
+
+  let skipped = 0;
+  const converter = createBlockConverter({
+    onSkip: (skip) => {
+      skipped++;
+      context.err(
+        `${context.errorPalette.yellow('skipped')} ${file}${skip.line === undefined ? '' : `:${skip.line}`}: ${skip.message}\n`,
+      );
+    },
+  });
+  const { output, close } = await openOutput(context, options.output);
+  const asArray = options.to === 'blocks';
+  let first = true;
+  if (asArray) await writeText(output, '[');
+  let interrupted = false;
+  try {
+    const result = await readEachItem(context, file, options, async (item) => {
+      const blocks = converter.convert(item);
+      if (blocks.length === 0) return;
+      let text = '';
+      for (const block of blocks) {
+        if (asArray) {
+          text += `${first ? '\n' : ',\n'}  ${JSON.stringify(block)}`;
+          first = false;
+        } else {
+          text += `${JSON.stringify(block)}\n`;
+        }
+      }
+      await writeText(output, text);
+    });
+    interrupted = result.interrupted;
+  } finally {
+    if (asArray) await writeText(output, first ? ']\n' : '\n]\n');
+    await close();
+  }
+  if (interrupted) return exitCodes.interrupted;
+  return skipped > 0 ? exitCodes.problems : exitCodes.ok;
+}
+
+/**
+ * Adds `tracewarden convert <in> --to events|blocks|jsonl` to the program.
+ * @param program - the root command
+ * @param context - the command context
+ * @returns the subcommand
+ */
+export function addConvertCommand(program: Command, context: CommandContext): Command {
+  return program
+    .command('convert')
+    .summary('convert between chat events, blocks and JSONL blocks')
+    .description(
+      'Convert a trace file losslessly: --to events writes OpenAI-format chat events (for any OpenAI-format tool; several traces become JSONL, one { messages, metadata } per line), --to blocks a JSON array of trace blocks, --to jsonl one block per line (the JSONL sink format, streamed). Events and trace entries become blocks with deterministic ids (tb_000001, ...).',
+    )
+    .argument('<in>', 'the input file (.json or .jsonl)')
+    .addOption(
+      new Option('--to <target>', 'what to write').choices(convertTargets).makeOptionMandatory(),
+    )
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .addOption(formatOption())
+    .addOption(maxLineBytesOption())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tracewarden convert chat.json --to blocks
+  $ tracewarden convert chat-dataset.jsonl --to jsonl -o blocks.jsonl
+  $ tracewarden convert traces/run.jsonl --to events -o run.events.json
+  $ tracewarden convert tool-calls.jsonl --format entries --to jsonl`,
+    )
+    .action(async (file: string, options: ConvertOptions) => {
+      context.exitCode = await convertFile(context, file, options);
+    });
+}

@@ -1,0 +1,22 @@
+export {
+  addCheckCommand,
+  type CheckOptions,
+  type CheckReport,
+  type CheckViolation,
+  checkFiles,
+} from './check-command.js';
+export {
+  addConvertCommand,
+  type ConvertOptions,
+  type ConvertTarget,
+  convertFile,
+  convertTargets,
+} from './convert-command.js';
+export { addStatsCommand, formatStats, type StatsOptions, statsFiles } from './stats-command.js';
+export {
+  addValidateCommand,
+  type ValidateOptions,
+  type ValidateReport,
+  validateFiles,
+} from './validate-command.js';
+export { addViewCommand, type ViewOptions, viewFile } from './view-command.js';

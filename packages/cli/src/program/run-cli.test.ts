@@ -1,0 +1,286 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryIo, type MemoryIoOptions } from './create-memory-io.js';
+import { runCli } from './run-cli.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '__fixtures__');
+const fixture = (name: string) => join(fixtures, name);
+const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-cli-'));
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
+
+async function run(argv: string[], options: MemoryIoOptions = {}) {
+  const io = createMemoryIo(options);
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText, stderr: io.stderrText };
+}
+
+describe('validate', () => {
+  it.each(['chat-trace.json', 'chat-dataset.jsonl', 'blocks.jsonl', 'blocks.json', 'entries.jsonl'])('accepts the valid fixture %s', async (name) => {
+    const result = await run(['validate', fixture(name)]);
+    expect(result.stdout).toMatch(/^ok: 1 file/);
+    expect(result.code).toBe(0);
+  });
+
+  it('reports a bad JSON line with its line and column, and keeps validating the rest', async () => {
+    const result = await run(['validate', fixture('malformed/bad-json-line.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('bad-json-line.jsonl:2:144: VALIDATION');
+    expect(result.stdout).toContain('expected a double-quoted property name');
+    expect(result.stdout).toContain('1 problem in 1 file, 1 trace, 2 records');
+  });
+
+  it('reports a pretty-printed JSON syntax error at its line and column', async () => {
+    const result = await run(['validate', fixture('malformed/bad-json.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("bad-json.json:4:3: VALIDATION: invalid JSON at line 4, column 3: expected ',' or ']'");
+  });
+
+  it('reports a wrong parent and an unknown parent with the seed codes and addresses', async () => {
+    const result = await run(['validate', fixture('malformed/wrong-parent.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('wrong-parent.jsonl:2: PARENT_SUBTYPE_MISMATCH tr_1/tb_002.parent_block_id:');
+    expect(result.stdout).toContain('wrong-parent.jsonl:3: VALIDATION tr_1/tb_003.parent_block_id:');
+  });
+
+  it('reports an oversize payload as PAYLOAD_TOO_LARGE, and honours LIMIT_* from the environment', async () => {
+    const strict = await run(['validate', fixture('malformed/oversize-payload.jsonl')]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('oversize-payload.jsonl:2: PAYLOAD_TOO_LARGE tr_1/tb_002.payload.text:');
+    const raised = await run(['validate', fixture('malformed/oversize-payload.jsonl')], { env: { LIMIT_THINK_BYTES: '65536' } });
+    expect(raised.code).toBe(0);
+  });
+
+  it('reports a duplicate call id', async () => {
+    const result = await run(['validate', fixture('malformed/duplicate-call-id.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('duplicate-call-id.jsonl:3: DUPLICATE_CALL_ID tr_1/tb_003');
+  });
+
+  it('reports bad tool-call arguments in a chat trace at the event address and its line', async () => {
+    const result = await run(['validate', fixture('malformed/bad-arguments.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('bad-arguments.json:3: VALIDATION #0/1.tool_calls.0.function.arguments:');
+  });
+
+  it('reports trace entries: schema problems and duplicate call ids per session', async () => {
+    const result = await run(['validate', fixture('malformed/bad-entry.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('bad-entry.jsonl:2: DUPLICATE_CALL_ID s1/c-1:');
+    expect(result.stdout).toContain('bad-entry.jsonl:3: VALIDATION c-2/result.status:');
+  });
+
+  it('prints every problem of every file, then exits 1', async () => {
+    const result = await run([
+      'validate',
+      fixture('blocks.jsonl'),
+      fixture('malformed/wrong-parent.jsonl'),
+      fixture('malformed/duplicate-call-id.jsonl'),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.match(/^\S+:\d+: [A-Z_]+ /gm)).toHaveLength(3);
+    expect(result.stdout).toContain('3 problems in 3 files');
+  });
+
+  it('writes a JSON report with --json', async () => {
+    const result = await run(['validate', '--json', fixture('malformed/wrong-parent.jsonl')]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { ok: boolean; problems: { code: string; line: number; http_status: number }[] };
+    expect(report.ok).toBe(false);
+    expect(report.problems.map((p) => [p.code, p.line, p.http_status])).toEqual([
+      ['PARENT_SUBTYPE_MISMATCH', 2, 409],
+      ['VALIDATION', 3, 422],
+    ]);
+  });
+
+  it('says what to do about an unknown format, and --format overrides detection', async () => {
+    const unknown = await run(['validate', fixture('malformed/unknown-format.json')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('cannot tell the format');
+    expect(unknown.stderr).toContain('pass --format');
+    const forced = await run(['validate', '--format', 'blocks', fixture('malformed/unknown-format.json')]);
+    expect(forced.code).toBe(1);
+    expect(forced.stdout).toContain('VALIDATION');
+  });
+
+  it('exits 2 for a missing file, saying to check the path', async () => {
+    const result = await run(['validate', fixture('no-such-file.jsonl')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no such file; check the path');
+  });
+
+  it('reports a line over --max-line-bytes as PAYLOAD_TOO_LARGE and skips it', async () => {
+    const result = await run(['validate', '--max-line-bytes', '1000', fixture('malformed/oversize-payload.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/oversize-payload\.jsonl:2: PAYLOAD_TOO_LARGE: line is \d+ bytes, over the 1000-byte line limit/);
+  });
+
+  it('reports a line that holds another format than the file', async () => {
+    const file = join(temporary, 'mixed.jsonl');
+    const blocks = readFileSync(fixture('blocks.jsonl'), 'utf8').split('\n')[0];
+    writeFileSync(file, `${blocks}\n[{"role":"user","content":"hi"}]\n`);
+    const result = await run(['validate', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('mixed.jsonl:2: VALIDATION: line holds a chat-event trace, but this file holds trace blocks (detected from line 1)');
+  });
+
+  it('stops cleanly with exit 130 when interrupted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await run(['validate', fixture('blocks.jsonl')], { signal: controller.signal });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('interrupted');
+  });
+});
+
+describe('view', () => {
+  it('prints the stitched tree of each trace in file order', async () => {
+    const result = await run(['view', fixture('blocks.jsonl')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.indexOf('trace tr_weather')).toBeLessThan(result.stdout.indexOf('trace tr_mail'));
+    expect(result.stdout).toContain('│  ├─ think: decide to show forecast in celsius');
+    expect(result.stdout).toContain('call get_weather({"city":"bogotá"})');
+    expect(result.stdout).toContain('[success · 120 ms]');
+    expect(result.stdout).toContain('[timeout · 30.0 s]');
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('colours only on a terminal, and never with NO_COLOR', async () => {
+    expect((await run(['view', fixture('blocks.jsonl')], { tty: true })).stdout).toContain('\u001b[');
+    expect((await run(['view', fixture('blocks.jsonl')], { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+  });
+
+  it('truncates long values for display, and shows them whole with --full', async () => {
+    const file = join(temporary, 'long.json');
+    const long = `start ${'word '.repeat(100)}end`;
+    writeFileSync(file, JSON.stringify([{ role: 'user', content: long }]));
+    const short = await run(['view', '--width', '80', file]);
+    expect(short.stdout).not.toContain(' end');
+    expect(short.stdout).toContain('…');
+    const full = await run(['view', '--full', file]);
+    expect(full.stdout).toContain(long);
+  });
+
+  it('converts chat events to blocks first', async () => {
+    const result = await run(['view', fixture('chat-trace.json')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('trace #0');
+    expect(result.stdout).toContain('call get_inbox({})');
+    expect(result.stdout).toContain('result: 1. Subject: Hello');
+  });
+
+  it('prints the stitched JSON with --json, and selects a trace with --trace', async () => {
+    const result = await run(['view', '--json', '--trace', 'tr_mail', fixture('blocks.jsonl')]);
+    expect(result.code).toBe(0);
+    const stitched = JSON.parse(result.stdout) as { trace_id: string; messages: { tool_calls: { results: unknown[] }[] }[]; orphans: unknown };
+    expect(stitched.trace_id).toBe('tr_mail');
+    expect(stitched.messages[1]?.tool_calls[0]?.results).toHaveLength(1);
+    expect(stitched.orphans).toEqual({ tool_calls: [], tool_results: [] });
+    const missing = await run(['view', '--trace', 'tr_nope', fixture('blocks.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('its traces are: tr_weather, tr_mail');
+  });
+
+  it('shows trace entries under one synthetic message per session', async () => {
+    const result = await run(['view', fixture('entries.jsonl')]);
+    expect(result.stdout).toContain('trace s1');
+    expect(result.stdout).toContain('assistant (synthetic)');
+    expect(result.stdout).toContain('[timeout · TimeoutError · 5.00 s · 2 retries]');
+  });
+});
+
+describe('convert', () => {
+  it('round-trips chat events through blocks without loss', async () => {
+    const blocksFile = join(temporary, 'trace.blocks.jsonl');
+    expect((await run(['convert', fixture('chat-trace.json'), '--to', 'jsonl', '-o', blocksFile])).code).toBe(0);
+    const lines = readFileSync(blocksFile, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect((await run(['validate', blocksFile])).code).toBe(0);
+    const back = await run(['convert', blocksFile, '--to', 'events']);
+    expect(back.code).toBe(0);
+    expect(JSON.parse(back.stdout)).toEqual(JSON.parse(readFileSync(fixture('chat-trace.json'), 'utf8')));
+  });
+
+  it('writes a JSON array of blocks with --to blocks', async () => {
+    const result = await run(['convert', fixture('chat-trace.json'), '--to', 'blocks']);
+    const blocks = JSON.parse(result.stdout) as { sub_type: string }[];
+    expect(blocks.map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'MESSAGE']);
+  });
+
+  it('writes several traces as JSONL of { messages, metadata }', async () => {
+    const result = await run(['convert', fixture('blocks.jsonl'), '--to', 'events']);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata: { trace_id: string } });
+    expect(lines.map((line) => line.metadata.trace_id)).toEqual(['tr_weather', 'tr_mail']);
+  });
+
+  it('converts trace entries to blocks that validate', async () => {
+    const out = join(temporary, 'entries.blocks.jsonl');
+    expect((await run(['convert', fixture('entries.jsonl'), '--to', 'jsonl', '-o', out])).code).toBe(0);
+    expect((await run(['validate', out])).code).toBe(0);
+  });
+
+  it('refuses to overwrite its input, and requires --to', async () => {
+    const same = await run(['convert', fixture('blocks.jsonl'), '--to', 'jsonl', '-o', fixture('blocks.jsonl')]);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain('is the input file');
+    const missing = await run(['convert', fixture('blocks.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--to <target>' not specified");
+  });
+});
+
+describe('stats', () => {
+  it('counts traces, tools, statuses, tokens, cost and latency', async () => {
+    const result = await run(['stats', '--json', fixture('blocks.jsonl'), fixture('entries.jsonl')]);
+    expect(result.code).toBe(0);
+    const stats = JSON.parse(result.stdout);
+    expect(stats).toMatchObject({
+      files: 2,
+      traces: 4,
+      blocks: 10,
+      entries: 3,
+      toolCalls: 5,
+      toolCallsByTool: { search_db: 2, get_weather: 1, send_email: 1, fetch_url: 1 },
+      resultsByStatus: { success: 2, timeout: 2, failure: 1 },
+      errors: 3,
+    });
+    expect(stats.byModel['gpt-4o-mini']).toEqual({ calls: 2, inputTokens: 300, outputTokens: 42, totalTokens: 342, cost: expect.closeTo(0.00066, 8) });
+    expect(stats.byModel['gpt-4o']).toMatchObject({ inputTokens: 200, outputTokens: 20, totalTokens: 220 });
+    expect(stats.latencyByTool.search_db).toMatchObject({ count: 2, min: 12.5, max: 5000 });
+    expect(stats.latencyByTool.search_db.p50).toBeCloseTo(12.5, 0);
+    expect(stats.latencyByTool.search_db.p99).toBeCloseTo(5000, -2);
+  });
+
+  it('prints a readable report', async () => {
+    const result = await run(['stats', fixture('chat-dataset.jsonl')]);
+    expect(result.stdout).toContain('traces      2');
+    expect(result.stdout).toContain('events      7');
+    expect(result.stdout).toMatch(/send_email\s+1/);
+  });
+});
+
+describe('help and usage', () => {
+  it.each(['validate', 'view', 'convert', 'check', 'stats'])('%s --help has examples', async (command) => {
+    const result = await run([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain(`$ tracewarden ${command}`);
+  });
+
+  it('documents exit codes in the main help', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Exit codes: 0 ok, 1 problems found');
+  });
+
+  it('exits 2 on an unknown command or option, with a suggestion', async () => {
+    const unknown = await run(['valdate', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Did you mean validate?');
+    const option = await run(['validate', '--format', 'yaml', 'x']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('Allowed choices are events, dataset, blocks, entries');
+  });
+});

@@ -1,0 +1,145 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TraceError } from '../errors/index.js';
+import { rawDataset } from './__fixtures__/dataset-arbitraries.js';
+import type { DatasetTrace } from './dataset.js';
+import { DatasetError } from './dataset-error.js';
+import { parseDataset } from './parse-dataset.js';
+import { readDatasetJsonl } from './read-dataset-jsonl.js';
+import { writeDatasetJsonl } from './write-dataset-jsonl.js';
+
+let directory: string;
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'tracewarden-dataset-jsonl-'));
+});
+afterEach(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+async function collect(iterable: AsyncIterable<DatasetTrace>): Promise<DatasetTrace[]> {
+  const traces: DatasetTrace[] = [];
+  for await (const trace of iterable) traces.push(trace);
+  return traces;
+}
+
+describe('readDatasetJsonl / writeDatasetJsonl', () => {
+  it('round-trips any dataset, metadata header included (property)', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(rawDataset, async (raw) => {
+        const dataset = parseDataset(raw);
+        const path = join(directory, `run-${run++}.jsonl`);
+        const written = await writeDatasetJsonl(path, dataset.traces, dataset.metadata);
+        expect(written).toBe(dataset.traces.length);
+        const reader = readDatasetJsonl(path);
+        expect(await collect(reader)).toEqual(dataset.traces);
+        expect(reader.metadata).toEqual(dataset.metadata);
+        expect(reader.name).toBe(`run-${run - 1}`);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('writes the documented line format', async () => {
+    const path = join(directory, 'out', 'format.jsonl');
+    await writeDatasetJsonl(
+      path,
+      [{ messages: [{ role: 'user', content: 'hi' }] }, { messages: [], metadata: { task: 1 } }],
+      { accuracy: 1 },
+    );
+    expect(readFileSync(path, 'utf8')).toBe(
+      '{"metadata":{"accuracy":1}}\n{"messages":[{"role":"user","content":"hi"}]}\n{"messages":[],"metadata":{"task":1}}\n',
+    );
+  });
+
+  it('reads bare event arrays, a header with a name, and normalises traces', async () => {
+    const source = Readable.from([
+      '{"metadata":{"agent":"x"},"name":"named"}\n',
+      '[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[{"function":{"name":"f","arguments":"{\\"k\\":1}"}}]},{"role":"tool","content":"r"}]\n',
+    ]);
+    const reader = readDatasetJsonl(source);
+    const traces = await collect(reader);
+    expect(reader.name).toBe('named');
+    expect(reader.metadata).toEqual({ agent: 'x' });
+    expect(traces[0]?.messages[1]).toMatchObject({
+      tool_calls: [{ id: 'call_1_0', function: { arguments: { k: 1 } } }],
+    });
+    expect(traces[0]?.messages[2]).toMatchObject({ tool_call_id: 'call_1_0' });
+  });
+
+  it('throws on the first bad line, naming it, or skips and reports bad lines with onError', async () => {
+    const path = join(directory, 'bad.jsonl');
+    writeFileSync(
+      path,
+      [
+        '{"metadata":{"v":1}}',
+        '[{"role":"user","content":"ok 1"}]',
+        '{not json',
+        '42',
+        '{"messages":[{"role":"user","content":5}]}',
+        '',
+        '{"metadata":{"late":true}}',
+        '{"messages":[{"role":"user","content":"ok 2"}],"metadata":{"i":2}}',
+      ].join('\n'),
+    );
+    const thrown = await collect(readDatasetJsonl(path)).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(TraceError);
+    expect((thrown as TraceError).details.line).toBe(3);
+
+    const reported: TraceError[] = [];
+    const traces = await collect(
+      readDatasetJsonl(path, { onError: (error) => reported.push(error) }),
+    );
+    expect(traces).toEqual([
+      { messages: [{ role: 'user', content: 'ok 1' }] },
+      { messages: [{ role: 'user', content: 'ok 2' }], metadata: { i: 2 } },
+    ]);
+    expect(reported.map((error) => [error.code, error.details.line, error.details.path])).toEqual([
+      ['VALIDATION', 3, 'line 3'],
+      ['VALIDATION', 4, ''],
+      ['VALIDATION', 5, 'messages.0.content'],
+      ['VALIDATION', 7, 'messages'],
+    ]);
+    expect(reported[2]?.message).toContain(`line 5 of ${path}`);
+  });
+
+  it('streams a file of many traces in and out with constant memory', async () => {
+    const path = join(directory, 'many.jsonl');
+    const count = 20_000;
+    function* traces(): Generator<DatasetTrace> {
+      for (let i = 0; i < count; i++) {
+        yield {
+          messages: [
+            { role: 'user', content: `task ${i}` },
+            { role: 'assistant', content: 'done' },
+          ],
+          metadata: { i },
+        };
+      }
+    }
+    expect(await writeDatasetJsonl(path, traces())).toBe(count);
+    let seen = 0;
+    for await (const trace of readDatasetJsonl(path)) {
+      expect(trace.metadata).toEqual({ i: seen });
+      seen++;
+    }
+    expect(seen).toBe(count);
+    // a copy through both streams, from an async iterable
+    const copy = join(directory, 'copy.jsonl');
+    expect(await writeDatasetJsonl(copy, readDatasetJsonl(path), { copied: true })).toBe(count);
+    expect(readFileSync(copy, 'utf8').split('\n')).toHaveLength(count + 2);
+  });
+
+  it('wraps write failures in DatasetError DATASET_WRITE_FAILED', async () => {
+    const error = await writeDatasetJsonl(directory, [{ messages: [] }]).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DatasetError);
+    expect((error as DatasetError).code).toBe('DATASET_WRITE_FAILED');
+    expect((error as DatasetError).path).toBe(directory);
+  });
+});

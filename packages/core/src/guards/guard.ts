@@ -1,0 +1,1110 @@
+import { TracewardenError } from '../errors/tracewarden-error.js';
+import type {
+  CircuitState,
+  GuardAction,
+  HallucinationResult,
+  ToolCallRecord,
+  ToolCallStatus,
+  ToolResultRecord,
+  TraceEntry,
+  ValidationResult,
+} from '../model/tool-records.js';
+import { currentTracer } from '../tracing/index.js';
+import type { Tracer } from '../tracing/types.js';
+import { abortableSleep, sleepUnlessAborted } from './abortable-sleep.js';
+import { backoffDelay } from './backoff-delay.js';
+import { BudgetExceededError } from './budget-exceeded-error.js';
+import {
+  type CircuitAdmission,
+  type CircuitBreakerLimits,
+  type CircuitBreakerStore,
+  type CircuitTransition,
+  createMemoryCircuitBreakerStore,
+} from './circuit-breaker-store.js';
+import { CircuitOpenError } from './circuit-open-error.js';
+import { consoleGuardLogger } from './console-guard-logger.js';
+import {
+  type Budget,
+  type BudgetReservation,
+  type BudgetSettlement,
+  createBudget,
+  defaultBudgetSession,
+} from './create-budget.js';
+import {
+  createHallucinationDetector,
+  type HallucinationDetector,
+} from './create-hallucination-detector.js';
+import { GuardError } from './guard-error.js';
+import type {
+  CircuitBreakerOptions,
+  GuardedFunction,
+  GuardInvokeOptions,
+  GuardOptions,
+  GuardStats,
+  RetryOptions,
+  ToolArgs,
+} from './guard-options.js';
+import { GuardTimeoutError } from './guard-timeout-error.js';
+import { HallucinationError } from './hallucination-error.js';
+import {
+  defaultRateLimitStore,
+  type RateLimitStore,
+  type TokenBucketLimit,
+} from './rate-limit-store.js';
+import { RateLimitedError } from './rate-limited-error.js';
+import { retryAfterMs } from './retry-after-ms.js';
+import { runValidators, type Validator } from './run-validators.js';
+import type {
+  GuardAttemptRecord,
+  GuardCallContext,
+  GuardClock,
+  GuardDecision,
+  GuardLogger,
+  MaybePromise,
+} from './types.js';
+import { ValidationFailedError } from './validation-failed-error.js';
+
+type Outcome = 'success' | 'failure' | 'timeout' | 'aborted';
+
+// Preallocated: a bare `abort()` builds a DOMException with a stack (~3 µs); a shared reason costs nothing.
+const deadlineReason = new GuardTimeoutError({
+  message: 'The guarded call passed its timeout deadline; its attempt was aborted.',
+});
+const neverAborted = new AbortController().signal;
+const emptyKwargs: Readonly<Record<string, unknown>> = Object.freeze({});
+const defaultClock: GuardClock = Date.now;
+// durations: the monotonic, sub-millisecond clock, unless a clock is injected
+const defaultTick: GuardClock = () => performance.now();
+let ownBuckets = 0;
+// toISOString is slow; calls in the same millisecond share one string
+let lastIsoMs = Number.NaN;
+let lastIso = '';
+
+function isoAt(ms: number): string {
+  if (ms !== lastIsoMs) {
+    lastIsoMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorType(error: unknown): string {
+  if (error instanceof Error) return error.name === 'Error' ? error.constructor.name : error.name;
+  return typeof error;
+}
+
+function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'AbortError'
+  );
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function zeroStatuses(): Record<ToolCallStatus, number> {
+  return {
+    success: 0,
+    failure: 0,
+    timeout: 0,
+    circuit_open: 0,
+    budget_exceeded: 0,
+    rate_limited: 0,
+    validation_failed: 0,
+    hallucinated: 0,
+    retried: 0,
+  };
+}
+
+/**
+ * The context handed to each attempt. The call id and, with a timeout, the attempt's own
+ * AbortController are made only when read: a tool that never looks at its signal pays nothing.
+ */
+class AttemptContext implements GuardCallContext {
+  private controller: AbortController | undefined;
+  private abortReason: unknown;
+  private aborted = false;
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly owned: boolean,
+    readonly attempt: number,
+    private readonly call: CallState,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.owned) return this.callerSignal ?? neverAborted;
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  get callId(): string {
+    return this.call.callId;
+  }
+
+  /** Aborts the attempt's signal now, or as soon as it is first read. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
+/** Everything one call accumulates. Hot-path decisions are only recorded when `track` is set. */
+class CallState {
+  private id: string | undefined;
+  decisions: GuardDecision[] | undefined;
+  attempts: GuardAttemptRecord[] | undefined;
+  validations: ValidationResult[] | undefined;
+  hallucination: HallucinationResult | null = null;
+  costMicroUsd: number | null = null;
+  costRecord: unknown;
+  admission: CircuitAdmission | undefined;
+  reservation: BudgetReservation | undefined;
+  attemptStart = 0;
+  /** Reading of the duration clock at the start, when durations are measured. */
+  startTick = Number.NaN;
+  lastLatency: number | undefined;
+  retries = 0;
+  callRecord: ToolCallRecord | undefined;
+  private positionalArgs: unknown[] | undefined;
+
+  constructor(
+    readonly runtime: GuardRuntime,
+    readonly args: unknown[],
+    readonly argCount: number,
+    readonly sessionId: string | undefined,
+    readonly signal: AbortSignal | undefined,
+    readonly tracer: Tracer | undefined,
+    readonly track: boolean,
+    readonly startMs: number,
+    readonly metadata: Record<string, unknown> | undefined,
+  ) {}
+
+  get callId(): string {
+    if (this.id === undefined) this.id = this.runtime.createCallId();
+    return this.id;
+  }
+
+  decide(decision: GuardDecision): void {
+    if (this.decisions === undefined) this.decisions = [decision];
+    else this.decisions.push(decision);
+  }
+
+  attempt(record: GuardAttemptRecord): void {
+    if (this.attempts === undefined) this.attempts = [record];
+    else this.attempts.push(record);
+  }
+
+  positional(): unknown[] {
+    if (this.positionalArgs !== undefined) return this.positionalArgs;
+    const { args, argCount } = this;
+    // a copy: the context is appended to `args` for each attempt
+    this.positionalArgs = argCount === 1 && isPlainObject(args[0]) ? [] : args.slice(0, argCount);
+    return this.positionalArgs;
+  }
+
+  keywords(): Record<string, unknown> {
+    const first = this.args[0];
+    return this.argCount === 1 && isPlainObject(first)
+      ? first
+      : (emptyKwargs as Record<string, unknown>);
+  }
+
+  call(): ToolCallRecord {
+    if (this.callRecord !== undefined) return this.callRecord;
+    this.callRecord = {
+      call_id: this.callId,
+      tool_name: this.runtime.name,
+      args: this.positional(),
+      kwargs: this.keywords(),
+      timestamp: isoAt(this.startMs),
+      session_id: this.sessionId ?? null,
+      metadata:
+        this.runtime.metadata === undefined && this.metadata === undefined
+          ? {}
+          : { ...this.runtime.metadata, ...this.metadata },
+    };
+    return this.callRecord;
+  }
+}
+
+/** How the call ended, before recording. */
+interface Ending {
+  status: ToolCallStatus;
+  value: unknown;
+  error: unknown;
+  /** Thrown to the caller instead of returning `value`. */
+  thrown?: { error: unknown } | undefined;
+}
+
+/** @internal */
+export class GuardRuntime {
+  readonly name: string;
+  readonly metadata: Record<string, unknown> | undefined;
+  readonly createCallId: () => string;
+  readonly clock: GuardClock;
+  readonly tick: GuardClock;
+  readonly logger: GuardLogger;
+  readonly stats: GuardStats = { calls: 0, attempts: 0, retries: 0, byStatus: zeroStatuses() };
+  breakerState: CircuitState | undefined;
+  readonly budget: Budget | undefined;
+
+  private readonly fn: (...args: unknown[]) => unknown;
+  private readonly options: GuardOptions;
+  private readonly listenersFixed: boolean;
+  // retry
+  private readonly maxRetries: number;
+  private readonly retry: RetryOptions | undefined;
+  private readonly retryBlockedBySideEffect: boolean;
+  // timeout
+  private readonly timeoutMs: number | undefined;
+  private readonly timeoutBlocks: boolean;
+  // breaker
+  private readonly breaker: CircuitBreakerOptions | undefined;
+  private readonly breakerStore: CircuitBreakerStore | undefined;
+  private readonly breakerKey: string;
+  private readonly breakerLimits: CircuitBreakerLimits | undefined;
+  // rate limit
+  private readonly bucketStore: RateLimitStore | undefined;
+  private readonly bucketKey: string;
+  private readonly bucketLimits: readonly TokenBucketLimit[];
+  // validation, hallucination
+  private readonly inputValidators: Validator | readonly Validator[] | undefined;
+  private readonly outputValidators: Validator | readonly Validator[] | undefined;
+  private readonly detector: HallucinationDetector | undefined;
+  private readonly needsLatency: boolean;
+
+  constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
+    this.fn = fn;
+    this.options = options;
+    this.name = options.name ?? (fn.name === '' ? 'tool' : fn.name);
+    this.metadata = options.metadata;
+    this.createCallId = options.createCallId ?? (() => crypto.randomUUID());
+    this.clock = options.clock ?? defaultClock;
+    this.tick = options.clock ?? defaultTick;
+    this.logger = options.logger ?? consoleGuardLogger;
+    this.listenersFixed =
+      options.tracer !== undefined ||
+      options.onEntry !== undefined ||
+      options.beforeCall !== undefined ||
+      options.afterCall !== undefined;
+
+    const retry = options.retry;
+    this.retry = retry;
+    this.maxRetries = retry === undefined ? 0 : Math.max(0, Math.floor(retry.maxRetries ?? 3));
+    this.retryBlockedBySideEffect =
+      (options.sideEffect === 'write' || options.sideEffect === 'destructive') &&
+      retry?.idempotent !== true;
+
+    this.timeoutMs =
+      options.timeout === undefined
+        ? undefined
+        : Math.max(0, options.timeout.timeoutSeconds * 1000);
+    this.timeoutBlocks = (options.timeout?.onTimeout ?? 'block') === 'block';
+
+    const breaker = options.circuitBreaker;
+    this.breaker = breaker;
+    this.breakerKey = breaker?.key ?? this.name;
+    if (breaker !== undefined) {
+      this.breakerStore = breaker.store ?? createMemoryCircuitBreakerStore();
+      this.breakerLimits = Object.freeze({
+        failureThreshold: Math.max(1, breaker.failureThreshold ?? 5),
+        recoveryTimeoutMs: (breaker.recoveryTimeout ?? 60) * 1000,
+        successThreshold: Math.max(1, breaker.successThreshold ?? 1),
+      });
+      this.breakerState = 'closed';
+    }
+
+    const rate = options.rateLimit;
+    const burst = Math.max(1, rate?.burst ?? 1);
+    const limits: TokenBucketLimit[] = [];
+    if (rate?.callsPerSecond !== undefined)
+      limits.push({ capacity: burst, refillPerMs: rate.callsPerSecond / 1000 });
+    if (rate?.callsPerMinute !== undefined)
+      limits.push({ capacity: burst, refillPerMs: rate.callsPerMinute / 60_000 });
+    if (rate?.callsPerHour !== undefined)
+      limits.push({ capacity: burst, refillPerMs: rate.callsPerHour / 3_600_000 });
+    this.bucketLimits = Object.freeze(limits);
+    this.bucketStore = limits.length > 0 ? (rate?.store ?? defaultRateLimitStore) : undefined;
+    this.bucketKey =
+      rate?.sharedKey === undefined
+        ? `tool:${this.name}`
+        : rate.sharedKey === ''
+          ? `own:${++ownBuckets}`
+          : `shared:${rate.sharedKey}`;
+
+    const budget = options.budget;
+    this.budget =
+      budget === undefined
+        ? undefined
+        : 'reserve' in budget
+          ? (budget as Budget)
+          : createBudget(budget as never);
+
+    this.inputValidators = options.validators?.input;
+    this.outputValidators = options.validators?.output as
+      | Validator
+      | readonly Validator[]
+      | undefined;
+    const hallucination = options.hallucination;
+    this.detector =
+      hallucination === undefined
+        ? undefined
+        : (hallucination.detector ??
+          createHallucinationDetector({ knownTools: hallucination.knownTools }));
+    const profile = hallucination?.profile;
+    this.needsLatency = profile?.minLatencyMs !== undefined || profile?.maxLatencyMs !== undefined;
+  }
+
+  async run(args: unknown[], invoke: GuardInvokeOptions | undefined): Promise<unknown> {
+    const options = this.options;
+    const tracer = options.tracer ?? currentTracer();
+    const track = this.listenersFixed || tracer !== undefined;
+    const signal = invoke?.signal ?? options.signal;
+    const s = new CallState(
+      this,
+      args,
+      args.length,
+      invoke?.sessionId ?? options.sessionId,
+      signal,
+      tracer,
+      track,
+      this.clock(),
+      invoke?.metadata,
+    );
+    this.stats.calls++;
+    if (track || this.needsLatency) s.startTick = this.tick();
+    if (signal?.aborted)
+      return this.finish(s, {
+        status: 'failure',
+        value: null,
+        error: signal.reason,
+        thrown: { error: signal.reason },
+      });
+
+    // 1. circuit breaker
+    if (this.breakerStore !== undefined) {
+      let admission = this.breakerStore.acquire(this.breakerKey, this.breakerLimits!, s.startMs);
+      if (admission instanceof Promise) admission = await admission;
+      if (admission.transition !== undefined) this.transition(s, admission.transition);
+      this.breakerState = admission.state;
+      if (admission.allowed) s.admission = admission;
+      else {
+        const action = this.breaker?.onOpen ?? 'block';
+        s.decide({ guard: 'circuit_breaker', event: 'refused', action, state: admission.state });
+        const message = `Circuit breaker of tool "${this.name}" is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not run. Retry after the recovery timeout (${this.breakerLimits!.recoveryTimeoutMs / 1000} s).`;
+        if (action === 'block')
+          return this.refuse(
+            s,
+            'circuit_open',
+            new CircuitOpenError({ message, toolName: this.name }),
+          );
+        this.tripped(action, message, s);
+      }
+    }
+
+    // 2. rate limit
+    if (this.bucketStore !== undefined) {
+      let wait = this.bucketStore.take(this.bucketKey, this.bucketLimits, s.startMs);
+      if (wait instanceof Promise) wait = await wait;
+      if (wait > 0) {
+        const refusal = await this.waitForToken(s, wait);
+        if (refusal !== undefined) return refusal;
+      }
+    }
+
+    // 3. budget reservation
+    const budget = this.budget;
+    if (budget !== undefined) {
+      const onExceed = budget.limits.onExceed;
+      let reservation = budget.reserve(undefined, {
+        sessionId: s.sessionId,
+        force: onExceed !== 'block',
+      });
+      if (reservation instanceof Promise) reservation = await reservation;
+      if (reservation.ok) {
+        s.reservation = reservation;
+        if (s.track) {
+          s.decide({
+            guard: 'budget',
+            event: 'reserved',
+            session_id: reservation.sessionId,
+            reserved_micro_usd: reservation.estimateMicroUsd,
+            spent_micro_usd: reservation.snapshot.spentMicroUsd,
+          });
+        }
+        if (reservation.exceeded !== undefined) {
+          const message = `Budget exceeded (${reservation.exceeded}) for tool "${this.name}" in session "${reservation.sessionId}"; the call runs because onExceed is "${onExceed}".`;
+          s.decide({
+            guard: 'budget',
+            event: 'exceeded',
+            action: onExceed,
+            limit: reservation.exceeded,
+          });
+          this.tripped(onExceed, message, s);
+        }
+      } else {
+        s.decide({
+          guard: 'budget',
+          event: 'refused',
+          action: 'block',
+          limit: reservation.exceeded,
+          session_id: reservation.sessionId,
+          estimate_micro_usd: reservation.estimateMicroUsd,
+          spent_micro_usd: reservation.snapshot.spentMicroUsd,
+          reserved_micro_usd: reservation.snapshot.reservedMicroUsd,
+          calls: reservation.snapshot.calls,
+        });
+        return this.refuse(
+          s,
+          'budget_exceeded',
+          new BudgetExceededError({ message: reservation.message, toolName: this.name }),
+        );
+      }
+    }
+
+    // 4. input validation
+    if (this.inputValidators !== undefined) {
+      const results = await runValidators(
+        this.inputValidators,
+        s.argCount === 1 && isPlainObject(args[0]) ? args[0] : s.positional(),
+        {
+          phase: 'input',
+          toolName: this.name,
+          args: s.positional(),
+          kwargs: s.keywords(),
+        },
+      );
+      s.validations = results;
+      const failed = results.find((r) => !r.valid);
+      if (failed !== undefined) {
+        const action = this.options.validators?.onInvalid ?? 'block';
+        const message = `Input of tool "${this.name}" failed validation: ${failed.message}. Fix the arguments and call again.`;
+        s.decide({
+          guard: 'validation',
+          event: 'input_invalid',
+          action,
+          failed: results.filter((r) => !r.valid).length,
+        });
+        if (action === 'block')
+          return this.refuse(
+            s,
+            'validation_failed',
+            new ValidationFailedError({ message, toolName: this.name }),
+          );
+        this.tripped(action, message, s);
+      }
+    }
+
+    if (this.options.beforeCall !== undefined) {
+      try {
+        await this.options.beforeCall(s.call());
+      } catch (error) {
+        return this.refuse(s, 'failure', error);
+      }
+    }
+
+    // 5. execution under retry × timeout
+    let value: unknown;
+    let failure: unknown;
+    let outcome: Outcome = 'failure';
+    for (let attempt = 1; ; attempt++) {
+      this.stats.attempts++;
+      const measure = s.track || this.needsLatency;
+      if (measure) s.attemptStart = attempt === 1 ? s.startTick : this.tick();
+      try {
+        value = await this.attempt(s, attempt);
+        outcome = 'success';
+        if (measure) {
+          const duration = this.tick() - s.attemptStart;
+          s.lastLatency = duration;
+          if (s.track) s.attempt({ attempt, outcome, duration_ms: duration });
+        }
+        break;
+      } catch (error) {
+        failure = error;
+        outcome =
+          error === deadlineReason
+            ? 'timeout'
+            : signal?.aborted === true || isAbortError(error)
+              ? 'aborted'
+              : 'failure';
+        const now = this.clock();
+        const record: GuardAttemptRecord = {
+          attempt,
+          outcome,
+          duration_ms: measure ? this.tick() - s.attemptStart : now - s.startMs,
+          error: errorMessage(error),
+          error_type: errorType(error),
+        };
+        s.attempt(record);
+        const delay = this.retryDelay(s, error, outcome, attempt, record, now);
+        if (delay === undefined) break;
+        record.delay_ms = delay;
+        if (s.track) s.decide({ guard: 'retry', event: 'backoff', attempt, delay_ms: delay });
+        try {
+          await sleepUnlessAborted(this.options.sleep ?? abortableSleep, delay, signal);
+        } catch (sleepError) {
+          outcome = 'aborted';
+          failure = signal?.aborted === true ? signal.reason : sleepError;
+          break;
+        }
+        s.retries++;
+        this.stats.retries++;
+      }
+    }
+
+    // 6.–7. output validation, hallucination check
+    let ending: Ending;
+    if (outcome === 'success') {
+      ending = { status: 'success', value, error: undefined };
+      if (this.outputValidators !== undefined) {
+        const results = await runValidators(this.outputValidators, value, {
+          phase: 'output',
+          toolName: this.name,
+          args: s.positional(),
+          kwargs: s.keywords(),
+        });
+        s.validations = s.validations === undefined ? results : [...s.validations, ...results];
+        const failed = results.find((r) => !r.valid);
+        if (failed !== undefined) {
+          const action = this.options.validators?.onInvalid ?? 'block';
+          const message = `Result of tool "${this.name}" failed validation: ${failed.message}. The result was not returned.`;
+          s.decide({
+            guard: 'validation',
+            event: 'output_invalid',
+            action,
+            failed: results.filter((r) => !r.valid).length,
+          });
+          if (action === 'block') {
+            ending = {
+              status: 'validation_failed',
+              value,
+              error: undefined,
+              thrown: { error: new ValidationFailedError({ message, toolName: this.name }) },
+            };
+          } else this.tripped(action, message, s);
+        }
+      }
+      if (this.detector !== undefined && ending.thrown === undefined)
+        ending = await this.checkHallucination(s, ending);
+    } else if (outcome === 'timeout') {
+      ending = this.timeoutBlocks
+        ? {
+            status: 'timeout',
+            value: null,
+            error: failure,
+            thrown: {
+              error: new GuardTimeoutError({
+                message: `Tool "${this.name}" did not finish within ${this.timeoutMs} ms${s.retries > 0 ? ` (${s.retries + 1} attempts)` : ''}. Raise timeout.timeoutSeconds or make the tool faster.`,
+                toolName: this.name,
+              }),
+            },
+          }
+        : { status: 'failure', value: null, error: failure, thrown: { error: failure } };
+    } else {
+      ending = { status: 'failure', value: null, error: failure, thrown: { error: failure } };
+    }
+
+    // 8. budget settlement
+    if (budget !== undefined && s.reservation !== undefined) {
+      const settled = this.settle(s, budget, s.reservation, outcome, ending);
+      ending = settled instanceof Promise ? await settled : settled;
+    }
+
+    // 9. breaker update
+    if (s.admission !== undefined) {
+      const isFailure = this.breaker?.isFailure;
+      const counted =
+        outcome === 'aborted'
+          ? 'ignore'
+          : (
+                isFailure === undefined
+                  ? outcome === 'failure' || outcome === 'timeout'
+                  : isFailure({ status: ending.status, error: ending.error })
+              )
+            ? 'failure'
+            : 'success';
+      const recorded = this.recordBreaker(s, counted);
+      if (recorded instanceof Promise) await recorded;
+    }
+
+    // 10. record
+    return this.finish(s, ending);
+  }
+
+  /** Runs one attempt, racing the deadline and the caller's signal when there is one. */
+  private attempt(s: CallState, attempt: number): unknown {
+    const callerSignal = s.signal;
+    const timeoutMs = this.timeoutMs;
+    const context = new AttemptContext(callerSignal, timeoutMs !== undefined, attempt, s);
+    s.args[s.argCount] = context;
+    const result = this.fn(...s.args);
+    if (!isThenable(result) || (timeoutMs === undefined && callerSignal === undefined))
+      return result;
+    return new Promise((resolve, reject) => {
+      let done = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => {
+        if (done) return;
+        done = true;
+        if (timer !== undefined) clearTimeout(timer);
+        context.abort(callerSignal?.reason);
+        reject(callerSignal?.reason);
+      };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          if (done) return;
+          const action = this.options.timeout?.onTimeout ?? 'block';
+          s.decide({ guard: 'timeout', event: 'deadline', action, attempt, timeout_ms: timeoutMs });
+          if (action !== 'block') {
+            this.tripped(
+              action,
+              `Tool "${this.name}" passed its ${timeoutMs} ms timeout; still waiting because onTimeout is "${action}".`,
+              s,
+            );
+            return;
+          }
+          done = true;
+          callerSignal?.removeEventListener('abort', onAbort);
+          context.abort(deadlineReason);
+          reject(deadlineReason);
+        }, timeoutMs);
+      }
+      if (callerSignal !== undefined) {
+        if (callerSignal.aborted) {
+          onAbort();
+          return;
+        }
+        callerSignal.addEventListener('abort', onAbort, { once: true });
+      }
+      result.then(
+        (v) => {
+          if (done) return;
+          done = true;
+          if (timer !== undefined) clearTimeout(timer);
+          callerSignal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          if (done) return;
+          done = true;
+          if (timer !== undefined) clearTimeout(timer);
+          callerSignal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** The backoff before the next attempt, or undefined when the call should not be retried. */
+  private retryDelay(
+    s: CallState,
+    error: unknown,
+    outcome: Outcome,
+    attempt: number,
+    record: GuardAttemptRecord,
+    now: number,
+  ): number | undefined {
+    if (outcome === 'aborted' || attempt > this.maxRetries) return undefined;
+    if (outcome === 'failure' && TracewardenError.isInstance(error)) return undefined;
+    const retryOn = this.retry?.retryOn;
+    if (retryOn !== undefined) {
+      const retryable =
+        typeof retryOn === 'function'
+          ? retryOn(error, attempt)
+          : retryOn.some((errorClass) => error instanceof errorClass);
+      if (!retryable) return undefined;
+    }
+    if (this.retryBlockedBySideEffect) {
+      s.decide({
+        guard: 'retry',
+        event: 'skipped',
+        reason: 'side_effect',
+        side_effect: this.options.sideEffect,
+      });
+      return undefined;
+    }
+    const backoff = backoffDelay(attempt, this.retry, this.options.random ?? Math.random);
+    const serverDelay = retryAfterMs(error, now);
+    if (serverDelay === undefined) return backoff;
+    record.retry_after_ms = serverDelay;
+    const maxDelayMs = (this.retry?.maxDelay ?? 60) * 1000;
+    if (serverDelay > maxDelayMs) {
+      s.decide({
+        guard: 'retry',
+        event: 'skipped',
+        reason: 'retry_after_exceeds_max_delay',
+        retry_after_ms: serverDelay,
+        max_delay_ms: maxDelayMs,
+      });
+      return undefined;
+    }
+    return Math.max(backoff, serverDelay);
+  }
+
+  private async waitForToken(s: CallState, firstWait: number): Promise<unknown> {
+    const rate = this.options.rateLimit;
+    const maxWaitMs = rate?.maxWaitMs ?? 0;
+    const store = this.bucketStore!;
+    let wait = firstWait;
+    let waited = 0;
+    while (wait > 0 && waited + wait <= maxWaitMs) {
+      try {
+        await sleepUnlessAborted(this.options.sleep ?? abortableSleep, wait, s.signal);
+      } catch (error) {
+        return this.refuse(s, 'failure', error);
+      }
+      waited += wait;
+      let next = store.take(this.bucketKey, this.bucketLimits, this.clock());
+      if (next instanceof Promise) next = await next;
+      wait = next;
+    }
+    if (waited > 0)
+      s.decide({ guard: 'rate_limit', event: 'waited', wait_ms: waited, key: this.bucketKey });
+    if (wait === 0) return undefined;
+    const action = rate?.onLimit ?? 'block';
+    s.decide({
+      guard: 'rate_limit',
+      event: 'refused',
+      action,
+      key: this.bucketKey,
+      retry_in_ms: wait,
+      waited_ms: waited,
+    });
+    const message = `Rate limit reached for tool "${this.name}" (bucket "${this.bucketKey}"); next token in ${wait} ms. Slow down, raise the limit, or set rateLimit.maxWaitMs to wait.`;
+    if (action === 'block')
+      return this.refuse(s, 'rate_limited', new RateLimitedError({ message, toolName: this.name }));
+    this.tripped(action, message, s);
+    return undefined;
+  }
+
+  private async checkHallucination(s: CallState, ending: Ending): Promise<Ending> {
+    const options = this.options.hallucination!;
+    const sessionId = s.sessionId ?? defaultBudgetSession;
+    const tracer = s.tracer;
+    const result = await this.detector!.check(
+      {
+        toolName: this.name,
+        args: s.positional(),
+        kwargs: s.keywords(),
+        sessionId,
+        result: ending.value,
+        latencyMs: s.lastLatency,
+        traceText: tracer === undefined ? undefined : () => JSON.stringify(tracer.blocks()),
+      },
+      options,
+    );
+    s.hallucination = result;
+    if (!result.is_hallucinated) {
+      this.detector!.observe(ending.value, sessionId);
+      return ending;
+    }
+    const action = options.onHallucination ?? 'block';
+    const message = `Tool "${this.name}" call judged hallucinated (confidence ${result.confidence}): ${result.reason}. Check the tool name and arguments against the conversation.`;
+    s.decide({ guard: 'hallucination', event: 'detected', action, confidence: result.confidence });
+    if (action === 'block') {
+      return {
+        ...ending,
+        status: 'hallucinated',
+        thrown: { error: new HallucinationError({ message, toolName: this.name }) },
+      };
+    }
+    this.tripped(action, message, s);
+    return ending;
+  }
+
+  private settle(
+    s: CallState,
+    budget: Budget,
+    reservation: BudgetReservation,
+    outcome: Outcome,
+    ending: Ending,
+  ): MaybePromise<Ending> {
+    let actual: number;
+    if (outcome === 'success') {
+      try {
+        const cost = budget.costOf(ending.value);
+        actual = cost.microUsd;
+        if (cost.record !== undefined) s.costRecord = cost.record;
+      } catch (error) {
+        actual = reservation.estimateMicroUsd;
+        s.decide({
+          guard: 'budget',
+          event: 'pricing_failed',
+          error: errorMessage(error),
+          charged_micro_usd: actual,
+        });
+        this.logger.warn(
+          `Could not price a call of tool "${this.name}": ${errorMessage(error)}; charged the estimate (${actual} micro-USD).`,
+          {
+            tool: this.name,
+          },
+        );
+      }
+    } else actual = budget.limits.costPerCallMicroUsd ?? 0;
+    const settlement = budget.settle(reservation, actual);
+    return settlement instanceof Promise
+      ? settlement.then((settled) => this.settled(s, budget, settled, actual, ending))
+      : this.settled(s, budget, settlement, actual, ending);
+  }
+
+  private settled(
+    s: CallState,
+    budget: Budget,
+    settlement: BudgetSettlement,
+    actual: number,
+    ending: Ending,
+  ): Ending {
+    s.costMicroUsd = actual;
+    if (s.track) {
+      s.decide({
+        guard: 'budget',
+        event: 'settled',
+        session_id: settlement.sessionId,
+        charged_micro_usd: actual,
+        spent_micro_usd: settlement.spentMicroUsd,
+        remaining_micro_usd: settlement.remainingMicroUsd,
+      });
+    }
+    if (settlement.alert !== undefined)
+      s.decide({ guard: 'budget', event: 'alert', ...settlement.alert });
+    if (settlement.exceededPerCall) {
+      const action = budget.limits.onExceed;
+      const message = `Call of tool "${this.name}" cost ${actual} micro-USD, over maxCostPerCall (${budget.limits.maxCostPerCallMicroUsd} micro-USD); the spend was recorded. Raise maxCostPerCall or use a cheaper call.`;
+      s.decide({
+        guard: 'budget',
+        event: 'exceeded',
+        action,
+        limit: 'per_call',
+        charged_micro_usd: actual,
+      });
+      if (action === 'block' && ending.thrown === undefined) {
+        return {
+          ...ending,
+          status: 'budget_exceeded',
+          thrown: { error: new BudgetExceededError({ message, toolName: this.name }) },
+        };
+      }
+      if (action !== 'block') this.tripped(action, message, s);
+    }
+    return ending;
+  }
+
+  private transition(s: CallState, transition: CircuitTransition): void {
+    this.breakerState = transition.to;
+    s.decide({
+      guard: 'circuit_breaker',
+      event: 'transition',
+      from: transition.from,
+      to: transition.to,
+      reason: transition.reason,
+      at: new Date(transition.at).toISOString(),
+    });
+    const onStateChange = this.breaker?.onStateChange;
+    if (onStateChange !== undefined) {
+      try {
+        onStateChange({ ...transition, toolName: this.name });
+      } catch (error) {
+        this.logger.warn(`onStateChange of tool "${this.name}" threw: ${errorMessage(error)}`, {
+          tool: this.name,
+        });
+      }
+    }
+  }
+
+  private recordBreaker(
+    s: CallState,
+    outcome: 'success' | 'failure' | 'ignore',
+  ): MaybePromise<void> {
+    const admission = s.admission!;
+    s.admission = undefined;
+    const transition = this.breakerStore!.record(
+      this.breakerKey,
+      this.breakerLimits!,
+      admission,
+      outcome,
+      this.clock(),
+    );
+    if (transition instanceof Promise) {
+      return transition.then((t) => {
+        if (t !== undefined) this.transition(s, t);
+      });
+    }
+    if (transition !== undefined) this.transition(s, transition);
+  }
+
+  /** Refuses a call that did not run: frees its probe slot and reservation, records, throws. */
+  private async refuse(s: CallState, status: ToolCallStatus, error: unknown): Promise<unknown> {
+    if (s.admission !== undefined) await this.recordBreaker(s, 'ignore');
+    if (s.reservation !== undefined && this.budget !== undefined) {
+      const released = this.budget.release(s.reservation);
+      if (released instanceof Promise) await released;
+      s.reservation = undefined;
+    }
+    return this.finish(s, { status, value: null, error, thrown: { error } });
+  }
+
+  /** Applies a `warn` or `log` action: `warn` reports through the logger; both are recorded by the caller. */
+  private tripped(action: GuardAction, message: string, s: CallState): void {
+    if (action === 'warn') this.logger.warn(message, { tool: this.name, call_id: s.callId });
+  }
+
+  private finish(s: CallState, ending: Ending): unknown {
+    this.stats.byStatus[ending.status]++;
+    const thrown = ending.thrown;
+    const guardError =
+      thrown !== undefined &&
+      GuardError.isGuardError(thrown.error) &&
+      thrown.error.entry === undefined
+        ? thrown.error
+        : undefined;
+    if (s.track || guardError !== undefined) {
+      const entry = this.entry(s, ending);
+      // errors are built before the entry exists; attach it now (the field is readonly to users)
+      if (guardError !== undefined) (guardError as { entry: TraceEntry | undefined }).entry = entry;
+      if (s.track) this.emit(s, entry);
+    }
+    if (thrown !== undefined) throw thrown.error;
+    return ending.value;
+  }
+
+  private entry(s: CallState, ending: Ending): TraceEntry {
+    const end = this.clock();
+    const elapsed = Number.isNaN(s.startTick) ? end - s.startMs : this.tick() - s.startTick;
+    const error = ending.thrown?.error;
+    const guard: Record<string, unknown> = {
+      attempts: s.attempts ?? [],
+      decisions: s.decisions ?? [],
+    };
+    if (this.options.sideEffect !== undefined) guard.side_effect = this.options.sideEffect;
+    if (s.costRecord !== undefined) guard.cost_record = s.costRecord;
+    const result: ToolResultRecord = {
+      call_id: s.callId,
+      tool_name: this.name,
+      status: ending.status,
+      return_value: ending.value === undefined ? null : ending.value,
+      exception: error === undefined ? null : errorMessage(error),
+      exception_type: error === undefined ? null : errorType(error),
+      execution_time_ms: elapsed,
+      retry_count: s.retries,
+      validations: s.validations ?? [],
+      hallucination: s.hallucination,
+      cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
+      timestamp: isoAt(end),
+      metadata: { guard },
+    };
+    return { call: s.call(), result };
+  }
+
+  private emit(s: CallState, entry: TraceEntry): void {
+    if (s.tracer !== undefined) {
+      try {
+        s.tracer.recordEntry(entry);
+      } catch (error) {
+        this.logger.warn(
+          `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
+          { tool: this.name, call_id: s.callId },
+        );
+      }
+    }
+    const { onEntry, afterCall } = this.options;
+    if (onEntry !== undefined) {
+      try {
+        onEntry(entry);
+      } catch (error) {
+        this.logger.warn(`onEntry of tool "${this.name}" threw: ${errorMessage(error)}`, {
+          tool: this.name,
+        });
+      }
+    }
+    if (afterCall !== undefined) {
+      try {
+        const done = afterCall(entry.call, entry.result);
+        if (isThenable(done)) {
+          done.then(undefined, (error: unknown) =>
+            this.logger.warn(`afterCall of tool "${this.name}" failed: ${errorMessage(error)}`, {
+              tool: this.name,
+            }),
+          );
+        }
+      } catch (error) {
+        this.logger.warn(`afterCall of tool "${this.name}" threw: ${errorMessage(error)}`, {
+          tool: this.name,
+        });
+      }
+    }
+  }
+}
+
+/**
+ * Guards a tool function: the returned function takes the same arguments (sync or async tool;
+ * always async) and applies, in this order: circuit breaker → rate limit → budget reservation →
+ * input validation → execution under retry × timeout → output validation → hallucination check →
+ * budget settlement → breaker update → record. Each guard's action is `block` (throw a
+ * {@link GuardError}), `warn` (report through `logger`, let the call proceed) or `log` (record only).
+ *
+ * The tool receives one extra last argument, a {@link GuardCallContext} `{ signal, attempt, callId }`.
+ * When anything listens (a `tracer`, the ambient tracer, `onEntry`, `beforeCall`, `afterCall`),
+ * each call produces a seed-004 {@link TraceEntry} whose `result.metadata.guard` holds every
+ * attempt and guard decision; with a tracer it is recorded as TOOL_CALL + TOOL_RESULT blocks.
+ * A successful call after retries has status `success` with `retry_count` > 0; `retried` is never
+ * a final status.
+ *
+ * @param fn - the tool (its `this` is not bound: bind methods first)
+ * @param options - guards, tracing, hooks, injectable clock, sleep and random
+ * @returns the guarded function, with `invoke`, `breakerState`, `budget` and `stats`
+ * @example
+ * ```ts
+ * const search = guard(async (q: string) => api.search(q), {
+ *   name: 'search',
+ *   retry: { maxRetries: 2 },
+ *   timeout: { timeoutSeconds: 10 },
+ *   circuitBreaker: { failureThreshold: 5 },
+ *   rateLimit: { callsPerSecond: 5, burst: 5 },
+ *   budget: { maxCostPerSession: 1, costPerCall: 0.001 },
+ * });
+ * await search('tracewarden');
+ * ```
+ */
+export function guard<Args extends unknown[], Result>(
+  fn: (...args: Args) => Result | PromiseLike<Result>,
+  options: GuardOptions<Result> = {},
+): GuardedFunction<ToolArgs<Args>, Result> {
+  const runtime = new GuardRuntime(fn as (...args: unknown[]) => unknown, options as GuardOptions);
+  const guarded = (...args: unknown[]) => runtime.run(args, undefined);
+  Object.defineProperties(guarded, {
+    name: { value: runtime.name },
+    invoke: {
+      value: (invokeOptions: GuardInvokeOptions, ...args: unknown[]) =>
+        runtime.run(args, invokeOptions),
+    },
+    toolName: { value: runtime.name, enumerable: true },
+    breakerState: { get: () => runtime.breakerState, enumerable: true },
+    budget: { value: runtime.budget, enumerable: true },
+    stats: { value: runtime.stats, enumerable: true },
+  });
+  return guarded as unknown as GuardedFunction<ToolArgs<Args>, Result>;
+}

@@ -1,0 +1,374 @@
+import { detectPii } from './detect-pii.js';
+import { promptInjectionScore } from './detect-prompt-injection.js';
+import { detectSecrets } from './detect-secrets.js';
+import type { PolicyEvent } from './event-store.js';
+import { extractLinks } from './extract-links.js';
+import {
+  compareOrder,
+  EventValue,
+  getMember,
+  parseJsonText,
+  textsOf,
+  toText,
+  truthy,
+  valuesEqual,
+} from './policy-values.js';
+import type { EvalContext } from './rule-plan.js';
+import { eventValue } from './rule-plan.js';
+
+/** @internal A built-in function callable from rules. */
+export interface BuiltinFunction {
+  min: number;
+  max: number;
+  named?: readonly string[];
+  /** Receives the addresses of its arguments (to mark character ranges). */
+  addressed?: boolean;
+  call(
+    ctx: EvalContext,
+    args: unknown[],
+    named: Record<string, unknown>,
+    addresses: (string | undefined)[],
+  ): unknown;
+}
+
+const regexCache = new Map<string, RegExp | null>();
+
+/** @internal Translates Python regex syntax JavaScript lacks (`(?P<name>`, `(?P=name)`). */
+export function pythonRegexSource(source: string): string {
+  return source.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
+}
+
+/** @internal Compiles (and caches) a regex; null when the source is invalid. */
+export function cachedRegex(
+  source: string,
+  flags: string,
+  wrap: 'full' | 'start' | 'none',
+): RegExp | null {
+  const key = `${wrap}/${flags}/${source}`;
+  const hit = regexCache.get(key);
+  if (hit !== undefined) return hit;
+  const translated = pythonRegexSource(source);
+  const body =
+    wrap === 'full' ? `^(?:${translated})$` : wrap === 'start' ? `^(?:${translated})` : translated;
+  let regex: RegExp | null;
+  try {
+    regex = new RegExp(body, flags);
+  } catch {
+    regex = null;
+  }
+  if (regexCache.size > 1024) regexCache.clear();
+  regexCache.set(key, regex);
+  return regex;
+}
+
+function mark(ctx: EvalContext, address: string | undefined, start: number, end: number): void {
+  if (ctx.ranges !== undefined && address !== undefined)
+    ctx.ranges.push(`${address}:${start}-${end}`);
+}
+
+function detect<T extends { type: string; start: number; end: number }>(
+  ctx: EvalContext,
+  value: unknown,
+  address: string | undefined,
+  detector: (text: string) => T[],
+): string[] {
+  const out: string[] = [];
+  for (const piece of textsOf(value, address)) {
+    for (const finding of detector(piece.text)) {
+      out.push(finding.type);
+      mark(ctx, piece.address, finding.start, finding.end);
+    }
+  }
+  return out;
+}
+
+const number = (value: unknown): number | null => {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+    return Number(value);
+  return null;
+};
+
+const iterable = (value: unknown): unknown[] | null => {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return [...value];
+  if (typeof value === 'object' && value !== null && !(value instanceof EventValue))
+    return Object.keys(value);
+  return null;
+};
+
+/** @internal The built-in functions of the policy language. */
+export const builtins: Readonly<Record<string, BuiltinFunction>> = {
+  len: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => {
+      if (typeof value === 'string' || Array.isArray(value)) return value.length;
+      if (value instanceof EventValue) return null;
+      if (typeof value === 'object' && value !== null) return Object.keys(value).length;
+      return null;
+    },
+  },
+  any: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).some(truthy) },
+  all: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).every(truthy) },
+  min: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => {
+      const items = iterable(value) ?? [];
+      return (
+        items.reduce<unknown>(
+          (a, b) => (a === undefined || compareOrder(b, a, '<') ? b : a),
+          undefined,
+        ) ?? null
+      );
+    },
+  },
+  max: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => {
+      const items = iterable(value) ?? [];
+      return (
+        items.reduce<unknown>(
+          (a, b) => (a === undefined || compareOrder(b, a, '>') ? b : a),
+          undefined,
+        ) ?? null
+      );
+    },
+  },
+  sum: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) =>
+      (iterable(value) ?? []).reduce<number>((a, b) => a + (number(b) ?? 0), 0),
+  },
+  abs: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => (typeof value === 'number' ? Math.abs(value) : null),
+  },
+  str: { min: 1, max: 1, call: (_ctx, [value]) => toText(value) },
+  int: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => {
+      const n = number(value);
+      return n === null ? null : Math.trunc(n);
+    },
+  },
+  float: { min: 1, max: 1, call: (_ctx, [value]) => number(value) },
+  bool: { min: 1, max: 1, call: (_ctx, [value]) => truthy(value) },
+  match: {
+    min: 2,
+    max: 2,
+    addressed: true,
+    call: (ctx, [pattern, text], _named, addresses) => {
+      if (typeof pattern !== 'string' || typeof text !== 'string') return false;
+      const m = cachedRegex(pattern, '', 'start')?.exec(text);
+      if (m === null || m === undefined) return false;
+      mark(ctx, addresses[1], 0, m[0].length);
+      return true;
+    },
+  },
+  find: {
+    min: 2,
+    max: 2,
+    addressed: true,
+    call: (ctx, [pattern, value], _named, addresses) => {
+      if (typeof pattern !== 'string') return [];
+      const regex = cachedRegex(pattern, 'g', 'none');
+      if (regex === null) return [];
+      const out: string[] = [];
+      for (const piece of textsOf(value, addresses[1])) {
+        for (const m of piece.text.matchAll(regex)) {
+          if (m[0] === '') continue;
+          out.push(m[0]);
+          mark(ctx, piece.address, m.index, m.index + m[0].length);
+        }
+      }
+      return out;
+    },
+  },
+  tool_call: {
+    min: 1,
+    max: 1,
+    call: (ctx, [value]) => {
+      if (!(value instanceof EventValue)) return null;
+      if (value.event.kind === 'ToolCall') return value;
+      const call = ctx.run.store.events[value.event.callPosition] as PolicyEvent | undefined;
+      return call === undefined ? null : eventValue(call);
+    },
+  },
+  json_loads: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => {
+      if (typeof value !== 'string') return null;
+      try {
+        return JSON.parse(value);
+      } catch {
+        return null;
+      }
+    },
+  },
+  server: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => getMember(getMember(value, 'metadata'), 'server'),
+  },
+  secrets: {
+    min: 1,
+    max: 1,
+    addressed: true,
+    call: (ctx, [value], _named, addresses) =>
+      detect(ctx, value, addresses[0], ctx.run.detectors.secrets ?? detectSecrets),
+  },
+  pii: {
+    min: 1,
+    max: 2,
+    named: ['entities'],
+    addressed: true,
+    call: (ctx, [value, positional], named, addresses) => {
+      const wanted = named.entities ?? positional;
+      const filter = Array.isArray(wanted) ? new Set(wanted.map(String)) : undefined;
+      const detector = ctx.run.detectors.pii ?? detectPii;
+      return detect(ctx, value, addresses[0], (text) =>
+        filter === undefined ? detector(text) : detector(text).filter((f) => filter.has(f.type)),
+      );
+    },
+  },
+  prompt_injection: {
+    min: 1,
+    max: 2,
+    named: ['threshold'],
+    addressed: true,
+    call: (ctx, [value, positional], named, addresses) => {
+      const threshold = number(named.threshold ?? positional) ?? 0.5;
+      const score = ctx.run.detectors.promptInjection ?? promptInjectionScore;
+      let found = false;
+      for (const piece of textsOf(value, addresses[0])) {
+        if (score(piece.text) >= threshold) {
+          found = true;
+          mark(ctx, piece.address, 0, piece.text.length);
+        }
+      }
+      return found;
+    },
+  },
+  links: {
+    min: 1,
+    max: 1,
+    addressed: true,
+    call: (ctx, [value], _named, addresses) => {
+      const out: string[] = [];
+      for (const piece of textsOf(value, addresses[0])) {
+        for (const link of extractLinks(piece.text)) {
+          out.push(link.url);
+          mark(ctx, piece.address, link.start, link.end);
+        }
+      }
+      return out;
+    },
+  },
+  domains: {
+    min: 1,
+    max: 1,
+    addressed: true,
+    call: (ctx, [value], _named, addresses) => {
+      const out: string[] = [];
+      for (const piece of textsOf(value, addresses[0])) {
+        for (const link of extractLinks(piece.text)) {
+          out.push(link.domain);
+          mark(ctx, piece.address, link.start, link.end);
+        }
+      }
+      return out;
+    },
+  },
+};
+
+const stringMethods: Record<string, (s: string, args: unknown[]) => unknown> = {
+  lower: (s) => s.toLowerCase(),
+  upper: (s) => s.toUpperCase(),
+  strip: (s, [chars]) => (typeof chars === 'string' ? trimChars(s, chars, true, true) : s.trim()),
+  lstrip: (s, [chars]) =>
+    typeof chars === 'string' ? trimChars(s, chars, true, false) : s.trimStart(),
+  rstrip: (s, [chars]) =>
+    typeof chars === 'string' ? trimChars(s, chars, false, true) : s.trimEnd(),
+  startswith: (s, [prefix]) =>
+    typeof prefix === 'string'
+      ? s.startsWith(prefix)
+      : Array.isArray(prefix)
+        ? prefix.some((p) => typeof p === 'string' && s.startsWith(p))
+        : false,
+  endswith: (s, [suffix]) =>
+    typeof suffix === 'string'
+      ? s.endsWith(suffix)
+      : Array.isArray(suffix)
+        ? suffix.some((p) => typeof p === 'string' && s.endsWith(p))
+        : false,
+  split: (s, [separator]) =>
+    typeof separator === 'string' && separator !== ''
+      ? s.split(separator)
+      : s.split(/\s+/).filter((x) => x !== ''),
+  replace: (s, [from, to]) =>
+    typeof from === 'string' && typeof to === 'string' ? s.split(from).join(to) : s,
+  count: (s, [sub]) => (typeof sub === 'string' && sub !== '' ? s.split(sub).length - 1 : 0),
+  find: (s, [sub]) => (typeof sub === 'string' ? s.indexOf(sub) : -1),
+  join: (s, [items]) => (Array.isArray(items) ? items.map(toText).join(s) : null),
+  isdigit: (s) => /^\d+$/.test(s),
+  contains: (s, [sub]) => typeof sub === 'string' && s.includes(sub),
+};
+
+function trimChars(s: string, chars: string, start: boolean, end: boolean): string {
+  let a = 0;
+  let b = s.length;
+  while (start && a < b && chars.includes(s[a] as string)) a++;
+  while (end && b > a && chars.includes(s[b - 1] as string)) b--;
+  return s.slice(a, b);
+}
+
+const dictMethods: Record<string, (d: Record<string, unknown>, args: unknown[]) => unknown> = {
+  get: (d, [key, fallback]) =>
+    typeof key === 'string' && Object.hasOwn(d, key) && key !== '__proto__'
+      ? (d[key] ?? null)
+      : (fallback ?? null),
+  keys: (d) => Object.keys(d),
+  values: (d) => Object.values(d),
+  items: (d) => Object.entries(d),
+};
+
+const listMethods: Record<string, (l: unknown[], args: unknown[]) => unknown> = {
+  count: (l, [item]) => l.filter((x) => valuesEqual(x, item)).length,
+  index: (l, [item]) => l.findIndex((x) => valuesEqual(x, item)),
+};
+
+/** @internal Every method name the language knows (others are compile errors). */
+export const methodNames: ReadonlySet<string> = new Set([
+  ...Object.keys(stringMethods),
+  ...Object.keys(dictMethods),
+  ...Object.keys(listMethods),
+]);
+
+/** @internal Calls a whitelisted method on data; None when the value has no such method. */
+export function callMethod(target: unknown, name: string, args: unknown[]): unknown {
+  if (target instanceof EventValue) target = target.event.data;
+  if (typeof target === 'string') {
+    const method = stringMethods[name];
+    if (method !== undefined) return method(target, args);
+    const parsed = parseJsonText(target);
+    if (parsed === undefined) return null;
+    target = parsed;
+  }
+  if (Array.isArray(target)) {
+    const method = listMethods[name];
+    return method === undefined ? null : method(target, args);
+  }
+  if (typeof target === 'object' && target !== null) {
+    const method = dictMethods[name];
+    return method === undefined ? null : method(target as Record<string, unknown>, args);
+  }
+  return null;
+}

@@ -1,0 +1,261 @@
+import { EventStore, type PolicyEvent } from './event-store.js';
+import { PolicyError } from './policy-error.js';
+import type { PolicyBinding, PolicyDetectors, PolicyViolation } from './policy-types.js';
+import { toPlain } from './policy-values.js';
+import {
+  type EvalContext,
+  enumerateAssignments,
+  eventValue,
+  type PolicyFunction,
+  type RulePlan,
+  type RunState,
+  resetBindings,
+  UNSET,
+} from './rule-plan.js';
+
+interface RuleState {
+  /** Per variable: positions that pass the variable's own conditions (sorted). */
+  filtered: number[][];
+  /** Per variable: how far into its candidate list the filters have run. */
+  cursors: number[];
+}
+
+/** @internal Settings shared by every session of a policy. */
+export interface SessionSettings {
+  detectors: PolicyDetectors;
+  functions: Record<string, PolicyFunction>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The evaluation state of a policy over one growing trace: the indexed events and, per rule and
+ * variable, the events that pass the variable's own conditions. New events are filtered once;
+ * new violations are found semi-naively (each assignment with at least one new event, once).
+ * @internal
+ */
+export class PolicySession {
+  readonly store = new EventStore();
+  private readonly states: RuleState[];
+  private readonly run: RunState;
+
+  constructor(
+    private readonly plans: readonly RulePlan[],
+    settings: SessionSettings,
+    input: unknown,
+  ) {
+    if (input !== undefined && !isRecord(input)) {
+      throw new PolicyError({
+        code: 'POLICY_INPUT',
+        message: `policy input must be an object of parameters, found ${typeof input}`,
+      });
+    }
+    this.run = {
+      store: this.store,
+      input: input ?? {},
+      globals: new Map(),
+      detectors: settings.detectors,
+      functions: settings.functions,
+    };
+    this.states = plans.map((plan) => ({
+      filtered: plan.variables.map(() => []),
+      cursors: plan.variables.map(() => 0),
+    }));
+  }
+
+  appendAll(entries: readonly unknown[]): void {
+    if (!Array.isArray(entries)) {
+      throw new PolicyError({
+        code: 'POLICY_INPUT',
+        message: `a trace must be an array of events, found ${typeof entries}`,
+      });
+    }
+    for (const entry of entries) this.store.append(entry);
+  }
+
+  /** Drops cached filter results at or beyond `events` (after a store rollback). */
+  truncate(events: number): void {
+    for (const [r, state] of this.states.entries()) {
+      const plan = this.plans[r] as RulePlan;
+      state.filtered.forEach((list, v) => {
+        while (list.length > 0 && (list[list.length - 1] as number) >= events) list.pop();
+        const variable = plan.variables[v];
+        if (variable === undefined) return;
+        const source = this.store.candidates(variable.type, variable.toolName);
+        state.cursors[v] = Math.min(state.cursors[v] as number, source.length);
+      });
+    }
+  }
+
+  private context(plan: RulePlan): EvalContext {
+    return { frame: new Array(plan.frameSize).fill(UNSET), ranges: undefined, run: this.run };
+  }
+
+  private updateFilters(r: number, ctx: EvalContext): void {
+    const plan = this.plans[r] as RulePlan;
+    const state = this.states[r] as RuleState;
+    const events = this.store.events;
+    plan.variables.forEach((variable, v) => {
+      const source = this.store.candidates(variable.type, variable.toolName);
+      const out = state.filtered[v] as number[];
+      const filters = variable.filters;
+      for (let k = state.cursors[v] as number; k < source.length; k++) {
+        const position = source[k] as number;
+        if (filters.length > 0) {
+          ctx.frame[variable.slot] = eventValue(events[position] as PolicyEvent);
+          resetBindings(ctx, plan.resetSlots);
+          let ok = true;
+          for (const filter of filters) {
+            if (!filter(ctx)) {
+              ok = false;
+              break;
+            }
+          }
+          if (!ok) continue;
+        }
+        out.push(position);
+      }
+      state.cursors[v] = source.length;
+    });
+  }
+
+  /**
+   * Violations of rule `r` with at least one variable bound at a position >= `newFrom` (all when
+   * `newFrom` is 0), sorted by the bound positions in variable order.
+   */
+  evaluateRule(r: number, newFrom: number): PolicyViolation[] {
+    const plan = this.plans[r] as RulePlan;
+    const ctx = this.context(plan);
+    this.updateFilters(r, ctx);
+    resetBindings(ctx, plan.resetSlots);
+    for (const constant of plan.constants) if (!constant(ctx)) return [];
+    const count = plan.variables.length;
+    if (count === 0) return [this.describe(plan, [], ctx)];
+    const candidates = (this.states[r] as RuleState).filtered;
+    const found: number[][] = [];
+    const visit = (positions: readonly number[]): boolean => {
+      found.push([...positions]);
+      return true;
+    };
+    const infinity = Number.POSITIVE_INFINITY;
+    if (newFrom <= 0) {
+      enumerateAssignments(
+        plan,
+        candidates,
+        new Array(count).fill(0),
+        new Array(count).fill(infinity),
+        ctx,
+        visit,
+      );
+    } else {
+      for (let k = 0; k < count; k++) {
+        const lo: number[] = [];
+        const hi: number[] = [];
+        for (let v = 0; v < count; v++) {
+          lo.push(v === k ? newFrom : 0);
+          hi.push(v < k ? newFrom : infinity);
+        }
+        enumerateAssignments(plan, candidates, lo, hi, ctx, visit);
+      }
+    }
+    found.sort((a, b) => {
+      for (let v = 0; v < a.length; v++) {
+        const d = (a[v] as number) - (b[v] as number);
+        if (d !== 0) return d;
+      }
+      return 0;
+    });
+    return found.map((positions) => this.describe(plan, positions, ctx));
+  }
+
+  /** Re-evaluates one assignment with range marking on, and builds its violation. */
+  private describe(
+    plan: RulePlan,
+    positions: readonly number[],
+    ctx: EvalContext,
+  ): PolicyViolation {
+    const events = this.store.events;
+    plan.variables.forEach((variable, v) => {
+      ctx.frame[variable.slot] = eventValue(events[positions[v] as number] as PolicyEvent);
+    });
+    resetBindings(ctx, plan.resetSlots);
+    const ranges: string[] = [];
+    ctx.ranges = ranges;
+    for (const constant of plan.constants) constant(ctx);
+    for (const variable of plan.variables) for (const filter of variable.filters) filter(ctx);
+    for (const join of plan.joins) join.test(ctx);
+    const extra = plan.describe?.(ctx);
+    ctx.ranges = undefined;
+    const bindings: Record<string, PolicyBinding> = {};
+    const addresses: string[] = [];
+    const indexes: number[] = [];
+    plan.variables.forEach((variable, v) => {
+      const event = events[positions[v] as number] as PolicyEvent;
+      bindings[variable.name] = {
+        type: variable.type,
+        index: event.index,
+        position: event.position,
+        address: event.address,
+        value: event.data,
+      };
+      indexes.push(event.index);
+      if (!addresses.includes(event.address)) addresses.push(event.address);
+    });
+    const uniqueRanges = [...new Set(ranges)];
+    for (const range of uniqueRanges) if (!addresses.includes(range)) addresses.push(range);
+    return {
+      message: plan.message,
+      args: (extra?.args ?? []).map(toPlain),
+      namedArgs: Object.fromEntries(
+        Object.entries(extra?.namedArgs ?? {}).map(([k, v]) => [k, toPlain(v)]),
+      ),
+      bindings,
+      addresses,
+      ranges: uniqueRanges,
+      key: `${plan.index}:[${indexes.join(',')}]`,
+      rule: { index: plan.index, name: plan.name, message: plan.message },
+      action: plan.action,
+    };
+  }
+
+  /** Every violation of every rule (a one-shot check: no de-duplication). */
+  evaluateAll(): PolicyViolation[] {
+    return this.plans.flatMap((_, r) => this.evaluateRule(r, 0));
+  }
+
+  /**
+   * Violations that involve an event at a position >= `newFrom`; rules that depend on the whole
+   * trace (quantifier blocks, no variables) are re-run and kept when their key is not in `known`.
+   * Each key is reported once (added to `known`).
+   */
+  evaluateNew(newFrom: number, known: Set<string>): PolicyViolation[] {
+    const out: PolicyViolation[] = [];
+    this.plans.forEach((plan, r) => {
+      const violations = plan.wholeTrace ? this.evaluateRule(r, 0) : this.evaluateRule(r, newFrom);
+      for (const violation of violations) {
+        if (known.has(violation.key)) continue;
+        known.add(violation.key);
+        out.push(violation);
+      }
+    });
+    return out;
+  }
+
+  /** Keys of the current violations of the whole-trace rules (the baseline before new events). */
+  wholeTraceKeys(): Set<string> {
+    const keys = new Set<string>();
+    this.plans.forEach((plan, r) => {
+      if (!plan.wholeTrace) return;
+      for (const violation of this.evaluateRule(r, 0)) keys.add(violation.key);
+    });
+    return keys;
+  }
+
+  /** Updates every rule's filters for the events appended so far. */
+  prime(): void {
+    this.plans.forEach((plan, r) => {
+      this.updateFilters(r, this.context(plan));
+    });
+  }
+}

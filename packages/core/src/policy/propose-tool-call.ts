@@ -1,0 +1,50 @@
+import { PolicyError } from './policy-error.js';
+import type { PolicySession } from './policy-session.js';
+import type { ToolCallVerdict } from './policy-types.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** @internal Checks and normalises a proposed call to OpenAI's shape. */
+export function proposedCallRecord(call: unknown): Record<string, unknown> {
+  if (!isRecord(call)) {
+    throw new PolicyError({
+      code: 'POLICY_INPUT',
+      message: 'a proposed tool call must be an object like { function: { name, arguments } }',
+    });
+  }
+  if (isRecord(call.function) && typeof call.function.name === 'string') return call;
+  if (typeof call.name === 'string') {
+    const { name, arguments: args, id } = call;
+    return {
+      ...(typeof id === 'string' ? { id } : {}),
+      type: 'function',
+      function: { name, arguments: args ?? {} },
+    };
+  }
+  throw new PolicyError({
+    code: 'POLICY_INPUT',
+    message:
+      'a proposed tool call needs a function name; expected { function: { name, arguments } } or { name, arguments }',
+  });
+}
+
+/**
+ * Speculatively appends a proposed call to a session, collects the violations it causes (those
+ * binding the call, and new keys of whole-trace rules), and rolls the session back.
+ * @internal
+ */
+export function proposeToolCall(session: PolicySession, call: unknown): ToolCallVerdict {
+  const record = proposedCallRecord(call);
+  session.prime();
+  const known = session.wholeTraceKeys();
+  const mark = session.store.mark();
+  try {
+    const event = session.store.appendProposedCall(record);
+    const violations = session.evaluateNew(event.position, known);
+    return { allowed: !violations.some((v) => v.action === 'block'), violations };
+  } finally {
+    session.store.rollback(mark);
+    session.truncate(mark.events);
+  }
+}

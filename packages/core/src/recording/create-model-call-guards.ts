@@ -1,0 +1,220 @@
+import { TracewardenError } from '../errors/index.js';
+import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
+import { type CircuitBreakerLimits, type CircuitBreakerStore, createMemoryCircuitBreakerStore } from '../guards/circuit-breaker-store.js';
+import { CircuitOpenError } from '../guards/circuit-open-error.js';
+import { consoleGuardLogger } from '../guards/console-guard-logger.js';
+import { type Budget, type BudgetOptions, type BudgetReservation, createBudget } from '../guards/create-budget.js';
+import type { CircuitBreakerOptions, RateLimitOptions } from '../guards/guard-options.js';
+import { defaultRateLimitStore, type TokenBucketLimit } from '../guards/rate-limit-store.js';
+import { RateLimitedError } from '../guards/rate-limited-error.js';
+import type { GuardDecision, GuardLogger, MaybePromise } from '../guards/types.js';
+import type { ModelCallGuard, ModelCallGuardContext, ModelCallGuardTicket } from './types.js';
+
+/** Options of {@link createModelCallGuards}: the guard options of `guard()`, applied to model calls. */
+export interface ModelCallGuardOptions {
+  /**
+   * Token buckets over model calls. `sharedKey` as in `guard()`: undefined → one bucket per
+   * `provider:model`, `''` → a bucket of its own, any other string → a bucket shared by that key.
+   * `maxWaitMs` is not supported (admission never sleeps): a call without a token is refused.
+   */
+  rateLimit?: RateLimitOptions | undefined;
+  /**
+   * A breaker over model calls (key: `circuitBreaker.key`, else `provider:model`). A call counts
+   * once, after the SDK's own retries: status `failure` or `timeout` is a failure; cancelled,
+   * refused and cut-off calls do not count.
+   */
+  circuitBreaker?: CircuitBreakerOptions | undefined;
+  /**
+   * LLM spend: a {@link Budget} (shared with tool guards if you like) or its options. Each call
+   * reserves `estimateCost` and settles its priced usage; while streaming, a running estimate
+   * past `maxCostPerCall` or past what is left of `maxCostPerSession` cuts the stream off.
+   */
+  budget?: Budget | BudgetOptions | undefined;
+  /** Budget session of the calls. @default the budget's default session */
+  sessionId?: string | undefined;
+  /** Where `warn` actions are reported. @default console */
+  logger?: GuardLogger | undefined;
+  /** Epoch milliseconds. @default Date.now */
+  clock?: (() => number) | undefined;
+}
+
+function sync<T>(value: MaybePromise<T>, what: string): T {
+  if (value instanceof Promise) {
+    throw new TracewardenError('ASYNC_STORE', {
+      message: `${what} returned a promise: guards on model calls decide synchronously, before the request is sent; use an in-memory (synchronous) store for model-call guards`,
+    });
+  }
+  return value;
+}
+
+function isBudget(value: Budget | BudgetOptions): value is Budget {
+  return typeof (value as Budget).reserve === 'function';
+}
+
+function callKey(context: ModelCallGuardContext): string {
+  return `${context.provider}:${context.model}`;
+}
+
+let ownKeys = 0;
+
+function rateLimitGuard(options: RateLimitOptions, logger: GuardLogger, clock: () => number): ModelCallGuard | undefined {
+  const burst = options.burst ?? 1;
+  const limits: TokenBucketLimit[] = [];
+  if (options.callsPerSecond !== undefined) limits.push({ capacity: burst, refillPerMs: options.callsPerSecond / 1000 });
+  if (options.callsPerMinute !== undefined) limits.push({ capacity: burst, refillPerMs: options.callsPerMinute / 60_000 });
+  if (options.callsPerHour !== undefined) limits.push({ capacity: burst, refillPerMs: options.callsPerHour / 3_600_000 });
+  if (limits.length === 0) return undefined;
+  const store = options.store ?? defaultRateLimitStore;
+  const action = options.onLimit ?? 'block';
+  const ownKey = options.sharedKey === '' ? `model-call#${++ownKeys}` : undefined;
+  return {
+    name: 'rate_limit',
+    admit(context) {
+      const key = ownKey ?? options.sharedKey ?? callKey(context);
+      const wait = sync(store.take(key, limits, clock()), 'rateLimit.store.take()');
+      if (wait === 0) return undefined;
+      const decision: GuardDecision = { guard: 'rate_limit', event: 'refused', action, key, retry_in_ms: wait };
+      const message = `Rate limit reached for model calls to ${context.model} (bucket "${key}"); next token in ${wait} ms. Slow down or raise the limit.`;
+      if (action === 'block') throw new RateLimitedError({ message, toolName: context.model });
+      if (action === 'warn') logger.warn(message, { key, retry_in_ms: wait });
+      return { decisions: [decision] };
+    },
+  };
+}
+
+function circuitBreakerGuard(options: CircuitBreakerOptions, logger: GuardLogger, clock: () => number): ModelCallGuard {
+  const limits: CircuitBreakerLimits = {
+    failureThreshold: options.failureThreshold ?? 5,
+    recoveryTimeoutMs: (options.recoveryTimeout ?? 60) * 1000,
+    successThreshold: options.successThreshold ?? 1,
+  };
+  const store: CircuitBreakerStore = options.store ?? createMemoryCircuitBreakerStore();
+  const action = options.onOpen ?? 'block';
+  return {
+    name: 'circuit_breaker',
+    admit(context) {
+      const key = options.key ?? callKey(context);
+      const admission = sync(store.acquire(key, limits, clock()), 'circuitBreaker.store.acquire()');
+      const decisions: GuardDecision[] = [];
+      if (admission.transition !== undefined) {
+        decisions.push({ guard: 'circuit_breaker', event: 'transition', from: admission.transition.from, to: admission.transition.to, reason: admission.transition.reason });
+        options.onStateChange?.({ ...admission.transition, toolName: key });
+      }
+      if (!admission.allowed) {
+        const message = `Circuit breaker of model calls to ${context.model} is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not sent. Retry after the recovery timeout (${limits.recoveryTimeoutMs / 1000} s).`;
+        if (action === 'block') throw new CircuitOpenError({ message, toolName: context.model });
+        if (action === 'warn') logger.warn(message, { key, state: admission.state });
+        decisions.push({ guard: 'circuit_breaker', event: 'refused', action, state: admission.state });
+        return { decisions };
+      }
+      return {
+        decisions,
+        settle({ status }) {
+          const outcome = status === 'failure' || status === 'timeout' ? 'failure' : status === 'success' ? 'success' : 'ignore';
+          const isFailure = options.isFailure;
+          const counted =
+            outcome === 'ignore' || isFailure === undefined
+              ? outcome
+              : isFailure({ status: status === 'cancelled' ? 'failure' : status, error: undefined })
+                ? 'failure'
+                : 'success';
+          const transition = sync(store.record(key, limits, admission, counted, clock()), 'circuitBreaker.store.record()');
+          if (transition === undefined) return undefined;
+          options.onStateChange?.({ ...transition, toolName: key });
+          return [{ guard: 'circuit_breaker', event: 'transition', from: transition.from, to: transition.to, reason: transition.reason }];
+        },
+      };
+    },
+  };
+}
+
+function budgetGuard(budget: Budget, sessionId: string | undefined, logger: GuardLogger): ModelCallGuard {
+  const action = budget.limits.onExceed;
+  return {
+    name: 'budget',
+    admit(context) {
+      const reservation: BudgetReservation = sync(budget.reserve(undefined, { sessionId, force: action !== 'block' }), 'budget.reserve()');
+      if (!reservation.ok) {
+        throw new BudgetExceededError({
+          message: `Budget exceeded (${reservation.exceeded}) for model calls to ${context.model} in session "${reservation.sessionId}": ${reservation.message}`,
+          toolName: context.model,
+        });
+      }
+      const decisions: GuardDecision[] = [
+        { guard: 'budget', event: 'reserved', session_id: reservation.sessionId, reserved_micro_usd: reservation.estimateMicroUsd, spent_micro_usd: reservation.snapshot.spentMicroUsd },
+      ];
+      if (reservation.exceeded !== undefined) {
+        decisions.push({ guard: 'budget', event: 'exceeded', action, limit: reservation.exceeded });
+        if (action === 'warn') logger.warn(`Budget exceeded (${reservation.exceeded}) for model calls to ${context.model}; the call runs because onExceed is "${action}".`);
+      }
+      const maxPerCall = budget.limits.maxCostPerCallMicroUsd;
+      const remaining = sync(budget.remaining(reservation.sessionId), 'budget.remaining()');
+      // What this call may still spend: the session's remainder plus its own reservation.
+      const allowance = remaining === null ? undefined : remaining + reservation.estimateMicroUsd;
+      let lastEstimate = 0;
+      let settled = false;
+      const ticket: ModelCallGuardTicket = {
+        decisions,
+        settle({ costMicroUsd }) {
+          if (settled) return undefined;
+          settled = true;
+          const actual = costMicroUsd ?? lastEstimate;
+          const settlement = sync(budget.settle(reservation, actual), 'budget.settle()');
+          const result: GuardDecision[] = [
+            {
+              guard: 'budget',
+              event: 'settled',
+              session_id: settlement.sessionId,
+              charged_micro_usd: settlement.chargedMicroUsd,
+              spent_micro_usd: settlement.spentMicroUsd,
+              remaining_micro_usd: settlement.remainingMicroUsd,
+              ...(costMicroUsd === undefined ? { estimated: true } : {}),
+            },
+          ];
+          if (settlement.alert !== undefined) result.push({ guard: 'budget', event: 'alert', ...settlement.alert });
+          return result;
+        },
+      };
+      if (action === 'block' && (maxPerCall !== undefined || allowance !== undefined)) {
+        ticket.allowsRunningCost = (estimate) => {
+          lastEstimate = estimate;
+          if (maxPerCall !== undefined && estimate > maxPerCall) return false;
+          return allowance === undefined || estimate <= allowance;
+        };
+      }
+      return ticket;
+    },
+  };
+}
+
+/**
+ * Builds the guards of model calls (circuit breaker, rate limit, budget, in that order) from
+ * the same options `guard()` takes, for {@link createModelCallRecorder} and the adapters.
+ * Admission is synchronous: stores must be in-memory (synchronous).
+ *
+ * @param options - rate limit, circuit breaker, budget, session, logger, clock
+ * @returns the guards, in the order they run
+ * @example
+ * ```ts
+ * const guards = createModelCallGuards({
+ *   rateLimit: { callsPerSecond: 5, burst: 5 },
+ *   budget: { maxCostPerSession: 1 },
+ * });
+ * const openai = wrapOpenAI(new OpenAI(), { guards });
+ * ```
+ */
+export function createModelCallGuards(options: ModelCallGuardOptions): ModelCallGuard[] {
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? consoleGuardLogger;
+  const guards: ModelCallGuard[] = [];
+  if (options.circuitBreaker !== undefined) guards.push(circuitBreakerGuard(options.circuitBreaker, logger, clock));
+  if (options.rateLimit !== undefined) {
+    const rate = rateLimitGuard(options.rateLimit, logger, clock);
+    if (rate !== undefined) guards.push(rate);
+  }
+  if (options.budget !== undefined) {
+    const budget = isBudget(options.budget) ? options.budget : createBudget(options.budget);
+    guards.push(budgetGuard(budget, options.sessionId, logger));
+  }
+  return guards;
+}

@@ -1,0 +1,120 @@
+import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { HOLD, type StreamObserver } from '../stream/tap-stream.js';
+import { chatChunkDelta, chatUsage } from './chat-messages.js';
+
+/** How a chat stream is observed. @internal */
+export interface ChatStreamSettings {
+  /** The usage-only last chunk was requested by us, not the caller: aggregate it, do not deliver it. */
+  hideUsageChunk: boolean;
+  /** A policy checks tool calls: hold the finish chunk until the verdict. */
+  checkPolicy: boolean;
+  /** Refuse mode: tool-call pieces are held back and only allowed calls are delivered, at the end. */
+  refuse: boolean;
+}
+
+function withDelta(chunk: ChatCompletionChunk, delta: Record<string, unknown>, finishReason: string | null): ChatCompletionChunk {
+  const choice = chunk.choices[0] as ChatCompletionChunk.Choice;
+  return {
+    ...chunk,
+    choices: [{ ...choice, delta: delta as ChatCompletionChunk.Choice.Delta, finish_reason: finishReason as ChatCompletionChunk.Choice['finish_reason'] }],
+  };
+}
+
+function refusedChunks(template: ChatCompletionChunk, outcome: ModelCallOutcome, hadText: boolean): ChatCompletionChunk[] {
+  const chunks: ChatCompletionChunk[] = [];
+  const base = { ...template, usage: null } as ChatCompletionChunk;
+  let index = 0;
+  for (const review of outcome.toolCalls) {
+    if (review.refusal !== undefined) continue;
+    const args = typeof review.call.arguments === 'string' ? review.call.arguments : JSON.stringify(review.call.arguments);
+    chunks.push({
+      ...base,
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: review.call.id, type: 'function', function: { name: review.call.name, arguments: args } }] },
+          finish_reason: null,
+          logprobs: null,
+        },
+      ],
+    } as ChatCompletionChunk);
+    index++;
+  }
+  if (outcome.refusalText !== undefined) {
+    chunks.push({
+      ...base,
+      choices: [{ index: 0, delta: { content: hadText ? `\n\n${outcome.refusalText}` : outcome.refusalText }, finish_reason: null, logprobs: null }],
+    } as ChatCompletionChunk);
+  }
+  return chunks;
+}
+
+/**
+ * Observes a streamed chat completion: aggregates each chunk into the handle, applies the live
+ * budget cut-off, holds the finish chunk while the policy decides, and records the end.
+ * @internal
+ */
+export function chatStreamObserver(
+  controller: AbortController,
+  handle: ModelCallHandle,
+  settings: ChatStreamSettings,
+): StreamObserver<ChatCompletionChunk> {
+  let sawToolCalls = false;
+  let sawText = false;
+  let template: ChatCompletionChunk | undefined;
+  return {
+    item(chunk) {
+      const delta = chatChunkDelta(chunk);
+      const stop = handle.chunk({
+        text: delta.text,
+        reasoning: delta.reasoning,
+        toolCalls: delta.toolCalls,
+        finishReason: delta.finishReason,
+        usage: chatUsage(chunk.usage),
+        model: chunk.model,
+        responseId: chunk.id,
+      });
+      if (stop !== undefined) throw handle.fail(stop);
+      if (chunk.choices.length === 0) return settings.hideUsageChunk ? undefined : chunk;
+      if (delta.text !== undefined) sawText = true;
+      let delivered: ChatCompletionChunk | undefined = chunk;
+      if (delta.toolCalls !== undefined) {
+        sawToolCalls = true;
+        if (settings.refuse) {
+          template ??= chunk;
+          const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice).delta;
+          const hasMore = Object.values(rest).some((value) => value !== undefined && value !== null && value !== '' && value !== 'assistant');
+          delivered = hasMore || delta.finishReason ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null) : undefined;
+        }
+      }
+      if (settings.checkPolicy && sawToolCalls && delta.finishReason !== undefined) return HOLD;
+      return delivered;
+    },
+    end(held) {
+      if (handle.stopped) throw handle.fail(handle.signal.reason);
+      if (controller.signal.aborted) {
+        handle.cancel();
+        return [];
+      }
+      const outcome = handle.finish();
+      if (!settings.refuse || template === undefined) return held;
+      const extra = refusedChunks(template, outcome, sawText);
+      const allowedLeft = outcome.toolCalls.some((review) => review.refusal === undefined);
+      const rest = held.map((chunk) => {
+        const choice = chunk.choices[0];
+        if (choice === undefined) return chunk;
+        const { tool_calls: _dropped, ...delta } = choice.delta;
+        const finish = choice.finish_reason === 'tool_calls' && !allowedLeft ? 'stop' : choice.finish_reason;
+        return withDelta(chunk, delta, finish);
+      });
+      return [...extra, ...rest];
+    },
+    error(error) {
+      return handle.fail(error);
+    },
+    cancel() {
+      handle.cancel();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './tools/index.js';
+export * from './wrap/index.js';

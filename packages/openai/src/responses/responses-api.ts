@@ -1,0 +1,153 @@
+import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
+import type { Response } from 'openai/resources/responses/responses';
+import { HOLD, type StreamObserver } from '../stream/tap-stream.js';
+import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
+import { responsesInputToNeutral, responsesResponse, responsesToolNames, responsesUsage } from './responses-messages.js';
+
+type Item = Record<string, unknown>;
+type StreamEvent = { type: string; [key: string]: unknown };
+
+function requestParameters(body: Record<string, unknown>): Record<string, unknown> {
+  const { input: _input, instructions: _instructions, ...rest } = body;
+  return rest;
+}
+
+/**
+ * Applies a refuse-mode outcome to a response: refused function calls out of `output`, the
+ * refusal appended to the assistant text (a new message item when there is none).
+ */
+function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
+  if (outcome.refusalText === undefined) return;
+  const refused = new Set(outcome.toolCalls.filter((review) => review.refusal !== undefined).map((review) => review.call.id));
+  const output = (response.output as unknown as Item[]).filter((item) => !(item.type === 'function_call' && refused.has(String(item.call_id))));
+  let lastText: Item | undefined;
+  for (const item of output) {
+    if (item.type !== 'message') continue;
+    for (const part of (item.content as Item[] | undefined) ?? []) if (part.type === 'output_text') lastText = part;
+  }
+  if (lastText !== undefined) lastText.text = `${String(lastText.text)}\n\n${outcome.refusalText}`;
+  else {
+    output.push({
+      id: `msg_tracewarden_${response.id}`,
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: outcome.refusalText, annotations: [] }],
+    });
+  }
+  (response as unknown as { output: Item[] }).output = output;
+  const loose = response as unknown as { output_text?: unknown };
+  if (typeof loose.output_text === 'string') {
+    loose.output_text = loose.output_text === '' ? outcome.refusalText : `${loose.output_text}\n\n${outcome.refusalText}`;
+  }
+}
+
+function responsesStreamObserver(controller: AbortController, handle: ModelCallHandle, context: WrapContext): StreamObserver<StreamEvent> {
+  const checkPolicy = context.recorder.hasPolicy;
+  let final: Response | undefined;
+  let sawCalls = false;
+  return {
+    item(event) {
+      let stop: Error | undefined;
+      switch (event.type) {
+        case 'response.created':
+        case 'response.in_progress': {
+          const response = event.response as Response;
+          stop = handle.chunk({ model: response.model, responseId: response.id });
+          break;
+        }
+        case 'response.output_text.delta':
+        case 'response.refusal.delta':
+          stop = handle.chunk({ text: String(event.delta) });
+          break;
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta':
+          stop = handle.chunk({ reasoning: String(event.delta) });
+          break;
+        case 'response.output_item.added': {
+          const item = event.item as Item;
+          if (item.type === 'function_call') {
+            sawCalls = true;
+            stop = handle.chunk({ toolCalls: [{ index: Number(event.output_index), id: String(item.call_id), name: String(item.name) }] });
+          }
+          break;
+        }
+        case 'response.function_call_arguments.delta':
+          stop = handle.chunk({ toolCalls: [{ index: Number(event.output_index), arguments: String(event.delta) }] });
+          break;
+        case 'response.completed':
+        case 'response.incomplete':
+        case 'response.failed': {
+          final = event.response as Response;
+          stop = handle.chunk({ usage: responsesUsage(final.usage) });
+          break;
+        }
+        default:
+          break;
+      }
+      if (stop !== undefined) throw handle.fail(stop);
+      if (checkPolicy && sawCalls) {
+        const item = event.item as Item | undefined;
+        if ((event.type === 'response.output_item.done' && item?.type === 'function_call') || event.type === 'response.completed') return HOLD;
+      }
+      return event;
+    },
+    end(held) {
+      if (handle.stopped) throw handle.fail(handle.signal.reason);
+      if (controller.signal.aborted) {
+        handle.cancel();
+        return [];
+      }
+      const response = final === undefined ? undefined : responsesResponse(final, null);
+      if (response !== undefined && !context.recordRaw) delete response.raw;
+      const outcome = handle.finish(response);
+      if (outcome.refused && final !== undefined) {
+        // Refuse mode: the held events of refused calls are dropped and the final snapshot fixed.
+        const refused = new Set(outcome.toolCalls.filter((review) => review.refusal !== undefined).map((review) => review.call.id));
+        applyRefusal(final, outcome);
+        return held.filter((event) => {
+          const item = event.item as Item | undefined;
+          return !(item?.type === 'function_call' && refused.has(String(item.call_id)));
+        });
+      }
+      return held;
+    },
+    error(error) {
+      return handle.fail(error);
+    },
+    cancel() {
+      handle.cancel();
+    },
+  };
+}
+
+/** The Responses API (`client.responses.create`). @internal */
+export const responsesApi: ApiAdapter = {
+  api: 'responses',
+
+  start(body) {
+    return {
+      provider: 'openai',
+      model: String(body.model ?? ''),
+      messages: responsesInputToNeutral(body.input, body.instructions),
+      tools: responsesToolNames(body.tools),
+      raw: requestParameters(body),
+    };
+  },
+
+  prepare(body) {
+    return { body, injectedUsage: false };
+  },
+
+  finish(data, requestId, handle, context) {
+    const response = data as Response;
+    const neutral = responsesResponse(response, requestId);
+    if (!context.recordRaw) delete neutral.raw;
+    const outcome = handle.finish(neutral);
+    if (outcome.refused) applyRefusal(response, outcome);
+  },
+
+  observeStream(controller, handle, _prepared, context) {
+    return responsesStreamObserver(controller, handle, context) as StreamObserver<unknown>;
+  },
+};

@@ -1,0 +1,145 @@
+import type { ModelCallResponse, ModelToolCall, ModelUsage, NeutralMessage } from '@tracewarden/core';
+import type { Response, ResponseUsage } from 'openai/resources/responses/responses';
+
+type Item = Record<string, unknown>;
+
+function textOfParts(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  let text = '';
+  let found = false;
+  for (const part of content as Item[]) {
+    if (typeof part?.text === 'string') {
+      text += part.text;
+      found = true;
+    } else if (typeof part?.refusal === 'string') {
+      text += part.refusal;
+      found = true;
+    }
+  }
+  return found ? text : undefined;
+}
+
+function outputContent(content: unknown): NeutralMessage['content'] {
+  if (typeof content === 'string' || content === null || content === undefined) return content ?? null;
+  return content as NeutralMessage['content'];
+}
+
+/**
+ * Responses-API input (plus `instructions`) in the neutral shape. The output items of a
+ * previous response that are sent back (reasoning, an assistant message, function calls) form
+ * one assistant message, exactly as that response was recorded; `function_call_output` items
+ * become tool messages.
+ * @internal
+ */
+export function responsesInputToNeutral(input: unknown, instructions: unknown): NeutralMessage[] {
+  const messages: NeutralMessage[] = [];
+  if (typeof instructions === 'string' && instructions !== '') messages.push({ role: 'system', content: instructions });
+  if (typeof input === 'string') {
+    messages.push({ role: 'user', content: input });
+    return messages;
+  }
+  if (!Array.isArray(input)) return messages;
+  let group: NeutralMessage | undefined;
+  let groupOpen = false;
+  for (const item of input as Item[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const type = item.type;
+    if (type === 'reasoning') {
+      groupOpen = true;
+      continue;
+    }
+    if (type === 'function_call') {
+      const call = { id: String(item.call_id), type: 'function' as const, function: { name: String(item.name), arguments: String(item.arguments ?? '') } };
+      if (group !== undefined && groupOpen) (group.tool_calls ??= []).push(call);
+      else {
+        group = { role: 'assistant', content: null, tool_calls: [call] };
+        messages.push(group);
+        groupOpen = true;
+      }
+      continue;
+    }
+    if (type === 'function_call_output') {
+      groupOpen = false;
+      group = undefined;
+      const output = item.output;
+      messages.push({ role: 'tool', tool_call_id: String(item.call_id), content: typeof output === 'string' ? output : (outputContent(output) ?? '') });
+      continue;
+    }
+    if ((type === 'message' || type === undefined) && typeof item.role === 'string') {
+      if (item.role === 'assistant') {
+        const text = textOfParts(item.content) ?? null;
+        if (group !== undefined && groupOpen && group.tool_calls === undefined) {
+          group.content = group.content == null ? text : `${String(group.content)}${text ?? ''}`;
+        } else {
+          group = { role: 'assistant', content: text };
+          messages.push(group);
+          groupOpen = true;
+        }
+        continue;
+      }
+      groupOpen = false;
+      group = undefined;
+      messages.push({ role: item.role, content: outputContent(item.content) ?? null });
+      continue;
+    }
+    // Other items (item references, built-in tool calls): not conversation messages.
+    groupOpen = false;
+    group = undefined;
+  }
+  return messages;
+}
+
+/** Names of the offered tools. @internal */
+export function responsesToolNames(tools: unknown): { name: string }[] | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  return (tools as Item[]).map((tool) => ({ name: typeof tool.name === 'string' ? tool.name : String(tool.type ?? 'unknown') }));
+}
+
+/** Neutral usage of a response. @internal */
+export function responsesUsage(usage: ResponseUsage | null | undefined): ModelUsage | undefined {
+  if (usage === null || usage === undefined) return undefined;
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    totalTokens: usage.total_tokens,
+    cachedInputTokens: usage.input_tokens_details?.cached_tokens,
+    reasoningTokens: usage.output_tokens_details?.reasoning_tokens,
+  };
+}
+
+/**
+ * The neutral response of a Responses-API response: message text, reasoning (summary, else
+ * reasoning text) and function calls.
+ * @internal
+ */
+export function responsesResponse(response: Response, requestId: string | null | undefined): ModelCallResponse {
+  let text: string | null = null;
+  const reasoning: string[] = [];
+  const calls: ModelToolCall[] = [];
+  for (const item of (response.output ?? []) as unknown as Item[]) {
+    if (item.type === 'message') {
+      const piece = textOfParts(item.content);
+      if (piece !== undefined) text = (text ?? '') + piece;
+    } else if (item.type === 'reasoning') {
+      const summary = (item.summary as Item[] | undefined) ?? [];
+      const parts = summary.length > 0 ? summary : ((item.content as Item[] | undefined) ?? []);
+      for (const part of parts) if (typeof part.text === 'string' && part.text !== '') reasoning.push(part.text);
+    } else if (item.type === 'function_call') {
+      calls.push({ id: String(item.call_id), name: String(item.name), arguments: String(item.arguments ?? '') });
+    }
+  }
+  const result: ModelCallResponse = {
+    text,
+    reasoning: reasoning.length > 0 ? reasoning.join('\n\n') : null,
+    toolCalls: calls,
+    usage: responsesUsage(response.usage),
+    model: response.model,
+    responseId: response.id,
+    requestId,
+    raw: response,
+  };
+  const finish = response.incomplete_details?.reason ?? response.status;
+  if (typeof finish === 'string') result.finishReason = finish;
+  return result;
+}

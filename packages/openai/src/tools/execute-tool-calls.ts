@@ -1,0 +1,219 @@
+import { createModelCallRecorder, createTracer, currentTracer, TracewardenError, type Tracer, withTrace } from '@tracewarden/core';
+import { defaultTracerOf } from '../wrap/wrap-openai.js';
+
+/** A tool implementation: receives the parsed arguments object. Guarded tools (`guard(fn)`) fit. */
+export type ToolFunction = (args: Record<string, unknown>) => unknown;
+
+/** A chat-completions tool message to send back. */
+export interface ChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/** A Responses-API function-call output item to send back. */
+export interface FunctionCallOutputItem {
+  type: 'function_call_output';
+  call_id: string;
+  output: string;
+}
+
+/** Options of {@link executeToolCalls}. */
+export interface ExecuteToolCallsOptions {
+  /**
+   * The tracer the calls were recorded in.
+   * @default the enclosing `withTrace` tracer, else the default tracer of `client`
+   */
+  tracer?: Tracer | undefined;
+  /** The wrapped client whose default tracer to use when there is no other. */
+  client?: object | undefined;
+  /**
+   * What a tool that throws does: `report` sends the error text back to the model (and records
+   * status `failure`), `throw` rethrows it (after recording).
+   * @default 'report'
+   */
+  onToolError?: 'report' | 'throw' | undefined;
+}
+
+interface ProposedCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+type ChatLikeMessage = { tool_calls?: readonly { id: string; type?: string; function?: { name: string; arguments: string } }[] | null };
+type ResponseLike = { output: readonly unknown[] };
+
+const recorder = createModelCallRecorder();
+
+function proposedCalls(source: ChatLikeMessage | ResponseLike): { calls: ProposedCall[]; format: 'chat' | 'responses' } {
+  if ('output' in source && Array.isArray(source.output)) {
+    const calls: ProposedCall[] = [];
+    for (const item of source.output as Record<string, unknown>[]) {
+      if (item?.type === 'function_call') calls.push({ id: String(item.call_id), name: String(item.name), arguments: String(item.arguments ?? '') });
+    }
+    return { calls, format: 'responses' };
+  }
+  const calls: ProposedCall[] = [];
+  for (const call of (source as ChatLikeMessage).tool_calls ?? []) {
+    if (call.function !== undefined) calls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments });
+  }
+  return { calls, format: 'chat' };
+}
+
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A tool named by the model that is not in the tool set (status `hallucinated`). */
+export class UnknownToolError extends TracewardenError {
+  declare readonly code: 'UNKNOWN_TOOL';
+  /** The name the model used. */
+  readonly toolName: string;
+
+  constructor(options: { toolName: string; known: readonly string[]; cause?: unknown }) {
+    super('UNKNOWN_TOOL', {
+      message: `the model called tool "${options.toolName}", which is not in the tool set (${options.known.join(', ') || 'none'}); add it or tell the model which tools exist`,
+      cause: options.cause,
+    });
+    this.toolName = options.toolName;
+  }
+}
+
+/** A tool's arguments were not JSON text of an object (status `validation_failed`). */
+export class ToolArgumentsError extends TracewardenError {
+  declare readonly code: 'TOOL_ARGUMENTS_INVALID';
+
+  constructor(options: { toolName: string; callId: string; cause?: unknown }) {
+    super('TOOL_ARGUMENTS_INVALID', {
+      message: `tool call ${options.callId} of "${options.toolName}" has arguments that are not a JSON object; the model must send a JSON object`,
+      cause: options.cause,
+    });
+  }
+}
+
+function parseArgs(call: ProposedCall): Record<string, unknown> {
+  if (call.arguments.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(call.arguments);
+  } catch (error) {
+    throw new ToolArgumentsError({ toolName: call.name, callId: call.id, cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ToolArgumentsError({ toolName: call.name, callId: call.id });
+  return parsed as Record<string, unknown>;
+}
+
+function statusOf(error: unknown): string {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'string') return status;
+  if (error instanceof UnknownToolError) return 'hallucinated';
+  if (error instanceof ToolArgumentsError) return 'validation_failed';
+  return 'failure';
+}
+
+/**
+ * Runs the tool calls of a model response (a chat `message` or a Responses-API `response`)
+ * and returns the messages to send back, in call order. Each result is recorded as a
+ * TOOL_RESULT block under its TOOL_CALL, with status and timing in its metadata; a later
+ * request that sends these messages does not record them again. Pass guarded tools
+ * (`guardTools(...)`) to have rate limits, budgets and breakers apply per tool; their refusals
+ * are reported back to the model like errors.
+ *
+ * @param source - `completion.choices[0].message`, or a `Response`
+ * @param tools - tool implementations by name, each receiving the parsed arguments
+ * @param options - tracer, client, error handling
+ * @returns chat `tool` messages, or `function_call_output` items for a `Response`
+ * @example
+ * ```ts
+ * const message = completion.choices[0].message;
+ * messages.push(message, ...(await executeToolCalls(message, { get_inbox }, { client: openai })));
+ * ```
+ */
+export async function executeToolCalls(
+  source: ChatLikeMessage,
+  tools: Readonly<Record<string, ToolFunction>>,
+  options?: ExecuteToolCallsOptions,
+): Promise<ChatToolMessage[]>;
+export async function executeToolCalls(
+  source: ResponseLike,
+  tools: Readonly<Record<string, ToolFunction>>,
+  options?: ExecuteToolCallsOptions,
+): Promise<FunctionCallOutputItem[]>;
+export async function executeToolCalls(
+  source: ChatLikeMessage | ResponseLike,
+  tools: Readonly<Record<string, ToolFunction>>,
+  options: ExecuteToolCallsOptions = {},
+): Promise<ChatToolMessage[] | FunctionCallOutputItem[]> {
+  const { calls, format } = proposedCalls(source);
+  const tracer = options.tracer ?? currentTracer() ?? (options.client === undefined ? undefined : defaultTracerOf(options.client));
+  const results = await Promise.all(
+    calls.map(async (call) => {
+      const started = performance.now();
+      let output: string;
+      let metadata: Record<string, unknown>;
+      let failure: unknown;
+      // A guarded tool records its own entry into the ambient tracer; give it a scratch one and
+      // keep its decisions for the TOOL_RESULT under the model's own TOOL_CALL instead.
+      const scratch = createTracer();
+      try {
+        const tool = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
+        if (tool === undefined) throw new UnknownToolError({ toolName: call.name, known: Object.keys(tools) });
+        const args = parseArgs(call);
+        const value = await withTrace(scratch, () => tool(args));
+        output = toText(value);
+        metadata = { status: 'success', tool_name: call.name, execution_time_ms: round(performance.now() - started), ...guardMetadata(scratch) };
+      } catch (error) {
+        failure = error;
+        const message = error instanceof Error ? error.message : String(error);
+        output = `Error: ${message}`;
+        metadata = {
+          status: statusOf(error),
+          tool_name: call.name,
+          execution_time_ms: round(performance.now() - started),
+          error: { type: error instanceof Error ? error.name : typeof error, message },
+          ...guardMetadata(scratch),
+        };
+        metadata.status = statusOf(error);
+        const code = (error as { code?: unknown } | null)?.code;
+        if (typeof code === 'string') (metadata.error as Record<string, unknown>).code = code;
+      }
+      if (tracer !== undefined) recorder.recordToolResult({ tracer, callId: call.id, output, metadata });
+      return { call, output, failure };
+    }),
+  );
+  if (options.onToolError === 'throw') {
+    const failed = results.find((result) => result.failure !== undefined);
+    if (failed !== undefined) throw failed.failure;
+  }
+  if (format === 'responses') {
+    return results.map(({ call, output }): FunctionCallOutputItem => ({ type: 'function_call_output', call_id: call.id, output }));
+  }
+  return results.map(({ call, output }): ChatToolMessage => ({ role: 'tool', tool_call_id: call.id, content: output }));
+}
+
+/** Guard figures of the entry a guarded tool recorded (status, retries, decisions), if any. */
+function guardMetadata(scratch: Tracer): Record<string, unknown> {
+  const blocks = scratch.blocks();
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i];
+    if (block?.sub_type !== 'TOOL_RESULT') continue;
+    const { timestamp: _timestamp, exception: _exception, exception_type: _type, guard, ...rest } = block.metadata as Record<string, unknown>;
+    // Flatten `guard: { attempts, decisions }` so decisions read like the model calls' ones.
+    if (typeof guard === 'object' && guard !== null) {
+      for (const [key, value] of Object.entries(guard)) if (!(Array.isArray(value) && value.length === 0)) rest[key] = value;
+    }
+    return rest;
+  }
+  return {};
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -1,0 +1,33 @@
+import type { ModelCallHandle, ModelCallRecorder, ModelCallStartInput, Tracer } from '@tracewarden/core';
+import type { StreamObserver } from '../stream/tap-stream.js';
+
+/** State shared by a wrapped client and its `withOptions()` clones. @internal */
+export interface WrapContext {
+  recorder: ModelCallRecorder;
+  /** The per-client tracer used when no other is given (created on first use). */
+  defaultTracer: () => Tracer;
+  includeUsage: boolean;
+  recordRaw: boolean;
+  /** A whole-call timeout is configured: the handle's signal goes to the request. */
+  timeout: boolean;
+}
+
+/** A request body after the adapter's changes. @internal */
+export interface PreparedRequest {
+  body: Record<string, unknown>;
+  /** We turned `stream_options.include_usage` on: the caller did not ask for the usage chunk. */
+  injectedUsage: boolean;
+}
+
+/** What is OpenAI-API-specific (chat completions or responses) in wrapping `create`. @internal */
+export interface ApiAdapter {
+  readonly api: 'chat.completions' | 'responses';
+  /** The neutral start input of a request body (provider, api, stream and signal are set by the caller). */
+  start(body: Record<string, unknown>): ModelCallStartInput;
+  /** The body actually sent. */
+  prepare(body: Record<string, unknown>, context: WrapContext): PreparedRequest;
+  /** Records a non-streamed response; may change it (refusals) or throw (policy block). */
+  finish(data: unknown, requestId: string | null, handle: ModelCallHandle, context: WrapContext): void;
+  /** The observer of a streamed response. */
+  observeStream(controller: AbortController, handle: ModelCallHandle, prepared: PreparedRequest, context: WrapContext): StreamObserver<unknown>;
+}

@@ -1,0 +1,277 @@
+import {
+  createModelCallGuards,
+  createModelCallRecorder,
+  type ModelCallGuardOptions,
+  createTracer,
+  type ModelCallGuard,
+  type ModelCallHandle,
+  type ModelCallPricer,
+  type ModelCallRecorder,
+  type ModelCallStartInput,
+  type ToolCallPolicy,
+  type ToolCallReview,
+  type Tracer,
+} from '@tracewarden/core';
+import { APIPromise } from 'openai';
+import { chatApi } from '../chat/chat-api.js';
+import { responsesApi } from '../responses/responses-api.js';
+import { tapStream } from '../stream/tap-stream.js';
+import { attemptKey, wrapFetch } from '../transport/attempt-fetch.js';
+import type { ApiAdapter, WrapContext } from './api-adapter.js';
+import { resolvePricer, type WrapPricingOption } from './resolve-pricer.js';
+
+/** Options of {@link wrapOpenAI}. */
+export interface WrapOpenAIOptions {
+  /**
+   * The tracer every call records into.
+   * @default the tracer of the enclosing `withTrace`, else a per-client tracer ({@link defaultTracerOf})
+   */
+  tracer?: Tracer | undefined;
+  /**
+   * Guards around each model call: the options of `guard()` (`rateLimit`, `circuitBreaker`,
+   * `budget`), or guards built with `createModelCallGuards`. They decide once per call, never
+   * per SDK retry.
+   * @default none
+   */
+  guards?: ModelCallGuardOptions | readonly ModelCallGuard[] | undefined;
+  /** Deadline of a whole call, all SDK attempts and the stream included, in seconds. @default none */
+  timeoutSeconds?: number | undefined;
+  /** Checked against every tool call the model proposes, before anything runs. */
+  policy?: ToolCallPolicy | undefined;
+  /**
+   * A `block` violation throws a `PolicyViolationError` (`'throw'`), or removes the call and
+   * appends a refusal the model sees on the next turn (`'refuse'`).
+   * @default 'throw'
+   */
+  onPolicyViolation?: 'throw' | 'refuse' | undefined;
+  /** The refusal text of a blocked call in `refuse` mode. */
+  refusalMessage?: ((review: ToolCallReview) => string) | undefined;
+  /**
+   * How calls are priced into `metadata.cost`: the core price table (with overrides), a
+   * function, or `false` for no pricing.
+   * @default the core price table
+   */
+  pricing?: WrapPricingOption | undefined;
+  /**
+   * Ask for usage on streamed chat completions (`stream_options.include_usage`). The extra
+   * usage-only chunk is recorded but not shown to you unless you asked for it yourself.
+   * @default true
+   */
+  includeUsage?: boolean | undefined;
+  /** Keep the provider's raw response in each response block's `raw`. @default true */
+  recordRaw?: boolean | undefined;
+  /** Called when a block cannot be recorded; the model call goes on. @default a process warning */
+  onRecordingError?: ((error: unknown) => void) | undefined;
+}
+
+/** The structural part of an OpenAI client that {@link wrapOpenAI} patches (openai 6 and 7). */
+export interface OpenAIClientLike {
+  chat: { completions: { create(body: never, options?: never): unknown } };
+  withOptions(options: never): unknown;
+}
+
+const wrappedMarker = Symbol.for('tracewarden.openai.wrapped');
+
+interface Patchable {
+  [wrappedMarker]?: WrapContext;
+  fetch?: unknown;
+  withOptions: (options: unknown) => unknown;
+  chat: { completions: { create: (body: unknown, options?: unknown) => unknown } };
+  responses?: { create: (body: unknown, options?: unknown) => unknown };
+}
+
+interface APIPromiseInternals<T> {
+  responsePromise?: Promise<unknown>;
+  parseResponse?: unknown;
+  _thenUnwrap<U>(transform: (data: T, props: { response: Response; options: unknown }) => U): unknown;
+  asResponse(): Promise<Response>;
+}
+
+type APIPromiseClass = new (client: unknown, responsePromise: Promise<unknown>, parseResponse?: unknown) => APIPromiseInternals<unknown>;
+
+function noop(): void {}
+
+function isGuardList(guards: ModelCallGuardOptions | readonly ModelCallGuard[]): guards is readonly ModelCallGuard[] {
+  return Array.isArray(guards);
+}
+
+function isUserAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  if (signal?.aborted === true) return true;
+  // `name` is plain 'Error' on openai 7's error classes; the class name is reliable.
+  return error instanceof Error && (error.name === 'APIUserAbortError' || error.constructor.name === 'APIUserAbortError');
+}
+
+function failureOf(handle: ModelCallHandle, error: unknown, signal?: AbortSignal | null): unknown {
+  if (!handle.stopped && isUserAbort(error, signal)) {
+    handle.cancel();
+    return error;
+  }
+  return handle.fail(error);
+}
+
+function rejected(client: unknown, error: unknown): unknown {
+  const failed = Promise.reject(error);
+  failed.catch(noop);
+  return new (APIPromise as unknown as APIPromiseClass)(client, failed);
+}
+
+function instrumentCreate(client: Patchable, resource: { create: (body: unknown, options?: unknown) => unknown }, adapter: ApiAdapter, context: WrapContext): void {
+  const original = resource.create;
+  resource.create = function create(this: unknown, body: unknown, options?: unknown): unknown {
+    const recorder = context.recorder;
+    const request = body as Record<string, unknown>;
+    const userOptions = (options ?? {}) as { signal?: AbortSignal | null; fetchOptions?: Record<string | symbol, unknown> };
+    const stream = request.stream === true;
+    let handle: ModelCallHandle;
+    try {
+      const start: ModelCallStartInput = adapter.start(request);
+      start.provider = 'openai';
+      start.api = adapter.api;
+      start.stream = stream;
+      start.signal = userOptions.signal;
+      handle = recorder.start(start);
+    } catch (error) {
+      return rejected(client, error);
+    }
+    const prepared = adapter.prepare(request, context);
+    const requestOptions: Record<string | symbol, unknown> = {
+      ...userOptions,
+      fetchOptions: { ...userOptions.fetchOptions, [attemptKey]: handle },
+    };
+    if (context.timeout) requestOptions.signal = handle.signal;
+
+    let promise: APIPromiseInternals<unknown>;
+    try {
+      promise = original.call(this, prepared.body, requestOptions) as APIPromiseInternals<unknown>;
+    } catch (error) {
+      throw failureOf(handle, error);
+    }
+
+    const transform = (data: unknown, props: { response: Response }): unknown => {
+      if (stream && typeof data === 'object' && data !== null && 'controller' in data) {
+        const sdkStream = data as { controller: AbortController; [Symbol.asyncIterator](): AsyncIterator<unknown> };
+        return tapStream(sdkStream, adapter.observeStream(sdkStream.controller, handle, prepared, context));
+      }
+      adapter.finish(data, props.response.headers.get('x-request-id'), handle, context);
+      return data;
+    };
+
+    // Rebuild the APIPromise over a response promise whose failures are recorded (and, when
+    // a guard stopped the call, replaced by the guard's typed error): `withResponse()`,
+    // `asResponse()` and `_request_id` keep working, and the body is parsed once.
+    const Class = promise.constructor as APIPromiseClass;
+    if (promise.responsePromise !== undefined && typeof promise.parseResponse === 'function') {
+      const responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
+        throw failureOf(handle, error, userOptions.signal);
+      });
+      responsePromise.catch(noop);
+      return new Class(client, responsePromise, promise.parseResponse)._thenUnwrap(transform);
+    }
+    // An SDK without those internals: record failures by observation only.
+    promise.asResponse().catch((error: unknown) => failureOf(handle, error, userOptions.signal));
+    return promise._thenUnwrap(transform);
+  };
+}
+
+function instrument<T>(client: T, context: WrapContext): T {
+  const patchable = client as unknown as Patchable;
+  if (patchable[wrappedMarker] !== undefined) return client;
+  Object.defineProperty(patchable, wrappedMarker, { value: context, enumerable: false, configurable: true });
+  if (typeof patchable.fetch === 'function') {
+    patchable.fetch = wrapFetch(patchable.fetch as Parameters<typeof wrapFetch>[0]);
+  }
+  instrumentCreate(patchable, patchable.chat.completions, chatApi, context);
+  if (patchable.responses !== undefined && typeof patchable.responses.create === 'function') {
+    instrumentCreate(patchable, patchable.responses, responsesApi, context);
+  }
+  const withOptions = patchable.withOptions;
+  patchable.withOptions = function wrappedWithOptions(this: unknown, options: unknown): unknown {
+    return instrument(withOptions.call(this, options), context);
+  };
+  return client;
+}
+
+/**
+ * Traces and guards every model call of an OpenAI client: `chat.completions.create` and
+ * `responses.create`, streamed or not, and so every helper built on them (`stream`, `parse`,
+ * `runTools`, `responses.stream`). Returns the same instance with its exact type; clients made
+ * by `withOptions()` stay wrapped; wrapping twice changes nothing.
+ *
+ * Each call records the request's new messages, then an assistant MESSAGE with its THINK and
+ * TOOL_CALL blocks and metadata (model, usage, cost, latency, time to first token, request id,
+ * status, every SDK attempt). Proposed tool calls are checked against `policy` before you see
+ * them complete.
+ *
+ * @param client - an `OpenAI` (or `AzureOpenAI`, or a subclass) instance, openai 6 or 7
+ * @param options - tracer, guards, timeout, policy, pricing
+ * @returns `client` itself, patched
+ * @example
+ * ```ts
+ * const openai = wrapOpenAI(new OpenAI(), { tracer, policy });
+ * const completion = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages });
+ * console.log(renderTree(tracer.stitched()));
+ * ```
+ */
+export function wrapOpenAI<T extends OpenAIClientLike>(client: T, options: WrapOpenAIOptions = {}): T {
+  if ((client as unknown as Patchable)[wrappedMarker] !== undefined) return client;
+  let fallbackTracer: Tracer | undefined;
+  const defaultTracer = (): Tracer => {
+    fallbackTracer ??= createTracer();
+    return fallbackTracer;
+  };
+  const recorder: ModelCallRecorder = createModelCallRecorder({
+    tracer: options.tracer,
+    defaultTracer,
+    guards: options.guards === undefined ? undefined : isGuardList(options.guards) ? options.guards : createModelCallGuards(options.guards),
+    timeoutSeconds: options.timeoutSeconds,
+    policy: options.policy,
+    onPolicyViolation: options.onPolicyViolation,
+    refusalMessage: options.refusalMessage,
+    pricer: resolvePricer(options.pricing),
+    onRecordingError: options.onRecordingError,
+  });
+  const context: WrapContext = {
+    recorder,
+    defaultTracer,
+    includeUsage: options.includeUsage !== false,
+    recordRaw: options.recordRaw !== false,
+    timeout: options.timeoutSeconds !== undefined,
+  };
+  return instrument(client, context);
+}
+
+/**
+ * The tracer a wrapped client records into when neither `options.tracer` nor an enclosing
+ * `withTrace` gives one: created on first use, shared with its `withOptions()` clients.
+ * @param client - a client returned by {@link wrapOpenAI}
+ * @returns the tracer, or `undefined` for a client that is not wrapped
+ * @example
+ * ```ts
+ * const openai = wrapOpenAI(new OpenAI());
+ * await openai.chat.completions.create({ model, messages });
+ * console.log(defaultTracerOf(openai)?.blocks().length);
+ * ```
+ */
+export function defaultTracerOf(client: object): Tracer | undefined {
+  return (client as Patchable)[wrappedMarker]?.defaultTracer();
+}
+
+/**
+ * Whether a client is wrapped by {@link wrapOpenAI}.
+ * @param client - any object
+ * @returns true for a wrapped client (or one made from it by `withOptions()`)
+ * @example
+ * ```ts
+ * isWrapped(wrapOpenAI(new OpenAI())); // true
+ * ```
+ */
+export function isWrapped(client: object): boolean {
+  return (client as Patchable)[wrappedMarker] !== undefined;
+}
+
+/** The recorder of a wrapped client. @internal */
+export function recorderOf(client: object): ModelCallRecorder | undefined {
+  return (client as Patchable)[wrappedMarker]?.recorder;
+}
+
+export type { ModelCallPricer };
