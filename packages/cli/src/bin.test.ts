@@ -122,8 +122,13 @@ describe('tracewarden (built binary)', () => {
     const writer = await open(fifo, 'w');
     await writer.write(readFileSync(fixture('blocks.jsonl')));
     child.kill('SIGINT');
-    const { code, signal } = await exited;
+    // the command stops at once; the pending FIFO read only returns once the writer closes
+    await new Promise<void>((done) => {
+      const check = () => (stderr.includes('interrupted') ? done() : child.stderr?.once('data', check));
+      check();
+    });
     await writer.close();
+    const { code, signal } = await exited;
     expect(signal).toBeNull();
     expect(code).toBe(130);
     expect(stderr).toContain('interrupted: stopped after 1 file');

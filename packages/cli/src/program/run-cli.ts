@@ -1,6 +1,6 @@
 import { TracewardenError } from '@tracewarden/core';
 import { Command, CommanderError } from 'commander';
-// TEMP import { addCheckCommand } from '../commands/check-command.js';
+import { addCheckCommand } from '../commands/check-command.js';
 import { addConvertCommand } from '../commands/convert-command.js';
 import { addStatsCommand } from '../commands/stats-command.js';
 import { addValidateCommand } from '../commands/validate-command.js';
@@ -57,7 +57,7 @@ Colour: only on a terminal; NO_COLOR disables it, FORCE_COLOR forces it.`,
   addValidateCommand(program, context);
   addViewCommand(program, context);
   addConvertCommand(program, context);
-  // TEMP addCheckCommand(program, context);
+  addCheckCommand(program, context);
   addStatsCommand(program, context);
   return program;
 }

@@ -26,23 +26,13 @@ export function createUlid(
   now: () => number = Date.now,
   random: () => number = Math.random,
 ): () => string {
+  // Hot path (one call per traced block): within one millisecond an id is a cached prefix plus
+  // one character; the 16-digit random part is only re-encoded on a carry or a new millisecond.
+  const digits = new Uint8Array(16);
   let lastTime = -1;
-  const last = new Uint8Array(16);
-  return () => {
-    let time = now();
-    if (time <= lastTime) {
-      time = lastTime;
-      // same (or earlier) millisecond: increment the random part so order is kept
-      let i = 15;
-      while (i >= 0 && last[i] === 31) {
-        last[i] = 0;
-        i--;
-      }
-      if (i >= 0) last[i] = (last[i] ?? 0) + 1;
-    } else {
-      lastTime = time;
-      for (let i = 0; i < 16; i++) last[i] = Math.floor(random() * 32);
-    }
+  let prefix = '';
+  let lastDigit = 0;
+  const encodePrefix = (time: number) => {
     let timePart = '';
     let t = time;
     for (let i = 0; i < 10; i++) {
@@ -50,8 +40,34 @@ export function createUlid(
       t = Math.floor(t / 32);
     }
     let randomPart = '';
-    for (let i = 0; i < 16; i++) randomPart += alphabet[last[i] ?? 0];
-    return timePart + randomPart;
+    for (let i = 0; i < 15; i++) randomPart += alphabet[digits[i] ?? 0];
+    prefix = timePart + randomPart;
+  };
+  return () => {
+    const time = now();
+    if (time > lastTime) {
+      lastTime = time;
+      for (let i = 0; i < 16; i++) digits[i] = Math.floor(random() * 32);
+      // keep headroom so ids of one millisecond rarely carry into the prefix
+      digits[0] = (digits[0] ?? 0) & 15;
+      lastDigit = digits[15] ?? 0;
+      encodePrefix(time);
+      return prefix + alphabet[lastDigit];
+    }
+    // same (or an earlier) millisecond: increment, so ids keep their creation order
+    lastDigit++;
+    if (lastDigit === 32) {
+      lastDigit = 0;
+      digits[15] = 0;
+      let i = 14;
+      while (i >= 0 && digits[i] === 31) {
+        digits[i] = 0;
+        i--;
+      }
+      if (i >= 0) digits[i] = (digits[i] ?? 0) + 1;
+      encodePrefix(lastTime);
+    }
+    return prefix + alphabet[lastDigit];
   };
 }
 

@@ -157,7 +157,10 @@ function contains(
     const isChunks =
       Array.isArray(container) &&
       container.length > 0 &&
-      container.every((c) => typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string');
+      container.every(
+        (c) =>
+          typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string',
+      );
     if (typeof container === 'string' || container instanceof EventValue || isChunks) {
       const pieces =
         typeof container === 'string'
@@ -166,7 +169,12 @@ function contains(
             ? textsOf(container, address)
             : (container as { type: string; text?: unknown }[]).flatMap((chunk, i) =>
                 chunk.type === 'text' && typeof chunk.text === 'string'
-                  ? [{ text: chunk.text, address: address === undefined ? undefined : `${address}.${i}.text` }]
+                  ? [
+                      {
+                        text: chunk.text,
+                        address: address === undefined ? undefined : `${address}.${i}.text`,
+                      },
+                    ]
                   : [],
               );
       let found = false;
@@ -607,7 +615,8 @@ export class PolicyCompiler {
 
   private binding(symbol: BindingSymbol): CompiledExpr {
     if (symbol.state === 'done') return symbol.compiled as CompiledExpr;
-    if (symbol.state === 'compiling') typeError(`binding ${symbol.name} refers to itself`, symbol.at);
+    if (symbol.state === 'compiling')
+      typeError(`binding ${symbol.name} refers to itself`, symbol.at);
     symbol.state = 'compiling';
     const inner = this.expr(symbol.expr, symbol.scope, { frame: symbol.frame, declarations: true });
     const slot = symbol.slot;

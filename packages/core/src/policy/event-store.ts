@@ -33,7 +33,9 @@ export class PolicyEvent {
   get address(): string {
     if (this.cachedAddress === undefined) {
       this.cachedAddress =
-        this.sub < 0 ? String(this.index) : `${this.index}.${this.kind === 'Tool' ? 'tools' : 'tool_calls'}.${this.sub}`;
+        this.sub < 0
+          ? String(this.index)
+          : `${this.index}.${this.kind === 'Tool' ? 'tools' : 'tool_calls'}.${this.sub}`;
     }
     return this.cachedAddress;
   }
@@ -54,12 +56,17 @@ export class PolicyEvent {
   }
 }
 
-function normalizeMessageCalls(message: Record<string, unknown>, index: number): Record<string, unknown> {
+function normalizeMessageCalls(
+  message: Record<string, unknown>,
+  index: number,
+): Record<string, unknown> {
   const calls = message.tool_calls;
   if (!Array.isArray(calls)) return message;
   let changed = false;
   const normalized = calls.map((call, j) => {
-    const n = isRecord(call) ? normalizeToolCall(call, `call_${index}_${j}`) : emptyCall(`call_${index}_${j}`);
+    const n = isRecord(call)
+      ? normalizeToolCall(call, `call_${index}_${j}`)
+      : emptyCall(`call_${index}_${j}`);
     if (n !== call) changed = true;
     return n;
   });
@@ -133,7 +140,11 @@ const toolNameOf = (call: Record<string, unknown>): string | undefined => {
   return typeof call.name === 'string' ? call.name : undefined;
 };
 
-const emptyCall = (id: string): Record<string, unknown> => ({ id, type: 'function', function: { name: '', arguments: {} } });
+const emptyCall = (id: string): Record<string, unknown> => ({
+  id,
+  type: 'function',
+  function: { name: '', arguments: {} },
+});
 
 /**
  * The flattened, indexed events of a growing trace: by kind, by tool name, tool calls by id.
@@ -237,7 +248,13 @@ export class EventStore {
     const index = this.traceLength;
     this.traceLength++;
     const normalized = normalizeToolCall(call, `call_${index}_0`);
-    this.add('Message', { role: 'assistant', content: null, tool_calls: [normalized] }, index, -1, false);
+    this.add(
+      'Message',
+      { role: 'assistant', content: null, tool_calls: [normalized] },
+      index,
+      -1,
+      false,
+    );
     return this.addCall(normalized, index, 0);
   }
 

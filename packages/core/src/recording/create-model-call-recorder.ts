@@ -8,7 +8,7 @@ import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import { currentTracer } from '../tracing/with-trace.js';
 import type { Tracer } from '../tracing/types.js';
-import { chainKey, messageFingerprint, parseArguments, plainText, rootChainKey } from './message-fingerprint.js';
+import { type ChainKey, chainKey, messageFingerprint, parseArguments, plainText, rootChainKey } from './message-fingerprint.js';
 import { scrubRaw } from './scrub-raw.js';
 import type {
   ModelCallAttempt,
@@ -351,7 +351,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     safely(() => tracer.logMessage(input));
   }
 
-  function recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): string {
+  function recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): ChainKey {
     const state = stateOf(tracer);
     let key = rootChainKey;
     let index = 0;
@@ -360,14 +360,14 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       const fingerprint = messageFingerprint(messages[index] as NeutralMessage);
       fingerprints[index] = fingerprint;
       const next = chainKey(key, fingerprint);
-      if (!state.prefixes.has(next)) break;
+      if (!state.prefixes.has(next.key)) break;
       key = next;
     }
     for (; index < messages.length; index++) {
       const message = messages[index] as NeutralMessage;
       const fingerprint = fingerprints[index] ?? messageFingerprint(message);
       key = chainKey(key, fingerprint);
-      state.prefixes.add(key);
+      state.prefixes.add(key.key);
       recordInputMessage(tracer, state, message, fingerprint);
     }
     return key;
@@ -627,7 +627,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       }
       const delivered = messageFingerprint(responseMessage(deliveredText, deliveredCalls));
       state.responses.add(delivered);
-      state.prefixes.add(chainKey(prefixKey, delivered));
+      state.prefixes.add(chainKey(prefixKey, delivered).key);
 
       const outcome: ModelCallOutcome = {
         status,

@@ -26,3 +26,4 @@ export type {
   ToolCallReview,
 } from './types.js';
 export { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
+export { createModelCallPricer, type ModelCallPricerOptions } from './create-model-call-pricer.js';

@@ -69,13 +69,10 @@ export function messageFingerprint(message: NeutralMessage): string {
   return `${role}\u0002${content}\u0002${toolCallsKey(message.tool_calls)}\u0002${message.tool_call_id ?? ''}`;
 }
 
-/**
- * cyrb53: a fast 53-bit string hash. Not cryptographic; collisions are negligible for
- * de-duplicating the messages of one trace.
- */
-function hash53(text: string, seed: number): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
+/** Two 32-bit halves of a fast string hash (cyrb53's mixing). Not cryptographic. */
+function hashPair(text: string): [number, number] {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ ch, 2654435761);
@@ -83,17 +80,30 @@ function hash53(text: string, seed: number): number {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return [h1 >>> 0, h2 >>> 0];
+}
+
+/** A conversation prefix: 64 bits as two numbers; `key` is their text form. @internal */
+export interface ChainKey {
+  readonly a: number;
+  readonly b: number;
+  readonly key: string;
 }
 
 /** The chain key of the empty conversation. @internal */
-export const rootChainKey = '0';
+export const rootChainKey: ChainKey = { a: 0x9e3779b9, b: 0x7f4a7c15, key: 'root' };
 
 /**
- * The key of a conversation prefix: the previous prefix's key extended by one message
- * fingerprint. Two conversations share a key exactly when they share the whole prefix.
+ * The key of a conversation prefix: the previous prefix's key mixed with one message
+ * fingerprint's hash. Two conversations share a key exactly when they share the whole prefix
+ * (up to 64-bit hash collisions). Mixing is O(1); only the new fingerprint is hashed.
  * @internal
  */
-export function chainKey(previous: string, fingerprint: string): string {
-  return hash53(`${previous}|${fingerprint}`, 7).toString(36) + hash53(fingerprint, previous.length).toString(36);
+export function chainKey(previous: ChainKey, fingerprint: string): ChainKey {
+  const [h1, h2] = hashPair(fingerprint);
+  let a = Math.imul(previous.a ^ h1, 0x85ebca6b) ^ Math.imul(previous.b, 0xc2b2ae35);
+  let b = Math.imul(previous.b ^ h2, 0x27d4eb2f) ^ Math.imul(previous.a, 0x165667b1);
+  a = (a ^ (a >>> 15)) >>> 0;
+  b = (b ^ (b >>> 13)) >>> 0;
+  return { a, b, key: `${a.toString(36)}.${b.toString(36)}` };
 }

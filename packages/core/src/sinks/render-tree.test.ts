@@ -154,7 +154,9 @@ describe('renderTree', () => {
     tracer.logMessage({ role: 'user', content: '🚀'.repeat(100) });
     for (let width = 40; width < 50; width++) {
       const line = renderTree(tracer.stitched(), { maxWidth: width }).split('\n')[1] ?? '';
-      expect(line).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      expect(line).not.toMatch(
+        /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+      );
     }
   });
 

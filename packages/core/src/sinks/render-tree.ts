@@ -5,7 +5,11 @@ import type { StitchedMessage, StitchedToolCall, StitchedTrace } from '../stitch
 export interface RenderTreeOptions {
   /** Color with ANSI escapes (only when asked; never auto-detected here). @default false */
   color?: boolean;
-  /** Width each line is truncated to (values are shortened with `…`). @default 120 */
+  /**
+   * Target line width: values are shortened with `…` so the line fits (at least 24 characters
+   * of value are always shown); metadata highlights are kept, each capped at 48 characters.
+   * @default 120
+   */
   maxWidth?: number;
   /** Show every value in full (multi-line strings keep their lines); ignores `maxWidth`. @default false */
   full?: boolean;

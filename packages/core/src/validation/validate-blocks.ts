@@ -11,15 +11,32 @@ interface Entry {
   traceId: string;
   subType: string;
   createdAt: string;
+  /** JSON text of the block, computed only to break a tie between blocks with the same id. */
+  text?: string;
+}
+
+function textOf(entry: Entry): string {
+  if (entry.text === undefined) {
+    try {
+      entry.text = JSON.stringify(entry.draft) ?? '';
+    } catch {
+      entry.text = '';
+    }
+  }
+  return entry.text;
 }
 
 /**
  * Canonical order for deciding which of two clashing blocks is "the first": `created_at`, then
- * `id`, then input position. It makes the reported duplicates independent of input order.
+ * `id`, then the block's JSON text, then input position (reached only by identical blocks, where
+ * it makes no difference). It makes the reported duplicates independent of input order.
  */
 function precedes(a: Entry, b: Entry): boolean {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt;
   if (a.id !== b.id) return a.id < b.id;
+  const textA = textOf(a);
+  const textB = textOf(b);
+  if (textA !== textB) return textA < textB;
   return a.index < b.index;
 }
 
@@ -45,7 +62,7 @@ function pathIndex(error: TraceError): number {
  * `parent_block_id` where known; errors are ordered by position.
  *
  * When blocks clash (the same id, the same call id in a trace, the same `seq` for a call), the
- * first by `created_at`, then `id`, is kept and the others are reported, whatever the input
+ * first by `created_at`, then `id` (then content), is kept and the others are reported, whatever the input
  * order. Results without `seq` never collide. A block with a duplicated id is not counted again
  * for call-id and seq clashes.
  *

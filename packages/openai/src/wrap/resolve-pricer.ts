@@ -1,4 +1,4 @@
-import { type ModelCallPricer, type PriceUsageOptions, priceUsage } from '@tracewarden/core';
+import { createModelCallPricer, type ModelCallPricer, type PriceUsageOptions } from '@tracewarden/core';
 
 /**
  * How a wrapped client prices calls: options of the core price table (`overrides`,
@@ -20,6 +20,5 @@ export function resolvePricer(option: WrapPricingOption | undefined): ModelCallP
   if (typeof option === 'function') return option;
   // Unpriced models are recorded at 0 with `pricing_source: 'fallback'` and a warning, unless
   // the caller chose a policy: tracing must not fail a call because a price is missing.
-  const options: PriceUsageOptions = { unknownModel: 'warn', onWarn: warnOnce, ...option };
-  return (model, usage) => priceUsage({ model, provider: 'openai', usage }, options);
+  return createModelCallPricer({ unknownModel: 'warn', onWarn: warnOnce, ...option, provider: 'openai' });
 }

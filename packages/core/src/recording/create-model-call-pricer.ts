@@ -1,0 +1,59 @@
+import { type CostRecord, type PriceUsageOptions, priceUsage } from '../pricing/price-usage.js';
+import type { ModelCallPricer } from './types.js';
+
+/** Options of {@link createModelCallPricer}. */
+export interface ModelCallPricerOptions extends PriceUsageOptions {
+  /** Provider id given to the price table (helps matching), e.g. `openai`. */
+  provider?: string | undefined;
+  /** How long a model's per-token rates are reused, in ms. @default 3_600_000 (one hour) */
+  cacheMs?: number | undefined;
+}
+
+interface Rates {
+  input: number;
+  cached: number;
+  output: number;
+  record: CostRecord;
+  expires: number;
+}
+
+/**
+ * A pricer for the recorder: {@link priceUsage} per model, with the model's per-token rates
+ * (input, cached input, output) looked up once and reused, so pricing costs a few arithmetic
+ * operations per call instead of a price-table search. Tiered prices (a different rate past a
+ * prompt size) are priced at their first tier.
+ *
+ * @param options - price table options (`overrides`, `unknownModel`, `onWarn`), provider, cache time
+ * @returns a {@link ModelCallPricer}
+ * @example
+ * ```ts
+ * const pricer = createModelCallPricer({ provider: 'openai', unknownModel: 'warn' });
+ * pricer('gpt-4o-mini', { inputTokens: 1000, outputTokens: 200 })?.cost_usd;
+ * ```
+ */
+export function createModelCallPricer(options: ModelCallPricerOptions = {}): ModelCallPricer {
+  const { provider, cacheMs = 3_600_000, ...priceOptions } = options;
+  const cache = new Map<string, Rates>();
+  const price = (model: string, inputTokens: number, cachedInputTokens: number, outputTokens: number): CostRecord =>
+    priceUsage({ model, provider, usage: { inputTokens, cachedInputTokens, outputTokens } }, priceOptions);
+  return (model, usage) => {
+    const now = Date.now();
+    let rates = cache.get(model);
+    if (rates === undefined || rates.expires < now) {
+      const input = price(model, 1_000_000, 0, 0);
+      const cached = price(model, 1_000_000, 1_000_000, 0);
+      const output = price(model, 0, 0, 1_000_000);
+      rates = { input: input.cost_usd / 1e6, cached: cached.cost_usd / 1e6, output: output.cost_usd / 1e6, record: input, expires: now + cacheMs };
+      cache.set(model, rates);
+    }
+    const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
+    const usd = (usage.inputTokens - cachedTokens) * rates.input + cachedTokens * rates.cached + usage.outputTokens * rates.output;
+    return {
+      cost_usd: usd,
+      cost_micro_usd: Math.round(usd * 1e6),
+      pricing_source: rates.record.pricing_source,
+      priced_model: rates.record.priced_model,
+      pricing_as_of: rates.record.pricing_as_of,
+    };
+  };
+}
