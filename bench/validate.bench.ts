@@ -15,7 +15,7 @@ import { type Measurement, mib, report, time } from './lib.js';
 
 const blocksPerTrace = 100;
 const lineCount = 1_000_000;
-const streamLineCount = 2_000_000;
+const streamLineCount = 1_000_000;
 
 /** Deterministic pseudo-random numbers, so every run measures the same lines. */
 function createRandom(seed: number): () => number {
@@ -29,11 +29,31 @@ function createRandom(seed: number): () => number {
   };
 }
 
-const words = ['the', 'weather', 'in', 'bogotá', 'is', 'cloudy', 'forecast', 'tool', 'result', 'search', 'file', 'read', 'price', 'user', '22°C', 'order', 'status', 'shipped'];
+const words = [
+  'the',
+  'weather',
+  'in',
+  'bogotá',
+  'is',
+  'cloudy',
+  'forecast',
+  'tool',
+  'result',
+  'search',
+  'file',
+  'read',
+  'price',
+  'user',
+  '22°C',
+  'order',
+  'status',
+  'shipped',
+];
 
 function sentence(random: () => number, count: number): string {
   let text = '';
-  for (let i = 0; i < count; i++) text += `${i === 0 ? '' : ' '}${words[Math.floor(random() * words.length)]}`;
+  for (let i = 0; i < count; i++)
+    text += `${i === 0 ? '' : ' '}${words[Math.floor(random() * words.length)]}`;
   return text;
 }
 
@@ -50,7 +70,12 @@ function* generateLines(count: number, seed: number): Generator<string> {
     const traceId = `tr_01JD3X4Y5Z6A7B8C9D${String(traceNumber++).padStart(8, '0')}`;
     let n = 0;
     let messageId = '';
-    const block = (subType: string, parent: string | null, payload: unknown, extra = ''): string => {
+    const block = (
+      subType: string,
+      parent: string | null,
+      payload: unknown,
+      extra = '',
+    ): string => {
       const id = `tb_01JD3X4Y5Z${String(traceNumber).padStart(8, '0')}${String(n).padStart(8, '0')}`;
       const createdAt = new Date(start + traceNumber * 1000 + n).toISOString();
       n++;
@@ -75,16 +100,36 @@ function* generateLines(count: number, seed: number): Generator<string> {
       yield block('THINK', messageId, { text: sentence(random, 25) });
       if (n >= blocksPerTrace || produced >= count) break;
       const callId = `call_${traceNumber}_${n}`;
-      const call = block('TOOL_CALL', messageId, { call_id: callId, name: 'get_weather', arguments: random() < 0.5 ? { city: 'bogotá', units: 'celsius' } : '{"city":"bogotá","units":"celsius"}' });
+      const call = block('TOOL_CALL', messageId, {
+        call_id: callId,
+        name: 'get_weather',
+        arguments:
+          random() < 0.5
+            ? { city: 'bogotá', units: 'celsius' }
+            : '{"city":"bogotá","units":"celsius"}',
+      });
       const callBlockId = call.slice(7, 7 + 29);
       yield call;
       if (n >= blocksPerTrace || produced >= count) break;
       if (random() < 0.7) {
-        yield block('TOOL_RESULT', callBlockId, { call_id: callId, output: { forecast: sentence(random, 12), temperature: 22 } }, ',"extra":{"reward":1}');
+        yield block(
+          'TOOL_RESULT',
+          callBlockId,
+          { call_id: callId, output: { forecast: sentence(random, 12), temperature: 22 } },
+          ',"extra":{"reward":1}',
+        );
       } else {
-        yield block('TOOL_RESULT', callBlockId, { call_id: callId, delta: sentence(random, 8), seq: 0 });
+        yield block('TOOL_RESULT', callBlockId, {
+          call_id: callId,
+          delta: sentence(random, 8),
+          seq: 0,
+        });
         if (n >= blocksPerTrace || produced >= count) break;
-        yield block('TOOL_RESULT', callBlockId, { call_id: callId, delta: sentence(random, 8), seq: 1 });
+        yield block('TOOL_RESULT', callBlockId, {
+          call_id: callId,
+          delta: sentence(random, 8),
+          seq: 1,
+        });
       }
     }
   }
@@ -108,13 +153,18 @@ async function streamChild(path: string): Promise<void> {
   const validate = createStreamValidator();
   let lines = 0;
   let peakHeap = 0;
-  const lineReader = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
+  const lineReader = createInterface({
+    input: createReadStream(path),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   for await (const line of lineReader) {
     validate(line);
     if (++lines % 50_000 === 0) peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
   }
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  process.stdout.write(JSON.stringify({ lines, peakHeap, maxRss: process.resourceUsage().maxRSS * 1024 }));
+  process.stdout.write(
+    JSON.stringify({ lines, peakHeap, maxRss: process.resourceUsage().maxRSS * 1024 }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -135,30 +185,45 @@ async function main(): Promise<void> {
     let failures = 0;
     for (const line of lines) {
       const value = JSON.parse(line) as Record<string, unknown>;
-      if (!BlockSchema.safeParse({ block_type: blockTypes[value.sub_type as string], ...value }).success) failures++;
+      if (
+        !BlockSchema.safeParse({ block_type: blockTypes[value.sub_type as string], ...value })
+          .success
+      )
+        failures++;
     }
     return failures;
   };
-  const blockTypes: Record<string, string> = { MESSAGE: 'MESSAGE', TOOL_CALL: 'ACT', THINK: 'ACT', TOOL_RESULT: 'OBSERVE' };
+  const blockTypes: Record<string, string> = {
+    MESSAGE: 'MESSAGE',
+    TOOL_CALL: 'ACT',
+    THINK: 'ACT',
+    TOOL_RESULT: 'OBSERVE',
+  };
 
   parseOnly();
   parseAndValidate();
   // alternate the two, several rounds, and keep each one's best (least disturbed) run
   let bestParse = Number.POSITIVE_INFINITY;
   let bestValidate = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 4; round++) {
     bestParse = Math.min(bestParse, (await time(parseOnly)).ms);
     bestValidate = Math.min(bestValidate, (await time(parseAndValidate)).ms);
   }
   const zod = await time(parseAndZod);
   if (zod.value !== 0) throw new Error(`zod rejected ${zod.value} generated blocks`);
-  const row = (name: string, ms: number): Measurement => ({ name, nsPerOp: (ms * 1e6) / lines.length, ops: lines.length });
+  const row = (name: string, ms: number): Measurement => ({
+    name,
+    nsPerOp: (ms * 1e6) / lines.length,
+    ops: lines.length,
+  });
   report('parse + validate 1,000,000 JSONL blocks (ns per block)', [
     row('JSON.parse alone', bestParse),
     row('JSON.parse + validator.accept', bestValidate),
     row('JSON.parse + zod BlockSchema.safeParse', zod.ms),
   ]);
-  console.log(`parse ${bestParse.toFixed(0)} ms, parse + validate ${bestValidate.toFixed(0)} ms: ratio x${(bestValidate / bestParse).toFixed(2)} (target <= 1.30)`);
+  console.log(
+    `parse ${bestParse.toFixed(0)} ms, parse + validate ${bestValidate.toFixed(0)} ms: ratio x${(bestValidate / bestParse).toFixed(2)} (target <= 1.30)`,
+  );
 
   lines.length = 0;
   const folder = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
@@ -180,7 +245,15 @@ async function main(): Promise<void> {
     const heapLimitMb = 64;
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${heapLimitMb}`, '--conditions=@tracewarden/source', '--import', 'tsx', fileURLToPath(import.meta.url), '--stream', path],
+      [
+        `--max-old-space-size=${heapLimitMb}`,
+        '--conditions=@tracewarden/source',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--stream',
+        path,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let output = '';
@@ -191,8 +264,12 @@ async function main(): Promise<void> {
     if (code !== 0) throw new Error(`streaming child exited with ${code}`);
     const result = JSON.parse(output) as { lines: number; peakHeap: number; maxRss: number };
     console.log(`\n## streaming validation of a JSONL file larger than the heap`);
-    console.log(`file ${mib(fileBytes)}, ${result.lines} lines, child --max-old-space-size=${heapLimitMb}: ${ms.toFixed(0)} ms (${((ms * 1e6) / result.lines).toFixed(0)} ns per line incl. startup)`);
-    console.log(`peak heapUsed ${mib(result.peakHeap)}, peak RSS ${mib(result.maxRss)} (file / peak RSS = x${(fileBytes / result.maxRss).toFixed(1)})`);
+    console.log(
+      `file ${mib(fileBytes)}, ${result.lines} lines, child --max-old-space-size=${heapLimitMb}: ${ms.toFixed(0)} ms (${((ms * 1e6) / result.lines).toFixed(0)} ns per line incl. startup)`,
+    );
+    console.log(
+      `peak heapUsed ${mib(result.peakHeap)}, peak RSS ${mib(result.maxRss)} (file / peak RSS = x${(fileBytes / result.maxRss).toFixed(1)})`,
+    );
   } finally {
     rmSync(path, { force: true });
   }

@@ -101,6 +101,16 @@ describe('tracewarden (built binary)', () => {
     expect(traces.map((trace) => trace.messages.length)).toEqual([3, 4]);
   });
 
+  it('checks a policy for CI: exit 1 on a block rule, a JSON report on request', async () => {
+    const policy = fixture('policies/no-external-email.gr');
+    const text = await tracewarden(['check', '--policy', policy, fixture('blocks.jsonl')]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
+    const json = await tracewarden(['check', '--policy', fixture('policies/warn-only.gr'), '--format', 'json', fixture('blocks.jsonl')]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, counts: { block: 0, warn: 1, log: 0 } });
+  });
+
   it('prints statistics', async () => {
     const result = await tracewarden(['stats', fixture('blocks.jsonl')]);
     expect(result.code).toBe(0);

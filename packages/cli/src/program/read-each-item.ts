@@ -17,19 +17,26 @@ export interface ReadEachItemResult {
   interrupted: boolean;
 }
 
-const abortedMarker = Symbol('aborted');
+const abortedMarker: unique symbol = Symbol('aborted');
 
-function whenAborted(signal: AbortSignal): Promise<typeof abortedMarker> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(abortedMarker);
-    else signal.addEventListener('abort', () => resolve(abortedMarker), { once: true });
-  });
-}
-
-/** Settles with the promise, or with the marker as soon as the signal aborts; never rejects late. */
-function raceAbort<T>(promise: Promise<T>, aborted: Promise<typeof abortedMarker>): Promise<T | typeof abortedMarker> {
-  promise.catch(() => undefined);
-  return Promise.race([promise, aborted]);
+/**
+ * Races promises against the signal, one at a time. A single abort listener wakes whichever
+ * race is pending (racing against one long-lived promise would add a reaction to it per item
+ * and keep every item alive).
+ */
+function createAbortRace(signal: AbortSignal): <T>(promise: Promise<T>) => Promise<T | typeof abortedMarker> {
+  let wake: ((value: typeof abortedMarker) => void) | undefined;
+  signal.addEventListener('abort', () => wake?.(abortedMarker), { once: true });
+  return <T>(promise: Promise<T>) => {
+    if (signal.aborted) {
+      promise.catch(() => undefined);
+      return Promise.resolve(abortedMarker);
+    }
+    return new Promise<T | typeof abortedMarker>((resolve, reject) => {
+      wake = resolve;
+      promise.then(resolve, (error: unknown) => (signal.aborted ? resolve(abortedMarker) : reject(error)));
+    });
+  };
 }
 
 /**
@@ -49,9 +56,9 @@ export async function readEachItem(
   options: ReadEachItemOptions,
   onItem: (item: InputItem, input: Input) => void | Promise<void>,
 ): Promise<ReadEachItemResult> {
-  const aborted = whenAborted(context.signal);
+  const race = createAbortRace(context.signal);
   let bytes = 0;
-  const opened = await raceAbort(
+  const opened = await race(
     openInput(file, {
       format: options.format,
       maxLineBytes: options.maxLineBytes,
@@ -60,8 +67,7 @@ export async function readEachItem(
         bytes = read;
       },
     }),
-    aborted,
-  ).catch((error: unknown) => {
+  ).catch((error: unknown): typeof abortedMarker => {
     if (!context.signal.aborted) throw error;
     return abortedMarker;
   });
@@ -76,7 +82,7 @@ export async function readEachItem(
   let interrupted = false;
   try {
     for (;;) {
-      const next = await raceAbort(iterator.next(), aborted);
+      const next = await race(iterator.next());
       if (next === abortedMarker) {
         interrupted = true;
         // not awaited: a read may still be pending; the stream is destroyed by the signal

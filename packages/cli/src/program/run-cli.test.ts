@@ -261,6 +261,56 @@ describe('stats', () => {
   });
 });
 
+describe('check', () => {
+  const policy = fixture('policies/no-external-email.gr');
+
+  it('prints each violation with file, line, trace, address and message, and exits 1 when a block rule fires', async () => {
+    const result = await run(['check', '--policy', policy, fixture('blocks.jsonl'), fixture('chat-dataset.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('blocks.jsonl:7: BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
+    expect(result.stdout).toContain('blocks.jsonl:7: WARN tr_mail/2,2.content:5-12: a tool timed out');
+    expect(result.stdout).toContain('chat-dataset.jsonl:2: BLOCK run-1/1.tool_calls.0: email sent outside example.com');
+    expect(result.stdout).toContain('blocked: 3 violations (2 block, 1 warn, 0 log) in 4 traces');
+  });
+
+  it('exits 0 when only warn rules fire', async () => {
+    const result = await run(['check', '-p', fixture('policies/warn-only.gr'), fixture('blocks.jsonl')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('passed: 1 violation (0 block, 1 warn, 0 log) in 2 traces');
+  });
+
+  it('writes a JSON report with --format json', async () => {
+    const result = await run(['check', '-p', policy, '--format', 'json', fixture('chat-dataset.jsonl')]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { ok: boolean; traces: number; violations: unknown[] };
+    expect(report.ok).toBe(false);
+    expect(report.traces).toBe(2);
+    expect(report.violations).toEqual([
+      {
+        file: fixture('chat-dataset.jsonl'),
+        line: 2,
+        trace: 'run-1',
+        action: 'block',
+        message: 'email sent outside example.com',
+        addresses: ['1.tool_calls.0'],
+        key: expect.any(String),
+      },
+    ]);
+  });
+
+  it('reports a policy syntax error at its line and column, as a usage error', async () => {
+    const result = await run(['check', '-p', fixture('policies/bad-syntax.gr'), fixture('blocks.jsonl')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad-syntax\.gr:2:5: POLICY_SYNTAX: .*never closed/);
+  });
+
+  it('requires --policy, and says so', async () => {
+    const result = await run(['check', fixture('blocks.jsonl')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("required option '-p, --policy <file>' not specified");
+  });
+});
+
 describe('help and usage', () => {
   it.each(['validate', 'view', 'convert', 'check', 'stats'])('%s --help has examples', async (command) => {
     const result = await run([command, '--help']);

@@ -90,7 +90,9 @@ export function createPercentileSketch(options: PercentileSketchOptions = {}): P
       if (count === 0 || min === undefined || max === undefined) return undefined;
       // nearest rank: the smallest value with at least q of the values at or below it
       const rank = Math.max(0, Math.min(count - 1, Math.ceil(q * count) - 1));
-      if (rank < zeros) return min;
+      // the extremes are known exactly
+      if (rank === 0 || rank < zeros) return min;
+      if (rank === count - 1) return max;
       let seen = zeros;
       const keys = [...counts.keys()].sort((a, b) => a - b);
       for (const key of keys) {

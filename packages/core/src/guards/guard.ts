@@ -188,6 +188,16 @@ class CallState {
   lastLatency: number | undefined;
   retries = 0;
   callRecord: ToolCallRecord | undefined;
+  /** How execution ended (step 5), read by steps 6–10. */
+  outcome: Outcome = 'failure';
+  value: unknown;
+  failure: unknown;
+  // fast path with a timeout: the first attempt's race against its deadline
+  done = false;
+  context: AttemptContext | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  resolve: ((value: unknown) => void) | undefined;
+  reject: ((reason: unknown) => void) | undefined;
   private positionalArgs: unknown[] | undefined;
 
   constructor(
@@ -295,6 +305,12 @@ export class GuardRuntime {
   private readonly outputValidators: Validator | readonly Validator[] | undefined;
   private readonly detector: HallucinationDetector | undefined;
   private readonly needsLatency: boolean;
+  /** Every step can run in memory without `await` (see {@link run}). */
+  private readonly fast: boolean;
+  /** Budget reservation options of calls in the guard's own session, allocated once. */
+  private readonly ownReserveOptions:
+    | Readonly<{ sessionId: string | undefined; force: boolean }>
+    | undefined;
 
   constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
     this.fn = fn;
@@ -376,27 +392,209 @@ export class GuardRuntime {
           createHallucinationDetector({ knownTools: hallucination.knownTools }));
     const profile = hallucination?.profile;
     this.needsLatency = profile?.minLatencyMs !== undefined || profile?.maxLatencyMs !== undefined;
+    this.fast =
+      this.inputValidators === undefined &&
+      this.outputValidators === undefined &&
+      this.detector === undefined &&
+      !this.needsLatency &&
+      options.beforeCall === undefined;
+    this.ownReserveOptions =
+      this.budget === undefined
+        ? undefined
+        : Object.freeze({
+            sessionId: options.sessionId,
+            force: this.budget.limits.onExceed !== 'block',
+          });
   }
 
-  async run(args: unknown[], invoke: GuardInvokeOptions | undefined): Promise<unknown> {
-    const options = this.options;
-    const tracer = options.tracer ?? currentTracer();
-    const track = this.listenersFixed || tracer !== undefined;
-    const signal = invoke?.signal ?? options.signal;
-    const s = new CallState(
-      this,
-      args,
-      args.length,
-      invoke?.sessionId ?? options.sessionId,
-      signal,
-      tracer,
-      track,
-      this.clock(),
-      invoke?.metadata,
+  /**
+   * Runs one call. Guards whose every step is in memory (no validators, hallucination check,
+   * `beforeCall` or caller signal) take the fast path: no `async` layer, one `.then` on the tool's
+   * promise (or none for a sync tool), and the general path only from the first step that is not
+   * the plain case (a refusal, a wait, an async store, a failed attempt).
+   */
+  run(args: unknown[], invoke: GuardInvokeOptions | undefined): Promise<unknown> {
+    try {
+      const options = this.options;
+      const tracer = options.tracer ?? currentTracer();
+      const track = this.listenersFixed || tracer !== undefined;
+      const signal = invoke === undefined ? options.signal : (invoke.signal ?? options.signal);
+      const s = new CallState(
+        this,
+        args,
+        args.length,
+        invoke === undefined ? options.sessionId : (invoke.sessionId ?? options.sessionId),
+        signal,
+        tracer,
+        track,
+        this.clock(),
+        invoke?.metadata,
+      );
+      this.stats.calls++;
+      if (track || this.needsLatency) s.startTick = this.tick();
+      if (!this.fast || signal !== undefined) return this.runFrom(s, 0, undefined);
+      return this.runFast(s);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Steps 1–3 and the first attempt without `await`; hands over to {@link runFrom} at the first unusual result. */
+  private runFast(s: CallState): Promise<unknown> {
+    // 1. circuit breaker: only a closed (or already half-open, admitted) breaker with no transition stays here
+    const breakerStore = this.breakerStore;
+    if (breakerStore !== undefined) {
+      const admission = breakerStore.acquire(this.breakerKey, this.breakerLimits!, s.startMs);
+      if (admission instanceof Promise || !admission.allowed || admission.transition !== undefined)
+        return this.runFrom(s, 1, admission);
+      this.breakerState = admission.state;
+      s.admission = admission;
+    }
+    // 2. rate limit
+    const bucketStore = this.bucketStore;
+    if (bucketStore !== undefined) {
+      const wait = bucketStore.take(this.bucketKey, this.bucketLimits, s.startMs);
+      if (wait !== 0) return this.runFrom(s, 2, wait);
+    }
+    // 3. budget reservation
+    const budget = this.budget;
+    if (budget !== undefined) {
+      const reservation = budget.reserve(undefined, this.reserveOptions(s.sessionId));
+      if (reservation instanceof Promise || !reservation.ok || reservation.exceeded !== undefined)
+        return this.runFrom(s, 3, reservation);
+      s.reservation = reservation;
+      if (s.track) this.reserved(s, reservation);
+    }
+    // 5. first attempt
+    this.stats.attempts++;
+    if (s.track) s.attemptStart = s.startTick;
+    const context = new AttemptContext(undefined, this.timeoutMs !== undefined, 1, s);
+    const args = s.args;
+    args[s.argCount] = context;
+    let result: unknown;
+    try {
+      result = this.fn(...args);
+    } catch (error) {
+      return this.resume(s, error);
+    }
+    if (!isThenable(result)) {
+      try {
+        return Promise.resolve(this.succeeded(s, result));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    // `await` would adopt a foreign thenable the same way
+    const promise = result instanceof Promise ? result : Promise.resolve(result);
+    if (this.timeoutMs === undefined) {
+      return promise.then(
+        (value) => this.succeeded(s, value),
+        (error: unknown) => this.resume(s, error),
+      );
+    }
+    // one timer, cleared on settle; the deadline and the settle race through `s.done`
+    s.context = context;
+    this.capturing = s;
+    const outer = new Promise(this.captureResolvers);
+    this.capturing = undefined;
+    s.timer = setTimeout(this.onFastDeadline, this.timeoutMs, s);
+    promise.then(
+      (value) => this.fastSettled(s, value, false),
+      (error: unknown) => this.fastSettled(s, error, true),
     );
-    this.stats.calls++;
-    if (track || this.needsLatency) s.startTick = this.tick();
-    if (signal?.aborted)
+    return outer;
+  }
+
+  /** The budget reservation options of a call: preallocated for the guard's own session. */
+  private reserveOptions(sessionId: string | undefined): {
+    sessionId: string | undefined;
+    force: boolean;
+  } {
+    if (sessionId === this.options.sessionId && this.ownReserveOptions !== undefined)
+      return this.ownReserveOptions;
+    return { sessionId, force: this.budget!.limits.onExceed !== 'block' };
+  }
+
+  private reserved(s: CallState, reservation: BudgetReservation & { ok: true }): void {
+    s.decide({
+      guard: 'budget',
+      event: 'reserved',
+      session_id: reservation.sessionId,
+      reserved_micro_usd: reservation.estimateMicroUsd,
+      spent_micro_usd: reservation.snapshot.spentMicroUsd,
+    });
+  }
+
+  /** The fast path's first attempt succeeded: steps 8–10. */
+  private succeeded(s: CallState, value: unknown): unknown {
+    if (s.track) {
+      const duration = this.tick() - s.attemptStart;
+      s.lastLatency = duration;
+      s.attempt({ attempt: 1, outcome: 'success', duration_ms: duration });
+    }
+    return this.settleAndFinish(s, 'success', { status: 'success', value, error: undefined });
+  }
+
+  /** The call whose resolvers {@link captureResolvers} stores (the executor runs synchronously). */
+  private capturing: CallState | undefined;
+  private readonly captureResolvers = (
+    resolve: (value: unknown) => void,
+    reject: (reason: unknown) => void,
+  ): void => {
+    const s = this.capturing!;
+    s.resolve = resolve;
+    s.reject = reject;
+  };
+
+  /** Deadline of the fast path's first attempt (one shared function: no closure per call). */
+  private readonly onFastDeadline = (s: CallState): void => {
+    if (s.done) return;
+    const timeoutMs = this.timeoutMs;
+    const action = this.options.timeout?.onTimeout ?? 'block';
+    s.decide({ guard: 'timeout', event: 'deadline', action, attempt: 1, timeout_ms: timeoutMs });
+    if (action !== 'block') {
+      this.tripped(
+        action,
+        `Tool "${this.name}" passed its ${timeoutMs} ms timeout; still waiting because onTimeout is "${action}".`,
+        s,
+      );
+      return;
+    }
+    s.done = true;
+    s.context!.abort(deadlineReason);
+    s.resolve!(this.resume(s, deadlineReason));
+  };
+
+  /** The fast path's first attempt settled before its deadline. */
+  private fastSettled(s: CallState, settled: unknown, failed: boolean): void {
+    if (s.done) return;
+    s.done = true;
+    clearTimeout(s.timer);
+    if (failed) {
+      s.resolve!(this.resume(s, settled));
+      return;
+    }
+    try {
+      s.resolve!(this.succeeded(s, settled));
+    } catch (error) {
+      s.reject!(error);
+    }
+  }
+
+  /** The fast path's first attempt failed: retries and the remaining steps on the general path. */
+  private async resume(s: CallState, error: unknown): Promise<unknown> {
+    await this.execute(s, true, error);
+    return this.complete(s);
+  }
+
+  /**
+   * The general path, from `stage` on: 0 from the start; 1, 2, 3 with `pending` the breaker
+   * admission, rate-limit wait or budget reservation the fast path already asked for.
+   */
+  private async runFrom(s: CallState, stage: 0 | 1 | 2 | 3, pending: unknown): Promise<unknown> {
+    const args = s.args;
+    const signal = s.signal;
+    if (stage === 0 && signal?.aborted)
       return this.finish(s, {
         status: 'failure',
         value: null,
@@ -405,8 +603,11 @@ export class GuardRuntime {
       });
 
     // 1. circuit breaker
-    if (this.breakerStore !== undefined) {
-      let admission = this.breakerStore.acquire(this.breakerKey, this.breakerLimits!, s.startMs);
+    if (this.breakerStore !== undefined && stage <= 1) {
+      let admission =
+        stage === 1
+          ? (pending as MaybePromise<CircuitAdmission>)
+          : this.breakerStore.acquire(this.breakerKey, this.breakerLimits!, s.startMs);
       if (admission instanceof Promise) admission = await admission;
       if (admission.transition !== undefined) this.transition(s, admission.transition);
       this.breakerState = admission.state;
@@ -426,8 +627,11 @@ export class GuardRuntime {
     }
 
     // 2. rate limit
-    if (this.bucketStore !== undefined) {
-      let wait = this.bucketStore.take(this.bucketKey, this.bucketLimits, s.startMs);
+    if (this.bucketStore !== undefined && stage <= 2) {
+      let wait =
+        stage === 2
+          ? (pending as MaybePromise<number>)
+          : this.bucketStore.take(this.bucketKey, this.bucketLimits, s.startMs);
       if (wait instanceof Promise) wait = await wait;
       if (wait > 0) {
         const refusal = await this.waitForToken(s, wait);
@@ -437,24 +641,16 @@ export class GuardRuntime {
 
     // 3. budget reservation
     const budget = this.budget;
-    if (budget !== undefined) {
+    if (budget !== undefined && stage <= 3) {
       const onExceed = budget.limits.onExceed;
-      let reservation = budget.reserve(undefined, {
-        sessionId: s.sessionId,
-        force: onExceed !== 'block',
-      });
+      let reservation =
+        stage === 3
+          ? (pending as MaybePromise<BudgetReservation>)
+          : budget.reserve(undefined, this.reserveOptions(s.sessionId));
       if (reservation instanceof Promise) reservation = await reservation;
       if (reservation.ok) {
         s.reservation = reservation;
-        if (s.track) {
-          s.decide({
-            guard: 'budget',
-            event: 'reserved',
-            session_id: reservation.sessionId,
-            reserved_micro_usd: reservation.estimateMicroUsd,
-            spent_micro_usd: reservation.snapshot.spentMicroUsd,
-          });
-        }
+        if (s.track) this.reserved(s, reservation);
         if (reservation.exceeded !== undefined) {
           const message = `Budget exceeded (${reservation.exceeded}) for tool "${this.name}" in session "${reservation.sessionId}"; the call runs because onExceed is "${onExceed}".`;
           s.decide({
@@ -527,55 +723,72 @@ export class GuardRuntime {
     }
 
     // 5. execution under retry × timeout
-    let value: unknown;
-    let failure: unknown;
-    let outcome: Outcome = 'failure';
-    for (let attempt = 1; ; attempt++) {
-      this.stats.attempts++;
-      const measure = s.track || this.needsLatency;
-      if (measure) s.attemptStart = attempt === 1 ? s.startTick : this.tick();
-      try {
-        value = await this.attempt(s, attempt);
-        outcome = 'success';
-        if (measure) {
-          const duration = this.tick() - s.attemptStart;
-          s.lastLatency = duration;
-          if (s.track) s.attempt({ attempt, outcome, duration_ms: duration });
-        }
-        break;
-      } catch (error) {
-        failure = error;
-        outcome =
-          error === deadlineReason
-            ? 'timeout'
-            : signal?.aborted === true || isAbortError(error)
-              ? 'aborted'
-              : 'failure';
-        const now = this.clock();
-        const record: GuardAttemptRecord = {
-          attempt,
-          outcome,
-          duration_ms: measure ? this.tick() - s.attemptStart : now - s.startMs,
-          error: errorMessage(error),
-          error_type: errorType(error),
-        };
-        s.attempt(record);
-        const delay = this.retryDelay(s, error, outcome, attempt, record, now);
-        if (delay === undefined) break;
-        record.delay_ms = delay;
-        if (s.track) s.decide({ guard: 'retry', event: 'backoff', attempt, delay_ms: delay });
-        try {
-          await sleepUnlessAborted(this.options.sleep ?? abortableSleep, delay, signal);
-        } catch (sleepError) {
-          outcome = 'aborted';
-          failure = signal?.aborted === true ? signal.reason : sleepError;
-          break;
-        }
-        s.retries++;
-        this.stats.retries++;
-      }
-    }
+    await this.execute(s, false, undefined);
+    return this.complete(s);
+  }
 
+  /**
+   * Step 5, execution under retry × timeout; leaves `outcome`, `value` and `failure` on `s`.
+   * With `firstFailed`, attempt 1 already ran (on the fast path) and threw `firstError`.
+   */
+  private async execute(s: CallState, firstFailed: boolean, firstError: unknown): Promise<void> {
+    const signal = s.signal;
+    for (let attempt = 1; ; attempt++) {
+      const measure = s.track || this.needsLatency;
+      let error: unknown;
+      if (attempt === 1 && firstFailed) error = firstError;
+      else {
+        this.stats.attempts++;
+        if (measure) s.attemptStart = attempt === 1 ? s.startTick : this.tick();
+        try {
+          s.value = await this.attempt(s, attempt);
+          s.outcome = 'success';
+          if (measure) {
+            const duration = this.tick() - s.attemptStart;
+            s.lastLatency = duration;
+            if (s.track) s.attempt({ attempt, outcome: 'success', duration_ms: duration });
+          }
+          return;
+        } catch (thrown) {
+          error = thrown;
+        }
+      }
+      s.failure = error;
+      const outcome: Outcome =
+        error === deadlineReason
+          ? 'timeout'
+          : signal?.aborted === true || isAbortError(error)
+            ? 'aborted'
+            : 'failure';
+      s.outcome = outcome;
+      const now = this.clock();
+      const record: GuardAttemptRecord = {
+        attempt,
+        outcome,
+        duration_ms: measure ? this.tick() - s.attemptStart : now - s.startMs,
+        error: errorMessage(error),
+        error_type: errorType(error),
+      };
+      s.attempt(record);
+      const delay = this.retryDelay(s, error, outcome, attempt, record, now);
+      if (delay === undefined) return;
+      record.delay_ms = delay;
+      if (s.track) s.decide({ guard: 'retry', event: 'backoff', attempt, delay_ms: delay });
+      try {
+        await sleepUnlessAborted(this.options.sleep ?? abortableSleep, delay, signal);
+      } catch (sleepError) {
+        s.outcome = 'aborted';
+        s.failure = signal?.aborted === true ? signal.reason : sleepError;
+        return;
+      }
+      s.retries++;
+      this.stats.retries++;
+    }
+  }
+
+  /** Steps 6–10 after execution: output validation, hallucination check, then {@link settleAndFinish}. */
+  private async complete(s: CallState): Promise<unknown> {
+    const { outcome, value, failure } = s;
     // 6.–7. output validation, hallucination check
     let ending: Ending;
     if (outcome === 'success') {
@@ -628,13 +841,24 @@ export class GuardRuntime {
       ending = { status: 'failure', value: null, error: failure, thrown: { error: failure } };
     }
 
-    // 8. budget settlement
-    if (budget !== undefined && s.reservation !== undefined) {
-      const settled = this.settle(s, budget, s.reservation, outcome, ending);
-      ending = settled instanceof Promise ? await settled : settled;
-    }
+    return this.settleAndFinish(s, outcome, ending);
+  }
 
-    // 9. breaker update
+  /** Steps 8–10: budget settlement, breaker update, record. Synchronous unless a store is async. */
+  private settleAndFinish(s: CallState, outcome: Outcome, ending: Ending): unknown {
+    const budget = this.budget;
+    const reservation = s.reservation;
+    if (budget !== undefined && reservation !== undefined) {
+      const settled = this.settle(s, budget, reservation, outcome, ending);
+      return settled instanceof Promise
+        ? settled.then((next) => this.updateBreaker(s, outcome, next))
+        : this.updateBreaker(s, outcome, settled);
+    }
+    return this.updateBreaker(s, outcome, ending);
+  }
+
+  /** Steps 9–10: breaker update, record. */
+  private updateBreaker(s: CallState, outcome: Outcome, ending: Ending): unknown {
     if (s.admission !== undefined) {
       const isFailure = this.breaker?.isFailure;
       const counted =
@@ -648,9 +872,8 @@ export class GuardRuntime {
             ? 'failure'
             : 'success';
       const recorded = this.recordBreaker(s, counted);
-      if (recorded instanceof Promise) await recorded;
+      if (recorded instanceof Promise) return recorded.then(() => this.finish(s, ending));
     }
-
     // 10. record
     return this.finish(s, ending);
   }

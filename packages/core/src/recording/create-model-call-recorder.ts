@@ -410,334 +410,21 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     }));
   }
 
+  const core: RecorderCore = {
+    clock,
+    guards,
+    pricer,
+    mode,
+    timeoutMs,
+    safely,
+    recordRequest,
+    recordToolCall,
+    reviewToolCalls,
+    violationSummary,
+  };
+
   function start(input: ModelCallStartInput): ModelCallHandle {
-    const startedAt = clock();
-    const tracer = resolveTracer(input.tracer);
-    const messages = input.messages;
-    const controller = new AbortController();
-    const userSignal = input.signal ?? undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopReason: Error | undefined;
-    let onUserAbort: (() => void) | undefined;
-
-    const stop = (reason: Error): void => {
-      if (stopReason !== undefined) return;
-      stopReason = reason;
-      controller.abort(reason);
-    };
-
-    // Guards, in order; a refusal is recorded (with the request) and thrown.
-    const tickets: ModelCallGuardTicket[] = [];
-    const decisions: GuardDecision[] = [];
-    if (guards.length > 0) {
-      const context = { provider: input.provider, model: input.model, estimatedInputTokens: estimateTokens(messages) };
-      for (const guard of guards) {
-        let ticket: ModelCallGuardTicket | undefined;
-        try {
-          ticket = guard.admit(context);
-        } catch (error) {
-          for (const admitted of tickets) admitted.settle?.({ status: 'cancelled', costMicroUsd: 0 });
-          const status = GuardError.isGuardError(error) ? (guardStatuses[error.status] ?? 'failure') : 'failure';
-          recordRequest(tracer, messages);
-          safely(() =>
-            tracer.logMessage({
-              role: 'assistant',
-              content: null,
-              metadata: {
-                provider: input.provider,
-                ...(input.api === undefined ? {} : { api: input.api }),
-                model: input.model,
-                status,
-                error: errorSummary(error),
-                decisions: [...decisions, { guard: guard.name, event: 'refused', action: 'block' }],
-                attempts: [],
-              },
-            }),
-          );
-          throw error;
-        }
-        if (ticket !== undefined) {
-          tickets.push(ticket);
-          if (ticket.decisions) decisions.push(...ticket.decisions);
-        }
-      }
-    }
-
-    if (userSignal) {
-      if (userSignal.aborted) controller.abort(userSignal.reason);
-      else {
-        onUserAbort = () => controller.abort(userSignal.reason);
-        userSignal.addEventListener('abort', onUserAbort, { once: true });
-      }
-    }
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        stop(
-          new GuardTimeoutError({
-            message: `model call to ${input.model} did not finish within ${timeoutMs / 1000} s (timeoutSeconds); raise it or shorten the request`,
-            toolName: input.model,
-          }),
-        );
-      }, timeoutMs);
-    }
-
-    const prefixKey = recordRequest(tracer, messages);
-
-    // Streaming aggregation.
-    let text = '';
-    let reasoning = '';
-    let slots: ToolCallSlot[] | undefined;
-    let usage: ModelUsage | undefined;
-    let finishReason: string | undefined;
-    let responseModel: string | undefined;
-    let responseId: string | undefined;
-    let firstTokenAt: number | undefined;
-    const attempts: ModelCallAttempt[] = [];
-    let done = false;
-
-    // Live budget cut-off: a linear price per token, fixed at the start.
-    const liveChecks = tickets.filter((ticket) => ticket.allowsRunningCost !== undefined);
-    let inputCostMicro = 0;
-    let outputMicroPerChar = 0;
-    if (liveChecks.length > 0 && pricer !== undefined) {
-      const inputTokens = estimateTokens(messages);
-      const perMillionIn = pricer(input.model, { inputTokens: 1_000_000, outputTokens: 0 });
-      const perMillionOut = pricer(input.model, { inputTokens: 0, outputTokens: 1_000_000 });
-      inputCostMicro = ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * inputTokens;
-      outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
-    }
-    let outputChars = 0;
-
-    function cleanup(): void {
-      if (timer !== undefined) clearTimeout(timer);
-      if (onUserAbort !== undefined) userSignal?.removeEventListener('abort', onUserAbort);
-    }
-
-    function aggregated(response: ModelCallResponse | undefined): {
-      text: string | null;
-      reasoning: string;
-      calls: ModelToolCall[];
-      partialCalls: Set<string>;
-    } {
-      const calls: ModelToolCall[] = [];
-      const partialCalls = new Set<string>();
-      if (response?.toolCalls !== undefined) calls.push(...response.toolCalls);
-      else if (slots !== undefined) {
-        for (let i = 0; i < slots.length; i++) {
-          const slot = slots[i];
-          if (slot === undefined) continue;
-          const id = slot.id || `call_${i}`;
-          if (!parseArguments(slot.arguments).valid) partialCalls.add(id);
-          calls.push({ id, name: slot.name, arguments: slot.arguments });
-        }
-      }
-      const finalText = response?.text !== undefined ? response.text : text;
-      return {
-        text: finalText === '' || finalText === null ? null : finalText,
-        reasoning: (response?.reasoning ?? reasoning) || '',
-        calls,
-        partialCalls,
-      };
-    }
-
-    function record(
-      status: ModelCallStatus,
-      response: ModelCallResponse | undefined,
-      error: unknown,
-      reviews: ToolCallReview[] | undefined,
-    ): ModelCallOutcome {
-      done = true;
-      cleanup();
-      const endedAt = clock();
-      const output = aggregated(response);
-      const finalUsage = response?.usage ?? usage;
-      const model = response?.model ?? responseModel ?? input.model;
-      let cost: ModelCallCost | undefined;
-      if (finalUsage !== undefined && pricer !== undefined) cost = safely(() => pricer(model, finalUsage));
-      for (const ticket of tickets) {
-        const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
-        if (settled) decisions.push(...settled);
-      }
-      const metadata: Record<string, unknown> = {
-        provider: input.provider,
-        ...(input.api === undefined ? {} : { api: input.api }),
-        model,
-        request_model: input.model,
-        status,
-        stream: input.stream === true,
-        latency_ms: round(endedAt - startedAt),
-        time_to_first_token_ms: firstTokenAt === undefined ? null : round(firstTokenAt - startedAt),
-        request_id: response?.requestId ?? lastRequestId(attempts),
-        attempts,
-      };
-      const finalResponseId = response?.responseId ?? responseId;
-      if (finalResponseId !== undefined) metadata.response_id = finalResponseId;
-      const finalFinish = response?.finishReason ?? finishReason;
-      if (finalFinish !== undefined) metadata.finish_reason = finalFinish;
-      if (finalUsage !== undefined) metadata.usage = usageMetadata(finalUsage);
-      if (cost !== undefined) metadata.cost = cost;
-      if (decisions.length > 0) metadata.decisions = decisions;
-      if (error !== undefined) metadata.error = errorSummary(error);
-      if (input.tools !== undefined && input.tools.length > 0) metadata.tools = input.tools.map((tool) => tool.name);
-      const blocked = reviews?.filter((review) => !review.allowed) ?? [];
-      const flagged = reviews?.filter((review) => review.violations.length > 0) ?? [];
-      if (flagged.length > 0) {
-        metadata.policy = { mode, blocked: blocked.map((review) => review.call.id), flagged: flagged.map((review) => review.call.id) };
-      }
-      const raw = scrubRaw({ request: input.raw, response: response?.raw });
-
-      const block = safely(() => tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }));
-      const state = stateOf(tracer);
-      if (block !== undefined) {
-        if (output.reasoning !== '') safely(() => tracer.logThink({ parent_block_id: block.id, payload: { text: output.reasoning } }));
-        for (let i = 0; i < output.calls.length; i++) {
-          const call = output.calls[i] as ModelToolCall;
-          const review = reviews?.[i];
-          const callMetadata: Record<string, unknown> = {};
-          if (output.partialCalls.has(call.id)) callMetadata.partial = true;
-          if (review !== undefined && review.violations.length > 0) {
-            callMetadata.policy = review.decision;
-            callMetadata.violations = violationSummary(review.violations);
-          }
-          const callBlockId = recordToolCall(tracer, block.id, call, callMetadata);
-          if (review?.refusal !== undefined && callBlockId !== undefined) {
-            const refusal = review.refusal;
-            const recorded = safely(() =>
-              tracer.logObserve({
-                parent_block_id: callBlockId,
-                payload: { call_id: call.id, output: refusal },
-                metadata: { status: 'refused', policy: 'block' },
-              }),
-            );
-            if (recorded !== undefined) state.results.add(call.id);
-          }
-        }
-      }
-
-      // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.
-      const refusals = blocked.filter((review) => review.refusal !== undefined);
-      let refusalText: string | undefined;
-      let deliveredText = output.text;
-      let deliveredCalls = output.calls;
-      if (refusals.length > 0) {
-        refusalText = refusals.map((review) => review.refusal).join('\n');
-        deliveredText = deliveredText === null ? refusalText : `${deliveredText}\n\n${refusalText}`;
-        const refusedIds = new Set(refusals.map((review) => review.call.id));
-        deliveredCalls = output.calls.filter((call) => !refusedIds.has(call.id));
-      }
-      const delivered = messageFingerprint(responseMessage(deliveredText, deliveredCalls));
-      state.responses.add(delivered);
-      state.prefixes.add(chainKey(prefixKey, delivered).key);
-
-      const outcome: ModelCallOutcome = {
-        status,
-        toolCalls: reviews ?? [],
-        refused: refusals.length > 0,
-      };
-      if (refusalText !== undefined) outcome.refusalText = refusalText;
-      if (block !== undefined) outcome.messageBlockId = block.id;
-      return outcome;
-    }
-
-    const handle: ModelCallHandle = {
-      tracer,
-      signal: controller.signal,
-      get stopped() {
-        return stopReason !== undefined;
-      },
-
-      attempt(attempt) {
-        attempts.push({ attempt: attempt.attempt ?? attempts.length + 1, ...attempt } as ModelCallAttempt);
-      },
-
-      chunk(delta) {
-        if (done) return undefined;
-        if (firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls)) firstTokenAt = clock();
-        if (delta.text) {
-          text += delta.text;
-          outputChars += delta.text.length;
-        }
-        if (delta.reasoning) {
-          reasoning += delta.reasoning;
-          outputChars += delta.reasoning.length;
-        }
-        if (delta.toolCalls) {
-          slots ??= [];
-          for (const piece of delta.toolCalls) {
-            let slot = slots[piece.index];
-            if (slot === undefined) {
-              slot = { id: '', name: '', arguments: '' };
-              slots[piece.index] = slot;
-            }
-            if (piece.id) slot.id = piece.id;
-            if (piece.name) slot.name = piece.name;
-            if (piece.arguments) {
-              slot.arguments += piece.arguments;
-              outputChars += piece.arguments.length;
-            }
-          }
-        }
-        if (delta.usage) usage = delta.usage;
-        if (delta.finishReason) finishReason = delta.finishReason;
-        if (delta.model) responseModel = delta.model;
-        if (delta.responseId) responseId = delta.responseId;
-        if (liveChecks.length > 0) {
-          const estimate = Math.ceil(inputCostMicro + outputChars * outputMicroPerChar);
-          for (const ticket of liveChecks) {
-            if (ticket.allowsRunningCost?.(estimate) === false) {
-              decisions.push({ guard: 'budget', event: 'cut_off', action: 'block', estimated_cost_micro_usd: estimate });
-              const reason = new BudgetExceededError({
-                message: `streamed response of ${input.model} was cut off: its running cost (~${estimate} micro-USD) would exceed the budget; raise the budget or cap max tokens`,
-                toolName: input.model,
-              });
-              stop(reason);
-              return reason;
-            }
-          }
-        }
-        return undefined;
-      },
-
-      finish(response) {
-        if (done) return { status: 'success', toolCalls: [], refused: false };
-        if (stopReason !== undefined) {
-          handle.fail(stopReason, response);
-          throw stopReason;
-        }
-        const output = aggregated(response);
-        const reviews = reviewToolCalls(messages, output.text, output.calls);
-        const outcome = record('success', response, undefined, reviews);
-        if (mode === 'throw') {
-          const blocked = reviews.filter((review) => !review.allowed);
-          if (blocked.length > 0) throw new PolicyViolationError({ violations: blocked.flatMap((review) => review.violations) });
-        }
-        return outcome;
-      },
-
-      fail(error, partial) {
-        if (done) return stopReason ?? error;
-        if (stopReason !== undefined) {
-          const status: ModelCallStatus = GuardError.isGuardError(stopReason) ? (guardStatuses[stopReason.status] ?? 'failure') : 'failure';
-          // The guard's error is what the caller sees; the SDK's abort error is its cause.
-          const reason = stopReason;
-          if (error !== reason && (reason as { cause?: unknown }).cause === undefined) {
-            Object.defineProperty(reason, 'cause', { value: error, configurable: true, writable: true });
-          }
-          record(status, partial, reason, undefined);
-          return reason;
-        }
-        record('failure', partial, error, undefined);
-        return error;
-      },
-
-      cancel(partial) {
-        if (done) return;
-        const status: ModelCallStatus =
-          stopReason !== undefined && GuardError.isGuardError(stopReason) ? (guardStatuses[stopReason.status] ?? 'cancelled') : 'cancelled';
-        record(status, partial, stopReason, undefined);
-      },
-    };
-    return handle;
+    return new ModelCall(core, resolveTracer(input.tracer), input);
   }
 
   return {
@@ -775,4 +462,377 @@ function lastRequestId(attempts: readonly ModelCallAttempt[]): string | null {
     if (id !== undefined) return id;
   }
   return null;
+}
+
+/** What every call of one recorder shares. */
+interface RecorderCore {
+  clock: () => number;
+  guards: readonly ModelCallGuard[];
+  pricer: ModelCallPricer | undefined;
+  mode: 'throw' | 'refuse';
+  timeoutMs: number | undefined;
+  safely<T>(fn: () => T): T | undefined;
+  recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): ChainKey;
+  recordToolCall(tracer: Tracer, parent: string, call: ModelToolCall, metadata?: Record<string, unknown>): string | undefined;
+  reviewToolCalls(messages: readonly NeutralMessage[], text: string | null, calls: readonly ModelToolCall[]): ToolCallReview[];
+  violationSummary(violations: readonly PolicyViolation[]): Record<string, unknown>[];
+}
+
+interface AggregatedOutput {
+  text: string | null;
+  reasoning: string;
+  calls: ModelToolCall[];
+  partialCalls: Set<string> | undefined;
+}
+
+const noTickets: readonly ModelCallGuardTicket[] = Object.freeze([]);
+
+/**
+ * One model call in flight. A class (not closures) so that starting a call allocates one object:
+ * this is on every model call's path.
+ */
+class ModelCall implements ModelCallHandle {
+  readonly tracer: Tracer;
+  private readonly core: RecorderCore;
+  private readonly input: ModelCallStartInput;
+  private readonly startedAt: number;
+  private readonly prefixKey: ChainKey;
+  private controller: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private onUserAbort: (() => void) | undefined;
+  private stopReason: Error | undefined;
+  private tickets: readonly ModelCallGuardTicket[] = noTickets;
+  private decisions: GuardDecision[] = [];
+  private readonly attempts: ModelCallAttempt[] = [];
+  private done = false;
+  // streaming aggregation
+  private text = '';
+  private reasoning = '';
+  private slots: ToolCallSlot[] | undefined;
+  private usage: ModelUsage | undefined;
+  private finishReason: string | undefined;
+  private responseModel: string | undefined;
+  private responseId: string | undefined;
+  private firstTokenAt: number | undefined;
+  // live budget cut-off: a linear price per output character, fixed at the start
+  private liveChecks: ModelCallGuardTicket[] | undefined;
+  private inputCostMicro = 0;
+  private outputMicroPerChar = 0;
+  private outputChars = 0;
+
+  constructor(core: RecorderCore, tracer: Tracer, input: ModelCallStartInput) {
+    this.core = core;
+    this.tracer = tracer;
+    this.input = input;
+    this.startedAt = core.clock();
+    if (core.guards.length > 0) this.admit();
+    const userSignal = input.signal;
+    if (userSignal) {
+      const controller = this.abortController();
+      if (userSignal.aborted) controller.abort(userSignal.reason);
+      else {
+        this.onUserAbort = () => controller.abort(userSignal.reason);
+        userSignal.addEventListener('abort', this.onUserAbort, { once: true });
+      }
+    }
+    const timeoutMs = core.timeoutMs;
+    if (timeoutMs !== undefined) {
+      this.abortController();
+      this.timer = setTimeout(() => {
+        this.stop(
+          new GuardTimeoutError({
+            message: `model call to ${input.model} did not finish within ${timeoutMs / 1000} s (timeoutSeconds); raise it or shorten the request`,
+            toolName: input.model,
+          }),
+        );
+      }, timeoutMs);
+    }
+    this.prefixKey = core.recordRequest(tracer, input.messages);
+  }
+
+  /** Runs the guards in order; a refusal is recorded (with the request) and thrown. */
+  private admit(): void {
+    const { core, input, tracer } = this;
+    const tickets: ModelCallGuardTicket[] = [];
+    const context = { provider: input.provider, model: input.model, estimatedInputTokens: estimateTokens(input.messages) };
+    for (const guard of core.guards) {
+      let ticket: ModelCallGuardTicket | undefined;
+      try {
+        ticket = guard.admit(context);
+      } catch (error) {
+        for (const admitted of tickets) admitted.settle?.({ status: 'cancelled', costMicroUsd: 0 });
+        const status = GuardError.isGuardError(error) ? (guardStatuses[error.status] ?? 'failure') : 'failure';
+        core.recordRequest(tracer, input.messages);
+        core.safely(() =>
+          tracer.logMessage({
+            role: 'assistant',
+            content: null,
+            metadata: {
+              provider: input.provider,
+              ...(input.api === undefined ? {} : { api: input.api }),
+              model: input.model,
+              status,
+              error: errorSummary(error),
+              decisions: [...this.decisions, { guard: guard.name, event: 'refused', action: 'block' }],
+              attempts: [],
+            },
+          }),
+        );
+        throw error;
+      }
+      if (ticket !== undefined) {
+        tickets.push(ticket);
+        if (ticket.decisions) this.decisions.push(...ticket.decisions);
+      }
+    }
+    this.tickets = tickets;
+    const live = tickets.filter((ticket) => ticket.allowsRunningCost !== undefined);
+    if (live.length > 0) {
+      this.liveChecks = live;
+      const pricer = core.pricer;
+      if (pricer !== undefined) {
+        const perMillionIn = pricer(input.model, { inputTokens: 1_000_000, outputTokens: 0 });
+        const perMillionOut = pricer(input.model, { inputTokens: 0, outputTokens: 1_000_000 });
+        this.inputCostMicro = ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * context.estimatedInputTokens;
+        this.outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
+      }
+    }
+  }
+
+  private abortController(): AbortController {
+    this.controller ??= new AbortController();
+    return this.controller;
+  }
+
+  get signal(): AbortSignal {
+    return this.abortController().signal;
+  }
+
+  get stopped(): boolean {
+    return this.stopReason !== undefined;
+  }
+
+  private stop(reason: Error): void {
+    if (this.stopReason !== undefined) return;
+    this.stopReason = reason;
+    this.abortController().abort(reason);
+  }
+
+  attempt(attempt: Omit<ModelCallAttempt, 'attempt'> & { attempt?: number }): void {
+    this.attempts.push({ attempt: attempt.attempt ?? this.attempts.length + 1, ...attempt } as ModelCallAttempt);
+  }
+
+  chunk(delta: ModelCallDelta): Error | undefined {
+    if (this.done) return undefined;
+    if (this.firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls)) this.firstTokenAt = this.core.clock();
+    if (delta.text) {
+      this.text += delta.text;
+      this.outputChars += delta.text.length;
+    }
+    if (delta.reasoning) {
+      this.reasoning += delta.reasoning;
+      this.outputChars += delta.reasoning.length;
+    }
+    if (delta.toolCalls) {
+      const slots = (this.slots ??= []);
+      for (const piece of delta.toolCalls) {
+        let slot = slots[piece.index];
+        if (slot === undefined) {
+          slot = { id: '', name: '', arguments: '' };
+          slots[piece.index] = slot;
+        }
+        if (piece.id) slot.id = piece.id;
+        if (piece.name) slot.name = piece.name;
+        if (piece.arguments) {
+          slot.arguments += piece.arguments;
+          this.outputChars += piece.arguments.length;
+        }
+      }
+    }
+    if (delta.usage) this.usage = delta.usage;
+    if (delta.finishReason) this.finishReason = delta.finishReason;
+    if (delta.model) this.responseModel = delta.model;
+    if (delta.responseId) this.responseId = delta.responseId;
+    const liveChecks = this.liveChecks;
+    if (liveChecks !== undefined) {
+      const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+      for (const ticket of liveChecks) {
+        if (ticket.allowsRunningCost?.(estimate) === false) {
+          this.decisions.push({ guard: 'budget', event: 'cut_off', action: 'block', estimated_cost_micro_usd: estimate });
+          const reason = new BudgetExceededError({
+            message: `streamed response of ${this.input.model} was cut off: its running cost (~${estimate} micro-USD) would exceed the budget; raise the budget or cap max tokens`,
+            toolName: this.input.model,
+          });
+          this.stop(reason);
+          return reason;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  finish(response?: ModelCallResponse): ModelCallOutcome {
+    if (this.done) return { status: 'success', toolCalls: [], refused: false };
+    if (this.stopReason !== undefined) {
+      const reason = this.stopReason;
+      this.fail(reason, response);
+      throw reason;
+    }
+    const output = this.aggregated(response);
+    const reviews = this.core.reviewToolCalls(this.input.messages, output.text, output.calls);
+    const outcome = this.record('success', response, output, undefined, reviews);
+    if (this.core.mode === 'throw') {
+      const blocked = reviews.filter((review) => !review.allowed);
+      if (blocked.length > 0) throw new PolicyViolationError({ violations: blocked.flatMap((review) => review.violations) });
+    }
+    return outcome;
+  }
+
+  fail(error: unknown, partial?: ModelCallResponse): unknown {
+    if (this.done) return this.stopReason ?? error;
+    const reason = this.stopReason;
+    if (reason !== undefined) {
+      const status: ModelCallStatus = GuardError.isGuardError(reason) ? (guardStatuses[reason.status] ?? 'failure') : 'failure';
+      // The guard's error is what the caller sees; the SDK's abort error is its cause.
+      if (error !== reason && (reason as { cause?: unknown }).cause === undefined) {
+        Object.defineProperty(reason, 'cause', { value: error, configurable: true, writable: true });
+      }
+      this.record(status, partial, this.aggregated(partial), reason, undefined);
+      return reason;
+    }
+    this.record('failure', partial, this.aggregated(partial), error, undefined);
+    return error;
+  }
+
+  cancel(partial?: ModelCallResponse): void {
+    if (this.done) return;
+    const reason = this.stopReason;
+    const status: ModelCallStatus = reason !== undefined && GuardError.isGuardError(reason) ? (guardStatuses[reason.status] ?? 'cancelled') : 'cancelled';
+    this.record(status, partial, this.aggregated(partial), reason, undefined);
+  }
+
+  private aggregated(response: ModelCallResponse | undefined): AggregatedOutput {
+    let calls: ModelToolCall[];
+    let partialCalls: Set<string> | undefined;
+    const slots = this.slots;
+    if (response?.toolCalls !== undefined) calls = response.toolCalls;
+    else if (slots !== undefined) {
+      calls = [];
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        if (slot === undefined) continue;
+        const id = slot.id || `call_${i}`;
+        if (!parseArguments(slot.arguments).valid) (partialCalls ??= new Set()).add(id);
+        calls.push({ id, name: slot.name, arguments: slot.arguments });
+      }
+    } else calls = [];
+    const finalText = response?.text !== undefined ? response.text : this.text;
+    return {
+      text: finalText === '' || finalText === null ? null : finalText,
+      reasoning: (response?.reasoning ?? this.reasoning) || '',
+      calls,
+      partialCalls,
+    };
+  }
+
+  private record(
+    status: ModelCallStatus,
+    response: ModelCallResponse | undefined,
+    output: AggregatedOutput,
+    error: unknown,
+    reviews: ToolCallReview[] | undefined,
+  ): ModelCallOutcome {
+    this.done = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.onUserAbort !== undefined) this.input.signal?.removeEventListener('abort', this.onUserAbort);
+    const { core, input, tracer, decisions } = this;
+    const endedAt = core.clock();
+    const finalUsage = response?.usage ?? this.usage;
+    const model = response?.model ?? this.responseModel ?? input.model;
+    const pricer = core.pricer;
+    let cost: ModelCallCost | undefined;
+    if (finalUsage !== undefined && pricer !== undefined) cost = core.safely(() => pricer(model, finalUsage));
+    for (const ticket of this.tickets) {
+      const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
+      if (settled) decisions.push(...settled);
+    }
+    const metadata: Record<string, unknown> = {
+      provider: input.provider,
+      ...(input.api === undefined ? {} : { api: input.api }),
+      model,
+      request_model: input.model,
+      status,
+      stream: input.stream === true,
+      latency_ms: round(endedAt - this.startedAt),
+      time_to_first_token_ms: this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt),
+      request_id: response?.requestId ?? lastRequestId(this.attempts),
+      attempts: this.attempts,
+    };
+    const finalResponseId = response?.responseId ?? this.responseId;
+    if (finalResponseId !== undefined) metadata.response_id = finalResponseId;
+    const finalFinish = response?.finishReason ?? this.finishReason;
+    if (finalFinish !== undefined) metadata.finish_reason = finalFinish;
+    if (finalUsage !== undefined) metadata.usage = usageMetadata(finalUsage);
+    if (cost !== undefined) metadata.cost = cost;
+    if (decisions.length > 0) metadata.decisions = decisions;
+    if (error !== undefined) metadata.error = errorSummary(error);
+    if (input.tools !== undefined && input.tools.length > 0) metadata.tools = input.tools.map((tool) => tool.name);
+    let blocked: ToolCallReview[] = [];
+    if (reviews !== undefined && reviews.length > 0) {
+      blocked = reviews.filter((review) => !review.allowed);
+      const flagged = reviews.filter((review) => review.violations.length > 0);
+      if (flagged.length > 0) {
+        metadata.policy = { mode: core.mode, blocked: blocked.map((review) => review.call.id), flagged: flagged.map((review) => review.call.id) };
+      }
+    }
+    const raw = scrubRaw(response?.raw === undefined ? { request: input.raw } : { request: input.raw, response: response.raw });
+
+    const block = core.safely(() => tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }));
+    const state = stateOf(tracer);
+    if (block !== undefined) {
+      if (output.reasoning !== '') core.safely(() => tracer.logThink({ parent_block_id: block.id, payload: { text: output.reasoning } }));
+      for (let i = 0; i < output.calls.length; i++) {
+        const call = output.calls[i] as ModelToolCall;
+        const review = reviews?.[i];
+        const callMetadata: Record<string, unknown> = {};
+        if (output.partialCalls?.has(call.id)) callMetadata.partial = true;
+        if (review !== undefined && review.violations.length > 0) {
+          callMetadata.policy = review.decision;
+          callMetadata.violations = core.violationSummary(review.violations);
+        }
+        const callBlockId = core.recordToolCall(tracer, block.id, call, callMetadata);
+        if (review?.refusal !== undefined && callBlockId !== undefined) {
+          const refusal = review.refusal;
+          const recorded = core.safely(() =>
+            tracer.logObserve({
+              parent_block_id: callBlockId,
+              payload: { call_id: call.id, output: refusal },
+              metadata: { status: 'refused', policy: 'block' },
+            }),
+          );
+          if (recorded !== undefined) state.results.add(call.id);
+        }
+      }
+    }
+
+    // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.
+    const refusals = blocked.filter((review) => review.refusal !== undefined);
+    let refusalText: string | undefined;
+    let deliveredText = output.text;
+    let deliveredCalls = output.calls;
+    if (refusals.length > 0) {
+      refusalText = refusals.map((review) => review.refusal).join('\n');
+      deliveredText = deliveredText === null ? refusalText : `${deliveredText}\n\n${refusalText}`;
+      const refusedIds = new Set(refusals.map((review) => review.call.id));
+      deliveredCalls = output.calls.filter((call) => !refusedIds.has(call.id));
+    }
+    const delivered = messageFingerprint(responseMessage(deliveredText, deliveredCalls));
+    state.responses.add(delivered);
+    state.prefixes.add(chainKey(this.prefixKey, delivered).key);
+
+    const outcome: ModelCallOutcome = { status, toolCalls: reviews ?? [], refused: refusals.length > 0 };
+    if (refusalText !== undefined) outcome.refusalText = refusalText;
+    if (block !== undefined) outcome.messageBlockId = block.id;
+    return outcome;
+  }
 }

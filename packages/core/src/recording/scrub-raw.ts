@@ -1,32 +1,43 @@
 const secretKey = /^(authorization|proxy-authorization|api[-_]?key|x-api-key|headers|cookie|set-cookie|password|secret|client[-_]?secret|access[-_]?token|bearer)$/i;
 
+function hasSecret(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object' || depth > 6) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasSecret(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (secretKey.test(key)) return true;
+    if (hasSecret((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+function copyWithout(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > 6) return value;
+  if (Array.isArray(value)) return value.map((item) => copyWithout(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (secretKey.test(key)) continue;
+    const field = (value as Record<string, unknown>)[key];
+    if (field === undefined || typeof field === 'function') continue;
+    copy[key] = copyWithout(field, depth + 1);
+  }
+  return copy;
+}
+
 /**
- * A copy of a raw provider payload without credentials: keys such as `authorization`,
- * `api_key`, `headers` or `cookie` are dropped at any depth (up to 6 levels; deeper values are
- * kept as they are, since provider payloads are shallow). Only plain objects and arrays are
- * copied; anything else is returned as is. `undefined` fields are removed.
+ * A raw provider payload without credentials: keys such as `authorization`, `api_key`,
+ * `headers` or `cookie` are dropped at any depth (up to 6 levels). A payload without such keys
+ * (the usual case: provider bodies carry none) is returned as is, without copying.
  * @param value - the raw payload
- * @returns the payload without credential fields
+ * @returns the payload, or a copy without the credential fields
  * @example
  * ```ts
  * scrubRaw({ request: { model: 'gpt-4o', headers: { authorization: 'Bearer sk-...' } } });
  * // { request: { model: 'gpt-4o' } }
  * ```
  */
-export function scrubRaw(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > 6) return value;
-  if (Array.isArray(value)) return value.map((item) => scrubRaw(item, depth + 1));
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
-    // Class instances (SDK objects): keep their own enumerable data only.
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
-  }
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (secretKey.test(key)) continue;
-    const field = (value as Record<string, unknown>)[key];
-    if (field === undefined || typeof field === 'function') continue;
-    copy[key] = scrubRaw(field, depth + 1);
-  }
-  return copy;
+export function scrubRaw(value: unknown): unknown {
+  return hasSecret(value, 0) ? copyWithout(value, 0) : value;
 }

@@ -42,6 +42,15 @@ function sortIfNeeded<T>(items: T[], compare: (a: T, b: T) => number): void {
   }
 }
 
+// Most nodes have one or two children. A first push would give the array room for 17, which
+// for a million blocks is hundreds of MB; small arrays are made at their exact size instead.
+function append<T>(items: T[], item: T): T[] {
+  if (items.length === 0) return [item];
+  if (items.length === 1) return [items[0] as T, item];
+  items.push(item);
+  return items;
+}
+
 interface Index {
   messages: StitchedMessage[];
   calls: StitchedToolCall[];
@@ -88,7 +97,7 @@ function indexBlocks(blocks: readonly Block[], traceId: string): Index | undefin
         index.calls.push(node);
         index.callById.set(block.id, node);
         if (lastMessage !== undefined && block.parent_block_id === lastMessage.block.id) {
-          lastMessage.tool_calls.push(node);
+          lastMessage.tool_calls = append(lastMessage.tool_calls, node);
         } else {
           index.unattachedCalls.push(node);
         }
@@ -97,14 +106,14 @@ function indexBlocks(blocks: readonly Block[], traceId: string): Index | undefin
       }
       case 'THINK':
         if (lastMessage !== undefined && block.parent_block_id === lastMessage.block.id) {
-          lastMessage.thinks.push(block);
+          lastMessage.thinks = append(lastMessage.thinks, block);
         } else {
           index.thinks.push(block);
         }
         break;
       case 'TOOL_RESULT':
         if (lastCall !== undefined && block.parent_block_id === lastCall.block.id) {
-          lastCall.results.push(block);
+          lastCall.results = append(lastCall.results, block);
         } else {
           index.results.push(block);
         }
@@ -198,21 +207,21 @@ export function stitchBlocks(
     const think = index.thinks[i] as ThinkBlock;
     const parent = messageById.get(think.parent_block_id as string);
     if (parent === undefined) orphanThinks.push(think);
-    else parent.thinks.push(think);
+    else parent.thinks = append(parent.thinks, think);
   }
   const orphanResults: ToolResultBlock[] = [];
   for (let i = 0; i < index.results.length; i++) {
     const result = index.results[i] as ToolResultBlock;
     const parent = callById.get(result.parent_block_id as string);
     if (parent === undefined) orphanResults.push(result);
-    else parent.results.push(result);
+    else parent.results = append(parent.results, result);
   }
   const orphanCalls: StitchedToolCall[] = [];
   for (let i = 0; i < index.unattachedCalls.length; i++) {
     const call = index.unattachedCalls[i] as StitchedToolCall;
     const parent = messageById.get(call.block.parent_block_id as string);
     if (parent === undefined) orphanCalls.push(call);
-    else parent.tool_calls.push(call);
+    else parent.tool_calls = append(parent.tool_calls, call);
   }
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as StitchedToolCall;

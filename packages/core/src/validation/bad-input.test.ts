@@ -44,7 +44,18 @@ function expectAccepted(input: unknown): Block {
 
 describe('bad input never crashes or hangs', () => {
   it('non-JSON and non-objects', () => {
-    for (const input of ['{"id": oops', undefined, null, 42, true, [], [message('tb_x')], () => 1, Symbol('x'), 10n]) {
+    for (const input of [
+      '{"id": oops',
+      undefined,
+      null,
+      42,
+      true,
+      [],
+      [message('tb_x')],
+      () => 1,
+      Symbol('x'),
+      10n,
+    ]) {
       expectRejected(input, 'VALIDATION');
     }
   });
@@ -52,42 +63,123 @@ describe('bad input never crashes or hangs', () => {
   it('wrong field types', () => {
     expectRejected({ ...message('tb_x'), id: 7 }, 'VALIDATION', 'id');
     expectRejected({ ...message('tb_x'), payload: ['user', 'hi'] }, 'VALIDATION', 'payload');
-    expectRejected({ ...message('tb_x'), created_at: 1_738_324_800_000 }, 'VALIDATION', 'created_at');
+    expectRejected(
+      { ...message('tb_x'), created_at: 1_738_324_800_000 },
+      'VALIDATION',
+      'created_at',
+    );
     expectRejected({ ...message('tb_x'), parent_block_id: 5 }, 'VALIDATION', 'parent_block_id');
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: 1, seq: '1' } }, 'VALIDATION', 'seq');
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: 1, seq: 2 ** 53 } }, 'VALIDATION', 'seq');
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: 1, seq: '1' },
+      },
+      'VALIDATION',
+      'seq',
+    );
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: 1, seq: 2 ** 53 },
+      },
+      'VALIDATION',
+      'seq',
+    );
   });
 
   it('nesting 10,000 deep in a limited field is a VALIDATION error, elsewhere it is kept', () => {
-    const error = expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: nested(10_000) } }, 'VALIDATION', 'output');
+    const error = expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: nested(10_000) },
+      },
+      'VALIDATION',
+      'output',
+    );
     expect(error.message).toContain('cannot be serialised as JSON');
-    expectRejected({ ...toolCall('tb_x', 'tb_m', 'c9'), payload: { call_id: 'c9', name: 'n', arguments: nested(10_000) } }, 'VALIDATION', 'arguments');
-    expectRejected({ ...message('tb_x'), payload: { role: 'user', content: [{ type: 'text', text: nested(10_000) }] } }, 'VALIDATION', 'content');
+    expectRejected(
+      {
+        ...toolCall('tb_x', 'tb_m', 'c9'),
+        payload: { call_id: 'c9', name: 'n', arguments: nested(10_000) },
+      },
+      'VALIDATION',
+      'arguments',
+    );
+    expectRejected(
+      {
+        ...message('tb_x'),
+        payload: { role: 'user', content: [{ type: 'text', text: nested(10_000) }] },
+      },
+      'VALIDATION',
+      'content',
+    );
     // deep JSON text parses fine (V8's parser is not recursive): it is only checked to be an object
     const deepText = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    expect(expectAccepted({ ...toolCall('tb_x', 'tb_m', 'c9'), payload: { call_id: 'c9', name: 'n', arguments: deepText } }).id).toBe('tb_x');
+    expect(
+      expectAccepted({
+        ...toolCall('tb_x', 'tb_m', 'c9'),
+        payload: { call_id: 'c9', name: 'n', arguments: deepText },
+      }).id,
+    ).toBe('tb_x');
     expect(expectAccepted({ ...message('tb_x'), raw: nested(10_000) }).id).toBe('tb_x');
   });
 
   it('cycles and BigInt in a limited field are VALIDATION errors', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: cycle } }, 'VALIDATION', 'output');
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: { n: 1n } } }, 'VALIDATION', 'output');
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: () => 1 } }, 'VALIDATION', 'output');
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: cycle },
+      },
+      'VALIDATION',
+      'output',
+    );
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: { n: 1n } },
+      },
+      'VALIDATION',
+      'output',
+    );
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: () => 1 },
+      },
+      'VALIDATION',
+      'output',
+    );
   });
 
   it('a 100 MB string is rejected by size, not truncated, and JSON text that large is never parsed', () => {
     const huge = 'x'.repeat(100 * 1024 * 1024);
-    const error = expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: huge } }, 'PAYLOAD_TOO_LARGE', 'output');
+    const error = expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: huge },
+      },
+      'PAYLOAD_TOO_LARGE',
+      'output',
+    );
     expect(error.details).toMatchObject({ limit_bytes: 2_097_152, actual_bytes: huge.length });
-    expectRejected({ ...message('tb_x'), payload: { role: 'user', content: huge } }, 'PAYLOAD_TOO_LARGE', 'content');
-    const args = expectRejected({ ...toolCall('tb_x', 'tb_m', 'c9'), payload: { call_id: 'c9', name: 'n', arguments: huge } }, 'PAYLOAD_TOO_LARGE', 'arguments');
+    expectRejected(
+      { ...message('tb_x'), payload: { role: 'user', content: huge } },
+      'PAYLOAD_TOO_LARGE',
+      'content',
+    );
+    const args = expectRejected(
+      { ...toolCall('tb_x', 'tb_m', 'c9'), payload: { call_id: 'c9', name: 'n', arguments: huge } },
+      'PAYLOAD_TOO_LARGE',
+      'arguments',
+    );
     expect(args.details.actual_bytes).toBe(huge.length);
   });
 
   it('__proto__ and constructor keys are kept as data, with no prototype pollution', () => {
-    const line = '{"id":"tb_x","trace_id":"tr_1","sub_type":"MESSAGE","created_at":"2025-01-31T12:00:00Z","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"payload":{"role":"user","content":"hi","__proto__":{"role":"system","polluted":true},"constructor":"x"},"metadata":{"__proto__":{"polluted":true}}}';
+    const line =
+      '{"id":"tb_x","trace_id":"tr_1","sub_type":"MESSAGE","created_at":"2025-01-31T12:00:00Z","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"payload":{"role":"user","content":"hi","__proto__":{"role":"system","polluted":true},"constructor":"x"},"metadata":{"__proto__":{"polluted":true}}}';
     const block = expectAccepted(JSON.parse(line));
     expect(Object.hasOwn(block.payload, '__proto__')).toBe(true);
     expect(block.payload.role).toBe('user');
@@ -99,14 +191,24 @@ describe('bad input never crashes or hangs', () => {
     expectRejected({ ...message('tb_x'), sub_type: 'constructor' }, 'VALIDATION', 'sub_type');
     expectRejected({ ...message('tb_x'), sub_type: '__proto__' }, 'VALIDATION', 'sub_type');
     expectRejected(think('tb_x', '__proto__'), 'VALIDATION', 'parent_block_id');
-    expect(validateBlocks([message('__proto__'), think('constructor', '__proto__'), think('tb_t', 'toString')]).errors.map((e) => e.details.block_id)).toEqual(['tb_t']);
+    expect(
+      validateBlocks([
+        message('__proto__'),
+        think('constructor', '__proto__'),
+        think('tb_t', 'toString'),
+      ]).errors.map((e) => e.details.block_id),
+    ).toEqual(['tb_t']);
   });
 
   it('parent cycles and duplicate ids', () => {
     expectRejected(think('tb_x', 'tb_x'), 'VALIDATION', 'parent_block_id');
     expectRejected(toolCall('tb_x', 'tb_y', 'c9'), 'VALIDATION', 'parent_block_id');
     expectRejected(message('tb_m'), 'VALIDATION', 'id');
-    expectRejected({ ...think('tb_t', 'tb_m'), payload: { text: 'other text' } }, 'VALIDATION', 'id');
+    expectRejected(
+      { ...think('tb_t', 'tb_m'), payload: { text: 'other text' } },
+      'VALIDATION',
+      'id',
+    );
   });
 
   it('multi-byte UTF-8 exactly at a limit is accepted, one byte over is 413', () => {
@@ -118,39 +220,126 @@ describe('bad input never crashes or hangs', () => {
     for (const [atLimit, extra] of cases) {
       const content = { ...message('tb_x'), payload: { role: 'user', content: atLimit } };
       expect(expectAccepted(content).payload).toMatchObject({ content: atLimit });
-      const over = expectRejected({ ...content, payload: { role: 'user', content: atLimit + extra } }, 'PAYLOAD_TOO_LARGE', 'content');
-      expect(over.details).toMatchObject({ limit_bytes: 65_536, actual_bytes: 65_537, sub_type: 'MESSAGE' });
+      const over = expectRejected(
+        { ...content, payload: { role: 'user', content: atLimit + extra } },
+        'PAYLOAD_TOO_LARGE',
+        'content',
+      );
+      expect(over.details).toMatchObject({
+        limit_bytes: 65_536,
+        actual_bytes: 65_537,
+        sub_type: 'MESSAGE',
+      });
     }
     // a non-string value counts its JSON form: {"a":"..."} is 8 bytes around the text
     const output = { a: 'é'.repeat((2_097_152 - 8) / 2) };
-    expect(expectAccepted({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output } }).id).toBe('tb_x');
+    expect(
+      expectAccepted({
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output },
+      }).id,
+    ).toBe('tb_x');
     const tooBig = { a: `${output.a}x` };
-    expect(expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: tooBig } }, 'PAYLOAD_TOO_LARGE', 'output').details.actual_bytes).toBe(2_097_153);
+    expect(
+      expectRejected(
+        {
+          ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+          payload: { call_id: 'call_tb_c', output: tooBig },
+        },
+        'PAYLOAD_TOO_LARGE',
+        'output',
+      ).details.actual_bytes,
+    ).toBe(2_097_153);
   });
 
   it('lone surrogates are VALIDATION errors, in strings and nested values; valid pairs pass', () => {
-    expectRejected({ ...message('tb_x'), payload: { role: 'user', content: 'a\ud800b' } }, 'VALIDATION', 'content');
+    expectRejected(
+      { ...message('tb_x'), payload: { role: 'user', content: 'a\ud800b' } },
+      'VALIDATION',
+      'content',
+    );
     expectRejected({ ...think('tb_x', 'tb_m'), payload: { text: '\udc00' } }, 'VALIDATION', 'text');
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: { a: ['x\udbff'] } } }, 'VALIDATION', 'output');
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', delta: { 'k\ud800': 1 } } }, 'VALIDATION', 'delta');
-    expectRejected({ ...toolCall('tb_x', 'tb_m', 'c9'), payload: { call_id: 'c9', name: 'n', arguments: '{"a":"\ud800"}' } }, 'VALIDATION', 'arguments');
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: { a: ['x\udbff'] } },
+      },
+      'VALIDATION',
+      'output',
+    );
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', delta: { 'k\ud800': 1 } },
+      },
+      'VALIDATION',
+      'delta',
+    );
+    expectRejected(
+      {
+        ...toolCall('tb_x', 'tb_m', 'c9'),
+        payload: { call_id: 'c9', name: 'n', arguments: '{"a":"\ud800"}' },
+      },
+      'VALIDATION',
+      'arguments',
+    );
     // also when the value is too big for the quick bound and takes the JSON.stringify path
-    expectRejected({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: { a: 'x'.repeat(400_000), b: '\ud800' } } }, 'VALIDATION', 'output');
-    expect(expectAccepted({ ...message('tb_x'), payload: { role: 'user', content: '😀 \\ud800 is only text' } }).id).toBe('tb_x');
-    expect(expectAccepted({ ...toolResult('tb_x', 'tb_c', 'call_tb_c'), payload: { call_id: 'call_tb_c', output: { a: 'x'.repeat(400_000), b: '\\ud800 😀' } } }).id).toBe('tb_x');
+    expectRejected(
+      {
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: { a: 'x'.repeat(400_000), b: '\ud800' } },
+      },
+      'VALIDATION',
+      'output',
+    );
+    expect(
+      expectAccepted({
+        ...message('tb_x'),
+        payload: { role: 'user', content: '😀 \\ud800 is only text' },
+      }).id,
+    ).toBe('tb_x');
+    expect(
+      expectAccepted({
+        ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
+        payload: { call_id: 'call_tb_c', output: { a: 'x'.repeat(400_000), b: '\\ud800 😀' } },
+      }).id,
+    ).toBe('tb_x');
   });
 
   it('throwing getters and proxies become VALIDATION errors', () => {
-    const trap = new Proxy({}, { get: () => { throw new Error('trap'); } });
+    const trap = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     const error = expectRejected(trap, 'VALIDATION');
     expect(error.cause).toBeInstanceOf(Error);
-    expectRejected({ ...message('tb_x'), payload: { role: 'user', get content(): string { throw new Error('getter'); } } }, 'VALIDATION');
+    expectRejected(
+      {
+        ...message('tb_x'),
+        payload: {
+          role: 'user',
+          get content(): string {
+            throw new Error('getter');
+          },
+        },
+      },
+      'VALIDATION',
+    );
     const report = validateBlocks([message('tb_m'), trap]);
     expect(report.errors.map((e) => [e.code, e.details.path])).toEqual([['VALIDATION', '1']]);
   });
 
   it('validateBlocks reports bad input too, and keeps going', () => {
-    const report = validateBlocks([undefined, message('tb_m'), { ...think('tb_t', 'tb_m'), payload: { text: 'a\ud800' } }, think('tb_t2', 'tb_m')]);
+    const report = validateBlocks([
+      undefined,
+      message('tb_m'),
+      { ...think('tb_t', 'tb_m'), payload: { text: 'a\ud800' } },
+      think('tb_t2', 'tb_m'),
+    ]);
     expect(report.errors.map((e) => [e.details.path, e.code, e.details.field])).toEqual([
       ['0', 'VALIDATION', undefined],
       ['2', 'VALIDATION', 'text'],

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TraceError, TracewardenError } from '../errors/index.js';
-import { createdAt, message, smallTrace, think, toolCall, toolResult } from './__fixtures__/build-blocks.js';
+import {
+  createdAt,
+  message,
+  smallTrace,
+  think,
+  toolCall,
+  toolResult,
+} from './__fixtures__/build-blocks.js';
 import { createBlockValidator } from './create-block-validator.js';
 
 function rejection(run: () => unknown): TraceError {
@@ -88,8 +95,14 @@ describe('createBlockValidator', () => {
     const validator = createBlockValidator();
     validator.accept(message('tb_m'));
     validator.accept(toolCall('tb_c', 'tb_m', 'c1'));
-    validator.accept({ ...toolResult('tb_r0', 'tb_c', 'c1'), payload: { call_id: 'c1', delta: 'a', seq: 0 } });
-    validator.accept({ ...toolResult('tb_r1', 'tb_c', 'c1'), payload: { call_id: 'c1', delta: 'b', seq: 1 } });
+    validator.accept({
+      ...toolResult('tb_r0', 'tb_c', 'c1'),
+      payload: { call_id: 'c1', delta: 'a', seq: 0 },
+    });
+    validator.accept({
+      ...toolResult('tb_r1', 'tb_c', 'c1'),
+      payload: { call_id: 'c1', delta: 'b', seq: 1 },
+    });
     // results without seq never collide
     validator.accept(toolResult('tb_r2', 'tb_c', 'c1'));
     validator.accept(toolResult('tb_r3', 'tb_c', 'c1'));
@@ -102,7 +115,10 @@ describe('error codes', () => {
     const validator = createBlockValidator({ traceId: 'tr_1' });
     validator.accept(message('tb_m'));
     validator.accept(toolCall('tb_c', 'tb_m', 'c1'));
-    validator.accept({ ...toolResult('tb_r', 'tb_c', 'c1'), payload: { call_id: 'c1', delta: 'x', seq: 0 } });
+    validator.accept({
+      ...toolResult('tb_r', 'tb_c', 'c1'),
+      payload: { call_id: 'c1', delta: 'x', seq: 0 },
+    });
     return validator;
   }
 
@@ -118,21 +134,44 @@ describe('error codes', () => {
         code: 'VALIDATION',
         http_status: 422,
         message: 'block tb_t: a THINK block needs parent_block_id: the id of its MESSAGE block',
-        details: { sub_type: 'THINK', trace_id: 'tr_1', parent_block_id: null, block_id: 'tb_t', field: 'parent_block_id' },
+        details: {
+          sub_type: 'THINK',
+          trace_id: 'tr_1',
+          parent_block_id: null,
+          block_id: 'tb_t',
+          field: 'parent_block_id',
+        },
       },
     });
     expect(Object.keys(error.toJSON())).toEqual(['error']);
-    expect(Object.keys(error.toJSON().error)).toEqual(['code', 'http_status', 'message', 'details']);
+    expect(Object.keys(error.toJSON().error)).toEqual([
+      'code',
+      'http_status',
+      'message',
+      'details',
+    ]);
   });
 
   it('422 VALIDATION for an unknown parent, a parent on a MESSAGE, and another trace', () => {
     const validator = setUp();
     const unknown = rejection(() => validator.accept(think('tb_t', 'tb_nope')));
-    expect(unknown.toJSON().error).toMatchObject({ code: 'VALIDATION', http_status: 422, details: { field: 'parent_block_id', parent_block_id: 'tb_nope' } });
-    const rooted = rejection(() => validator.accept({ ...message('tb_m2'), parent_block_id: 'tb_m' }));
-    expect(rooted.toJSON().error).toMatchObject({ code: 'VALIDATION', details: { field: 'parent_block_id', sub_type: 'MESSAGE' } });
+    expect(unknown.toJSON().error).toMatchObject({
+      code: 'VALIDATION',
+      http_status: 422,
+      details: { field: 'parent_block_id', parent_block_id: 'tb_nope' },
+    });
+    const rooted = rejection(() =>
+      validator.accept({ ...message('tb_m2'), parent_block_id: 'tb_m' }),
+    );
+    expect(rooted.toJSON().error).toMatchObject({
+      code: 'VALIDATION',
+      details: { field: 'parent_block_id', sub_type: 'MESSAGE' },
+    });
     const foreign = rejection(() => validator.accept(message('tb_x', 'tr_2')));
-    expect(foreign.toJSON().error).toMatchObject({ code: 'VALIDATION', details: { field: 'trace_id', trace_id: 'tr_2' } });
+    expect(foreign.toJSON().error).toMatchObject({
+      code: 'VALIDATION',
+      details: { field: 'trace_id', trace_id: 'tr_2' },
+    });
     expect(foreign.message).toContain('tr_2');
   });
 
@@ -143,7 +182,8 @@ describe('error codes', () => {
       error: {
         code: 'PARENT_SUBTYPE_MISMATCH',
         http_status: 409,
-        message: "block tb_c2: a TOOL_CALL block's parent must be a MESSAGE block, but tb_c is a TOOL_CALL",
+        message:
+          "block tb_c2: a TOOL_CALL block's parent must be a MESSAGE block, but tb_c is a TOOL_CALL",
         details: {
           sub_type: 'TOOL_CALL',
           trace_id: 'tr_1',
@@ -154,8 +194,12 @@ describe('error codes', () => {
         },
       },
     });
-    expect(rejection(() => validator.accept(toolResult('tb_r2', 'tb_m', 'c1'))).code).toBe('PARENT_SUBTYPE_MISMATCH');
-    expect(rejection(() => validator.accept(think('tb_t', 'tb_r'))).code).toBe('PARENT_SUBTYPE_MISMATCH');
+    expect(rejection(() => validator.accept(toolResult('tb_r2', 'tb_m', 'c1'))).code).toBe(
+      'PARENT_SUBTYPE_MISMATCH',
+    );
+    expect(rejection(() => validator.accept(think('tb_t', 'tb_r'))).code).toBe(
+      'PARENT_SUBTYPE_MISMATCH',
+    );
   });
 
   it('409 DUPLICATE_CALL_ID for a second TOOL_CALL with the same call_id', () => {
@@ -165,8 +209,16 @@ describe('error codes', () => {
       error: {
         code: 'DUPLICATE_CALL_ID',
         http_status: 409,
-        message: 'block tb_c2: trace already has a TOOL_CALL with call_id c1; give each call its own id',
-        details: { sub_type: 'TOOL_CALL', trace_id: 'tr_1', parent_block_id: 'tb_m', block_id: 'tb_c2', field: 'call_id', call_id: 'c1' },
+        message:
+          'block tb_c2: trace already has a TOOL_CALL with call_id c1; give each call its own id',
+        details: {
+          sub_type: 'TOOL_CALL',
+          trace_id: 'tr_1',
+          parent_block_id: 'tb_m',
+          block_id: 'tb_c2',
+          field: 'call_id',
+          call_id: 'c1',
+        },
       },
     });
   });
@@ -174,14 +226,26 @@ describe('error codes', () => {
   it('409 DUPLICATE_RESULT_SEQ for the same (call_id, seq)', () => {
     const validator = setUp();
     const error = rejection(() =>
-      validator.accept({ ...toolResult('tb_r2', 'tb_c', 'c1'), payload: { call_id: 'c1', delta: 'y', seq: 0 } }),
+      validator.accept({
+        ...toolResult('tb_r2', 'tb_c', 'c1'),
+        payload: { call_id: 'c1', delta: 'y', seq: 0 },
+      }),
     );
     expect(error.toJSON()).toEqual({
       error: {
         code: 'DUPLICATE_RESULT_SEQ',
         http_status: 409,
-        message: 'block tb_r2: call c1 already has a TOOL_RESULT with seq 0; number each streamed piece once',
-        details: { sub_type: 'TOOL_RESULT', trace_id: 'tr_1', parent_block_id: 'tb_c', block_id: 'tb_r2', field: 'seq', call_id: 'c1', seq: 0 },
+        message:
+          'block tb_r2: call c1 already has a TOOL_RESULT with seq 0; number each streamed piece once',
+        details: {
+          sub_type: 'TOOL_RESULT',
+          trace_id: 'tr_1',
+          parent_block_id: 'tb_c',
+          block_id: 'tb_r2',
+          field: 'seq',
+          call_id: 'c1',
+          seq: 0,
+        },
       },
     });
   });
@@ -191,7 +255,12 @@ describe('error codes', () => {
     validator.accept(message('tb_m'));
     validator.accept(toolCall('tb_c', 'tb_m', 'c1'));
     const big = 'x'.repeat(2_097_153);
-    const error = rejection(() => validator.accept({ ...toolResult('tb_r', 'tb_c', 'c1'), payload: { call_id: 'c1', output: big } }));
+    const error = rejection(() =>
+      validator.accept({
+        ...toolResult('tb_r', 'tb_c', 'c1'),
+        payload: { call_id: 'c1', output: big },
+      }),
+    );
     expect(error.toJSON()).toEqual({
       error: {
         code: 'PAYLOAD_TOO_LARGE',
@@ -209,18 +278,36 @@ describe('error codes', () => {
         },
       },
     });
-    const small = createBlockValidator({ limits: { messageBytes: 4, thinkBytes: 4, toolArgumentsBytes: 4, toolResultBytes: 4 } });
+    const small = createBlockValidator({
+      limits: { messageBytes: 4, thinkBytes: 4, toolArgumentsBytes: 4, toolResultBytes: 4 },
+    });
     const cases: [Record<string, unknown>, string][] = [
       [{ ...message('tb_m'), payload: { role: 'user', content: 'hello' } }, 'content'],
-      [{ ...message('tb_m'), payload: { role: 'user', content: [{ type: 'text', text: 'hello' }] } }, 'content'],
+      [
+        {
+          ...message('tb_m'),
+          payload: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+        },
+        'content',
+      ],
       [{ ...think('tb_t', 'tb_m'), payload: { text: 'hello' } }, 'text'],
-      [{ ...toolCall('tb_c', 'tb_m'), payload: { call_id: 'c', name: 'n', arguments: '{"a":1}' } }, 'arguments'],
-      [{ ...toolCall('tb_c', 'tb_m'), payload: { call_id: 'c', name: 'n', arguments: { a: 1 } } }, 'arguments'],
+      [
+        { ...toolCall('tb_c', 'tb_m'), payload: { call_id: 'c', name: 'n', arguments: '{"a":1}' } },
+        'arguments',
+      ],
+      [
+        { ...toolCall('tb_c', 'tb_m'), payload: { call_id: 'c', name: 'n', arguments: { a: 1 } } },
+        'arguments',
+      ],
       [{ ...toolResult('tb_r', 'tb_c'), payload: { call_id: 'c', delta: 'hello' } }, 'delta'],
     ];
     for (const [input, field] of cases) {
       const [first, ...rest] = small.check(input);
-      expect(first?.toJSON().error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', http_status: 413, details: { field, limit_bytes: 4 } });
+      expect(first?.toJSON().error).toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+        http_status: 413,
+        details: { field, limit_bytes: 4 },
+      });
       // the parent does not exist in `small`: reported too, after the size problem
       expect(rest.every((e) => e.code !== 'PAYLOAD_TOO_LARGE')).toBe(true);
     }
@@ -233,18 +320,42 @@ describe('error codes', () => {
       [{ ...message('tb_x'), payload: { role: 'user', content: '' } }, 'content'],
       [{ ...message('tb_x'), payload: { role: 'system' } }, 'content'],
       [{ ...message('tb_x'), payload: { role: 'user', content: [] } }, 'content'],
-      [{ ...message('tb_x'), payload: { role: 'user', content: [{ text: 'no type' }] } }, 'content.0'],
+      [
+        { ...message('tb_x'), payload: { role: 'user', content: [{ text: 'no type' }] } },
+        'content.0',
+      ],
       [{ ...message('tb_x'), payload: { role: 'user', content: 42 } }, 'content'],
-      [{ ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: '', arguments: {} } }, 'name'],
-      [{ ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: 'n', arguments: '{oops' } }, 'arguments'],
-      [{ ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: 'n', arguments: '[1]' } }, 'arguments'],
+      [
+        { ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: '', arguments: {} } },
+        'name',
+      ],
+      [
+        { ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: 'n', arguments: '{oops' } },
+        'arguments',
+      ],
+      [
+        { ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: 'n', arguments: '[1]' } },
+        'arguments',
+      ],
       [{ ...toolCall('tb_x', 'tb_m'), payload: { call_id: 'c9', name: 'n' } }, 'arguments'],
-      [{ ...toolCall('tb_x', 'tb_m'), payload: { call_id: '', name: 'n', arguments: {} } }, 'call_id'],
+      [
+        { ...toolCall('tb_x', 'tb_m'), payload: { call_id: '', name: 'n', arguments: {} } },
+        'call_id',
+      ],
       [{ ...think('tb_x', 'tb_m'), payload: { text: '' } }, 'text'],
       [{ ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1' } }, 'output'],
-      [{ ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1', output: 1, delta: 2 } }, 'output'],
-      [{ ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1', output: 1, seq: -1 } }, 'seq'],
-      [{ ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1', output: 1, seq: 1.5 } }, 'seq'],
+      [
+        { ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1', output: 1, delta: 2 } },
+        'output',
+      ],
+      [
+        { ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1', output: 1, seq: -1 } },
+        'seq',
+      ],
+      [
+        { ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c1', output: 1, seq: 1.5 } },
+        'seq',
+      ],
       [{ ...toolResult('tb_x', 'tb_c', 'c1'), payload: { call_id: 'c2', output: 1 } }, 'call_id'],
       [{ ...message('tb_x'), block_type: 'ACT' }, 'block_type'],
       [{ ...message('tb_x'), sub_type: 'ACT' }, 'sub_type'],
@@ -259,7 +370,11 @@ describe('error codes', () => {
     ];
     for (const [input, field] of bad) {
       const error = rejection(() => validator.accept(input));
-      expect({ field, code: error.code, status: error.httpStatus }).toEqual({ field, code: 'VALIDATION', status: 422 });
+      expect({ field, code: error.code, status: error.httpStatus }).toEqual({
+        field,
+        code: 'VALIDATION',
+        status: 422,
+      });
       expect(error.details.field).toBe(field);
     }
     expect(validator.size).toBe(3);
@@ -282,9 +397,20 @@ describe('check and accept', () => {
   it('check lists every problem, records nothing, and accept throws the first of them', () => {
     const validator = createBlockValidator();
     validator.accept(message('tb_m'));
-    const input = { ...toolCall('tb_c', 'tb_m'), block_type: 'OBSERVE', created_at: 'now', payload: { call_id: '', name: 5 } };
+    const input = {
+      ...toolCall('tb_c', 'tb_m'),
+      block_type: 'OBSERVE',
+      created_at: 'now',
+      payload: { call_id: '', name: 5 },
+    };
     const errors = validator.check(input);
-    expect(errors.map((e) => e.details.field)).toEqual(['block_type', 'created_at', 'call_id', 'name', 'arguments']);
+    expect(errors.map((e) => e.details.field)).toEqual([
+      'block_type',
+      'created_at',
+      'call_id',
+      'name',
+      'arguments',
+    ]);
     expect(validator.size).toBe(1);
     expect(rejection(() => validator.accept(input)).message).toBe(errors[0]?.message);
     expect(validator.check(toolCall('tb_c', 'tb_m'))).toEqual([]);
@@ -294,7 +420,9 @@ describe('check and accept', () => {
     const validator = createBlockValidator();
     const accepted = smallTrace().map((b) => validator.accept(b));
     expect(() => validator.accept(toolCall('tb_c2', 'tb_m', 'call_tb_c'))).toThrow(TraceError);
-    expect(() => validator.accept({ ...toolCall('tb_c3', 'tb_m', 'c3'), payload: null })).toThrow(TraceError);
+    expect(() => validator.accept({ ...toolCall('tb_c3', 'tb_m', 'c3'), payload: null })).toThrow(
+      TraceError,
+    );
     expect(validator.size).toBe(4);
     for (const block of accepted) expect(validator.get(block.id)).toBe(block);
     // the rejected call id was not recorded: a valid block may use it now
@@ -304,6 +432,8 @@ describe('check and accept', () => {
   it('binds to the first trace when no traceId is given', () => {
     const validator = createBlockValidator();
     validator.accept(message('tb_1', 'tr_a'));
-    expect(rejection(() => validator.accept(message('tb_2', 'tr_b'))).details.field).toBe('trace_id');
+    expect(rejection(() => validator.accept(message('tb_2', 'tr_b'))).details.field).toBe(
+      'trace_id',
+    );
   });
 });

@@ -45,31 +45,89 @@ export function createBlockValidator(options: BlockValidatorOptions = {}): Block
     const subType = draft.sub_type;
     const payload = draft.payload;
     if (traceId !== undefined && typeof trace === 'string' && trace !== traceId) {
-      fail(errors, 'VALIDATION', draft, undefined, `belongs to trace ${trace}, but this validator holds trace ${traceId}; validate each trace with its own validator, or use validateBlocks`, { field: 'trace_id' });
+      fail(
+        errors,
+        'VALIDATION',
+        draft,
+        undefined,
+        `belongs to trace ${trace}, but this validator holds trace ${traceId}; validate each trace with its own validator, or use validateBlocks`,
+        { field: 'trace_id' },
+      );
     }
     if (typeof id === 'string' && blocks.has(id)) {
-      fail(errors, 'VALIDATION', draft, undefined, `a block with id ${id} was already accepted; block ids must be unique`, { field: 'id' });
+      fail(
+        errors,
+        'VALIDATION',
+        draft,
+        undefined,
+        `a block with id ${id} was already accepted; block ids must be unique`,
+        { field: 'id' },
+      );
     }
     const parentId = draft.parent_block_id;
-    const wanted = subType === 'TOOL_RESULT' ? 'TOOL_CALL' : subType === 'TOOL_CALL' || subType === 'THINK' ? 'MESSAGE' : undefined;
+    const wanted =
+      subType === 'TOOL_RESULT'
+        ? 'TOOL_CALL'
+        : subType === 'TOOL_CALL' || subType === 'THINK'
+          ? 'MESSAGE'
+          : undefined;
     if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
       const parent = blocks.get(parentId);
       if (parent === undefined) {
-        fail(errors, 'VALIDATION', draft, undefined, `parent_block_id ${parentId} is not a block of this trace accepted before; log the parent ${wanted} block first`, { field: 'parent_block_id' });
+        fail(
+          errors,
+          'VALIDATION',
+          draft,
+          undefined,
+          `parent_block_id ${parentId} is not a block of this trace accepted before; log the parent ${wanted} block first`,
+          { field: 'parent_block_id' },
+        );
       } else if (parent.sub_type !== wanted) {
-        fail(errors, 'PARENT_SUBTYPE_MISMATCH', draft, undefined, `a ${subType as string} block's parent must be a ${wanted} block, but ${parentId} is a ${parent.sub_type}`, { field: 'parent_block_id', parent_sub_type: parent.sub_type });
-      } else if (subType === 'TOOL_RESULT' && typeof payload.call_id === 'string' && payload.call_id !== parent.payload.call_id) {
-        fail(errors, 'VALIDATION', draft, undefined, `payload.call_id ${payload.call_id} does not match call_id ${String(parent.payload.call_id)} of its parent TOOL_CALL ${parentId}; a result must answer its parent call`, { field: 'call_id', call_id: payload.call_id });
+        fail(
+          errors,
+          'PARENT_SUBTYPE_MISMATCH',
+          draft,
+          undefined,
+          `a ${subType as string} block's parent must be a ${wanted} block, but ${parentId} is a ${parent.sub_type}`,
+          { field: 'parent_block_id', parent_sub_type: parent.sub_type },
+        );
+      } else if (
+        subType === 'TOOL_RESULT' &&
+        typeof payload.call_id === 'string' &&
+        payload.call_id !== parent.payload.call_id
+      ) {
+        fail(
+          errors,
+          'VALIDATION',
+          draft,
+          undefined,
+          `payload.call_id ${payload.call_id} does not match call_id ${String(parent.payload.call_id)} of its parent TOOL_CALL ${parentId}; a result must answer its parent call`,
+          { field: 'call_id', call_id: payload.call_id },
+        );
       }
     }
     const callId = payload.call_id;
     if (typeof callId === 'string') {
       if (subType === 'TOOL_CALL' && callIds.has(callId)) {
-        fail(errors, 'DUPLICATE_CALL_ID', draft, undefined, `trace already has a TOOL_CALL with call_id ${callId}; give each call its own id`, { field: 'call_id', call_id: callId });
+        fail(
+          errors,
+          'DUPLICATE_CALL_ID',
+          draft,
+          undefined,
+          `trace already has a TOOL_CALL with call_id ${callId}; give each call its own id`,
+          { field: 'call_id', call_id: callId },
+        );
       } else if (subType === 'TOOL_RESULT') {
         const seq = payload.seq;
         if (typeof seq === 'number' && resultSeqs.get(callId)?.has(seq) === true) {
-          fail(errors, 'DUPLICATE_RESULT_SEQ', draft, undefined, `call ${callId} already has a TOOL_RESULT with seq ${seq}; number each streamed piece once`, { field: 'seq', call_id: callId, seq });
+          fail(
+            errors,
+            'DUPLICATE_RESULT_SEQ',
+            draft,
+            undefined,
+            `call ${callId} already has a TOOL_RESULT with seq ${seq}; number each streamed piece once`,
+            { field: 'seq', call_id: callId, seq },
+          );
         }
       }
     }

@@ -158,7 +158,10 @@ export function report(errors: TraceError[] | undefined, error: TraceError): voi
  * Details every error about a block carries, from whatever identifying fields are valid.
  * @internal
  */
-export function baseDetails(draft: DraftBlock | undefined, path: string | undefined): TraceErrorDetails {
+export function baseDetails(
+  draft: DraftBlock | undefined,
+  path: string | undefined,
+): TraceErrorDetails {
   const details: TraceErrorDetails = {};
   if (path !== undefined) details.path = path;
   if (draft === undefined) return details;
@@ -173,7 +176,8 @@ export function baseDetails(draft: DraftBlock | undefined, path: string | undefi
 
 /** How a block is named in messages: its index in a batch, and its id when it has one. @internal */
 export function blockLabel(draft: DraftBlock | undefined, path: string | undefined): string {
-  const id = draft !== undefined && typeof draft.id === 'string' && draft.id !== '' ? draft.id : undefined;
+  const id =
+    draft !== undefined && typeof draft.id === 'string' && draft.id !== '' ? draft.id : undefined;
   if (path !== undefined) return id === undefined ? `block ${path}` : `block ${path} (${id})`;
   return id === undefined ? 'block' : `block ${id}`;
 }
@@ -189,7 +193,10 @@ export function fail(
 ): void {
   const details = baseDetails(draft, path);
   for (const key of Object.keys(extra)) details[key] = extra[key];
-  report(errors, new TraceError({ code, message: `${blockLabel(draft, path)}: ${message}`, details }));
+  report(
+    errors,
+    new TraceError({ code, message: `${blockLabel(draft, path)}: ${message}`, details }),
+  );
 }
 
 function failField(
@@ -228,11 +235,23 @@ function checkLimitedField(
     } catch (cause) {
       // cycles, BigInt, or nesting deeper than the serialiser's stack (RangeError)
       const reason = cause instanceof Error ? cause.message : String(cause);
-      failField(errors, draft, path, field, `payload.${field} cannot be serialised as JSON (${reason}); pass JSON data without cycles, BigInt or extreme nesting`);
+      failField(
+        errors,
+        draft,
+        path,
+        field,
+        `payload.${field} cannot be serialised as JSON (${reason}); pass JSON data without cycles, BigInt or extreme nesting`,
+      );
       return;
     }
     if (json === undefined) {
-      failField(errors, draft, path, field, `payload.${field} is ${describe(value)}, which has no JSON form; pass JSON data`);
+      failField(
+        errors,
+        draft,
+        path,
+        field,
+        `payload.${field} is ${describe(value)}, which has no JSON form; pass JSON data`,
+      );
       return;
     }
     text = json;
@@ -254,7 +273,13 @@ function checkLimitedField(
     }
   }
   if (isString ? !isWellFormed(text) : hasEscapedLoneSurrogate(text)) {
-    failField(errors, draft, path, field, `payload.${field} contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; fix the text at its source`);
+    failField(
+      errors,
+      draft,
+      path,
+      field,
+      `payload.${field} contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; fix the text at its source`,
+    );
   }
 }
 
@@ -267,7 +292,13 @@ function checkNonEmptyString(
   what: string,
 ): void {
   if (typeof value !== 'string' || value === '') {
-    failField(errors, draft, path, field, `payload.${field} must be a non-empty string (${what}), got ${describe(value)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      field,
+      `payload.${field} must be a non-empty string (${what}), got ${describe(value)}`,
+    );
   }
 }
 
@@ -280,33 +311,69 @@ function checkMessagePayload(
 ): void {
   const role = payload.role;
   if (role !== 'system' && role !== 'user' && role !== 'assistant') {
-    failField(errors, draft, path, 'role', `payload.role must be one of system, user, assistant, got ${describe(role)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'role',
+      `payload.role must be one of system, user, assistant, got ${describe(role)}`,
+    );
   }
   // Assistant turns that only carry tool calls have no content (decision 001).
   const mayBeEmpty = role === 'assistant';
   const content = payload.content;
   if (typeof content === 'string') {
     if (content === '' && !mayBeEmpty) {
-      failField(errors, draft, path, 'content', 'payload.content must not be empty for a system or user message');
+      failField(
+        errors,
+        draft,
+        path,
+        'content',
+        'payload.content must not be empty for a system or user message',
+      );
     }
     checkLimitedField(errors, draft, path, 'content', content, limits.messageBytes);
   } else if (Array.isArray(content)) {
     if (content.length === 0 && !mayBeEmpty) {
-      failField(errors, draft, path, 'content', 'payload.content must not be an empty list for a system or user message');
+      failField(
+        errors,
+        draft,
+        path,
+        'content',
+        'payload.content must not be an empty list for a system or user message',
+      );
     }
     for (let i = 0; i < content.length; i++) {
       const part: unknown = content[i];
       if (!isRecord(part) || typeof part.type !== 'string') {
-        failField(errors, draft, path, `content.${i}`, `payload.content[${i}] must be a content part object with a string "type", got ${describe(part)}`);
+        failField(
+          errors,
+          draft,
+          path,
+          `content.${i}`,
+          `payload.content[${i}] must be a content part object with a string "type", got ${describe(part)}`,
+        );
       }
     }
     checkLimitedField(errors, draft, path, 'content', content, limits.messageBytes);
   } else if (content === null || content === undefined) {
     if (!mayBeEmpty) {
-      failField(errors, draft, path, 'content', 'payload.content is required for a system or user message (only assistant messages may have no content)');
+      failField(
+        errors,
+        draft,
+        path,
+        'content',
+        'payload.content is required for a system or user message (only assistant messages may have no content)',
+      );
     }
   } else {
-    failField(errors, draft, path, 'content', `payload.content must be a string, a list of content parts or null, got ${describe(content)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'content',
+      `payload.content must be a string, a list of content parts or null, got ${describe(content)}`,
+    );
   }
 }
 
@@ -329,17 +396,35 @@ function checkToolCallPayload(
       try {
         parsed = JSON.parse(args);
       } catch {
-        failField(errors, draft, path, 'arguments', 'payload.arguments is a string that is not valid JSON; pass a JSON object or its JSON text');
+        failField(
+          errors,
+          draft,
+          path,
+          'arguments',
+          'payload.arguments is a string that is not valid JSON; pass a JSON object or its JSON text',
+        );
         return;
       }
       if (!isRecord(parsed)) {
-        failField(errors, draft, path, 'arguments', `payload.arguments must be JSON text of an object, got JSON of ${describe(parsed)}`);
+        failField(
+          errors,
+          draft,
+          path,
+          'arguments',
+          `payload.arguments must be JSON text of an object, got JSON of ${describe(parsed)}`,
+        );
       }
     }
   } else if (isRecord(args)) {
     checkLimitedField(errors, draft, path, 'arguments', args, limits.toolArgumentsBytes);
   } else {
-    failField(errors, draft, path, 'arguments', `payload.arguments must be a JSON object or the JSON text of one, got ${args === undefined ? 'nothing' : describe(args)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'arguments',
+      `payload.arguments must be a JSON object or the JSON text of one, got ${args === undefined ? 'nothing' : describe(args)}`,
+    );
   }
 }
 
@@ -350,19 +435,46 @@ function checkToolResultPayload(
   payload: Record<string, unknown>,
   limits: BlockLimits,
 ): void {
-  checkNonEmptyString(errors, draft, path, 'call_id', payload.call_id, 'the id of the call this result answers');
+  checkNonEmptyString(
+    errors,
+    draft,
+    path,
+    'call_id',
+    payload.call_id,
+    'the id of the call this result answers',
+  );
   const output = payload.output;
   const delta = payload.delta;
   if (output !== undefined && delta !== undefined) {
-    failField(errors, draft, path, 'output', 'payload must have exactly one of output and delta, got both; log a full result as output or a streamed piece as delta');
+    failField(
+      errors,
+      draft,
+      path,
+      'output',
+      'payload must have exactly one of output and delta, got both; log a full result as output or a streamed piece as delta',
+    );
   } else if (output === undefined && delta === undefined) {
-    failField(errors, draft, path, 'output', 'payload must have exactly one of output and delta, got neither');
+    failField(
+      errors,
+      draft,
+      path,
+      'output',
+      'payload must have exactly one of output and delta, got neither',
+    );
   }
-  if (output !== undefined) checkLimitedField(errors, draft, path, 'output', output, limits.toolResultBytes);
-  if (delta !== undefined) checkLimitedField(errors, draft, path, 'delta', delta, limits.toolResultBytes);
+  if (output !== undefined)
+    checkLimitedField(errors, draft, path, 'output', output, limits.toolResultBytes);
+  if (delta !== undefined)
+    checkLimitedField(errors, draft, path, 'delta', delta, limits.toolResultBytes);
   const seq = payload.seq;
   if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0)) {
-    failField(errors, draft, path, 'seq', `payload.seq must be a non-negative integer when present, got ${describe(seq)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'seq',
+      `payload.seq must be a non-negative integer when present, got ${describe(seq)}`,
+    );
   }
 }
 
@@ -374,7 +486,13 @@ function checkTimestamp(
   value: unknown,
 ): void {
   if (typeof value !== 'string' || !isIsoTimestamp(value)) {
-    failField(errors, draft, path, field, `${field} must be an ISO 8601 timestamp such as "2025-01-31T12:00:00.000Z", got ${describe(value)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      field,
+      `${field} must be an ISO 8601 timestamp such as "2025-01-31T12:00:00.000Z", got ${describe(value)}`,
+    );
   }
 }
 
@@ -387,7 +505,13 @@ function copyObjectField(
 ): unknown {
   if (value === undefined) return emptyObject;
   if (!isPlainObject(value)) {
-    failField(errors, draft, path, field, `${field} must be a JSON object when present, got ${describe(value)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      field,
+      `${field} must be a JSON object when present, got ${describe(value)}`,
+    );
     return value;
   }
   return value;
@@ -407,7 +531,14 @@ export function inspectBlock(
   path: string | undefined,
 ): DraftBlock | undefined {
   if (!isRecord(input)) {
-    fail(errors, 'VALIDATION', undefined, path, `must be a JSON object with id, trace_id, sub_type, payload and created_at, got ${describe(input)}`, {});
+    fail(
+      errors,
+      'VALIDATION',
+      undefined,
+      path,
+      `must be a JSON object with id, trace_id, sub_type, payload and created_at, got ${describe(input)}`,
+      {},
+    );
     return undefined;
   }
   const subType = input.sub_type;
@@ -452,25 +583,70 @@ export function inspectBlock(
     failField(errors, draft, path, 'id', `id must be a non-empty string, got ${describe(id)}`);
   }
   if (typeof draft.trace_id !== 'string' || draft.trace_id === '') {
-    failField(errors, draft, path, 'trace_id', `trace_id must be a non-empty string, got ${describe(draft.trace_id)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'trace_id',
+      `trace_id must be a non-empty string, got ${describe(draft.trace_id)}`,
+    );
   }
   if (expectedBlockType === undefined) {
-    failField(errors, draft, path, 'sub_type', `sub_type must be one of MESSAGE, TOOL_CALL, TOOL_RESULT, THINK, got ${describe(subType)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'sub_type',
+      `sub_type must be one of MESSAGE, TOOL_CALL, TOOL_RESULT, THINK, got ${describe(subType)}`,
+    );
   } else if (draft.block_type !== expectedBlockType) {
-    failField(errors, draft, path, 'block_type', `block_type must be ${expectedBlockType} for sub_type ${subType as SubType} (or omitted), got ${describe(draft.block_type)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'block_type',
+      `block_type must be ${expectedBlockType} for sub_type ${subType as SubType} (or omitted), got ${describe(draft.block_type)}`,
+    );
   }
   if (parent !== undefined && parent !== null && typeof parent !== 'string') {
-    failField(errors, draft, path, 'parent_block_id', `parent_block_id must be a block id string or null, got ${describe(parent)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'parent_block_id',
+      `parent_block_id must be a block id string or null, got ${describe(parent)}`,
+    );
   } else if (subType === 'MESSAGE') {
     if (typeof parent === 'string') {
-      fail(errors, 'VALIDATION', draft, path, 'a MESSAGE block is a root and must not have a parent_block_id; remove it', { field: 'parent_block_id' });
+      fail(
+        errors,
+        'VALIDATION',
+        draft,
+        path,
+        'a MESSAGE block is a root and must not have a parent_block_id; remove it',
+        { field: 'parent_block_id' },
+      );
     }
   } else if (expectedBlockType !== undefined) {
     const wanted = subType === 'TOOL_RESULT' ? 'TOOL_CALL' : 'MESSAGE';
     if (typeof parent !== 'string') {
-      fail(errors, 'VALIDATION', draft, path, `a ${subType as SubType} block needs parent_block_id: the id of its ${wanted} block`, { field: 'parent_block_id' });
+      fail(
+        errors,
+        'VALIDATION',
+        draft,
+        path,
+        `a ${subType as SubType} block needs parent_block_id: the id of its ${wanted} block`,
+        { field: 'parent_block_id' },
+      );
     } else if (parent === id) {
-      fail(errors, 'VALIDATION', draft, path, `parent_block_id refers to the block itself; it must be the id of a ${wanted} block`, { field: 'parent_block_id' });
+      fail(
+        errors,
+        'VALIDATION',
+        draft,
+        path,
+        `parent_block_id refers to the block itself; it must be the id of a ${wanted} block`,
+        { field: 'parent_block_id' },
+      );
     }
   }
   checkTimestamp(errors, draft, path, 'created_at', createdAt);
@@ -479,7 +655,13 @@ export function inspectBlock(
   draft.extra = copyObjectField(errors, draft, path, 'extra', input.extra);
 
   if (!payloadIsObject) {
-    failField(errors, draft, path, 'payload', `payload must be a JSON object, got ${givenPayload === undefined ? 'nothing' : describe(givenPayload)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      'payload',
+      `payload must be a JSON object, got ${givenPayload === undefined ? 'nothing' : describe(givenPayload)}`,
+    );
   } else {
     switch (subType) {
       case 'MESSAGE':
@@ -491,7 +673,8 @@ export function inspectBlock(
       case 'THINK': {
         const text = draft.payload.text;
         checkNonEmptyString(errors, draft, path, 'text', text, 'the reasoning text');
-        if (typeof text === 'string') checkLimitedField(errors, draft, path, 'text', text, limits.thinkBytes);
+        if (typeof text === 'string')
+          checkLimitedField(errors, draft, path, 'text', text, limits.thinkBytes);
         break;
       }
       case 'TOOL_RESULT':

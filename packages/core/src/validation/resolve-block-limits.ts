@@ -14,7 +14,9 @@ const limitNames = Object.keys(environmentVariables) as (keyof BlockLimits)[];
 
 function processEnvironment(): Readonly<Record<string, string | undefined>> {
   // globalThis lookup so the module also loads where `process` does not exist (edge, browsers)
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  return (
+    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+  );
 }
 
 /**

@@ -33,11 +33,15 @@ describe('utf8ByteLength', () => {
 
   it('agrees with TextEncoder on every string, short or long', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 64 }), fc.nat({ max: 3000 }), (text, repeat) => {
-        expect(stringByteLength(text)).toBe(encoder.encode(text).length);
-        const long = text.repeat(Math.max(1, Math.ceil(repeat / Math.max(1, text.length))));
-        expect(stringByteLength(long)).toBe(encoder.encode(long).length);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 64 }),
+        fc.nat({ max: 3000 }),
+        (text, repeat) => {
+          expect(stringByteLength(text)).toBe(encoder.encode(text).length);
+          const long = text.repeat(Math.max(1, Math.ceil(repeat / Math.max(1, text.length))));
+          expect(stringByteLength(long)).toBe(encoder.encode(long).length);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -58,14 +62,23 @@ describe('jsonByteBound', () => {
       fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, text) => {
         for (const candidate of [value, { text, value }, [text]]) {
           const bound = jsonByteBound(candidate, 0);
-          if (bound >= 0) expect(bound).toBeGreaterThanOrEqual(encoder.encode(JSON.stringify(candidate)).length);
+          if (bound >= 0)
+            expect(bound).toBeGreaterThanOrEqual(encoder.encode(JSON.stringify(candidate)).length);
         }
       }),
     );
   });
 
   it('gives up on values JSON.stringify transforms or rejects', () => {
-    for (const value of [new Date(0), 1n, () => 1, undefined, { toJSON: () => 'x' }, new Map(), '\ud800']) {
+    for (const value of [
+      new Date(0),
+      1n,
+      () => 1,
+      undefined,
+      { toJSON: () => 'x' },
+      new Map(),
+      '\ud800',
+    ]) {
       expect(jsonByteBound(value, 0)).toBe(-1);
     }
   });

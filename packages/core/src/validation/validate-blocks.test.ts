@@ -16,7 +16,10 @@ describe('validateBlocks', () => {
     const report = validateBlocks([
       message('tb_m'),
       think('tb_t', 'tb_missing'),
-      { ...toolCall('tb_c', 'tb_m', 'c1'), payload: { call_id: 'c1', name: '', arguments: 'nope' } },
+      {
+        ...toolCall('tb_c', 'tb_m', 'c1'),
+        payload: { call_id: 'c1', name: '', arguments: 'nope' },
+      },
       toolCall('tb_c2', 'tb_m', 'c1'),
       'not a block',
       toolResult('tb_r', 'tb_t', 'c1'),
@@ -34,8 +37,16 @@ describe('validateBlocks', () => {
       error: {
         code: 'VALIDATION',
         http_status: 422,
-        message: 'block 1 (tb_t): parent_block_id tb_missing is not the id of any block; every THINK needs an existing MESSAGE parent',
-        details: { path: '1', sub_type: 'THINK', trace_id: 'tr_1', parent_block_id: 'tb_missing', block_id: 'tb_t', field: 'parent_block_id' },
+        message:
+          'block 1 (tb_t): parent_block_id tb_missing is not the id of any block; every THINK needs an existing MESSAGE parent',
+        details: {
+          path: '1',
+          sub_type: 'THINK',
+          trace_id: 'tr_1',
+          parent_block_id: 'tb_missing',
+          block_id: 'tb_t',
+          field: 'parent_block_id',
+        },
       },
     });
   });
@@ -43,7 +54,10 @@ describe('validateBlocks', () => {
   it('rejects a parent in another trace', () => {
     const report = validateBlocks([message('tb_m', 'tr_1'), think('tb_t', 'tb_m', 'tr_2')]);
     expect(report.errors.map((e) => e.toJSON().error)).toEqual([
-      expect.objectContaining({ code: 'VALIDATION', details: expect.objectContaining({ path: '1', trace_id: 'tr_2', parent_block_id: 'tb_m' }) }),
+      expect.objectContaining({
+        code: 'VALIDATION',
+        details: expect.objectContaining({ path: '1', trace_id: 'tr_2', parent_block_id: 'tb_m' }),
+      }),
     ]);
     expect(report.errors[0]?.message).toContain('tr_1');
   });
@@ -51,9 +65,14 @@ describe('validateBlocks', () => {
   it('keeps the first of clashing blocks by created_at then id, whatever the input order', () => {
     const early = { ...toolCall('tb_b', 'tb_m', 'c1'), created_at: '2025-01-31T12:00:00Z' };
     const late = { ...toolCall('tb_a', 'tb_m', 'c1'), created_at: '2025-01-31T12:00:05Z' };
-    for (const order of [[early, late], [late, early]]) {
+    for (const order of [
+      [early, late],
+      [late, early],
+    ]) {
       const report = validateBlocks([message('tb_m'), ...order]);
-      expect(report.errors.map((e) => [e.code, e.details.block_id])).toEqual([['DUPLICATE_CALL_ID', 'tb_a']]);
+      expect(report.errors.map((e) => [e.code, e.details.block_id])).toEqual([
+        ['DUPLICATE_CALL_ID', 'tb_a'],
+      ]);
     }
   });
 
@@ -73,7 +92,10 @@ describe('validateBlocks', () => {
       ['6', 'VALIDATION', 'call_id'],
       ['7', 'VALIDATION', 'id'],
     ]);
-    expect(report.errors[0]?.toJSON().error).toMatchObject({ http_status: 409, details: { call_id: 'c1', seq: 0 } });
+    expect(report.errors[0]?.toJSON().error).toMatchObject({
+      http_status: 409,
+      details: { call_id: 'c1', seq: 0 },
+    });
   });
 
   it('terminates on parent cycles and self parents, reporting each block', () => {
@@ -98,7 +120,10 @@ describe('validateBlocks', () => {
   });
 
   it('applies limit options', () => {
-    const report = validateBlocks([{ ...message('tb_m'), payload: { role: 'user', content: 'héllo' } }], { limits: { messageBytes: 5 } });
+    const report = validateBlocks(
+      [{ ...message('tb_m'), payload: { role: 'user', content: 'héllo' } }],
+      { limits: { messageBytes: 5 } },
+    );
     expect(report.errors[0]?.toJSON().error).toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
       http_status: 413,

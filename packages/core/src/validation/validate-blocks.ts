@@ -46,7 +46,9 @@ function keepFirst(map: Map<string, Entry>, key: string, entry: Entry): void {
 }
 
 function isSubType(value: unknown): value is string {
-  return value === 'MESSAGE' || value === 'TOOL_CALL' || value === 'TOOL_RESULT' || value === 'THINK';
+  return (
+    value === 'MESSAGE' || value === 'TOOL_CALL' || value === 'TOOL_RESULT' || value === 'THINK'
+  );
 }
 
 function pathIndex(error: TraceError): number {
@@ -127,7 +129,12 @@ export function validateBlocks(
     if (typeof callId !== 'string' || callId === '') continue;
     if (entry.subType === 'TOOL_CALL') {
       keepFirst(calls, `${entry.traceId}\u0000${callId}`, entry);
-    } else if (entry.subType === 'TOOL_RESULT' && typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0) {
+    } else if (
+      entry.subType === 'TOOL_RESULT' &&
+      typeof seq === 'number' &&
+      Number.isSafeInteger(seq) &&
+      seq >= 0
+    ) {
       keepFirst(seqs, `${entry.traceId}\u0000${callId}\u0000${seq}`, entry);
     }
   }
@@ -136,33 +143,92 @@ export function validateBlocks(
     const { draft, id, traceId, subType } = entry;
     const path = String(entry.index);
     if (byId.get(id) !== entry) {
-      fail(errors, 'VALIDATION', draft, path, `block id ${id} is used by more than one block; block ids must be unique`, { field: 'id' });
+      fail(
+        errors,
+        'VALIDATION',
+        draft,
+        path,
+        `block id ${id} is used by more than one block; block ids must be unique`,
+        { field: 'id' },
+      );
       continue;
     }
     const parentId = draft.parent_block_id;
-    const wanted = subType === 'TOOL_RESULT' ? 'TOOL_CALL' : subType === 'MESSAGE' ? undefined : 'MESSAGE';
+    const wanted =
+      subType === 'TOOL_RESULT' ? 'TOOL_CALL' : subType === 'MESSAGE' ? undefined : 'MESSAGE';
     const callId = draft.payload.call_id;
     if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
       const parent = byId.get(parentId);
       if (parent === undefined) {
-        fail(errors, 'VALIDATION', draft, path, `parent_block_id ${parentId} is not the id of any block; every ${subType} needs an existing ${wanted} parent`, { field: 'parent_block_id' });
+        fail(
+          errors,
+          'VALIDATION',
+          draft,
+          path,
+          `parent_block_id ${parentId} is not the id of any block; every ${subType} needs an existing ${wanted} parent`,
+          { field: 'parent_block_id' },
+        );
       } else if (parent.traceId !== traceId) {
-        fail(errors, 'VALIDATION', draft, path, `parent_block_id ${parentId} is a block of trace ${parent.traceId}, not ${traceId}; parents must be in the same trace`, { field: 'parent_block_id' });
+        fail(
+          errors,
+          'VALIDATION',
+          draft,
+          path,
+          `parent_block_id ${parentId} is a block of trace ${parent.traceId}, not ${traceId}; parents must be in the same trace`,
+          { field: 'parent_block_id' },
+        );
       } else if (parent.subType !== wanted) {
-        fail(errors, 'PARENT_SUBTYPE_MISMATCH', draft, path, `a ${subType} block's parent must be a ${wanted} block, but ${parentId} is a ${parent.subType}`, { field: 'parent_block_id', parent_sub_type: parent.subType });
-      } else if (subType === 'TOOL_RESULT' && typeof callId === 'string' && callId !== parent.draft.payload.call_id) {
-        fail(errors, 'VALIDATION', draft, path, `payload.call_id ${callId} does not match call_id ${String(parent.draft.payload.call_id)} of its parent TOOL_CALL ${parentId}; a result must answer its parent call`, { field: 'call_id', call_id: callId });
+        fail(
+          errors,
+          'PARENT_SUBTYPE_MISMATCH',
+          draft,
+          path,
+          `a ${subType} block's parent must be a ${wanted} block, but ${parentId} is a ${parent.subType}`,
+          { field: 'parent_block_id', parent_sub_type: parent.subType },
+        );
+      } else if (
+        subType === 'TOOL_RESULT' &&
+        typeof callId === 'string' &&
+        callId !== parent.draft.payload.call_id
+      ) {
+        fail(
+          errors,
+          'VALIDATION',
+          draft,
+          path,
+          `payload.call_id ${callId} does not match call_id ${String(parent.draft.payload.call_id)} of its parent TOOL_CALL ${parentId}; a result must answer its parent call`,
+          { field: 'call_id', call_id: callId },
+        );
       }
     }
     if (typeof callId !== 'string' || callId === '') continue;
     if (subType === 'TOOL_CALL') {
       if (calls.get(`${traceId}\u0000${callId}`) !== entry) {
-        fail(errors, 'DUPLICATE_CALL_ID', draft, path, `trace ${traceId} has more than one TOOL_CALL with call_id ${callId}; give each call its own id`, { field: 'call_id', call_id: callId });
+        fail(
+          errors,
+          'DUPLICATE_CALL_ID',
+          draft,
+          path,
+          `trace ${traceId} has more than one TOOL_CALL with call_id ${callId}; give each call its own id`,
+          { field: 'call_id', call_id: callId },
+        );
       }
     } else if (subType === 'TOOL_RESULT') {
       const seq = draft.payload.seq;
-      if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 && seqs.get(`${traceId}\u0000${callId}\u0000${seq}`) !== entry) {
-        fail(errors, 'DUPLICATE_RESULT_SEQ', draft, path, `call ${callId} has more than one TOOL_RESULT with seq ${seq}; number each streamed piece once`, { field: 'seq', call_id: callId, seq });
+      if (
+        typeof seq === 'number' &&
+        Number.isSafeInteger(seq) &&
+        seq >= 0 &&
+        seqs.get(`${traceId}\u0000${callId}\u0000${seq}`) !== entry
+      ) {
+        fail(
+          errors,
+          'DUPLICATE_RESULT_SEQ',
+          draft,
+          path,
+          `call ${callId} has more than one TOOL_RESULT with seq ${seq}; number each streamed piece once`,
+          { field: 'seq', call_id: callId, seq },
+        );
       }
     }
   }

@@ -7,13 +7,19 @@ import { createBlockValidator } from './create-block-validator.js';
 import type { BlockLimits } from './types.js';
 import { validateBlocks } from './validate-blocks.js';
 
-const limits: BlockLimits = { messageBytes: 40, thinkBytes: 30, toolArgumentsBytes: 50, toolResultBytes: 60 };
+const limits: BlockLimits = {
+  messageBytes: 40,
+  thinkBytes: 30,
+  toolArgumentsBytes: 50,
+  toolResultBytes: 60,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Reference oracle: the public zod schema plus the validator's extra rules, written plainly.
 // ---------------------------------------------------------------------------------------------
 
-const isoPattern = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const isoPattern =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 // in a `u` regex a surrogate range only matches unpaired surrogates
 const loneSurrogate = /[\ud800-\udfff]/u;
 const encoder = new TextEncoder();
@@ -22,7 +28,9 @@ function hasLoneSurrogate(value: unknown): boolean {
   if (typeof value === 'string') return loneSurrogate.test(value);
   if (Array.isArray(value)) return value.some(hasLoneSurrogate);
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).some(([key, item]) => loneSurrogate.test(key) || hasLoneSurrogate(item));
+    return Object.entries(value).some(
+      ([key, item]) => loneSurrogate.test(key) || hasLoneSurrogate(item),
+    );
   }
   return false;
 }
@@ -45,14 +53,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function extraRulesHold(block: Record<string, unknown>): boolean {
   if (typeof block.created_at !== 'string' || !isoPattern.test(block.created_at)) return false;
-  if (block.updated_at !== undefined && (typeof block.updated_at !== 'string' || !isoPattern.test(block.updated_at))) return false;
+  if (
+    block.updated_at !== undefined &&
+    (typeof block.updated_at !== 'string' || !isoPattern.test(block.updated_at))
+  )
+    return false;
   const parent = block.parent_block_id;
   const payload = block.payload as Record<string, unknown>;
   switch (block.sub_type) {
     case 'MESSAGE': {
       if (parent !== undefined && parent !== null) return false;
       const content = payload.content;
-      const empty = content === undefined || content === null || content === '' || (Array.isArray(content) && content.length === 0);
+      const empty =
+        content === undefined ||
+        content === null ||
+        content === '' ||
+        (Array.isArray(content) && content.length === 0);
       if (empty) return payload.role === 'assistant';
       return fieldOk(content, limits.messageBytes);
     }
@@ -70,7 +86,11 @@ function extraRulesHold(block: Record<string, unknown>): boolean {
       return isObject(args) && fieldOk(args, limits.toolArgumentsBytes);
     }
     case 'THINK':
-      return typeof parent === 'string' && parent !== block.id && fieldOk(payload.text, limits.thinkBytes);
+      return (
+        typeof parent === 'string' &&
+        parent !== block.id &&
+        fieldOk(payload.text, limits.thinkBytes)
+      );
     case 'TOOL_RESULT': {
       if (typeof parent !== 'string' || parent === block.id) return false;
       const hasOutput = payload.output !== undefined;
@@ -86,7 +106,10 @@ function extraRulesHold(block: Record<string, unknown>): boolean {
 function oracleAccepts(input: unknown): boolean {
   if (!isObject(input)) return false;
   const subType = input.sub_type;
-  const derived = typeof subType === 'string' && Object.hasOwn(blockTypeOf, subType) ? blockTypeOf[subType as SubType] : undefined;
+  const derived =
+    typeof subType === 'string' && Object.hasOwn(blockTypeOf, subType)
+      ? blockTypeOf[subType as SubType]
+      : undefined;
   const withType = input.block_type === undefined ? { ...input, block_type: derived } : input;
   return BlockSchema.safeParse(withType).success && extraRulesHold(input);
 }
@@ -110,12 +133,25 @@ function mostly<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
 }
 
 const text = fc.oneof(
+  { arbitrary: fc.string({ minLength: 1, maxLength: 12 }), weight: 6 },
   fc.string({ unit: 'binary', maxLength: 24 }),
   fc.string({ unit: 'grapheme', maxLength: 12 }),
-  fc.constantFrom('', 'é'.repeat(20), '😀'.repeat(10), '😀'.repeat(8), '\ud800', 'a\udc00b', 'x'.repeat(40), 'x'.repeat(30), '\\ud800'),
+  fc.constantFrom(
+    '',
+    'é'.repeat(20),
+    '😀'.repeat(10),
+    '😀'.repeat(8),
+    '\ud800',
+    'a\udc00b',
+    'x'.repeat(40),
+    'x'.repeat(30),
+    '\\ud800',
+  ),
 );
 const timestamp = fc.oneof(
-  fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(Date.UTC(9999, 11, 31)) }).map((d) => d.toISOString()),
+  fc
+    .date({ noInvalidDate: true, min: new Date(0), max: new Date(Date.UTC(9999, 11, 31)) })
+    .map((d) => d.toISOString()),
   fc.constantFrom(
     '2025-01-31T12:00:00Z',
     '2025-01-31T12:00:00.123456789+02:00',
@@ -132,7 +168,9 @@ const timestamp = fc.oneof(
     '',
   ),
 );
-const jsonObject = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+const jsonObject = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), {
+  maxKeys: 4,
+});
 const part = fc.oneof(
   fc.record({ type: fc.constant('text'), text }),
   fc.record({ type: fc.constant('image'), image_url: fc.webUrl() }),
@@ -143,19 +181,38 @@ const part = fc.oneof(
 const payloads = {
   MESSAGE: fc.record({
     role: mostly(fc.constantFrom('system', 'user', 'assistant', 'tool')),
-    content: fc.oneof(text, fc.constant(null), fc.constant(undefined), fc.array(part, { maxLength: 3 }), weird),
+    content: fc.oneof(
+      text,
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(part, { maxLength: 3 }),
+      weird,
+    ),
   }),
   TOOL_CALL: fc.record({
     call_id: mostly(fc.constantFrom('c1', 'c2', '')),
     name: mostly(fc.constantFrom('get_weather', '')),
-    arguments: fc.oneof(jsonObject, jsonObject.map((o) => JSON.stringify(o)), fc.constantFrom('{bad', '[1]', '"x"', '{"a":"\ud800"}', ''), text, weird),
+    arguments: fc.oneof(
+      { arbitrary: jsonObject, weight: 3 },
+      { arbitrary: jsonObject.map((o) => JSON.stringify(o)), weight: 3 },
+      fc.constantFrom('{bad', '[1]', '"x"', '{"a":"\ud800"}', ''),
+      text,
+      weird,
+    ),
   }),
   THINK: fc.record({ text: mostly(text) }),
   TOOL_RESULT: fc.record({
     call_id: mostly(fc.constantFrom('c1', 'c2')),
     output: fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }), text),
-    delta: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: text, weight: 1 }),
-    seq: fc.oneof(fc.constant(undefined), fc.nat(), fc.constantFrom(-1, 1.5, '1', null, 2 ** 53, -0)),
+    delta: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 3 },
+      { arbitrary: text, weight: 1 },
+    ),
+    seq: fc.oneof(
+      fc.constant(undefined),
+      fc.nat(),
+      fc.constantFrom(-1, 1.5, '1', null, 2 ** 53, -0),
+    ),
   }),
 };
 
@@ -165,15 +222,42 @@ const candidateBlock = fc.constantFrom(...subTypes).chain((subType) =>
   fc.record({
     id: mostly(fc.constantFrom('tb_1', 'tb_2')),
     trace_id: mostly(fc.constant('tr_1')),
-    sub_type: fc.oneof({ arbitrary: fc.constant<unknown>(subType), weight: 8 }, { arbitrary: fc.constantFrom('ACT', 'message', '__proto__'), weight: 1 }),
-    block_type: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.constant(blockTypeOf[subType]), weight: 3 }, { arbitrary: fc.constantFrom('MESSAGE', 'ACT', 'OBSERVE', null), weight: 1 }),
-    payload: mostly(payloads[subType]),
-    parent_block_id: fc.oneof(fc.constant(undefined), fc.constant(null), fc.constantFrom('tb_0', 'tb_1', ''), weird),
-    metadata: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: jsonObject, weight: 2 }, { arbitrary: weird, weight: 1 }),
-    extra: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: jsonObject, weight: 2 }, { arbitrary: weird, weight: 1 }),
+    sub_type: fc.oneof(
+      { arbitrary: fc.constant<unknown>(subType), weight: 8 },
+      { arbitrary: fc.constantFrom('ACT', 'message', '__proto__'), weight: 1 },
+    ),
+    block_type: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 3 },
+      { arbitrary: fc.constant(blockTypeOf[subType]), weight: 3 },
+      { arbitrary: fc.constantFrom('MESSAGE', 'ACT', 'OBSERVE', null), weight: 1 },
+    ),
+    payload: mostly(payloads[subType] as fc.Arbitrary<unknown>),
+    parent_block_id: fc.oneof(
+      {
+        arbitrary: subType === 'MESSAGE' ? fc.constantFrom(undefined, null) : fc.constant('tb_0'),
+        weight: 8,
+      },
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constantFrom('tb_0', 'tb_1', ''),
+      weird,
+    ),
+    metadata: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 3 },
+      { arbitrary: jsonObject, weight: 2 },
+      { arbitrary: weird, weight: 1 },
+    ),
+    extra: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 3 },
+      { arbitrary: jsonObject, weight: 2 },
+      { arbitrary: weird, weight: 1 },
+    ),
     raw: fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 })),
     created_at: mostly(timestamp),
-    updated_at: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: mostly(timestamp), weight: 1 }),
+    updated_at: fc.oneof(
+      { arbitrary: fc.constant(undefined), weight: 3 },
+      { arbitrary: mostly(timestamp), weight: 1 },
+    ),
   }),
 );
 
@@ -185,7 +269,10 @@ describe('the hand-written check agrees with the zod BlockSchema plus the extra 
         const errors = checkBlock(input, { limits });
         const oracle = oracleAccepts(input);
         if (oracle) accepted++;
-        expect({ ok: errors.length === 0, errors: errors.map((e) => e.message) }).toEqual({ ok: oracle, errors: oracle ? [] : expect.anything() });
+        expect({ ok: errors.length === 0, errors: errors.map((e) => e.message) }).toEqual({
+          ok: oracle,
+          errors: oracle ? [] : expect.anything(),
+        });
       }),
       { numRuns: 3000 },
     );
@@ -220,7 +307,14 @@ interface Node {
 }
 
 /** A valid trace shape: each entry picks a parent among earlier nodes by a random number. */
-const traceShape = fc.array(fc.tuple(fc.constantFrom('MESSAGE', 'TOOL_CALL', 'THINK', 'TOOL_RESULT'), fc.nat(), fc.nat({ max: 5 })), { minLength: 1, maxLength: 40 });
+const traceShape = fc.array(
+  fc.tuple(
+    fc.constantFrom('MESSAGE', 'TOOL_CALL', 'THINK', 'TOOL_RESULT'),
+    fc.nat(),
+    fc.nat({ max: 5 }),
+  ),
+  { minLength: 1, maxLength: 40 },
+);
 
 function buildTrace(shape: [string, number, number][], traceId = 'tr_1'): Node[] {
   const nodes: Node[] = [];
@@ -235,17 +329,52 @@ function buildTrace(shape: [string, number, number][], traceId = 'tr_1'): Node[]
     if (subType !== 'MESSAGE' && messages.length === 0) subType = 'MESSAGE';
     if (subType === 'MESSAGE') {
       messages.push(i);
-      nodes.push({ parent: undefined, block: { id, trace_id: traceId, sub_type: 'MESSAGE', payload: { role: 'user', content: `m${i}` }, created_at: createdAt } });
+      nodes.push({
+        parent: undefined,
+        block: {
+          id,
+          trace_id: traceId,
+          sub_type: 'MESSAGE',
+          payload: { role: 'user', content: `m${i}` },
+          created_at: createdAt,
+        },
+      });
     } else if (subType === 'TOOL_RESULT') {
       const parent = calls[pick % calls.length]!;
       const callId = (nodes[parent]!.block.payload as { call_id: string }).call_id;
-      const payload = pick % 2 === 0 ? { call_id: callId, output: { n: i } } : { call_id: callId, delta: `d${i}`, seq: seq++ };
-      nodes.push({ parent, block: { id, trace_id: traceId, sub_type: 'TOOL_RESULT', parent_block_id: nodes[parent]!.block.id, payload, created_at: createdAt } });
+      const payload =
+        pick % 2 === 0
+          ? { call_id: callId, output: { n: i } }
+          : { call_id: callId, delta: `d${i}`, seq: seq++ };
+      nodes.push({
+        parent,
+        block: {
+          id,
+          trace_id: traceId,
+          sub_type: 'TOOL_RESULT',
+          parent_block_id: nodes[parent]!.block.id,
+          payload,
+          created_at: createdAt,
+        },
+      });
     } else {
       const parent = messages[pick % messages.length]!;
-      const payload = subType === 'THINK' ? { text: `t${i}` } : { call_id: `call_${traceId}_${i}`, name: 'tool', arguments: '{"a":1}' };
+      const payload =
+        subType === 'THINK'
+          ? { text: `t${i}` }
+          : { call_id: `call_${traceId}_${i}`, name: 'tool', arguments: '{"a":1}' };
       if (subType === 'TOOL_CALL') calls.push(i);
-      nodes.push({ parent, block: { id, trace_id: traceId, sub_type: subType, parent_block_id: nodes[parent]!.block.id, payload, created_at: createdAt } });
+      nodes.push({
+        parent,
+        block: {
+          id,
+          trace_id: traceId,
+          sub_type: subType,
+          parent_block_id: nodes[parent]!.block.id,
+          payload,
+          created_at: createdAt,
+        },
+      });
     }
   });
   return nodes;
@@ -287,54 +416,98 @@ function errorKeys(errors: TraceError[]): string[] {
 describe('order properties', () => {
   it('a valid trace is accepted in any topological order', () => {
     fc.assert(
-      fc.property(traceShape, fc.array(fc.nat(), { minLength: 40, maxLength: 40 }), (shape, priorities) => {
-        const nodes = buildTrace(shape);
-        const validator = createBlockValidator({ limits });
-        for (const node of topologicalOrder(nodes, priorities)) validator.accept(node.block);
-        expect(validator.size).toBe(nodes.length);
-        expect(validateBlocks(nodes.map((n) => n.block), { limits })).toEqual({ ok: true, errors: [] });
-      }),
+      fc.property(
+        traceShape,
+        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+        (shape, priorities) => {
+          const nodes = buildTrace(shape);
+          const validator = createBlockValidator({ limits });
+          for (const node of topologicalOrder(nodes, priorities)) validator.accept(node.block);
+          expect(validator.size).toBe(nodes.length);
+          expect(
+            validateBlocks(
+              nodes.map((n) => n.block),
+              { limits },
+            ),
+          ).toEqual({ ok: true, errors: [] });
+        },
+      ),
     );
   });
 
   it('validateBlocks finds the same errors whatever the order of the blocks', () => {
-    const mutation = fc.tuple(fc.constantFrom('drop', 'duplicate-call', 'duplicate-seq', 'copy', 'reparent', 'foreign', 'empty'), fc.nat(), fc.nat());
+    const mutation = fc.tuple(
+      fc.constantFrom(
+        'drop',
+        'duplicate-call',
+        'duplicate-seq',
+        'copy',
+        'reparent',
+        'foreign',
+        'empty',
+      ),
+      fc.nat(),
+      fc.nat(),
+    );
     fc.assert(
-      fc.property(traceShape, traceShape, fc.array(mutation, { maxLength: 6 }), fc.array(fc.nat(), { minLength: 1 }), (shapeA, shapeB, mutations, keys) => {
-        const blocks = [...buildTrace(shapeA, 'tr_a'), ...buildTrace(shapeB, 'tr_b')].map((n) => n.block);
-        for (const [kind, a, b] of mutations) {
-          const target = blocks[a % blocks.length]!;
-          const other = blocks[b % blocks.length]!;
-          const payload = target.payload as Record<string, unknown>;
-          switch (kind) {
-            case 'drop':
-              blocks.splice(a % blocks.length, 1);
-              break;
-            case 'duplicate-call':
-              if (target.sub_type === 'TOOL_CALL') blocks.push({ ...target, id: `${String(target.id)}_dup`, created_at: '2025-01-31T13:00:00Z' });
-              break;
-            case 'duplicate-seq':
-              if (target.sub_type === 'TOOL_RESULT' && payload.seq !== undefined) blocks.push({ ...target, id: `${String(target.id)}_seq`, created_at: '2025-01-31T13:00:01Z' });
-              break;
-            case 'copy':
-              blocks.push({ ...target });
-              break;
-            case 'reparent':
-              if (target.sub_type !== 'MESSAGE') blocks[a % blocks.length] = { ...target, parent_block_id: other.id };
-              break;
-            case 'foreign':
-              blocks[a % blocks.length] = { ...target, trace_id: target.trace_id === 'tr_a' ? 'tr_b' : 'tr_a' };
-              break;
-            case 'empty':
-              blocks[a % blocks.length] = { ...target, payload: {} };
-              break;
+      fc.property(
+        traceShape,
+        traceShape,
+        fc.array(mutation, { maxLength: 6 }),
+        fc.array(fc.nat(), { minLength: 1 }),
+        (shapeA, shapeB, mutations, keys) => {
+          const blocks = [...buildTrace(shapeA, 'tr_a'), ...buildTrace(shapeB, 'tr_b')].map(
+            (n) => n.block,
+          );
+          for (const [kind, a, b] of mutations) {
+            if (blocks.length === 0) break;
+            const target = blocks[a % blocks.length]!;
+            const other = blocks[b % blocks.length]!;
+            const payload = target.payload as Record<string, unknown>;
+            switch (kind) {
+              case 'drop':
+                blocks.splice(a % blocks.length, 1);
+                break;
+              case 'duplicate-call':
+                if (target.sub_type === 'TOOL_CALL')
+                  blocks.push({
+                    ...target,
+                    id: `${String(target.id)}_dup`,
+                    created_at: '2025-01-31T13:00:00Z',
+                  });
+                break;
+              case 'duplicate-seq':
+                if (target.sub_type === 'TOOL_RESULT' && payload.seq !== undefined)
+                  blocks.push({
+                    ...target,
+                    id: `${String(target.id)}_seq`,
+                    created_at: '2025-01-31T13:00:01Z',
+                  });
+                break;
+              case 'copy':
+                blocks.push({ ...target });
+                break;
+              case 'reparent':
+                if (target.sub_type !== 'MESSAGE')
+                  blocks[a % blocks.length] = { ...target, parent_block_id: other.id };
+                break;
+              case 'foreign':
+                blocks[a % blocks.length] = {
+                  ...target,
+                  trace_id: target.trace_id === 'tr_a' ? 'tr_b' : 'tr_a',
+                };
+                break;
+              case 'empty':
+                blocks[a % blocks.length] = { ...target, payload: {} };
+                break;
+            }
           }
-        }
-        const forward = validateBlocks(blocks, { limits });
-        const shuffled = validateBlocks(shuffle(blocks, keys), { limits });
-        expect(errorKeys(shuffled.errors)).toEqual(errorKeys(forward.errors));
-        expect(shuffled.ok).toBe(forward.ok);
-      }),
+          const forward = validateBlocks(blocks, { limits });
+          const shuffled = validateBlocks(shuffle(blocks, keys), { limits });
+          expect(errorKeys(shuffled.errors)).toEqual(errorKeys(forward.errors));
+          expect(shuffled.ok).toBe(forward.ok);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,4 +1,4 @@
-import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
+import type { ModelCallDelta, ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import { chatChunkDelta, chatUsage } from './chat-messages.js';
@@ -63,18 +63,17 @@ export function chatStreamObserver(
   let sawToolCalls = false;
   let sawText = false;
   let template: ChatCompletionChunk | undefined;
+  let responseId: string | undefined;
   return {
     item(chunk) {
-      const delta = chatChunkDelta(chunk);
-      const stop = handle.chunk({
-        text: delta.text,
-        reasoning: delta.reasoning,
-        toolCalls: delta.toolCalls,
-        finishReason: delta.finishReason,
-        usage: chatUsage(chunk.usage),
-        model: chunk.model,
-        responseId: chunk.id,
-      });
+      const delta: ModelCallDelta = chatChunkDelta(chunk);
+      if (chunk.usage) delta.usage = chatUsage(chunk.usage);
+      if (responseId === undefined) {
+        responseId = chunk.id;
+        delta.model = chunk.model;
+        delta.responseId = chunk.id;
+      }
+      const stop = handle.chunk(delta);
       if (stop !== undefined) throw handle.fail(stop);
       if (chunk.choices.length === 0) return settings.hideUsageChunk ? undefined : chunk;
       if (delta.text !== undefined) sawText = true;

@@ -1,0 +1,13 @@
+import { createTracer } from '@tracewarden/core';
+import { wrapOpenAI } from '@tracewarden/openai';
+import { startScriptedServer } from '@tracewarden/testing';
+import OpenAI from 'openai';
+const server = await startScriptedServer({ fallback: 'echo' });
+const wrapped = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 }), { tracer: createTracer() });
+const raw = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
+const messages = [{ role: 'system' as const, content: 'You echo.' }, { role: 'user' as const, content: 'Say something short.' }];
+const which = process.argv[2] === 'raw' ? raw : wrapped;
+const t = performance.now();
+for (let i = 0; i < 3000; i++) await which.chat.completions.create({ model: 'gpt-4o-mini', messages });
+console.log(process.argv[2], ((performance.now() - t) * 1000) / 3000);
+await server.close();
