@@ -19,7 +19,9 @@ const temporary = join(here, '.tmp', 'cli');
 
 function ensureBuilt(): void {
   if (existsSync(bin) && existsSync(join(root, 'packages', 'core', 'dist', 'index.js'))) return;
-  const tsup = createRequire(import.meta.url).resolve('tsup').replace(/index\.js$/, 'cli-default.js');
+  const tsup = createRequire(import.meta.url)
+    .resolve('tsup')
+    .replace(/index\.js$/, 'cli-default.js');
   for (const name of ['core', 'cli']) {
     execFileSync(process.execPath, [tsup], { cwd: join(root, 'packages', name), stdio: 'inherit' });
   }
@@ -30,31 +32,57 @@ async function generate(path: string, traces: number): Promise<number> {
   const out = createWriteStream(path);
   let blocks = 0;
   const start = Date.parse('2025-01-01T00:00:00.000Z');
-  const write = (line: string) => (out.write(line) ? undefined : new Promise<void>((done) => out.once('drain', () => done())));
+  const write = (line: string) =>
+    out.write(line) ? undefined : new Promise<void>((done) => out.once('drain', () => done()));
   for (let t = 0; t < traces; t++) {
     const traceId = `tr_${String(t).padStart(8, '0')}`;
     let lines = '';
     let n = 0;
-    const block = (subType: string, blockType: string, parent: string | null, payload: unknown, metadata: unknown = {}) => {
+    const block = (
+      subType: string,
+      blockType: string,
+      parent: string | null,
+      payload: unknown,
+      metadata: unknown = {},
+    ) => {
       const id = `tb_${String(t).padStart(8, '0')}_${String(n).padStart(3, '0')}`;
       const createdAt = new Date(start + t * 1000 + n).toISOString();
       n++;
       lines += `${JSON.stringify({ id, trace_id: traceId, block_type: blockType, sub_type: subType, payload, parent_block_id: parent, metadata, raw: null, extra: {}, created_at: createdAt, updated_at: createdAt })}\n`;
       return id;
     };
-    block('MESSAGE', 'MESSAGE', null, { role: 'user', content: `task ${t}: find the weather in a few cities and summarise it` });
+    block('MESSAGE', 'MESSAGE', null, {
+      role: 'user',
+      content: `task ${t}: find the weather in a few cities and summarise it`,
+    });
     for (let turn = 0; turn < 33; turn++) {
-      const message = block('MESSAGE', 'MESSAGE', null, { role: 'assistant', content: turn % 3 === 0 ? null : `step ${turn}` }, {
-        model: turn % 2 === 0 ? 'gpt-4o-mini' : 'gpt-4o',
-        usage: { prompt_tokens: 200 + turn, completion_tokens: 20, total_tokens: 220 + turn },
-        cost: 0.0001,
-      });
+      const message = block(
+        'MESSAGE',
+        'MESSAGE',
+        null,
+        { role: 'assistant', content: turn % 3 === 0 ? null : `step ${turn}` },
+        {
+          model: turn % 2 === 0 ? 'gpt-4o-mini' : 'gpt-4o',
+          usage: { prompt_tokens: 200 + turn, completion_tokens: 20, total_tokens: 220 + turn },
+          cost: 0.0001,
+        },
+      );
       const callId = `call_${t}_${turn}`;
-      const call = block('TOOL_CALL', 'ACT', message, { call_id: callId, name: turn % 4 === 0 ? 'search' : 'get_weather', arguments: { city: `city-${turn}` } });
-      block('TOOL_RESULT', 'OBSERVE', call, { call_id: callId, output: { forecast: `${10 + (turn % 20)}°C` } }, {
-        status: turn % 10 === 9 ? 'timeout' : 'success',
-        execution_time_ms: 5 + ((t * 7 + turn * 13) % 400),
+      const call = block('TOOL_CALL', 'ACT', message, {
+        call_id: callId,
+        name: turn % 4 === 0 ? 'search' : 'get_weather',
+        arguments: { city: `city-${turn}` },
       });
+      block(
+        'TOOL_RESULT',
+        'OBSERVE',
+        call,
+        { call_id: callId, output: { forecast: `${10 + (turn % 20)}°C` } },
+        {
+          status: turn % 10 === 9 ? 'timeout' : 'success',
+          execution_time_ms: 5 + ((t * 7 + turn * 13) % 400),
+        },
+      );
     }
     blocks += n;
     await write(lines);
@@ -75,7 +103,11 @@ const rssProbe = `process.on('exit', () => process.stderr.write('\\n@@maxrss ' +
 function runNode(args: string[], preload: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, ...args],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);

@@ -12,12 +12,13 @@ import { startScriptedServer } from '@tracewarden/testing';
 import OpenAI from 'openai';
 
 const calls = 2000;
-const round = 50;
 
 const server = await startScriptedServer({ fallback: 'echo' });
 const raw = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
 const tracer = createTracer();
-const wrapped = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 }), { tracer });
+const wrapped = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 }), {
+  tracer,
+});
 const messages = [
   { role: 'system' as const, content: 'You echo.' },
   { role: 'user' as const, content: 'Say something short.' },
@@ -36,7 +37,11 @@ async function plainCall(client: OpenAI): Promise<number> {
 
 async function streamedCall(client: OpenAI): Promise<{ total: number; first: number }> {
   const start = performance.now();
-  const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true });
+  const stream = await client.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages,
+    stream: true,
+  });
   let first = -1;
   for await (const _ of stream) if (first < 0) first = performance.now() - start;
   return { total: performance.now() - start, first };
@@ -84,7 +89,9 @@ async function measure(): Promise<void> {
   row('chat.completions.create', plain);
   row('chat.completions.create stream', streamTotal);
   row('time to first chunk', firstChunk);
-  console.log(`targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`);
+  console.log(
+    `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
+  );
 }
 
 await measure();

@@ -22,20 +22,28 @@ interface Result {
 
 function tracewarden(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const failure = error as (Error & { code?: number | string; signal?: NodeJS.Signals }) | null;
-      resolve({
-        code: failure === null ? 0 : typeof failure.code === 'number' ? failure.code : null,
-        signal: failure?.signal ?? null,
-        stdout,
-        stderr,
-      });
-    });
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const failure = error as
+          | (Error & { code?: number | string; signal?: NodeJS.Signals })
+          | null;
+        resolve({
+          code: failure === null ? 0 : typeof failure.code === 'number' ? failure.code : null,
+          signal: failure?.signal ?? null,
+          stdout,
+          stderr,
+        });
+      },
+    );
   });
 }
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: build with \`pnpm build\` (the global setup could not)`);
+  if (!existsSync(bin))
+    throw new Error(`${bin} is missing: build with \`pnpm build\` (the global setup could not)`);
 });
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 
@@ -50,7 +58,14 @@ describe('tracewarden (built binary)', () => {
   });
 
   it('validates the valid fixtures with exit 0', async () => {
-    const result = await tracewarden(['validate', fixture('chat-trace.json'), fixture('chat-dataset.jsonl'), fixture('blocks.jsonl'), fixture('blocks.json'), fixture('entries.jsonl')]);
+    const result = await tracewarden([
+      'validate',
+      fixture('chat-trace.json'),
+      fixture('chat-dataset.jsonl'),
+      fixture('blocks.jsonl'),
+      fixture('blocks.json'),
+      fixture('entries.jsonl'),
+    ]);
     expect(result.stdout).toContain('ok: 5 files');
     expect(result.code).toBe(0);
   });
@@ -58,8 +73,14 @@ describe('tracewarden (built binary)', () => {
   it.each([
     ['malformed/bad-json-line.jsonl', 'bad-json-line.jsonl:2:144: VALIDATION'],
     ['malformed/wrong-parent.jsonl', 'wrong-parent.jsonl:2: PARENT_SUBTYPE_MISMATCH tr_1/tb_002'],
-    ['malformed/oversize-payload.jsonl', 'oversize-payload.jsonl:2: PAYLOAD_TOO_LARGE tr_1/tb_002.payload.text'],
-    ['malformed/duplicate-call-id.jsonl', 'duplicate-call-id.jsonl:3: DUPLICATE_CALL_ID tr_1/tb_003'],
+    [
+      'malformed/oversize-payload.jsonl',
+      'oversize-payload.jsonl:2: PAYLOAD_TOO_LARGE tr_1/tb_002.payload.text',
+    ],
+    [
+      'malformed/duplicate-call-id.jsonl',
+      'duplicate-call-id.jsonl:3: DUPLICATE_CALL_ID tr_1/tb_003',
+    ],
     ['malformed/bad-json.json', 'bad-json.json:4:3: VALIDATION: invalid JSON at line 4, column 3'],
   ])('reports %s with exit 1', async (name, expected) => {
     const result = await tracewarden(['validate', fixture(name)]);
@@ -68,8 +89,16 @@ describe('tracewarden (built binary)', () => {
   });
 
   it('honours LIMIT_* environment variables, and rejects a bad one as a usage error', async () => {
-    expect((await tracewarden(['validate', fixture('malformed/oversize-payload.jsonl')], { LIMIT_THINK_BYTES: '50000' })).code).toBe(0);
-    const bad = await tracewarden(['validate', fixture('blocks.jsonl')], { LIMIT_THINK_BYTES: 'lots' });
+    expect(
+      (
+        await tracewarden(['validate', fixture('malformed/oversize-payload.jsonl')], {
+          LIMIT_THINK_BYTES: '50000',
+        })
+      ).code,
+    ).toBe(0);
+    const bad = await tracewarden(['validate', fixture('blocks.jsonl')], {
+      LIMIT_THINK_BYTES: 'lots',
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('LIMIT_THINK_BYTES must be a positive integer');
   });
@@ -93,11 +122,21 @@ describe('tracewarden (built binary)', () => {
 
   it('converts to a file and back', async () => {
     const out = join(temporary, 'dataset.blocks.jsonl');
-    const convert = await tracewarden(['convert', fixture('chat-dataset.jsonl'), '--to', 'jsonl', '-o', out]);
+    const convert = await tracewarden([
+      'convert',
+      fixture('chat-dataset.jsonl'),
+      '--to',
+      'jsonl',
+      '-o',
+      out,
+    ]);
     expect(convert.code).toBe(0);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(9);
     const events = await tracewarden(['convert', out, '--to', 'events']);
-    const traces = events.stdout.trim().split('\n').map((line) => JSON.parse(line) as { messages: unknown[] });
+    const traces = events.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { messages: unknown[] });
     expect(traces.map((trace) => trace.messages.length)).toEqual([3, 4]);
   });
 
@@ -106,9 +145,19 @@ describe('tracewarden (built binary)', () => {
     const text = await tracewarden(['check', '--policy', policy, fixture('blocks.jsonl')]);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
-    const json = await tracewarden(['check', '--policy', fixture('policies/warn-only.gr'), '--format', 'json', fixture('blocks.jsonl')]);
+    const json = await tracewarden([
+      'check',
+      '--policy',
+      fixture('policies/warn-only.gr'),
+      '--format',
+      'json',
+      fixture('blocks.jsonl'),
+    ]);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, counts: { block: 0, warn: 1, log: 0 } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      counts: { block: 0, warn: 1, log: 0 },
+    });
   });
 
   it('prints statistics', async () => {
@@ -121,20 +170,27 @@ describe('tracewarden (built binary)', () => {
   it('stops cleanly on Ctrl-C (SIGINT) with a summary and exit code 130', async () => {
     // A FIFO keeps the command reading until the signal arrives, whatever the machine's speed.
     const fifo = join(temporary, 'live.jsonl');
-    await new Promise<void>((done, fail) => execFile('mkfifo', [fifo], (error) => (error ? fail(error) : done())));
-    const child: ChildProcess = spawn(process.execPath, [bin, 'validate', fifo], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((done, fail) =>
+      execFile('mkfifo', [fifo], (error) => (error ? fail(error) : done())),
+    );
+    const child: ChildProcess = spawn(process.execPath, [bin, 'validate', fifo], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.once('exit', (code, signal) => done({ code, signal })),
+    );
     // opening the write end waits until the command has opened the file: its SIGINT handler is set by then
     const writer = await open(fifo, 'w');
     await writer.write(readFileSync(fixture('blocks.jsonl')));
     child.kill('SIGINT');
     // the command stops at once; the pending FIFO read only returns once the writer closes
     await new Promise<void>((done) => {
-      const check = () => (stderr.includes('interrupted') ? done() : child.stderr?.once('data', check));
+      const check = () =>
+        stderr.includes('interrupted') ? done() : child.stderr?.once('data', check);
       check();
     });
     await writer.close();

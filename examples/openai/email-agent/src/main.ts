@@ -16,13 +16,13 @@ import {
   createJsonlFileSink,
   createTracer,
   guardTools,
-  parsePolicy,
   PolicyViolationError,
+  parsePolicy,
   renderTree,
   withTrace,
 } from '@tracewarden/core';
 import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
-import { startScriptedServer, type ScriptedServer } from '@tracewarden/testing';
+import { type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { companyDomain } from './inbox.js';
@@ -47,20 +47,29 @@ async function main(): Promise<number> {
   const tracePath = join(tracesDirectory, `${traceId}.jsonl`);
   const traced = createTracer({ traceId, sinks: [createJsonlFileSink(tracePath)] });
 
-  const openai = wrapOpenAI(server ? new OpenAI({ baseURL: server.url, apiKey: 'scripted' }) : new OpenAI(), {
-    tracer: traced,
-    policy: parsePolicy(policyText),
-    onPolicyViolation: mode,
-    guards: {
-      rateLimit: { callsPerSecond: 5, burst: 5 },
-      circuitBreaker: { failureThreshold: 3, recoveryTimeout: 30 },
-      budget: { maxCostPerSession: 0.05, maxCostPerCall: 0.01 },
+  const openai = wrapOpenAI(
+    server ? new OpenAI({ baseURL: server.url, apiKey: 'scripted' }) : new OpenAI(),
+    {
+      tracer: traced,
+      policy: parsePolicy(policyText),
+      onPolicyViolation: mode,
+      guards: {
+        rateLimit: { callsPerSecond: 5, burst: 5 },
+        circuitBreaker: { failureThreshold: 3, recoveryTimeout: 30 },
+        budget: { maxCostPerSession: 0.05, maxCostPerCall: 0.01 },
+      },
     },
+  );
+  const guarded = guardTools(tools, {
+    retry: { maxRetries: 1, initialDelay: 0.1 },
+    tools: { send_email: { sideEffect: 'write' } },
   });
-  const guarded = guardTools(tools, { retry: { maxRetries: 1, initialDelay: 0.1 }, tools: { send_email: { sideEffect: 'write' } } });
 
   const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: `You are an email assistant for a user at ${companyDomain}. Use the tools.` },
+    {
+      role: 'system',
+      content: `You are an email assistant for a user at ${companyDomain}. Use the tools.`,
+    },
     { role: 'user', content: 'Summarize my inbox and take care of anything that needs doing.' },
   ];
 
@@ -69,7 +78,11 @@ async function main(): Promise<number> {
     for (let turn = 0; turn < 6; turn++) {
       let message: OpenAI.Chat.Completions.ChatCompletionMessage;
       try {
-        const completion = await openai.chat.completions.create({ model, messages, tools: toolDefinitions });
+        const completion = await openai.chat.completions.create({
+          model,
+          messages,
+          tools: toolDefinitions,
+        });
         message = completion.choices[0]!.message;
       } catch (error) {
         if (error instanceof PolicyViolationError) {
@@ -100,21 +113,34 @@ async function main(): Promise<number> {
   return 0;
 }
 
-function report(blocks: readonly Block[], tracePath: string, blockedBy: PolicyViolationError | undefined): void {
+function report(
+  blocks: readonly Block[],
+  tracePath: string,
+  blockedBy: PolicyViolationError | undefined,
+): void {
   let cost = 0;
   const decisions: string[] = [];
   for (const block of blocks) {
-    const metadata = block.metadata as { cost?: { cost_usd?: number }; decisions?: { guard: string; event: string }[]; policy?: unknown };
+    const metadata = block.metadata as {
+      cost?: { cost_usd?: number };
+      decisions?: { guard: string; event: string }[];
+      policy?: unknown;
+    };
     if (typeof metadata.cost?.cost_usd === 'number') cost += metadata.cost.cost_usd;
-    for (const decision of metadata.decisions ?? []) decisions.push(`${decision.guard}:${decision.event}`);
+    for (const decision of metadata.decisions ?? [])
+      decisions.push(`${decision.guard}:${decision.event}`);
     if (block.sub_type === 'TOOL_CALL' && metadata.policy === 'block') {
-      decisions.push(`policy:block(${block.payload.name} → ${String((block.payload.arguments as { to?: unknown }).to)})`);
+      decisions.push(
+        `policy:block(${block.payload.name} → ${String((block.payload.arguments as { to?: unknown }).to)})`,
+      );
     }
   }
   console.log('');
   if (blockedBy) console.log(`blocked: ${blockedBy.code}: ${blockedBy.message}`);
   console.log(`guard decisions: ${decisions.join(', ') || 'none'}`);
-  console.log(`model cost: $${cost.toFixed(6)} over ${blocks.filter((block) => block.metadata.api !== undefined).length} model calls`);
+  console.log(
+    `model cost: $${cost.toFixed(6)} over ${blocks.filter((block) => block.metadata.api !== undefined).length} model calls`,
+  );
   console.log(`emails sent: ${sentEmails.length}`);
   console.log(`trace: ${relative(process.cwd(), tracePath)} (${blocks.length} blocks)`);
 }

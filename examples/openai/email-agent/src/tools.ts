@@ -10,7 +10,11 @@ export const sentEmails: { to: string; subject: string; body: string }[] = [];
 export const tools = {
   get_inbox: (): Email[] => inbox,
   send_email: (args: Record<string, unknown>): { sent: true; to: string } => {
-    const email = { to: String(args.to), subject: String(args.subject ?? ''), body: String(args.body ?? '') };
+    const email = {
+      to: String(args.to),
+      subject: String(args.subject ?? ''),
+      body: String(args.body ?? ''),
+    };
     sentEmails.push(email);
     return { sent: true, to: email.to };
   },
@@ -33,7 +37,11 @@ export const toolDefinitions = [
       description: 'Sends an email on behalf of the user.',
       parameters: {
         type: 'object',
-        properties: { to: { type: 'string' }, subject: { type: 'string' }, body: { type: 'string' } },
+        properties: {
+          to: { type: 'string' },
+          subject: { type: 'string' },
+          body: { type: 'string' },
+        },
         required: ['to', 'subject', 'body'],
         additionalProperties: false,
       },

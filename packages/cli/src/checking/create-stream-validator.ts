@@ -6,8 +6,8 @@ import {
   entryToBlocks,
   eventsToBlocks,
   parseTrace,
-  type TraceError,
   TraceEntrySchema,
+  type TraceError,
   validateBlocks,
 } from '@tracewarden/core';
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import type { Block } from '@tracewarden/core';
 import {
   blocksToEvents,
-  parsePolicy,
   type Policy,
   type PolicyViolation,
+  parsePolicy,
   parseTrace,
   type Trace,
   TracewardenError,
@@ -11,12 +12,11 @@ import {
 import { type Command, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat, TraceItem } from '../formats/index.js';
+import { inputFormats } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
 import { maxLineBytesOption } from '../program/shared-options.js';
 import { createBlockConverter } from '../traces/index.js';
-import { inputFormats } from '../formats/index.js';
-import type { Block } from '@tracewarden/core';
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {

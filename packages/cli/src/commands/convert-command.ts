@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { blocksToEvents } from '@tracewarden/core';
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { writeText } from '../output/index.js';

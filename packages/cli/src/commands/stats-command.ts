@@ -27,8 +27,9 @@ function milliseconds(value: number): string {
 
 function table(rows: string[][], indent = '  '): string {
   const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  }
   return rows
     .map(
       (row) =>

@@ -19,6 +19,6 @@ export {
   type TraceItem,
   traceLabel,
 } from './open-input.js';
-export { lineColumnAt, type JsonParseResult, parseJson } from './parse-json.js';
-export { readLines, type ReadLinesOptions, type TextLine } from './read-lines.js';
+export { type JsonParseResult, lineColumnAt, parseJson } from './parse-json.js';
+export { type ReadLinesOptions, readLines, type TextLine } from './read-lines.js';
 export { type JsonScan, scanJson } from './scan-json.js';

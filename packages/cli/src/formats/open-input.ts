@@ -217,7 +217,10 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
         : undefined;
 
   if (container !== 'json') {
-    const stream = createReadStream(file, options.signal === undefined ? {} : { signal: options.signal });
+    const stream = createReadStream(
+      file,
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
     const lines = readLines(stream, readLineOptions)[Symbol.asyncIterator]();
     // Peek until the first line that tells the format, replaying what was read.
     const peeked: TextLine[] = [];
@@ -275,7 +278,10 @@ export async function openInput(file: string, options: OpenInputOptions = {}): P
     }
   }
 
-  const text = await readFile(file, { encoding: 'utf8', ...(options.signal === undefined ? {} : { signal: options.signal }) }).catch((error: unknown) => {
+  const text = await readFile(file, {
+    encoding: 'utf8',
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  }).catch((error: unknown) => {
     if (options.signal?.aborted === true) throw error;
     throw new CliError({
       code: 'CLI_FILE_UNREADABLE',

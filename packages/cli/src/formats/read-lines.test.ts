@@ -5,9 +5,13 @@ async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield Buffer.from(part, 'utf8');
 }
 
-async function collect(source: AsyncIterable<Uint8Array>, maxLineBytes?: number): Promise<TextLine[]> {
+async function collect(
+  source: AsyncIterable<Uint8Array>,
+  maxLineBytes?: number,
+): Promise<TextLine[]> {
   const lines: TextLine[] = [];
-  for await (const line of readLines(source, maxLineBytes === undefined ? {} : { maxLineBytes })) lines.push(line);
+  for await (const line of readLines(source, maxLineBytes === undefined ? {} : { maxLineBytes }))
+    lines.push(line);
   return lines;
 }
 
@@ -28,6 +32,10 @@ describe('readLines', () => {
 
   it('reports a line over the limit without keeping it, then goes on', async () => {
     const lines = await collect(chunks('short\n', 'x'.repeat(50), 'y'.repeat(50), '\nnext\n'), 64);
-    expect(lines).toEqual([{ line: 1, text: 'short' }, { line: 2, tooLong: { bytes: 100 } }, { line: 3, text: 'next' }]);
+    expect(lines).toEqual([
+      { line: 1, text: 'short' },
+      { line: 2, tooLong: { bytes: 100 } },
+      { line: 3, text: 'next' },
+    ]);
   });
 });

@@ -35,7 +35,8 @@ export interface Palette {
  * @returns functions wrapping text in ANSI colours (or not)
  */
 export function createPalette(enabled: boolean): Palette {
-  const paint = (code: number) => (enabled ? (text: string) => `\u001b[${code}m${text}\u001b[0m` : (text: string) => text);
+  const paint = (code: number) =>
+    enabled ? (text: string) => `\u001b[${code}m${text}\u001b[0m` : (text: string) => text;
   return {
     red: paint(codes.red),
     green: paint(codes.green),

@@ -1,7 +1,7 @@
 /** A text output of the command line: `process.stdout`, `process.stderr`, or a test double. */
 export interface CliOutput {
   /** Writes text; returns false when the caller should wait for `drain` (as Node streams do). */
-  write(text: string): boolean | undefined | void;
+  write(text: string): unknown;
   /** Whether this output is a terminal (progress bars and colour only go to terminals). */
   readonly isTTY?: boolean | undefined;
   /** Terminal width, when a terminal. */

@@ -1,6 +1,6 @@
 import {
-  createProgressBar,
   createPalette,
+  createProgressBar,
   type Palette,
   type ProgressBar,
   useColor,

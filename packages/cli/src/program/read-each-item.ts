@@ -24,7 +24,9 @@ const abortedMarker: unique symbol = Symbol('aborted');
  * race is pending (racing against one long-lived promise would add a reaction to it per item
  * and keep every item alive).
  */
-function createAbortRace(signal: AbortSignal): <T>(promise: Promise<T>) => Promise<T | typeof abortedMarker> {
+function createAbortRace(
+  signal: AbortSignal,
+): <T>(promise: Promise<T>) => Promise<T | typeof abortedMarker> {
   let wake: ((value: typeof abortedMarker) => void) | undefined;
   signal.addEventListener('abort', () => wake?.(abortedMarker), { once: true });
   return <T>(promise: Promise<T>) => {
@@ -34,7 +36,9 @@ function createAbortRace(signal: AbortSignal): <T>(promise: Promise<T>) => Promi
     }
     return new Promise<T | typeof abortedMarker>((resolve, reject) => {
       wake = resolve;
-      promise.then(resolve, (error: unknown) => (signal.aborted ? resolve(abortedMarker) : reject(error)));
+      promise.then(resolve, (error: unknown) =>
+        signal.aborted ? resolve(abortedMarker) : reject(error),
+      );
     });
   };
 }
@@ -72,7 +76,13 @@ export async function readEachItem(
     return abortedMarker;
   });
   if (opened === abortedMarker) {
-    const input: Input = { file, size: 0, container: 'jsonl', format: options.format ?? 'events', items: (async function* () {})() };
+    const input: Input = {
+      file,
+      size: 0,
+      container: 'jsonl',
+      format: options.format ?? 'events',
+      items: (async function* () {})(),
+    };
     return { input, items: 0, interrupted: true };
   }
   const input = opened;

@@ -18,7 +18,13 @@ async function run(argv: string[], options: MemoryIoOptions = {}) {
 }
 
 describe('validate', () => {
-  it.each(['chat-trace.json', 'chat-dataset.jsonl', 'blocks.jsonl', 'blocks.json', 'entries.jsonl'])('accepts the valid fixture %s', async (name) => {
+  it.each([
+    'chat-trace.json',
+    'chat-dataset.jsonl',
+    'blocks.jsonl',
+    'blocks.json',
+    'entries.jsonl',
+  ])('accepts the valid fixture %s', async (name) => {
     const result = await run(['validate', fixture(name)]);
     expect(result.stdout).toMatch(/^ok: 1 file/);
     expect(result.code).toBe(0);
@@ -35,21 +41,31 @@ describe('validate', () => {
   it('reports a pretty-printed JSON syntax error at its line and column', async () => {
     const result = await run(['validate', fixture('malformed/bad-json.json')]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("bad-json.json:4:3: VALIDATION: invalid JSON at line 4, column 3: expected ',' or ']'");
+    expect(result.stdout).toContain(
+      "bad-json.json:4:3: VALIDATION: invalid JSON at line 4, column 3: expected ',' or ']'",
+    );
   });
 
   it('reports a wrong parent and an unknown parent with the seed codes and addresses', async () => {
     const result = await run(['validate', fixture('malformed/wrong-parent.jsonl')]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('wrong-parent.jsonl:2: PARENT_SUBTYPE_MISMATCH tr_1/tb_002.parent_block_id:');
-    expect(result.stdout).toContain('wrong-parent.jsonl:3: VALIDATION tr_1/tb_003.parent_block_id:');
+    expect(result.stdout).toContain(
+      'wrong-parent.jsonl:2: PARENT_SUBTYPE_MISMATCH tr_1/tb_002.parent_block_id:',
+    );
+    expect(result.stdout).toContain(
+      'wrong-parent.jsonl:3: VALIDATION tr_1/tb_003.parent_block_id:',
+    );
   });
 
   it('reports an oversize payload as PAYLOAD_TOO_LARGE, and honours LIMIT_* from the environment', async () => {
     const strict = await run(['validate', fixture('malformed/oversize-payload.jsonl')]);
     expect(strict.code).toBe(1);
-    expect(strict.stdout).toContain('oversize-payload.jsonl:2: PAYLOAD_TOO_LARGE tr_1/tb_002.payload.text:');
-    const raised = await run(['validate', fixture('malformed/oversize-payload.jsonl')], { env: { LIMIT_THINK_BYTES: '65536' } });
+    expect(strict.stdout).toContain(
+      'oversize-payload.jsonl:2: PAYLOAD_TOO_LARGE tr_1/tb_002.payload.text:',
+    );
+    const raised = await run(['validate', fixture('malformed/oversize-payload.jsonl')], {
+      env: { LIMIT_THINK_BYTES: '65536' },
+    });
     expect(raised.code).toBe(0);
   });
 
@@ -62,7 +78,9 @@ describe('validate', () => {
   it('reports bad tool-call arguments in a chat trace at the event address and its line', async () => {
     const result = await run(['validate', fixture('malformed/bad-arguments.json')]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('bad-arguments.json:3: VALIDATION #0/1.tool_calls.0.function.arguments:');
+    expect(result.stdout).toContain(
+      'bad-arguments.json:3: VALIDATION #0/1.tool_calls.0.function.arguments:',
+    );
   });
 
   it('reports trace entries: schema problems and duplicate call ids per session', async () => {
@@ -87,7 +105,10 @@ describe('validate', () => {
   it('writes a JSON report with --json', async () => {
     const result = await run(['validate', '--json', fixture('malformed/wrong-parent.jsonl')]);
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as { ok: boolean; problems: { code: string; line: number; http_status: number }[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      problems: { code: string; line: number; http_status: number }[];
+    };
     expect(report.ok).toBe(false);
     expect(report.problems.map((p) => [p.code, p.line, p.http_status])).toEqual([
       ['PARENT_SUBTYPE_MISMATCH', 2, 409],
@@ -100,7 +121,12 @@ describe('validate', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('cannot tell the format');
     expect(unknown.stderr).toContain('pass --format');
-    const forced = await run(['validate', '--format', 'blocks', fixture('malformed/unknown-format.json')]);
+    const forced = await run([
+      'validate',
+      '--format',
+      'blocks',
+      fixture('malformed/unknown-format.json'),
+    ]);
     expect(forced.code).toBe(1);
     expect(forced.stdout).toContain('VALIDATION');
   });
@@ -112,9 +138,16 @@ describe('validate', () => {
   });
 
   it('reports a line over --max-line-bytes as PAYLOAD_TOO_LARGE and skips it', async () => {
-    const result = await run(['validate', '--max-line-bytes', '1000', fixture('malformed/oversize-payload.jsonl')]);
+    const result = await run([
+      'validate',
+      '--max-line-bytes',
+      '1000',
+      fixture('malformed/oversize-payload.jsonl'),
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/oversize-payload\.jsonl:2: PAYLOAD_TOO_LARGE: line is \d+ bytes, over the 1000-byte line limit/);
+    expect(result.stdout).toMatch(
+      /oversize-payload\.jsonl:2: PAYLOAD_TOO_LARGE: line is \d+ bytes, over the 1000-byte line limit/,
+    );
   });
 
   it('reports a line that holds another format than the file', async () => {
@@ -123,7 +156,9 @@ describe('validate', () => {
     writeFileSync(file, `${blocks}\n[{"role":"user","content":"hi"}]\n`);
     const result = await run(['validate', file]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('mixed.jsonl:2: VALIDATION: line holds a chat-event trace, but this file holds trace blocks (detected from line 1)');
+    expect(result.stdout).toContain(
+      'mixed.jsonl:2: VALIDATION: line holds a chat-event trace, but this file holds trace blocks (detected from line 1)',
+    );
   });
 
   it('stops cleanly with exit 130 when interrupted', async () => {
@@ -139,7 +174,9 @@ describe('view', () => {
   it('prints the stitched tree of each trace in file order', async () => {
     const result = await run(['view', fixture('blocks.jsonl')]);
     expect(result.code).toBe(0);
-    expect(result.stdout.indexOf('trace tr_weather')).toBeLessThan(result.stdout.indexOf('trace tr_mail'));
+    expect(result.stdout.indexOf('trace tr_weather')).toBeLessThan(
+      result.stdout.indexOf('trace tr_mail'),
+    );
     expect(result.stdout).toContain('│  ├─ think: decide to show forecast in celsius');
     expect(result.stdout).toContain('call get_weather({"city":"bogotá"})');
     expect(result.stdout).toContain('[success · 120 ms]');
@@ -148,8 +185,12 @@ describe('view', () => {
   });
 
   it('colours only on a terminal, and never with NO_COLOR', async () => {
-    expect((await run(['view', fixture('blocks.jsonl')], { tty: true })).stdout).toContain('\u001b[');
-    expect((await run(['view', fixture('blocks.jsonl')], { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+    expect((await run(['view', fixture('blocks.jsonl')], { tty: true })).stdout).toContain(
+      '\u001b[',
+    );
+    expect(
+      (await run(['view', fixture('blocks.jsonl')], { tty: true, env: { NO_COLOR: '1' } })).stdout,
+    ).not.toContain('\u001b[');
   });
 
   it('truncates long values for display, and shows them whole with --full', async () => {
@@ -174,7 +215,11 @@ describe('view', () => {
   it('prints the stitched JSON with --json, and selects a trace with --trace', async () => {
     const result = await run(['view', '--json', '--trace', 'tr_mail', fixture('blocks.jsonl')]);
     expect(result.code).toBe(0);
-    const stitched = JSON.parse(result.stdout) as { trace_id: string; messages: { tool_calls: { results: unknown[] }[] }[]; orphans: unknown };
+    const stitched = JSON.parse(result.stdout) as {
+      trace_id: string;
+      messages: { tool_calls: { results: unknown[] }[] }[];
+      orphans: unknown;
+    };
     expect(stitched.trace_id).toBe('tr_mail');
     expect(stitched.messages[1]?.tool_calls[0]?.results).toHaveLength(1);
     expect(stitched.orphans).toEqual({ tool_calls: [], tool_results: [] });
@@ -194,35 +239,57 @@ describe('view', () => {
 describe('convert', () => {
   it('round-trips chat events through blocks without loss', async () => {
     const blocksFile = join(temporary, 'trace.blocks.jsonl');
-    expect((await run(['convert', fixture('chat-trace.json'), '--to', 'jsonl', '-o', blocksFile])).code).toBe(0);
+    expect(
+      (await run(['convert', fixture('chat-trace.json'), '--to', 'jsonl', '-o', blocksFile])).code,
+    ).toBe(0);
     const lines = readFileSync(blocksFile, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(5);
     expect((await run(['validate', blocksFile])).code).toBe(0);
     const back = await run(['convert', blocksFile, '--to', 'events']);
     expect(back.code).toBe(0);
-    expect(JSON.parse(back.stdout)).toEqual(JSON.parse(readFileSync(fixture('chat-trace.json'), 'utf8')));
+    expect(JSON.parse(back.stdout)).toEqual(
+      JSON.parse(readFileSync(fixture('chat-trace.json'), 'utf8')),
+    );
   });
 
   it('writes a JSON array of blocks with --to blocks', async () => {
     const result = await run(['convert', fixture('chat-trace.json'), '--to', 'blocks']);
     const blocks = JSON.parse(result.stdout) as { sub_type: string }[];
-    expect(blocks.map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'MESSAGE']);
+    expect(blocks.map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'MESSAGE',
+    ]);
   });
 
   it('writes several traces as JSONL of { messages, metadata }', async () => {
     const result = await run(['convert', fixture('blocks.jsonl'), '--to', 'events']);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata: { trace_id: string } });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { metadata: { trace_id: string } });
     expect(lines.map((line) => line.metadata.trace_id)).toEqual(['tr_weather', 'tr_mail']);
   });
 
   it('converts trace entries to blocks that validate', async () => {
     const out = join(temporary, 'entries.blocks.jsonl');
-    expect((await run(['convert', fixture('entries.jsonl'), '--to', 'jsonl', '-o', out])).code).toBe(0);
+    expect(
+      (await run(['convert', fixture('entries.jsonl'), '--to', 'jsonl', '-o', out])).code,
+    ).toBe(0);
     expect((await run(['validate', out])).code).toBe(0);
   });
 
   it('refuses to overwrite its input, and requires --to', async () => {
-    const same = await run(['convert', fixture('blocks.jsonl'), '--to', 'jsonl', '-o', fixture('blocks.jsonl')]);
+    const same = await run([
+      'convert',
+      fixture('blocks.jsonl'),
+      '--to',
+      'jsonl',
+      '-o',
+      fixture('blocks.jsonl'),
+    ]);
     expect(same.code).toBe(2);
     expect(same.stderr).toContain('is the input file');
     const missing = await run(['convert', fixture('blocks.jsonl')]);
@@ -233,7 +300,12 @@ describe('convert', () => {
 
 describe('stats', () => {
   it('counts traces, tools, statuses, tokens, cost and latency', async () => {
-    const result = await run(['stats', '--json', fixture('blocks.jsonl'), fixture('entries.jsonl')]);
+    const result = await run([
+      'stats',
+      '--json',
+      fixture('blocks.jsonl'),
+      fixture('entries.jsonl'),
+    ]);
     expect(result.code).toBe(0);
     const stats = JSON.parse(result.stdout);
     expect(stats).toMatchObject({
@@ -246,8 +318,18 @@ describe('stats', () => {
       resultsByStatus: { success: 2, timeout: 2, failure: 1 },
       errors: 3,
     });
-    expect(stats.byModel['gpt-4o-mini']).toEqual({ calls: 2, inputTokens: 300, outputTokens: 42, totalTokens: 342, cost: expect.closeTo(0.00066, 8) });
-    expect(stats.byModel['gpt-4o']).toMatchObject({ inputTokens: 200, outputTokens: 20, totalTokens: 220 });
+    expect(stats.byModel['gpt-4o-mini']).toEqual({
+      calls: 2,
+      inputTokens: 300,
+      outputTokens: 42,
+      totalTokens: 342,
+      cost: expect.closeTo(0.00066, 8),
+    });
+    expect(stats.byModel['gpt-4o']).toMatchObject({
+      inputTokens: 200,
+      outputTokens: 20,
+      totalTokens: 220,
+    });
     expect(stats.latencyByTool.search_db).toMatchObject({ count: 2, min: 12.5, max: 5000 });
     expect(stats.latencyByTool.search_db.p50).toBeCloseTo(12.5, 0);
     expect(stats.latencyByTool.search_db.p99).toBeCloseTo(5000, -2);
@@ -265,24 +347,52 @@ describe('check', () => {
   const policy = fixture('policies/no-external-email.gr');
 
   it('prints each violation with file, line, trace, address and message, and exits 1 when a block rule fires', async () => {
-    const result = await run(['check', '--policy', policy, fixture('blocks.jsonl'), fixture('chat-dataset.jsonl')]);
+    const result = await run([
+      'check',
+      '--policy',
+      policy,
+      fixture('blocks.jsonl'),
+      fixture('chat-dataset.jsonl'),
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('blocks.jsonl:7: BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
-    expect(result.stdout).toContain('blocks.jsonl:7: WARN tr_mail/2,2.content:5-12: a tool timed out');
-    expect(result.stdout).toContain('chat-dataset.jsonl:2: BLOCK run-1/1.tool_calls.0: email sent outside example.com');
+    expect(result.stdout).toContain(
+      'blocks.jsonl:7: BLOCK tr_mail/1.tool_calls.0: email sent outside example.com',
+    );
+    expect(result.stdout).toContain(
+      'blocks.jsonl:7: WARN tr_mail/2,2.content:5-12: a tool timed out',
+    );
+    expect(result.stdout).toContain(
+      'chat-dataset.jsonl:2: BLOCK run-1/1.tool_calls.0: email sent outside example.com',
+    );
     expect(result.stdout).toContain('blocked: 3 violations (2 block, 1 warn, 0 log) in 4 traces');
   });
 
   it('exits 0 when only warn rules fire', async () => {
-    const result = await run(['check', '-p', fixture('policies/warn-only.gr'), fixture('blocks.jsonl')]);
+    const result = await run([
+      'check',
+      '-p',
+      fixture('policies/warn-only.gr'),
+      fixture('blocks.jsonl'),
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('passed: 1 violation (0 block, 1 warn, 0 log) in 2 traces');
   });
 
   it('writes a JSON report with --format json', async () => {
-    const result = await run(['check', '-p', policy, '--format', 'json', fixture('chat-dataset.jsonl')]);
+    const result = await run([
+      'check',
+      '-p',
+      policy,
+      '--format',
+      'json',
+      fixture('chat-dataset.jsonl'),
+    ]);
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as { ok: boolean; traces: number; violations: unknown[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      traces: number;
+      violations: unknown[];
+    };
     expect(report.ok).toBe(false);
     expect(report.traces).toBe(2);
     expect(report.violations).toEqual([
@@ -299,7 +409,12 @@ describe('check', () => {
   });
 
   it('reports a policy syntax error at its line and column, as a usage error', async () => {
-    const result = await run(['check', '-p', fixture('policies/bad-syntax.gr'), fixture('blocks.jsonl')]);
+    const result = await run([
+      'check',
+      '-p',
+      fixture('policies/bad-syntax.gr'),
+      fixture('blocks.jsonl'),
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad-syntax\.gr:2:5: POLICY_SYNTAX: .*never closed/);
   });
@@ -312,12 +427,15 @@ describe('check', () => {
 });
 
 describe('help and usage', () => {
-  it.each(['validate', 'view', 'convert', 'check', 'stats'])('%s --help has examples', async (command) => {
-    const result = await run([command, '--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Examples:');
-    expect(result.stdout).toContain(`$ tracewarden ${command}`);
-  });
+  it.each(['validate', 'view', 'convert', 'check', 'stats'])(
+    '%s --help has examples',
+    async (command) => {
+      const result = await run([command, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Examples:');
+      expect(result.stdout).toContain(`$ tracewarden ${command}`);
+    },
+  );
 
   it('documents exit codes in the main help', async () => {
     const result = await run(['--help']);

@@ -24,12 +24,18 @@ describe('createPercentileSketch', () => {
   it('estimates every quantile within its relative accuracy (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.double({ min: 0.001, max: 1e7, noNaN: true }), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.double({ min: 0.001, max: 1e7, noNaN: true }), {
+          minLength: 1,
+          maxLength: 300,
+        }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         (values, q) => {
           const sketch = createPercentileSketch({ relativeAccuracy: 0.01 });
           for (const value of values) sketch.add(value);
-          const exact = exactQuantile([...values].sort((a, b) => a - b), q);
+          const exact = exactQuantile(
+            [...values].sort((a, b) => a - b),
+            q,
+          );
           const estimate = sketch.quantile(q) ?? Number.NaN;
           expect(Math.abs(estimate - exact)).toBeLessThanOrEqual(exact * 0.0101);
         },

@@ -73,7 +73,7 @@ export function createPercentileSketch(options: PercentileSketchOptions = {}): P
   return {
     add(value) {
       if (!Number.isFinite(value)) return;
-      const v = value < 0 ? 0 : value;
+      const v = Math.max(value, 0);
       count++;
       sum += v;
       min = min === undefined || v < min ? v : min;

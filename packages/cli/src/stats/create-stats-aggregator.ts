@@ -127,15 +127,19 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
   const resultsByStatus: Record<string, number> = {};
   const byModel = new Map<string, ModelTotals>();
   const latency = new Map<string, PercentileSketch>();
-  const callNames = new Map<string, string>();
-
+  // Two generations instead of evicting one oldest key per insert: evicting from the front of a
+  // Map scans its deleted slots and turns quadratic on millions of calls.
+  let recentCalls = new Map<string, string>();
+  let olderCalls = new Map<string, string>();
+  const generationSize = Math.max(1, Math.floor(maxRememberedCalls / 2));
   const rememberCall = (key: string, name: string) => {
-    callNames.set(key, name);
-    if (callNames.size > maxRememberedCalls) {
-      const oldest = callNames.keys().next().value;
-      if (oldest !== undefined) callNames.delete(oldest);
+    recentCalls.set(key, name);
+    if (recentCalls.size >= generationSize) {
+      olderCalls = recentCalls;
+      recentCalls = new Map();
     }
   };
+  const callName = (key: string) => recentCalls.get(key) ?? olderCalls.get(key);
   const addLatency = (tool: string, ms: number | undefined) => {
     if (ms === undefined) return;
     let sketch = latency.get(tool);
@@ -257,7 +261,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         addStatus(metadata);
         const name =
           (typeof metadata.tool_name === 'string' ? metadata.tool_name : undefined) ??
-          (callId === undefined ? undefined : callNames.get(`${traceId}\u0000${callId}`)) ??
+          (callId === undefined ? undefined : callName(`${traceId}\u0000${callId}`)) ??
           '(unknown tool)';
         // streamed deltas carry no timing of their own; count each result's timing once
         addLatency(name, durationOf(metadata));

@@ -91,6 +91,19 @@ interface MemoryAdmission extends CircuitAdmission {
   readonly generation: number;
 }
 
+// stores made by createMemoryCircuitBreakerStore (see storeIgnoresTimeOfClosedSuccess)
+const memoryStores = new WeakSet<CircuitBreakerStore>();
+
+/**
+ * Whether `store.record` is known not to read `now` for a success of a call admitted closed (a
+ * success never moves a closed circuit): true for the in-memory store, which lets a guard skip a
+ * clock read per call. Unknown stores always get the current time.
+ * @internal
+ */
+export function storeIgnoresTimeOfClosedSuccess(store: CircuitBreakerStore): boolean {
+  return memoryStores.has(store);
+}
+
 const closedAdmission = (generation: number): MemoryAdmission =>
   Object.freeze({ allowed: true, probe: false, state: 'closed', generation });
 
@@ -107,7 +120,11 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
   const breakers = new Map<string, Breaker>();
   // one counter for the whole store, so an admission from before a reset never matches again
   let generations = 0;
+  // one-entry cache: a guard asks for the same key on acquire and record (a Map lookup each)
+  let lastKey: string | undefined;
+  let lastBreaker: Breaker | undefined;
   const get = (key: string): Breaker => {
+    if (key === lastKey) return lastBreaker!;
     let breaker = breakers.get(key);
     if (breaker === undefined) {
       const generation = ++generations;
@@ -122,6 +139,8 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
       };
       breakers.set(key, breaker);
     }
+    lastKey = key;
+    lastBreaker = breaker;
     return breaker;
   };
   const move = (
@@ -140,7 +159,7 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
     if (to === 'closed') breaker.closedAdmission = closedAdmission(breaker.generation);
     return transition;
   };
-  return {
+  const store: CircuitBreakerStore = {
     acquire(key, limits, now) {
       const breaker = get(key);
       if (breaker.state === 'closed') {
@@ -197,8 +216,12 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
       return breaker.state;
     },
     reset(key) {
+      lastKey = undefined;
+      lastBreaker = undefined;
       if (key === undefined) breakers.clear();
       else breakers.delete(key);
     },
   };
+  memoryStores.add(store);
+  return store;
 }

@@ -106,12 +106,18 @@ function close(reservation: LedgerReservation): boolean {
 export function createMemoryCostLedger(): CostLedger {
   const sessions = new Map<string, LedgerSnapshot>();
   let ids = 0;
+  // one-entry cache: reserve and settle of a call look up the same session (a Map lookup each)
+  let lastSessionId: string | undefined;
+  let lastSnapshot: LedgerSnapshot | undefined;
   const get = (sessionId: string): LedgerSnapshot => {
+    if (sessionId === lastSessionId) return lastSnapshot!;
     let snapshot = sessions.get(sessionId);
     if (snapshot === undefined) {
       snapshot = { spentMicroUsd: 0, reservedMicroUsd: 0, calls: 0 };
       sessions.set(sessionId, snapshot);
     }
+    lastSessionId = sessionId;
+    lastSnapshot = snapshot;
     return snapshot;
   };
   const copy = (s: LedgerSnapshot): LedgerSnapshot => ({
@@ -158,6 +164,8 @@ export function createMemoryCostLedger(): CostLedger {
       return copy(get(sessionId));
     },
     reset(sessionId) {
+      lastSessionId = undefined;
+      lastSnapshot = undefined;
       if (sessionId === undefined) sessions.clear();
       else sessions.delete(sessionId);
     },

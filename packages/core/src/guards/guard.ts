@@ -20,6 +20,7 @@ import {
   type CircuitBreakerStore,
   type CircuitTransition,
   createMemoryCircuitBreakerStore,
+  storeIgnoresTimeOfClosedSuccess,
 } from './circuit-breaker-store.js';
 import { CircuitOpenError } from './circuit-open-error.js';
 import { consoleGuardLogger } from './console-guard-logger.js';
@@ -283,6 +284,10 @@ export class GuardRuntime {
 
   private readonly fn: (...args: unknown[]) => unknown;
   private readonly options: GuardOptions;
+  private readonly tracer: Tracer | undefined;
+  private readonly signal: AbortSignal | undefined;
+  private readonly sessionId: string | undefined;
+  private readonly isFailure: CircuitBreakerOptions['isFailure'];
   private readonly listenersFixed: boolean;
   // retry
   private readonly maxRetries: number;
@@ -296,6 +301,8 @@ export class GuardRuntime {
   private readonly breakerStore: CircuitBreakerStore | undefined;
   private readonly breakerKey: string;
   private readonly breakerLimits: CircuitBreakerLimits | undefined;
+  /** The store does not read the time of a closed call's success: skip the clock (slow in VMs). */
+  private readonly breakerSkipsClockOnClosedSuccess: boolean = false;
   // rate limit
   private readonly bucketStore: RateLimitStore | undefined;
   private readonly bucketKey: string;
@@ -315,6 +322,10 @@ export class GuardRuntime {
   constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
     this.fn = fn;
     this.options = options;
+    this.tracer = options.tracer;
+    this.signal = options.signal;
+    this.sessionId = options.sessionId;
+    this.isFailure = options.circuitBreaker?.isFailure;
     this.name = options.name ?? (fn.name === '' ? 'tool' : fn.name);
     this.metadata = options.metadata;
     this.createCallId = options.createCallId ?? (() => crypto.randomUUID());
@@ -351,6 +362,7 @@ export class GuardRuntime {
         successThreshold: Math.max(1, breaker.successThreshold ?? 1),
       });
       this.breakerState = 'closed';
+      this.breakerSkipsClockOnClosedSuccess = storeIgnoresTimeOfClosedSuccess(this.breakerStore);
     }
 
     const rate = options.rateLimit;
@@ -415,15 +427,15 @@ export class GuardRuntime {
    */
   run(args: unknown[], invoke: GuardInvokeOptions | undefined): Promise<unknown> {
     try {
-      const options = this.options;
-      const tracer = options.tracer ?? currentTracer();
+      // fields of the runtime, not of `options`: option objects of many shapes make reads megamorphic
+      const tracer = this.tracer ?? currentTracer();
       const track = this.listenersFixed || tracer !== undefined;
-      const signal = invoke === undefined ? options.signal : (invoke.signal ?? options.signal);
+      const signal = invoke === undefined ? this.signal : (invoke.signal ?? this.signal);
       const s = new CallState(
         this,
         args,
         args.length,
-        invoke === undefined ? options.sessionId : (invoke.sessionId ?? options.sessionId),
+        invoke === undefined ? this.sessionId : (invoke.sessionId ?? this.sessionId),
         signal,
         tracer,
         track,
@@ -469,11 +481,9 @@ export class GuardRuntime {
     this.stats.attempts++;
     if (s.track) s.attemptStart = s.startTick;
     const context = new AttemptContext(undefined, this.timeoutMs !== undefined, 1, s);
-    const args = s.args;
-    args[s.argCount] = context;
     let result: unknown;
     try {
-      result = this.fn(...args);
+      result = this.callTool(s.args, s.argCount, context);
     } catch (error) {
       return this.resume(s, error);
     }
@@ -505,12 +515,32 @@ export class GuardRuntime {
     return outer;
   }
 
+  /**
+   * Calls the tool with its arguments and the context last. Common arities are called directly:
+   * appending to the rest-parameter array would reallocate it, and a spread call costs more.
+   */
+  private callTool(args: unknown[], count: number, context: AttemptContext): unknown {
+    switch (count) {
+      case 0:
+        return this.fn(context);
+      case 1:
+        return this.fn(args[0], context);
+      case 2:
+        return this.fn(args[0], args[1], context);
+      case 3:
+        return this.fn(args[0], args[1], args[2], context);
+      default:
+        args[count] = context;
+        return this.fn(...args);
+    }
+  }
+
   /** The budget reservation options of a call: preallocated for the guard's own session. */
   private reserveOptions(sessionId: string | undefined): {
     sessionId: string | undefined;
     force: boolean;
   } {
-    if (sessionId === this.options.sessionId && this.ownReserveOptions !== undefined)
+    if (sessionId === this.sessionId && this.ownReserveOptions !== undefined)
       return this.ownReserveOptions;
     return { sessionId, force: this.budget!.limits.onExceed !== 'block' };
   }
@@ -860,7 +890,7 @@ export class GuardRuntime {
   /** Steps 9–10: breaker update, record. */
   private updateBreaker(s: CallState, outcome: Outcome, ending: Ending): unknown {
     if (s.admission !== undefined) {
-      const isFailure = this.breaker?.isFailure;
+      const isFailure = this.isFailure;
       const counted =
         outcome === 'aborted'
           ? 'ignore'
@@ -883,8 +913,7 @@ export class GuardRuntime {
     const callerSignal = s.signal;
     const timeoutMs = this.timeoutMs;
     const context = new AttemptContext(callerSignal, timeoutMs !== undefined, attempt, s);
-    s.args[s.argCount] = context;
-    const result = this.fn(...s.args);
+    const result = this.callTool(s.args, s.argCount, context);
     if (!isThenable(result) || (timeoutMs === undefined && callerSignal === undefined))
       return result;
     return new Promise((resolve, reject) => {
@@ -1169,7 +1198,9 @@ export class GuardRuntime {
       this.breakerLimits!,
       admission,
       outcome,
-      this.clock(),
+      outcome === 'success' && admission.state === 'closed' && this.breakerSkipsClockOnClosedSuccess
+        ? s.startMs
+        : this.clock(),
     );
     if (transition instanceof Promise) {
       return transition.then((t) => {

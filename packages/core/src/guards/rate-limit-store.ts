@@ -43,13 +43,18 @@ interface BucketState {
  */
 export function createMemoryRateLimitStore(): RateLimitStore {
   const buckets = new Map<string, BucketState>();
+  // one-entry cache: a busy guard asks for the same key call after call
+  let lastKey: string | undefined;
+  let lastState: BucketState | undefined;
   return {
     take(key, limits, now) {
-      let state = buckets.get(key);
+      let state = key === lastKey ? lastState : buckets.get(key);
       if (state === undefined) {
         state = { tokens: limits.map((l) => l.capacity), last: now };
         buckets.set(key, state);
       }
+      lastKey = key;
+      lastState = state;
       const elapsed = now > state.last ? now - state.last : 0;
       state.last = Math.max(now, state.last);
       const tokens = state.tokens;
@@ -70,6 +75,8 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       return 0;
     },
     reset(key) {
+      lastKey = undefined;
+      lastState = undefined;
       if (key === undefined) buckets.clear();
       else buckets.delete(key);
     },

@@ -1,9 +1,18 @@
 import { TracewardenError } from '../errors/index.js';
 import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
-import { type CircuitBreakerLimits, type CircuitBreakerStore, createMemoryCircuitBreakerStore } from '../guards/circuit-breaker-store.js';
+import {
+  type CircuitBreakerLimits,
+  type CircuitBreakerStore,
+  createMemoryCircuitBreakerStore,
+} from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
 import { consoleGuardLogger } from '../guards/console-guard-logger.js';
-import { type Budget, type BudgetOptions, type BudgetReservation, createBudget } from '../guards/create-budget.js';
+import {
+  type Budget,
+  type BudgetOptions,
+  type BudgetReservation,
+  createBudget,
+} from '../guards/create-budget.js';
 import type { CircuitBreakerOptions, RateLimitOptions } from '../guards/guard-options.js';
 import { defaultRateLimitStore, type TokenBucketLimit } from '../guards/rate-limit-store.js';
 import { RateLimitedError } from '../guards/rate-limited-error.js';
@@ -57,12 +66,19 @@ function callKey(context: ModelCallGuardContext): string {
 
 let ownKeys = 0;
 
-function rateLimitGuard(options: RateLimitOptions, logger: GuardLogger, clock: () => number): ModelCallGuard | undefined {
+function rateLimitGuard(
+  options: RateLimitOptions,
+  logger: GuardLogger,
+  clock: () => number,
+): ModelCallGuard | undefined {
   const burst = options.burst ?? 1;
   const limits: TokenBucketLimit[] = [];
-  if (options.callsPerSecond !== undefined) limits.push({ capacity: burst, refillPerMs: options.callsPerSecond / 1000 });
-  if (options.callsPerMinute !== undefined) limits.push({ capacity: burst, refillPerMs: options.callsPerMinute / 60_000 });
-  if (options.callsPerHour !== undefined) limits.push({ capacity: burst, refillPerMs: options.callsPerHour / 3_600_000 });
+  if (options.callsPerSecond !== undefined)
+    limits.push({ capacity: burst, refillPerMs: options.callsPerSecond / 1000 });
+  if (options.callsPerMinute !== undefined)
+    limits.push({ capacity: burst, refillPerMs: options.callsPerMinute / 60_000 });
+  if (options.callsPerHour !== undefined)
+    limits.push({ capacity: burst, refillPerMs: options.callsPerHour / 3_600_000 });
   if (limits.length === 0) return undefined;
   const store = options.store ?? defaultRateLimitStore;
   const action = options.onLimit ?? 'block';
@@ -73,7 +89,13 @@ function rateLimitGuard(options: RateLimitOptions, logger: GuardLogger, clock: (
       const key = ownKey ?? options.sharedKey ?? callKey(context);
       const wait = sync(store.take(key, limits, clock()), 'rateLimit.store.take()');
       if (wait === 0) return undefined;
-      const decision: GuardDecision = { guard: 'rate_limit', event: 'refused', action, key, retry_in_ms: wait };
+      const decision: GuardDecision = {
+        guard: 'rate_limit',
+        event: 'refused',
+        action,
+        key,
+        retry_in_ms: wait,
+      };
       const message = `Rate limit reached for model calls to ${context.model} (bucket "${key}"); next token in ${wait} ms. Slow down or raise the limit.`;
       if (action === 'block') throw new RateLimitedError({ message, toolName: context.model });
       if (action === 'warn') logger.warn(message, { key, retry_in_ms: wait });
@@ -82,7 +104,11 @@ function rateLimitGuard(options: RateLimitOptions, logger: GuardLogger, clock: (
   };
 }
 
-function circuitBreakerGuard(options: CircuitBreakerOptions, logger: GuardLogger, clock: () => number): ModelCallGuard {
+function circuitBreakerGuard(
+  options: CircuitBreakerOptions,
+  logger: GuardLogger,
+  clock: () => number,
+): ModelCallGuard {
   const limits: CircuitBreakerLimits = {
     failureThreshold: options.failureThreshold ?? 5,
     recoveryTimeoutMs: (options.recoveryTimeout ?? 60) * 1000,
@@ -97,20 +123,36 @@ function circuitBreakerGuard(options: CircuitBreakerOptions, logger: GuardLogger
       const admission = sync(store.acquire(key, limits, clock()), 'circuitBreaker.store.acquire()');
       const decisions: GuardDecision[] = [];
       if (admission.transition !== undefined) {
-        decisions.push({ guard: 'circuit_breaker', event: 'transition', from: admission.transition.from, to: admission.transition.to, reason: admission.transition.reason });
+        decisions.push({
+          guard: 'circuit_breaker',
+          event: 'transition',
+          from: admission.transition.from,
+          to: admission.transition.to,
+          reason: admission.transition.reason,
+        });
         options.onStateChange?.({ ...admission.transition, toolName: key });
       }
       if (!admission.allowed) {
         const message = `Circuit breaker of model calls to ${context.model} is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not sent. Retry after the recovery timeout (${limits.recoveryTimeoutMs / 1000} s).`;
         if (action === 'block') throw new CircuitOpenError({ message, toolName: context.model });
         if (action === 'warn') logger.warn(message, { key, state: admission.state });
-        decisions.push({ guard: 'circuit_breaker', event: 'refused', action, state: admission.state });
+        decisions.push({
+          guard: 'circuit_breaker',
+          event: 'refused',
+          action,
+          state: admission.state,
+        });
         return { decisions };
       }
       return {
         decisions,
         settle({ status }) {
-          const outcome = status === 'failure' || status === 'timeout' ? 'failure' : status === 'success' ? 'success' : 'ignore';
+          const outcome =
+            status === 'failure' || status === 'timeout'
+              ? 'failure'
+              : status === 'success'
+                ? 'success'
+                : 'ignore';
           const isFailure = options.isFailure;
           const counted =
             outcome === 'ignore' || isFailure === undefined
@@ -118,22 +160,40 @@ function circuitBreakerGuard(options: CircuitBreakerOptions, logger: GuardLogger
               : isFailure({ status: status === 'cancelled' ? 'failure' : status, error: undefined })
                 ? 'failure'
                 : 'success';
-          const transition = sync(store.record(key, limits, admission, counted, clock()), 'circuitBreaker.store.record()');
+          const transition = sync(
+            store.record(key, limits, admission, counted, clock()),
+            'circuitBreaker.store.record()',
+          );
           if (transition === undefined) return undefined;
           options.onStateChange?.({ ...transition, toolName: key });
-          return [{ guard: 'circuit_breaker', event: 'transition', from: transition.from, to: transition.to, reason: transition.reason }];
+          return [
+            {
+              guard: 'circuit_breaker',
+              event: 'transition',
+              from: transition.from,
+              to: transition.to,
+              reason: transition.reason,
+            },
+          ];
         },
       };
     },
   };
 }
 
-function budgetGuard(budget: Budget, sessionId: string | undefined, logger: GuardLogger): ModelCallGuard {
+function budgetGuard(
+  budget: Budget,
+  sessionId: string | undefined,
+  logger: GuardLogger,
+): ModelCallGuard {
   const action = budget.limits.onExceed;
   return {
     name: 'budget',
     admit(context) {
-      const reservation: BudgetReservation = sync(budget.reserve(undefined, { sessionId, force: action !== 'block' }), 'budget.reserve()');
+      const reservation: BudgetReservation = sync(
+        budget.reserve(undefined, { sessionId, force: action !== 'block' }),
+        'budget.reserve()',
+      );
       if (!reservation.ok) {
         throw new BudgetExceededError({
           message: `Budget exceeded (${reservation.exceeded}) for model calls to ${context.model} in session "${reservation.sessionId}": ${reservation.message}`,
@@ -141,11 +201,20 @@ function budgetGuard(budget: Budget, sessionId: string | undefined, logger: Guar
         });
       }
       const decisions: GuardDecision[] = [
-        { guard: 'budget', event: 'reserved', session_id: reservation.sessionId, reserved_micro_usd: reservation.estimateMicroUsd, spent_micro_usd: reservation.snapshot.spentMicroUsd },
+        {
+          guard: 'budget',
+          event: 'reserved',
+          session_id: reservation.sessionId,
+          reserved_micro_usd: reservation.estimateMicroUsd,
+          spent_micro_usd: reservation.snapshot.spentMicroUsd,
+        },
       ];
       if (reservation.exceeded !== undefined) {
         decisions.push({ guard: 'budget', event: 'exceeded', action, limit: reservation.exceeded });
-        if (action === 'warn') logger.warn(`Budget exceeded (${reservation.exceeded}) for model calls to ${context.model}; the call runs because onExceed is "${action}".`);
+        if (action === 'warn')
+          logger.warn(
+            `Budget exceeded (${reservation.exceeded}) for model calls to ${context.model}; the call runs because onExceed is "${action}".`,
+          );
       }
       const maxPerCall = budget.limits.maxCostPerCallMicroUsd;
       const remaining = sync(budget.remaining(reservation.sessionId), 'budget.remaining()');
@@ -171,7 +240,8 @@ function budgetGuard(budget: Budget, sessionId: string | undefined, logger: Guar
               ...(costMicroUsd === undefined ? { estimated: true } : {}),
             },
           ];
-          if (settlement.alert !== undefined) result.push({ guard: 'budget', event: 'alert', ...settlement.alert });
+          if (settlement.alert !== undefined)
+            result.push({ guard: 'budget', event: 'alert', ...settlement.alert });
           return result;
         },
       };
@@ -207,7 +277,8 @@ export function createModelCallGuards(options: ModelCallGuardOptions): ModelCall
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? consoleGuardLogger;
   const guards: ModelCallGuard[] = [];
-  if (options.circuitBreaker !== undefined) guards.push(circuitBreakerGuard(options.circuitBreaker, logger, clock));
+  if (options.circuitBreaker !== undefined)
+    guards.push(circuitBreakerGuard(options.circuitBreaker, logger, clock));
   if (options.rateLimit !== undefined) {
     const rate = rateLimitGuard(options.rateLimit, logger, clock);
     if (rate !== undefined) guards.push(rate);

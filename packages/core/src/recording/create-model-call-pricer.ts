@@ -34,8 +34,16 @@ interface Rates {
 export function createModelCallPricer(options: ModelCallPricerOptions = {}): ModelCallPricer {
   const { provider, cacheMs = 3_600_000, ...priceOptions } = options;
   const cache = new Map<string, Rates>();
-  const price = (model: string, inputTokens: number, cachedInputTokens: number, outputTokens: number): CostRecord =>
-    priceUsage({ model, provider, usage: { inputTokens, cachedInputTokens, outputTokens } }, priceOptions);
+  const price = (
+    model: string,
+    inputTokens: number,
+    cachedInputTokens: number,
+    outputTokens: number,
+  ): CostRecord =>
+    priceUsage(
+      { model, provider, usage: { inputTokens, cachedInputTokens, outputTokens } },
+      priceOptions,
+    );
   return (model, usage) => {
     const now = Date.now();
     let rates = cache.get(model);
@@ -43,11 +51,20 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       const input = price(model, 1_000_000, 0, 0);
       const cached = price(model, 1_000_000, 1_000_000, 0);
       const output = price(model, 0, 0, 1_000_000);
-      rates = { input: input.cost_usd / 1e6, cached: cached.cost_usd / 1e6, output: output.cost_usd / 1e6, record: input, expires: now + cacheMs };
+      rates = {
+        input: input.cost_usd / 1e6,
+        cached: cached.cost_usd / 1e6,
+        output: output.cost_usd / 1e6,
+        record: input,
+        expires: now + cacheMs,
+      };
       cache.set(model, rates);
     }
     const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-    const usd = (usage.inputTokens - cachedTokens) * rates.input + cachedTokens * rates.cached + usage.outputTokens * rates.output;
+    const usd =
+      (usage.inputTokens - cachedTokens) * rates.input +
+      cachedTokens * rates.cached +
+      usage.outputTokens * rates.output;
     return {
       cost_usd: usd,
       cost_micro_usd: Math.round(usd * 1e6),

@@ -4,11 +4,18 @@ import { GuardError } from '../guards/guard-error.js';
 import { GuardTimeoutError } from '../guards/guard-timeout-error.js';
 import type { GuardDecision } from '../guards/types.js';
 import type { ContentPart, Message, ToolCall, ToolOutput, Trace } from '../model/index.js';
-import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
-import { currentTracer } from '../tracing/with-trace.js';
+import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { Tracer } from '../tracing/types.js';
-import { type ChainKey, chainKey, messageFingerprint, parseArguments, plainText, rootChainKey } from './message-fingerprint.js';
+import { currentTracer } from '../tracing/with-trace.js';
+import {
+  type ChainKey,
+  chainKey,
+  messageFingerprint,
+  parseArguments,
+  plainText,
+  rootChainKey,
+} from './message-fingerprint.js';
 import { scrubRaw } from './scrub-raw.js';
 import type {
   ModelCallAttempt,
@@ -129,11 +136,14 @@ function stateOf(tracer: Tracer): TracerState {
 
 function defaultRecordingError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`tracewarden: a block could not be recorded: ${message}`, { code: 'TRACEWARDEN_RECORDING' });
+  process.emitWarning(`tracewarden: a block could not be recorded: ${message}`, {
+    code: 'TRACEWARDEN_RECORDING',
+  });
 }
 
 function defaultRefusal(review: ToolCallReview): string {
-  const first = review.violations.find((violation) => violation.action === 'block') ?? review.violations[0];
+  const first =
+    review.violations.find((violation) => violation.action === 'block') ?? review.violations[0];
   return `Tool call ${review.call.name} was blocked by policy: ${first?.message ?? 'not allowed'}. It was not executed.`;
 }
 
@@ -158,8 +168,15 @@ function normalizeContent(content: unknown): string | ContentPart[] | null {
     const type = record.type;
     if ((type === 'input_text' || type === 'output_text') && typeof record.text === 'string') {
       parts.push({ type: 'text', text: record.text });
-    } else if (type === 'image_url' && typeof record.image_url === 'object' && record.image_url !== null) {
-      parts.push({ type: 'image', image_url: String((record.image_url as { url?: unknown }).url ?? '') });
+    } else if (
+      type === 'image_url' &&
+      typeof record.image_url === 'object' &&
+      record.image_url !== null
+    ) {
+      parts.push({
+        type: 'image',
+        image_url: String((record.image_url as { url?: unknown }).url ?? ''),
+      });
     } else if (type === 'input_image' && typeof record.image_url === 'string') {
       parts.push({ type: 'image', image_url: record.image_url });
     } else if (typeof type === 'string') {
@@ -196,8 +213,14 @@ function estimateTokens(messages: readonly NeutralMessage[]): number {
   let chars = 0;
   for (const message of messages) {
     const text = plainText(message.content);
-    chars += text !== undefined ? text.length : message.content == null ? 0 : JSON.stringify(message.content).length;
-    if (message.tool_calls) for (const call of message.tool_calls) chars += JSON.stringify(call.function).length;
+    chars +=
+      text !== undefined
+        ? text.length
+        : message.content == null
+          ? 0
+          : JSON.stringify(message.content).length;
+    if (message.tool_calls)
+      for (const call of message.tool_calls) chars += JSON.stringify(call.function).length;
   }
   return Math.ceil(chars / 4);
 }
@@ -206,7 +229,11 @@ function estimateTokens(messages: readonly NeutralMessage[]): number {
 function responseMessage(text: string | null, calls: readonly ModelToolCall[]): NeutralMessage {
   const message: NeutralMessage = { role: 'assistant', content: text };
   if (calls.length > 0) {
-    message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    message.tool_calls = calls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    }));
   }
   return message;
 }
@@ -223,7 +250,9 @@ function toChatEvents(messages: readonly NeutralMessage[]): Trace {
     }
     const event: Message = { role: message.role, content: normalizeContent(message.content) };
     if (message.tool_calls && message.tool_calls.length > 0) {
-      event.tool_calls = message.tool_calls.map((call) => toPolicyCall(call.id, call.function.name, call.function.arguments));
+      event.tool_calls = message.tool_calls.map((call) =>
+        toPolicyCall(call.id, call.function.name, call.function.arguments),
+      );
     }
     events.push(event);
   }
@@ -270,13 +299,15 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
   const refusalMessage = options.refusalMessage ?? defaultRefusal;
   const pricer = options.pricer;
   const onRecordingError = options.onRecordingError ?? defaultRecordingError;
-  const timeoutMs = options.timeoutSeconds === undefined ? undefined : options.timeoutSeconds * 1000;
+  const timeoutMs =
+    options.timeoutSeconds === undefined ? undefined : options.timeoutSeconds * 1000;
 
   function resolveTracer(explicit?: Tracer): Tracer {
     const tracer = explicit ?? options.tracer ?? currentTracer() ?? options.defaultTracer?.();
     if (tracer === undefined) {
       throw new TracewardenError('NO_TRACER', {
-        message: 'no tracer to record the model call into: pass options.tracer, run inside withTrace(tracer, fn), or give the recorder a defaultTracer',
+        message:
+          'no tracer to record the model call into: pass options.tracer, run inside withTrace(tracer, fn), or give the recorder a defaultTracer',
       });
     }
     return tracer;
@@ -303,7 +334,12 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     return state.results.has(callId);
   }
 
-  function recordToolCall(tracer: Tracer, parent: string, call: ModelToolCall, metadata?: Record<string, unknown>): string | undefined {
+  function recordToolCall(
+    tracer: Tracer,
+    parent: string,
+    call: ModelToolCall,
+    metadata?: Record<string, unknown>,
+  ): string | undefined {
     if (tracer.findToolCall(call.id) !== undefined) return tracer.findToolCall(call.id)?.id;
     const parsed = parseArguments(call.arguments);
     const payload: { call_id: string; name: string; arguments: unknown; [key: string]: unknown } = {
@@ -311,14 +347,25 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       name: call.name,
       arguments: parsed.value,
     };
-    if (!parsed.valid) payload.invalid_arguments = typeof call.arguments === 'string' ? call.arguments : String(call.arguments);
+    if (!parsed.valid)
+      payload.invalid_arguments =
+        typeof call.arguments === 'string' ? call.arguments : String(call.arguments);
     const block = safely(() =>
-      tracer.logAct({ parent_block_id: parent, payload, ...(metadata === undefined ? {} : { metadata }) }),
+      tracer.logAct({
+        parent_block_id: parent,
+        payload,
+        ...(metadata === undefined ? {} : { metadata }),
+      }),
     );
     return block?.id;
   }
 
-  function recordInputMessage(tracer: Tracer, state: TracerState, message: NeutralMessage, fingerprint: string): void {
+  function recordInputMessage(
+    tracer: Tracer,
+    state: TracerState,
+    message: NeutralMessage,
+    fingerprint: string,
+  ): void {
     const role = message.role;
     if (role === 'tool' || role === 'function') {
       const callId = message.tool_call_id;
@@ -328,21 +375,34 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       if (call === undefined) return;
       const text = plainText(message.content);
       const block = safely(() =>
-        tracer.logObserve({ parent_block_id: call.id, payload: { call_id: callId, output: text ?? normalizeContent(message.content) } }),
+        tracer.logObserve({
+          parent_block_id: call.id,
+          payload: { call_id: callId, output: text ?? normalizeContent(message.content) },
+        }),
       );
       if (block !== undefined) state.results.add(callId);
       return;
     }
     if (role === 'assistant') {
       if (state.responses.has(fingerprint)) return;
-      const block = safely(() => tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }));
+      const block = safely(() =>
+        tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }),
+      );
       if (block === undefined) return;
       for (const call of message.tool_calls ?? []) {
-        recordToolCall(tracer, block.id, { id: call.id, name: call.function.name, arguments: call.function.arguments });
+        recordToolCall(tracer, block.id, {
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        });
       }
       return;
     }
-    const input: { role: 'system' | 'user'; content: string | ContentPart[] | null; [key: string]: unknown } = {
+    const input: {
+      role: 'system' | 'user';
+      content: string | ContentPart[] | null;
+      [key: string]: unknown;
+    } = {
       role: role === 'system' || role === 'developer' ? 'system' : 'user',
       content: normalizeContent(message.content),
     };
@@ -373,11 +433,16 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     return key;
   }
 
-  function reviewToolCalls(messages: readonly NeutralMessage[], text: string | null, calls: readonly ModelToolCall[]): ToolCallReview[] {
+  function reviewToolCalls(
+    messages: readonly NeutralMessage[],
+    text: string | null,
+    calls: readonly ModelToolCall[],
+  ): ToolCallReview[] {
     const reviews: ToolCallReview[] = [];
     if (calls.length === 0) return reviews;
     if (policy === undefined) {
-      for (const call of calls) reviews.push({ call, allowed: true, decision: 'allow', violations: [] });
+      for (const call of calls)
+        reviews.push({ call, allowed: true, decision: 'allow', violations: [] });
       return reviews;
     }
     const events = toChatEvents(messages);
@@ -473,8 +538,17 @@ interface RecorderCore {
   timeoutMs: number | undefined;
   safely<T>(fn: () => T): T | undefined;
   recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): ChainKey;
-  recordToolCall(tracer: Tracer, parent: string, call: ModelToolCall, metadata?: Record<string, unknown>): string | undefined;
-  reviewToolCalls(messages: readonly NeutralMessage[], text: string | null, calls: readonly ModelToolCall[]): ToolCallReview[];
+  recordToolCall(
+    tracer: Tracer,
+    parent: string,
+    call: ModelToolCall,
+    metadata?: Record<string, unknown>,
+  ): string | undefined;
+  reviewToolCalls(
+    messages: readonly NeutralMessage[],
+    text: string | null,
+    calls: readonly ModelToolCall[],
+  ): ToolCallReview[];
   violationSummary(violations: readonly PolicyViolation[]): Record<string, unknown>[];
 }
 
@@ -554,14 +628,20 @@ class ModelCall implements ModelCallHandle {
   private admit(): void {
     const { core, input, tracer } = this;
     const tickets: ModelCallGuardTicket[] = [];
-    const context = { provider: input.provider, model: input.model, estimatedInputTokens: estimateTokens(input.messages) };
+    const context = {
+      provider: input.provider,
+      model: input.model,
+      estimatedInputTokens: estimateTokens(input.messages),
+    };
     for (const guard of core.guards) {
       let ticket: ModelCallGuardTicket | undefined;
       try {
         ticket = guard.admit(context);
       } catch (error) {
         for (const admitted of tickets) admitted.settle?.({ status: 'cancelled', costMicroUsd: 0 });
-        const status = GuardError.isGuardError(error) ? (guardStatuses[error.status] ?? 'failure') : 'failure';
+        const status = GuardError.isGuardError(error)
+          ? (guardStatuses[error.status] ?? 'failure')
+          : 'failure';
         core.recordRequest(tracer, input.messages);
         core.safely(() =>
           tracer.logMessage({
@@ -573,7 +653,10 @@ class ModelCall implements ModelCallHandle {
               model: input.model,
               status,
               error: errorSummary(error),
-              decisions: [...this.decisions, { guard: guard.name, event: 'refused', action: 'block' }],
+              decisions: [
+                ...this.decisions,
+                { guard: guard.name, event: 'refused', action: 'block' },
+              ],
               attempts: [],
             },
           }),
@@ -593,7 +676,8 @@ class ModelCall implements ModelCallHandle {
       if (pricer !== undefined) {
         const perMillionIn = pricer(input.model, { inputTokens: 1_000_000, outputTokens: 0 });
         const perMillionOut = pricer(input.model, { inputTokens: 0, outputTokens: 1_000_000 });
-        this.inputCostMicro = ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * context.estimatedInputTokens;
+        this.inputCostMicro =
+          ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * context.estimatedInputTokens;
         this.outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
       }
     }
@@ -619,12 +703,16 @@ class ModelCall implements ModelCallHandle {
   }
 
   attempt(attempt: Omit<ModelCallAttempt, 'attempt'> & { attempt?: number }): void {
-    this.attempts.push({ attempt: attempt.attempt ?? this.attempts.length + 1, ...attempt } as ModelCallAttempt);
+    this.attempts.push({
+      attempt: attempt.attempt ?? this.attempts.length + 1,
+      ...attempt,
+    } as ModelCallAttempt);
   }
 
   chunk(delta: ModelCallDelta): Error | undefined {
     if (this.done) return undefined;
-    if (this.firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls)) this.firstTokenAt = this.core.clock();
+    if (this.firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls))
+      this.firstTokenAt = this.core.clock();
     if (delta.text) {
       this.text += delta.text;
       this.outputChars += delta.text.length;
@@ -658,7 +746,12 @@ class ModelCall implements ModelCallHandle {
       const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
       for (const ticket of liveChecks) {
         if (ticket.allowsRunningCost?.(estimate) === false) {
-          this.decisions.push({ guard: 'budget', event: 'cut_off', action: 'block', estimated_cost_micro_usd: estimate });
+          this.decisions.push({
+            guard: 'budget',
+            event: 'cut_off',
+            action: 'block',
+            estimated_cost_micro_usd: estimate,
+          });
           const reason = new BudgetExceededError({
             message: `streamed response of ${this.input.model} was cut off: its running cost (~${estimate} micro-USD) would exceed the budget; raise the budget or cap max tokens`,
             toolName: this.input.model,
@@ -683,7 +776,10 @@ class ModelCall implements ModelCallHandle {
     const outcome = this.record('success', response, output, undefined, reviews);
     if (this.core.mode === 'throw') {
       const blocked = reviews.filter((review) => !review.allowed);
-      if (blocked.length > 0) throw new PolicyViolationError({ violations: blocked.flatMap((review) => review.violations) });
+      if (blocked.length > 0)
+        throw new PolicyViolationError({
+          violations: blocked.flatMap((review) => review.violations),
+        });
     }
     return outcome;
   }
@@ -692,10 +788,16 @@ class ModelCall implements ModelCallHandle {
     if (this.done) return this.stopReason ?? error;
     const reason = this.stopReason;
     if (reason !== undefined) {
-      const status: ModelCallStatus = GuardError.isGuardError(reason) ? (guardStatuses[reason.status] ?? 'failure') : 'failure';
+      const status: ModelCallStatus = GuardError.isGuardError(reason)
+        ? (guardStatuses[reason.status] ?? 'failure')
+        : 'failure';
       // The guard's error is what the caller sees; the SDK's abort error is its cause.
       if (error !== reason && (reason as { cause?: unknown }).cause === undefined) {
-        Object.defineProperty(reason, 'cause', { value: error, configurable: true, writable: true });
+        Object.defineProperty(reason, 'cause', {
+          value: error,
+          configurable: true,
+          writable: true,
+        });
       }
       this.record(status, partial, this.aggregated(partial), reason, undefined);
       return reason;
@@ -707,7 +809,10 @@ class ModelCall implements ModelCallHandle {
   cancel(partial?: ModelCallResponse): void {
     if (this.done) return;
     const reason = this.stopReason;
-    const status: ModelCallStatus = reason !== undefined && GuardError.isGuardError(reason) ? (guardStatuses[reason.status] ?? 'cancelled') : 'cancelled';
+    const status: ModelCallStatus =
+      reason !== undefined && GuardError.isGuardError(reason)
+        ? (guardStatuses[reason.status] ?? 'cancelled')
+        : 'cancelled';
     this.record(status, partial, this.aggregated(partial), reason, undefined);
   }
 
@@ -744,14 +849,16 @@ class ModelCall implements ModelCallHandle {
   ): ModelCallOutcome {
     this.done = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.onUserAbort !== undefined) this.input.signal?.removeEventListener('abort', this.onUserAbort);
+    if (this.onUserAbort !== undefined)
+      this.input.signal?.removeEventListener('abort', this.onUserAbort);
     const { core, input, tracer, decisions } = this;
     const endedAt = core.clock();
     const finalUsage = response?.usage ?? this.usage;
     const model = response?.model ?? this.responseModel ?? input.model;
     const pricer = core.pricer;
     let cost: ModelCallCost | undefined;
-    if (finalUsage !== undefined && pricer !== undefined) cost = core.safely(() => pricer(model, finalUsage));
+    if (finalUsage !== undefined && pricer !== undefined)
+      cost = core.safely(() => pricer(model, finalUsage));
     for (const ticket of this.tickets) {
       const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
       if (settled) decisions.push(...settled);
@@ -764,7 +871,8 @@ class ModelCall implements ModelCallHandle {
       status,
       stream: input.stream === true,
       latency_ms: round(endedAt - this.startedAt),
-      time_to_first_token_ms: this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt),
+      time_to_first_token_ms:
+        this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt),
       request_id: response?.requestId ?? lastRequestId(this.attempts),
       attempts: this.attempts,
     };
@@ -776,21 +884,35 @@ class ModelCall implements ModelCallHandle {
     if (cost !== undefined) metadata.cost = cost;
     if (decisions.length > 0) metadata.decisions = decisions;
     if (error !== undefined) metadata.error = errorSummary(error);
-    if (input.tools !== undefined && input.tools.length > 0) metadata.tools = input.tools.map((tool) => tool.name);
+    if (input.tools !== undefined && input.tools.length > 0)
+      metadata.tools = input.tools.map((tool) => tool.name);
     let blocked: ToolCallReview[] = [];
     if (reviews !== undefined && reviews.length > 0) {
       blocked = reviews.filter((review) => !review.allowed);
       const flagged = reviews.filter((review) => review.violations.length > 0);
       if (flagged.length > 0) {
-        metadata.policy = { mode: core.mode, blocked: blocked.map((review) => review.call.id), flagged: flagged.map((review) => review.call.id) };
+        metadata.policy = {
+          mode: core.mode,
+          blocked: blocked.map((review) => review.call.id),
+          flagged: flagged.map((review) => review.call.id),
+        };
       }
     }
-    const raw = scrubRaw(response?.raw === undefined ? { request: input.raw } : { request: input.raw, response: response.raw });
+    const raw = scrubRaw(
+      response?.raw === undefined
+        ? { request: input.raw }
+        : { request: input.raw, response: response.raw },
+    );
 
-    const block = core.safely(() => tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }));
+    const block = core.safely(() =>
+      tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }),
+    );
     const state = stateOf(tracer);
     if (block !== undefined) {
-      if (output.reasoning !== '') core.safely(() => tracer.logThink({ parent_block_id: block.id, payload: { text: output.reasoning } }));
+      if (output.reasoning !== '')
+        core.safely(() =>
+          tracer.logThink({ parent_block_id: block.id, payload: { text: output.reasoning } }),
+        );
       for (let i = 0; i < output.calls.length; i++) {
         const call = output.calls[i] as ModelToolCall;
         const review = reviews?.[i];
@@ -830,7 +952,11 @@ class ModelCall implements ModelCallHandle {
     state.responses.add(delivered);
     state.prefixes.add(chainKey(this.prefixKey, delivered).key);
 
-    const outcome: ModelCallOutcome = { status, toolCalls: reviews ?? [], refused: refusals.length > 0 };
+    const outcome: ModelCallOutcome = {
+      status,
+      toolCalls: reviews ?? [],
+      refused: refusals.length > 0,
+    };
     if (refusalText !== undefined) outcome.refusalText = refusalText;
     if (block !== undefined) outcome.messageBlockId = block.id;
     return outcome;

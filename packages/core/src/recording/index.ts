@@ -1,3 +1,5 @@
+export { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
+export { createModelCallPricer, type ModelCallPricerOptions } from './create-model-call-pricer.js';
 export {
   createModelCallRecorder,
   type ModelCallRecorder,
@@ -25,5 +27,3 @@ export type {
   ToolCallPolicy,
   ToolCallReview,
 } from './types.js';
-export { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
-export { createModelCallPricer, type ModelCallPricerOptions } from './create-model-call-pricer.js';

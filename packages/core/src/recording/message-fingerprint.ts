@@ -13,7 +13,12 @@ export function plainText(content: unknown): string | undefined {
   for (const part of content) {
     if (typeof part !== 'object' || part === null) return undefined;
     const record = part as { type?: unknown; text?: unknown };
-    if (typeof record.type !== 'string' || !textPartTypes.has(record.type) || typeof record.text !== 'string') return undefined;
+    if (
+      typeof record.type !== 'string' ||
+      !textPartTypes.has(record.type) ||
+      typeof record.text !== 'string'
+    )
+      return undefined;
     text += record.text;
   }
   return text;
@@ -52,7 +57,8 @@ function canonicalArguments(value: unknown): string {
 function toolCallsKey(calls: readonly NeutralToolCall[] | undefined): string {
   if (calls === undefined || calls.length === 0) return '';
   let key = '';
-  for (const call of calls) key += `${call.id}\u0000${call.function?.name}\u0000${canonicalArguments(call.function?.arguments)}\u0001`;
+  for (const call of calls)
+    key += `${call.id}\u0000${call.function?.name}\u0000${canonicalArguments(call.function?.arguments)}\u0001`;
   return key;
 }
 
@@ -65,7 +71,8 @@ function toolCallsKey(calls: readonly NeutralToolCall[] | undefined): string {
 export function messageFingerprint(message: NeutralMessage): string {
   const role = message.role === 'developer' ? 'system' : message.role;
   const text = plainText(message.content);
-  const content = text !== undefined ? text : message.content == null ? '' : JSON.stringify(message.content);
+  const content =
+    text !== undefined ? text : message.content == null ? '' : JSON.stringify(message.content);
   return `${role}\u0002${content}\u0002${toolCallsKey(message.tool_calls)}\u0002${message.tool_call_id ?? ''}`;
 }
 

@@ -1,7 +1,8 @@
-const secretKey = /^(authorization|proxy-authorization|api[-_]?key|x-api-key|headers|cookie|set-cookie|password|secret|client[-_]?secret|access[-_]?token|bearer)$/i;
+const secretKey =
+  /^(authorization|proxy-authorization|api[-_]?key|x-api-key|headers|cookie|set-cookie|password|secret|client[-_]?secret|access[-_]?token|bearer)$/i;
 
 function hasSecret(value: unknown, depth: number): boolean {
-  if (value === null || typeof value !== 'object' || depth > 6) return false;
+  if (value === null || typeof value !== 'object' || depth > 3) return false;
   if (Array.isArray(value)) {
     for (const item of value) if (hasSecret(item, depth + 1)) return true;
     return false;
@@ -14,7 +15,7 @@ function hasSecret(value: unknown, depth: number): boolean {
 }
 
 function copyWithout(value: unknown, depth: number): unknown {
-  if (value === null || typeof value !== 'object' || depth > 6) return value;
+  if (value === null || typeof value !== 'object' || depth > 3) return value;
   if (Array.isArray(value)) return value.map((item) => copyWithout(item, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
@@ -28,7 +29,7 @@ function copyWithout(value: unknown, depth: number): unknown {
 
 /**
  * A raw provider payload without credentials: keys such as `authorization`, `api_key`,
- * `headers` or `cookie` are dropped at any depth (up to 6 levels). A payload without such keys
+ * `headers` or `cookie` are dropped at any depth (up to 4 levels: provider payloads are shallow). A payload without such keys
  * (the usual case: provider bodies carry none) is returned as is, without copying.
  * @param value - the raw payload
  * @returns the payload, or a copy without the credential fields

@@ -1,6 +1,5 @@
 import type { GuardDecision } from '../guards/types.js';
-import type { ContentPart } from '../model/index.js';
-import type { ToolCall, Trace } from '../model/index.js';
+import type { ContentPart, ToolCall, Trace } from '../model/index.js';
 import type { PolicyViolation, ToolCallVerdict } from '../policy/policy-types.js';
 import type { Tracer } from '../tracing/types.js';
 
@@ -247,7 +246,12 @@ export interface ModelCallGuardTicket {
    */
   allowsRunningCost?: ((estimatedCostMicroUsd: number) => boolean) | undefined;
   /** Called once when the call ends, with its status and final cost (micro-USD, when priced). */
-  settle?: ((outcome: { status: ModelCallStatus; costMicroUsd: number | undefined }) => GuardDecision[] | undefined) | undefined;
+  settle?:
+    | ((outcome: {
+        status: ModelCallStatus;
+        costMicroUsd: number | undefined;
+      }) => GuardDecision[] | undefined)
+    | undefined;
 }
 
 /**

@@ -37,40 +37,34 @@ function digitsAt(text: string, start: number, count: number): number {
   return value;
 }
 
-/**
- * Whether `text` is a strict ISO 8601 date-time with a zone (`2025-01-31T12:00:00.000Z`,
- * `...+02:00`), as `Date#toISOString` and providers write it. Hand-written: a regex costs
- * several times more on this per-block path.
- * @internal
- */
-export function isIsoTimestamp(text: string): boolean {
-  const length = text.length;
-  if (length < 20 || length > 35) return false;
+/** Whether `text` starts with a valid `YYYY-MM-DDTHH:MM` (16 characters). */
+function hasIsoPrefix(text: string): boolean {
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
+  return (
+    digitsAt(text, 0, 4) >= 0 &&
+    text.charCodeAt(4) === 45 &&
+    month >= 1 &&
+    month <= 12 &&
+    text.charCodeAt(7) === 45 &&
+    day >= 1 &&
+    day <= 31 &&
+    text.charCodeAt(10) === 84 &&
+    hour >= 0 &&
+    hour <= 23 &&
+    text.charCodeAt(13) === 58 &&
+    minute >= 0 &&
+    minute <= 59
+  );
+}
+
+/** Whether `text` continues after its 16-character prefix with `:SS[.fraction](Z|+HH:MM)`. */
+function hasIsoTail(text: string): boolean {
+  const length = text.length;
   const second = digitsAt(text, 17, 2);
-  if (
-    digitsAt(text, 0, 4) < 0 ||
-    text.charCodeAt(4) !== 45 ||
-    month < 1 ||
-    month > 12 ||
-    text.charCodeAt(7) !== 45 ||
-    day < 1 ||
-    day > 31 ||
-    text.charCodeAt(10) !== 84 ||
-    hour < 0 ||
-    hour > 23 ||
-    text.charCodeAt(13) !== 58 ||
-    minute < 0 ||
-    minute > 59 ||
-    text.charCodeAt(16) !== 58 ||
-    second < 0 ||
-    second > 60
-  ) {
-    return false;
-  }
+  if (text.charCodeAt(16) !== 58 || second < 0 || second > 60) return false;
   let at = 19;
   if (text.charCodeAt(at) === 46) {
     const start = ++at;
@@ -94,6 +88,27 @@ export function isIsoTimestamp(text: string): boolean {
     zoneMinute >= 0 &&
     zoneMinute <= 59
   );
+}
+
+// The date-hour-minute prefix of the last valid timestamp. Consecutive blocks nearly always share
+// it, so a native startsWith replaces most of the per-character work. Only a cache: any value
+// it holds was fully checked.
+let trustedPrefix = '\u0000';
+
+/**
+ * Whether `text` is a strict ISO 8601 date-time with a zone (`2025-01-31T12:00:00.000Z`,
+ * `...+02:00`), as `Date#toISOString` and providers write it. Hand-written: a regex costs
+ * several times more on this per-block path.
+ * @internal
+ */
+export function isIsoTimestamp(text: string): boolean {
+  const length = text.length;
+  if (length < 20 || length > 35) return false;
+  if (!text.startsWith(trustedPrefix)) {
+    if (!hasIsoPrefix(text)) return false;
+    trustedPrefix = text.slice(0, 16);
+  }
+  return hasIsoTail(text);
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+} from 'openai/resources/chat/completions';
 import type { StreamObserver } from '../stream/tap-stream.js';
 import type { ApiAdapter, PreparedRequest, WrapContext } from '../wrap/api-adapter.js';
 import { chatCompletionResponse, chatMessagesToNeutral, chatToolNames } from './chat-messages.js';
@@ -14,7 +18,11 @@ function requestParameters(body: Record<string, unknown>): Record<string, unknow
 function applyRefusal(completion: ChatCompletion, outcome: ModelCallOutcome): void {
   const choice = completion.choices[0];
   if (choice === undefined || outcome.refusalText === undefined) return;
-  const refused = new Set(outcome.toolCalls.filter((review) => review.refusal !== undefined).map((review) => review.call.id));
+  const refused = new Set(
+    outcome.toolCalls
+      .filter((review) => review.refusal !== undefined)
+      .map((review) => review.call.id),
+  );
   const message = choice.message;
   const kept = (message.tool_calls ?? []).filter((call) => !refused.has(call.id));
   if (kept.length > 0) message.tool_calls = kept;
@@ -22,7 +30,9 @@ function applyRefusal(completion: ChatCompletion, outcome: ModelCallOutcome): vo
     delete message.tool_calls;
     if (choice.finish_reason === 'tool_calls') choice.finish_reason = 'stop';
   }
-  message.content = message.content ? `${message.content}\n\n${outcome.refusalText}` : outcome.refusalText;
+  message.content = message.content
+    ? `${message.content}\n\n${outcome.refusalText}`
+    : outcome.refusalText;
 }
 
 /** Chat completions (`client.chat.completions.create`). @internal */
@@ -44,7 +54,10 @@ export const chatApi: ApiAdapter = {
     if (body.stream !== true || !context.includeUsage) return { body, injectedUsage: false };
     const streamOptions = body.stream_options as { include_usage?: boolean } | null | undefined;
     if (streamOptions?.include_usage !== undefined) return { body, injectedUsage: false };
-    return { body: { ...body, stream_options: { ...streamOptions, include_usage: true } }, injectedUsage: true };
+    return {
+      body: { ...body, stream_options: { ...streamOptions, include_usage: true } },
+      injectedUsage: true,
+    };
   },
 
   finish(data, requestId, handle: ModelCallHandle, context: WrapContext) {

@@ -1,4 +1,10 @@
-import type { ModelCallResponse, ModelToolCall, ModelUsage, NeutralMessage, NeutralToolCall } from '@tracewarden/core';
+import type {
+  ModelCallResponse,
+  ModelToolCall,
+  ModelUsage,
+  NeutralMessage,
+  NeutralToolCall,
+} from '@tracewarden/core';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -16,7 +22,14 @@ interface LooseToolCall {
 
 function neutralToolCall(call: LooseToolCall): NeutralToolCall {
   if (call.function !== undefined) return call as NeutralToolCall;
-  return { id: call.id, type: 'function', function: { name: call.custom?.name ?? 'unknown', arguments: { input: call.custom?.input ?? '' } } };
+  return {
+    id: call.id,
+    type: 'function',
+    function: {
+      name: call.custom?.name ?? 'unknown',
+      arguments: { input: call.custom?.input ?? '' },
+    },
+  };
 }
 
 /**
@@ -24,12 +37,14 @@ function neutralToolCall(call: LooseToolCall): NeutralToolCall {
  * it, so most messages pass through as they are; custom tool calls become `{ input }` calls.
  * @internal
  */
-export function chatMessagesToNeutral(messages: readonly ChatCompletionMessageParam[]): NeutralMessage[] {
+export function chatMessagesToNeutral(
+  messages: readonly ChatCompletionMessageParam[],
+): NeutralMessage[] {
   const result: NeutralMessage[] = new Array(messages.length);
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i] as unknown as NeutralMessage & { tool_calls?: LooseToolCall[] };
     const calls = message.tool_calls;
-    if (calls !== undefined && calls.some((call) => call.function === undefined)) {
+    if (calls?.some((call) => call.function === undefined)) {
       result[i] = { ...message, tool_calls: calls.map(neutralToolCall) };
     } else {
       result[i] = message;
@@ -39,7 +54,9 @@ export function chatMessagesToNeutral(messages: readonly ChatCompletionMessagePa
 }
 
 /** Names of the offered tools. @internal */
-export function chatToolNames(tools: readonly ChatCompletionTool[] | undefined): { name: string }[] | undefined {
+export function chatToolNames(
+  tools: readonly ChatCompletionTool[] | undefined,
+): { name: string }[] | undefined {
   if (tools === undefined) return undefined;
   return tools.map((tool) => {
     const loose = tool as { function?: { name: string }; custom?: { name: string } };
@@ -71,13 +88,20 @@ function reasoningOf(value: object): string | undefined {
  * The neutral response of a chat completion (its first choice).
  * @internal
  */
-export function chatCompletionResponse(completion: ChatCompletion, requestId: string | null | undefined): ModelCallResponse {
+export function chatCompletionResponse(
+  completion: ChatCompletion,
+  requestId: string | null | undefined,
+): ModelCallResponse {
   const choice = completion.choices[0];
   const message = choice?.message;
   const calls: ModelToolCall[] = [];
   for (const call of (message?.tool_calls ?? []) as LooseToolCall[]) {
     const neutral = neutralToolCall(call);
-    calls.push({ id: neutral.id, name: neutral.function.name, arguments: neutral.function.arguments });
+    calls.push({
+      id: neutral.id,
+      name: neutral.function.name,
+      arguments: neutral.function.arguments,
+    });
   }
   const response: ModelCallResponse = {
     text: message?.content ?? message?.refusal ?? null,
@@ -114,7 +138,9 @@ export function chatChunkDelta(chunk: ChatCompletionChunk): {
     if (reasoning) result.reasoning = reasoning;
     if (delta.tool_calls) {
       result.toolCalls = delta.tool_calls.map((piece) => {
-        const out: { index: number; id?: string; name?: string; arguments?: string } = { index: piece.index };
+        const out: { index: number; id?: string; name?: string; arguments?: string } = {
+          index: piece.index,
+        };
         if (piece.id) out.id = piece.id;
         if (piece.function?.name) out.name = piece.function.name;
         if (piece.function?.arguments) out.arguments = piece.function.arguments;

@@ -13,27 +13,53 @@ export interface ChatStreamSettings {
   refuse: boolean;
 }
 
-function withDelta(chunk: ChatCompletionChunk, delta: Record<string, unknown>, finishReason: string | null): ChatCompletionChunk {
+function withDelta(
+  chunk: ChatCompletionChunk,
+  delta: Record<string, unknown>,
+  finishReason: string | null,
+): ChatCompletionChunk {
   const choice = chunk.choices[0] as ChatCompletionChunk.Choice;
   return {
     ...chunk,
-    choices: [{ ...choice, delta: delta as ChatCompletionChunk.Choice.Delta, finish_reason: finishReason as ChatCompletionChunk.Choice['finish_reason'] }],
+    choices: [
+      {
+        ...choice,
+        delta: delta as ChatCompletionChunk.Choice.Delta,
+        finish_reason: finishReason as ChatCompletionChunk.Choice['finish_reason'],
+      },
+    ],
   };
 }
 
-function refusedChunks(template: ChatCompletionChunk, outcome: ModelCallOutcome, hadText: boolean): ChatCompletionChunk[] {
+function refusedChunks(
+  template: ChatCompletionChunk,
+  outcome: ModelCallOutcome,
+  hadText: boolean,
+): ChatCompletionChunk[] {
   const chunks: ChatCompletionChunk[] = [];
   const base = { ...template, usage: null } as ChatCompletionChunk;
   let index = 0;
   for (const review of outcome.toolCalls) {
     if (review.refusal !== undefined) continue;
-    const args = typeof review.call.arguments === 'string' ? review.call.arguments : JSON.stringify(review.call.arguments);
+    const args =
+      typeof review.call.arguments === 'string'
+        ? review.call.arguments
+        : JSON.stringify(review.call.arguments);
     chunks.push({
       ...base,
       choices: [
         {
           index: 0,
-          delta: { tool_calls: [{ index, id: review.call.id, type: 'function', function: { name: review.call.name, arguments: args } }] },
+          delta: {
+            tool_calls: [
+              {
+                index,
+                id: review.call.id,
+                type: 'function',
+                function: { name: review.call.name, arguments: args },
+              },
+            ],
+          },
           finish_reason: null,
           logprobs: null,
         },
@@ -44,7 +70,14 @@ function refusedChunks(template: ChatCompletionChunk, outcome: ModelCallOutcome,
   if (outcome.refusalText !== undefined) {
     chunks.push({
       ...base,
-      choices: [{ index: 0, delta: { content: hadText ? `\n\n${outcome.refusalText}` : outcome.refusalText }, finish_reason: null, logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          delta: { content: hadText ? `\n\n${outcome.refusalText}` : outcome.refusalText },
+          finish_reason: null,
+          logprobs: null,
+        },
+      ],
     } as ChatCompletionChunk);
   }
   return chunks;
@@ -82,9 +115,16 @@ export function chatStreamObserver(
         sawToolCalls = true;
         if (settings.refuse) {
           template ??= chunk;
-          const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice).delta;
-          const hasMore = Object.values(rest).some((value) => value !== undefined && value !== null && value !== '' && value !== 'assistant');
-          delivered = hasMore || delta.finishReason ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null) : undefined;
+          const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice)
+            .delta;
+          const hasMore = Object.values(rest).some(
+            (value) =>
+              value !== undefined && value !== null && value !== '' && value !== 'assistant',
+          );
+          delivered =
+            hasMore || delta.finishReason
+              ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null)
+              : undefined;
         }
       }
       if (settings.checkPolicy && sawToolCalls && delta.finishReason !== undefined) return HOLD;
@@ -104,7 +144,8 @@ export function chatStreamObserver(
         const choice = chunk.choices[0];
         if (choice === undefined) return chunk;
         const { tool_calls: _dropped, ...delta } = choice.delta;
-        const finish = choice.finish_reason === 'tool_calls' && !allowedLeft ? 'stop' : choice.finish_reason;
+        const finish =
+          choice.finish_reason === 'tool_calls' && !allowedLeft ? 'stop' : choice.finish_reason;
         return withDelta(chunk, delta, finish);
       });
       return [...extra, ...rest];

@@ -2,7 +2,12 @@ import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
 import type { Response } from 'openai/resources/responses/responses';
 import { HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
-import { responsesInputToNeutral, responsesResponse, responsesToolNames, responsesUsage } from './responses-messages.js';
+import {
+  responsesInputToNeutral,
+  responsesResponse,
+  responsesToolNames,
+  responsesUsage,
+} from './responses-messages.js';
 
 type Item = Record<string, unknown>;
 type StreamEvent = { type: string; [key: string]: unknown };
@@ -18,12 +23,19 @@ function requestParameters(body: Record<string, unknown>): Record<string, unknow
  */
 function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
   if (outcome.refusalText === undefined) return;
-  const refused = new Set(outcome.toolCalls.filter((review) => review.refusal !== undefined).map((review) => review.call.id));
-  const output = (response.output as unknown as Item[]).filter((item) => !(item.type === 'function_call' && refused.has(String(item.call_id))));
+  const refused = new Set(
+    outcome.toolCalls
+      .filter((review) => review.refusal !== undefined)
+      .map((review) => review.call.id),
+  );
+  const output = (response.output as unknown as Item[]).filter(
+    (item) => !(item.type === 'function_call' && refused.has(String(item.call_id))),
+  );
   let lastText: Item | undefined;
   for (const item of output) {
     if (item.type !== 'message') continue;
-    for (const part of (item.content as Item[] | undefined) ?? []) if (part.type === 'output_text') lastText = part;
+    for (const part of (item.content as Item[] | undefined) ?? [])
+      if (part.type === 'output_text') lastText = part;
   }
   if (lastText !== undefined) lastText.text = `${String(lastText.text)}\n\n${outcome.refusalText}`;
   else {
@@ -38,11 +50,18 @@ function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
   (response as unknown as { output: Item[] }).output = output;
   const loose = response as unknown as { output_text?: unknown };
   if (typeof loose.output_text === 'string') {
-    loose.output_text = loose.output_text === '' ? outcome.refusalText : `${loose.output_text}\n\n${outcome.refusalText}`;
+    loose.output_text =
+      loose.output_text === ''
+        ? outcome.refusalText
+        : `${loose.output_text}\n\n${outcome.refusalText}`;
   }
 }
 
-function responsesStreamObserver(controller: AbortController, handle: ModelCallHandle, context: WrapContext): StreamObserver<StreamEvent> {
+function responsesStreamObserver(
+  controller: AbortController,
+  handle: ModelCallHandle,
+  context: WrapContext,
+): StreamObserver<StreamEvent> {
   const checkPolicy = context.recorder.hasPolicy;
   let final: Response | undefined;
   let sawCalls = false;
@@ -68,12 +87,22 @@ function responsesStreamObserver(controller: AbortController, handle: ModelCallH
           const item = event.item as Item;
           if (item.type === 'function_call') {
             sawCalls = true;
-            stop = handle.chunk({ toolCalls: [{ index: Number(event.output_index), id: String(item.call_id), name: String(item.name) }] });
+            stop = handle.chunk({
+              toolCalls: [
+                {
+                  index: Number(event.output_index),
+                  id: String(item.call_id),
+                  name: String(item.name),
+                },
+              ],
+            });
           }
           break;
         }
         case 'response.function_call_arguments.delta':
-          stop = handle.chunk({ toolCalls: [{ index: Number(event.output_index), arguments: String(event.delta) }] });
+          stop = handle.chunk({
+            toolCalls: [{ index: Number(event.output_index), arguments: String(event.delta) }],
+          });
           break;
         case 'response.completed':
         case 'response.incomplete':
@@ -88,7 +117,11 @@ function responsesStreamObserver(controller: AbortController, handle: ModelCallH
       if (stop !== undefined) throw handle.fail(stop);
       if (checkPolicy && sawCalls) {
         const item = event.item as Item | undefined;
-        if ((event.type === 'response.output_item.done' && item?.type === 'function_call') || event.type === 'response.completed') return HOLD;
+        if (
+          (event.type === 'response.output_item.done' && item?.type === 'function_call') ||
+          event.type === 'response.completed'
+        )
+          return HOLD;
       }
       return event;
     },
@@ -103,7 +136,11 @@ function responsesStreamObserver(controller: AbortController, handle: ModelCallH
       const outcome = handle.finish(response);
       if (outcome.refused && final !== undefined) {
         // Refuse mode: the held events of refused calls are dropped and the final snapshot fixed.
-        const refused = new Set(outcome.toolCalls.filter((review) => review.refusal !== undefined).map((review) => review.call.id));
+        const refused = new Set(
+          outcome.toolCalls
+            .filter((review) => review.refusal !== undefined)
+            .map((review) => review.call.id),
+        );
         applyRefusal(final, outcome);
         return held.filter((event) => {
           const item = event.item as Item | undefined;

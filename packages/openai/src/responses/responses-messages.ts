@@ -1,4 +1,9 @@
-import type { ModelCallResponse, ModelToolCall, ModelUsage, NeutralMessage } from '@tracewarden/core';
+import type {
+  ModelCallResponse,
+  ModelToolCall,
+  ModelUsage,
+  NeutralMessage,
+} from '@tracewarden/core';
 import type { Response, ResponseUsage } from 'openai/resources/responses/responses';
 
 type Item = Record<string, unknown>;
@@ -21,7 +26,8 @@ function textOfParts(content: unknown): string | undefined {
 }
 
 function outputContent(content: unknown): NeutralMessage['content'] {
-  if (typeof content === 'string' || content === null || content === undefined) return content ?? null;
+  if (typeof content === 'string' || content === null || content === undefined)
+    return content ?? null;
   return content as NeutralMessage['content'];
 }
 
@@ -34,7 +40,8 @@ function outputContent(content: unknown): NeutralMessage['content'] {
  */
 export function responsesInputToNeutral(input: unknown, instructions: unknown): NeutralMessage[] {
   const messages: NeutralMessage[] = [];
-  if (typeof instructions === 'string' && instructions !== '') messages.push({ role: 'system', content: instructions });
+  if (typeof instructions === 'string' && instructions !== '')
+    messages.push({ role: 'system', content: instructions });
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: input });
     return messages;
@@ -50,7 +57,11 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
       continue;
     }
     if (type === 'function_call') {
-      const call = { id: String(item.call_id), type: 'function' as const, function: { name: String(item.name), arguments: String(item.arguments ?? '') } };
+      const call = {
+        id: String(item.call_id),
+        type: 'function' as const,
+        function: { name: String(item.name), arguments: String(item.arguments ?? '') },
+      };
       if (group !== undefined && groupOpen) (group.tool_calls ??= []).push(call);
       else {
         group = { role: 'assistant', content: null, tool_calls: [call] };
@@ -63,7 +74,11 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
       groupOpen = false;
       group = undefined;
       const output = item.output;
-      messages.push({ role: 'tool', tool_call_id: String(item.call_id), content: typeof output === 'string' ? output : (outputContent(output) ?? '') });
+      messages.push({
+        role: 'tool',
+        tool_call_id: String(item.call_id),
+        content: typeof output === 'string' ? output : (outputContent(output) ?? ''),
+      });
       continue;
     }
     if ((type === 'message' || type === undefined) && typeof item.role === 'string') {
@@ -93,7 +108,9 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
 /** Names of the offered tools. @internal */
 export function responsesToolNames(tools: unknown): { name: string }[] | undefined {
   if (!Array.isArray(tools)) return undefined;
-  return (tools as Item[]).map((tool) => ({ name: typeof tool.name === 'string' ? tool.name : String(tool.type ?? 'unknown') }));
+  return (tools as Item[]).map((tool) => ({
+    name: typeof tool.name === 'string' ? tool.name : String(tool.type ?? 'unknown'),
+  }));
 }
 
 /** Neutral usage of a response. @internal */
@@ -113,7 +130,10 @@ export function responsesUsage(usage: ResponseUsage | null | undefined): ModelUs
  * reasoning text) and function calls.
  * @internal
  */
-export function responsesResponse(response: Response, requestId: string | null | undefined): ModelCallResponse {
+export function responsesResponse(
+  response: Response,
+  requestId: string | null | undefined,
+): ModelCallResponse {
   let text: string | null = null;
   const reasoning: string[] = [];
   const calls: ModelToolCall[] = [];
@@ -124,9 +144,14 @@ export function responsesResponse(response: Response, requestId: string | null |
     } else if (item.type === 'reasoning') {
       const summary = (item.summary as Item[] | undefined) ?? [];
       const parts = summary.length > 0 ? summary : ((item.content as Item[] | undefined) ?? []);
-      for (const part of parts) if (typeof part.text === 'string' && part.text !== '') reasoning.push(part.text);
+      for (const part of parts)
+        if (typeof part.text === 'string' && part.text !== '') reasoning.push(part.text);
     } else if (item.type === 'function_call') {
-      calls.push({ id: String(item.call_id), name: String(item.name), arguments: String(item.arguments ?? '') });
+      calls.push({
+        id: String(item.call_id),
+        name: String(item.name),
+        arguments: String(item.arguments ?? ''),
+      });
     }
   }
   const result: ModelCallResponse = {

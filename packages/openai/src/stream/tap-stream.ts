@@ -38,12 +38,17 @@ export function tapStream<T, S extends StreamLike<T>>(stream: S, observer: Strea
     stream.iterator = () => tapIterator(source.call(stream), observer, stream.controller);
   } else {
     const iterate = stream[Symbol.asyncIterator];
-    stream[Symbol.asyncIterator] = () => tapIterator(iterate.call(stream), observer, stream.controller);
+    stream[Symbol.asyncIterator] = () =>
+      tapIterator(iterate.call(stream), observer, stream.controller);
   }
   return stream;
 }
 
-function tapIterator<T>(inner: AsyncIterator<T>, observer: StreamObserver<T>, controller: AbortController): AsyncIterator<T> {
+function tapIterator<T>(
+  inner: AsyncIterator<T>,
+  observer: StreamObserver<T>,
+  controller: AbortController,
+): AsyncIterator<T> {
   const queue: T[] = [];
   let held: T[] | undefined;
   let finished = false;

@@ -1,4 +1,11 @@
-import { createModelCallRecorder, createTracer, currentTracer, TracewardenError, type Tracer, withTrace } from '@tracewarden/core';
+import {
+  createModelCallRecorder,
+  createTracer,
+  currentTracer,
+  type Tracer,
+  TracewardenError,
+  withTrace,
+} from '@tracewarden/core';
 import { defaultTracerOf } from '../wrap/wrap-openai.js';
 
 /** A tool implementation: receives the parsed arguments object. Guarded tools (`guard(fn)`) fit. */
@@ -41,22 +48,35 @@ interface ProposedCall {
   arguments: string;
 }
 
-type ChatLikeMessage = { tool_calls?: readonly { id: string; type?: string; function?: { name: string; arguments: string } }[] | null };
+type ChatLikeMessage = {
+  tool_calls?:
+    | readonly { id: string; type?: string; function?: { name: string; arguments: string } }[]
+    | null;
+};
 type ResponseLike = { output: readonly unknown[] };
 
 const recorder = createModelCallRecorder();
 
-function proposedCalls(source: ChatLikeMessage | ResponseLike): { calls: ProposedCall[]; format: 'chat' | 'responses' } {
+function proposedCalls(source: ChatLikeMessage | ResponseLike): {
+  calls: ProposedCall[];
+  format: 'chat' | 'responses';
+} {
   if ('output' in source && Array.isArray(source.output)) {
     const calls: ProposedCall[] = [];
     for (const item of source.output as Record<string, unknown>[]) {
-      if (item?.type === 'function_call') calls.push({ id: String(item.call_id), name: String(item.name), arguments: String(item.arguments ?? '') });
+      if (item?.type === 'function_call')
+        calls.push({
+          id: String(item.call_id),
+          name: String(item.name),
+          arguments: String(item.arguments ?? ''),
+        });
     }
     return { calls, format: 'responses' };
   }
   const calls: ProposedCall[] = [];
   for (const call of (source as ChatLikeMessage).tool_calls ?? []) {
-    if (call.function !== undefined) calls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments });
+    if (call.function !== undefined)
+      calls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments });
   }
   return { calls, format: 'chat' };
 }
@@ -106,7 +126,8 @@ function parseArgs(call: ProposedCall): Record<string, unknown> {
   } catch (error) {
     throw new ToolArgumentsError({ toolName: call.name, callId: call.id, cause: error });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ToolArgumentsError({ toolName: call.name, callId: call.id });
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ToolArgumentsError({ toolName: call.name, callId: call.id });
   return parsed as Record<string, unknown>;
 }
 
@@ -152,7 +173,10 @@ export async function executeToolCalls(
   options: ExecuteToolCallsOptions = {},
 ): Promise<ChatToolMessage[] | FunctionCallOutputItem[]> {
   const { calls, format } = proposedCalls(source);
-  const tracer = options.tracer ?? currentTracer() ?? (options.client === undefined ? undefined : defaultTracerOf(options.client));
+  const tracer =
+    options.tracer ??
+    currentTracer() ??
+    (options.client === undefined ? undefined : defaultTracerOf(options.client));
   const results = await Promise.all(
     calls.map(async (call) => {
       const started = performance.now();
@@ -164,11 +188,17 @@ export async function executeToolCalls(
       const scratch = createTracer();
       try {
         const tool = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
-        if (tool === undefined) throw new UnknownToolError({ toolName: call.name, known: Object.keys(tools) });
+        if (tool === undefined)
+          throw new UnknownToolError({ toolName: call.name, known: Object.keys(tools) });
         const args = parseArgs(call);
         const value = await withTrace(scratch, () => tool(args));
         output = toText(value);
-        metadata = { status: 'success', tool_name: call.name, execution_time_ms: round(performance.now() - started), ...guardMetadata(scratch) };
+        metadata = {
+          status: 'success',
+          tool_name: call.name,
+          execution_time_ms: round(performance.now() - started),
+          ...guardMetadata(scratch),
+        };
       } catch (error) {
         failure = error;
         const message = error instanceof Error ? error.message : String(error);
@@ -184,7 +214,8 @@ export async function executeToolCalls(
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === 'string') (metadata.error as Record<string, unknown>).code = code;
       }
-      if (tracer !== undefined) recorder.recordToolResult({ tracer, callId: call.id, output, metadata });
+      if (tracer !== undefined)
+        recorder.recordToolResult({ tracer, callId: call.id, output, metadata });
       return { call, output, failure };
     }),
   );
@@ -193,9 +224,21 @@ export async function executeToolCalls(
     if (failed !== undefined) throw failed.failure;
   }
   if (format === 'responses') {
-    return results.map(({ call, output }): FunctionCallOutputItem => ({ type: 'function_call_output', call_id: call.id, output }));
+    return results.map(
+      ({ call, output }): FunctionCallOutputItem => ({
+        type: 'function_call_output',
+        call_id: call.id,
+        output,
+      }),
+    );
   }
-  return results.map(({ call, output }): ChatToolMessage => ({ role: 'tool', tool_call_id: call.id, content: output }));
+  return results.map(
+    ({ call, output }): ChatToolMessage => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      content: output,
+    }),
+  );
 }
 
 /** Guard figures of the entry a guarded tool recorded (status, retries, decisions), if any. */
@@ -204,10 +247,17 @@ function guardMetadata(scratch: Tracer): Record<string, unknown> {
   for (let i = blocks.length - 1; i >= 0; i--) {
     const block = blocks[i];
     if (block?.sub_type !== 'TOOL_RESULT') continue;
-    const { timestamp: _timestamp, exception: _exception, exception_type: _type, guard, ...rest } = block.metadata as Record<string, unknown>;
+    const {
+      timestamp: _timestamp,
+      exception: _exception,
+      exception_type: _type,
+      guard,
+      ...rest
+    } = block.metadata as Record<string, unknown>;
     // Flatten `guard: { attempts, decisions }` so decisions read like the model calls' ones.
     if (typeof guard === 'object' && guard !== null) {
-      for (const [key, value] of Object.entries(guard)) if (!(Array.isArray(value) && value.length === 0)) rest[key] = value;
+      for (const [key, value] of Object.entries(guard))
+        if (!(Array.isArray(value) && value.length === 0)) rest[key] = value;
     }
     return rest;
   }

@@ -1,9 +1,9 @@
 export {
-  executeToolCalls,
-  ToolArgumentsError,
-  UnknownToolError,
   type ChatToolMessage,
   type ExecuteToolCallsOptions,
+  executeToolCalls,
   type FunctionCallOutputItem,
+  ToolArgumentsError,
   type ToolFunction,
+  UnknownToolError,
 } from './execute-tool-calls.js';

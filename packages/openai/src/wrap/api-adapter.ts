@@ -1,4 +1,9 @@
-import type { ModelCallHandle, ModelCallRecorder, ModelCallStartInput, Tracer } from '@tracewarden/core';
+import type {
+  ModelCallHandle,
+  ModelCallRecorder,
+  ModelCallStartInput,
+  Tracer,
+} from '@tracewarden/core';
 import type { StreamObserver } from '../stream/tap-stream.js';
 
 /** State shared by a wrapped client and its `withOptions()` clones. @internal */
@@ -27,7 +32,17 @@ export interface ApiAdapter {
   /** The body actually sent. */
   prepare(body: Record<string, unknown>, context: WrapContext): PreparedRequest;
   /** Records a non-streamed response; may change it (refusals) or throw (policy block). */
-  finish(data: unknown, requestId: string | null, handle: ModelCallHandle, context: WrapContext): void;
+  finish(
+    data: unknown,
+    requestId: string | null,
+    handle: ModelCallHandle,
+    context: WrapContext,
+  ): void;
   /** The observer of a streamed response. */
-  observeStream(controller: AbortController, handle: ModelCallHandle, prepared: PreparedRequest, context: WrapContext): StreamObserver<unknown>;
+  observeStream(
+    controller: AbortController,
+    handle: ModelCallHandle,
+    prepared: PreparedRequest,
+    context: WrapContext,
+  ): StreamObserver<unknown>;
 }

@@ -1,2 +1,8 @@
-export { defaultTracerOf, isWrapped, wrapOpenAI, type OpenAIClientLike, type WrapOpenAIOptions } from './wrap-openai.js';
 export type { WrapPricingOption } from './resolve-pricer.js';
+export {
+  defaultTracerOf,
+  isWrapped,
+  type OpenAIClientLike,
+  type WrapOpenAIOptions,
+  wrapOpenAI,
+} from './wrap-openai.js';

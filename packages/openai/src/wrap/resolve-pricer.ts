@@ -1,4 +1,8 @@
-import { createModelCallPricer, type ModelCallPricer, type PriceUsageOptions } from '@tracewarden/core';
+import {
+  createModelCallPricer,
+  type ModelCallPricer,
+  type PriceUsageOptions,
+} from '@tracewarden/core';
 
 /**
  * How a wrapped client prices calls: options of the core price table (`overrides`,
@@ -20,5 +24,10 @@ export function resolvePricer(option: WrapPricingOption | undefined): ModelCallP
   if (typeof option === 'function') return option;
   // Unpriced models are recorded at 0 with `pricing_source: 'fallback'` and a warning, unless
   // the caller chose a policy: tracing must not fail a call because a price is missing.
-  return createModelCallPricer({ unknownModel: 'warn', onWarn: warnOnce, ...option, provider: 'openai' });
+  return createModelCallPricer({
+    unknownModel: 'warn',
+    onWarn: warnOnce,
+    ...option,
+    provider: 'openai',
+  });
 }

@@ -2,7 +2,7 @@
  * The lowest supported major (openai 6) against the same scripted server: a core subset of the
  * openai 7 tests, proving the peer range.
  */
-import { createTracer, parsePolicy, PolicyViolationError } from '@tracewarden/core';
+import { createTracer, PolicyViolationError, parsePolicy } from '@tracewarden/core';
 import { startScriptedServer } from '@tracewarden/testing';
 import OpenAI6 from 'openai-v6';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,46 +19,94 @@ async function start(turns: Parameters<typeof startScriptedServer>[0], maxRetrie
   const server = await startScriptedServer(turns);
   closers.push(() => server.close());
   const tracer = createTracer();
-  const client = wrapOpenAI(new OpenAI6({ baseURL: server.url, apiKey: 'sk-v6', maxRetries }), { tracer });
+  const client = wrapOpenAI(new OpenAI6({ baseURL: server.url, apiKey: 'sk-v6', maxRetries }), {
+    tracer,
+  });
   return { server, tracer, client };
 }
 
 describe('wrapOpenAI with openai 6', () => {
-  const turn = { text: 'Hi from v6', reasoning: 'think', toolCalls: [{ name: 'lookup', arguments: { q: 1 }, id: 'call_6' }] };
+  const turn = {
+    text: 'Hi from v6',
+    reasoning: 'think',
+    toolCalls: [{ name: 'lookup', arguments: { q: 1 }, id: 'call_6' }],
+  };
 
   it('records chat completions the same streamed or not, and keeps withResponse', async () => {
     const plain = await start({ turns: [turn] });
-    const { data, response } = await plain.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).withResponse();
+    const { data, response } = await plain.client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })
+      .withResponse();
     expect(data.choices[0]?.message.content).toBe('Hi from v6');
     expect(response.status).toBe(200);
     const streamed = await start({ turns: [turn] });
-    const stream = await streamed.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const stream = await streamed.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     for await (const chunk of stream) expect(chunk.choices.length).toBeGreaterThan(0);
     expect(shape(streamed.tracer.blocks())).toEqual(shape(plain.tracer.blocks()));
-    expect(plain.tracer.blocks()[1]?.metadata).toMatchObject({ status: 'success', usage: { input_tokens: expect.any(Number) } });
+    expect(plain.tracer.blocks()[1]?.metadata).toMatchObject({
+      status: 'success',
+      usage: { input_tokens: expect.any(Number) },
+    });
   });
 
   it('records a tool loop once, responses calls, retries, and stays wrapped after withOptions', async () => {
-    const { tracer, client, server } = await start({ turns: [{ fault: { type: 'status', status: 429, retryAfter: 0 } }, turn, { text: 'done' }, { text: 'resp' }] }, 1);
-    const messages: OpenAI6.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'go' }];
+    const { tracer, client, server } = await start(
+      {
+        turns: [
+          { fault: { type: 'status', status: 429, retryAfter: 0 } },
+          turn,
+          { text: 'done' },
+          { text: 'resp' },
+        ],
+      },
+      1,
+    );
+    const messages: OpenAI6.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'go' },
+    ];
     const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
-    expect((tracer.blocks()[1]?.metadata.attempts as unknown[]).length).toBe(2);
-    messages.push(first.choices[0]!.message, ...(await executeToolCalls(first.choices[0]!.message, { lookup: () => 'found' }, { tracer })));
+    expect(tracer.blocks()[1]?.metadata.attempts).toHaveLength(2);
+    messages.push(
+      first.choices[0]!.message,
+      ...(await executeToolCalls(first.choices[0]!.message, { lookup: () => 'found' }, { tracer })),
+    );
     const other = client.withOptions({ timeout: 10_000 });
     expect(isWrapped(other)).toBe(true);
     await other.chat.completions.create({ model: 'gpt-4o-mini', messages });
     await client.responses.create({ model: 'gpt-4o-mini', input: 'r' });
-    expect(tracer.blocks().map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'THINK', 'TOOL_CALL', 'TOOL_RESULT', 'MESSAGE', 'MESSAGE', 'MESSAGE']);
+    expect(tracer.blocks().map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'THINK',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'MESSAGE',
+      'MESSAGE',
+      'MESSAGE',
+    ]);
     expect(server.requests).toHaveLength(4);
   });
 
   it('blocks a proposed tool call by policy', async () => {
-    const server = await startScriptedServer({ turns: [{ toolCalls: [{ name: 'send_email', arguments: { to: 'a@evil.com' } }] }] });
+    const server = await startScriptedServer({
+      turns: [{ toolCalls: [{ name: 'send_email', arguments: { to: 'a@evil.com' } }] }],
+    });
     closers.push(() => server.close());
     const client = wrapOpenAI(new OpenAI6({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), {
       tracer: createTracer(),
-      policy: parsePolicy('raise "outside mail" if:\n    (call: ToolCall)\n    call is tool:send_email'),
+      policy: parsePolicy(
+        'raise "outside mail" if:\n    (call: ToolCall)\n    call is tool:send_email',
+      ),
     });
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(PolicyViolationError);
+    await expect(
+      client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    ).rejects.toBeInstanceOf(PolicyViolationError);
   });
 });

@@ -1,7 +1,7 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import OpenAI6 from 'openai-v6';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Stream } from 'openai/streaming';
+import OpenAI6 from 'openai-v6';
 import { describe, expectTypeOf, it } from 'vitest';
 import { wrapOpenAI } from './wrap-openai.js';
 
@@ -9,7 +9,9 @@ describe('wrapOpenAI types', () => {
   it('returns exactly the client type', () => {
     const client = wrapOpenAI(new OpenAI({ apiKey: 'k' }));
     expectTypeOf(client).toEqualTypeOf<OpenAI>();
-    expectTypeOf(wrapOpenAI(new AzureOpenAI({ apiKey: 'k', apiVersion: 'v', endpoint: 'https://x' }))).toEqualTypeOf<AzureOpenAI>();
+    expectTypeOf(
+      wrapOpenAI(new AzureOpenAI({ apiKey: 'k', apiVersion: 'v', endpoint: 'https://x' })),
+    ).toEqualTypeOf<AzureOpenAI>();
     expectTypeOf(wrapOpenAI(new OpenAI6({ apiKey: 'k' }))).toEqualTypeOf<OpenAI6>();
     expectTypeOf(client.withOptions({})).toEqualTypeOf<OpenAI>();
   });

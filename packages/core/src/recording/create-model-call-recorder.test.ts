@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parsePolicy } from '../policy/index.js';
+import { PolicyViolationError } from '../policy/policy-violation-error.js';
+import { createTracer } from '../tracing/index.js';
+import { createModelCallGuards } from './create-model-call-guards.js';
+import { createModelCallRecorder } from './create-model-call-recorder.js';
+import { scrubRaw } from './scrub-raw.js';
+import type { NeutralMessage } from './types.js';
+
+const system: NeutralMessage = { role: 'system', content: 'sys' };
+const user = (content: string): NeutralMessage => ({ role: 'user', content });
+
+describe('createModelCallRecorder', () => {
+  it('records a conversation re-sent on every turn once, and the same text later as a new message', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const messages: NeutralMessage[] = [system, user('yes')];
+    for (let turn = 0; turn < 3; turn++) {
+      recorder
+        .start({ provider: 'p', model: 'm', messages: [...messages] })
+        .finish({ text: `answer ${turn}` });
+      messages.push({ role: 'assistant', content: `answer ${turn}` }, user('yes'));
+    }
+    expect(
+      tracer.blocks().map((block) => (block.payload as { content?: unknown }).content),
+    ).toEqual(['sys', 'yes', 'answer 0', 'yes', 'answer 1', 'yes', 'answer 2']);
+  });
+
+  it('matches a re-sent response in another shape (text parts, arguments as text)', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    recorder
+      .start({ provider: 'p', model: 'm', messages: [user('go')] })
+      .finish({ text: 'ok', toolCalls: [{ id: 'c1', name: 'f', arguments: { a: 1 } }] });
+    const resent: NeutralMessage = {
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'ok' }],
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+    };
+    recorder
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: [user('go'), resent, { role: 'tool', tool_call_id: 'c1', content: 'done' }],
+      })
+      .finish({ text: 'fin' });
+    expect(tracer.blocks().map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'MESSAGE',
+    ]);
+    expect(tracer.stitched().orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+
+  it('records the same blocks from chunks as from the whole response (any split)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 10 }),
+        (text, cuts) => {
+          const args = JSON.stringify({ q: text });
+          const whole = createTracer();
+          createModelCallRecorder({ tracer: whole })
+            .start({ provider: 'p', model: 'm', messages: [user('q')] })
+            .finish({ text, reasoning: 'r', toolCalls: [{ id: 'c', name: 'f', arguments: args }] });
+          const streamed = createTracer();
+          const call = createModelCallRecorder({ tracer: streamed }).start({
+            provider: 'p',
+            model: 'm',
+            messages: [user('q')],
+            stream: true,
+          });
+          let at = 0;
+          let i = 0;
+          while (at < Math.max(text.length, args.length)) {
+            const size = cuts[i++ % cuts.length] ?? 1;
+            call.chunk({
+              text: text.slice(at, at + size) || undefined,
+              toolCalls: [
+                {
+                  index: 0,
+                  ...(at === 0 ? { id: 'c', name: 'f' } : {}),
+                  arguments: args.slice(at, at + size),
+                },
+              ],
+              reasoning: at === 0 ? 'r' : undefined,
+            });
+            at += size;
+          }
+          call.finish();
+          const payloads = (tracer: ReturnType<typeof createTracer>) =>
+            tracer.blocks().map((block) => [block.sub_type, block.payload]);
+          expect(payloads(streamed)).toEqual(payloads(whole));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it('records partial output with status cancelled or failed, and partial tool arguments as such', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const cancelled = recorder.start({
+      provider: 'p',
+      model: 'm',
+      messages: [user('a')],
+      stream: true,
+    });
+    cancelled.chunk({ text: 'hal' });
+    cancelled.cancel();
+    const failed = recorder.start({
+      provider: 'p',
+      model: 'm',
+      messages: [user('b')],
+      stream: true,
+    });
+    failed.chunk({ toolCalls: [{ index: 0, id: 'c9', name: 'f', arguments: '{"x":' }] });
+    const error = new Error('socket hang up');
+    expect(failed.fail(error)).toBe(error);
+    const responses = tracer
+      .blocks()
+      .filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
+    expect(responses.map((block) => block.metadata.status)).toEqual(['cancelled', 'failure']);
+    expect(responses[0]?.payload.content).toBe('hal');
+    const call = tracer.findToolCall('c9');
+    expect(call?.metadata.partial).toBe(true);
+    expect(call?.payload).toMatchObject({ arguments: {}, invalid_arguments: '{"x":' });
+  });
+
+  it('checks proposed calls against the policy: throw by default, refuse on request', () => {
+    const policy = parsePolicy(
+      'raise "no deletes" if:\n    (call: ToolCall)\n    call is tool:delete_all',
+    );
+    const thrower = createModelCallRecorder({ tracer: createTracer(), policy });
+    expect(() =>
+      thrower
+        .start({ provider: 'p', model: 'm', messages: [user('x')] })
+        .finish({ toolCalls: [{ id: 'd', name: 'delete_all', arguments: {} }] }),
+    ).toThrow(PolicyViolationError);
+    const tracer = createTracer();
+    const refuser = createModelCallRecorder({ tracer, policy, onPolicyViolation: 'refuse' });
+    const outcome = refuser.start({ provider: 'p', model: 'm', messages: [user('x')] }).finish({
+      toolCalls: [
+        { id: 'd', name: 'delete_all', arguments: {} },
+        { id: 'k', name: 'keep', arguments: {} },
+      ],
+    });
+    expect(outcome.refused).toBe(true);
+    expect(outcome.toolCalls.map((review) => review.decision)).toEqual(['block', 'allow']);
+    expect(outcome.refusalText).toContain('no deletes');
+    expect(tracer.stitched().messages[1]?.tool_calls[0]?.output).toContain('blocked by policy');
+  });
+
+  it('applies guards once per call and records a refusal', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({
+      tracer,
+      guards: createModelCallGuards({ rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: '' } }),
+    });
+    recorder.start({ provider: 'p', model: 'm', messages: [user('1')] }).finish({ text: 'ok' });
+    expect(() => recorder.start({ provider: 'p', model: 'm', messages: [user('2')] })).toThrow(
+      expect.objectContaining({ code: 'RATE_LIMITED' }),
+    );
+    expect(tracer.blocks().at(-1)?.metadata.status).toBe('rate_limited');
+    expect(tracer.blocks().at(-2)?.payload).toMatchObject({ role: 'user', content: '2' });
+  });
+});
+
+describe('scrubRaw', () => {
+  it('drops credential keys and keeps clean payloads as they are', () => {
+    const clean = { model: 'm', choices: [{ message: { content: 'x' } }] };
+    expect(scrubRaw(clean)).toBe(clean);
+    expect(
+      scrubRaw({ request: { model: 'm', headers: { authorization: 'Bearer sk' }, api_key: 'sk' } }),
+    ).toEqual({ request: { model: 'm' } });
+  });
+});
