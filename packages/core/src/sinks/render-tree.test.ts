@@ -102,6 +102,32 @@ describe('renderTree', () => {
     );
   });
 
+  it('reads the records guards and model calls write: decisions by event, cost records', () => {
+    const tracer = createTracer({ ids: createSequentialIds(), clock });
+    tracer.logMessage({
+      role: 'assistant',
+      content: null,
+      metadata: {
+        cost: { cost_usd: 0.000038, cost_micro_usd: 38, pricing_source: 'genai-prices' },
+        decisions: [
+          { guard: 'budget', event: 'reserved' },
+          { guard: 'budget', event: 'settled' },
+        ],
+      },
+    });
+    tracer.logAct({
+      payload: { call_id: 'c1', name: 'search', arguments: {} },
+      metadata: {
+        guard: { attempts: [{ attempt: 1 }], decisions: [{ guard: 'breaker', event: 'closed' }] },
+      },
+    });
+    const lines = renderTree(tracer.stitched()).split('\n');
+    expect(lines[1]).toBe(
+      '└─ assistant: (no content)  [$0.000038 · guard budget→reserved, budget→settled]',
+    );
+    expect(lines[2]).toBe('   └─ call search({})  [guard breaker→closed]');
+  });
+
   it('shows streamed deltas and their assembled output', () => {
     const tracer = createTracer({ ids: createSequentialIds(), clock });
     tracer.logMessage({ role: 'user', content: 'stream' });

@@ -326,8 +326,13 @@ export function metadataHighlights(metadata: Record<string, unknown>): Highlight
   if (typeof retries === 'number' && retries > 0) {
     parts.push({ text: `${retries} ${retries === 1 ? 'retry' : 'retries'}`, color: ansi.yellow });
   }
-  const guard = metadata.guard ?? metadata.decisions;
-  if (guard !== undefined && guard !== null) {
+  const guardRecord = metadata.guard;
+  // guards record `{ attempts, decisions }`; model calls record `decisions` directly
+  const guard =
+    typeof guardRecord === 'object' && guardRecord !== null && !Array.isArray(guardRecord)
+      ? ((guardRecord as Record<string, unknown>).decisions ?? guardRecord)
+      : (guardRecord ?? metadata.decisions);
+  if (guard !== undefined && guard !== null && !(Array.isArray(guard) && guard.length === 0)) {
     parts.push({ text: `guard ${summarize(guard, decisionText)}`, color: ansi.magenta });
   }
   const violations = metadata.violations;
@@ -359,7 +364,7 @@ function costValue(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
-    return firstNumber(record.total, record.total_cost, record.usd, record.amount);
+    return firstNumber(record.cost_usd, record.total, record.total_cost, record.usd, record.amount);
   }
   return undefined;
 }
@@ -411,7 +416,7 @@ function decisionText(value: unknown): string {
   if (typeof value !== 'object' || value === null) return String(value);
   const record = value as Record<string, unknown>;
   const name = pick(record, ['guard', 'name', 'type', 'kind']);
-  const action = pick(record, ['action', 'decision', 'outcome', 'status', 'state']);
+  const action = pick(record, ['event', 'action', 'decision', 'outcome', 'status', 'state', 'to']);
   if (name !== undefined || action !== undefined) {
     return [name, action].filter((part) => part !== undefined).join('→');
   }
