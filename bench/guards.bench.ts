@@ -54,6 +54,46 @@ const hooked = allGuards({
   },
 });
 
+// Calibration: the floor on this machine. A lean hand-written bucket + breaker + budget (+ retry
+// on failure, not taken here), with and without one setTimeout cleared on settle.
+const lean = (() => {
+  const bucket = { tokens: 1e12, last: Date.now() };
+  let failures = 0;
+  let spent = 0;
+  const fail = (error: unknown) => {
+    failures++;
+    throw error;
+  };
+  const call = (q: string) => {
+    const now = Date.now();
+    if (failures >= 5) return Promise.reject(new Error('open'));
+    bucket.tokens = Math.min(1e12, bucket.tokens + (now - bucket.last) * 1e9);
+    bucket.last = now;
+    if (bucket.tokens < 1) return Promise.reject(new Error('rate limited'));
+    bucket.tokens--;
+    spent++;
+    return noop(q).then((value) => {
+      failures = 0;
+      return value;
+    }, fail);
+  };
+  const withTimer = (q: string) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timeout')), 10_000);
+      call(q).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  return { call, withTimer };
+})();
+
 const cockatiel = wrap(
   retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() }),
   circuitBreaker(handleAll, { halfOpenAfter: 30_000, breaker: new ConsecutiveBreaker(5) }),
@@ -133,6 +173,16 @@ const cases: Case[] = [
     options: small,
   },
   {
+    key: 'lean',
+    label: 'lean hand-written (calibration)',
+    make: () => () => lean.call('q'),
+  },
+  {
+    key: 'leanTimeout',
+    label: 'lean hand-written + timeout (calibration)',
+    make: () => () => lean.withTimer('q'),
+  },
+  {
     key: 'cockatiel',
     label: 'cockatiel: retry+breaker+timeout',
     make: () => () => cockatiel.execute(() => noop('q')),
@@ -166,7 +216,7 @@ for (let round = 0; round < rounds; round++) {
   const added = (key: string) => results[key]! - results.raw!;
   console.log(
     `round ${round + 1}/${rounds}: raw ${results.raw!.toFixed(0)} ns, added: guard ${added('guard').toFixed(0)}, ` +
-      `timeout ${added('timeout').toFixed(0)}, tracer ${added('traced').toFixed(0)}, cockatiel ${added('cockatiel').toFixed(0)}, opossum ${added('opossum').toFixed(0)}`,
+      `timeout ${added('timeout').toFixed(0)}, lean ${added('lean').toFixed(0)}/${added('leanTimeout').toFixed(0)}, tracer ${added('traced').toFixed(0)}, cockatiel ${added('cockatiel').toFixed(0)}, opossum ${added('opossum').toFixed(0)}`,
   );
 }
 

@@ -60,8 +60,8 @@ export interface StatsAggregator {
 
 /** Options of {@link createStatsAggregator}. */
 export interface StatsAggregatorOptions {
-  /** Tool-call ids remembered to name the tool of a later result. @default 100000 */
-  maxRememberedCalls?: number;
+  /** Traces whose tool-call ids are remembered, to name the tool of a later result. @default 1024 */
+  maxRememberedTraces?: number;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -104,7 +104,7 @@ function stringOr(value: unknown, fallback: string): string {
  * matched to their call's tool through a bounded map of recent call ids, and only distinct
  * trace ids are remembered (to count traces).
  *
- * @param options - how many call ids to remember
+ * @param options - how many traces' call ids to remember
  * @returns an empty aggregator
  * @example
  * ```ts
@@ -114,7 +114,7 @@ function stringOr(value: unknown, fallback: string): string {
  * ```
  */
 export function createStatsAggregator(options: StatsAggregatorOptions = {}): StatsAggregator {
-  const maxRememberedCalls = options.maxRememberedCalls ?? 100_000;
+  const maxRememberedTraces = options.maxRememberedTraces ?? 1024;
   let files = 0;
   let events = 0;
   let blocks = 0;
@@ -127,19 +127,25 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
   const resultsByStatus: Record<string, number> = {};
   const byModel = new Map<string, ModelTotals>();
   const latency = new Map<string, PercentileSketch>();
-  // Two generations instead of evicting one oldest key per insert: evicting from the front of a
-  // Map scans its deleted slots and turns quadratic on millions of calls.
-  let recentCalls = new Map<string, string>();
-  let olderCalls = new Map<string, string>();
-  const generationSize = Math.max(1, Math.floor(maxRememberedCalls / 2));
-  const rememberCall = (key: string, name: string) => {
-    recentCalls.set(key, name);
-    if (recentCalls.size >= generationSize) {
-      olderCalls = recentCalls;
-      recentCalls = new Map();
+  // Call names per trace, in two generations of traces (bounded without evicting one key at a
+  // time, which scans a Map's deleted slots and turns quadratic on millions of calls).
+  let recentTraces = new Map<string, Map<string, string>>();
+  let olderTraces = new Map<string, Map<string, string>>();
+  const tracesPerGeneration = Math.max(1, Math.floor(maxRememberedTraces / 2));
+  const rememberCall = (traceId: string, callId: string, name: string) => {
+    let calls = recentTraces.get(traceId);
+    if (calls === undefined) {
+      calls = olderTraces.get(traceId) ?? new Map<string, string>();
+      if (recentTraces.size >= tracesPerGeneration) {
+        olderTraces = recentTraces;
+        recentTraces = new Map();
+      }
+      recentTraces.set(traceId, calls);
     }
+    calls.set(callId, name);
   };
-  const callName = (key: string) => recentCalls.get(key) ?? olderCalls.get(key);
+  const callName = (traceId: string, callId: string) =>
+    (recentTraces.get(traceId) ?? olderTraces.get(traceId))?.get(callId);
   const addLatency = (tool: string, ms: number | undefined) => {
     if (ms === undefined) return;
     let sketch = latency.get(tool);
@@ -254,14 +260,14 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       } else if (subType === 'TOOL_CALL') {
         const name = stringOr(payload.name, '(unnamed)');
         increment(toolCallsByTool, name);
-        if (callId !== undefined) rememberCall(`${traceId}\u0000${callId}`, name);
+        if (callId !== undefined) rememberCall(traceId, callId, name);
         addLatency(name, durationOf(metadata));
         addUsage(metadata, undefined);
       } else if (subType === 'TOOL_RESULT') {
         addStatus(metadata);
         const name =
           (typeof metadata.tool_name === 'string' ? metadata.tool_name : undefined) ??
-          (callId === undefined ? undefined : callName(`${traceId}\u0000${callId}`)) ??
+          (callId === undefined ? undefined : callName(traceId, callId)) ??
           '(unknown tool)';
         // streamed deltas carry no timing of their own; count each result's timing once
         addLatency(name, durationOf(metadata));
