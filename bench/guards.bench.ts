@@ -1,12 +1,15 @@
 /**
- * Per-call overhead of guards on a no-op async tool, against the raw call and against the same
- * policy built from cockatiel and from opossum, all in one run. Nothing here asserts timing.
+ * Per-call overhead of guards on a no-op async tool, against the raw call, a lean hand-written
+ * policy (the floor on this machine) and the same policy built from cockatiel and from opossum,
+ * all in one run. Nothing here asserts timing.
  *
- * The machine may be loaded: every case is measured in each of ROUNDS rounds (default 5, order
- * rotated per round), and each figure printed is the median over rounds. "Added" is the case's
- * ns/op minus raw's in the same round; ratios are taken within a round, then the median.
+ * Built for a loaded machine: samples are interleaved (each sample times one batch of every case
+ * in turn, raw included), so a burst of load hits all cases alike; "added" is a case's ns/op minus
+ * raw's in the same sample, and ratios are taken per sample. Figures are medians over samples.
+ * Traced cases get a fresh tracer per sample, so the trace stays small (as a real one is).
  *
  * Run: node --expose-gc --conditions=@tracewarden/source --import tsx bench/guards.bench.ts
+ * Env: SAMPLES (default 21), BATCH (calls per batch, default 5000).
  */
 import { createBudget, createTracer, guard, type TraceEntry, type Tracer } from '@tracewarden/core';
 import {
@@ -20,9 +23,9 @@ import {
   wrap,
 } from 'cockatiel';
 import CircuitBreaker from 'opossum';
-import { measure } from './lib.js';
 
-const rounds = Math.max(1, Number(process.env.ROUNDS ?? 5));
+const samples = Math.max(3, Number(process.env.SAMPLES ?? 21));
+const batch = Math.max(100, Number(process.env.BATCH ?? 5_000));
 const gc = (globalThis as { gc?: () => void }).gc;
 
 const noop = async (_q: string) => 'ok';
@@ -110,48 +113,51 @@ const opossumLean = new CircuitBreaker(noop, {
   errorThresholdPercentage: 50,
 });
 
-// every traced call is kept as two blocks: fewer calls, and a fresh tracer per round
-const small = { batch: 2_000, samples: 9, warmup: 2_000 };
-
 interface Case {
   key: string;
   label: string;
-  /** Builds the function to time (called once per round). */
-  make: () => () => unknown;
-  options?: typeof small;
+  /** Builds the function to time; called once, or once per sample with `fresh`. */
+  make: () => () => Promise<unknown>;
+  /** Rebuild per sample (tracers: keeps the trace small). */
+  fresh?: boolean;
+  /** Calls per batch, as a fraction of BATCH (slow cases). */
+  scale?: number;
+}
+
+function tracedGuard(extra: Record<string, unknown> = {}) {
+  const traced = allGuards({ tracer: benchTracer(), ...extra });
+  return () => traced('q');
 }
 
 const cases: Case[] = [
   { key: 'raw', label: 'raw no-op async tool', make: () => () => noop('q') },
-  {
-    key: 'guard',
-    label: 'guard: retry+breaker+rate limit+budget',
-    make: () => () => plain('q'),
-  },
+  { key: 'guard', label: 'guard: retry+breaker+rate limit+budget', make: () => () => plain('q') },
   { key: 'timeout', label: 'guard: same + timeout', make: () => () => withTimeout('q') },
+  { key: 'lean', label: 'lean hand-written (floor)', make: () => () => lean.call('q') },
+  {
+    key: 'leanTimeout',
+    label: 'lean hand-written + timeout (floor)',
+    make: () => () => lean.withTimer('q'),
+  },
   {
     key: 'entries',
     label: 'guard + onEntry hook (entries, no tracer)',
     make: () => () => hooked('q'),
-    options: small,
+    scale: 0.4,
   },
   {
     key: 'traced',
     label: 'guard + memory tracer (every entry)',
-    make: () => {
-      const traced = allGuards({ tracer: benchTracer() });
-      return () => traced('q');
-    },
-    options: small,
+    make: () => tracedGuard(),
+    fresh: true,
+    scale: 0.2,
   },
   {
     key: 'tracedTimeout',
     label: 'guard + memory tracer + timeout',
-    make: () => {
-      const traced = allGuards({ tracer: benchTracer(), timeout: { timeoutSeconds: 10 } });
-      return () => traced('q');
-    },
-    options: small,
+    make: () => tracedGuard({ timeout: { timeoutSeconds: 10 } }),
+    fresh: true,
+    scale: 0.2,
   },
   {
     key: 'recordEntry',
@@ -164,28 +170,21 @@ const cases: Case[] = [
       let n = 0;
       return () => {
         const callId = `bench-${++n}`;
-        return tracer.recordEntry({
+        tracer.recordEntry({
           call: { ...entry.call, call_id: callId },
           result: { ...entry.result, call_id: callId },
         });
+        return Promise.resolve();
       };
     },
-    options: small,
-  },
-  {
-    key: 'lean',
-    label: 'lean hand-written (calibration)',
-    make: () => () => lean.call('q'),
-  },
-  {
-    key: 'leanTimeout',
-    label: 'lean hand-written + timeout (calibration)',
-    make: () => () => lean.withTimer('q'),
+    fresh: true,
+    scale: 0.2,
   },
   {
     key: 'cockatiel',
     label: 'cockatiel: retry+breaker+timeout',
     make: () => () => cockatiel.execute(() => noop('q')),
+    scale: 0.2,
   },
   { key: 'opossum', label: 'opossum: breaker+timeout', make: () => () => opossum.fire('q') },
   {
@@ -195,29 +194,33 @@ const cases: Case[] = [
   },
 ];
 
+/** Times `calls` sequential awaited calls; ns per call. */
+async function timeBatch(fn: () => Promise<unknown>, calls: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) await fn();
+  return Number(process.hrtime.bigint() - start) / calls;
+}
+
 // the entry recordEntry is timed with comes from the hook: make sure one exists
 await hooked('q');
 
-const perRound: Record<string, number>[] = [];
-for (let round = 0; round < rounds; round++) {
-  const results: Record<string, number> = {};
-  // raw first, then the others rotated, so no case always runs right after the same one
-  const others = cases.slice(1);
-  const shift = round % others.length;
-  const order = [cases[0]!, ...others.slice(shift), ...others.slice(0, shift)];
-  for (const c of order) {
+const fns = new Map<string, () => Promise<unknown>>();
+for (const c of cases) {
+  const fn = c.make();
+  fns.set(c.key, fn);
+  await timeBatch(fn, Math.ceil(batch * (c.scale ?? 1))); // warm-up
+}
+
+const readings: Record<string, number>[] = [];
+for (let sample = 0; sample < samples; sample++) {
+  const reading: Record<string, number> = {};
+  for (const c of cases) {
+    const fn = c.fresh === true ? c.make() : fns.get(c.key)!;
+    if (c.fresh === true) await timeBatch(fn, 200);
     gc?.();
-    results[c.key] = (await measure(c.label, c.make(), c.options)).nsPerOp;
+    reading[c.key] = await timeBatch(fn, Math.ceil(batch * (c.scale ?? 1)));
   }
-  // a second raw reading: the baseline is the lower of the two (least disturbed)
-  gc?.();
-  results.raw = Math.min(results.raw!, (await measure('raw', cases[0]!.make())).nsPerOp);
-  perRound.push(results);
-  const added = (key: string) => results[key]! - results.raw!;
-  console.log(
-    `round ${round + 1}/${rounds}: raw ${results.raw!.toFixed(0)} ns, added: guard ${added('guard').toFixed(0)}, ` +
-      `timeout ${added('timeout').toFixed(0)}, lean ${added('lean').toFixed(0)}/${added('leanTimeout').toFixed(0)}, tracer ${added('traced').toFixed(0)}, cockatiel ${added('cockatiel').toFixed(0)}, opossum ${added('opossum').toFixed(0)}`,
-  );
+  readings.push(reading);
 }
 
 function median(values: number[]): number {
@@ -225,39 +228,37 @@ function median(values: number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
-const med = (f: (r: Record<string, number>) => number) => median(perRound.map(f));
-const nsOf = (key: string) => med((r) => r[key]!);
-const addedOf = (key: string) => med((r) => r[key]! - r.raw!);
-const ratioOf = (key: string, to: string) => med((r) => (r[key]! - r.raw!) / (r[to]! - r.raw!));
+const nsOf = (key: string) => median(readings.map((r) => r[key]!));
+const addedOf = (key: string) => median(readings.map((r) => r[key]! - r.raw!));
+const ratioOf = (key: string, to: string) =>
+  median(readings.map((r) => (r[key]! - r.raw!) / (r[to]! - r.raw!)));
 
-console.log(`\n## guards: per-call cost, median of ${rounds} rounds (added = minus raw, same round)`);
 const targets: Record<string, string> = {
-  guard: 'target ≤ 200',
-  timeout: 'target ≤ 500',
-  traced: 'target ≤ 1,500 total',
+  guard: '(target ≤ 200)',
+  timeout: '(target ≤ 500)',
+  traced: '(target ≤ 1,500)',
 };
+console.log(
+  `\n## guards: per-call cost, median of ${samples} interleaved samples (added = minus raw, same sample)`,
+);
+console.log(`${'case'.padEnd(44)} ${'ns/op'.padStart(8)}  ${'added ns'.padStart(9)}`);
 for (const c of cases) {
-  const ns = nsOf(c.key);
-  const added = c.key === 'raw' || c.key === 'recordEntry' ? '' : `+${addedOf(c.key).toFixed(0)} ns`;
-  const target = targets[c.key] === undefined ? '' : `  (${targets[c.key]})`;
+  const added = c.key === 'raw' || c.key === 'recordEntry' ? '' : `+${addedOf(c.key).toFixed(0)}`;
   console.log(
-    `${c.label.padEnd(44)} ${ns.toFixed(0).padStart(8)} ns/op  ${added.padStart(10)}${target}`,
+    `${c.label.padEnd(44)} ${nsOf(c.key).toFixed(0).padStart(8)}  ${added.padStart(9)}  ${targets[c.key] ?? ''}`,
   );
 }
-console.log('\n## ratios of added cost (same round, median): how many times the guard is cheaper');
-console.log(
-  `cockatiel (retry+breaker+timeout) / guard + timeout     x${ratioOf('cockatiel', 'timeout').toFixed(1)}`,
-);
-console.log(
-  `opossum (breaker+timeout)         / guard + timeout     x${ratioOf('opossum', 'timeout').toFixed(1)}`,
-);
-console.log(
-  `opossum lean (breaker)            / guard, no timeout   x${ratioOf('opossumLean', 'guard').toFixed(1)}`,
-);
-console.log(
-  `cockatiel                         / guard, no timeout   x${ratioOf('cockatiel', 'guard').toFixed(1)}`,
-);
+const ratio = (label: string, key: string, to: string) =>
+  console.log(`${label.padEnd(58)} x${ratioOf(key, to).toFixed(1)}`);
+console.log('\n## ratios of added cost (per sample, median): how many times cheaper the guard is');
+ratio('cockatiel retry+breaker+timeout / guard + timeout', 'cockatiel', 'timeout');
+ratio('opossum breaker+timeout / guard + timeout', 'opossum', 'timeout');
+ratio('opossum lean breaker / guard, no timeout', 'opossumLean', 'guard');
+ratio('cockatiel retry+breaker+timeout / guard, no timeout', 'cockatiel', 'guard');
+console.log('## and against the floor (lean hand-written, same sample)');
+ratio('guard, no timeout / lean', 'guard', 'lean');
+ratio('guard + timeout / lean + timeout', 'timeout', 'leanTimeout');
 console.log(
   `\nsummary: added ns/call: no timeout ${addedOf('guard').toFixed(0)} (≤ 200), timeout ${addedOf('timeout').toFixed(0)} (≤ 500), ` +
-    `entries built ${addedOf('entries').toFixed(0)}, memory tracer ${addedOf('traced').toFixed(0)} (≤ 1,500; recordEntry alone ${nsOf('recordEntry').toFixed(0)})`,
+    `entries built ${addedOf('entries').toFixed(0)}, memory tracer ${addedOf('traced').toFixed(0)} (≤ 1,500; of which recordEntry ≈ ${nsOf('recordEntry').toFixed(0)})`,
 );

@@ -1,0 +1,127 @@
+import {
+  type Block,
+  createSequentialIds,
+  entryToBlocks,
+  eventsToBlocks,
+  type IdGenerator,
+  parseTrace,
+  TraceEntrySchema,
+} from '@tracewarden/core';
+import type { InputItem } from '../formats/index.js';
+import { normalizeBlock } from './normalize-block.js';
+
+/** Why an item could not be turned into blocks. */
+export interface ConversionSkip {
+  line: number | undefined;
+  message: string;
+}
+
+/** Options of {@link createBlockConverter}. */
+export interface BlockConverterOptions {
+  /** Ids for converted events and entries. @default createSequentialIds() (deterministic) */
+  ids?: IdGenerator;
+  /** Items that could not be converted (reported, then skipped). */
+  onSkip?: (skip: ConversionSkip) => void;
+  /**
+   * Name chat-event traces without an id by their label (`#0`, `#1`, ...) rather than a new
+   * `tr_` id, for display. @default false
+   */
+  labelTraceIds?: boolean;
+}
+
+/** Turns a file's items into blocks, one item at a time. */
+export interface BlockConverter {
+  /** The blocks of one item (empty for metadata and skipped items). */
+  convert(item: InputItem): Block[];
+  /** Trace ids in first-seen order, with their labels for reports. */
+  readonly labels: ReadonlyMap<string, string>;
+}
+
+/**
+ * Converts whatever a file holds into blocks, streaming: chat-event traces with
+ * `eventsToBlocks` (the trace id is the trace's metadata id, else `tr_000001`, ...), blocks as
+ * they are (filled to the stored shape), and trace entries with `entryToBlocks` under one
+ * synthetic assistant MESSAGE per `session_id` (`metadata.synthetic: true`; the trace id is the
+ * session id). Ids are deterministic, and converted events are timed from the epoch
+ * (`created_at` 1970-01-01T00:00:00.000Z + 1 ms per block), so a conversion is reproducible.
+ *
+ * @param options - id source and skip callback
+ * @returns the converter
+ * @example
+ * ```ts
+ * const converter = createBlockConverter();
+ * for await (const item of input.items) for (const block of converter.convert(item)) sink.write(block);
+ * ```
+ */
+export function createBlockConverter(options: BlockConverterOptions = {}): BlockConverter {
+  const ids = options.ids ?? createSequentialIds();
+  const labels = new Map<string, string>();
+  const sessions = new Map<string, { traceId: string; messageId: string }>();
+  const skip = (line: number | undefined, message: string): Block[] => {
+    options.onSkip?.({ line, message });
+    return [];
+  };
+  return {
+    labels,
+    convert(item) {
+      switch (item.type) {
+        case 'problem':
+          return skip(item.line, `${item.code}: ${item.message}`);
+        case 'dataset-metadata':
+          return [];
+        case 'block': {
+          const block = normalizeBlock(item.value);
+          if (block === undefined) return skip(item.line, 'not a block (it needs a string id, trace_id and a sub_type of MESSAGE, TOOL_CALL, TOOL_RESULT or THINK); run `tracewarden validate` for details');
+          if (!labels.has(block.trace_id)) labels.set(block.trace_id, block.trace_id);
+          return [block];
+        }
+        case 'trace': {
+          let trace: ReturnType<typeof parseTrace>;
+          try {
+            trace = parseTrace(item.value);
+          } catch (error) {
+            return skip(item.line, `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+          const traceId = item.label.startsWith('#') && options.labelTraceIds !== true ? ids.traceId() : item.label;
+          labels.set(traceId, item.label);
+          return eventsToBlocks(trace, { traceId, ids, startTime: 0 });
+        }
+        case 'entry': {
+          const parsed = TraceEntrySchema.safeParse(item.value);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            return skip(item.line, `not a trace entry: ${issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`}; run \`tracewarden validate\` for details`);
+          }
+          const entry = parsed.data;
+          const session = entry.call.session_id ?? '';
+          const out: Block[] = [];
+          let state = sessions.get(session);
+          if (state === undefined) {
+            const traceId = session === '' ? ids.traceId() : session;
+            const createdAt = new Date(Date.parse(entry.call.timestamp) || 0).toISOString();
+            const message: Block = {
+              id: ids.blockId(),
+              trace_id: traceId,
+              block_type: 'MESSAGE',
+              sub_type: 'MESSAGE',
+              // tool calls belong to an assistant turn (so blocksToEvents gives OpenAI-shaped events)
+              payload: { role: 'assistant', content: null },
+              parent_block_id: null,
+              metadata: { synthetic: true, ...(session === '' ? {} : { session_id: session }) },
+              raw: null,
+              extra: {},
+              created_at: createdAt,
+              updated_at: createdAt,
+            };
+            state = { traceId, messageId: message.id };
+            sessions.set(session, state);
+            labels.set(traceId, traceId);
+            out.push(message);
+          }
+          out.push(...entryToBlocks(entry, { traceId: state.traceId, parentBlockId: state.messageId, ids }));
+          return out;
+        }
+      }
+    },
+  };
+}
