@@ -201,6 +201,11 @@ async function timeBatch(fn: () => Promise<unknown>, calls: number): Promise<num
   return Number(process.hrtime.bigint() - start) / calls;
 }
 
+const only = process.env.CASES?.split(',');
+if (only !== undefined) {
+  for (let i = cases.length - 1; i >= 0; i--) if (!only.includes(cases[i]!.key)) cases.splice(i, 1);
+}
+
 // the entry recordEntry is timed with comes from the hook: make sure one exists
 await hooked('q');
 
@@ -217,10 +222,11 @@ for (let sample = 0; sample < samples; sample++) {
   for (const c of cases) {
     const fn = c.fresh === true ? c.make() : fns.get(c.key)!;
     if (c.fresh === true) await timeBatch(fn, 200);
-    gc?.();
+    if (!process.env.NO_GC) gc?.();
     reading[c.key] = await timeBatch(fn, Math.ceil(batch * (c.scale ?? 1)));
   }
   readings.push(reading);
+  if (process.env.DEBUG_BENCH) console.log(JSON.stringify(Object.fromEntries(Object.entries(reading).map(([k, v]) => [k, Math.round(v)]))));
 }
 
 function median(values: number[]): number {

@@ -29,14 +29,26 @@ export interface CollectedTraces {
 export async function collectTraces(
   context: CommandContext,
   files: readonly string[],
-  options: { format?: InputFormat | undefined; maxLineBytes?: number | undefined; labelTraceIds?: boolean | undefined },
+  options: {
+    format?: InputFormat | undefined;
+    maxLineBytes?: number | undefined;
+    labelTraceIds?: boolean | undefined;
+  },
 ): Promise<CollectedTraces> {
-  const collected: CollectedTraces = { traces: new Map(), labels: new Map(), files: new Map(), skipped: 0, interrupted: false };
+  const collected: CollectedTraces = {
+    traces: new Map(),
+    labels: new Map(),
+    files: new Map(),
+    skipped: 0,
+    interrupted: false,
+  };
   const converter = createBlockConverter({
     labelTraceIds: options.labelTraceIds === true,
     onSkip: (skip) => {
       collected.skipped++;
-      context.err(`${context.errorPalette.yellow('skipped')} ${currentFile}${skip.line === undefined ? '' : `:${skip.line}`}: ${skip.message}\n`);
+      context.err(
+        `${context.errorPalette.yellow('skipped')} ${currentFile}${skip.line === undefined ? '' : `:${skip.line}`}: ${skip.message}\n`,
+      );
     },
   });
   let currentFile = '';

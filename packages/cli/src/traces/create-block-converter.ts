@@ -71,7 +71,11 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           return [];
         case 'block': {
           const block = normalizeBlock(item.value);
-          if (block === undefined) return skip(item.line, 'not a block (it needs a string id, trace_id and a sub_type of MESSAGE, TOOL_CALL, TOOL_RESULT or THINK); run `tracewarden validate` for details');
+          if (block === undefined)
+            return skip(
+              item.line,
+              'not a block (it needs a string id, trace_id and a sub_type of MESSAGE, TOOL_CALL, TOOL_RESULT or THINK); run `tracewarden validate` for details',
+            );
           if (!labels.has(block.trace_id)) labels.set(block.trace_id, block.trace_id);
           return [block];
         }
@@ -80,9 +84,15 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           try {
             trace = parseTrace(item.value);
           } catch (error) {
-            return skip(item.line, `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}`);
+            return skip(
+              item.line,
+              `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}`,
+            );
           }
-          const traceId = item.label.startsWith('#') && options.labelTraceIds !== true ? ids.traceId() : item.label;
+          const traceId =
+            item.label.startsWith('#') && options.labelTraceIds !== true
+              ? ids.traceId()
+              : item.label;
           labels.set(traceId, item.label);
           return eventsToBlocks(trace, { traceId, ids, startTime: 0 });
         }
@@ -90,7 +100,10 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           const parsed = TraceEntrySchema.safeParse(item.value);
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
-            return skip(item.line, `not a trace entry: ${issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`}; run \`tracewarden validate\` for details`);
+            return skip(
+              item.line,
+              `not a trace entry: ${issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`}; run \`tracewarden validate\` for details`,
+            );
           }
           const entry = parsed.data;
           const session = entry.call.session_id ?? '';
@@ -118,7 +131,13 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             labels.set(traceId, traceId);
             out.push(message);
           }
-          out.push(...entryToBlocks(entry, { traceId: state.traceId, parentBlockId: state.messageId, ids }));
+          out.push(
+            ...entryToBlocks(entry, {
+              traceId: state.traceId,
+              parentBlockId: state.messageId,
+              ids,
+            }),
+          );
           return out;
         }
       }

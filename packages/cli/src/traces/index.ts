@@ -1,4 +1,4 @@
-export { collectTraces, type CollectedTraces } from './collect-traces.js';
+export { type CollectedTraces, collectTraces } from './collect-traces.js';
 export {
   type BlockConverter,
   type BlockConverterOptions,

@@ -21,7 +21,12 @@ const subTypes = new Set<string>(Object.keys(blockTypeOf));
 export function normalizeBlock(value: unknown): Block | undefined {
   if (!isObject(value)) return undefined;
   const { id, trace_id: traceId, sub_type: subType } = value;
-  if (typeof id !== 'string' || typeof traceId !== 'string' || typeof subType !== 'string' || !subTypes.has(subType)) {
+  if (
+    typeof id !== 'string' ||
+    typeof traceId !== 'string' ||
+    typeof subType !== 'string' ||
+    !subTypes.has(subType)
+  ) {
     return undefined;
   }
   const createdAt = typeof value.created_at === 'string' ? value.created_at : '';
