@@ -3,13 +3,15 @@
  * policy (the floor on this machine) and the same policy built from cockatiel and from opossum,
  * all in one run. Nothing here asserts timing.
  *
- * Built for a loaded machine: samples are interleaved (each sample times one batch of every case
- * in turn, raw included), so a burst of load hits all cases alike; "added" is a case's ns/op minus
- * raw's in the same sample, and ratios are taken per sample. Figures are medians over samples.
+ * Built for a loaded machine: figures are CPU time per call (see `timeBatch`), and samples are
+ * interleaved (each sample times one batch of every case in turn, raw included), so a burst of
+ * load hits all cases alike; "added" is a case's ns/op minus raw's in the same sample, and ratios
+ * are taken per sample. Figures are medians over samples.
  * Traced cases get a fresh tracer per sample, so the trace stays small (as a real one is).
  *
  * Run: node --expose-gc --conditions=@tracewarden/source --import tsx bench/guards.bench.ts
- * Env: SAMPLES (default 21), BATCH (calls per batch, default 5000).
+ * Env: SAMPLES (default 21), BATCH (calls per batch, default 5000), CASES (keys, comma-separated),
+ * DEBUG_BENCH (print every sample).
  */
 import { createBudget, createTracer, guard, type TraceEntry, type Tracer } from '@tracewarden/core';
 import {
@@ -74,6 +76,8 @@ const lean = (() => {
     bucket.last = now;
     if (bucket.tokens < 1) return Promise.reject(new Error('rate limited'));
     bucket.tokens--;
+    // budget in integer micro-USD: 1 per call against a session maximum
+    if (spent + 1 > 1e15) return Promise.reject(new Error('budget exceeded'));
     spent++;
     return noop(q).then((value) => {
       failures = 0;
@@ -194,11 +198,16 @@ const cases: Case[] = [
   },
 ];
 
-/** Times `calls` sequential awaited calls; ns per call. */
+/**
+ * Times `calls` sequential awaited calls; CPU ns per call (user + system, all threads, so GC
+ * counts). CPU time, not wall time: on a loaded machine a batch preempted for a few ms would
+ * otherwise count another process's work. On an idle machine the two agree.
+ */
 async function timeBatch(fn: () => Promise<unknown>, calls: number): Promise<number> {
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   for (let i = 0; i < calls; i++) await fn();
-  return Number(process.hrtime.bigint() - start) / calls;
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) * 1000) / calls;
 }
 
 const only = process.env.CASES?.split(',');
@@ -216,17 +225,22 @@ for (const c of cases) {
   await timeBatch(fn, Math.ceil(batch * (c.scale ?? 1))); // warm-up
 }
 
+gc?.();
 const readings: Record<string, number>[] = [];
 for (let sample = 0; sample < samples; sample++) {
   const reading: Record<string, number> = {};
   for (const c of cases) {
     const fn = c.fresh === true ? c.make() : fns.get(c.key)!;
     if (c.fresh === true) await timeBatch(fn, 200);
-    if (!process.env.NO_GC) gc?.();
     reading[c.key] = await timeBatch(fn, Math.ceil(batch * (c.scale ?? 1)));
   }
   readings.push(reading);
-  if (process.env.DEBUG_BENCH) console.log(JSON.stringify(Object.fromEntries(Object.entries(reading).map(([k, v]) => [k, Math.round(v)]))));
+  if (process.env.DEBUG_BENCH)
+    console.log(
+      JSON.stringify(
+        Object.fromEntries(Object.entries(reading).map(([k, v]) => [k, Math.round(v)])),
+      ),
+    );
 }
 
 function median(values: number[]): number {
@@ -245,7 +259,7 @@ const targets: Record<string, string> = {
   traced: '(target ≤ 1,500)',
 };
 console.log(
-  `\n## guards: per-call cost, median of ${samples} interleaved samples (added = minus raw, same sample)`,
+  `\n## guards: CPU ns per call, median of ${samples} interleaved samples (added = minus raw, same sample)`,
 );
 console.log(`${'case'.padEnd(44)} ${'ns/op'.padStart(8)}  ${'added ns'.padStart(9)}`);
 for (const c of cases) {

@@ -179,26 +179,35 @@ export interface GuardStats {
   byStatus: Record<ToolCallStatus, number>;
 }
 
-/** The context type a tool may take as its extra last parameter. @internal */
+/** `any` would match `GuardCallContext` and be taken for a context parameter. @internal */
+type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/** Strips an optional trailing context parameter, walking the required ones first. @internal */
 type RecursiveStrip<A extends unknown[]> = A extends []
   ? []
   : A extends [infer First, ...infer Rest]
     ? [First, ...RecursiveStrip<Rest>]
     : A extends [(infer Last)?]
-      ? [Last] extends [GuardCallContext | undefined]
-        ? []
-        : A
+      ? IsAny<Last> extends true
+        ? A
+        : [Last] extends [GuardCallContext | undefined]
+          ? []
+          : A
       : A;
 
 /**
- * A tool's parameters without a trailing {@link GuardCallContext} parameter, which the guard
- * supplies.
+ * A tool's parameters without a trailing {@link GuardCallContext} parameter (required or
+ * optional), which the guard supplies.
  */
 export type ToolArgs<A extends unknown[]> =
   Required<A> extends [...unknown[], infer Last]
-    ? [Last] extends [GuardCallContext]
-      ? RecursiveStrip<A>
-      : A
+    ? IsAny<Last> extends true
+      ? A
+      : [Last] extends [GuardCallContext]
+        ? A extends [...infer Init, infer _Context]
+          ? Init
+          : RecursiveStrip<A>
+        : A
     : A;
 
 /**

@@ -72,6 +72,7 @@ const deadlineReason = new GuardTimeoutError({
   message: 'The guarded call passed its timeout deadline; its attempt was aborted.',
 });
 const neverAborted = new AbortController().signal;
+const notAborted: unique symbol = Symbol('not aborted');
 const emptyKwargs: Readonly<Record<string, unknown>> = Object.freeze({});
 const defaultClock: GuardClock = Date.now;
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
@@ -139,22 +140,20 @@ function zeroStatuses(): Record<ToolCallStatus, number> {
  * AbortController are made only when read: a tool that never looks at its signal pays nothing.
  */
 class AttemptContext implements GuardCallContext {
-  private controller: AbortController | undefined;
-  private abortReason: unknown;
-  private aborted = false;
+  private controller: AbortController | undefined = undefined;
+  private abortReason: unknown = notAborted;
 
   constructor(
-    private readonly callerSignal: AbortSignal | undefined,
-    private readonly owned: boolean,
-    readonly attempt: number,
     private readonly call: CallState,
+    readonly attempt: number,
   ) {}
 
   get signal(): AbortSignal {
-    if (!this.owned) return this.callerSignal ?? neverAborted;
+    // owned with a timeout; otherwise the caller's signal is the attempt's signal
+    if (this.call.runtime.timeoutMs === undefined) return this.call.signal ?? neverAborted;
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.abortReason);
+      if (this.abortReason !== notAborted) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;
   }
@@ -165,41 +164,41 @@ class AttemptContext implements GuardCallContext {
 
   /** Aborts the attempt's signal now, or as soon as it is first read. */
   abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
+    if (this.abortReason !== notAborted) return;
     this.abortReason = reason;
     this.controller?.abort(reason);
   }
 }
 
-/** Everything one call accumulates. Hot-path decisions are only recorded when `track` is set. */
-class CallState {
-  private id: string | undefined;
-  decisions: GuardDecision[] | undefined;
-  attempts: GuardAttemptRecord[] | undefined;
-  validations: ValidationResult[] | undefined;
+/** What a call records beyond the plain in-memory path: made only when first written. */
+class CallDetails {
+  id: string | undefined = undefined;
+  decisions: GuardDecision[] | undefined = undefined;
+  attempts: GuardAttemptRecord[] | undefined = undefined;
+  validations: ValidationResult[] | undefined = undefined;
   hallucination: HallucinationResult | null = null;
-  costMicroUsd: number | null = null;
-  costRecord: unknown;
-  admission: CircuitAdmission | undefined;
-  reservation: BudgetReservation | undefined;
+  costRecord: unknown = undefined;
   attemptStart = 0;
-  /** Reading of the duration clock at the start, when durations are measured. */
   startTick = Number.NaN;
-  lastLatency: number | undefined;
-  retries = 0;
-  callRecord: ToolCallRecord | undefined;
-  /** How execution ended (step 5), read by steps 6–10. */
+  lastLatency: number | undefined = undefined;
+  callRecord: ToolCallRecord | undefined = undefined;
+  positionalArgs: unknown[] | undefined = undefined;
   outcome: Outcome = 'failure';
-  value: unknown;
-  failure: unknown;
-  // fast path with a timeout: the first attempt's race against its deadline
-  done = false;
-  context: AttemptContext | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  resolve: ((value: unknown) => void) | undefined;
-  reject: ((reason: unknown) => void) | undefined;
-  private positionalArgs: unknown[] | undefined;
+  value: unknown = undefined;
+  failure: unknown = undefined;
+}
+
+/**
+ * Everything one call accumulates. Hot-path decisions are only recorded when `track` is set.
+ * What a plain in-memory call does not need (records, timings, the general path's outcome) lives
+ * in a {@link CallDetails} made on first write: the object every call allocates stays small.
+ */
+class CallState {
+  costMicroUsd: number | null = null;
+  admission: CircuitAdmission | undefined = undefined;
+  reservation: BudgetReservation | undefined = undefined;
+  retries = 0;
+  private more: CallDetails | undefined = undefined;
 
   constructor(
     readonly runtime: GuardRuntime,
@@ -212,6 +211,98 @@ class CallState {
     readonly startMs: number,
     readonly metadata: Record<string, unknown> | undefined,
   ) {}
+
+  private details(): CallDetails {
+    if (this.more === undefined) this.more = new CallDetails();
+    return this.more;
+  }
+
+  private get id(): string | undefined {
+    return this.more?.id;
+  }
+  private set id(value: string | undefined) {
+    this.details().id = value;
+  }
+  get decisions(): GuardDecision[] | undefined {
+    return this.more?.decisions;
+  }
+  set decisions(value: GuardDecision[] | undefined) {
+    this.details().decisions = value;
+  }
+  get attempts(): GuardAttemptRecord[] | undefined {
+    return this.more?.attempts;
+  }
+  set attempts(value: GuardAttemptRecord[] | undefined) {
+    this.details().attempts = value;
+  }
+  get validations(): ValidationResult[] | undefined {
+    return this.more?.validations;
+  }
+  set validations(value: ValidationResult[] | undefined) {
+    this.details().validations = value;
+  }
+  get hallucination(): HallucinationResult | null {
+    return this.more === undefined ? null : this.more.hallucination;
+  }
+  set hallucination(value: HallucinationResult | null) {
+    this.details().hallucination = value;
+  }
+  get costRecord(): unknown {
+    return this.more?.costRecord;
+  }
+  set costRecord(value: unknown) {
+    this.details().costRecord = value;
+  }
+  get attemptStart(): number {
+    return this.more === undefined ? 0 : this.more.attemptStart;
+  }
+  set attemptStart(value: number) {
+    this.details().attemptStart = value;
+  }
+  /** Reading of the duration clock at the start, when durations are measured (else NaN). */
+  get startTick(): number {
+    return this.more === undefined ? Number.NaN : this.more.startTick;
+  }
+  set startTick(value: number) {
+    this.details().startTick = value;
+  }
+  get lastLatency(): number | undefined {
+    return this.more?.lastLatency;
+  }
+  set lastLatency(value: number | undefined) {
+    this.details().lastLatency = value;
+  }
+  private get callRecord(): ToolCallRecord | undefined {
+    return this.more?.callRecord;
+  }
+  private set callRecord(value: ToolCallRecord | undefined) {
+    this.details().callRecord = value;
+  }
+  private get positionalArgs(): unknown[] | undefined {
+    return this.more?.positionalArgs;
+  }
+  private set positionalArgs(value: unknown[] | undefined) {
+    this.details().positionalArgs = value;
+  }
+  /** How execution ended (step 5), read by steps 6–10. */
+  get outcome(): Outcome {
+    return this.more === undefined ? 'failure' : this.more.outcome;
+  }
+  set outcome(value: Outcome) {
+    this.details().outcome = value;
+  }
+  get value(): unknown {
+    return this.more?.value;
+  }
+  set value(value: unknown) {
+    this.details().value = value;
+  }
+  get failure(): unknown {
+    return this.more?.failure;
+  }
+  set failure(value: unknown) {
+    this.details().failure = value;
+  }
 
   get callId(): string {
     if (this.id === undefined) this.id = this.runtime.createCallId();
@@ -261,6 +352,21 @@ class CallState {
   }
 }
 
+const noResolver = (_value: unknown): void => {};
+
+/** The fast path's first attempt racing its deadline: one timer, cleared on settle. */
+class FirstAttemptRace {
+  done = false;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  resolve: (value: unknown) => void = noResolver;
+  reject: (reason: unknown) => void = noResolver;
+
+  constructor(
+    readonly call: CallState,
+    readonly context: AttemptContext,
+  ) {}
+}
+
 /** How the call ended, before recording. */
 interface Ending {
   status: ToolCallStatus;
@@ -294,7 +400,7 @@ export class GuardRuntime {
   private readonly retry: RetryOptions | undefined;
   private readonly retryBlockedBySideEffect: boolean;
   // timeout
-  private readonly timeoutMs: number | undefined;
+  readonly timeoutMs: number | undefined;
   private readonly timeoutBlocks: boolean;
   // breaker
   private readonly breaker: CircuitBreakerOptions | undefined;
@@ -480,7 +586,7 @@ export class GuardRuntime {
     // 5. first attempt
     this.stats.attempts++;
     if (s.track) s.attemptStart = s.startTick;
-    const context = new AttemptContext(undefined, this.timeoutMs !== undefined, 1, s);
+    const context = new AttemptContext(s, 1);
     let result: unknown;
     try {
       result = this.callTool(s.args, s.argCount, context);
@@ -502,15 +608,15 @@ export class GuardRuntime {
         (error: unknown) => this.resume(s, error),
       );
     }
-    // one timer, cleared on settle; the deadline and the settle race through `s.done`
-    s.context = context;
-    this.capturing = s;
+    // one timer, cleared on settle; the deadline and the settle race through `race.done`
+    const race = new FirstAttemptRace(s, context);
+    this.capturing = race;
     const outer = new Promise(this.captureResolvers);
     this.capturing = undefined;
-    s.timer = setTimeout(this.onFastDeadline, this.timeoutMs, s);
+    race.timer = setTimeout(this.onFastDeadline, this.timeoutMs, race);
     promise.then(
-      (value) => this.fastSettled(s, value, false),
-      (error: unknown) => this.fastSettled(s, error, true),
+      (value) => this.fastSettled(race, value, false),
+      (error: unknown) => this.fastSettled(race, error, true),
     );
     return outer;
   }
@@ -565,20 +671,21 @@ export class GuardRuntime {
     return this.settleAndFinish(s, 'success', { status: 'success', value, error: undefined });
   }
 
-  /** The call whose resolvers {@link captureResolvers} stores (the executor runs synchronously). */
-  private capturing: CallState | undefined;
+  /** The race whose resolvers {@link captureResolvers} stores (the executor runs synchronously). */
+  private capturing: FirstAttemptRace | undefined;
   private readonly captureResolvers = (
     resolve: (value: unknown) => void,
     reject: (reason: unknown) => void,
   ): void => {
-    const s = this.capturing!;
-    s.resolve = resolve;
-    s.reject = reject;
+    const race = this.capturing!;
+    race.resolve = resolve;
+    race.reject = reject;
   };
 
   /** Deadline of the fast path's first attempt (one shared function: no closure per call). */
-  private readonly onFastDeadline = (s: CallState): void => {
-    if (s.done) return;
+  private readonly onFastDeadline = (race: FirstAttemptRace): void => {
+    if (race.done) return;
+    const s = race.call;
     const timeoutMs = this.timeoutMs;
     const action = this.options.timeout?.onTimeout ?? 'block';
     s.decide({ guard: 'timeout', event: 'deadline', action, attempt: 1, timeout_ms: timeoutMs });
@@ -590,24 +697,24 @@ export class GuardRuntime {
       );
       return;
     }
-    s.done = true;
-    s.context!.abort(deadlineReason);
-    s.resolve!(this.resume(s, deadlineReason));
+    race.done = true;
+    race.context.abort(deadlineReason);
+    race.resolve(this.resume(s, deadlineReason));
   };
 
   /** The fast path's first attempt settled before its deadline. */
-  private fastSettled(s: CallState, settled: unknown, failed: boolean): void {
-    if (s.done) return;
-    s.done = true;
-    clearTimeout(s.timer);
+  private fastSettled(race: FirstAttemptRace, settled: unknown, failed: boolean): void {
+    if (race.done) return;
+    race.done = true;
+    clearTimeout(race.timer);
     if (failed) {
-      s.resolve!(this.resume(s, settled));
+      race.resolve(this.resume(race.call, settled));
       return;
     }
     try {
-      s.resolve!(this.succeeded(s, settled));
+      race.resolve(this.succeeded(race.call, settled));
     } catch (error) {
-      s.reject!(error);
+      race.reject(error);
     }
   }
 
@@ -912,7 +1019,7 @@ export class GuardRuntime {
   private attempt(s: CallState, attempt: number): unknown {
     const callerSignal = s.signal;
     const timeoutMs = this.timeoutMs;
-    const context = new AttemptContext(callerSignal, timeoutMs !== undefined, attempt, s);
+    const context = new AttemptContext(s, attempt);
     const result = this.callTool(s.args, s.argCount, context);
     if (!isThenable(result) || (timeoutMs === undefined && callerSignal === undefined))
       return result;

@@ -511,25 +511,16 @@ function checkTimestamp(
   }
 }
 
-function copyObjectField(
+function checkObjectField(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
   path: string | undefined,
   field: 'metadata' | 'extra',
   value: unknown,
-): unknown {
-  if (value === undefined) return emptyObject;
+): void {
   if (!isPlainObject(value)) {
-    failField(
-      errors,
-      draft,
-      path,
-      field,
-      `${field} must be a JSON object when present, got ${describe(value)}`,
-    );
-    return value;
+    failField(errors, draft, path, field, `${field} must be a JSON object when present, got ${describe(value)}`);
   }
-  return value;
 }
 
 /**
@@ -578,17 +569,20 @@ export function inspectBlock(
   const createdAt = input.created_at;
   const updatedAt = input.updated_at;
   const raw = input.raw;
+  const blockType = input.block_type;
+  const metadata = input.metadata;
+  const extra = input.extra;
   const draft: DraftBlock = {
     id: input.id,
     trace_id: input.trace_id,
-    block_type: input.block_type === undefined ? expectedBlockType : input.block_type,
+    block_type: blockType === undefined ? expectedBlockType : blockType,
     sub_type: subType,
     // kept (and later frozen) in place: copying costs as much as the rest of the check
     payload: payloadIsObject ? givenPayload : {},
     parent_block_id: parent ?? null,
-    metadata: undefined,
+    metadata: metadata === undefined ? emptyObject : metadata,
     raw: raw === undefined ? null : raw,
-    extra: undefined,
+    extra: extra === undefined ? emptyObject : extra,
     created_at: createdAt,
     updated_at: updatedAt ?? createdAt,
   };
@@ -666,8 +660,8 @@ export function inspectBlock(
   }
   checkTimestamp(errors, draft, path, 'created_at', createdAt);
   if (updatedAt !== undefined) checkTimestamp(errors, draft, path, 'updated_at', updatedAt);
-  draft.metadata = copyObjectField(errors, draft, path, 'metadata', input.metadata);
-  draft.extra = copyObjectField(errors, draft, path, 'extra', input.extra);
+  if (metadata !== undefined) checkObjectField(errors, draft, path, 'metadata', metadata);
+  if (extra !== undefined) checkObjectField(errors, draft, path, 'extra', extra);
 
   if (!payloadIsObject) {
     failField(
