@@ -35,6 +35,7 @@ import {
   createHallucinationDetector,
   type HallucinationDetector,
 } from './create-hallucination-detector.js';
+import { DeadlineQueue } from './deadline-queue.js';
 import { GuardError } from './guard-error.js';
 import type {
   CircuitBreakerOptions,
@@ -357,7 +358,7 @@ const noResolver = (_value: unknown): void => {};
 /** The fast path's first attempt racing its deadline: one timer, cleared on settle. */
 class FirstAttemptRace {
   done = false;
-  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  deadline = 0;
   resolve: (value: unknown) => void = noResolver;
   reject: (reason: unknown) => void = noResolver;
 
@@ -401,6 +402,8 @@ export class GuardRuntime {
   private readonly retryBlockedBySideEffect: boolean;
   // timeout
   readonly timeoutMs: number | undefined;
+  /** Deadlines of fast-path first attempts: one timer per guard instead of one per call. */
+  private readonly deadlines: DeadlineQueue<FirstAttemptRace> | undefined;
   private readonly timeoutBlocks: boolean;
   // breaker
   private readonly breaker: CircuitBreakerOptions | undefined;
@@ -456,6 +459,10 @@ export class GuardRuntime {
         ? undefined
         : Math.max(0, options.timeout.timeoutSeconds * 1000);
     this.timeoutBlocks = (options.timeout?.onTimeout ?? 'block') === 'block';
+    this.deadlines =
+      this.timeoutMs === undefined
+        ? undefined
+        : new DeadlineQueue<FirstAttemptRace>(this.timeoutMs, this.onFastDeadline);
 
     const breaker = options.circuitBreaker;
     this.breaker = breaker;
@@ -608,12 +615,12 @@ export class GuardRuntime {
         (error: unknown) => this.resume(s, error),
       );
     }
-    // one timer, cleared on settle; the deadline and the settle race through `race.done`
+    // one shared timer for all of this guard's deadlines; the deadline and the settle race through `race.done`
     const race = new FirstAttemptRace(s, context);
     this.capturing = race;
     const outer = new Promise(this.captureResolvers);
     this.capturing = undefined;
-    race.timer = setTimeout(this.onFastDeadline, this.timeoutMs, race);
+    this.deadlines!.add(race);
     promise.then(
       (value) => this.fastSettled(race, value, false),
       (error: unknown) => this.fastSettled(race, error, true),
@@ -684,7 +691,6 @@ export class GuardRuntime {
 
   /** Deadline of the fast path's first attempt (one shared function: no closure per call). */
   private readonly onFastDeadline = (race: FirstAttemptRace): void => {
-    if (race.done) return;
     const s = race.call;
     const timeoutMs = this.timeoutMs;
     const action = this.options.timeout?.onTimeout ?? 'block';
@@ -695,18 +701,18 @@ export class GuardRuntime {
         `Tool "${this.name}" passed its ${timeoutMs} ms timeout; still waiting because onTimeout is "${action}".`,
         s,
       );
+      // still waiting: marks the race so the settle that comes later still answers the call
+      race.deadline = -1;
       return;
     }
-    race.done = true;
     race.context.abort(deadlineReason);
     race.resolve(this.resume(s, deadlineReason));
   };
 
   /** The fast path's first attempt settled before its deadline. */
   private fastSettled(race: FirstAttemptRace, settled: unknown, failed: boolean): void {
-    if (race.done) return;
-    race.done = true;
-    clearTimeout(race.timer);
+    // false when the deadline came first: it answered the call, unless it only warned (-1)
+    if (!this.deadlines!.settle(race) && race.deadline !== -1) return;
     if (failed) {
       race.resolve(this.resume(race.call, settled));
       return;
