@@ -153,7 +153,10 @@ async function streamChild(path: string): Promise<void> {
   const validate = createStreamValidator();
   let lines = 0;
   let peakHeap = 0;
-  const lineReader = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
+  const lineReader = createInterface({
+    input: createReadStream(path),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   // 'line' events rather than `for await`: the async iterator costs more than the validation
   lineReader.on('line', (line) => {
     validate(line);
@@ -161,7 +164,9 @@ async function streamChild(path: string): Promise<void> {
   });
   await once(lineReader, 'close');
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  process.stdout.write(JSON.stringify({ lines, peakHeap, maxRss: process.resourceUsage().maxRSS * 1024 }));
+  process.stdout.write(
+    JSON.stringify({ lines, peakHeap, maxRss: process.resourceUsage().maxRSS * 1024 }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -169,7 +174,12 @@ async function main(): Promise<void> {
   const bytes = lines.reduce((sum, line) => sum + line.length, 0);
   console.log(`${lines.length} lines, ${mib(bytes)}, ${blocksPerTrace} blocks per trace`);
 
-  const blockTypes: Record<string, string> = { MESSAGE: 'MESSAGE', TOOL_CALL: 'ACT', THINK: 'ACT', TOOL_RESULT: 'OBSERVE' };
+  const blockTypes: Record<string, string> = {
+    MESSAGE: 'MESSAGE',
+    TOOL_CALL: 'ACT',
+    THINK: 'ACT',
+    TOOL_RESULT: 'OBSERVE',
+  };
   // Each variant runs over the same chunk of lines; many alternating short rounds, keeping each
   // variant's fastest, so a busy machine disturbs the comparison as little as possible.
   const chunk = 50_000;
@@ -188,9 +198,25 @@ async function main(): Promise<void> {
         traceId = value.trace_id as string;
         kept = new Map();
       }
-      const { id, trace_id, sub_type, payload, parent_block_id, metadata, extra, created_at } = value;
+      const { id, trace_id, sub_type, payload, parent_block_id, metadata, extra, created_at } =
+        value;
       Object.freeze(payload);
-      kept.set(id as string, Object.freeze({ id, trace_id, block_type: blockTypes[sub_type as string], sub_type, payload, parent_block_id: parent_block_id ?? null, metadata: metadata ?? {}, raw: null, extra: extra ?? {}, created_at, updated_at: created_at }));
+      kept.set(
+        id as string,
+        Object.freeze({
+          id,
+          trace_id,
+          block_type: blockTypes[sub_type as string],
+          sub_type,
+          payload,
+          parent_block_id: parent_block_id ?? null,
+          metadata: metadata ?? {},
+          raw: null,
+          extra: extra ?? {},
+          created_at,
+          updated_at: created_at,
+        }),
+      );
     }
     return kept;
   };
@@ -202,7 +228,11 @@ async function main(): Promise<void> {
     let failures = 0;
     for (let i = offset; i < offset + chunk; i++) {
       const value = JSON.parse(lines[i]!) as Record<string, unknown>;
-      if (!BlockSchema.safeParse({ block_type: blockTypes[value.sub_type as string], ...value }).success) failures++;
+      if (
+        !BlockSchema.safeParse({ block_type: blockTypes[value.sub_type as string], ...value })
+          .success
+      )
+        failures++;
     }
     if (failures > 0) throw new Error(`zod rejected ${failures} generated blocks`);
   };
@@ -221,15 +251,24 @@ async function main(): Promise<void> {
       }
     }
   });
-  const row = (name: string, v: number): Measurement => ({ name, nsPerOp: best[v]!, ops: rounds * chunk });
-  report(`parse + validate JSONL blocks, ${chunk} lines per round, best of ${rounds} rounds (ns per block)`, [
-    row('JSON.parse alone', 0),
-    row('JSON.parse + keep frozen blocks per trace (floor)', 1),
-    row('JSON.parse + validator.accept', 2),
-    row('JSON.parse + zod BlockSchema.safeParse', 3),
-  ]);
+  const row = (name: string, v: number): Measurement => ({
+    name,
+    nsPerOp: best[v]!,
+    ops: rounds * chunk,
+  });
+  report(
+    `parse + validate JSONL blocks, ${chunk} lines per round, best of ${rounds} rounds (ns per block)`,
+    [
+      row('JSON.parse alone', 0),
+      row('JSON.parse + keep frozen blocks per trace (floor)', 1),
+      row('JSON.parse + validator.accept', 2),
+      row('JSON.parse + zod BlockSchema.safeParse', 3),
+    ],
+  );
   const ratio = best[2]! / best[0]!;
-  console.log(`parse + validate / parse alone: x${ratio.toFixed(2)} (target <= 1.30); ${rounds * chunk} blocks per variant in ${(total.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `parse + validate / parse alone: x${ratio.toFixed(2)} (target <= 1.30); ${rounds * chunk} blocks per variant in ${(total.ms / 1000).toFixed(1)} s`,
+  );
 
   lines.length = 0;
   const folder = join(dirname(fileURLToPath(import.meta.url)), '.tmp');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Block, Trace } from '../model/index.js';
+import type { Block, ChatEvent, Trace } from '../model/index.js';
 import {
   BlockSchema,
   blockTypeOf,
@@ -8,7 +8,7 @@ import {
   messageRoles,
   parseTrace,
 } from '../model/index.js';
-import { stitchBlocks } from '../stitching/index.js';
+import { type StitchedToolCall, type StitchedTrace, stitchBlocks } from '../stitching/index.js';
 import { validateBlocks } from '../validation/index.js';
 import { blocksToEvents } from './blocks-to-events.js';
 import { eventsToBlocks } from './events-to-blocks.js';
@@ -46,6 +46,129 @@ function expectValidBlocks(blocks: readonly Block[]): void {
         break;
     }
   }
+}
+
+/** Blocks as a tracer writes them: a think, a JSON-string argument, an object output, deltas, an orphan call. */
+function tracerBlocks(): Block[] {
+  const base = { trace_id: 'tr_test', raw: null, extra: {}, metadata: {} };
+  const at = (ms: number) => new Date(ms).toISOString();
+  return [
+    {
+      ...base,
+      id: 'tb_1',
+      block_type: 'MESSAGE',
+      sub_type: 'MESSAGE',
+      payload: { role: 'user', content: 'weather?' },
+      parent_block_id: null,
+      created_at: at(1),
+      updated_at: at(1),
+    },
+    {
+      ...base,
+      id: 'tb_2',
+      block_type: 'MESSAGE',
+      sub_type: 'MESSAGE',
+      payload: { role: 'assistant', content: null },
+      parent_block_id: null,
+      created_at: at(2),
+      updated_at: at(2),
+    },
+    {
+      ...base,
+      id: 'tb_3',
+      block_type: 'ACT',
+      sub_type: 'THINK',
+      payload: { text: 'use celsius' },
+      parent_block_id: 'tb_2',
+      created_at: at(3),
+      updated_at: at(3),
+    },
+    {
+      ...base,
+      id: 'tb_4',
+      block_type: 'ACT',
+      sub_type: 'TOOL_CALL',
+      payload: { call_id: 'c1', name: 'weather', arguments: '{"city":"Bogotá"}' },
+      parent_block_id: 'tb_2',
+      created_at: at(4),
+      updated_at: at(4),
+    },
+    {
+      ...base,
+      id: 'tb_5',
+      block_type: 'OBSERVE',
+      sub_type: 'TOOL_RESULT',
+      payload: { call_id: 'c1', output: { forecast: '22°C' } },
+      parent_block_id: 'tb_4',
+      created_at: at(5),
+      updated_at: at(5),
+    },
+    {
+      ...base,
+      id: 'tb_6',
+      block_type: 'ACT',
+      sub_type: 'TOOL_CALL',
+      payload: { call_id: 'c2', name: 'stream', arguments: {} },
+      parent_block_id: 'tb_2',
+      created_at: at(6),
+      updated_at: at(6),
+    },
+    {
+      ...base,
+      id: 'tb_8',
+      block_type: 'OBSERVE',
+      sub_type: 'TOOL_RESULT',
+      payload: { call_id: 'c2', delta: 'lo', seq: 1 },
+      parent_block_id: 'tb_6',
+      created_at: at(7),
+      updated_at: at(7),
+    },
+    {
+      ...base,
+      id: 'tb_7',
+      block_type: 'OBSERVE',
+      sub_type: 'TOOL_RESULT',
+      payload: { call_id: 'c2', delta: 'hel', seq: 0 },
+      parent_block_id: 'tb_6',
+      created_at: at(8),
+      updated_at: at(8),
+    },
+    {
+      ...base,
+      id: 'tb_9',
+      block_type: 'ACT',
+      sub_type: 'TOOL_CALL',
+      payload: { call_id: 'c3', name: 'lost', arguments: {} },
+      parent_block_id: 'tb_gone',
+      created_at: at(9),
+      updated_at: at(9),
+    },
+  ];
+}
+
+/** A stitched tree without what conversion regenerates (ids, parents, times). */
+function shapeOf(tree: StitchedTrace): { messages: unknown[]; orphans: unknown } {
+  const strip = (block: Block) => {
+    const { id, parent_block_id, created_at, updated_at, trace_id, ...rest } = block;
+    return rest;
+  };
+  const call = (node: StitchedToolCall) => ({
+    ...node,
+    block: strip(node.block),
+    results: node.results.map(strip),
+  });
+  return {
+    messages: tree.messages.map((message) => ({
+      block: strip(message.block),
+      thinks: message.thinks.map(strip),
+      tool_calls: message.tool_calls.map(call),
+    })),
+    orphans: tree.orphans,
+  };
+}
+
+function byId(blocks: readonly Block[]): Map<string, Block> {
+  return new Map(blocks.map((block) => [block.id, block]));
 }
 
 const seedTrace = parseTrace([
@@ -123,6 +246,33 @@ describe('eventsToBlocks', () => {
     expect(parseTrace(blocksToEvents(blocks))).toStrictEqual(trace);
   });
 
+  it('turns reasoning_content into a THINK under its message, before its tool calls', () => {
+    const trace = parseTrace([
+      {
+        role: 'assistant',
+        content: null,
+        reasoning_content: 'check the inbox first',
+        tool_calls: [{ id: 'c', function: { name: 'get_inbox', arguments: {} } }],
+      },
+      { role: 'user', content: 'hi', reasoning_content: '' },
+    ]);
+    const blocks = eventsToBlocks(trace, options());
+    expectValidBlocks(blocks);
+    expect(blocks.map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'THINK',
+      'TOOL_CALL',
+      'MESSAGE',
+    ]);
+    expect(blocks[0]?.payload).toEqual({ role: 'assistant', content: null });
+    expect(blocks[1]).toMatchObject({
+      payload: { text: 'check the inbox first' },
+      parent_block_id: blocks[0]?.id,
+    });
+    expect(blocks[3]?.payload).toEqual({ role: 'user', content: 'hi', reasoning_content: '' });
+    expect(blocksToEvents(blocks)).toStrictEqual(trace);
+  });
+
   it('defaults ids and start time', () => {
     const blocks = eventsToBlocks(seedTrace);
     expect(blocks[0]?.id).toMatch(/^tb_/);
@@ -141,101 +291,8 @@ describe('blocksToEvents', () => {
   });
 
   it('exports blocks written by a tracer: deltas assembled, object outputs as JSON text, orphan calls and thinks', () => {
-    const base = { trace_id: 'tr_test', raw: null, extra: {}, metadata: {} };
-    const at = (ms: number) => new Date(ms).toISOString();
-    const blocks: Block[] = [
-      {
-        ...base,
-        id: 'tb_1',
-        block_type: 'MESSAGE',
-        sub_type: 'MESSAGE',
-        payload: { role: 'user', content: 'weather?' },
-        parent_block_id: null,
-        created_at: at(1),
-        updated_at: at(1),
-      },
-      {
-        ...base,
-        id: 'tb_2',
-        block_type: 'MESSAGE',
-        sub_type: 'MESSAGE',
-        payload: { role: 'assistant', content: null },
-        parent_block_id: null,
-        created_at: at(2),
-        updated_at: at(2),
-      },
-      {
-        ...base,
-        id: 'tb_3',
-        block_type: 'ACT',
-        sub_type: 'THINK',
-        payload: { text: 'use celsius' },
-        parent_block_id: 'tb_2',
-        created_at: at(3),
-        updated_at: at(3),
-      },
-      {
-        ...base,
-        id: 'tb_4',
-        block_type: 'ACT',
-        sub_type: 'TOOL_CALL',
-        payload: { call_id: 'c1', name: 'weather', arguments: '{"city":"Bogotá"}' },
-        parent_block_id: 'tb_2',
-        created_at: at(4),
-        updated_at: at(4),
-      },
-      {
-        ...base,
-        id: 'tb_5',
-        block_type: 'OBSERVE',
-        sub_type: 'TOOL_RESULT',
-        payload: { call_id: 'c1', output: { forecast: '22°C' } },
-        parent_block_id: 'tb_4',
-        created_at: at(5),
-        updated_at: at(5),
-      },
-      {
-        ...base,
-        id: 'tb_6',
-        block_type: 'ACT',
-        sub_type: 'TOOL_CALL',
-        payload: { call_id: 'c2', name: 'stream', arguments: {} },
-        parent_block_id: 'tb_2',
-        created_at: at(6),
-        updated_at: at(6),
-      },
-      {
-        ...base,
-        id: 'tb_8',
-        block_type: 'OBSERVE',
-        sub_type: 'TOOL_RESULT',
-        payload: { call_id: 'c2', delta: 'lo', seq: 1 },
-        parent_block_id: 'tb_6',
-        created_at: at(7),
-        updated_at: at(7),
-      },
-      {
-        ...base,
-        id: 'tb_7',
-        block_type: 'OBSERVE',
-        sub_type: 'TOOL_RESULT',
-        payload: { call_id: 'c2', delta: 'hel', seq: 0 },
-        parent_block_id: 'tb_6',
-        created_at: at(8),
-        updated_at: at(8),
-      },
-      {
-        ...base,
-        id: 'tb_9',
-        block_type: 'ACT',
-        sub_type: 'TOOL_CALL',
-        payload: { call_id: 'c3', name: 'lost', arguments: {} },
-        parent_block_id: 'tb_gone',
-        created_at: at(9),
-        updated_at: at(9),
-      },
-    ];
-    expect(blocksToEvents(blocks)).toStrictEqual([
+    const blocks = tracerBlocks();
+    expect(blocksToEvents(blocks, { fidelity: 'chat' })).toStrictEqual([
       { role: 'user', content: 'weather?' },
       {
         role: 'assistant',
@@ -256,6 +313,93 @@ describe('blocksToEvents', () => {
         content: null,
         tool_calls: [{ id: 'c3', type: 'function', function: { name: 'lost', arguments: {} } }],
       },
+    ]);
+  });
+  it('keeps thinks as reasoning_content and the rest under tracewarden, and comes back to the same tree', () => {
+    const blocks = tracerBlocks();
+    const events = blocksToEvents(blocks);
+    expect(parseTrace(events)).toStrictEqual(events);
+    expect(events[1]).toMatchObject({ role: 'assistant', reasoning_content: 'use celsius' });
+    expect(events[1]).not.toHaveProperty('tracewarden');
+    expect(events[1]?.tool_calls?.[0]).toMatchObject({
+      tracewarden: { payload: { arguments: '{"city":"Bogotá"}' } },
+    });
+    expect(events[2]).toMatchObject({
+      content: '{"forecast":"22°C"}',
+      tracewarden: { payload: { call_id: 'c1', output: { forecast: '22°C' } } },
+    });
+    expect(events[3]).toMatchObject({
+      content: 'hello',
+      tracewarden: {
+        pieces: [
+          { length: 3, payload: { call_id: 'c2', seq: 0 } },
+          { length: 2, payload: { call_id: 'c2', seq: 1 } },
+        ],
+      },
+    });
+    const back = eventsToBlocks(parseTrace(events), options());
+    // tb_9's parent is missing: it comes back under an assistant message of its own.
+    const valid = blocks.filter((block) => block.id !== 'tb_9');
+    const messages = shapeOf(stitchBlocks(back)).messages;
+    expect(messages.slice(0, 2)).toStrictEqual(shapeOf(stitchBlocks(valid)).messages);
+    expect(messages[2]).toMatchObject({
+      block: { payload: { role: 'assistant', content: null } },
+      tool_calls: [{ block: { payload: { call_id: 'c3', name: 'lost' } } }],
+    });
+    expect(validateBlocks(back).errors.filter((e) => e.details.field !== 'content')).toEqual([]);
+  });
+
+  it('gives back the very blocks with fidelity exact', () => {
+    const blocks = tracerBlocks().filter((block) => block.id !== 'tb_9');
+    const events = blocksToEvents(blocks, { fidelity: 'exact' });
+    expect(parseTrace(events)).toStrictEqual(events);
+    const back = eventsToBlocks(parseTrace(events), { ids: createSequentialIds() });
+    expect(byId(back)).toStrictEqual(byId(blocks));
+  });
+
+  it('splits several thinks back in order with their fields, and falls back to one when edited', () => {
+    const at = (ms: number) => new Date(ms).toISOString();
+    const base = { trace_id: 'tr_test', raw: null, extra: {}, metadata: {} };
+    const blocks: Block[] = [
+      {
+        ...base,
+        id: 'tb_1',
+        block_type: 'MESSAGE',
+        sub_type: 'MESSAGE',
+        payload: { role: 'assistant', content: 'done' },
+        parent_block_id: null,
+        created_at: at(1),
+        updated_at: at(1),
+      },
+      ...['first\n\nthought', 'second'].map(
+        (text, k): Block => ({
+          ...base,
+          id: `tb_t${k}`,
+          block_type: 'ACT',
+          sub_type: 'THINK',
+          payload: { text },
+          parent_block_id: 'tb_1',
+          metadata: { step: k },
+          created_at: at(2 + k),
+          updated_at: at(2 + k),
+        }),
+      ),
+    ];
+    const [event] = blocksToEvents(blocks);
+    expect(event).toMatchObject({
+      reasoning_content: 'first\n\nthought\n\nsecond',
+      tracewarden: { thinks: [{ length: 14, metadata: { step: 0 } }, { length: 6 }] },
+    });
+    const thinks = (trace: Trace) =>
+      eventsToBlocks(trace, options())
+        .filter((block) => block.sub_type === 'THINK')
+        .map((block) => [block.payload, block.metadata]);
+    expect(thinks([event as ChatEvent])).toEqual([
+      [{ text: 'first\n\nthought' }, { step: 0 }],
+      [{ text: 'second' }, { step: 1 }],
+    ]);
+    expect(thinks([{ ...(event as ChatEvent), reasoning_content: 'rewritten' }])).toEqual([
+      [{ text: 'rewritten' }, {}],
     ]);
   });
 });
@@ -321,6 +465,7 @@ const event = fc.oneof(
       role: fc.constantFrom('user', 'assistant', 'system', 'developer', 'ipython', 'Model', 'tool'),
       content,
       tool_calls: fc.array(toolCall, { maxLength: 3 }),
+      reasoning_content: fc.oneof(text, fc.constant(null)),
       ...unknownFields,
     },
     { requiredKeys: ['role'] },
@@ -336,3 +481,165 @@ const event = fc.oneof(
   ),
 );
 const validRawTrace = fc.array(event, { maxLength: 8 });
+
+// Valid block sets as a tracer writes them: messages with thinks and tool calls, each call with
+// one output (text, object, null) or delta pieces with seq; block metadata, raw, extra; few
+// distinct timestamps so that ties are common.
+const blockExtras = fc.record(
+  {
+    metadata: fc.dictionary(
+      fc.constantFrom('model', 'step', 'tags'),
+      fc.jsonValue({ maxDepth: 1 }),
+      { noNullPrototype: true },
+    ),
+    raw: fc.jsonValue({ maxDepth: 1 }),
+    extra: fc.dictionary(fc.constantFrom('ui', 'x'), fc.jsonValue({ maxDepth: 1 }), {
+      noNullPrototype: true,
+    }),
+  },
+  { requiredKeys: [] },
+);
+const nonEmpty = fc.string({ minLength: 1, maxLength: 5 });
+const validBlockSet = fc
+  .array(
+    fc.record({
+      role: fc.constantFrom('system', 'user', 'assistant'),
+      content: fc.oneof(nonEmpty, fc.constant(null)),
+      extras: blockExtras,
+      thinks: fc.array(fc.record({ text: nonEmpty, extras: blockExtras, own: fc.boolean() }), {
+        maxLength: 2,
+      }),
+      calls: fc.array(
+        fc.record({
+          args: fc.oneof(
+            fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), {
+              maxKeys: 2,
+              noNullPrototype: true,
+            }),
+            fc.constant('{"a":1}'),
+          ),
+          seq: fc.option(fc.nat(2), { nil: undefined }),
+          extras: blockExtras,
+          results: fc.oneof(
+            fc.record({
+              output: fc.oneof(text, fc.jsonValue({ maxDepth: 1 })),
+              extras: blockExtras,
+            }),
+            fc.array(fc.oneof(nonEmpty, fc.jsonValue({ maxDepth: 1 })), {
+              minLength: 1,
+              maxLength: 3,
+            }),
+          ),
+        }),
+        { maxLength: 2 },
+      ),
+    }),
+    { maxLength: 4 },
+  )
+  .chain((messages) =>
+    fc.array(fc.nat(3), { minLength: 64, maxLength: 64 }).map((seconds) => {
+      const blocks: Block[] = [];
+      let n = 0;
+      const add = (
+        sub_type: Block['sub_type'],
+        parent: string | null,
+        payload: Record<string, unknown>,
+        extras: {
+          metadata?: Record<string, unknown>;
+          raw?: unknown;
+          extra?: Record<string, unknown>;
+        },
+      ) => {
+        const id = `tb_${String(n).padStart(3, '0')}`;
+        const created_at = new Date(
+          Date.UTC(2025, 0, 1) + 1000 * (seconds[n++ % 64] ?? 0),
+        ).toISOString();
+        blocks.push({
+          id,
+          trace_id: 'tr_1',
+          block_type: blockTypeOf[sub_type],
+          sub_type,
+          payload,
+          parent_block_id: parent,
+          metadata: extras.metadata ?? {},
+          raw: extras.raw ?? null,
+          extra: extras.extra ?? {},
+          created_at,
+          updated_at: created_at,
+        } as Block);
+        return id;
+      };
+      messages.forEach((spec, m) => {
+        const message = add(
+          'MESSAGE',
+          null,
+          { role: spec.role, content: spec.content },
+          spec.extras,
+        );
+        for (const think of spec.thinks) {
+          add(
+            'THINK',
+            message,
+            think.own ? { text: think.text, step: 1 } : { text: think.text },
+            think.extras,
+          );
+        }
+        spec.calls.forEach((callSpec, c) => {
+          const callId = `call_${m}_${c}`;
+          const payload: Record<string, unknown> = {
+            call_id: callId,
+            name: 'f',
+            arguments: callSpec.args,
+          };
+          if (callSpec.seq !== undefined) payload.seq = callSpec.seq;
+          const call = add('TOOL_CALL', message, payload, callSpec.extras);
+          const results = callSpec.results;
+          if (Array.isArray(results)) {
+            results.forEach((delta, seq) =>
+              add('TOOL_RESULT', call, { call_id: callId, delta, seq }, {}),
+            );
+          } else {
+            add('TOOL_RESULT', call, { call_id: callId, output: results.output }, results.extras);
+          }
+        });
+      });
+      return blocks;
+    }),
+  );
+
+describe('blocks → events → blocks (property)', () => {
+  it('gives the same tree, with fresh ids and times (lossless) or the very blocks (exact)', () => {
+    fc.assert(
+      fc.property(validBlockSet, fc.integer(), (blocks, seed) => {
+        const shuffled = [...blocks].sort((a, b) =>
+          hashOf(a.id, seed) < hashOf(b.id, seed) ? -1 : 1,
+        );
+        expect(validateBlocks(blocks).errors.filter((e) => e.details.field !== 'content')).toEqual(
+          [],
+        );
+        const tree = stitchBlocks(blocks);
+
+        const events = blocksToEvents(shuffled);
+        expect(parseTrace(events)).toStrictEqual(events);
+        const back = eventsToBlocks(parseTrace(events), options());
+        expect(shapeOf(stitchBlocks(back))).toStrictEqual(shapeOf(tree));
+        expect(validateBlocks(back).errors.filter((e) => e.details.field !== 'content')).toEqual(
+          [],
+        );
+
+        const exact = blocksToEvents(shuffled, { fidelity: 'exact' });
+        expect(parseTrace(exact)).toStrictEqual(exact);
+        const same = eventsToBlocks(parseTrace(exact), { ids: createSequentialIds() });
+        expect(byId(same)).toStrictEqual(byId(blocks));
+        expect(stitchBlocks(same)).toStrictEqual(tree);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function hashOf(id: string, seed: number): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}

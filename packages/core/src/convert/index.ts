@@ -1,3 +1,10 @@
+export {
+  type BlockFields,
+  blockFieldsKey,
+  type EventBlockFields,
+  type PieceFields,
+  type ThinkFields,
+} from './block-fields.js';
 export { blocksToEntry } from './blocks-to-entry.js';
 export { type BlocksToEventsOptions, blocksToEvents } from './blocks-to-events.js';
 export { closestMessageRole } from './closest-message-role.js';

@@ -1,9 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Block, SubType } from '../model/index.js';
+import type {
+  Block,
+  MessageBlock,
+  SubType,
+  ThinkBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+} from '../model/index.js';
 import { blockTypeOf } from '../model/index.js';
+import { assembleToolOutput } from './assemble-tool-output.js';
+import { compareBlocks, compareSequencedBlocks } from './compare-blocks.js';
 import { stitchBlocks } from './stitch-blocks.js';
 import { stitchTraces } from './stitch-traces.js';
+import type { StitchedToolCall, StitchedTrace } from './types.js';
 
 function block(
   sub_type: SubType,
@@ -278,3 +288,62 @@ const blockSet = fc
       );
     }),
   );
+
+describe('stitchBlocks against a reference (property)', () => {
+  it('equals a plain sort-and-filter stitch, duplicate ids included', () => {
+    fc.assert(
+      fc.property(blockSet, fc.integer(), (blocks, seed) => {
+        const shuffled = shuffle(blocks, seed);
+        expect(stitchBlocks(shuffled, { traceId: 'tr_1' })).toStrictEqual(
+          referenceStitch(blocks, 'tr_1'),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// The seed's rules written as plainly as possible: quadratic, but obviously right. With
+// duplicate ids the parent that sorts first owns the children.
+function referenceStitch(blocks: readonly Block[], traceId: string): StitchedTrace {
+  const mine = blocks.filter((block) => block.trace_id === traceId);
+  const of = (subType: SubType) =>
+    mine.filter((block) => block.sub_type === subType).sort(compareBlocks);
+  const owner = (subType: SubType, id: string | null) =>
+    of(subType).find((block) => block.id === id);
+  const callNode = (call: Block): StitchedToolCall => {
+    const results = of('TOOL_RESULT')
+      .filter((result) => owner('TOOL_CALL', result.parent_block_id) === call)
+      .sort(compareSequencedBlocks) as ToolResultBlock[];
+    const node: StitchedToolCall = { block: call as ToolCallBlock, results };
+    const output = assembleToolOutput(results);
+    if (output !== undefined) node.output = output;
+    return node;
+  };
+  const callsUnder = (message: Block | undefined) =>
+    of('TOOL_CALL')
+      .filter((call) => owner('MESSAGE', call.parent_block_id) === message)
+      .sort(compareSequencedBlocks)
+      .map(callNode);
+  const tree: StitchedTrace = {
+    trace_id: traceId,
+    messages: of('MESSAGE').map((message) => ({
+      block: message as MessageBlock,
+      thinks: of('THINK').filter(
+        (think) => owner('MESSAGE', think.parent_block_id) === message,
+      ) as ThinkBlock[],
+      tool_calls: callsUnder(message),
+    })),
+    orphans: {
+      tool_calls: callsUnder(undefined),
+      tool_results: of('TOOL_RESULT')
+        .filter((result) => owner('TOOL_CALL', result.parent_block_id) === undefined)
+        .sort(compareSequencedBlocks) as ToolResultBlock[],
+    },
+  };
+  const orphanThinks = of('THINK').filter(
+    (think) => owner('MESSAGE', think.parent_block_id) === undefined,
+  ) as ThinkBlock[];
+  if (orphanThinks.length > 0) tree.orphans.thinks = orphanThinks;
+  return tree;
+}

@@ -279,7 +279,11 @@ function stitchWithTable(blocks: readonly Block[], traceId: string): StitchedTra
     const reference = findParent(build, parentId, hash);
     if (reference === -1) {
       const pending: Pending<unknown> =
-        subType === 'TOOL_CALL' ? pendingCalls : subType === 'THINK' ? pendingThinks : pendingResults;
+        subType === 'TOOL_CALL'
+          ? pendingCalls
+          : subType === 'THINK'
+            ? pendingThinks
+            : pendingResults;
       pending.items.push(subType === 'TOOL_CALL' ? call : block);
       pending.hashes.push(hash);
     } else if (subType === 'TOOL_RESULT') {

@@ -519,7 +519,13 @@ function checkObjectField(
   value: unknown,
 ): void {
   if (!isPlainObject(value)) {
-    failField(errors, draft, path, field, `${field} must be a JSON object when present, got ${describe(value)}`);
+    failField(
+      errors,
+      draft,
+      path,
+      field,
+      `${field} must be a JSON object when present, got ${describe(value)}`,
+    );
   }
 }
 

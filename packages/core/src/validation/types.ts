@@ -65,18 +65,18 @@ export interface BlockValidatorOptions {
   /**
    * Byte limits to force; the rest come from the `LIMIT_*` environment variables or the defaults.
    */
-  limits?: Partial<BlockLimits>;
+  limits?: Partial<BlockLimits> | undefined;
   /**
    * The trace this validator holds; blocks of another trace are rejected (`VALIDATION`).
    * @default the `trace_id` of the first accepted block
    */
-  traceId?: string;
+  traceId?: string | undefined;
 }
 
-/** Options of `validateBlocks`. */
+/** Options of `validateBlocks` and `checkBlock`. */
 export interface ValidateBlocksOptions {
   /**
    * Byte limits to force; the rest come from the `LIMIT_*` environment variables or the defaults.
    */
-  limits?: Partial<BlockLimits>;
+  limits?: Partial<BlockLimits> | undefined;
 }
