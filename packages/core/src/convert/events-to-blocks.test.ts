@@ -321,7 +321,7 @@ describe('blocksToEvents', () => {
     expect(parseTrace(events)).toStrictEqual(events);
     expect(events[1]).toMatchObject({ role: 'assistant', reasoning_content: 'use celsius' });
     expect(events[1]).not.toHaveProperty('tracewarden');
-    expect(events[1]?.tool_calls?.[0]).toMatchObject({
+    expect((events[1] as { tool_calls?: unknown[] }).tool_calls?.[0]).toMatchObject({
       tracewarden: { payload: { arguments: '{"city":"Bogotá"}' } },
     });
     expect(events[2]).toMatchObject({
@@ -595,9 +595,9 @@ const validBlockSet = fc
           const call = add('TOOL_CALL', message, payload, callSpec.extras);
           const results = callSpec.results;
           if (Array.isArray(results)) {
-            results.forEach((delta, seq) =>
-              add('TOOL_RESULT', call, { call_id: callId, delta, seq }, {}),
-            );
+            results.forEach((delta, seq) => {
+              add('TOOL_RESULT', call, { call_id: callId, delta, seq }, {});
+            });
           } else {
             add('TOOL_RESULT', call, { call_id: callId, output: results.output }, results.extras);
           }
