@@ -1,10 +1,15 @@
 /**
  * Key of the field in which a chat event (and each of its tool calls) carries what of its blocks
  * the chat shape cannot hold. See contributing/decisions/003-lossless-conversion.md.
+ * @example
+ * ```ts
+ * const [event] = blocksToEvents(blocks, { fidelity: 'exact' });
+ * (event as Record<string, unknown>)[blockFieldsKey]; // { id: 'tb_...', created_at: ..., trace_id: ... }
+ * ```
  */
 export const blockFieldsKey = 'tracewarden';
 
-/** Key of the chat-event field that carries a message's THINK blocks (as DeepSeek, vLLM, Qwen). */
+/** Key of the chat-event field that carries a message's THINK blocks (as DeepSeek, vLLM, Qwen). @internal */
 export const reasoningKey = 'reasoning_content';
 
 /**
@@ -51,5 +56,5 @@ export interface EventBlockFields extends BlockFields {
   pieces?: PieceFields[];
 }
 
-/** Separator between the texts of several THINK blocks in `reasoning_content`. */
+/** Separator between the texts of several THINK blocks in `reasoning_content`. @internal */
 export const reasoningSeparator = '\n\n';
