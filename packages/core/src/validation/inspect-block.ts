@@ -570,21 +570,20 @@ export function inspectBlock(
       expectedBlockType = undefined;
   }
   const givenPayload = input.payload;
-  const payloadIsObject = isRecord(givenPayload);
-  const parent = input.parent_block_id;
   const createdAt = input.created_at;
   const updatedAt = input.updated_at;
   const raw = input.raw;
   const blockType = input.block_type;
   const metadata = input.metadata;
   const extra = input.extra;
+  const parent = input.parent_block_id;
   const draft: DraftBlock = {
     id: input.id,
     trace_id: input.trace_id,
     block_type: blockType === undefined ? expectedBlockType : blockType,
     sub_type: subType,
     // kept (and later frozen) in place: copying costs as much as the rest of the check
-    payload: payloadIsObject ? givenPayload : {},
+    payload: isRecord(givenPayload) ? givenPayload : {},
     parent_block_id: parent ?? null,
     metadata: metadata === undefined ? emptyObject : metadata,
     raw: raw === undefined ? null : raw,
@@ -592,7 +591,32 @@ export function inspectBlock(
     created_at: createdAt,
     updated_at: updatedAt ?? createdAt,
   };
+  inspectDraft(draft, expectedBlockType, givenPayload, updatedAt !== undefined, limits, errors, path);
+  return draft;
+}
 
+/**
+ * The per-block rules applied to a draft in canonical form (see {@link inspectBlock}). The
+ * tracer builds its candidates in this form, so they are checked and then frozen in place,
+ * without a copy. `metadata` / `extra` equal to the shared empty object count as absent;
+ * `updated_at` is checked when `checkUpdatedAt` is set.
+ * @internal
+ */
+export function inspectDraft(
+  draft: DraftBlock,
+  expectedBlockType: BlockType | undefined,
+  givenPayload: unknown,
+  checkUpdatedAt: boolean,
+  limits: BlockLimits,
+  errors: TraceError[] | undefined,
+  path: string | undefined,
+): void {
+  const subType = draft.sub_type;
+  const parent = draft.parent_block_id;
+  const createdAt = draft.created_at;
+  const metadata = draft.metadata;
+  const extra = draft.extra;
+  const payloadIsObject = draft.payload === givenPayload;
   const id = draft.id;
   if (typeof id !== 'string' || id === '') {
     failField(errors, draft, path, 'id', `id must be a non-empty string, got ${describe(id)}`);
@@ -623,7 +647,7 @@ export function inspectBlock(
       `block_type must be ${expectedBlockType} for sub_type ${subType as SubType} (or omitted), got ${describe(draft.block_type)}`,
     );
   }
-  if (parent !== undefined && parent !== null && typeof parent !== 'string') {
+  if (parent !== null && typeof parent !== 'string') {
     failField(
       errors,
       draft,
@@ -665,9 +689,9 @@ export function inspectBlock(
     }
   }
   checkTimestamp(errors, draft, path, 'created_at', createdAt);
-  if (updatedAt !== undefined) checkTimestamp(errors, draft, path, 'updated_at', updatedAt);
-  if (metadata !== undefined) checkObjectField(errors, draft, path, 'metadata', metadata);
-  if (extra !== undefined) checkObjectField(errors, draft, path, 'extra', extra);
+  if (checkUpdatedAt) checkTimestamp(errors, draft, path, 'updated_at', draft.updated_at);
+  if (metadata !== emptyObject) checkObjectField(errors, draft, path, 'metadata', metadata);
+  if (extra !== emptyObject) checkObjectField(errors, draft, path, 'extra', extra);
 
   if (!payloadIsObject) {
     failField(
