@@ -49,7 +49,7 @@ export type ToolArguments = Record<string, unknown>;
  */
 export const ToolCallSchema = z.looseObject({
   id: z.string(),
-  type: z.literal('function'),
+  type: z.string(),
   function: z.looseObject({
     name: z.string(),
     arguments: z.record(z.string(), z.unknown()),

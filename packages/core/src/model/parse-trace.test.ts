@@ -215,14 +215,21 @@ describe('parseTrace', () => {
       [{ role: 'assistant', tool_calls: [{ type: 3, function: { name: 'f' } }] }],
       '0.tool_calls.0.type',
     ],
-    [
-      'a tool call type other than function',
-      [{ role: 'assistant', tool_calls: [{ type: 'custom', function: { name: 'f' } }] }],
-      '0.tool_calls.0.type',
-    ],
     ['a numeric tool_call_id', [{ role: 'tool', tool_call_id: 3, content: 'x' }], '0.tool_call_id'],
   ])('rejects %s with VALIDATION at %j', (_name, input, path) => {
     expect(failure(input).details.path).toBe(path);
+  });
+
+  it('keeps tool-call types other than function (real traces carry custom and mcp calls)', () => {
+    const trace = parseTrace([
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'a', type: 'custom', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'assistant', tool_calls: [{ id: 'b', function: { name: 'g', arguments: {} } }] },
+    ]);
+    const types = trace.map((event) => (event as Message).tool_calls?.[0]?.type);
+    expect(types).toEqual(['custom', 'function']);
   });
 
   it('rejects invalid JSON arguments and JSON that is not an object, naming the path', () => {

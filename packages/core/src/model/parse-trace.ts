@@ -229,10 +229,10 @@ function normalise(input: unknown): Trace {
           }
           const args = normaliseArguments(fn.arguments, `${callPath}.function.arguments`);
           const type = call.type;
-          if (type !== undefined && type !== null && type !== 'function') {
+          if (type !== undefined && type !== null && typeof type !== 'string') {
             throw invalid(
               `${callPath}.type`,
-              `Tool call ${callPath} has type ${JSON.stringify(type)}; only "function" tool calls are supported (or leave "type" out).`,
+              `Tool call ${callPath} has a "type" that is ${describe(type)}; it must be a string such as "function" (or leave it out).`,
             );
           }
           let id: string;
@@ -249,7 +249,12 @@ function normalise(input: unknown): Trace {
               `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string or absent.`,
             );
           }
-          normalised[j] = { ...call, id, type: 'function', function: { ...fn, arguments: args } };
+          normalised[j] = {
+            ...call,
+            id,
+            type: typeof type === 'string' ? type : 'function',
+            function: { ...fn, arguments: args },
+          };
           unanswered.push(id);
           lastCallId = id;
         }
@@ -269,7 +274,7 @@ function normalise(input: unknown): Trace {
  * shared, not copied). Normal form:
  * - any `role` string is allowed, and unknown fields are kept;
  * - tool-call `arguments` are always an object: a JSON string is parsed, `""` or a missing value
- *   becomes `{}`; `type` defaults to `'function'` (no other type is accepted); a call without `id` gets
+ *   becomes `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` gets
  *   `call_<eventIndex>_<callIndex>` (suffixed `_1`, `_2`, ... if that id is taken);
  * - image parts are `{ type: 'image', image_url: '<url>' }`: OpenAI's
  *   `{ type: 'image_url', image_url: { url, detail } }` and `{ type: 'image', image_url: { url } }`
