@@ -46,8 +46,11 @@ export interface BudgetOptions<Result = unknown> {
   alertThreshold?: number | undefined;
   /** Action when a limit would be exceeded. @default 'block' */
   onExceed?: GuardAction | undefined;
-  /** Fixed cost of each call, USD (also charged for failed calls). */
-  costPerCall?: number | undefined;
+  /**
+   * Cost of each call, USD: a fixed amount (also charged for failed calls), or a function of a
+   * successful call's result (the same as `cost`).
+   */
+  costPerCall?: number | ((result: Result) => number | undefined) | undefined;
   /** Cost of a successful call from its result, USD; wins over `llmUsage` and `costPerCall`. */
   cost?: ((result: Result) => number | undefined) | undefined;
   /**
@@ -65,6 +68,12 @@ export interface BudgetOptions<Result = unknown> {
   unknownModel?: UnknownModelPolicy | undefined;
   /** Where spend is kept. @default a new in-memory ledger */
   costLedger?: CostLedger | undefined;
+  /**
+   * Write each priced LLM call's spend record (`pricing_source`, `priced_model`,
+   * `pricing_as_of`, ...) into the trace (the seed's `record_llm_spend`). The spend itself is
+   * always counted. @default true
+   */
+  recordLlmSpend?: boolean | undefined;
   /** Called once per session when spend or calls cross `alertThreshold` of a limit. */
   onAlert?: ((alert: BudgetAlert) => void) | undefined;
 }
@@ -193,8 +202,11 @@ export function createBudget<Result = unknown>(
     options.maxCostPerSession === undefined ? undefined : usdToMicro(options.maxCostPerSession);
   const maxCalls = options.maxCallsPerSession;
   const alertThreshold = options.alertThreshold ?? 0.8;
+  const costFunction =
+    options.cost ?? (typeof options.costPerCall === 'function' ? options.costPerCall : undefined);
   const costPerCall =
-    options.costPerCall === undefined ? undefined : usdToMicro(options.costPerCall);
+    typeof options.costPerCall === 'number' ? usdToMicro(options.costPerCall) : undefined;
+  const recordSpend = options.recordLlmSpend !== false;
   const estimate =
     options.estimateCost !== undefined
       ? usdToMicro(options.estimateCost)
@@ -340,7 +352,7 @@ export function createBudget<Result = unknown>(
       return isPromise(result) ? result.then(left) : left(result);
     },
     costOf(result) {
-      const fromFunction = options.cost?.(result);
+      const fromFunction = costFunction?.(result);
       if (fromFunction !== undefined) return { microUsd: usdToMicro(fromFunction) };
       if (dynamic && options.llmUsage !== undefined) {
         const usage = options.llmUsage(result);
@@ -349,7 +361,9 @@ export function createBudget<Result = unknown>(
             overrides: options.modelPricingOverrides,
             unknownModel: options.unknownModel,
           });
-          return { microUsd: record.cost_micro_usd, record };
+          return recordSpend
+            ? { microUsd: record.cost_micro_usd, record }
+            : { microUsd: record.cost_micro_usd };
         }
       }
       return { microUsd: costPerCall ?? 0 };

@@ -175,6 +175,31 @@ describe('budget', () => {
     });
   });
 
+  it('recordLlmSpend: false counts the spend but keeps the spend record out of the trace', async () => {
+    const entries: TraceEntry[] = [];
+    const fn = guard(async () => ({ model: 'my-model' }), {
+      budget: {
+        llmUsage: (r) => ({ model: r.model, usage: { inputTokens: 1000, outputTokens: 0 } }),
+        modelPricingOverrides: { 'my-model': [2, 8] },
+        recordLlmSpend: false,
+      },
+      onEntry: (e) => entries.push(e),
+    });
+    await fn();
+    expect(await fn.budget!.spent()).toBe(2000);
+    expect(entries[0]!.result.cost).toBe(0.002);
+    expect(entries[0]!.result.metadata!.guard).not.toHaveProperty('cost_record');
+  });
+
+  it('costPerCall may be a function of the result, and maxCostPerCall still holds', async () => {
+    const fn = guard(async (price: number) => ({ price }), {
+      budget: { costPerCall: (r) => r.price, maxCostPerCall: 0.4 },
+    });
+    await expect(fn(0.25)).resolves.toEqual({ price: 0.25 });
+    expect(await fn.budget!.spent()).toBe(250_000);
+    await expect(fn(0.5)).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
   it('an unpriced model under refuse charges the estimate and reports it', async () => {
     const logger = memoryLogger();
     const fn = guard(async () => ({ model: 'no-such-model-xyz' }), {
