@@ -240,4 +240,17 @@ describe('entry round trip (property)', () => {
       { numRuns: 300 },
     );
   });
+
+  it('keeps a Date#toISOString timestamp as is, and reads any other form through Date', () => {
+    const at = (timestamp: string) =>
+      entryToBlocks({ ...entry, call: { ...entry.call, timestamp } }, options())[0].created_at;
+    expect(at('2024-02-29T23:59:59.999Z')).toBe('2024-02-29T23:59:59.999Z');
+    expect(at('2025-01-31T12:00:00Z')).toBe('2025-01-31T12:00:00.000Z');
+    expect(at('2025-01-31T12:00:00.5+02:00')).toBe('2025-01-31T10:00:00.500Z');
+    // not a real day in a canonical-looking string: the same answer Date gives
+    for (const odd of ['2025-02-29T00:00:00.000Z', '2025-04-31T00:00:00.000Z']) {
+      const time = Date.parse(odd);
+      if (!Number.isNaN(time)) expect(at(odd)).toBe(new Date(time).toISOString());
+    }
+  });
 });

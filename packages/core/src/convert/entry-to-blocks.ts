@@ -34,26 +34,101 @@ export const resultMetadataKeys = [
 
 // Record metadata is spread flat (guard decisions read well next to status and timing) unless
 // a key would collide with ours, or it is empty where empty differs from absent (a result's
-// optional metadata); then it is nested whole under `nestedKey`.
+// optional metadata); then it is nested whole under `nestedKey`. `undefined` means nothing to
+// add; the caller spreads what is returned, so a flat record is returned as is, not copied.
 function recordMetadata(
   metadata: Record<string, unknown> | undefined,
   reserved: readonly string[],
   nestedKey: string,
   emptyMeansAbsent: boolean,
-): Record<string, unknown> {
-  if (metadata === undefined) return {};
-  const keys = Object.keys(metadata);
-  if (keys.length === 0 && emptyMeansAbsent) return {};
-  if (keys.length > 0 && !keys.some((key) => reserved.includes(key))) return { ...metadata };
-  return { [nestedKey]: metadata };
+): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  let empty = true;
+  for (const key in metadata) {
+    if (!Object.hasOwn(metadata, key)) continue;
+    empty = false;
+    if (reserved.includes(key)) return { [nestedKey]: metadata };
+  }
+  if (!empty) return metadata;
+  // no own enumerable string keys; symbol keys would still be spread, as before
+  if (Object.getOwnPropertySymbols(metadata).length > 0) return metadata;
+  return emptyMeansAbsent ? undefined : { [nestedKey]: metadata };
 }
 
 const zoneSuffix = /(?:Z|[+-]\d\d:?\d\d)$/i;
 
+function digitsAt(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Whether `text` is exactly what `Date#toISOString` writes for a real instant
+ * (`YYYY-MM-DDTHH:MM:SS.sssZ`, year 0000-9999, a day that exists in its month). Such a string
+ * is its own conversion, so the guards' timestamps skip a Date parse and format per record.
+ */
+function isCanonicalIso(text: string): boolean {
+  if (text.length !== 24) return false;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  if (
+    year < 0 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    text.charCodeAt(10) !== 84 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58 ||
+    text.charCodeAt(19) !== 46 ||
+    text.charCodeAt(23) !== 90
+  ) {
+    return false;
+  }
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+    return false;
+  }
+  if (digitsAt(text, 20, 3) < 0) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth =
+    month === 2
+      ? leap
+        ? 29
+        : 28
+      : month === 4 || month === 6 || month === 9 || month === 11
+        ? 30
+        : 31;
+  return day <= daysInMonth;
+}
+
+// The last two other timestamps converted (a call's and its result's), and their forms.
+const cachedInput: (string | undefined)[] = [undefined, undefined];
+const cachedOutput = ['', ''];
+let cacheNext = 0;
+
 // Seed 004 timestamps are UTC datetimes; Python's isoformat() may leave the zone out.
-function toIso(timestamp: string, fallback: number): string {
+function toIso(timestamp: string): string {
+  if (isCanonicalIso(timestamp)) return timestamp;
+  if (timestamp === cachedInput[0]) return cachedOutput[0] as string;
+  if (timestamp === cachedInput[1]) return cachedOutput[1] as string;
   const time = Date.parse(zoneSuffix.test(timestamp) ? timestamp : `${timestamp}Z`);
-  return new Date(Number.isNaN(time) ? fallback : time).toISOString();
+  // an unreadable timestamp falls back to now, which is not cached
+  if (Number.isNaN(time)) return new Date().toISOString();
+  const iso = new Date(time).toISOString();
+  cachedInput[cacheNext] = timestamp;
+  cachedOutput[cacheNext] = iso;
+  cacheNext = 1 - cacheNext;
+  return iso;
 }
 
 /**
@@ -84,26 +159,25 @@ export function entryToBlocks(
 ): [ToolCallBlock, ToolResultBlock] {
   const ids = options.ids ?? createIdGenerator();
   const { call, result } = entry;
-  const now = Date.now();
-  const callCreatedAt = toIso(call.timestamp, now);
-  const resultCreatedAt = toIso(result.timestamp, now);
+  const callCreatedAt = toIso(call.timestamp);
+  const resultCreatedAt = toIso(result.timestamp);
+  // Literals with spreads only where something is spread: a spread of nothing still costs.
+  const callPayload: ToolCallBlock['payload'] =
+    call.args.length > 0
+      ? { call_id: call.call_id, name: call.tool_name, arguments: call.kwargs, args: call.args }
+      : { call_id: call.call_id, name: call.tool_name, arguments: call.kwargs };
+  const callExtra = recordMetadata(call.metadata, callMetadataKeys, 'call_metadata', true);
   const callBlock: ToolCallBlock = {
     id: ids.blockId(),
     trace_id: options.traceId,
     block_type: 'ACT',
     sub_type: 'TOOL_CALL',
-    payload: {
-      call_id: call.call_id,
-      name: call.tool_name,
-      arguments: call.kwargs,
-      ...(call.args.length > 0 ? { args: call.args } : {}),
-    },
+    payload: callPayload,
     parent_block_id: options.parentBlockId,
-    metadata: {
-      timestamp: call.timestamp,
-      session_id: call.session_id,
-      ...recordMetadata(call.metadata, callMetadataKeys, 'call_metadata', true),
-    },
+    metadata:
+      callExtra === undefined
+        ? { timestamp: call.timestamp, session_id: call.session_id }
+        : { timestamp: call.timestamp, session_id: call.session_id, ...callExtra },
     raw: null,
     extra: {},
     created_at: callCreatedAt,
@@ -112,6 +186,8 @@ export function entryToBlocks(
   const failedWithoutValue =
     (result.return_value === null || result.return_value === undefined) &&
     result.exception !== null;
+  const resultExtra = recordMetadata(result.metadata, resultMetadataKeys, 'result_metadata', false);
+  const plain = result.tool_name === call.tool_name && !failedWithoutValue;
   const resultBlock: ToolResultBlock = {
     id: ids.blockId(),
     trace_id: options.traceId,
@@ -122,20 +198,46 @@ export function entryToBlocks(
       output: failedWithoutValue ? result.exception : (result.return_value ?? null),
     },
     parent_block_id: callBlock.id,
-    metadata: {
-      status: result.status,
-      exception: result.exception,
-      exception_type: result.exception_type,
-      execution_time_ms: result.execution_time_ms,
-      retry_count: result.retry_count,
-      validations: result.validations,
-      hallucination: result.hallucination,
-      cost: result.cost,
-      timestamp: result.timestamp,
-      ...(result.tool_name === call.tool_name ? {} : { tool_name: result.tool_name }),
-      ...(failedWithoutValue ? { output_source: 'exception' } : {}),
-      ...recordMetadata(result.metadata, resultMetadataKeys, 'result_metadata', false),
-    },
+    metadata:
+      plain && resultExtra === undefined
+        ? {
+            status: result.status,
+            exception: result.exception,
+            exception_type: result.exception_type,
+            execution_time_ms: result.execution_time_ms,
+            retry_count: result.retry_count,
+            validations: result.validations,
+            hallucination: result.hallucination,
+            cost: result.cost,
+            timestamp: result.timestamp,
+          }
+        : plain
+          ? {
+              status: result.status,
+              exception: result.exception,
+              exception_type: result.exception_type,
+              execution_time_ms: result.execution_time_ms,
+              retry_count: result.retry_count,
+              validations: result.validations,
+              hallucination: result.hallucination,
+              cost: result.cost,
+              timestamp: result.timestamp,
+              ...resultExtra,
+            }
+          : {
+              status: result.status,
+              exception: result.exception,
+              exception_type: result.exception_type,
+              execution_time_ms: result.execution_time_ms,
+              retry_count: result.retry_count,
+              validations: result.validations,
+              hallucination: result.hallucination,
+              cost: result.cost,
+              timestamp: result.timestamp,
+              ...(result.tool_name === call.tool_name ? {} : { tool_name: result.tool_name }),
+              ...(failedWithoutValue ? { output_source: 'exception' } : {}),
+              ...resultExtra,
+            },
     raw: null,
     extra: {},
     created_at: resultCreatedAt,

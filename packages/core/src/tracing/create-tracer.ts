@@ -13,8 +13,9 @@ import { createIdGenerator } from '../model/index.js';
 import type { Sink } from '../sinks/sink.js';
 import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
-import { createBlockValidator } from '../validation/index.js';
-import type { BlockLimits, BlockValidator } from '../validation/types.js';
+import { createTraceValidator } from '../validation/create-block-validator.js';
+import { type DraftBlock, emptyObject } from '../validation/inspect-block.js';
+import type { BlockLimits } from '../validation/types.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
 import type { LogActInput, LogMessageInput, LogThinkInput, Tracer } from './types.js';
@@ -40,26 +41,12 @@ export interface TracerOptions {
 }
 
 const syntheticMetadata = Object.freeze({ synthetic: true });
-const maximumScratchUses = 1024;
 
 /**
- * A block as the tracer submits it. Absent `metadata` / `extra` / `raw` and `updated_at` are
- * left for the validator to default (shared frozen `{}`, `null`, `created_at`), which saves
- * allocations and a timestamp check per block.
+ * A block as the tracer submits it: already in canonical block form (every field, in block
+ * order), so the validator checks it and freezes it in place instead of copying it.
  */
-interface Candidate {
-  id: string;
-  trace_id: string;
-  block_type?: string;
-  sub_type: Block['sub_type'];
-  payload: unknown;
-  parent_block_id: unknown;
-  metadata?: Record<string, unknown> | undefined;
-  raw?: unknown;
-  extra?: Record<string, unknown> | undefined;
-  created_at: string;
-  updated_at?: string;
-}
+type Candidate = DraftBlock;
 
 /**
  * Creates a tracer that records one trace as validated blocks and sends each accepted block to
@@ -99,12 +86,12 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   const sinks = options.sinks ? options.sinks.slice() : [];
   const sinkCount = sinks.length;
   const onError = options.onError;
-  const validator = createBlockValidator(
+  const validator = createTraceValidator(
     options.limits === undefined ? { traceId } : { traceId, limits: options.limits },
   );
 
-  const accepted: Block[] = [];
-  const callsById = new Map<string, ToolCallBlock>();
+  // the validator's own list of accepted blocks, in acceptance order (read-only here)
+  const accepted = validator.accepted();
   const writeErrors: unknown[] = [];
   let lastMessageId: string | null = null;
   let closed = false;
@@ -138,7 +125,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   function returnIds(inputs: readonly Candidate[]): void {
-    spareIds.unshift(...inputs.map((input) => input.id));
+    spareIds.unshift(...inputs.map((input) => input.id as string));
   }
 
   // entryToBlocks draws its block ids through the same spare-aware source
@@ -153,9 +140,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   function commit(block: Block): void {
-    accepted.push(block);
     if (block.sub_type === 'MESSAGE') lastMessageId = block.id;
-    else if (block.sub_type === 'TOOL_CALL') callsById.set(block.payload.call_id, block);
     for (let i = 0; i < sinkCount; i++) {
       try {
         (sinks[i] as Sink).write(block);
@@ -169,9 +154,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   function accept(input: Candidate): Block {
     let block: Block;
     try {
-      block = validator.accept(input);
+      block = validator.acceptOwned(input);
     } catch (error) {
-      spareIds.unshift(input.id);
+      spareIds.unshift(input.id as string);
       throw error;
     }
     commit(block);
@@ -189,14 +174,16 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return {
       id: nextId(),
       trace_id: traceId,
+      block_type: 'MESSAGE',
       sub_type: 'MESSAGE',
       payload,
       // a MESSAGE with a parent is invalid; pass it through so the validator says so
-      parent_block_id: parent,
-      metadata,
-      raw,
-      extra,
+      parent_block_id: parent ?? null,
+      metadata: metadata === undefined ? emptyObject : metadata,
+      raw: raw === undefined ? null : raw,
+      extra: extra === undefined ? emptyObject : extra,
       created_at: at,
+      updated_at: at,
     };
   }
 
@@ -210,55 +197,22 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     );
   }
 
-  // A validator for dry runs of multi-block records, reused (a fresh one per record costs more
-  // than the record itself) and replaced after any failure or every `scratchUses` records.
-  let scratch: BlockValidator | undefined;
-  let scratchUses = 0;
-
   /**
-   * Accepts `inputs` in order, all or nothing: they are first tried in a scratch validator
-   * under a stand-in for `parent` (the last one only checked), so a bad last block (say a tool
-   * result over the byte limit) is rejected before anything is recorded. `parent` is recorded
-   * too when `recordParent` is set (the synthetic message); otherwise it only stands in for the
-   * real parent, which the real validator then checks.
+   * Accepts `inputs` in order, all or nothing: the validator checks each against the trace and
+   * the ones before it, and records them only when all pass, so a bad last block (say a tool
+   * result over the byte limit) leaves nothing behind. On failure the ids drawn for them are
+   * given back.
    */
-  function acceptAll(parent: Candidate, recordParent: boolean, inputs: Candidate[]): Block[] {
-    const drawn = recordParent ? [parent, ...inputs] : inputs;
-    const done: Block[] = [];
+  function acceptAll(inputs: Candidate[]): Block[] {
+    let blocks: Block[];
     try {
-      if (scratch === undefined || scratchUses === maximumScratchUses) {
-        scratch = createBlockValidator({ traceId, limits: validator.limits });
-        scratchUses = 0;
-      }
-      // stand-in ids are unique per scratch, whatever the real parent id is
-      const standIn = `${parent.id}~${scratchUses++}`;
-      scratch.accept({ ...parent, id: standIn });
-      const last = inputs.length - 1;
-      for (let i = 0; i <= last; i++) {
-        const input = inputs[i] as Candidate;
-        const trial =
-          input.parent_block_id === parent.id ? { ...input, parent_block_id: standIn } : input;
-        if (i < last) {
-          scratch.accept(trial);
-        } else {
-          const errors = scratch.check(trial);
-          if (errors.length > 0) throw errors[0];
-        }
-      }
-      for (const input of drawn) {
-        const block = validator.accept(input);
-        commit(block);
-        done.push(block);
-      }
+      blocks = validator.acceptAllOwned(inputs);
     } catch (error) {
-      // the scratch may now hold call ids the trace does not: start a fresh one next time
-      scratch = undefined;
-      // after the dry run only the first real accept can fail (unknown parent, duplicate call
-      // id), and then nothing was recorded
-      returnIds(drawn.slice(done.length));
+      returnIds(inputs);
       throw error;
     }
-    return done;
+    for (const block of blocks) commit(block);
+    return blocks;
   }
 
   function actInput(
@@ -267,16 +221,19 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     parent: string | null,
   ): Candidate {
     const at = now();
+    const { metadata, raw, extra } = input;
     return {
       id: nextId(),
       trace_id: traceId,
+      block_type: 'ACT',
       sub_type: subType,
       payload: input.payload,
       parent_block_id: parent,
-      metadata: input.metadata,
-      raw: input.raw,
-      extra: input.extra,
+      metadata: metadata === undefined ? emptyObject : metadata,
+      raw: raw === undefined ? null : raw,
+      extra: extra === undefined ? emptyObject : extra,
       created_at: at,
+      updated_at: at,
     };
   }
 
@@ -290,7 +247,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     const parent = input.parent_block_id ?? lastMessageId;
     if (parent !== null) return accept(actInput(subType, input, parent));
     const message = syntheticMessageInput();
-    return acceptAll(message, true, [actInput(subType, input, message.id)])[1] as Block;
+    return acceptAll([message, actInput(subType, input, message.id as string)])[1] as Block;
   }
 
   const tracer: Tracer = {
@@ -324,7 +281,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
             ? (payload as { call_id?: unknown }).call_id
             : undefined;
         if (typeof callId === 'string') {
-          const call = callsById.get(callId);
+          const call = validator.toolCall(callId);
           if (call === undefined) {
             throw new TraceError({
               code: 'VALIDATION',
@@ -343,34 +300,36 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         }
       }
       const at = now();
+      const { metadata, raw, extra } = input;
       return accept({
         id: nextId(),
         trace_id: traceId,
+        block_type: 'OBSERVE',
         sub_type: 'TOOL_RESULT',
         payload: input.payload,
         parent_block_id: parent,
-        metadata: input.metadata,
-        raw: input.raw,
-        extra: input.extra,
+        metadata: metadata === undefined ? emptyObject : metadata,
+        raw: raw === undefined ? null : raw,
+        extra: extra === undefined ? emptyObject : extra,
         created_at: at,
+        updated_at: at,
       }) as ToolResultBlock;
     },
 
     recordEntry(entry: TraceEntry, recordOptions?: { parentBlockId?: string }) {
       ensureOpen('recordEntry');
       const parentId = recordOptions?.parentBlockId ?? lastMessageId;
-      const message =
-        parentId === null ? syntheticMessageInput() : standInMessage(parentId, traceId, now());
+      const message = parentId === null ? syntheticMessageInput() : undefined;
       let call: ToolCallBlock;
       let result: ToolResultBlock;
       try {
         [call, result] = entryToBlocks(entry, {
           traceId,
-          parentBlockId: message.id,
+          parentBlockId: message === undefined ? (parentId as string) : (message.id as string),
           ids: entryIds,
         });
       } catch (error) {
-        if (parentId === null) returnIds([message]);
+        if (message !== undefined) returnIds([message]);
         if (TracewardenError.isInstance(error)) throw error;
         throw new TraceError({
           code: 'VALIDATION',
@@ -379,8 +338,10 @@ export function createTracer(options: TracerOptions = {}): Tracer {
           cause: error,
         });
       }
-      const inputs: Candidate[] = [call, result];
-      const blocks = acceptAll(message, parentId === null, inputs);
+      // entryToBlocks builds complete blocks in block order: they go in as owned candidates
+      const inputs = [call, result] as unknown as Candidate[];
+      if (message !== undefined) inputs.unshift(message);
+      const blocks = acceptAll(inputs);
       const offset = blocks.length - 2;
       return [blocks[offset] as ToolCallBlock, blocks[offset + 1] as ToolResultBlock];
     },
@@ -390,7 +351,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     },
 
     findToolCall(callId) {
-      return callsById.get(callId);
+      return validator.toolCall(callId);
     },
 
     blocks() {
@@ -426,17 +387,6 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     },
   };
   return tracer;
-}
-
-function standInMessage(id: string, traceId: string, at: string): Candidate {
-  return {
-    id,
-    trace_id: traceId,
-    sub_type: 'MESSAGE',
-    payload: { role: 'assistant', content: null },
-    parent_block_id: null,
-    created_at: at,
-  };
 }
 
 function requireObject(input: unknown, method: string, subType: string, traceId: string): void {

@@ -429,6 +429,25 @@ describe('check and accept', () => {
     expect(validator.accept(toolCall('tb_c3', 'tb_m', 'c3')).id).toBe('tb_c3');
   });
 
+  it('a duplicate id or call id leaves the block first accepted under it in place', () => {
+    const validator = createBlockValidator();
+    const [first, , call] = smallTrace().map((b) => validator.accept(b));
+    // same id as the message, otherwise a valid message
+    expect(rejection(() => validator.accept(message(first?.id as string))).details.field).toBe(
+      'id',
+    );
+    expect(validator.get(first?.id as string)).toBe(first);
+    // a new id but the call id of an accepted call
+    const again = toolCall('tb_c9', 'tb_m', (call?.payload as { call_id: string }).call_id);
+    expect(rejection(() => validator.accept(again)).code).toBe('DUPLICATE_CALL_ID');
+    expect(validator.get('tb_c9')).toBeUndefined();
+    expect(validator.size).toBe(4);
+    // the original call still answers its results
+    expect(
+      validator.check(toolResult('tb_r9', call?.id as string, call?.payload.call_id as string)),
+    ).toEqual([]);
+  });
+
   it('binds to the first trace when no traceId is given', () => {
     const validator = createBlockValidator();
     validator.accept(message('tb_1', 'tr_a'));

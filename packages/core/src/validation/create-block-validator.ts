@@ -1,9 +1,38 @@
 import type { TraceError } from '../errors/index.js';
-import type { Block } from '../model/index.js';
+import type { Block, ToolCallBlock } from '../model/index.js';
 import { asTraceError } from './as-trace-error.js';
-import { type DraftBlock, fail, freezeBlock, inspectBlock } from './inspect-block.js';
+import {
+  blockTypeOf,
+  type DraftBlock,
+  fail,
+  freezeBlock,
+  inspectBlock,
+  inspectDraft,
+} from './inspect-block.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import type { BlockValidator, BlockValidatorOptions } from './types.js';
+
+/**
+ * A {@link BlockValidator} with the tracer's entry points. "Owned" drafts are candidates the
+ * caller built in canonical block form (every field, in block order, `metadata` / `extra`
+ * defaulting to the shared empty object) and holds the only reference to: they get every check
+ * `accept` applies and are then frozen in place instead of copied.
+ * @internal
+ */
+export interface TraceValidator extends BlockValidator {
+  /** Like `accept`, for an owned draft. Throws and records nothing on failure. */
+  acceptOwned(draft: DraftBlock): Block;
+  /**
+   * Accepts owned drafts all or nothing: each is checked against the accepted blocks and the
+   * drafts before it (a later one may name an earlier one as parent); only when every one
+   * passes are they recorded, in order.
+   */
+  acceptAllOwned(drafts: readonly DraftBlock[]): Block[];
+  /** Every accepted block in acceptance order: the validator's own array, not a copy. */
+  accepted(): readonly Block[];
+  /** The accepted TOOL_CALL block with this call id. */
+  toolCall(callId: string): ToolCallBlock | undefined;
+}
 
 /**
  * Creates a validator for one trace that enforces every seed 002 rule against the blocks it
@@ -32,37 +61,103 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
  * ```
  */
 export function createBlockValidator(options: BlockValidatorOptions = {}): BlockValidator {
+  return createTraceValidator(options);
+}
+
+function failDuplicateId(errors: TraceError[] | undefined, draft: DraftBlock, id: string): void {
+  fail(
+    errors,
+    'VALIDATION',
+    draft,
+    undefined,
+    `a block with id ${id} was already accepted; block ids must be unique`,
+    { field: 'id' },
+  );
+}
+
+function failDuplicateCallId(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  callId: string,
+): void {
+  fail(
+    errors,
+    'DUPLICATE_CALL_ID',
+    draft,
+    undefined,
+    `trace already has a TOOL_CALL with call_id ${callId}; give each call its own id`,
+    { field: 'call_id', call_id: callId },
+  );
+}
+
+/**
+ * Creates the validator behind {@link createBlockValidator}, with the tracer's entry points.
+ * @param options - as {@link createBlockValidator}
+ * @returns a {@link TraceValidator}
+ * @internal
+ */
+export function createTraceValidator(options: BlockValidatorOptions = {}): TraceValidator {
   const limits = resolveBlockLimits(options.limits);
   let traceId = options.traceId;
   const blocks = new Map<string, Block>();
-  const callIds = new Set<string>();
+  const calls = new Map<string, ToolCallBlock>();
   const resultSeqs = new Map<string, Set<number>>();
+  // The last block recorded and the last MESSAGE: nearly every parent is one of them, and an
+  // identity comparison is cheaper than hashing the id again. Blocks are never removed, so
+  // these never go stale.
+  let lastBlock: Block | undefined;
+  let lastMessage: Block | undefined;
+  // every accepted block in acceptance order
+  const order: Block[] = [];
+
+  /** The accepted (or entered) block with this id. */
+  function find(id: string): Block | undefined {
+    if (lastBlock !== undefined && lastBlock.id === id) return lastBlock;
+    if (lastMessage !== undefined && lastMessage.id === id) return lastMessage;
+    return blocks.get(id);
+  }
+
+  /** Whether one of the first `count` pending drafts matches. */
+  function anyPending(
+    pending: readonly DraftBlock[] | undefined,
+    count: number,
+    matches: (other: DraftBlock) => boolean,
+  ): boolean {
+    if (pending === undefined) return false;
+    for (let i = 0; i < count; i++) if (matches(pending[i] as DraftBlock)) return true;
+    return false;
+  }
 
   /** The rules that need the blocks accepted before. */
-  function relate(draft: DraftBlock, errors: TraceError[] | undefined): void {
+  function relate(
+    draft: DraftBlock,
+    errors: TraceError[] | undefined,
+    pending: readonly DraftBlock[] | undefined,
+    pendingCount: number,
+    deferUnique: boolean,
+  ): void {
     const id = draft.id;
     const trace = draft.trace_id;
     const subType = draft.sub_type;
     const payload = draft.payload;
-    if (traceId !== undefined && typeof trace === 'string' && trace !== traceId) {
+    const heldTrace =
+      traceId ?? (pending === undefined || pendingCount === 0 ? undefined : pending[0]?.trace_id);
+    if (heldTrace !== undefined && typeof trace === 'string' && trace !== heldTrace) {
       fail(
         errors,
         'VALIDATION',
         draft,
         undefined,
-        `belongs to trace ${trace}, but this validator holds trace ${traceId}; validate each trace with its own validator, or use validateBlocks`,
+        `belongs to trace ${trace}, but this validator holds trace ${String(heldTrace)}; validate each trace with its own validator, or use validateBlocks`,
         { field: 'trace_id' },
       );
     }
-    if (typeof id === 'string' && blocks.has(id)) {
-      fail(
-        errors,
-        'VALIDATION',
-        draft,
-        undefined,
-        `a block with id ${id} was already accepted; block ids must be unique`,
-        { field: 'id' },
-      );
+    if (
+      !deferUnique &&
+      typeof id === 'string' &&
+      (blocks.has(id) || anyPending(pending, pendingCount, (other) => other.id === id))
+    ) {
+      failDuplicateId(errors, draft, id);
     }
     const parentId = draft.parent_block_id;
     const wanted =
@@ -72,7 +167,7 @@ export function createBlockValidator(options: BlockValidatorOptions = {}): Block
           ? 'MESSAGE'
           : undefined;
     if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
-      const parent = blocks.get(parentId);
+      const parent = find(parentId);
       if (parent === undefined) {
         fail(
           errors,
@@ -108,18 +203,31 @@ export function createBlockValidator(options: BlockValidatorOptions = {}): Block
     }
     const callId = payload.call_id;
     if (typeof callId === 'string') {
-      if (subType === 'TOOL_CALL' && callIds.has(callId)) {
-        fail(
-          errors,
-          'DUPLICATE_CALL_ID',
-          draft,
-          undefined,
-          `trace already has a TOOL_CALL with call_id ${callId}; give each call its own id`,
-          { field: 'call_id', call_id: callId },
-        );
+      if (
+        subType === 'TOOL_CALL' &&
+        !deferUnique &&
+        (calls.has(callId) ||
+          anyPending(
+            pending,
+            pendingCount,
+            (other) => other.sub_type === 'TOOL_CALL' && other.payload.call_id === callId,
+          ))
+      ) {
+        failDuplicateCallId(errors, draft, callId);
       } else if (subType === 'TOOL_RESULT') {
         const seq = payload.seq;
-        if (typeof seq === 'number' && resultSeqs.get(callId)?.has(seq) === true) {
+        if (
+          typeof seq === 'number' &&
+          (resultSeqs.get(callId)?.has(seq) === true ||
+            anyPending(
+              pending,
+              pendingCount,
+              (other) =>
+                other.sub_type === 'TOOL_RESULT' &&
+                other.payload.call_id === callId &&
+                other.payload.seq === seq,
+            ))
+        ) {
           fail(
             errors,
             'DUPLICATE_RESULT_SEQ',
@@ -133,11 +241,47 @@ export function createBlockValidator(options: BlockValidatorOptions = {}): Block
     }
   }
 
-  function record(block: Block): void {
-    blocks.set(block.id, block);
+  /**
+   * Enters a draft that passed every other rule under its id (and call id), checking those are
+   * new with the insertion itself: one hash lookup each instead of a lookup, then an insertion.
+   * A clash puts back what was there and throws, so nothing changes.
+   */
+  function enterUnique(draft: DraftBlock): void {
+    const id = draft.id as string;
+    const size = blocks.size;
+    blocks.set(id, draft as unknown as Block);
+    if (blocks.size === size) {
+      blocks.set(id, order.find((block) => block.id === id) as Block);
+      failDuplicateId(undefined, draft, id);
+    }
+    if (draft.sub_type === 'TOOL_CALL') {
+      const callId = draft.payload.call_id as string;
+      const callSize = calls.size;
+      calls.set(callId, draft as unknown as ToolCallBlock);
+      if (calls.size === callSize) {
+        calls.set(
+          callId,
+          order.find(
+            (block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId,
+          ) as ToolCallBlock,
+        );
+        blocks.delete(id);
+        failDuplicateCallId(undefined, draft, callId);
+      }
+    }
+  }
+
+  /** Records an accepted block; `entered` when {@link enterUnique} already keyed it. */
+  function record(block: Block, entered: boolean): void {
+    if (!entered) {
+      blocks.set(block.id, block);
+      if (block.sub_type === 'TOOL_CALL') calls.set(block.payload.call_id, block);
+    }
+    order.push(block);
+    lastBlock = block;
     if (traceId === undefined) traceId = block.trace_id;
-    if (block.sub_type === 'TOOL_CALL') {
-      callIds.add(block.payload.call_id);
+    if (block.sub_type === 'MESSAGE') {
+      lastMessage = block;
     } else if (block.sub_type === 'TOOL_RESULT') {
       const seq = block.payload.seq;
       if (seq !== undefined) {
@@ -148,30 +292,92 @@ export function createBlockValidator(options: BlockValidatorOptions = {}): Block
     }
   }
 
+  function inspectOwned(draft: DraftBlock): void {
+    inspectDraft(
+      draft,
+      blockTypeOf(draft.sub_type),
+      draft.payload,
+      // the same string as created_at needs no second check; a missing one is reported
+      draft.updated_at === draft.created_at ? undefined : (draft.updated_at ?? null),
+      limits,
+      undefined,
+      undefined,
+    );
+  }
+
   return {
     accept(input: unknown): Block {
       let draft: DraftBlock | undefined;
       try {
         // throwing mode: the first problem throws, and nothing below records anything
         draft = inspectBlock(input, limits, undefined, undefined);
-        if (draft !== undefined) relate(draft, undefined);
+        if (draft !== undefined) {
+          relate(draft, undefined, undefined, 0, true);
+          enterUnique(draft);
+        }
       } catch (error) {
         throw asTraceError(error, undefined);
       }
       if (draft === undefined) throw asTraceError(new TypeError('not an object'), undefined);
       const block = freezeBlock(draft);
-      record(block);
+      record(block, true);
       return block;
     },
     check(input: unknown): TraceError[] {
       const errors: TraceError[] = [];
       try {
         const draft = inspectBlock(input, limits, errors, undefined);
-        if (draft !== undefined) relate(draft, errors);
+        if (draft !== undefined) relate(draft, errors, undefined, 0, false);
       } catch (error) {
         errors.push(asTraceError(error, undefined));
       }
       return errors;
+    },
+    acceptOwned(draft: DraftBlock): Block {
+      try {
+        inspectOwned(draft);
+        relate(draft, undefined, undefined, 0, true);
+        enterUnique(draft);
+      } catch (error) {
+        throw asTraceError(error, undefined);
+      }
+      const block = freezeBlock(draft);
+      record(block, true);
+      return block;
+    },
+    acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
+      let entered = 0;
+      try {
+        for (; entered < drafts.length; entered++) {
+          const draft = drafts[entered] as DraftBlock;
+          inspectOwned(draft);
+          // the drafts entered before are found through the maps, like accepted blocks
+          relate(draft, undefined, drafts, entered, true);
+          enterUnique(draft);
+        }
+      } catch (error) {
+        // take the ones entered back out: each was new under its keys, so deleting them
+        // restores the maps exactly
+        for (let i = 0; i < entered; i++) {
+          const draft = drafts[i] as DraftBlock;
+          blocks.delete(draft.id as string);
+          if (draft.sub_type === 'TOOL_CALL') calls.delete(draft.payload.call_id as string);
+        }
+        throw asTraceError(error, undefined);
+      }
+      const accepted: Block[] = [];
+      for (const draft of drafts) {
+        const block = freezeBlock(draft);
+        record(block, true);
+        accepted.push(block);
+      }
+      return accepted;
+    },
+    accepted(): readonly Block[] {
+      return order;
+    },
+    toolCall(callId: string): ToolCallBlock | undefined {
+      return calls.get(callId);
     },
     get(id: string): Block | undefined {
       return blocks.get(id);

@@ -24,8 +24,29 @@ export interface DraftBlock {
   updated_at: unknown;
 }
 
-/** Shared default for `metadata` and `extra`: frozen, so sharing it between blocks is safe. */
-const emptyObject: Record<string, unknown> = Object.freeze({});
+/**
+ * Shared default for `metadata` and `extra`: frozen, so sharing it between blocks is safe.
+ * @internal
+ */
+export const emptyObject: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The `block_type` a `sub_type` implies, or `undefined` for an unknown sub type.
+ * @internal
+ */
+export function blockTypeOf(subType: unknown): BlockType | undefined {
+  switch (subType) {
+    case 'MESSAGE':
+      return 'MESSAGE';
+    case 'TOOL_CALL':
+    case 'THINK':
+      return 'ACT';
+    case 'TOOL_RESULT':
+      return 'OBSERVE';
+    default:
+      return undefined;
+  }
+}
 
 function digitsAt(text: string, start: number, count: number): number {
   let value = 0;
@@ -94,6 +115,9 @@ function hasIsoTail(text: string): boolean {
 // it, so a native startsWith replaces most of the per-character work. Only a cache: any value
 // it holds was fully checked.
 let trustedPrefix = '\u0000';
+// The last timestamp that passed in full: the tracer stamps every block of a millisecond with
+// the same string, and a JSONL file often repeats one. Only a cache: it was fully checked.
+let trustedTimestamp: string | undefined;
 
 /**
  * Whether `text` is a strict ISO 8601 date-time with a zone (`2025-01-31T12:00:00.000Z`,
@@ -102,13 +126,16 @@ let trustedPrefix = '\u0000';
  * @internal
  */
 export function isIsoTimestamp(text: string): boolean {
+  if (text === trustedTimestamp) return true;
   const length = text.length;
   if (length < 20 || length > 35) return false;
   if (!text.startsWith(trustedPrefix)) {
     if (!hasIsoPrefix(text)) return false;
     trustedPrefix = text.slice(0, 16);
   }
-  return hasIsoTail(text);
+  if (!hasIsoTail(text)) return false;
+  trustedTimestamp = text;
+  return true;
 }
 
 /**
@@ -554,21 +581,7 @@ export function inspectBlock(
     return undefined;
   }
   const subType = input.sub_type;
-  let expectedBlockType: BlockType | undefined;
-  switch (subType) {
-    case 'MESSAGE':
-      expectedBlockType = 'MESSAGE';
-      break;
-    case 'TOOL_CALL':
-    case 'THINK':
-      expectedBlockType = 'ACT';
-      break;
-    case 'TOOL_RESULT':
-      expectedBlockType = 'OBSERVE';
-      break;
-    default:
-      expectedBlockType = undefined;
-  }
+  const expectedBlockType = blockTypeOf(subType);
   const givenPayload = input.payload;
   const createdAt = input.created_at;
   const updatedAt = input.updated_at;
@@ -591,7 +604,7 @@ export function inspectBlock(
     created_at: createdAt,
     updated_at: updatedAt ?? createdAt,
   };
-  inspectDraft(draft, expectedBlockType, givenPayload, updatedAt !== undefined, limits, errors, path);
+  inspectDraft(draft, expectedBlockType, givenPayload, updatedAt, limits, errors, path);
   return draft;
 }
 
@@ -599,14 +612,14 @@ export function inspectBlock(
  * The per-block rules applied to a draft in canonical form (see {@link inspectBlock}). The
  * tracer builds its candidates in this form, so they are checked and then frozen in place,
  * without a copy. `metadata` / `extra` equal to the shared empty object count as absent;
- * `updated_at` is checked when `checkUpdatedAt` is set.
+ * `givenUpdatedAt` is the `updated_at` as given, checked unless `undefined`.
  * @internal
  */
 export function inspectDraft(
   draft: DraftBlock,
   expectedBlockType: BlockType | undefined,
   givenPayload: unknown,
-  checkUpdatedAt: boolean,
+  givenUpdatedAt: unknown,
   limits: BlockLimits,
   errors: TraceError[] | undefined,
   path: string | undefined,
@@ -616,7 +629,7 @@ export function inspectDraft(
   const createdAt = draft.created_at;
   const metadata = draft.metadata;
   const extra = draft.extra;
-  const payloadIsObject = draft.payload === givenPayload;
+  const payloadIsObject = isRecord(givenPayload);
   const id = draft.id;
   if (typeof id !== 'string' || id === '') {
     failField(errors, draft, path, 'id', `id must be a non-empty string, got ${describe(id)}`);
@@ -689,7 +702,9 @@ export function inspectDraft(
     }
   }
   checkTimestamp(errors, draft, path, 'created_at', createdAt);
-  if (checkUpdatedAt) checkTimestamp(errors, draft, path, 'updated_at', draft.updated_at);
+  if (givenUpdatedAt !== undefined) {
+    checkTimestamp(errors, draft, path, 'updated_at', givenUpdatedAt);
+  }
   if (metadata !== emptyObject) checkObjectField(errors, draft, path, 'metadata', metadata);
   if (extra !== emptyObject) checkObjectField(errors, draft, path, 'extra', extra);
 
@@ -721,7 +736,6 @@ export function inspectDraft(
         break;
     }
   }
-  return draft;
 }
 
 /**

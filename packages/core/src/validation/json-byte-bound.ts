@@ -36,7 +36,10 @@ export function jsonByteBound(value: unknown, depth: number): number {
       if (prototype !== Object.prototype && prototype !== null) return -1;
       const record = value as Record<string, unknown>;
       let total = 2;
-      for (const key of Object.keys(record)) {
+      // for-in, not Object.keys: no array per object. It may also visit enumerable inherited
+      // keys (a polluted Object.prototype), which JSON.stringify skips: that only raises the
+      // bound, and a bound need not be tight.
+      for (const key in record) {
         const item = record[key];
         if (key === 'toJSON' && typeof item === 'function') return -1;
         const bound = jsonByteBound(item, depth + 1);
