@@ -28,15 +28,20 @@ const callsPerTrace = 5_000;
 function callPair(makeTracer: () => Tracer, tracers: Tracer[] = []): () => void {
   let tracer = makeTracer();
   tracers.push(tracer);
+  let parent = tracer.blocks()[0]!.id;
   let n = 0;
   return () => {
     if (n === callsPerTrace) {
       tracer = makeTracer();
       tracers.push(tracer);
+      parent = tracer.blocks()[0]!.id;
       n = 0;
     }
     const callId = `call_${n++}`;
-    tracer.logAct({ payload: { call_id: callId, name: 'get_weather', arguments: arguments_ } });
+    tracer.logAct({
+      parent_block_id: parent,
+      payload: { call_id: callId, name: 'get_weather', arguments: arguments_ },
+    });
     tracer.logObserve({ payload: { call_id: callId, output } });
   };
 }

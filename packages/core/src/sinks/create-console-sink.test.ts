@@ -6,6 +6,11 @@ import { TracerFlushError } from '../tracing/tracer-flush-error.js';
 import { createConsoleSink } from './create-console-sink.js';
 import { SinkError } from './sink-error.js';
 
+/** The most recent MESSAGE block's id: the parent `logAct` / `logThink` name in these tests. */
+function lastMessageOf(tracer: { blocks(): readonly { id: string; sub_type: string }[] }): string {
+  return tracer.blocks().findLast((block) => block.sub_type === 'MESSAGE')?.id as string;
+}
+
 function capture() {
   const stream = new PassThrough();
   const chunks: string[] = [];
@@ -21,7 +26,10 @@ describe('createConsoleSink', () => {
       ids: createSequentialIds(),
     });
     tracer.logMessage({ role: 'user', content: 'hi' });
-    tracer.logThink({ payload: { text: 'say hello back' } });
+    tracer.logThink({
+      parent_block_id: lastMessageOf(tracer),
+      payload: { text: 'say hello back' },
+    });
     expect(text()).toBe('');
     await tracer.flush();
     expect(text()).toBe('trace tr_000001\n└─ user: hi\n   └─ think: say hello back\n');

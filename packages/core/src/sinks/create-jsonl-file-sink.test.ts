@@ -10,6 +10,11 @@ import { TracerFlushError } from '../tracing/tracer-flush-error.js';
 import { createJsonlFileSink } from './create-jsonl-file-sink.js';
 import { SinkError } from './sink-error.js';
 
+/** The most recent MESSAGE block's id: the parent `logAct` / `logThink` name in these tests. */
+function lastMessageOf(tracer: { blocks(): readonly { id: string; sub_type: string }[] }): string {
+  return tracer.blocks().findLast((block) => block.sub_type === 'MESSAGE')?.id as string;
+}
+
 let directory: string;
 
 beforeEach(() => {
@@ -40,6 +45,7 @@ function logCalls(tracer: ReturnType<typeof createTracer>, count: number): void 
   tracer.logMessage({ role: 'user', content: 'start ü 🚀' });
   for (let i = 0; i < count; i++) {
     tracer.logAct({
+      parent_block_id: lastMessageOf(tracer),
       payload: {
         call_id: `c${i}`,
         name: 'search',
@@ -116,7 +122,10 @@ describe('createJsonlFileSink', () => {
     expect((tracerError as TracerFlushError).errors[0]).toBeInstanceOf(SinkError);
 
     // more blocks arrive meanwhile; then the cause is fixed
-    tracer.logThink({ payload: { text: 'still recording' } });
+    tracer.logThink({
+      parent_block_id: lastMessageOf(tracer),
+      payload: { text: 'still recording' },
+    });
     rmSync(path, { recursive: true });
     await tracer.flush();
     expect(sink.pendingBlocks).toBe(0);

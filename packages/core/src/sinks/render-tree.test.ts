@@ -4,6 +4,11 @@ import { stitchBlocks } from '../stitching/index.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import { renderTree } from './render-tree.js';
 
+/** The most recent MESSAGE block's id: the parent `logAct` / `logThink` name in these tests. */
+function lastMessageOf(tracer: { blocks(): readonly { id: string; sub_type: string }[] }): string {
+  return tracer.blocks().findLast((block) => block.sub_type === 'MESSAGE')?.id as string;
+}
+
 const clock = () => Date.parse('2025-01-31T12:00:00.000Z');
 
 function seedTrace() {
@@ -77,6 +82,7 @@ describe('renderTree', () => {
       },
     });
     tracer.logAct({
+      parent_block_id: lastMessageOf(tracer),
       payload: { call_id: 'c1', name: 'search', arguments: {} },
       metadata: {
         guard: [
@@ -116,6 +122,7 @@ describe('renderTree', () => {
       },
     });
     tracer.logAct({
+      parent_block_id: lastMessageOf(tracer),
       payload: { call_id: 'c1', name: 'search', arguments: {} },
       metadata: {
         guard: { attempts: [{ attempt: 1 }], decisions: [{ guard: 'breaker', event: 'closed' }] },
@@ -131,7 +138,10 @@ describe('renderTree', () => {
   it('shows streamed deltas and their assembled output', () => {
     const tracer = createTracer({ ids: createSequentialIds(), clock });
     tracer.logMessage({ role: 'user', content: 'stream' });
-    tracer.logAct({ payload: { call_id: 'c1', name: 'tail', arguments: {} } });
+    tracer.logAct({
+      parent_block_id: lastMessageOf(tracer),
+      payload: { call_id: 'c1', name: 'tail', arguments: {} },
+    });
     tracer.logObserve({ payload: { call_id: 'c1', delta: 'lo', seq: 1 } });
     tracer.logObserve({ payload: { call_id: 'c1', delta: 'hel', seq: 0 } });
     expect(renderTree(tracer.stitched()).split('\n').slice(2)).toEqual([
@@ -144,7 +154,7 @@ describe('renderTree', () => {
 
   it('marks synthetic messages and empty content', () => {
     const tracer = createTracer({ ids: createSequentialIds(), clock });
-    tracer.logThink({ payload: { text: 'on my own' } });
+    tracer.logMessage({ role: 'assistant', content: null, metadata: { synthetic: true } });
     expect(renderTree(tracer.stitched()).split('\n')[1]).toBe(
       '└─ assistant (synthetic): (no content)',
     );

@@ -10,6 +10,11 @@ import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
 import type { Tracer } from './types.js';
 
+/** The most recent MESSAGE block's id: the parent `logAct` / `logThink` name in these tests. */
+function lastMessageOf(tracer: { blocks(): readonly { id: string; sub_type: string }[] }): string {
+  return tracer.blocks().findLast((block) => block.sub_type === 'MESSAGE')?.id as string;
+}
+
 const start = Date.parse('2025-01-31T12:00:00.000Z');
 
 function setup(options: TracerOptions = {}) {
@@ -192,60 +197,43 @@ describe('createTracer', () => {
     expect(first.id < second.id).toBe(true);
   });
 
-  describe('parent defaults', () => {
-    it('attaches logAct and logThink to the most recent MESSAGE', () => {
-      const { tracer } = setup();
+  describe('parents', () => {
+    it('rejects logAct and logThink without a parent, as the seed server does, changing nothing', () => {
+      const { tracer, sink } = setup();
       tracer.logMessage({ role: 'user', content: 'first' });
-      const second = tracer.logMessage({ role: 'assistant', content: 'second' });
-      const call = tracer.logAct({ payload: { call_id: 'c1', name: 'search', arguments: {} } });
-      const think = tracer.logThink({ payload: { text: 'hmm' } });
-      expect(call.parent_block_id).toBe(second.id);
-      expect(think.parent_block_id).toBe(second.id);
+      for (const log of [
+        () => tracer.logAct({ payload: { call_id: 'c1', name: 'search', arguments: {} } } as never),
+        () => tracer.logThink({ payload: { text: 'hmm' } } as never),
+        () =>
+          tracer.logAct({
+            parent_block_id: null,
+            payload: { call_id: 'c1', name: 'search', arguments: {} },
+          } as never),
+      ]) {
+        const error = expectRejectedUnchanged(tracer, sink, log, 'VALIDATION');
+        expect(error.details).toMatchObject({ field: 'parent_block_id' });
+      }
+      expect(tracer.blocks()).toHaveLength(1);
     });
 
     it('attaches logObserve to the TOOL_CALL with the same call_id', () => {
       const { tracer } = setup();
-      tracer.logMessage({ role: 'user', content: 'go' });
-      const first = tracer.logAct({ payload: { call_id: 'c1', name: 'a', arguments: {} } });
-      const second = tracer.logAct({ payload: { call_id: 'c2', name: 'b', arguments: {} } });
+      const message = tracer.logMessage({ role: 'user', content: 'go' });
+      const parent_block_id = message.id;
+      const first = tracer.logAct({
+        parent_block_id,
+        payload: { call_id: 'c1', name: 'a', arguments: {} },
+      });
+      const second = tracer.logAct({
+        parent_block_id,
+        payload: { call_id: 'c2', name: 'b', arguments: {} },
+      });
       expect(tracer.logObserve({ payload: { call_id: 'c1', output: 1 } }).parent_block_id).toBe(
         first.id,
       );
       expect(
         tracer.logObserve({ payload: { call_id: 'c2', delta: 'x', seq: 0 } }).parent_block_id,
       ).toBe(second.id);
-    });
-
-    it('logs a synthetic assistant MESSAGE when there is none yet', () => {
-      const { tracer, sink } = setup();
-      const call = tracer.logAct({
-        payload: { call_id: 'c1', name: 'lookup', arguments: { q: 1 } },
-      });
-      const [message] = tracer.blocks();
-      expect(message).toMatchObject({
-        id: 'tb_000001',
-        sub_type: 'MESSAGE',
-        payload: { role: 'assistant', content: null },
-        metadata: { synthetic: true },
-      });
-      expect(call.parent_block_id).toBe(message?.id);
-      expect(sink.blocks).toEqual([message, call]);
-      // later children reuse it
-      expect(tracer.logThink({ payload: { text: 'ok' } }).parent_block_id).toBe(message?.id);
-      expect(tracer.blocks().filter((block) => block.sub_type === 'MESSAGE')).toHaveLength(1);
-    });
-
-    it('records no synthetic message when the child is invalid', () => {
-      const { tracer, sink } = setup();
-      expectRejectedUnchanged(
-        tracer,
-        sink,
-        () => tracer.logThink({ payload: { text: '' } }),
-        'VALIDATION',
-      );
-      expect(tracer.blocks()).toEqual([]);
-      // the drawn ids are reused: no gap
-      expect(tracer.logMessage({ role: 'user', content: 'hi' }).id).toBe('tb_000001');
     });
   });
 
@@ -255,6 +243,7 @@ describe('createTracer', () => {
       const { tracer } = context;
       const message = tracer.logMessage({ role: 'user', content: 'start' });
       const call = tracer.logAct({
+        parent_block_id: lastMessageOf(tracer),
         payload: { call_id: 'c1', name: 'search', arguments: { q: 'x' } },
       });
       tracer.logObserve({ payload: { call_id: 'c1', delta: 'a', seq: 0 } });
@@ -308,12 +297,20 @@ describe('createTracer', () => {
       [
         'a duplicate call_id',
         'DUPLICATE_CALL_ID',
-        (t) => t.logAct({ payload: { call_id: 'c1', name: 'again', arguments: {} } }),
+        (t) =>
+          t.logAct({
+            parent_block_id: lastMessageOf(t),
+            payload: { call_id: 'c1', name: 'again', arguments: {} },
+          }),
       ],
       [
         'a tool call without a name',
         'VALIDATION',
-        (t) => t.logAct({ payload: { call_id: 'c2', name: '', arguments: {} } }),
+        (t) =>
+          t.logAct({
+            parent_block_id: lastMessageOf(t),
+            payload: { call_id: 'c2', name: '', arguments: {} },
+          }),
       ],
       [
         'a result for an unknown call_id',
@@ -346,23 +343,40 @@ describe('createTracer', () => {
         (t, b) =>
           t.logObserve({ parent_block_id: b.message.id, payload: { call_id: 'c1', output: 1 } }),
       ],
-      ['an empty think', 'VALIDATION', (t) => t.logThink({ payload: { text: '' } })],
+      [
+        'an empty think',
+        'VALIDATION',
+        (t) => t.logThink({ parent_block_id: lastMessageOf(t), payload: { text: '' } }),
+      ],
       [
         'a think over the byte limit',
         'PAYLOAD_TOO_LARGE',
-        (t) => t.logThink({ payload: { text: 'ü'.repeat(5) } }),
+        (t) => t.logThink({ parent_block_id: lastMessageOf(t), payload: { text: 'ü'.repeat(5) } }),
       ],
       ['a null input', 'VALIDATION', (t) => t.logAct(null as never)],
-      ['a missing payload', 'VALIDATION', (t) => t.logThink({} as never)],
+      [
+        'a missing payload',
+        'VALIDATION',
+        (t) => t.logThink({ parent_block_id: lastMessageOf(t) } as never),
+      ],
       [
         'metadata that is not an object',
         'VALIDATION',
-        (t) => t.logThink({ payload: { text: 'x' }, metadata: 'no' as never }),
+        (t) =>
+          t.logThink({
+            parent_block_id: lastMessageOf(t),
+            payload: { text: 'x' },
+            metadata: 'no' as never,
+          }),
       ],
       [
         'arguments that are not JSON',
         'VALIDATION',
-        (t) => t.logAct({ payload: { call_id: 'c3', name: 'a', arguments: '{not json' } }),
+        (t) =>
+          t.logAct({
+            parent_block_id: lastMessageOf(t),
+            payload: { call_id: 'c3', name: 'a', arguments: '{not json' },
+          }),
       ],
     ];
 
@@ -379,7 +393,9 @@ describe('createTracer', () => {
           code === 'VALIDATION' ? 422 : code === 'PAYLOAD_TOO_LARGE' ? 413 : 409,
         );
         // the tracer still works, and the rejected block's id is reused (no gap)
-        expect(tracer.logThink({ payload: { text: 'ok' } }).id).toBe('tb_000004');
+        expect(
+          tracer.logThink({ parent_block_id: lastMessageOf(tracer), payload: { text: 'ok' } }).id,
+        ).toBe('tb_000004');
       });
     }
 
@@ -518,9 +534,13 @@ describe('createTracer', () => {
       expect(sink.closed).toBe(true);
       const calls: (() => unknown)[] = [
         () => tracer.logMessage({ role: 'user', content: 'again' }),
-        () => tracer.logAct({ payload: { call_id: 'c', name: 'n', arguments: {} } }),
+        () =>
+          tracer.logAct({
+            parent_block_id: lastMessageOf(tracer),
+            payload: { call_id: 'c', name: 'n', arguments: {} },
+          }),
         () => tracer.logObserve({ payload: { call_id: 'c', output: 1 } }),
-        () => tracer.logThink({ payload: { text: 't' } }),
+        () => tracer.logThink({ parent_block_id: lastMessageOf(tracer), payload: { text: 't' } }),
         () => tracer.recordEntry(entry('c')),
       ];
       for (const call of calls) {
@@ -660,7 +680,10 @@ describe('createTracer', () => {
           try {
             if (op.kind === 'message') tracer.logMessage({ role: op.role, content: op.content });
             else if (op.kind === 'act')
-              tracer.logAct({ payload: { call_id: `c${op.call}`, name: op.name, arguments: {} } });
+              tracer.logAct({
+                parent_block_id: lastMessageOf(tracer),
+                payload: { call_id: `c${op.call}`, name: op.name, arguments: {} },
+              });
             else if (op.kind === 'observe') {
               const payload = op.delta
                 ? { call_id: `c${op.call}`, delta: 'd' }
@@ -668,7 +691,11 @@ describe('createTracer', () => {
               tracer.logObserve({
                 payload: op.seq === undefined ? payload : { ...payload, seq: op.seq },
               });
-            } else tracer.logThink({ payload: { text: op.text } });
+            } else
+              tracer.logThink({
+                parent_block_id: lastMessageOf(tracer),
+                payload: { text: op.text },
+              });
           } catch (error) {
             expect(error).toBeInstanceOf(TraceError);
             expect(tracer.blocks().length).toBe(before);

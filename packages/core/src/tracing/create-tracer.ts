@@ -57,15 +57,15 @@ type Candidate = DraftBlock;
  * rejected block throws the validator's `TraceError` and changes nothing: it is not recorded,
  * no sink sees it, and its id is reused by the next block.
  *
- * Parent defaults:
- * - `logAct` / `logThink` without `parent_block_id` attach to the most recent MESSAGE block.
- * - If the trace has no MESSAGE yet, the tracer first logs a synthetic assistant MESSAGE
- *   (`content: null`, `metadata: { synthetic: true }`), so a tool called outside any model turn
- *   (a guarded function, a script) still yields a valid tree. The synthetic message is only
- *   recorded if the child block is valid too.
+ * Parents:
+ * - `logAct` / `logThink` need `parent_block_id` (a MESSAGE), as seed 002's server requires:
+ *   without one they throw a `TraceError` VALIDATION and record nothing.
  * - `logObserve` without `parent_block_id` attaches to the TOOL_CALL with the same `call_id`
  *   (a `TraceError` VALIDATION if there is none).
- * - `recordEntry` follows the `logAct` rule and records the call and its result atomically.
+ * - `recordEntry` (a guarded call, which may run outside any model turn) attaches to
+ *   `parentBlockId`, else the most recent MESSAGE block; if the trace has no MESSAGE yet it first
+ *   logs a synthetic assistant MESSAGE (`content: null`, `metadata: { synthetic: true }`). The
+ *   call, its result and any synthetic message are recorded atomically.
  *
  * @param options - trace id, sinks, limits, clock, id generator and error callback
  * @returns a {@link Tracer}
@@ -244,10 +244,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   ): Block {
     ensureOpen(method);
     requireObject(input, method, subType, traceId);
-    const parent = input.parent_block_id ?? lastMessageId;
-    if (parent !== null) return accept(actInput(subType, input, parent));
-    const message = syntheticMessageInput();
-    return acceptAll([message, actInput(subType, input, message.id as string)])[1] as Block;
+    // as on seed 002's server, a TOOL_CALL or THINK names its MESSAGE: a missing parent is a
+    // VALIDATION error from the validator, never an implicit attachment
+    return accept(actInput(subType, input, input.parent_block_id ?? null));
   }
 
   const tracer: Tracer = {

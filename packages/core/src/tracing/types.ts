@@ -30,8 +30,8 @@ export interface LogMessageInput extends BlockExtras {
 
 /** Input of {@link Tracer.logAct} (seed 002 `trace.logAct`). */
 export interface LogActInput extends BlockExtras {
-  /** The MESSAGE this call belongs to. Omitted: the most recent MESSAGE of the trace (see `createTracer`). */
-  parent_block_id?: string;
+  /** The MESSAGE this call belongs to. Required, as on seed 002's server: omitted → VALIDATION. */
+  parent_block_id: string;
   payload: { call_id: string; name: string; arguments: unknown; [key: string]: unknown };
 }
 
@@ -50,8 +50,8 @@ export interface LogObserveInput extends BlockExtras {
 
 /** Input of {@link Tracer.logThink} (seed 002 `trace.logThink`). */
 export interface LogThinkInput extends BlockExtras {
-  /** The MESSAGE this reasoning belongs to. Omitted: the most recent MESSAGE. */
-  parent_block_id?: string;
+  /** The MESSAGE this reasoning belongs to. Required: omitted → VALIDATION. */
+  parent_block_id: string;
   payload: { text: string; [key: string]: unknown };
 }
 
