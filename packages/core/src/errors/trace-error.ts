@@ -27,7 +27,7 @@ export interface TraceErrorDetails {
   field?: string;
   limit_bytes?: number;
   actual_bytes?: number;
-  trace_id?: string;
+  trace_id?: string | null;
   parent_block_id?: string | null;
   block_id?: string;
   call_id?: string;

@@ -75,7 +75,8 @@ const blockFields = {
   metadata: JsonObjectSchema.optional(),
   raw: z.unknown().optional(),
   extra: JsonObjectSchema.optional(),
-  created_at: z.string(),
+  /** Insertion time; absent on a block a client submits (the validator then sets it). */
+  created_at: z.string().optional(),
   updated_at: z.string().optional(),
 };
 
@@ -184,7 +185,7 @@ export function createBlockSchema(limits: Partial<BlockSchemaLimits> = {}) {
   return blockShapes.superRefine((block, context) => {
     const issue = (message: string, path: (string | number)[]) =>
       context.addIssue({ code: 'custom', message, path });
-    if (!isoTimestamp.test(block.created_at)) {
+    if (block.created_at !== undefined && !isoTimestamp.test(block.created_at)) {
       issue('created_at must be an ISO 8601 timestamp', ['created_at']);
     }
     if (block.updated_at !== undefined && !isoTimestamp.test(block.updated_at)) {

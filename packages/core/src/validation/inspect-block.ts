@@ -303,14 +303,25 @@ function checkLimitedField(
   if (length * 3 > limit) {
     const bytes = stringByteLength(text);
     if (bytes > limit) {
-      const subType = typeof draft.sub_type === 'string' ? draft.sub_type.toLowerCase() : 'block';
-      fail(
+      // exactly the seed's body: its message and its six details, in its order (path is added
+      // only in batch validation, to say which block)
+      const subType = typeof draft.sub_type === 'string' ? draft.sub_type : 'BLOCK';
+      const details: TraceErrorDetails = {
+        sub_type: subType,
+        field,
+        limit_bytes: limit,
+        actual_bytes: bytes,
+        trace_id: typeof draft.trace_id === 'string' ? draft.trace_id : null,
+        parent_block_id: typeof draft.parent_block_id === 'string' ? draft.parent_block_id : null,
+      };
+      if (path !== undefined) details.path = path;
+      report(
         errors,
-        'PAYLOAD_TOO_LARGE',
-        draft,
-        path,
-        `${subType} ${field} exceeds ${formatLimit(limit)} limit (${limit} bytes, got ${bytes}); store the large value elsewhere and log a reference, or raise the limit (nothing is truncated)`,
-        { field, limit_bytes: limit, actual_bytes: bytes },
+        new TraceError({
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `${subType.toLowerCase()} ${field} exceeds ${formatLimit(limit)} limit`,
+          details,
+        }),
       );
     }
   }
@@ -575,7 +586,7 @@ export function inspectBlock(
       'VALIDATION',
       undefined,
       path,
-      `must be a JSON object with id, trace_id, sub_type, payload and created_at, got ${describe(input)}`,
+      `must be a JSON object with id, trace_id, sub_type and payload, got ${describe(input)}`,
       {},
     );
     return undefined;
@@ -583,7 +594,8 @@ export function inspectBlock(
   const subType = input.sub_type;
   const expectedBlockType = blockTypeOf(subType);
   const givenPayload = input.payload;
-  const createdAt = input.created_at;
+  // like seed 002's server, an absent created_at is the insertion time
+  const createdAt = input.created_at === undefined ? new Date().toISOString() : input.created_at;
   const updatedAt = input.updated_at;
   const raw = input.raw;
   const blockType = input.block_type;

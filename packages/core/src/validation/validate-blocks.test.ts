@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { message, smallTrace, think, toolCall, toolResult } from './__fixtures__/build-blocks.js';
+import { createBlockValidator } from './create-block-validator.js';
 import { validateBlocks } from './validate-blocks.js';
 
 function summary(report: ReturnType<typeof validateBlocks>) {
@@ -129,5 +130,48 @@ describe('validateBlocks', () => {
       http_status: 413,
       details: { field: 'content', limit_bytes: 5, actual_bytes: 6, path: '0' },
     });
+  });
+});
+
+describe('blocks as a client submits them', () => {
+  it("accepts seed 002's example blocks without created_at, setting the insertion time", () => {
+    const blocks = [
+      {
+        id: 'tb_msg123',
+        trace_id: 'tr_1',
+        block_type: 'MESSAGE',
+        sub_type: 'MESSAGE',
+        payload: { role: 'user', content: "what's the weather?" },
+      },
+      {
+        id: 'tb_call123',
+        trace_id: 'tr_1',
+        block_type: 'ACT',
+        sub_type: 'TOOL_CALL',
+        parent_block_id: 'tb_msg123',
+        payload: { call_id: 'call_1', name: 'get_weather', arguments: { city: 'bogotá' } },
+      },
+      {
+        id: 'tb_res123',
+        trace_id: 'tr_1',
+        block_type: 'OBSERVE',
+        sub_type: 'TOOL_RESULT',
+        parent_block_id: 'tb_call123',
+        payload: { call_id: 'call_1', output: { forecast: '22°C cloudy' } },
+      },
+      {
+        id: 'tb_think123',
+        trace_id: 'tr_1',
+        block_type: 'ACT',
+        sub_type: 'THINK',
+        parent_block_id: 'tb_msg123',
+        payload: { text: 'decide to show forecast in celsius' },
+      },
+    ];
+    expect(validateBlocks(blocks)).toEqual({ ok: true, errors: [] });
+    const validator = createBlockValidator();
+    const accepted = blocks.map((block) => validator.accept(block));
+    expect(accepted[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(accepted[0]?.updated_at).toBe(accepted[0]?.created_at);
   });
 });

@@ -52,7 +52,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function extraRulesHold(block: Record<string, unknown>): boolean {
-  if (typeof block.created_at !== 'string' || !isoPattern.test(block.created_at)) return false;
+  // an absent created_at is the insertion time, set by the validator
+  if (
+    block.created_at !== undefined &&
+    (typeof block.created_at !== 'string' || !isoPattern.test(block.created_at))
+  )
+    return false;
   if (
     block.updated_at !== undefined &&
     (typeof block.updated_at !== 'string' || !isoPattern.test(block.updated_at))
