@@ -35,8 +35,9 @@ export interface ModelCallGuardOptions {
   circuitBreaker?: CircuitBreakerOptions | undefined;
   /**
    * LLM spend: a {@link Budget} (shared with tool guards if you like) or its options. Each call
-   * reserves `estimateCost` and settles its priced usage; while streaming, a running estimate
-   * past `maxCostPerCall` or past what is left of `maxCostPerSession` cuts the stream off.
+   * reserves `estimateCost` and settles its priced usage; while streaming, the stream is cut off
+   * as soon as the running estimate plus one more chunk (the largest seen) would pass
+   * `maxCostPerCall` or what is left of `maxCostPerSession`, so the charge stays within them.
    */
   budget?: Budget | BudgetOptions | undefined;
   /** Budget session of the calls. @default the budget's default session */
@@ -246,10 +247,13 @@ function budgetGuard(
         },
       };
       if (action === 'block' && (maxPerCall !== undefined || allowance !== undefined)) {
-        ticket.allowsRunningCost = (estimate) => {
+        // Cut off before passing the limit: what was generated so far is charged (`lastEstimate`),
+        // and the stream stops when one more chunk of the largest size seen would pass it.
+        ticket.allowsRunningCost = (estimate, nextIncrement) => {
           lastEstimate = estimate;
-          if (maxPerCall !== undefined && estimate > maxPerCall) return false;
-          return allowance === undefined || estimate <= allowance;
+          const projected = estimate + nextIncrement;
+          if (maxPerCall !== undefined && projected > maxPerCall) return false;
+          return allowance === undefined || projected <= allowance;
         };
       }
       return ticket;

@@ -169,6 +169,57 @@ describe('createModelCallRecorder', () => {
   });
 });
 
+describe('createModelCallRecorder: live budget cut-off', () => {
+  // 10 micro-USD per token in and out: 2.5 micro-USD per output character
+  const pricer = (_model: string, usage: { inputTokens: number; outputTokens: number }) => {
+    const micro = (usage.inputTokens + usage.outputTokens) * 10;
+    return { cost_usd: micro / 1e6, cost_micro_usd: micro };
+  };
+
+  function run(chunkChars: number) {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({
+      tracer,
+      pricer,
+      guards: createModelCallGuards({ budget: { maxCostPerSession: 0.0001 } }),
+    });
+    const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')], stream: true });
+    let chunks = 0;
+    let stop: Error | undefined;
+    while (stop === undefined && chunks < 1000) {
+      chunks++;
+      stop = call.chunk({ text: 'x'.repeat(chunkChars) });
+    }
+    if (stop !== undefined) call.fail(stop);
+    const decisions = tracer.blocks().at(-1)?.metadata.decisions as Record<string, unknown>[];
+    return {
+      chunks,
+      stop,
+      cutOff: decisions.find((decision) => decision.event === 'cut_off'),
+      settled: decisions.find((decision) => decision.event === 'settled'),
+    };
+  }
+
+  it('stops before one more chunk of the largest size seen would pass the budget', () => {
+    // input ~10, then 20 per 8-character chunk: 30, 50, 70, 90 — a fifth chunk would be 110
+    const { chunks, stop, cutOff, settled } = run(8);
+    expect(stop).toMatchObject({ code: 'BUDGET_EXCEEDED' });
+    expect(chunks).toBe(4);
+    expect(cutOff).toMatchObject({ estimated_cost_micro_usd: 90, next_chunk_micro_usd: 20 });
+    expect(settled).toMatchObject({ charged_micro_usd: 90, remaining_micro_usd: 10 });
+  });
+
+  it('never charges more than the budget when chunks are of one size', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 35 }), (size) => {
+        const { stop, settled } = run(size);
+        expect(stop).toBeDefined();
+        expect(settled?.charged_micro_usd as number).toBeLessThanOrEqual(100);
+      }),
+    );
+  });
+});
+
 describe('scrubRaw', () => {
   it('drops credential keys and keeps clean payloads as they are', () => {
     const clean = { model: 'm', choices: [{ message: { content: 'x' } }] };

@@ -197,9 +197,19 @@ function usageMetadata(usage: ModelUsage): Record<string, number> {
   return metadata;
 }
 
+/**
+ * The error's class name: `name` unless it is the inherited `'Error'` (openai 7's error classes
+ * do not set it), then the constructor's name (`InternalServerError`, `RateLimitError`).
+ */
+function errorType(error: Error): string {
+  if (error.name !== 'Error') return error.name;
+  const constructorName = (error.constructor as { name?: unknown } | undefined)?.name;
+  return typeof constructorName === 'string' && constructorName !== '' ? constructorName : 'Error';
+}
+
 function errorSummary(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
-    const summary: Record<string, unknown> = { type: error.name, message: error.message };
+    const summary: Record<string, unknown> = { type: errorType(error), message: error.message };
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' || typeof status === 'string') summary.status = status;
     const code = (error as { code?: unknown }).code;
@@ -593,6 +603,8 @@ class ModelCall implements ModelCallHandle {
   private inputCostMicro = 0;
   private outputMicroPerChar = 0;
   private outputChars = 0;
+  /** Output characters of the largest chunk so far: the expected size of the next one. */
+  private largestChunkChars = 0;
 
   constructor(core: RecorderCore, tracer: Tracer, input: ModelCallStartInput) {
     this.core = core;
@@ -713,6 +725,7 @@ class ModelCall implements ModelCallHandle {
     if (this.done) return undefined;
     if (this.firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls))
       this.firstTokenAt = this.core.clock();
+    const charsBefore = this.outputChars;
     if (delta.text) {
       this.text += delta.text;
       this.outputChars += delta.text.length;
@@ -743,17 +756,22 @@ class ModelCall implements ModelCallHandle {
     if (delta.responseId) this.responseId = delta.responseId;
     const liveChecks = this.liveChecks;
     if (liveChecks !== undefined) {
+      const chunkChars = this.outputChars - charsBefore;
+      if (chunkChars > this.largestChunkChars) this.largestChunkChars = chunkChars;
       const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+      // The next chunk is assumed as large as the largest so far: stop before it would pass.
+      const nextIncrement = Math.ceil(this.largestChunkChars * this.outputMicroPerChar);
       for (const ticket of liveChecks) {
-        if (ticket.allowsRunningCost?.(estimate) === false) {
+        if (ticket.allowsRunningCost?.(estimate, nextIncrement) === false) {
           this.decisions.push({
             guard: 'budget',
             event: 'cut_off',
             action: 'block',
             estimated_cost_micro_usd: estimate,
+            next_chunk_micro_usd: nextIncrement,
           });
           const reason = new BudgetExceededError({
-            message: `streamed response of ${this.input.model} was cut off: its running cost (~${estimate} micro-USD) would exceed the budget; raise the budget or cap max tokens`,
+            message: `streamed response of ${this.input.model} was cut off at ~${estimate} micro-USD: one more chunk (~${nextIncrement} micro-USD) would exceed the budget; raise the budget or cap max tokens`,
             toolName: this.input.model,
           });
           this.stop(reason);
@@ -864,6 +882,7 @@ class ModelCall implements ModelCallHandle {
       if (settled) decisions.push(...settled);
     }
     const metadata: Record<string, unknown> = {
+      ...response?.metadata,
       provider: input.provider,
       ...(input.api === undefined ? {} : { api: input.api }),
       model,
@@ -929,7 +948,14 @@ class ModelCall implements ModelCallHandle {
             tracer.logObserve({
               parent_block_id: callBlockId,
               payload: { call_id: call.id, output: refusal },
-              metadata: { status: 'refused', policy: 'block' },
+              // A TOOL_RESULT status is a seed-004 ToolCallStatus: the call did not run
+              // (`failure`); `refused` and the policy decision say why (decision 007).
+              metadata: {
+                status: 'failure',
+                refused: true,
+                policy: 'block',
+                violations: core.violationSummary(review.violations),
+              },
             }),
           );
           if (recorded !== undefined) state.results.add(call.id);

@@ -102,6 +102,11 @@ export interface ModelCallResponse {
   requestId?: string | null | undefined;
   /** The raw provider payload; credentials and headers are removed before recording. */
   raw?: unknown;
+  /**
+   * Adapter-specific keys for the response MESSAGE's metadata (e.g. `{ unparsed: true,
+   * http_status }`). The recorder's own keys (status, usage, request_id, ...) win over them.
+   */
+  metadata?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -241,10 +246,15 @@ export interface ModelCallGuardTicket {
   /** Decisions to record on the response message (`metadata.guard.decisions`). */
   decisions?: GuardDecision[] | undefined;
   /**
-   * Live check while streaming: the running cost estimate in micro-USD.
+   * Live check while streaming, after each chunk: the running cost estimate in micro-USD (what
+   * was generated so far) and the estimated cost of the next chunk (the largest chunk seen so
+   * far). Return false when the estimate plus the next increment would pass the limit: the
+   * stream is cut off before the budget is passed, not after.
    * @returns false to cut the stream off (BUDGET_EXCEEDED)
    */
-  allowsRunningCost?: ((estimatedCostMicroUsd: number) => boolean) | undefined;
+  allowsRunningCost?:
+    | ((estimatedCostMicroUsd: number, nextIncrementMicroUsd: number) => boolean)
+    | undefined;
   /** Called once when the call ends, with its status and final cost (micro-USD, when priced). */
   settle?:
     | ((outcome: {

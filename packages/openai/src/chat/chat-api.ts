@@ -66,6 +66,7 @@ export const chatApi: ApiAdapter = {
     if (!context.recordRaw) delete response.raw;
     const outcome = handle.finish(response);
     if (outcome.refused) applyRefusal(completion, outcome);
+    return outcome;
   },
 
   observeStream(controller, handle, prepared, context): StreamObserver<unknown> {

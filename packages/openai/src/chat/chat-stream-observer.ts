@@ -1,6 +1,7 @@
 import type { ModelCallDelta, ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { HOLD, type StreamObserver } from '../stream/tap-stream.js';
+import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
+import { linkRecorded } from '../wrap/link-recorded.js';
 import { chatChunkDelta, chatUsage } from './chat-messages.js';
 
 /** How a chat stream is observed. @internal */
@@ -97,6 +98,34 @@ export function chatStreamObserver(
   let sawText = false;
   let template: ChatCompletionChunk | undefined;
   let responseId: string | undefined;
+
+  /** What to deliver of a chunk already aggregated: the chunk, a changed copy, nothing or HOLD. */
+  function route(
+    chunk: ChatCompletionChunk,
+    delta: ModelCallDelta,
+  ): ChatCompletionChunk | undefined | typeof HOLD {
+    if (chunk.choices.length === 0) return settings.hideUsageChunk ? undefined : chunk;
+    if (delta.text !== undefined) sawText = true;
+    let delivered: ChatCompletionChunk | undefined = chunk;
+    if (delta.toolCalls !== undefined) {
+      sawToolCalls = true;
+      if (settings.refuse) {
+        template ??= chunk;
+        const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice)
+          .delta;
+        const hasMore = Object.values(rest).some(
+          (value) => value !== undefined && value !== null && value !== '' && value !== 'assistant',
+        );
+        delivered =
+          hasMore || delta.finishReason
+            ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null)
+            : undefined;
+      }
+    }
+    if (settings.checkPolicy && sawToolCalls && delta.finishReason !== undefined) return HOLD;
+    return delivered;
+  }
+
   return {
     item(chunk) {
       const delta: ModelCallDelta = chatChunkDelta(chunk);
@@ -107,28 +136,13 @@ export function chatStreamObserver(
         delta.responseId = chunk.id;
       }
       const stop = handle.chunk(delta);
-      if (stop !== undefined) throw handle.fail(stop);
-      if (chunk.choices.length === 0) return settings.hideUsageChunk ? undefined : chunk;
-      if (delta.text !== undefined) sawText = true;
-      let delivered: ChatCompletionChunk | undefined = chunk;
-      if (delta.toolCalls !== undefined) {
-        sawToolCalls = true;
-        if (settings.refuse) {
-          template ??= chunk;
-          const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice)
-            .delta;
-          const hasMore = Object.values(rest).some(
-            (value) =>
-              value !== undefined && value !== null && value !== '' && value !== 'assistant',
-          );
-          delivered =
-            hasMore || delta.finishReason
-              ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null)
-              : undefined;
-        }
-      }
-      if (settings.checkPolicy && sawToolCalls && delta.finishReason !== undefined) return HOLD;
-      return delivered;
+      const result = route(chunk, delta);
+      if (stop === undefined) return result;
+      // Live budget cut-off: this chunk is within the budget (and paid for), so it is delivered;
+      // the request is aborted now and the next read throws BUDGET_EXCEEDED.
+      const error = handle.fail(stop);
+      if (result === undefined || result === HOLD) throw error;
+      return new DeliverThenStop(result, error);
     },
     end(held) {
       if (handle.stopped) throw handle.fail(handle.signal.reason);
@@ -137,6 +151,7 @@ export function chatStreamObserver(
         return [];
       }
       const outcome = handle.finish();
+      linkRecorded(handle.tracer, undefined, outcome);
       if (!settings.refuse || template === undefined) return held;
       const extra = refusedChunks(template, outcome, sawText);
       const allowedLeft = outcome.toolCalls.some((review) => review.refusal === undefined);

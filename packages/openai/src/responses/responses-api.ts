@@ -1,7 +1,8 @@
 import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
 import type { Response } from 'openai/resources/responses/responses';
-import { HOLD, type StreamObserver } from '../stream/tap-stream.js';
+import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
+import { linkRecorded } from '../wrap/link-recorded.js';
 import {
   responsesInputToNeutral,
   responsesResponse,
@@ -114,16 +115,20 @@ function responsesStreamObserver(
         default:
           break;
       }
-      if (stop !== undefined) throw handle.fail(stop);
+      let result: StreamEvent | typeof HOLD = event;
       if (checkPolicy && sawCalls) {
         const item = event.item as Item | undefined;
         if (
           (event.type === 'response.output_item.done' && item?.type === 'function_call') ||
           event.type === 'response.completed'
         )
-          return HOLD;
+          result = HOLD;
       }
-      return event;
+      if (stop === undefined) return result;
+      // Live budget cut-off: this event is within the budget, so it is delivered; then stop.
+      const error = handle.fail(stop);
+      if (result === HOLD) throw error;
+      return new DeliverThenStop(result, error);
     },
     end(held) {
       if (handle.stopped) throw handle.fail(handle.signal.reason);
@@ -134,6 +139,7 @@ function responsesStreamObserver(
       const response = final === undefined ? undefined : responsesResponse(final, null);
       if (response !== undefined && !context.recordRaw) delete response.raw;
       const outcome = handle.finish(response);
+      linkRecorded(handle.tracer, final, outcome);
       if (outcome.refused && final !== undefined) {
         // Refuse mode: the held events of refused calls are dropped and the final snapshot fixed.
         const refused = new Set(
@@ -182,6 +188,7 @@ export const responsesApi: ApiAdapter = {
     if (!context.recordRaw) delete neutral.raw;
     const outcome = handle.finish(neutral);
     if (outcome.refused) applyRefusal(response, outcome);
+    return outcome;
   },
 
   observeStream(controller, handle, _prepared, context) {

@@ -2,6 +2,18 @@
 export const HOLD: unique symbol = Symbol('tracewarden.hold');
 
 /**
+ * Returned by {@link StreamObserver.item} to deliver this item and then stop: the request is
+ * aborted at once and the next read throws `error` (a live budget cut-off hands over the last
+ * chunk that was paid for). @internal
+ */
+export class DeliverThenStop<T> {
+  constructor(
+    readonly value: T,
+    readonly error: unknown,
+  ) {}
+}
+
+/**
  * Watches the items of an SDK stream as the caller reads them.
  * @internal
  */
@@ -9,9 +21,10 @@ export interface StreamObserver<T> {
   /**
    * Sees one item. Returns the item to deliver (possibly a changed copy), `undefined` to skip
    * it, or {@link HOLD} to hold it and everything after it until {@link StreamObserver.end}.
-   * Throwing stops the stream (the request is aborted) and the caller gets the error.
+   * Throwing stops the stream (the request is aborted) and the caller gets the error;
+   * {@link DeliverThenStop} stops it after delivering one last item.
    */
-  item(value: T, extra: T[]): T | undefined | typeof HOLD;
+  item(value: T, extra: T[]): T | undefined | typeof HOLD | DeliverThenStop<T>;
   /** The stream ended; `held` are the held items. Returns what to deliver; may throw. */
   end(held: T[]): T[];
   /** Reading failed; returns the error the caller gets. */
@@ -52,6 +65,8 @@ function tapIterator<T>(
   const queue: T[] = [];
   let held: T[] | undefined;
   let finished = false;
+  /** Set by {@link DeliverThenStop}: thrown by the next read. */
+  let pending: { error: unknown } | undefined;
 
   async function stop(error: unknown): Promise<never> {
     finished = true;
@@ -74,11 +89,21 @@ function tapIterator<T>(
       queue.push(...deliver);
       return { done: false, value: queue.shift() as T };
     }
-    let value: T | undefined | typeof HOLD;
+    let value: T | undefined | typeof HOLD | DeliverThenStop<T>;
     try {
       value = observer.item(result.value, queue);
     } catch (error) {
       return stop(error);
+    }
+    if (value instanceof DeliverThenStop) {
+      if (held !== undefined) return stop(value.error);
+      const last: IteratorResult<T> = { done: false, value: value.value };
+      pending = { error: value.error };
+      queue.length = 0;
+      finished = true;
+      controller.abort();
+      const delivered = (): IteratorResult<T> => last;
+      return Promise.resolve(inner.return?.()).then(delivered, delivered);
     }
     if (held !== undefined) {
       if (value !== undefined && value !== HOLD) held.push(value);
@@ -108,10 +133,16 @@ function tapIterator<T>(
   return {
     next(): Promise<IteratorResult<T>> {
       if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift() as T });
+      if (pending !== undefined) {
+        const { error } = pending;
+        pending = undefined;
+        return Promise.reject(error);
+      }
       if (finished) return Promise.resolve({ done: true, value: undefined });
       return pull();
     },
     async return(value?: unknown): Promise<IteratorResult<T>> {
+      pending = undefined;
       if (!finished) {
         finished = true;
         observer.cancel();

@@ -2,10 +2,13 @@ import {
   createModelCallRecorder,
   createTracer,
   currentTracer,
+  type ToolCallStatus,
+  ToolCallStatusSchema,
   type Tracer,
   TracewardenError,
   withTrace,
 } from '@tracewarden/core';
+import { tracerOfCalls, tracerOfObject } from '../wrap/link-recorded.js';
 import { defaultTracerOf } from '../wrap/wrap-openai.js';
 
 /** A tool implementation: receives the parsed arguments object. Guarded tools (`guard(fn)`) fit. */
@@ -29,7 +32,9 @@ export interface FunctionCallOutputItem {
 export interface ExecuteToolCallsOptions {
   /**
    * The tracer the calls were recorded in.
-   * @default the enclosing `withTrace` tracer, else the default tracer of `client`
+   * @default the tracer that recorded `source` (a message or response returned by a wrapped
+   *   client, streamed or not), else the enclosing `withTrace` tracer, else the tracer that
+   *   recorded these call ids, else the default tracer of `client`
    */
   tracer?: Tracer | undefined;
   /** The wrapped client whose default tracer to use when there is no other. */
@@ -131,12 +136,24 @@ function parseArgs(call: ProposedCall): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function statusOf(error: unknown): string {
-  const status = (error as { status?: unknown } | null)?.status;
-  if (typeof status === 'string') return status;
+/** A seed-004 ToolCallStatus, whatever the error carries (`failure` for anything else). */
+function statusOf(error: unknown): ToolCallStatus {
   if (error instanceof UnknownToolError) return 'hallucinated';
   if (error instanceof ToolArgumentsError) return 'validation_failed';
-  return 'failure';
+  return toolStatus((error as { status?: unknown } | null)?.status, 'failure');
+}
+
+function toolStatus(value: unknown, fallback: ToolCallStatus): ToolCallStatus {
+  const parsed = ToolCallStatusSchema.safeParse(value);
+  return parsed.success ? parsed.data : fallback;
+}
+
+/** The error's class name (openai 7's errors, and others, leave `name` as 'Error'). */
+function errorType(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  if (error.name !== 'Error') return error.name;
+  const constructorName = (error.constructor as { name?: unknown } | undefined)?.name;
+  return typeof constructorName === 'string' && constructorName !== '' ? constructorName : 'Error';
 }
 
 /**
@@ -175,7 +192,9 @@ export async function executeToolCalls(
   const { calls, format } = proposedCalls(source);
   const tracer =
     options.tracer ??
+    tracerOfObject(source) ??
     currentTracer() ??
+    tracerOfCalls(calls.map((call) => call.id)) ??
     (options.client === undefined ? undefined : defaultTracerOf(options.client));
   const results = await Promise.all(
     calls.map(async (call) => {
@@ -193,24 +212,24 @@ export async function executeToolCalls(
         const args = parseArgs(call);
         const value = await withTrace(scratch, () => tool(args));
         output = toText(value);
+        const guarded = guardMetadata(scratch);
         metadata = {
-          status: 'success',
+          ...guarded,
+          status: toolStatus(guarded.status, 'success'),
           tool_name: call.name,
           execution_time_ms: round(performance.now() - started),
-          ...guardMetadata(scratch),
         };
       } catch (error) {
         failure = error;
         const message = error instanceof Error ? error.message : String(error);
         output = `Error: ${message}`;
         metadata = {
+          ...guardMetadata(scratch),
           status: statusOf(error),
           tool_name: call.name,
           execution_time_ms: round(performance.now() - started),
-          error: { type: error instanceof Error ? error.name : typeof error, message },
-          ...guardMetadata(scratch),
+          error: { type: errorType(error), message },
         };
-        metadata.status = statusOf(error);
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === 'string') (metadata.error as Record<string, unknown>).code = code;
       }

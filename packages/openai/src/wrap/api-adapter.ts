@@ -1,5 +1,6 @@
 import type {
   ModelCallHandle,
+  ModelCallOutcome,
   ModelCallRecorder,
   ModelCallStartInput,
   Tracer,
@@ -37,7 +38,7 @@ export interface ApiAdapter {
     requestId: string | null,
     handle: ModelCallHandle,
     context: WrapContext,
-  ): void;
+  ): ModelCallOutcome;
   /** The observer of a streamed response. */
   observeStream(
     controller: AbortController,

@@ -1,11 +1,17 @@
 import {
   BudgetExceededError,
+  blocksToEntry,
   CircuitOpenError,
   createTracer,
   GuardTimeoutError,
+  guardTools,
   PolicyViolationError,
   parsePolicy,
   RateLimitedError,
+  ToolCallStatusSchema,
+  type ToolResultBlock,
+  TraceEntrySchema,
+  type Tracer,
   withTrace,
 } from '@tracewarden/core';
 import OpenAI from 'openai';
@@ -460,8 +466,8 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
     expect(stream.controller.signal.aborted).toBe(true);
     const response = tracer.blocks()[1];
     expect(response?.metadata.status).toBe('budget_exceeded');
-    // the chunk that crossed the budget was generated (and billed) but not delivered
-    expect(String(response?.payload.content).length).toBe(received + 40);
+    // cut off before the budget is passed: everything generated (and billed) was delivered
+    expect(String(response?.payload.content).length).toBe(received);
     expect(JSON.stringify(response?.metadata.decisions)).toContain('cut_off');
   });
 
@@ -712,5 +718,192 @@ describe('wrapOpenAI: responses API', () => {
     await expect(
       client.responses.create({ model: 'gpt-4o-mini', input: 'mail' }),
     ).rejects.toBeInstanceOf(PolicyViolationError);
+  });
+});
+
+describe('wrapOpenAI: executeToolCalls finds the trace of what the client returned', () => {
+  const toolTurn = {
+    toolCalls: [{ name: 'get_inbox', arguments: { folder: 'in' }, id: 'call_x' }],
+  };
+
+  function resultOf(tracer: Tracer, callId: string) {
+    const result = tracer
+      .blocks()
+      .find(
+        (block): block is ToolResultBlock =>
+          block.sub_type === 'TOOL_RESULT' && block.payload.call_id === callId,
+      );
+    return { result, call: tracer.findToolCall(callId) };
+  }
+
+  it('records the results of a returned chat message into the client tracer, without options', async () => {
+    const { tracer, client } = await start({ turns: [toolTurn] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('mail?')],
+    });
+    const tools = guardTools({ get_inbox: (args: Record<string, unknown>) => [args.folder] });
+    const messages = await executeToolCalls(completion.choices[0]!.message, tools);
+    expect(messages).toEqual([{ role: 'tool', tool_call_id: 'call_x', content: '["in"]' }]);
+    const { result, call } = resultOf(tracer, 'call_x');
+    expect(result?.parent_block_id).toBe(call?.id);
+    expect(result?.metadata).toMatchObject({
+      status: 'success',
+      tool_name: 'get_inbox',
+      execution_time_ms: expect.any(Number),
+    });
+    expect(TraceEntrySchema.safeParse(blocksToEntry([call!, result!])).success).toBe(true);
+  });
+
+  it('records into the per-client default tracer, and for responses and stream helpers', async () => {
+    const { server } = await start({
+      turns: [
+        toolTurn,
+        { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_r' }] },
+        { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_s' }] },
+        { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_t' }] },
+      ],
+    });
+    const client = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }));
+    const tools = {
+      get_inbox: () => {
+        throw new OpenAI.RateLimitError(429, undefined, 'slow down', new Headers());
+      },
+    };
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('mail?')],
+    });
+    await executeToolCalls(completion.choices[0]!.message, tools);
+    const response = await client.responses.create({ model: 'gpt-4o-mini', input: 'mail?' });
+    await executeToolCalls(response, tools);
+    const streamed = await client.chat.completions
+      .stream({ model: 'gpt-4o-mini', messages: [user('again')] })
+      .finalChatCompletion();
+    await executeToolCalls(streamed.choices[0]!.message, tools);
+    const final = await client.responses
+      .stream({ model: 'gpt-4o-mini', input: 'again' })
+      .finalResponse();
+    await executeToolCalls(final, tools);
+    const tracer = defaultTracerOf(client)!;
+    for (const id of ['call_x', 'call_r', 'call_s', 'call_t']) {
+      const { result, call } = resultOf(tracer, id);
+      expect(result?.parent_block_id).toBe(call?.id);
+      expect(result?.metadata).toMatchObject({
+        status: 'failure',
+        execution_time_ms: expect.any(Number),
+        error: { type: 'RateLimitError', message: expect.stringContaining('slow down') },
+      });
+    }
+  });
+});
+
+describe('wrapOpenAI: review fixes', () => {
+  it('cuts a stream off before its running cost passes the budget, and delivers what was paid for', async () => {
+    const { tracer, client } = await start(
+      { turns: [{ text: 'x'.repeat(400) }], chunkSize: 8 },
+      {
+        guards: { budget: { maxCostPerSession: 0.0001 } },
+        pricing: { overrides: { 'pricey-model': [10, 10] } },
+      },
+    );
+    const stream = await client.chat.completions.create({
+      model: 'pricey-model',
+      messages: [user('x')],
+      stream: true,
+    });
+    let received = 0;
+    const error = await (async () => {
+      for await (const chunk of stream) received += chunk.choices[0]?.delta.content?.length ?? 0;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(stream.controller.signal.aborted).toBe(true);
+    const response = tracer.blocks()[1];
+    expect(response?.metadata.status).toBe('budget_exceeded');
+    expect(String(response?.payload.content).length).toBe(received);
+    expect(received).toBeGreaterThan(0);
+    const decisions = response?.metadata.decisions as Record<string, number | string>[];
+    const cutOff = decisions.find((decision) => decision.event === 'cut_off');
+    const settled = decisions.find((decision) => decision.event === 'settled');
+    expect(cutOff?.estimated_cost_micro_usd).toBeLessThanOrEqual(100);
+    expect(settled?.charged_micro_usd).toBeLessThanOrEqual(100);
+    expect(settled?.remaining_micro_usd).toBeGreaterThanOrEqual(0);
+  });
+
+  it('records the SDK error class and status, not "Error"', async () => {
+    const fault = { type: 'status' as const, status: 429, retryAfter: 0 };
+    const { tracer, client } = await start(
+      { turns: [{ fault }, { fault }] },
+      {},
+      { maxRetries: 1 },
+    );
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('x')] }),
+    ).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    expect(tracer.blocks()[1]?.metadata.error).toMatchObject({
+      type: 'RateLimitError',
+      status: 429,
+    });
+  });
+
+  it('writes only seed-004 statuses on TOOL_RESULT blocks in refuse mode', async () => {
+    const { tracer, client } = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_in' }] },
+          {
+            toolCalls: [
+              { name: 'send_email', arguments: { to: 'x@evil.com', body: 'b' }, id: 'call_out' },
+            ],
+          },
+        ],
+      },
+      { policy: parsePolicy(exfiltrationPolicy), onPolicyViolation: 'refuse' },
+    );
+    const messages: ChatCompletionMessageParam[] = [user('mail')];
+    const first = (await client.chat.completions.create({ model: 'gpt-4o-mini', messages }))
+      .choices[0]!.message;
+    messages.push(first, ...(await executeToolCalls(first, { get_inbox: () => 'mail' })));
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    const results = tracer
+      .blocks()
+      .filter((block): block is ToolResultBlock => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(2);
+    for (const result of results) {
+      expect(ToolCallStatusSchema.safeParse(result.metadata.status).success).toBe(true);
+      const call = tracer.findToolCall(String(result.payload.call_id));
+      expect(TraceEntrySchema.safeParse(blocksToEntry([call!, result])).success).toBe(true);
+    }
+    expect(results[1]?.metadata).toMatchObject({
+      status: 'failure',
+      refused: true,
+      policy: 'block',
+      violations: [{ message: 'inbox content sent outside', action: 'block' }],
+    });
+  });
+
+  it('records an assistant MESSAGE for a call consumed only through asResponse()', async () => {
+    const { tracer, client } = await start({ turns: [{ text: 'raw' }, { text: 'parsed' }] });
+    const response = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [user('a')] })
+      .asResponse();
+    const assistant = tracer.blocks().at(-1);
+    expect(assistant?.payload).toEqual({ role: 'assistant', content: null });
+    expect(assistant?.metadata).toMatchObject({
+      status: 'success',
+      unparsed: true,
+      http_status: 200,
+      request_id: response.headers.get('x-request-id'),
+    });
+    expect(response.bodyUsed).toBe(false);
+    // withResponse() parses too: the parsed response is recorded, once
+    const { data } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [user('b')] })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe('parsed');
+    const last = tracer.blocks().at(-1);
+    expect(last?.payload).toEqual({ role: 'assistant', content: 'parsed' });
+    expect(last?.metadata.unparsed).toBeUndefined();
+    expect(tracer.blocks().filter((block) => block.metadata.api !== undefined)).toHaveLength(2);
   });
 });

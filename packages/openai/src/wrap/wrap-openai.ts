@@ -18,6 +18,7 @@ import { responsesApi } from '../responses/responses-api.js';
 import { tapStream } from '../stream/tap-stream.js';
 import { attemptKey, wrapFetch } from '../transport/attempt-fetch.js';
 import type { ApiAdapter, WrapContext } from './api-adapter.js';
+import { linkRecorded } from './link-recorded.js';
 import { resolvePricer, type WrapPricingOption } from './resolve-pricer.js';
 
 /** Options of {@link wrapOpenAI}. */
@@ -83,6 +84,8 @@ interface Patchable {
 interface APIPromiseInternals<T> {
   responsePromise?: Promise<unknown>;
   parseResponse?: unknown;
+  /** Set once the body is being parsed (`then`, `parse()`, `withResponse()`). */
+  parsedPromise?: Promise<unknown>;
   _thenUnwrap<U>(
     transform: (data: T, props: { response: Response; options: unknown }) => U,
   ): unknown;
@@ -124,6 +127,32 @@ function rejected(client: unknown, error: unknown): unknown {
   const failed = Promise.reject(error);
   failed.catch(noop);
   return new (APIPromise as unknown as APIPromiseClass)(client, failed);
+}
+
+/**
+ * A call consumed only through `asResponse()` never reaches the parser, so the response would
+ * stay unrecorded: record it (content `null`, `metadata.unparsed`) when the `Response` is handed
+ * out, unless the body is being parsed too (`withResponse()` parses first, then calls
+ * `asResponse()`; the parsed response is recorded then).
+ */
+function recordUnparsed(promise: APIPromiseInternals<unknown>, handle: ModelCallHandle): void {
+  const asResponse = promise.asResponse;
+  promise.asResponse = function recordedAsResponse(
+    this: APIPromiseInternals<unknown>,
+  ): Promise<Response> {
+    return asResponse.call(this).then((response) => {
+      if (this.parsedPromise === undefined) {
+        const requestId = response.headers.get('x-request-id');
+        const partial = {
+          requestId,
+          metadata: { unparsed: true, http_status: response.status, request_id: requestId },
+        };
+        if (response.ok) handle.finish(partial);
+        else handle.fail(`HTTP ${response.status} ${response.statusText}`.trim(), partial);
+      }
+      return response;
+    });
+  };
 }
 
 function instrumentCreate(
@@ -177,7 +206,13 @@ function instrumentCreate(
           adapter.observeStream(sdkStream.controller, handle, prepared, context),
         );
       }
-      adapter.finish(data, props.response.headers.get('x-request-id'), handle, context);
+      const outcome = adapter.finish(
+        data,
+        props.response.headers.get('x-request-id'),
+        handle,
+        context,
+      );
+      linkRecorded(handle.tracer, data, outcome);
       return data;
     };
 
@@ -190,7 +225,11 @@ function instrumentCreate(
         throw failureOf(handle, error, userOptions.signal);
       });
       responsePromise.catch(noop);
-      return new Class(client, responsePromise, promise.parseResponse)._thenUnwrap(transform);
+      const wrapped = new Class(client, responsePromise, promise.parseResponse)._thenUnwrap(
+        transform,
+      ) as APIPromiseInternals<unknown>;
+      recordUnparsed(wrapped, handle);
+      return wrapped;
     }
     // An SDK without those internals: record failures by observation only.
     promise.asResponse().catch((error: unknown) => failureOf(handle, error, userOptions.signal));
