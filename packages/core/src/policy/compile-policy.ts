@@ -153,6 +153,8 @@ function contains(
   address: string | undefined,
 ): boolean {
   if (container === null || container === undefined) return false;
+  if (typeof item === 'string' && typeof container === 'string' && ctx.ranges === undefined)
+    return container.includes(item);
   if (typeof item === 'string') {
     const isChunks =
       Array.isArray(container) &&
@@ -516,6 +518,14 @@ export class PolicyCompiler {
           (expr.subject.kind === 'name' || expr.subject.kind === 'declaration')
         ) {
           variable.toolName = expr.pattern.name;
+          // the index now selects exactly the events this line accepts
+          const subject = scope.lookup(expr.subject.name);
+          if (
+            expr.pattern.arguments === undefined &&
+            subject?.kind === 'variable' &&
+            subject.block === block
+          )
+            variable.filters.pop();
         }
       } else {
         let mask = 0;
@@ -742,7 +752,12 @@ export class PolicyCompiler {
           (typeof k === 'string' || typeof k === 'number');
         return [result, keepAddress ? `${address}.${String(k)}` : undefined];
       };
-      return { fn, compiled: { fn: (ctx) => fn(ctx)[0], ...parts } };
+      const objectValue = object.compiled.fn;
+      const keyValue = key.fn;
+      return {
+        fn,
+        compiled: { fn: (ctx) => get(objectValue(ctx), keyValue(ctx) as string), ...parts },
+      };
     }
     const compiled = this.expr(expr, scope, env);
     const inner = compiled.fn;
@@ -995,8 +1010,21 @@ export class PolicyCompiler {
           );
       }
     };
+    const plain = operands.map((o) => o.compiled.fn);
     return {
       fn: (ctx) => {
+        if (ctx.ranges === undefined) {
+          // addresses only serve range marking: skip them (and their tuples) otherwise
+          let left = (plain[0] as Compiled)(ctx);
+          let result: unknown = true;
+          for (let k = 0; k < operators.length; k++) {
+            const right = (plain[k + 1] as Compiled)(ctx);
+            result = apply(operators[k] as string, left, right, undefined, ctx);
+            if (!truthy(result)) return result;
+            left = right;
+          }
+          return result;
+        }
         let [left] = (operands[0] as (typeof operands)[number]).fn(ctx);
         let result: unknown = true;
         for (let k = 0; k < operators.length; k++) {
@@ -1153,19 +1181,13 @@ export class PolicyCompiler {
       let call: Record<string, unknown> | undefined;
       if (value instanceof EventValue) {
         const event = value.event;
-        const target =
-          event.kind === 'ToolOutput'
-            ? ctx.run.store.events[event.callPosition]
-            : event.kind === 'ToolCall'
-              ? event
-              : undefined;
-        if (target === undefined) return false;
-        if (
-          plain !== undefined ? target.toolName !== plain : !nameRegex?.test(target.toolName ?? '')
-        )
+        // an output carries the name of the call it answers
+        if (event.kind === 'ToolOutput' ? event.callPosition < 0 : event.kind !== 'ToolCall')
           return false;
+        const name = event.toolName;
+        if (plain !== undefined ? name !== plain : !nameRegex?.test(name ?? '')) return false;
         if (args === undefined) return true;
-        call = target.data;
+        call = (event.kind === 'ToolOutput' ? ctx.run.store.event(event.callPosition) : event).data;
       } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
         call = value as Record<string, unknown>;
         const name = getMember(call.function, 'name');

@@ -57,7 +57,7 @@ export function definePolicy(
         type: matcher.type,
         slot,
         toolName: typeof matcher.tool === 'string' ? matcher.tool : undefined,
-        filters: [(ctx) => matcher.matches(eventOf(ctx, slot), ctx.run.store.events)],
+        filters: [(ctx) => matcher.matches(eventOf(ctx, slot))],
       };
     });
     const flows: FlowConstraint[] = definition.flows.map((f) => ({

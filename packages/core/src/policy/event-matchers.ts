@@ -32,7 +32,7 @@ export interface EventMatcher<T = unknown> {
   /** @internal Type marker for the bound data. */
   readonly __data?: T;
   /** @internal Whether an event matches (the type is checked by the index). */
-  readonly matches: (event: PolicyEvent, events: readonly PolicyEvent[]) => boolean;
+  readonly matches: (event: PolicyEvent) => boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

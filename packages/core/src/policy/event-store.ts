@@ -1,21 +1,28 @@
 import { PolicyError } from './policy-error.js';
 import type { PolicyEventType } from './policy-types.js';
+import { type AddressedText, EventValue } from './policy-values.js';
 
 /** @internal Concrete event kinds (a rule type like `Message` or `Event` selects several). */
 export type EventKind = 'Message' | 'ToolCall' | 'ToolOutput' | 'Tool';
 
+/** Event kinds as stored in the store's kind column. */
+const KIND_CODES: readonly EventKind[] = ['Message', 'ToolCall', 'ToolOutput', 'Tool'];
+const MESSAGE = 0;
+const TOOL_CALL = 1;
+const TOOL_OUTPUT = 2;
+const TOOL = 3;
+/** Flag in the kind column: the event's data still needs normalising. */
+const PENDING = 4;
+
 /**
- * @internal One flattened event of a trace. `data` is normalised lazily (tool-call arguments
- * parsed from JSON strings, missing ids filled in) so that events no rule looks at cost nothing.
+ * @internal One flattened event of a trace, and its value in rules. The store keeps events as
+ * columns and builds these objects only for events a rule looks at. `data` is normalised lazily
+ * (tool-call arguments parsed from JSON strings, missing ids filled in).
  */
-export class PolicyEvent {
-  /** ToolOutput: position of the call it answers, or -1. */
-  callPosition = -1;
-  /** ToolCall: function name; ToolOutput: name of the answered call; Tool: tool name. */
-  toolName: string | undefined = undefined;
-  /** Cache of the event's rule value. */
-  value: unknown = undefined;
+export class PolicyEvent extends EventValue {
   private cachedAddress: string | undefined = undefined;
+  /** Cache of the event's text pieces (`in` checks). */
+  texts: AddressedText[] | undefined = undefined;
 
   constructor(
     /** Position in the flattened sequence; `->` and `~>` compare these. */
@@ -27,7 +34,13 @@ export class PolicyEvent {
     readonly sub: number,
     private raw: Record<string, unknown>,
     private pending: boolean,
-  ) {}
+    /** ToolOutput: position of the call it answers, or -1. */
+    readonly callPosition: number,
+    /** ToolCall: function name; ToolOutput: name of the answered call; Tool: tool name. */
+    readonly toolName: string | undefined,
+  ) {
+    super();
+  }
 
   /** Address into the trace: `"3"`, `"3.tool_calls.0"`, `"4.tools.1"`. */
   get address(): string {
@@ -42,7 +55,7 @@ export class PolicyEvent {
 
   /** Id given to a tool call that has none (deterministic). */
   get fallbackId(): string {
-    return this.sub < 0 ? `call_${this.index}` : `call_${this.index}_${this.sub}`;
+    return fallbackId(this.index, this.sub);
   }
 
   /** The event as rules see it (normalised on first use). */
@@ -55,6 +68,9 @@ export class PolicyEvent {
     return this.raw;
   }
 }
+
+const fallbackId = (index: number, sub: number): string =>
+  sub < 0 ? `call_${index}` : `call_${index}_${sub}`;
 
 function normalizeMessageCalls(
   message: Record<string, unknown>,
@@ -73,14 +89,11 @@ function normalizeMessageCalls(
   return changed ? { ...message, tool_calls: normalized } : message;
 }
 
-type Journal = (() => void)[];
-
 /** @internal A rollback point of an {@link EventStore}. */
 export interface StoreMark {
   events: number;
   traceLength: number;
   lastCall: number;
-  journal: number;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -146,39 +159,133 @@ const emptyCall = (id: string): Record<string, unknown> => ({
   function: { name: '', arguments: {} },
 });
 
+/** How far back from the latest call a tool output's `tool_call_id` is looked up directly. */
+const RECENT_CALLS = 16;
+
+const TYPE_KINDS: Record<PolicyEventType, (kind: number) => boolean> = {
+  Message: (kind) => kind === MESSAGE || kind === TOOL_OUTPUT,
+  ToolCall: (kind) => kind === TOOL_CALL,
+  ToolOutput: (kind) => kind === TOOL_OUTPUT,
+  Tool: (kind) => kind === TOOL,
+  Event: () => true,
+};
+
+/** A position list of one event type, filled up to the store's size when asked for. */
+interface TypeList {
+  positions: number[];
+  /** Positions below this have been scanned. */
+  scanned: number;
+}
+
 /**
  * The flattened, indexed events of a growing trace: by kind, by tool name, tool calls by id.
+ * Events are stored as columns (typed arrays for kind, entry index, sub-index and linked call,
+ * plus the trace's own objects), never copied; {@link PolicyEvent} objects are built on demand,
+ * and the per-type position lists when a rule first asks for them.
  * Append-only, with rollback for speculative appends (pre-execution checks).
  * @internal
  */
 export class EventStore {
-  readonly events: PolicyEvent[] = [];
+  /** Number of flattened events. */
+  size = 0;
   traceLength = 0;
-  private readonly byType: Record<PolicyEventType, number[]> = {
-    Message: [],
-    ToolCall: [],
-    ToolOutput: [],
-    Tool: [],
-    Event: [],
+  private capacity = 256;
+  /** Per position: kind code, plus {@link PENDING}. */
+  private kinds = new Uint8Array(this.capacity);
+  private indexes = new Int32Array(this.capacity);
+  private subs = new Int32Array(this.capacity);
+  /** Per position: the linked call of a tool output, else -1. */
+  private calls = new Int32Array(this.capacity);
+  /** Per position: the trace's object, or the event built from it. */
+  private readonly items: (Record<string, unknown> | PolicyEvent)[] = [];
+  private readonly byType: Record<PolicyEventType, TypeList> = {
+    Message: { positions: [], scanned: 0 },
+    ToolCall: { positions: [], scanned: 0 },
+    ToolOutput: { positions: [], scanned: 0 },
+    Tool: { positions: [], scanned: 0 },
+    Event: { positions: [], scanned: 0 },
   };
   private readonly callsByTool = new Map<string, number[]>();
   private readonly outputsByTool = new Map<string, number[]>();
+  /** Latest call per id, built lazily for outputs that answer an older call. */
   private readonly callById = new Map<string, number>();
+  /** Calls below this position are in `callById`. */
+  private callsIndexed = 0;
   private lastCall = -1;
-  private journal: Journal | undefined;
 
   /** Positions of the events of a rule type, optionally of one tool (live, sorted array). */
   candidates(type: PolicyEventType, toolName?: string): readonly number[] {
     if (toolName !== undefined && (type === 'ToolCall' || type === 'ToolOutput')) {
-      const map = type === 'ToolCall' ? this.callsByTool : this.outputsByTool;
-      let list = map.get(toolName);
-      if (list === undefined) {
-        list = [];
-        map.set(toolName, list);
-      }
-      return list;
+      return this.toolList(type === 'ToolCall' ? this.callsByTool : this.outputsByTool, toolName);
     }
-    return this.byType[type];
+    return this.typeList(type);
+  }
+
+  private typeList(type: PolicyEventType): number[] {
+    const list = this.byType[type];
+    const positions = list.positions;
+    const size = this.size;
+    if (list.scanned < size) {
+      if (type === 'Event') for (let p = list.scanned; p < size; p++) positions.push(p);
+      else {
+        const test = TYPE_KINDS[type];
+        const kinds = this.kinds;
+        for (let p = list.scanned; p < size; p++)
+          if (test((kinds[p] as number) & 3)) positions.push(p);
+      }
+      list.scanned = size;
+    }
+    return positions;
+  }
+
+  /** The event at a position (built once, then cached). */
+  event(position: number): PolicyEvent {
+    const item = this.items[position] as Record<string, unknown> | PolicyEvent;
+    if (item instanceof PolicyEvent) return item;
+    const event = this.build(position, item);
+    this.items[position] = event;
+    return event;
+  }
+
+  /**
+   * The event at a position for a one-off look (filters): the cached event when there is one,
+   * else a fresh one that is not kept, so events that fail their filters leave nothing behind.
+   */
+  probe(position: number): PolicyEvent {
+    const item = this.items[position] as Record<string, unknown> | PolicyEvent;
+    return item instanceof PolicyEvent ? item : this.build(position, item);
+  }
+
+  private build(position: number, raw: Record<string, unknown>): PolicyEvent {
+    const code = this.kinds[position] as number;
+    const kind = code & 3;
+    const call = this.calls[position] as number;
+    return new PolicyEvent(
+      position,
+      this.indexes[position] as number,
+      KIND_CODES[kind] as EventKind,
+      this.subs[position] as number,
+      raw,
+      (code & PENDING) !== 0,
+      call,
+      kind === TOOL_OUTPUT
+        ? call < 0
+          ? undefined
+          : this.nameOf(call)
+        : kind === TOOL
+          ? typeof raw.name === 'string'
+            ? raw.name
+            : undefined
+          : kind === TOOL_CALL
+            ? toolNameOf(raw)
+            : undefined,
+    );
+  }
+
+  /** Name of the call at a position (as found when it was appended). */
+  private nameOf(position: number): string | undefined {
+    const item = this.items[position] as Record<string, unknown> | PolicyEvent;
+    return item instanceof PolicyEvent ? item.toolName : toolNameOf(item);
   }
 
   /** Appends one top-level trace entry (a message, a bare tool call or a tool list). */
@@ -191,35 +298,35 @@ export class EventStore {
         address: String(index),
       });
     }
-    this.traceLength++;
     if (typeof raw.role === 'string') {
+      this.traceLength++;
       if (raw.role === 'tool') {
         this.addOutput(raw, index);
         return;
       }
       const calls = raw.tool_calls;
       const hasCalls = Array.isArray(calls) && calls.length > 0;
-      this.add('Message', raw, index, -1, hasCalls);
+      this.add(hasCalls ? MESSAGE | PENDING : MESSAGE, raw, index, -1, -1);
       if (hasCalls) {
-        calls.forEach((call, j) => {
+        for (let j = 0; j < calls.length; j++) {
+          const call: unknown = calls[j];
           this.addCall(isRecord(call) ? call : emptyCall(`call_${index}_${j}`), index, j);
-        });
+        }
       }
       return;
     }
     if (Array.isArray(raw.tools)) {
+      this.traceLength++;
       raw.tools.forEach((tool, j) => {
-        const data: Record<string, unknown> = isRecord(tool) ? tool : { value: tool };
-        const event = this.add('Tool', data, index, j, false);
-        event.toolName = typeof data.name === 'string' ? data.name : undefined;
+        this.add(TOOL, isRecord(tool) ? tool : { value: tool }, index, j, -1);
       });
       return;
     }
     if (typeof raw.type === 'string' || isRecord(raw.function)) {
+      this.traceLength++;
       this.addCall(raw, index, -1);
       return;
     }
-    this.traceLength--;
     throw new PolicyError({
       code: 'POLICY_INPUT',
       message:
@@ -235,101 +342,148 @@ export class EventStore {
   appendProposedCall(call: Record<string, unknown>): PolicyEvent {
     const lastIndex = this.traceLength - 1;
     let calls = 0;
-    let message: PolicyEvent | undefined;
-    for (let p = this.events.length - 1; p >= 0; p--) {
-      const event = this.events[p] as PolicyEvent;
-      if (event.index !== lastIndex) break;
-      if (event.kind === 'ToolCall') calls++;
-      else if (event.kind === 'Message') message = event;
+    let message = -1;
+    for (let p = this.size - 1; p >= 0; p--) {
+      if (this.indexes[p] !== lastIndex) break;
+      const kind = (this.kinds[p] as number) & 3;
+      if (kind === TOOL_CALL) calls++;
+      else if (kind === MESSAGE) message = p;
     }
-    if (message !== undefined && message.data.role === 'assistant') {
-      return this.addCall(call, lastIndex, calls);
+    if (message >= 0 && this.event(message).data.role === 'assistant') {
+      return this.event(this.addCall(call, lastIndex, calls));
     }
     const index = this.traceLength;
     this.traceLength++;
     const normalized = normalizeToolCall(call, `call_${index}_0`);
     this.add(
-      'Message',
+      MESSAGE,
       { role: 'assistant', content: null, tool_calls: [normalized] },
       index,
       -1,
-      false,
+      -1,
     );
-    return this.addCall(normalized, index, 0);
+    return this.event(this.addCall(normalized, index, 0));
   }
 
-  /** Starts recording undo information; returns the point to roll back to. */
+  /** Returns the point to roll back to. */
   mark(): StoreMark {
-    this.journal ??= [];
-    return {
-      events: this.events.length,
-      traceLength: this.traceLength,
-      lastCall: this.lastCall,
-      journal: this.journal.length,
-    };
+    return { events: this.size, traceLength: this.traceLength, lastCall: this.lastCall };
   }
 
-  /** Undoes every append since `mark` and stops recording. */
+  /** Undoes every append since `mark`. */
   rollback(mark: StoreMark): void {
-    const journal = this.journal ?? [];
-    for (let k = journal.length - 1; k >= mark.journal; k--) journal[k]?.();
-    journal.length = mark.journal;
-    if (mark.journal === 0) this.journal = undefined;
+    const n = mark.events;
     const trim = (list: number[]): void => {
-      while (list.length > 0 && (list[list.length - 1] as number) >= mark.events) list.pop();
+      while (list.length > 0 && (list[list.length - 1] as number) >= n) list.pop();
     };
-    for (const list of Object.values(this.byType)) trim(list);
+    for (const list of Object.values(this.byType)) {
+      trim(list.positions);
+      list.scanned = Math.min(list.scanned, n);
+    }
     for (const list of this.callsByTool.values()) trim(list);
     for (const list of this.outputsByTool.values()) trim(list);
-    this.events.length = mark.events;
+    if (this.callsIndexed > n) {
+      // calls past the mark were indexed by id: rebuild that index lazily
+      this.callById.clear();
+      this.callsIndexed = 0;
+    }
+    this.items.length = n;
+    this.size = n;
     this.traceLength = mark.traceLength;
     this.lastCall = mark.lastCall;
   }
 
+  private toolList(map: Map<string, number[]>, name: string): number[] {
+    let list = map.get(name);
+    if (list === undefined) {
+      list = [];
+      map.set(name, list);
+    }
+    return list;
+  }
+
+  /** Makes room for at least `events` more events (a hint; the store grows as needed). */
+  reserve(events: number): void {
+    while (this.capacity < this.size + events) this.grow();
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    const kinds = new Uint8Array(capacity);
+    kinds.set(this.kinds);
+    this.kinds = kinds;
+    const indexes = new Int32Array(capacity);
+    indexes.set(this.indexes);
+    this.indexes = indexes;
+    const subs = new Int32Array(capacity);
+    subs.set(this.subs);
+    this.subs = subs;
+    const calls = new Int32Array(capacity);
+    calls.set(this.calls);
+    this.calls = calls;
+    this.capacity = capacity;
+  }
+
   private add(
-    kind: EventKind,
+    code: number,
     data: Record<string, unknown>,
     index: number,
     sub: number,
-    pending: boolean,
-  ): PolicyEvent {
-    const position = this.events.length;
-    const event = new PolicyEvent(position, index, kind, sub, data, pending);
-    this.events.push(event);
-    this.byType.Event.push(position);
-    if (kind === 'Message' || kind === 'ToolOutput') this.byType.Message.push(position);
-    if (kind !== 'Message') this.byType[kind].push(position);
-    return event;
+    call: number,
+  ): number {
+    const position = this.size;
+    if (position === this.capacity) this.grow();
+    this.kinds[position] = code;
+    this.indexes[position] = index;
+    this.subs[position] = sub;
+    this.calls[position] = call;
+    this.items.push(data);
+    this.size = position + 1;
+    return position;
   }
 
-  private addCall(call: Record<string, unknown>, index: number, sub: number): PolicyEvent {
-    const event = this.add('ToolCall', call, index, sub, true);
+  private addCall(call: Record<string, unknown>, index: number, sub: number): number {
+    const position = this.add(TOOL_CALL | PENDING, call, index, sub, -1);
     const name = toolNameOf(call);
-    event.toolName = name;
-    if (name !== undefined) (this.candidates('ToolCall', name) as number[]).push(event.position);
-    const id = typeof call.id === 'string' ? call.id : event.fallbackId;
-    const previous = this.callById.get(id);
-    this.callById.set(id, event.position);
-    if (this.journal !== undefined) {
-      this.journal.push(() => {
-        if (previous === undefined) this.callById.delete(id);
-        else this.callById.set(id, previous);
-      });
+    if (name !== undefined) this.toolList(this.callsByTool, name).push(position);
+    this.lastCall = position;
+    return position;
+  }
+
+  /** The id a call is found by: its own, or the deterministic fallback. */
+  private callId(position: number): string {
+    const item = this.items[position] as Record<string, unknown> | PolicyEvent;
+    const raw = item instanceof PolicyEvent ? item.data : item;
+    return typeof raw.id === 'string'
+      ? raw.id
+      : fallbackId(this.indexes[position] as number, this.subs[position] as number);
+  }
+
+  /** Position of the latest call with this id, or -1. */
+  private findCall(id: string): number {
+    // usually the output answers one of the latest calls: look there before indexing every call
+    const last = this.lastCall;
+    if (last < 0) return -1;
+    const index = this.indexes[last];
+    for (let p = last; p >= 0 && p > last - RECENT_CALLS; p--) {
+      if (((this.kinds[p] as number) & 3) !== TOOL_CALL || this.indexes[p] !== index) break;
+      if (this.callId(p) === id) return p;
     }
-    this.lastCall = event.position;
-    return event;
+    const kinds = this.kinds;
+    for (let p = this.callsIndexed; p < this.size; p++) {
+      if (((kinds[p] as number) & 3) === TOOL_CALL) this.callById.set(this.callId(p), p);
+    }
+    this.callsIndexed = this.size;
+    return this.callById.get(id) ?? -1;
   }
 
   private addOutput(raw: Record<string, unknown>, index: number): void {
-    const event = this.add('ToolOutput', raw, index, -1, false);
     const id = raw.tool_call_id;
-    const callPosition = typeof id === 'string' ? (this.callById.get(id) ?? -1) : this.lastCall;
-    event.callPosition = callPosition;
-    const call = this.events[callPosition];
-    if (call !== undefined) {
-      event.toolName = call.toolName;
-      if (call.toolName !== undefined)
-        (this.candidates('ToolOutput', call.toolName) as number[]).push(event.position);
+    const callPosition = typeof id === 'string' ? this.findCall(id) : this.lastCall;
+    const position = this.add(TOOL_OUTPUT, raw, index, -1, callPosition);
+    if (callPosition >= 0) {
+      const name = this.nameOf(callPosition);
+      if (name !== undefined) this.toolList(this.outputsByTool, name).push(position);
     }
   }
 }

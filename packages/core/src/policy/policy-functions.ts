@@ -1,7 +1,6 @@
 import { detectPii } from './detect-pii.js';
 import { promptInjectionScore } from './detect-prompt-injection.js';
 import { detectSecrets } from './detect-secrets.js';
-import type { PolicyEvent } from './event-store.js';
 import { extractLinks } from './extract-links.js';
 import {
   compareOrder,
@@ -197,8 +196,8 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     call: (ctx, [value]) => {
       if (!(value instanceof EventValue)) return null;
       if (value.event.kind === 'ToolCall') return value;
-      const call = ctx.run.store.events[value.event.callPosition] as PolicyEvent | undefined;
-      return call === undefined ? null : eventValue(call);
+      const at = value.event.callPosition;
+      return at < 0 ? null : eventValue(ctx.run.store.event(at));
     },
   },
   json_loads: {

@@ -48,7 +48,7 @@ export class PolicyMonitor {
    * ```
    */
   append(events: readonly unknown[]): PolicyResult {
-    const newFrom = this.session.store.events.length;
+    const newFrom = this.session.store.size;
     this.session.appendAll(events);
     const errors = this.session.evaluateNew(newFrom, this.reported);
     this.all.push(...errors);

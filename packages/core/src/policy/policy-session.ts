@@ -1,11 +1,10 @@
-import { EventStore, type PolicyEvent } from './event-store.js';
+import { EventStore } from './event-store.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicyBinding, PolicyDetectors, PolicyViolation } from './policy-types.js';
 import { toPlain } from './policy-values.js';
 import {
   type EvalContext,
   enumerateAssignments,
-  eventValue,
   type PolicyFunction,
   type RulePlan,
   type RunState,
@@ -71,6 +70,7 @@ export class PolicySession {
         message: `a trace must be an array of events, found ${typeof entries}`,
       });
     }
+    this.store.reserve(entries.length);
     for (const entry of entries) this.store.append(entry);
   }
 
@@ -95,7 +95,7 @@ export class PolicySession {
   private updateFilters(r: number, ctx: EvalContext): void {
     const plan = this.plans[r] as RulePlan;
     const state = this.states[r] as RuleState;
-    const events = this.store.events;
+    const store = this.store;
     plan.variables.forEach((variable, v) => {
       const source = this.store.candidates(variable.type, variable.toolName);
       const out = state.filtered[v] as number[];
@@ -103,7 +103,7 @@ export class PolicySession {
       for (let k = state.cursors[v] as number; k < source.length; k++) {
         const position = source[k] as number;
         if (filters.length > 0) {
-          ctx.frame[variable.slot] = eventValue(events[position] as PolicyEvent);
+          ctx.frame[variable.slot] = store.probe(position);
           resetBindings(ctx, plan.resetSlots);
           let ok = true;
           for (const filter of filters) {
@@ -175,9 +175,9 @@ export class PolicySession {
     positions: readonly number[],
     ctx: EvalContext,
   ): PolicyViolation {
-    const events = this.store.events;
+    const store = this.store;
     plan.variables.forEach((variable, v) => {
-      ctx.frame[variable.slot] = eventValue(events[positions[v] as number] as PolicyEvent);
+      ctx.frame[variable.slot] = store.event(positions[v] as number);
     });
     resetBindings(ctx, plan.resetSlots);
     const ranges: string[] = [];
@@ -191,7 +191,7 @@ export class PolicySession {
     const addresses: string[] = [];
     const indexes: number[] = [];
     plan.variables.forEach((variable, v) => {
-      const event = events[positions[v] as number] as PolicyEvent;
+      const event = store.event(positions[v] as number);
       bindings[variable.name] = {
         type: variable.type,
         index: event.index,

@@ -1,8 +1,14 @@
 import type { PolicyEvent } from './event-store.js';
 
-/** @internal A trace event as a rule value: member access reads its data. */
-export class EventValue {
-  constructor(readonly event: PolicyEvent) {}
+/**
+ * @internal A trace event as a rule value: member access reads its data. The event is its own
+ * value ({@link PolicyEvent} extends this class), so binding an event allocates nothing.
+ */
+export abstract class EventValue {
+  /** The event this value stands for. */
+  get event(): PolicyEvent {
+    return this as unknown as PolicyEvent;
+  }
 }
 
 /** @internal A piece of text with its address in the trace (for character ranges). */
@@ -78,13 +84,16 @@ export function getIndex(value: unknown, key: unknown): unknown {
   return null;
 }
 
-/** @internal Deep equality on data; events compare by identity. */
+/** @internal Deep equality on data; events compare by position. */
 export function valuesEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a instanceof EventValue || b instanceof EventValue) {
-    return a instanceof EventValue && b instanceof EventValue && a.event === b.event;
+    // by position: a filter may look at a transient copy of a cached event
+    return (
+      a instanceof EventValue && b instanceof EventValue && a.event.position === b.event.position
+    );
   }
   if (Array.isArray(a)) {
     return (
@@ -129,13 +138,16 @@ export function compareOrder(a: unknown, b: unknown, operator: '<' | '>' | '<=' 
 export function textsOf(value: unknown, address: string | undefined): AddressedText[] {
   if (value instanceof EventValue) {
     const event = value.event;
+    if (event.texts !== undefined) return event.texts;
+    let texts: AddressedText[];
     if (event.kind === 'ToolCall') {
       const fn = event.data.function;
       const args = isRecord(fn) ? fn.arguments : undefined;
-      return textsOf(args, `${event.address}.function.arguments`);
-    }
-    if (event.kind === 'Tool') return textsOf(event.data, event.address);
-    return textsOf(event.data.content ?? null, `${event.address}.content`);
+      texts = textsOf(args, `${event.address}.function.arguments`);
+    } else if (event.kind === 'Tool') texts = textsOf(event.data, event.address);
+    else texts = textsOf(event.data.content ?? null, `${event.address}.content`);
+    event.texts = texts;
+    return texts;
   }
   if (typeof value === 'string') return [{ text: value, address }];
   if (Array.isArray(value)) {

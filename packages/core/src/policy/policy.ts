@@ -100,7 +100,7 @@ export class Policy {
     session.appendAll(past);
     session.prime();
     const known = session.wholeTraceKeys();
-    const newFrom = session.store.events.length;
+    const newFrom = session.store.size;
     session.appendAll(pending);
     return { errors: session.evaluateNew(newFrom, known) };
   }

@@ -1,6 +1,6 @@
 import type { EventStore, PolicyEvent } from './event-store.js';
 import type { PolicyAction, PolicyDetectors, PolicyEventType } from './policy-types.js';
-import { EventValue } from './policy-values.js';
+import type { EventValue } from './policy-values.js';
 
 /** @internal Marks a binding slot that has not been evaluated for the current assignment. */
 export const UNSET: unique symbol = Symbol('unset');
@@ -79,13 +79,9 @@ export interface RulePlan extends EnumerationPlan {
     | undefined;
 }
 
-/** @internal The rule value of an event (cached on the event). */
+/** @internal The rule value of an event (the event itself). */
 export function eventValue(event: PolicyEvent): EventValue {
-  const cached = (event as { value?: EventValue }).value;
-  if (cached !== undefined) return cached;
-  const value = new EventValue(event);
-  (event as { value?: EventValue }).value = value;
-  return value;
+  return event;
 }
 
 /** @internal First index in sorted `list` whose value is >= `target`. */
@@ -157,7 +153,7 @@ export function enumerateAssignments(
     flowsAt[d]?.push(flow);
   }
   const positions: number[] = new Array(count).fill(-1);
-  const events = ctx.run.store.events;
+  const store = ctx.run.store;
   let stopped = false;
 
   const bind = (depth: number): void => {
@@ -193,7 +189,7 @@ export function enumerateAssignments(
     for (let k = start; k < end && !stopped; k++) {
       const position = list[k] as number;
       positions[v] = position;
-      ctx.frame[variable.slot] = eventValue(events[position] as PolicyEvent);
+      ctx.frame[variable.slot] = store.event(position);
       if (joins.length > 0) {
         resetBindings(ctx, plan.resetSlots);
         let ok = true;
@@ -225,9 +221,9 @@ export function filterCandidates(
   const source = ctx.run.store.candidates(variable.type, variable.toolName);
   if (variable.filters.length === 0) return source as number[];
   const out: number[] = [];
-  const events = ctx.run.store.events;
+  const store = ctx.run.store;
   for (const position of source) {
-    ctx.frame[variable.slot] = eventValue(events[position] as PolicyEvent);
+    ctx.frame[variable.slot] = store.probe(position);
     resetBindings(ctx, resetSlots);
     let ok = true;
     for (const filter of variable.filters) {
