@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -165,6 +165,122 @@ describe('tracewarden (built binary)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('tokens and cost by model');
     expect(result.stdout).toContain('latency by tool (ms)');
+  });
+
+  it('validate sums up reopened traces of an interleaved file in one note, and --max-open-traces raises the limit', async () => {
+    // 300 traces written round-robin: with 256 open traces, each is reopened on every round
+    const file = join(temporary, 'interleaved.jsonl');
+    let lines = '';
+    for (let round = 0; round < 3; round++) {
+      for (let t = 0; t < 300; t++) {
+        const createdAt = new Date(Date.UTC(2025, 0, 1, 0, 0, round)).toISOString();
+        lines += `${JSON.stringify({ id: `tb_${t}_${round}`, trace_id: `tr_${t}`, sub_type: 'MESSAGE', payload: { role: 'user', content: `message ${round}` }, created_at: createdAt })}\n`;
+      }
+    }
+    writeFileSync(file, lines);
+    const flooded = await tracewarden(['validate', file]);
+    expect(flooded.code).toBe(0);
+    const notes = flooded.stderr.split('\n').filter((line) => line.startsWith('note:'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('600 times a trace continued after more than 256 other traces');
+    expect(notes[0]).toContain('weakened');
+    expect(notes[0]).toContain('--max-open-traces');
+    const raised = await tracewarden(['validate', '--max-open-traces', '300', file]);
+    expect(raised.code).toBe(0);
+    expect(raised.stderr).toBe('');
+    const help = await tracewarden(['validate', '--help']);
+    expect(help.stdout).toContain('--max-open-traces <count>');
+  });
+
+  describe('streams traces of a block file as they finish, not at the end of the file', () => {
+    // Written into a FIFO that stays open: output that depends on the end of the file never comes.
+    const lines = readFileSync(fixture('blocks.jsonl'), 'utf8').trim().split('\n');
+    const mail = lines.filter((line) => line.includes('"tr_mail"'));
+    const weather = lines.filter((line) => line.includes('"tr_weather"'));
+    // more blocks than forEachTrace keeps of earlier contiguous traces, so tr_mail is finished
+    const filler = Array.from(
+      { length: 10_001 },
+      (_, i) =>
+        `{"id":"tb_f${i}","trace_id":"tr_filler","sub_type":"MESSAGE","payload":{"role":"user","content":"filler ${i}"},"created_at":"2025-01-01T00:02:00.000Z"}`,
+    );
+
+    async function streaming(
+      args: (fifo: string) => string[],
+      before: string[],
+      expected: (stdout: string) => boolean,
+      after: string[],
+    ): Promise<{ early: string; code: number | null; stdout: string }> {
+      const fifo = join(temporary, `stream-${args('').join('-').replace(/\W+/g, '')}.jsonl`);
+      await new Promise<void>((done, fail) =>
+        execFile('mkfifo', [fifo], (error) => (error ? fail(error) : done())),
+      );
+      const child = spawn(process.execPath, [bin, ...args(fifo)], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      const writer = await open(fifo, 'w');
+      await writer.write(`${before.join('\n')}\n`);
+      // the output comes while the file is still open (a deadline, not a timing assertion)
+      const early = await new Promise<string>((done) => {
+        const deadline = setTimeout(() => done(stdout), 20_000);
+        const check = () => {
+          if (!expected(stdout)) return;
+          clearTimeout(deadline);
+          child.stdout.off('data', check);
+          done(stdout);
+        };
+        child.stdout.on('data', check);
+        check();
+      });
+      await writer.write(`${after.join('\n')}\n`);
+      await writer.close();
+      return { early, code: await exited, stdout };
+    }
+
+    it('check reports the violations of a trace before the file ends', async () => {
+      const policy = fixture('policies/no-external-email.gr');
+      const run = await streaming(
+        (fifo) => ['check', '--policy', policy, fifo],
+        [...mail, ...filler, ...weather.slice(0, 1)],
+        (stdout) => stdout.includes('BLOCK tr_mail/1.tool_calls.0'),
+        weather.slice(1),
+      );
+      expect(run.early).toContain('BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
+      expect(run.early).not.toContain('blocked:');
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('in 3 traces');
+    });
+
+    it('view prints each trace before the file ends', async () => {
+      const run = await streaming(
+        (fifo) => ['view', fifo],
+        [...mail, ...filler, ...weather.slice(0, 1)],
+        (stdout) => stdout.includes('trace tr_filler'),
+        weather.slice(1),
+      );
+      expect(run.early).toContain('trace tr_mail');
+      expect(run.early).not.toContain('trace tr_weather');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('trace tr_weather');
+    });
+
+    it('convert --to events writes each trace before the file ends', async () => {
+      const run = await streaming(
+        (fifo) => ['convert', fifo, '--to', 'events'],
+        [...mail, ...filler, ...weather.slice(0, 1)],
+        (stdout) => stdout.split('\n').length > 2,
+        weather.slice(1),
+      );
+      const early = run.early
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { metadata: { trace_id: string } });
+      expect(early.map((trace) => trace.metadata.trace_id)).toEqual(['tr_mail', 'tr_filler']);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim().split('\n')).toHaveLength(3);
+    });
   });
 
   it('stops cleanly on Ctrl-C (SIGINT) with a summary and exit code 130', async () => {

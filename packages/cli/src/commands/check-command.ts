@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { Block } from '@tracewarden/core';
 import {
   blocksToEvents,
   type Policy,
@@ -11,12 +10,11 @@ import {
 } from '@tracewarden/core';
 import { type Command, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
-import type { InputFormat, TraceItem } from '../formats/index.js';
+import type { InputFormat } from '../formats/index.js';
 import { inputFormats } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
-import { readEachItem } from '../program/read-each-item.js';
-import { maxLineBytesOption } from '../program/shared-options.js';
-import { createBlockConverter } from '../traces/index.js';
+import { maxLineBytesOption, maxOpenTracesOption } from '../program/shared-options.js';
+import { forEachTrace, splitTracesNote } from '../traces/index.js';
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {
@@ -27,6 +25,8 @@ export interface CheckOptions {
   /** Force the input format instead of detecting it. */
   inputFormat?: InputFormat | undefined;
   maxLineBytes?: number | undefined;
+  /** Traces of a JSONL block file kept open at once when the file interleaves traces. @default 256 */
+  maxOpenTraces?: number | undefined;
 }
 
 /** One violation in the `check` report. */
@@ -54,6 +54,11 @@ export interface CheckReport {
   violations: CheckViolation[];
   /** Traces that could not be read (and so were not checked). */
   skipped: { file: string; line: number | undefined; message: string }[];
+  /**
+   * Traces whose blocks were not together in the file and came back after more than
+   * `--max-open-traces` other traces: each part was checked on its own.
+   */
+  splitTraces: number;
 }
 
 async function loadPolicy(path: string): Promise<Policy> {
@@ -96,8 +101,10 @@ function eventIndexOf(address: string | undefined): number | undefined {
 }
 
 /**
- * Runs a policy over every trace of some files (chat-event traces and datasets streamed one
- * trace at a time; blocks and entries grouped by trace, then converted with `blocksToEvents`)
+ * Runs a policy over every trace of some files, streaming: chat-event traces and datasets one
+ * trace at a time; blocks and entries grouped by trace with {@link forEachTrace} (a trace is
+ * checked as soon as it is finished, so memory holds a few traces, not the file), then
+ * converted with `blocksToEvents`
  * and reports each violation with its file, trace, addresses and message. Exit code 1 when a
  * `block` rule fires; `warn` and `log` violations are reported but pass.
  *
@@ -126,6 +133,7 @@ export async function checkFiles(
     counts: { block: 0, warn: 0, log: 0 },
     violations: [],
     skipped: [],
+    splitTraces: 0,
   };
 
   const checkTrace = async (
@@ -186,59 +194,51 @@ export async function checkFiles(
       );
   };
 
-  for (const file of files) {
-    const grouped = new Map<string, Block[]>();
-    const converter = createBlockConverter({ onSkip: (s) => skip(file, s.line, s.message) });
-    const firstLine = new Map<string, number | undefined>();
-    const result = await readEachItem(
-      context,
-      file,
-      { format: options.inputFormat, maxLineBytes: options.maxLineBytes },
-      async (item) => {
-        if (item.type === 'trace') {
-          await checkTraceItem(item);
+  const traces = await forEachTrace(
+    context,
+    files,
+    {
+      format: options.inputFormat,
+      maxLineBytes: options.maxLineBytes,
+      maxOpenTraces: options.maxOpenTraces,
+      onSkip: (file, skipped) => skip(file, skipped.line, skipped.message),
+      onTraceItem: async (item, file) => {
+        let trace: Trace;
+        try {
+          trace = parseTrace(item.value);
+        } catch (error) {
+          skip(
+            file,
+            item.line,
+            `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; run \`tracewarden validate\` for details`,
+          );
           return;
         }
-        for (const block of converter.convert(item)) {
-          let blocks = grouped.get(block.trace_id);
-          if (blocks === undefined) {
-            blocks = [];
-            grouped.set(block.trace_id, blocks);
-            firstLine.set(block.trace_id, 'line' in item ? item.line : undefined);
-          }
-          blocks.push(block);
-        }
+        await checkTrace(file, item.label, trace, (index) => item.lineOfEvent(index));
       },
-    );
-    async function checkTraceItem(item: TraceItem) {
+    },
+    // each trace is checked as soon as its last block is read: memory holds a few traces
+    async (grouped) => {
       let trace: Trace;
       try {
-        trace = parseTrace(item.value);
+        trace = blocksToEvents(grouped.blocks, { traceId: grouped.traceId });
       } catch (error) {
         skip(
-          file,
-          item.line,
-          `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; run \`tracewarden validate\` for details`,
+          grouped.file,
+          grouped.line,
+          `trace ${grouped.label}: ${error instanceof Error ? error.message : String(error)}`,
         );
         return;
       }
-      await checkTrace(file, item.label, trace, (index) => item.lineOfEvent(index));
-    }
-    for (const [traceId, blocks] of grouped) {
-      if (context.signal.aborted) break;
-      const line = firstLine.get(traceId);
-      await checkTrace(
-        file,
-        converter.labels.get(traceId) ?? traceId,
-        blocksToEvents(blocks, { traceId }),
-        () => line,
-      );
-    }
-    if (result.interrupted || context.signal.aborted) {
-      report.interrupted = true;
-      break;
-    }
-  }
+      await checkTrace(grouped.file, grouped.label, trace, () => grouped.line);
+    },
+  );
+  report.interrupted = traces.interrupted;
+  report.splitTraces = traces.splitTraces;
+  if (traces.splitTraces > 0)
+    context.err(
+      `${context.errorPalette.yellow('note')}: ${splitTracesNote(traces.splitTraces, options.maxOpenTraces, 'checked')}\n`,
+    );
   report.ok = report.counts.block === 0 && !report.interrupted;
   const total = report.counts.block + report.counts.warn + report.counts.log;
   if (json) {
@@ -283,6 +283,9 @@ export function addCheckCommand(program: Command, context: CommandContext): Comm
       ).choices(inputFormats),
     )
     .addOption(maxLineBytesOption())
+    .addOption(
+      maxOpenTracesOption('while their blocks are read (each trace is checked when finished)'),
+    )
     .addHelpText(
       'after',
       `

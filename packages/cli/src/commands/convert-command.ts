@@ -8,8 +8,12 @@ import { writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
-import { formatOption, maxLineBytesOption } from '../program/shared-options.js';
-import { collectTraces, createBlockConverter } from '../traces/index.js';
+import {
+  formatOption,
+  maxLineBytesOption,
+  maxOpenTracesOption,
+} from '../program/shared-options.js';
+import { createBlockConverter, forEachTrace, splitTracesNote } from '../traces/index.js';
 
 /** What `convert --to` produces. */
 export const convertTargets = ['events', 'blocks', 'jsonl'] as const;
@@ -24,6 +28,8 @@ export interface ConvertOptions {
   output?: string | undefined;
   format?: InputFormat | undefined;
   maxLineBytes?: number | undefined;
+  /** `--to events`: traces of a JSONL block file kept open at once when it interleaves traces. @default 256 */
+  maxOpenTraces?: number | undefined;
 }
 
 async function openOutput(
@@ -58,8 +64,9 @@ async function openOutput(
 /**
  * Converts a trace file losslessly with the core's conversions: to chat events
  * (`blocksToEvents`: one trace prints as a JSON array of events, several as JSONL of
- * `{ messages, metadata: { trace_id } }`), to a JSON array of blocks, or to JSONL blocks (the JSONL
- * sink's format, streamed one item at a time). Chat events become blocks with `eventsToBlocks`,
+ * `{ messages, metadata: { trace_id } }`; each trace is written as soon as it is finished, see
+ * {@link forEachTrace}), to a JSON array of blocks, or to JSONL blocks (the JSONL sink's format,
+ * streamed one item at a time). Chat events become blocks with `eventsToBlocks`,
  * trace entries with `entryToBlocks`.
  *
  * @param context - outputs, environment, signal
@@ -87,24 +94,38 @@ export async function convertFile(
     });
   }
   if (options.to === 'events') {
-    const collected = await collectTraces(context, [file], options);
     const { output, close } = await openOutput(context, options.output);
-    const traces = [...collected.traces.entries()];
-    if (traces.length === 1) {
-      const [traceId, blocks] = traces[0]!;
-      await writeText(output, `${JSON.stringify(blocksToEvents(blocks, { traceId }), null, 2)}\n`);
-    } else {
-      for (const [traceId, blocks] of traces) {
-        const messages = blocksToEvents(blocks, { traceId });
-        await writeText(
-          output,
-          `${JSON.stringify({ messages, metadata: { trace_id: traceId } })}\n`,
-        );
-      }
+    // one trace is written as a JSON array, several as JSONL: the first waits for a second
+    let first: { traceId: string; messages: ReturnType<typeof blocksToEvents> } | undefined;
+    let written = 0;
+    const line = (traceId: string, messages: ReturnType<typeof blocksToEvents>) =>
+      writeText(output, `${JSON.stringify({ messages, metadata: { trace_id: traceId } })}\n`);
+    let result: Awaited<ReturnType<typeof forEachTrace>>;
+    try {
+      result = await forEachTrace(context, [file], options, async (trace) => {
+        const messages = blocksToEvents(trace.blocks, { traceId: trace.traceId });
+        written++;
+        if (written === 1) {
+          first = { traceId: trace.traceId, messages };
+          return;
+        }
+        if (first !== undefined) {
+          await line(first.traceId, first.messages);
+          first = undefined;
+        }
+        await line(trace.traceId, messages);
+      });
+      if (first !== undefined)
+        await writeText(output, `${JSON.stringify(first.messages, null, 2)}\n`);
+    } finally {
+      await close();
     }
-    await close();
-    if (collected.interrupted) return exitCodes.interrupted;
-    return collected.skipped > 0 ? exitCodes.problems : exitCodes.ok;
+    if (result.splitTraces > 0)
+      context.err(
+        `${context.errorPalette.yellow('note')}: ${splitTracesNote(result.splitTraces, options.maxOpenTraces, 'converted')}\n`,
+      );
+    if (result.interrupted) return exitCodes.interrupted;
+    return result.skipped > 0 ? exitCodes.problems : exitCodes.ok;
   }
 
   let skipped = 0;
@@ -165,6 +186,11 @@ export function addConvertCommand(program: Command, context: CommandContext): Co
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .addOption(formatOption())
     .addOption(maxLineBytesOption())
+    .addOption(
+      maxOpenTracesOption(
+        'by --to events while their blocks are read (each trace is written when finished)',
+      ),
+    )
     .addHelpText(
       'after',
       `

@@ -5,7 +5,7 @@ import type { Palette } from '../output/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
 import { formatOption, maxLineBytesOption } from '../program/shared-options.js';
-import { createStatsAggregator, type TraceStats } from '../stats/index.js';
+import { createStatsAggregator, type LatencySummary, type TraceStats } from '../stats/index.js';
 
 /** Options of {@link statsFiles} (the `stats` command's flags). */
 export interface StatsOptions {
@@ -63,7 +63,14 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
       : []),
     ...(stats.entries > 0 ? [['entries', number(stats.entries)]] : []),
     ['tool calls', number(stats.toolCalls)],
-    ['errors', number(stats.errors)],
+    [
+      'errors',
+      `${number(stats.errors)}${
+        stats.errors === 0
+          ? ''
+          : ` (${number(stats.modelErrors)} model call${stats.modelErrors === 1 ? '' : 's'}, ${number(stats.toolErrors)} tool call${stats.toolErrors === 1 ? '' : 's'})`
+      }`,
+    ],
   ];
   out.push(
     overview.map(([label, value]) => `${(label ?? '').padEnd(11)} ${value ?? ''}`).join('\n'),
@@ -74,16 +81,20 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
       table(Object.entries(stats.toolCallsByTool).map(([tool, count]) => [tool, number(count)])),
     );
   }
-  if (Object.keys(stats.resultsByStatus).length > 0) {
-    heading('tool results by status');
-    out.push(
-      table(
-        Object.entries(stats.resultsByStatus).map(([status, count]) => [
-          status === 'success' ? status : palette.red(status),
-          number(count),
-        ]),
-      ),
+  const statuses = (record: Record<string, number>) =>
+    table(
+      Object.entries(record).map(([status, count]) => [
+        status === 'success' ? status : palette.red(status),
+        number(count),
+      ]),
     );
+  if (Object.keys(stats.modelCallsByStatus).length > 0) {
+    heading('model calls by status');
+    out.push(statuses(stats.modelCallsByStatus));
+  }
+  if (Object.keys(stats.resultsByStatus).length > 0) {
+    heading('tool calls by status');
+    out.push(statuses(stats.resultsByStatus));
   }
   const models = Object.entries(stats.byModel);
   if (models.length > 0) {
@@ -102,14 +113,14 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
       ]),
     );
   }
-  const latencies = Object.entries(stats.latencyByTool);
-  if (latencies.length > 0) {
-    heading('latency by tool (ms)');
+  const latencyTable = (title: string, latencies: [string, LatencySummary][]) => {
+    if (latencies.length === 0) return;
+    heading(`latency by ${title} (ms)`);
     out.push(
       table([
-        ['tool', 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
-        ...latencies.map(([tool, l]) => [
-          tool,
+        [title, 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
+        ...latencies.map(([key, l]) => [
+          key,
           number(l.count),
           milliseconds(l.p50),
           milliseconds(l.p90),
@@ -119,7 +130,9 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
         ]),
       ]),
     );
-  }
+  };
+  latencyTable('model', Object.entries(stats.latencyByModel));
+  latencyTable('tool', Object.entries(stats.latencyByTool));
   return `${out.join('\n')}\n`;
 }
 
@@ -196,7 +209,7 @@ export function addStatsCommand(program: Command, context: CommandContext): Comm
     .command('stats')
     .summary('summarise traces: counts, tools, errors, tokens, cost, latency')
     .description(
-      'Summarise trace files in one streaming pass: traces, events or blocks, tool calls by tool, tool results by status, tokens and cost by model (metadata.model, metadata.usage, metadata.cost), and latency percentiles per tool (execution_time_ms, latency_ms or duration_ms; p50/p90/p95/p99 within 1%). Memory stays flat however large the files.',
+      "Summarise trace files in one streaming pass: traces, events or blocks, tool calls by tool, model calls by status (an assistant message's metadata.status: success, failure, timeout, rate_limited, ...) and tool calls by status, tokens and cost by model (metadata.model, metadata.usage, metadata.cost: the recorder's cost_micro_usd / cost_usd, or a number in USD), and latency percentiles per model (metadata.latency_ms) and per tool (execution_time_ms, latency_ms or duration_ms; p50/p90/p95/p99 within 1%). Memory stays flat however large the files.",
     )
     .argument('<files...>', 'trace files (.json or .jsonl)')
     .addOption(formatOption())

@@ -10,10 +10,11 @@ import { formatProblem, type Problem } from '../output/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
 import {
+  defaultMaxOpenTraces,
   formatOption,
   limitsFrom,
   maxLineBytesOption,
-  parsePositiveInteger,
+  maxOpenTracesOption,
 } from '../program/shared-options.js';
 
 /** Options of {@link validateFiles} (the `validate` command's flags). */
@@ -74,7 +75,6 @@ export async function validateFiles(
           if (options.json === true) report.problems.push(problem);
           else pending.push(context.out(`${formatProblem(problem, palette)}\n`));
         },
-        onNotice: (text) => context.err(`${context.errorPalette.yellow('note')}: ${text}\n`),
       });
       validator.add(item);
       if (pending.length > 0) {
@@ -91,6 +91,7 @@ export async function validateFiles(
       blocks: 0,
       entries: 0,
       problems: 0,
+      reopenedTraces: 0,
     };
     report.files.push({
       file,
@@ -104,6 +105,14 @@ export async function validateFiles(
     }
   }
   report.ok = problemCount === 0 && !report.interrupted;
+  const reopened = report.files.filter((file) => file.counts.reopenedTraces > 0);
+  if (reopened.length > 0) {
+    const count = reopened.reduce((sum, file) => sum + file.counts.reopenedTraces, 0);
+    const maxOpenTraces = options.maxOpenTraces ?? defaultMaxOpenTraces;
+    context.err(
+      `${context.errorPalette.yellow('note')}: ${plural(count, 'time')} a trace continued after more than ${maxOpenTraces.toLocaleString('en-US')} other traces had been read (${reopened.map((file) => file.file).join(', ')}): its earlier blocks were forgotten, so parent and duplicate-id checks across those gaps are weakened (a child of a forgotten block is reported as having an unknown parent). Raise --max-open-traces above the number of traces written at once, or group each trace's blocks together.\n`,
+    );
+  }
   if (options.json === true) {
     await context.out(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -145,11 +154,7 @@ export function addValidateCommand(program: Command, context: CommandContext): C
     .argument('<file...>', 'trace files (.json or .jsonl)')
     .addOption(formatOption())
     .option('--json', 'print one JSON report (files, counts, problems) instead of lines')
-    .option(
-      '--max-open-traces <count>',
-      'traces of a JSONL block file kept open for parent checks (default: 256)',
-      parsePositiveInteger,
-    )
+    .addOption(maxOpenTracesOption('for parent checks'))
     .addOption(maxLineBytesOption())
     .addHelpText(
       'after',

@@ -1,4 +1,4 @@
-import { renderTree, type StitchedTrace, stitchTraces } from '@tracewarden/core';
+import { renderTree, type StitchedTrace, stitchBlocks } from '@tracewarden/core';
 import type { Command } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
@@ -7,9 +7,10 @@ import type { CommandContext } from '../program/command-context.js';
 import {
   formatOption,
   maxLineBytesOption,
+  maxOpenTracesOption,
   parsePositiveInteger,
 } from '../program/shared-options.js';
-import { collectTraces } from '../traces/index.js';
+import { forEachTrace, splitTracesNote } from '../traces/index.js';
 
 /** Options of {@link viewFile} (the `view` command's flags). */
 export interface ViewOptions {
@@ -25,12 +26,16 @@ export interface ViewOptions {
   /** Line width of the tree. @default the terminal width, else 120 */
   width?: number | undefined;
   maxLineBytes?: number | undefined;
+  /** Traces of a JSONL block file kept open at once when the file interleaves traces. @default 256 */
+  maxOpenTraces?: number | undefined;
 }
 
 /**
  * Prints the stitched tree of each trace in a file (chat-event traces and entries are converted
  * to blocks first), or the stitched JSON with `json` (one object for one trace, an array for
- * several).
+ * several). Traces are printed one by one as each is finished ({@link forEachTrace}), so memory
+ * holds a few traces, not the file; with `trace`, only that trace is kept (whole, however its
+ * blocks are spread through the file).
  *
  * @param context - outputs, environment, signal
  * @param file - the trace file
@@ -46,38 +51,70 @@ export async function viewFile(
   file: string,
   options: ViewOptions,
 ): Promise<number> {
-  const collected = await collectTraces(context, [file], { ...options, labelTraceIds: true });
-  // in file order (stitchTraces orders by trace id)
-  const order = [...collected.traces.keys()];
-  let stitched: StitchedTrace[] = stitchTraces([...collected.traces.values()].flat()).sort(
-    (a, b) => order.indexOf(a.trace_id) - order.indexOf(b.trace_id),
-  );
-  if (options.trace !== undefined) {
-    const wanted = options.trace;
-    stitched = stitched.filter(
-      (trace) => trace.trace_id === wanted || collected.labels.get(trace.trace_id) === wanted,
-    );
-    if (stitched.length === 0) {
-      const known = [...collected.labels.values()].slice(0, 10).join(', ');
-      throw new CliError({
-        code: 'CLI_USAGE',
-        message: `${file} has no trace "${wanted}"; its traces are: ${known}${collected.labels.size > 10 ? ', ...' : ''}`,
-      });
+  const wanted = options.trace;
+  const color = options.color ?? useColor(context.io.stdout, context.env);
+  const maxWidth = options.width ?? context.io.stdout.columns ?? 120;
+  let printed = 0;
+  // --json: one trace prints as an object, several as an array, so the first waits for a second
+  let firstJson: string | undefined;
+  const indent = (text: string) => text.replaceAll('\n', '\n  ');
+  const print = async (trace: StitchedTrace) => {
+    printed++;
+    if (options.json !== true) {
+      const tree = renderTree(trace, { color, full: options.full === true, maxWidth });
+      await context.out(`${printed === 1 ? '' : '\n'}${tree}\n`);
+      return;
     }
+    const text = JSON.stringify(trace, null, 2);
+    if (printed === 1) {
+      firstJson = text;
+      return;
+    }
+    if (firstJson !== undefined) {
+      await context.out(`[\n  ${indent(firstJson)}`);
+      firstJson = undefined;
+    }
+    await context.out(`,\n  ${indent(text)}`);
+  };
+  const result = await forEachTrace(
+    context,
+    [file],
+    {
+      format: options.format,
+      maxLineBytes: options.maxLineBytes,
+      maxOpenTraces: options.maxOpenTraces,
+      labelTraceIds: true,
+      only:
+        wanted === undefined
+          ? undefined
+          : (traceId, label) => traceId === wanted || label === wanted,
+    },
+    (trace) => print(stitchBlocks(trace.blocks, { traceId: trace.traceId })),
+  );
+  if (result.interrupted) {
+    if (firstJson !== undefined) await context.out(`${firstJson}\n`);
+    else if (options.json === true && printed > 1) await context.out('\n]\n');
+    return exitCodes.interrupted;
+  }
+  if (wanted !== undefined && printed === 0) {
+    const known = result.labels.first.join(', ');
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `${file} has no trace "${wanted}"; its traces are: ${known}${result.labels.more ? ', ...' : ''}`,
+    });
   }
   if (options.json === true) {
-    const value = stitched.length === 1 ? stitched[0] : stitched;
-    await context.out(`${JSON.stringify(value, null, 2)}\n`);
-  } else {
-    const color = options.color ?? useColor(context.io.stdout, context.env);
-    const maxWidth = options.width ?? context.io.stdout.columns ?? 120;
-    const trees = stitched.map((trace) =>
-      renderTree(trace, { color, full: options.full === true, maxWidth }),
-    );
-    await context.out(trees.length === 0 ? `${file}: no traces\n` : `${trees.join('\n\n')}\n`);
+    if (printed === 0) await context.out('[]\n');
+    else if (firstJson !== undefined) await context.out(`${firstJson}\n`);
+    else await context.out('\n]\n');
+  } else if (printed === 0) {
+    await context.out(`${file}: no traces\n`);
   }
-  if (collected.interrupted) return exitCodes.interrupted;
-  return collected.skipped > 0 ? exitCodes.problems : exitCodes.ok;
+  if (result.splitTraces > 0)
+    context.err(
+      `${context.errorPalette.yellow('note')}: ${splitTracesNote(result.splitTraces, options.maxOpenTraces, 'shown')}\n`,
+    );
+  return result.skipped > 0 ? exitCodes.problems : exitCodes.ok;
 }
 
 /**
@@ -91,7 +128,7 @@ export function addViewCommand(program: Command, context: CommandContext): Comma
     .command('view')
     .summary('show the stitched tree of each trace in a file')
     .description(
-      'Show each trace of a file as its stitched tree: messages, thinks, tool calls with arguments and results, durations, tokens, cost, guard decisions and policy violations. Values are truncated to the terminal width for display only (--full shows them whole). Chat-event traces and trace entries are converted to blocks first.',
+      'Show each trace of a file as its stitched tree: messages, thinks, tool calls with arguments and results, durations, tokens, cost, guard decisions and policy violations. Values are truncated to the terminal width for display only (--full shows them whole). Chat-event traces and trace entries are converted to blocks first. Traces are printed one by one as they are read, so large files work (--trace keeps just one).',
     )
     .argument('<file>', 'a trace file (.json or .jsonl)')
     .addOption(formatOption())
@@ -109,6 +146,9 @@ export function addViewCommand(program: Command, context: CommandContext): Comma
       parsePositiveInteger,
     )
     .addOption(maxLineBytesOption())
+    .addOption(
+      maxOpenTracesOption('while their blocks are read (each trace is shown when finished)'),
+    )
     .addHelpText(
       'after',
       `

@@ -335,6 +335,40 @@ describe('stats', () => {
     expect(stats.latencyByTool.search_db.p99).toBeCloseTo(5000, -2);
   });
 
+  it("sums the recorder's cost objects (cost_micro_usd first) on a demo trace", async () => {
+    // written by examples/openai/email-agent: metadata.cost = { cost_usd, cost_micro_usd, ... }
+    const result = await run(['stats', '--json', fixture('email-agent-trace.jsonl')]);
+    expect(result.code).toBe(0);
+    const stats = JSON.parse(result.stdout);
+    // 38 + 153 micro-USD, exact (cost_usd alone would give 0.00003795 + 0.0001527)
+    expect(stats.byModel['gpt-4o-mini']).toMatchObject({ calls: 2, cost: 0.000191 });
+    const text = await run(['stats', fixture('email-agent-trace.jsonl')]);
+    expect(text.stdout).toMatch(/gpt-4o-mini\s+2\s+556\s+179\s+735\s+0\.000191/);
+  });
+
+  it('counts model-call statuses apart from tool statuses, latency per model, and guard costs', async () => {
+    const result = await run(['stats', '--json', fixture('model-call-statuses.jsonl')]);
+    expect(result.code).toBe(0);
+    const stats = JSON.parse(result.stdout);
+    expect(stats).toMatchObject({
+      modelCallsByStatus: { success: 1, rate_limited: 1, timeout: 1 },
+      resultsByStatus: { failure: 1 },
+      modelErrors: 2,
+      toolErrors: 1,
+      errors: 3,
+    });
+    expect(stats.byModel['gpt-4o-mini']).toMatchObject({ calls: 3, cost: 0.00021 });
+    // the guard's cost (a number in USD) on the TOOL_RESULT
+    expect(stats.byModel['(tools)']).toMatchObject({ calls: 1, cost: 0.002 });
+    expect(stats.latencyByModel['gpt-4o-mini']).toMatchObject({ count: 3, min: 40, max: 30000 });
+    const text = await run(['stats', fixture('model-call-statuses.jsonl')]);
+    expect(text.stdout).toContain('model calls by status');
+    expect(text.stdout).toMatch(/rate_limited\s+1/);
+    expect(text.stdout).toContain('tool calls by status');
+    expect(text.stdout).toContain('latency by model (ms)');
+    expect(text.stdout).toMatch(/errors\s+3 \(2 model calls, 1 tool call\)/);
+  });
+
   it('prints a readable report', async () => {
     const result = await run(['stats', fixture('chat-dataset.jsonl')]);
     expect(result.stdout).toContain('traces      2');
@@ -365,6 +399,45 @@ describe('check', () => {
       'chat-dataset.jsonl:2: BLOCK run-1/1.tool_calls.0: email sent outside example.com',
     );
     expect(result.stdout).toContain('blocked: 3 violations (2 block, 1 warn, 0 log) in 4 traces');
+  });
+
+  it('checks an interleaved block file trace by trace, whole, with one note when traces had to be split', async () => {
+    const lines = readFileSync(fixture('blocks.jsonl'), 'utf8').trim().split('\n');
+    const mail = lines.filter((line) => line.includes('"tr_mail"'));
+    const weather = lines.filter((line) => line.includes('"tr_weather"'));
+    const mixed = join(temporary, 'mixed.jsonl');
+    // two traces written at once: a small interleaved file is grouped whole
+    writeFileSync(
+      mixed,
+      `${weather.flatMap((line, i) => (mail[i] === undefined ? [line] : [line, mail[i]])).join('\n')}\n`,
+    );
+    const small = await run(['check', '-p', policy, mixed]);
+    expect(small.stdout).toContain('BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
+    expect(small.stdout).toContain('in 2 traces');
+    expect(small.stderr).toBe('');
+    // 300 traces round-robin: more than --max-open-traces at once
+    const many = join(temporary, 'many.jsonl');
+    let text = '';
+    for (let round = 0; round < 2; round++)
+      for (let t = 0; t < 300; t++)
+        text += `${JSON.stringify({ id: `tb_${t}_${round}`, trace_id: `tr_${t}`, sub_type: 'MESSAGE', payload: { role: 'user', content: 'hi' }, created_at: '2025-01-01T00:00:00.000Z' })}\n`;
+    writeFileSync(many, text);
+    const split = await run(['check', '-p', policy, '--format', 'json', many]);
+    expect(JSON.parse(split.stdout)).toMatchObject({ traces: 600, splitTraces: 300 });
+    expect(split.stderr.trim().split('\n')).toHaveLength(1);
+    expect(split.stderr).toContain('note: 300 traces came back after they were finished');
+    expect(split.stderr).toContain('--max-open-traces');
+    const raised = await run(['check', '-p', policy, '--max-open-traces', '300', many]);
+    expect(raised.stdout).toContain('in 300 traces');
+    expect(raised.stderr).toBe('');
+  });
+
+  it('view --json prints one trace as an object and several as an array, streamed', async () => {
+    const one = await run(['view', '--json', fixture('email-agent-trace.jsonl')]);
+    expect(JSON.parse(one.stdout)).toMatchObject({ trace_id: 'tr_01M80DF652B048GEXTG2034H3K' });
+    const several = await run(['view', '--json', fixture('blocks.jsonl')]);
+    const traces = JSON.parse(several.stdout) as { trace_id: string }[];
+    expect(traces.map((trace) => trace.trace_id)).toEqual(['tr_weather', 'tr_mail']);
   });
 
   it('exits 0 when only warn rules fire', async () => {

@@ -34,6 +34,20 @@ export function maxLineBytesOption(): Option {
   ).argParser(parsePositiveInteger);
 }
 
+/** Traces of a JSONL block file kept open at once, by default. */
+export const defaultMaxOpenTraces = 256;
+
+/**
+ * `--max-open-traces <count>`: how many traces of a JSONL block file are kept open at once.
+ * @param purpose - what an open trace is kept for
+ */
+export function maxOpenTracesOption(purpose: string): Option {
+  return new Option(
+    '--max-open-traces <count>',
+    `traces of a JSONL block file kept open ${purpose}; raise it for files that interleave more traces than this (default: ${defaultMaxOpenTraces})`,
+  ).argParser(parsePositiveInteger);
+}
+
 /**
  * The block byte limits from the environment (`LIMIT_MSG_BYTES`, ...), as a usage error when
  * a variable is not a positive integer.

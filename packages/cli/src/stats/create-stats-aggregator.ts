@@ -7,7 +7,10 @@ export interface ModelTotals {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
-  /** USD, summed from `metadata.cost` / `cost_usd` (or a tool record's `cost`). */
+  /**
+   * USD: the recorder's `metadata.cost` object (its exact `cost_micro_usd`, else `cost_usd`), a
+   * guard's `cost` number (USD) on a tool result, or a tool record's `result.cost`.
+   */
   cost: number;
 }
 
@@ -38,10 +41,21 @@ export interface TraceStats {
   toolCallsByTool: Record<string, number>;
   /** Tool results by status (`success`, `failure`, `timeout`, ... or `error` when only an error is recorded). */
   resultsByStatus: Record<string, number>;
+  /**
+   * Model calls by status: the assistant message's `metadata.status` as the adapters record it
+   * (`success`, `failure`, `cancelled`, `timeout`, `budget_exceeded`, `rate_limited`, `circuit_open`).
+   */
+  modelCallsByStatus: Record<string, number>;
   /** Tool results whose status is not `success`. */
+  toolErrors: number;
+  /** Model calls whose status is not `success`. */
+  modelErrors: number;
+  /** `toolErrors + modelErrors`. */
   errors: number;
   byModel: Record<string, ModelTotals>;
   latencyByTool: Record<string, LatencySummary>;
+  /** Model-call latency per model, from the assistant message's `metadata.latency_ms`. */
+  latencyByModel: Record<string, LatencySummary>;
 }
 
 /** Accumulates statistics one record at a time, in bounded memory. */
@@ -75,9 +89,30 @@ function firstNumber(...values: unknown[]): number | undefined {
   return undefined;
 }
 
-function costOf(value: unknown): number | undefined {
-  if (isObject(value)) return firstNumber(value.total, value.total_cost, value.usd, value.amount);
-  return firstNumber(value);
+/** A cost as recorded: exact micro-USD when the record has them, else USD. */
+type Cost = { microUsd: number } | { usd: number };
+
+/**
+ * The recorder writes `{ cost_usd, cost_micro_usd, pricing_source, ... }` (the integer
+ * `cost_micro_usd` is exact, so it wins); guards and tool records write a number in USD.
+ */
+function costOf(value: unknown): Cost | undefined {
+  if (isObject(value)) {
+    const microUsd = firstNumber(value.cost_micro_usd);
+    if (microUsd !== undefined) return { microUsd };
+    const usd = firstNumber(value.cost_usd, value.total, value.total_cost, value.usd, value.amount);
+    return usd === undefined ? undefined : { usd };
+  }
+  const usd = firstNumber(value);
+  return usd === undefined ? undefined : { usd };
+}
+
+/** The cost in a metadata object: its `cost` (object or number), else top-level `cost_micro_usd` / `cost_usd`. */
+function costIn(holder: JsonObject): Cost | undefined {
+  return (
+    costOf(holder.cost) ??
+    costOf({ cost_micro_usd: holder.cost_micro_usd, cost_usd: holder.cost_usd })
+  );
 }
 
 function durationOf(metadata: JsonObject): number | undefined {
@@ -94,10 +129,11 @@ function stringOr(value: unknown, fallback: string): string {
 
 /**
  * Creates a statistics aggregator for `tracewarden stats`: traces, events, blocks by sub type,
- * tool calls by tool, results by status, tokens and cost by model (from `metadata.model`,
- * `metadata.usage` in OpenAI or neutral naming, `metadata.cost` / `cost_usd`, and seed 004's
- * `cost`), and latency percentiles per tool (from `execution_time_ms`, `latency_ms` or
- * `duration_ms`).
+ * tool calls by tool, tool results by status, model calls by status (an assistant message's
+ * `metadata.status`), tokens and cost by model (from `metadata.model`, `metadata.usage` in OpenAI
+ * or neutral naming, the recorder's `metadata.cost` object, a guard's `cost` in USD and seed 004's
+ * `cost`), latency percentiles per tool (from `execution_time_ms`, `latency_ms` or
+ * `duration_ms`) and per model (`metadata.latency_ms`).
  *
  * Memory is bounded whatever the input size: latencies go into one
  * {@link createPercentileSketch} per tool (a log histogram, 1% relative accuracy), results are
@@ -125,8 +161,11 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
   const blocksBySubType: Record<string, number> = {};
   const toolCallsByTool: Record<string, number> = {};
   const resultsByStatus: Record<string, number> = {};
-  const byModel = new Map<string, ModelTotals>();
+  const modelCallsByStatus: Record<string, number> = {};
+  // Micro-USD summed apart (integers, exact) from USD amounts; joined in summary().
+  const byModel = new Map<string, ModelTotals & { microUsd: number }>();
   const latency = new Map<string, PercentileSketch>();
+  const modelLatency = new Map<string, PercentileSketch>();
   // Call names per trace, in two generations of traces (bounded without evicting one key at a
   // time, which scans a Map's deleted slots and turns quadratic on millions of calls).
   let recentTraces = new Map<string, Map<string, string>>();
@@ -146,29 +185,42 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
   };
   const callName = (traceId: string, callId: string) =>
     (recentTraces.get(traceId) ?? olderTraces.get(traceId))?.get(callId);
-  const addLatency = (tool: string, ms: number | undefined) => {
+  const addSample = (
+    sketches: Map<string, PercentileSketch>,
+    key: string,
+    ms: number | undefined,
+  ) => {
     if (ms === undefined) return;
-    let sketch = latency.get(tool);
+    let sketch = sketches.get(key);
     if (sketch === undefined) {
       sketch = createPercentileSketch();
-      latency.set(tool, sketch);
+      sketches.set(key, sketch);
     }
     sketch.add(ms);
   };
-  const modelTotals = (model: string): ModelTotals => {
+  const addLatency = (tool: string, ms: number | undefined) => addSample(latency, tool, ms);
+  const modelTotals = (model: string) => {
     let totals = byModel.get(model);
     if (totals === undefined) {
-      totals = { calls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, cost: 0 };
+      totals = { calls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, cost: 0, microUsd: 0 };
       byModel.set(model, totals);
     }
     return totals;
   };
+  const addCost = (totals: { cost: number; microUsd: number }, cost: Cost) => {
+    if ('microUsd' in cost) totals.microUsd += cost.microUsd;
+    else totals.cost += cost.usd;
+  };
   /** Usage and cost in a metadata object (or an event carrying them directly). */
   const addUsage = (holder: JsonObject, fallbackModel: string | undefined) => {
     const usage = isObject(holder.usage) ? holder.usage : undefined;
-    const cost = costOf(holder.cost ?? holder.cost_usd);
+    const cost = costIn(holder);
     const model =
-      typeof holder.model === 'string' && holder.model !== '' ? holder.model : fallbackModel;
+      typeof holder.model === 'string' && holder.model !== ''
+        ? holder.model
+        : typeof holder.request_model === 'string' && holder.request_model !== ''
+          ? holder.request_model
+          : fallbackModel;
     if (
       model === undefined ||
       (usage === undefined && cost === undefined && typeof holder.model !== 'string')
@@ -195,7 +247,14 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       totals.outputTokens += output;
       totals.totalTokens += firstNumber(usage.total_tokens, usage.totalTokens) ?? input + output;
     }
-    if (cost !== undefined) totals.cost += cost;
+    if (cost !== undefined) addCost(totals, cost);
+  };
+  /** A model call's status and latency, from an assistant message's metadata. */
+  const addModelCall = (metadata: JsonObject) => {
+    if (typeof metadata.status === 'string') increment(modelCallsByStatus, metadata.status);
+    const model = stringOr(metadata.model, stringOr(metadata.request_model, ''));
+    if (model !== '')
+      addSample(modelLatency, model, firstNumber(metadata.latency_ms, metadata.duration_ms));
   };
   const addStatus = (metadata: JsonObject) => {
     const status =
@@ -228,6 +287,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         if (!isObject(event)) continue;
         const metadata = isObject(event.metadata) ? event.metadata : {};
         if (event.role !== 'tool') addUsage({ ...event, ...metadata }, undefined);
+        if (event.role === 'assistant') addModelCall(metadata);
         if (Array.isArray(event.tool_calls)) {
           for (const call of event.tool_calls) {
             if (!isObject(call)) continue;
@@ -257,6 +317,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       const callId = typeof payload.call_id === 'string' ? payload.call_id : undefined;
       if (subType === 'MESSAGE') {
         addUsage(metadata, undefined);
+        if (payload.role === 'assistant') addModelCall(metadata);
       } else if (subType === 'TOOL_CALL') {
         const name = stringOr(payload.name, '(unnamed)');
         increment(toolCallsByTool, name);
@@ -271,7 +332,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
           '(unknown tool)';
         // streamed deltas carry no timing of their own; count each result's timing once
         addLatency(name, durationOf(metadata));
-        const cost = costOf(metadata.cost ?? metadata.cost_usd);
+        const cost = costIn(metadata);
         if (cost !== undefined)
           addUsage({ ...metadata, model: stringOr(metadata.model, '(tools)') }, undefined);
       } else {
@@ -292,33 +353,41 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       if (cost !== undefined) {
         const totals = modelTotals(stringOr(callMetadata.model, '(tools)'));
         totals.calls++;
-        totals.cost += cost;
+        addCost(totals, cost);
       }
     },
     summary() {
-      const latencyByTool: Record<string, LatencySummary> = {};
-      for (const [tool, sketch] of [...latency.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-        if (sketch.count === 0) continue;
-        latencyByTool[tool] = {
-          count: sketch.count,
-          mean: sketch.sum / sketch.count,
-          p50: sketch.quantile(0.5) ?? 0,
-          p90: sketch.quantile(0.9) ?? 0,
-          p95: sketch.quantile(0.95) ?? 0,
-          p99: sketch.quantile(0.99) ?? 0,
-          min: sketch.min ?? 0,
-          max: sketch.max ?? 0,
-        };
-      }
+      const summarize = (sketches: Map<string, PercentileSketch>) => {
+        const out: Record<string, LatencySummary> = {};
+        for (const [key, sketch] of [...sketches.entries()].sort(([a], [b]) =>
+          a.localeCompare(b),
+        )) {
+          if (sketch.count === 0) continue;
+          out[key] = {
+            count: sketch.count,
+            mean: sketch.sum / sketch.count,
+            p50: sketch.quantile(0.5) ?? 0,
+            p90: sketch.quantile(0.9) ?? 0,
+            p95: sketch.quantile(0.95) ?? 0,
+            p99: sketch.quantile(0.99) ?? 0,
+            min: sketch.min ?? 0,
+            max: sketch.max ?? 0,
+          };
+        }
+        return out;
+      };
       const sorted = (record: Record<string, number>) =>
         Object.fromEntries(
           Object.entries(record).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)),
         );
       const toolCalls = Object.values(toolCallsByTool).reduce((sum, count) => sum + count, 0);
-      const errors = Object.entries(resultsByStatus).reduce(
-        (sum, [status, count]) => (status === 'success' ? sum : sum + count),
-        0,
-      );
+      const failures = (record: Record<string, number>) =>
+        Object.entries(record).reduce(
+          (sum, [status, count]) => (status === 'success' ? sum : sum + count),
+          0,
+        );
+      const toolErrors = failures(resultsByStatus);
+      const modelErrors = failures(modelCallsByStatus);
       return {
         files,
         traces: eventTraces + blockTraceIds.size + sessions.size,
@@ -329,9 +398,21 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         toolCalls,
         toolCallsByTool: sorted(toolCallsByTool),
         resultsByStatus: sorted(resultsByStatus),
-        errors,
-        byModel: Object.fromEntries([...byModel.entries()].sort(([a], [b]) => a.localeCompare(b))),
-        latencyByTool,
+        modelCallsByStatus: sorted(modelCallsByStatus),
+        toolErrors,
+        modelErrors,
+        errors: toolErrors + modelErrors,
+        byModel: Object.fromEntries(
+          [...byModel.entries()]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([model, { microUsd, ...totals }]): [string, ModelTotals] => [
+              model,
+              // micro-USD are exact integers: divide once, then add any USD amounts
+              { ...totals, cost: microUsd === 0 ? totals.cost : microUsd / 1e6 + totals.cost },
+            ]),
+        ),
+        latencyByTool: summarize(latency),
+        latencyByModel: summarize(modelLatency),
       };
     },
   };

@@ -33,8 +33,6 @@ export interface BlockConverterOptions {
 export interface BlockConverter {
   /** The blocks of one item (empty for metadata and skipped items). */
   convert(item: InputItem): Block[];
-  /** Trace ids in first-seen order, with their labels for reports. */
-  readonly labels: ReadonlyMap<string, string>;
 }
 
 /**
@@ -55,14 +53,14 @@ export interface BlockConverter {
  */
 export function createBlockConverter(options: BlockConverterOptions = {}): BlockConverter {
   const ids = options.ids ?? createSequentialIds();
-  const labels = new Map<string, string>();
   const sessions = new Map<string, { traceId: string; messageId: string }>();
   const skip = (line: number | undefined, message: string): Block[] => {
     options.onSkip?.({ line, message });
     return [];
   };
   return {
-    labels,
+    // Nothing is kept per trace (only per trace-entry session), so memory stays flat however
+    // many traces a file holds; a chat-event trace's label is its item's `label`.
     convert(item) {
       switch (item.type) {
         case 'problem':
@@ -76,7 +74,6 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
               item.line,
               'not a block (it needs a string id, trace_id and a sub_type of MESSAGE, TOOL_CALL, TOOL_RESULT or THINK); run `tracewarden validate` for details',
             );
-          if (!labels.has(block.trace_id)) labels.set(block.trace_id, block.trace_id);
           return [block];
         }
         case 'trace': {
@@ -93,7 +90,6 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             item.label.startsWith('#') && options.labelTraceIds !== true
               ? ids.traceId()
               : item.label;
-          labels.set(traceId, item.label);
           return eventsToBlocks(trace, { traceId, ids, startTime: 0 });
         }
         case 'entry': {
@@ -128,7 +124,6 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             };
             state = { traceId, messageId: message.id };
             sessions.set(session, state);
-            labels.set(traceId, traceId);
             out.push(message);
           }
           out.push(

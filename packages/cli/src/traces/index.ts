@@ -1,8 +1,14 @@
-export { type CollectedTraces, collectTraces } from './collect-traces.js';
 export {
   type BlockConverter,
   type BlockConverterOptions,
   type ConversionSkip,
   createBlockConverter,
 } from './create-block-converter.js';
+export {
+  type ForEachTraceOptions,
+  type ForEachTraceResult,
+  forEachTrace,
+  type GroupedTrace,
+} from './for-each-trace.js';
 export { normalizeBlock } from './normalize-block.js';
+export { splitTracesNote } from './split-traces-note.js';
