@@ -35,12 +35,16 @@ async function plainCall(client: OpenAI): Promise<number> {
   return performance.now() - start;
 }
 
-async function streamedCall(client: OpenAI): Promise<{ total: number; first: number }> {
+async function streamedCall(
+  client: OpenAI,
+  includeUsage = false,
+): Promise<{ total: number; first: number }> {
   const start = performance.now();
   const stream = await client.chat.completions.create({
     model: 'gpt-4o-mini',
     messages,
     stream: true,
+    ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
   });
   let first = -1;
   for await (const _ of stream) if (first < 0) first = performance.now() - start;
@@ -51,6 +55,8 @@ async function measure(): Promise<void> {
   const plain = { raw: [] as number[], wrapped: [] as number[] };
   const streamTotal = { raw: [] as number[], wrapped: [] as number[] };
   const firstChunk = { raw: [] as number[], wrapped: [] as number[] };
+  // the wrapper asks for usage (one more chunk from the server): the same request, raw
+  const streamUsage = { raw: [] as number[], wrapped: [] as number[] };
   // warm-up: JIT, sockets
   for (let i = 0; i < 200; i++) {
     await plainCall(raw);
@@ -79,6 +85,13 @@ async function measure(): Promise<void> {
     firstChunk.raw.push(r.first);
     firstChunk.wrapped.push(w.first);
   }
+  for (let i = 0; i < calls; i++) {
+    const rawFirst = i % 2 === 0;
+    const r = rawFirst ? await streamedCall(raw, true) : undefined;
+    const w = await streamedCall(wrapped);
+    streamUsage.raw.push((r ?? (await streamedCall(raw, true))).total);
+    streamUsage.wrapped.push(w.total);
+  }
   const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(8)} µs`;
   const paired = (a: number[], b: number[]) => median(b.map((value, i) => value - (a[i] ?? 0)));
   const row = (name: string, pair: { raw: number[]; wrapped: number[] }) =>
@@ -89,6 +102,7 @@ async function measure(): Promise<void> {
   row('chat.completions.create', plain);
   row('chat.completions.create stream', streamTotal);
   row('time to first chunk', firstChunk);
+  row('stream, raw also asking for usage', streamUsage);
   console.log(
     `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
   );

@@ -525,3 +525,21 @@ describe('help and usage', () => {
     expect(option.stderr).toContain('Allowed choices are events, dataset, blocks, entries');
   });
 });
+
+describe('progress on a terminal', () => {
+  it('draws a progress bar on stderr while reading, and erases it before the result', async () => {
+    const path = join(temporary, 'progress.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      lines.push(JSON.stringify([{ role: 'user', content: `question ${i} ${'x'.repeat(200)}` }]));
+    }
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const tty = await run(['validate', path], { tty: true });
+    expect(tty.code).toBe(0);
+    const piped = await run(['validate', path]);
+    expect(piped.stderr).not.toContain('\r');
+    // on a terminal the bar is drawn, then erased before anything else is printed
+    expect(tty.stderr).toMatch(/progress\.jsonl \[.*\] +\d+%/);
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+  });
+});
