@@ -117,17 +117,28 @@ const closedAdmission = (generation: number): MemoryAdmission =>
  * ```
  */
 export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
-  const breakers = new Map<string, Breaker>();
+  const store = new MemoryCircuitBreakerStore();
+  memoryStores.add(store);
+  return store;
+}
+
+/**
+ * The in-memory store as a class: every guard's store shares one set of methods, so the guard's
+ * call sites stay monomorphic (closures made per store would make them polymorphic).
+ */
+class MemoryCircuitBreakerStore implements CircuitBreakerStore {
+  private readonly breakers = new Map<string, Breaker>();
   // one counter for the whole store, so an admission from before a reset never matches again
-  let generations = 0;
+  private generations = 0;
   // one-entry cache: a guard asks for the same key on acquire and record (a Map lookup each)
-  let lastKey: string | undefined;
-  let lastBreaker: Breaker | undefined;
-  const get = (key: string): Breaker => {
-    if (key === lastKey) return lastBreaker!;
-    let breaker = breakers.get(key);
+  private lastKey: string | undefined = undefined;
+  private lastBreaker: Breaker | undefined = undefined;
+
+  private get(key: string): Breaker {
+    if (key === this.lastKey) return this.lastBreaker!;
+    let breaker = this.breakers.get(key);
     if (breaker === undefined) {
-      const generation = ++generations;
+      const generation = ++this.generations;
       breaker = {
         state: 'closed',
         failures: 0,
@@ -137,91 +148,93 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
         generation,
         closedAdmission: closedAdmission(generation),
       };
-      breakers.set(key, breaker);
+      this.breakers.set(key, breaker);
     }
-    lastKey = key;
-    lastBreaker = breaker;
+    this.lastKey = key;
+    this.lastBreaker = breaker;
     return breaker;
-  };
-  const move = (
-    breaker: Breaker,
-    to: CircuitState,
-    at: number,
-    reason: string,
-  ): CircuitTransition => {
+  }
+
+  private move(breaker: Breaker, to: CircuitState, at: number, reason: string): CircuitTransition {
     const transition: CircuitTransition = { from: breaker.state, to, at, reason };
     breaker.state = to;
-    breaker.generation = ++generations;
+    breaker.generation = ++this.generations;
     breaker.failures = 0;
     breaker.successes = 0;
     breaker.probes = 0;
     if (to === 'open') breaker.openedAt = at;
     if (to === 'closed') breaker.closedAdmission = closedAdmission(breaker.generation);
     return transition;
-  };
-  const store: CircuitBreakerStore = {
-    acquire(key, limits, now) {
-      const breaker = get(key);
-      if (breaker.state === 'closed') {
-        return breaker.closedAdmission;
+  }
+
+  acquire(key: string, limits: CircuitBreakerLimits, now: number): MemoryAdmission {
+    const breaker = this.get(key);
+    if (breaker.state === 'closed') {
+      return breaker.closedAdmission;
+    }
+    let transition: CircuitTransition | undefined;
+    if (breaker.state === 'open') {
+      if (now - breaker.openedAt < limits.recoveryTimeoutMs) {
+        return { allowed: false, probe: false, state: 'open', generation: breaker.generation };
       }
-      let transition: CircuitTransition | undefined;
-      if (breaker.state === 'open') {
-        if (now - breaker.openedAt < limits.recoveryTimeoutMs) {
-          return { allowed: false, probe: false, state: 'open', generation: breaker.generation };
-        }
-        transition = move(breaker, 'half_open', now, 'recovery_timeout');
-      }
-      if (breaker.probes >= limits.successThreshold - breaker.successes) {
-        return {
-          allowed: false,
-          probe: false,
-          state: 'half_open',
-          transition,
-          generation: breaker.generation,
-        };
-      }
-      breaker.probes++;
+      transition = this.move(breaker, 'half_open', now, 'recovery_timeout');
+    }
+    if (breaker.probes >= limits.successThreshold - breaker.successes) {
       return {
-        allowed: true,
-        probe: true,
+        allowed: false,
+        probe: false,
         state: 'half_open',
         transition,
         generation: breaker.generation,
       };
-    },
-    record(key, limits, admission, outcome, now) {
-      const breaker = get(key);
-      if ((admission as MemoryAdmission).generation !== breaker.generation) return undefined;
-      if (breaker.state === 'closed') {
-        if (outcome === 'success') breaker.failures = 0;
-        else if (outcome === 'failure' && ++breaker.failures >= limits.failureThreshold) {
-          return move(breaker, 'open', now, 'failure_threshold');
-        }
-        return undefined;
-      }
-      if (breaker.state !== 'half_open' || !admission.probe) return undefined;
-      breaker.probes--;
-      if (outcome === 'failure') return move(breaker, 'open', now, 'probe_failed');
-      if (outcome === 'success' && ++breaker.successes >= limits.successThreshold) {
-        return move(breaker, 'closed', now, 'probes_succeeded');
+    }
+    breaker.probes++;
+    return {
+      allowed: true,
+      probe: true,
+      state: 'half_open',
+      transition,
+      generation: breaker.generation,
+    };
+  }
+
+  record(
+    key: string,
+    limits: CircuitBreakerLimits,
+    admission: CircuitAdmission,
+    outcome: CircuitOutcome,
+    now: number,
+  ): CircuitTransition | undefined {
+    const breaker = this.get(key);
+    if ((admission as MemoryAdmission).generation !== breaker.generation) return undefined;
+    if (breaker.state === 'closed') {
+      if (outcome === 'success') breaker.failures = 0;
+      else if (outcome === 'failure' && ++breaker.failures >= limits.failureThreshold) {
+        return this.move(breaker, 'open', now, 'failure_threshold');
       }
       return undefined;
-    },
-    state(key, limits, now) {
-      const breaker = breakers.get(key);
-      if (breaker === undefined) return 'closed';
-      if (breaker.state === 'open' && now - breaker.openedAt >= limits.recoveryTimeoutMs)
-        return 'half_open';
-      return breaker.state;
-    },
-    reset(key) {
-      lastKey = undefined;
-      lastBreaker = undefined;
-      if (key === undefined) breakers.clear();
-      else breakers.delete(key);
-    },
-  };
-  memoryStores.add(store);
-  return store;
+    }
+    if (breaker.state !== 'half_open' || !admission.probe) return undefined;
+    breaker.probes--;
+    if (outcome === 'failure') return this.move(breaker, 'open', now, 'probe_failed');
+    if (outcome === 'success' && ++breaker.successes >= limits.successThreshold) {
+      return this.move(breaker, 'closed', now, 'probes_succeeded');
+    }
+    return undefined;
+  }
+
+  state(key: string, limits: CircuitBreakerLimits, now: number): CircuitState {
+    const breaker = this.breakers.get(key);
+    if (breaker === undefined) return 'closed';
+    if (breaker.state === 'open' && now - breaker.openedAt >= limits.recoveryTimeoutMs)
+      return 'half_open';
+    return breaker.state;
+  }
+
+  reset(key?: string): void {
+    this.lastKey = undefined;
+    this.lastBreaker = undefined;
+    if (key === undefined) this.breakers.clear();
+    else this.breakers.delete(key);
+  }
 }

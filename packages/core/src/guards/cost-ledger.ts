@@ -104,70 +104,87 @@ function close(reservation: LedgerReservation): boolean {
  * ```
  */
 export function createMemoryCostLedger(): CostLedger {
-  const sessions = new Map<string, LedgerSnapshot>();
-  let ids = 0;
+  return new MemoryCostLedger();
+}
+
+const copy = (s: LedgerSnapshot): LedgerSnapshot => ({
+  spentMicroUsd: s.spentMicroUsd,
+  reservedMicroUsd: s.reservedMicroUsd,
+  calls: s.calls,
+});
+
+/**
+ * The in-memory ledger as a class: every budget's ledger shares one set of methods, so call
+ * sites stay monomorphic (closures made per ledger would make them polymorphic).
+ */
+class MemoryCostLedger implements CostLedger {
+  private readonly sessions = new Map<string, LedgerSnapshot>();
+  private ids = 0;
   // one-entry cache: reserve and settle of a call look up the same session (a Map lookup each)
-  let lastSessionId: string | undefined;
-  let lastSnapshot: LedgerSnapshot | undefined;
-  const get = (sessionId: string): LedgerSnapshot => {
-    if (sessionId === lastSessionId) return lastSnapshot!;
-    let snapshot = sessions.get(sessionId);
+  private lastSessionId: string | undefined = undefined;
+  private lastSnapshot: LedgerSnapshot | undefined = undefined;
+
+  private get(sessionId: string): LedgerSnapshot {
+    if (sessionId === this.lastSessionId) return this.lastSnapshot!;
+    let snapshot = this.sessions.get(sessionId);
     if (snapshot === undefined) {
       snapshot = { spentMicroUsd: 0, reservedMicroUsd: 0, calls: 0 };
-      sessions.set(sessionId, snapshot);
+      this.sessions.set(sessionId, snapshot);
     }
-    lastSessionId = sessionId;
-    lastSnapshot = snapshot;
+    this.lastSessionId = sessionId;
+    this.lastSnapshot = snapshot;
     return snapshot;
-  };
-  const copy = (s: LedgerSnapshot): LedgerSnapshot => ({
-    spentMicroUsd: s.spentMicroUsd,
-    reservedMicroUsd: s.reservedMicroUsd,
-    calls: s.calls,
-  });
-  return {
-    reserve(request) {
-      const s = get(request.sessionId);
-      let exceeded: 'session_cost' | 'session_calls' | undefined;
-      if (request.maxCalls !== undefined && s.calls + 1 > request.maxCalls)
-        exceeded = 'session_calls';
-      else if (
-        request.maxMicroUsd !== undefined &&
-        s.spentMicroUsd + s.reservedMicroUsd + request.amountMicroUsd > request.maxMicroUsd
-      ) {
-        exceeded = 'session_cost';
-      }
-      if (exceeded !== undefined && request.force !== true)
-        return { ok: false, exceeded, snapshot: copy(s) };
-      s.reservedMicroUsd += request.amountMicroUsd;
-      s.calls++;
-      const reservation = new MemoryReservation(++ids, request.sessionId, request.amountMicroUsd);
-      return exceeded === undefined
-        ? { ok: true, reservation, snapshot: s }
-        : { ok: true, reservation, exceeded, snapshot: copy(s) };
-    },
-    settle(reservation, actualMicroUsd) {
-      const s = get(reservation.sessionId);
-      if (close(reservation)) {
-        s.reservedMicroUsd -= reservation.amountMicroUsd;
-        s.spentMicroUsd += actualMicroUsd;
-      }
-      return s;
-    },
-    release(reservation) {
-      if (!close(reservation)) return;
-      const s = get(reservation.sessionId);
+  }
+
+  reserve(request: LedgerReserveRequest): LedgerReserveResult {
+    const s = this.get(request.sessionId);
+    let exceeded: 'session_cost' | 'session_calls' | undefined;
+    if (request.maxCalls !== undefined && s.calls + 1 > request.maxCalls)
+      exceeded = 'session_calls';
+    else if (
+      request.maxMicroUsd !== undefined &&
+      s.spentMicroUsd + s.reservedMicroUsd + request.amountMicroUsd > request.maxMicroUsd
+    ) {
+      exceeded = 'session_cost';
+    }
+    if (exceeded !== undefined && request.force !== true)
+      return { ok: false, exceeded, snapshot: copy(s) };
+    s.reservedMicroUsd += request.amountMicroUsd;
+    s.calls++;
+    const reservation = new MemoryReservation(
+      ++this.ids,
+      request.sessionId,
+      request.amountMicroUsd,
+    );
+    return exceeded === undefined
+      ? { ok: true, reservation, snapshot: s }
+      : { ok: true, reservation, exceeded, snapshot: copy(s) };
+  }
+
+  settle(reservation: LedgerReservation, actualMicroUsd: number): LedgerSnapshot {
+    const s = this.get(reservation.sessionId);
+    if (close(reservation)) {
       s.reservedMicroUsd -= reservation.amountMicroUsd;
-      s.calls--;
-    },
-    spent(sessionId) {
-      return copy(get(sessionId));
-    },
-    reset(sessionId) {
-      lastSessionId = undefined;
-      lastSnapshot = undefined;
-      if (sessionId === undefined) sessions.clear();
-      else sessions.delete(sessionId);
-    },
-  };
+      s.spentMicroUsd += actualMicroUsd;
+    }
+    return s;
+  }
+
+  release(reservation: LedgerReservation): void {
+    if (!close(reservation)) return;
+    const s = this.get(reservation.sessionId);
+    s.reservedMicroUsd -= reservation.amountMicroUsd;
+    s.calls--;
+  }
+
+  spent(sessionId: string): LedgerSnapshot {
+    return copy(this.get(sessionId));
+  }
+
+  reset(sessionId?: string): void {
+    this.lastSessionId = undefined;
+    this.lastSnapshot = undefined;
+    if (sessionId === undefined) this.sessions.clear();
+    else this.sessions.delete(sessionId);
+  }
 }

@@ -195,92 +195,137 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 export function createBudget<Result = unknown>(
   options: BudgetOptions<Result> = {},
 ): Budget<Result> {
-  const ledger = options.costLedger ?? createMemoryCostLedger();
-  const maxPerCall =
-    options.maxCostPerCall === undefined ? undefined : usdToMicro(options.maxCostPerCall);
-  const maxPerSession =
-    options.maxCostPerSession === undefined ? undefined : usdToMicro(options.maxCostPerSession);
-  const maxCalls = options.maxCallsPerSession;
-  const alertThreshold = options.alertThreshold ?? 0.8;
-  const costFunction =
-    options.cost ?? (typeof options.costPerCall === 'function' ? options.costPerCall : undefined);
-  const costPerCall =
-    typeof options.costPerCall === 'number' ? usdToMicro(options.costPerCall) : undefined;
-  const recordSpend = options.recordLlmSpend !== false;
-  const estimate =
-    options.estimateCost !== undefined
-      ? usdToMicro(options.estimateCost)
-      : (costPerCall ?? maxPerCall ?? 0);
-  const alerted = new Set<string>();
-  const dynamic = options.useDynamicLlmCosts !== false;
+  return new MemoryBudget(options);
+}
 
-  const settled = (
+type Exceeded = 'per_call' | 'session_cost' | 'session_calls';
+
+/**
+ * The budget as a class: every budget shares one set of methods, so a guard's call sites stay
+ * monomorphic across budgets (closures made per budget would make them polymorphic).
+ */
+class MemoryBudget<Result> implements Budget<Result> {
+  readonly limits: Budget['limits'];
+  private readonly options: BudgetOptions<Result>;
+  private readonly ledger: CostLedger;
+  private readonly maxPerCall: number | undefined;
+  private readonly maxPerSession: number | undefined;
+  private readonly maxCalls: number | undefined;
+  private readonly alertThreshold: number;
+  private readonly costFunction: ((result: Result) => number | undefined) | undefined;
+  private readonly costPerCall: number | undefined;
+  private readonly recordSpend: boolean;
+  private readonly estimate: number;
+  private readonly alerted = new Set<string>();
+  private readonly dynamic: boolean;
+  /** The cost of a call priced at the fixed `costPerCall`: one shared, frozen object. */
+  private readonly fixedCost: BudgetCost;
+
+  constructor(options: BudgetOptions<Result>) {
+    this.options = options;
+    this.ledger = options.costLedger ?? createMemoryCostLedger();
+    this.maxPerCall =
+      options.maxCostPerCall === undefined ? undefined : usdToMicro(options.maxCostPerCall);
+    this.maxPerSession =
+      options.maxCostPerSession === undefined ? undefined : usdToMicro(options.maxCostPerSession);
+    this.maxCalls = options.maxCallsPerSession;
+    this.alertThreshold = options.alertThreshold ?? 0.8;
+    this.costFunction =
+      options.cost ?? (typeof options.costPerCall === 'function' ? options.costPerCall : undefined);
+    this.costPerCall =
+      typeof options.costPerCall === 'number' ? usdToMicro(options.costPerCall) : undefined;
+    this.recordSpend = options.recordLlmSpend !== false;
+    this.estimate =
+      options.estimateCost !== undefined
+        ? usdToMicro(options.estimateCost)
+        : (this.costPerCall ?? this.maxPerCall ?? 0);
+    this.dynamic = options.useDynamicLlmCosts !== false;
+    this.fixedCost = Object.freeze({ microUsd: this.costPerCall ?? 0 });
+    this.limits = Object.freeze({
+      maxCostPerCallMicroUsd: this.maxPerCall,
+      maxCostPerSessionMicroUsd: this.maxPerSession,
+      maxCallsPerSession: this.maxCalls,
+      alertThreshold: this.alertThreshold,
+      onExceed: options.onExceed ?? 'block',
+      costPerCallMicroUsd: this.costPerCall,
+      estimateMicroUsd: this.estimate,
+    });
+  }
+
+  private settled(
     reservation: BudgetReservation & { ok: true },
     actual: number,
     s: LedgerSnapshot,
-  ): BudgetSettlement => {
+  ): BudgetSettlement {
     let alert: BudgetAlert | undefined;
     const sessionId = reservation.sessionId;
+    const { maxPerSession, maxCalls, alertThreshold, alerted } = this;
     if (
       maxPerSession !== undefined &&
       s.spentMicroUsd >= alertThreshold * maxPerSession &&
       !alerted.has(`cost:${sessionId}`)
     ) {
       alerted.add(`cost:${sessionId}`);
-      alert = alertOf('cost', sessionId, s);
+      alert = this.alertOf('cost', sessionId, s);
     } else if (
       maxCalls !== undefined &&
       s.calls >= alertThreshold * maxCalls &&
       !alerted.has(`calls:${sessionId}`)
     ) {
       alerted.add(`calls:${sessionId}`);
-      alert = alertOf('calls', sessionId, s);
+      alert = this.alertOf('calls', sessionId, s);
     }
-    if (alert !== undefined) options.onAlert?.(alert);
+    if (alert !== undefined) this.options.onAlert?.(alert);
     return {
       sessionId,
       chargedMicroUsd: actual,
       spentMicroUsd: s.spentMicroUsd,
       remainingMicroUsd: maxPerSession === undefined ? null : maxPerSession - s.spentMicroUsd,
-      exceededPerCall: maxPerCall !== undefined && actual > maxPerCall,
+      exceededPerCall: this.maxPerCall !== undefined && actual > this.maxPerCall,
       alert,
     };
-  };
-  const alertOf = (kind: 'cost' | 'calls', sessionId: string, s: LedgerSnapshot): BudgetAlert => ({
-    session_id: sessionId,
-    kind,
-    threshold: alertThreshold,
-    spent_micro_usd: s.spentMicroUsd,
-    limit_micro_usd: maxPerSession ?? null,
-    calls: s.calls,
-    limit_calls: maxCalls ?? null,
-  });
-  const refusal = (
+  }
+
+  private alertOf(kind: 'cost' | 'calls', sessionId: string, s: LedgerSnapshot): BudgetAlert {
+    return {
+      session_id: sessionId,
+      kind,
+      threshold: this.alertThreshold,
+      spent_micro_usd: s.spentMicroUsd,
+      limit_micro_usd: this.maxPerSession ?? null,
+      calls: s.calls,
+      limit_calls: this.maxCalls ?? null,
+    };
+  }
+
+  private refusal(
     sessionId: string,
     amount: number,
-    exceeded: 'per_call' | 'session_cost' | 'session_calls',
+    exceeded: Exceeded,
     snapshot: LedgerSnapshot,
-  ): BudgetReservation => ({
-    ok: false,
-    sessionId,
-    estimateMicroUsd: amount,
-    exceeded,
-    snapshot,
-    message:
-      exceeded === 'per_call'
-        ? `The call's estimated cost (${amount} micro-USD) is over maxCostPerCall (${maxPerCall} micro-USD). Raise maxCostPerCall or lower the estimate.`
-        : exceeded === 'session_cost'
-          ? `Session "${sessionId}" budget exhausted: ${snapshot.spentMicroUsd} micro-USD spent and ${snapshot.reservedMicroUsd} reserved, plus ${amount} would exceed maxCostPerSession (${maxPerSession} micro-USD). Start a new session or raise maxCostPerSession.`
-          : `Session "${sessionId}" reached maxCallsPerSession (${maxCalls}). Start a new session or raise maxCallsPerSession.`,
-  });
+  ): BudgetReservation {
+    return {
+      ok: false,
+      sessionId,
+      estimateMicroUsd: amount,
+      exceeded,
+      snapshot,
+      message:
+        exceeded === 'per_call'
+          ? `The call's estimated cost (${amount} micro-USD) is over maxCostPerCall (${this.maxPerCall} micro-USD). Raise maxCostPerCall or lower the estimate.`
+          : exceeded === 'session_cost'
+            ? `Session "${sessionId}" budget exhausted: ${snapshot.spentMicroUsd} micro-USD spent and ${snapshot.reservedMicroUsd} reserved, plus ${amount} would exceed maxCostPerSession (${this.maxPerSession} micro-USD). Start a new session or raise maxCostPerSession.`
+            : `Session "${sessionId}" reached maxCallsPerSession (${this.maxCalls}). Start a new session or raise maxCallsPerSession.`,
+    };
+  }
 
-  const reserved = (
+  private reserved(
     sessionId: string,
     amount: number,
     perCall: boolean,
     r: LedgerReserveResult,
-  ): BudgetReservation => {
-    if (!r.ok) return refusal(sessionId, amount, r.exceeded, r.snapshot);
+  ): BudgetReservation {
+    if (!r.ok) return this.refusal(sessionId, amount, r.exceeded, r.snapshot);
     return {
       ok: true,
       sessionId,
@@ -289,92 +334,92 @@ export function createBudget<Result = unknown>(
       ledger: r.reservation,
       snapshot: r.snapshot,
     };
-  };
+  }
 
-  return {
-    limits: Object.freeze({
-      maxCostPerCallMicroUsd: maxPerCall,
-      maxCostPerSessionMicroUsd: maxPerSession,
-      maxCallsPerSession: maxCalls,
-      alertThreshold,
-      onExceed: options.onExceed ?? 'block',
-      costPerCallMicroUsd: costPerCall,
-      estimateMicroUsd: estimate,
-    }),
-    reserve(amount = estimate, reserveOptions) {
-      const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
-      const force = reserveOptions?.force === true;
-      const perCall = maxPerCall !== undefined && amount > maxPerCall;
-      if (perCall && !force)
-        return refusal(sessionId, amount, 'per_call', {
-          spentMicroUsd: 0,
-          reservedMicroUsd: 0,
-          calls: 0,
-        });
-      const result = ledger.reserve({
-        sessionId,
-        amountMicroUsd: amount,
-        maxMicroUsd: maxPerSession,
-        maxCalls,
-        force,
+  reserve(
+    amount: number = this.estimate,
+    reserveOptions?: { sessionId?: string | undefined; force?: boolean | undefined },
+  ): MaybePromise<BudgetReservation> {
+    const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
+    const force = reserveOptions?.force === true;
+    const perCall = this.maxPerCall !== undefined && amount > this.maxPerCall;
+    if (perCall && !force)
+      return this.refusal(sessionId, amount, 'per_call', {
+        spentMicroUsd: 0,
+        reservedMicroUsd: 0,
+        calls: 0,
       });
-      return isPromise(result)
-        ? result.then((r) => reserved(sessionId, amount, perCall, r))
-        : reserved(sessionId, amount, perCall, result);
-    },
-    settle(reservation, actual) {
-      if (!reservation.ok) {
-        return {
-          sessionId: reservation.sessionId,
-          chargedMicroUsd: 0,
-          spentMicroUsd: reservation.snapshot.spentMicroUsd,
-          remainingMicroUsd: null,
-          exceededPerCall: false,
-          alert: undefined,
-        };
+    const result = this.ledger.reserve({
+      sessionId,
+      amountMicroUsd: amount,
+      maxMicroUsd: this.maxPerSession,
+      maxCalls: this.maxCalls,
+      force,
+    });
+    return isPromise(result)
+      ? result.then((r) => this.reserved(sessionId, amount, perCall, r))
+      : this.reserved(sessionId, amount, perCall, result);
+  }
+
+  settle(reservation: BudgetReservation, actual: number): MaybePromise<BudgetSettlement> {
+    if (!reservation.ok) {
+      return {
+        sessionId: reservation.sessionId,
+        chargedMicroUsd: 0,
+        spentMicroUsd: reservation.snapshot.spentMicroUsd,
+        remainingMicroUsd: null,
+        exceededPerCall: false,
+        alert: undefined,
+      };
+    }
+    const result = this.ledger.settle(reservation.ledger, actual);
+    return isPromise(result)
+      ? result.then((s) => this.settled(reservation, actual, s))
+      : this.settled(reservation, actual, result);
+  }
+
+  release(reservation: BudgetReservation): MaybePromise<void> {
+    if (reservation.ok) return this.ledger.release(reservation.ledger);
+  }
+
+  spent(sessionId: string = defaultBudgetSession): MaybePromise<number> {
+    const result = this.ledger.spent(sessionId);
+    return isPromise(result) ? result.then((s) => s.spentMicroUsd) : result.spentMicroUsd;
+  }
+
+  remaining(sessionId: string = defaultBudgetSession): MaybePromise<number | null> {
+    const maxPerSession = this.maxPerSession;
+    if (maxPerSession === undefined) return null;
+    const result = this.ledger.spent(sessionId);
+    const left = (s: LedgerSnapshot) => maxPerSession - s.spentMicroUsd - s.reservedMicroUsd;
+    return isPromise(result) ? result.then(left) : left(result);
+  }
+
+  costOf(result: Result): BudgetCost {
+    const fromFunction = this.costFunction?.(result);
+    if (fromFunction !== undefined) return { microUsd: usdToMicro(fromFunction) };
+    const options = this.options;
+    if (this.dynamic && options.llmUsage !== undefined) {
+      const usage = options.llmUsage(result);
+      if (usage !== undefined) {
+        const record = priceUsage(usage, {
+          overrides: options.modelPricingOverrides,
+          unknownModel: options.unknownModel,
+        });
+        return this.recordSpend
+          ? { microUsd: record.cost_micro_usd, record }
+          : { microUsd: record.cost_micro_usd };
       }
-      const result = ledger.settle(reservation.ledger, actual);
-      return isPromise(result)
-        ? result.then((s) => settled(reservation, actual, s))
-        : settled(reservation, actual, result);
-    },
-    release(reservation) {
-      if (reservation.ok) return ledger.release(reservation.ledger);
-    },
-    spent(sessionId = defaultBudgetSession) {
-      const result = ledger.spent(sessionId);
-      return isPromise(result) ? result.then((s) => s.spentMicroUsd) : result.spentMicroUsd;
-    },
-    remaining(sessionId = defaultBudgetSession) {
-      if (maxPerSession === undefined) return null;
-      const result = ledger.spent(sessionId);
-      const left = (s: LedgerSnapshot) => maxPerSession - s.spentMicroUsd - s.reservedMicroUsd;
-      return isPromise(result) ? result.then(left) : left(result);
-    },
-    costOf(result) {
-      const fromFunction = costFunction?.(result);
-      if (fromFunction !== undefined) return { microUsd: usdToMicro(fromFunction) };
-      if (dynamic && options.llmUsage !== undefined) {
-        const usage = options.llmUsage(result);
-        if (usage !== undefined) {
-          const record = priceUsage(usage, {
-            overrides: options.modelPricingOverrides,
-            unknownModel: options.unknownModel,
-          });
-          return recordSpend
-            ? { microUsd: record.cost_micro_usd, record }
-            : { microUsd: record.cost_micro_usd };
-        }
-      }
-      return { microUsd: costPerCall ?? 0 };
-    },
-    reset(sessionId) {
-      if (sessionId === undefined) alerted.clear();
-      else {
-        alerted.delete(`cost:${sessionId}`);
-        alerted.delete(`calls:${sessionId}`);
-      }
-      return ledger.reset(sessionId);
-    },
-  };
+    }
+    return this.fixedCost;
+  }
+
+  reset(sessionId?: string): MaybePromise<void> {
+    if (sessionId === undefined) this.alerted.clear();
+    else {
+      this.alerted.delete(`cost:${sessionId}`);
+      this.alerted.delete(`calls:${sessionId}`);
+    }
+    return this.ledger.reset(sessionId);
+  }
 }

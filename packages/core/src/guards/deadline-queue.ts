@@ -23,15 +23,19 @@ export class DeadlineQueue<E extends DeadlineEntry> {
   private pending = 0;
   private timer: ReturnType<typeof setTimeout> | undefined = undefined;
   private timerAt = 0;
+  /** Set while {@link fire} walks the entries: settles then leave the array to it. */
+  private firing = false;
 
   constructor(
     private readonly durationMs: number,
     private readonly onExpire: (entry: E) => void,
   ) {}
 
-  /** Starts `entry`'s deadline, `durationMs` from now. */
-  add(entry: E): void {
-    const now = Date.now();
+  /**
+   * Starts `entry`'s deadline, `durationMs` from now.
+   * @param now - the current `Date.now()`, when the caller already read it (a clock read costs)
+   */
+  add(entry: E, now: number = Date.now()): void {
     entry.deadline = now + this.durationMs;
     this.entries.push(entry);
     this.pending++;
@@ -44,7 +48,23 @@ export class DeadlineQueue<E extends DeadlineEntry> {
   settle(entry: E): boolean {
     if (entry.done) return false;
     entry.done = true;
-    if (--this.pending === 0) this.timer?.unref();
+    if (--this.pending === 0) {
+      this.timer?.unref();
+      // nothing pending: drop the settled entries now, not when the timer fires (`durationMs`
+      // later), or every call of that window stays reachable and the GC pays for it
+      if (!this.firing) {
+        this.entries.length = 0;
+        this.head = 0;
+      }
+    } else if (!this.firing) {
+      // settled entries at the head will never expire: let them go
+      const entries = this.entries;
+      while (this.head < entries.length && entries[this.head]!.done) this.head++;
+      if (this.head > 1024 && this.head * 2 > entries.length) {
+        this.entries = entries.slice(this.head);
+        this.head = 0;
+      }
+    }
     return true;
   }
 
@@ -58,15 +78,20 @@ export class DeadlineQueue<E extends DeadlineEntry> {
     this.timer = undefined;
     const now = Date.now();
     const entries = this.entries;
-    while (this.head < entries.length) {
-      const entry = entries[this.head]!;
-      if (!entry.done) {
-        if (entry.deadline > now) break;
-        entry.done = true;
-        this.pending--;
-        this.onExpire(entry);
+    this.firing = true;
+    try {
+      while (this.head < entries.length) {
+        const entry = entries[this.head]!;
+        if (!entry.done) {
+          if (entry.deadline > now) break;
+          entry.done = true;
+          this.pending--;
+          this.onExpire(entry);
+        }
+        this.head++;
       }
-      this.head++;
+    } finally {
+      this.firing = false;
     }
     if (this.head === entries.length) {
       this.entries = [];

@@ -83,7 +83,9 @@ let ownBuckets = 0;
 let lastIsoMs = Number.NaN;
 let lastIso = '';
 
-function isoAt(ms: number): string {
+function isoAt(time: number): string {
+  // a Date keeps whole milliseconds: fractional times of the same millisecond share the string
+  const ms = Math.trunc(time);
   if (ms !== lastIsoMs) {
     lastIsoMs = ms;
     lastIso = new Date(ms).toISOString();
@@ -427,6 +429,8 @@ export class GuardRuntime {
   private readonly ownReserveOptions:
     | Readonly<{ sessionId: string | undefined; force: boolean }>
     | undefined;
+  /** No clock was injected: a call's start time is also `Date.now()` for the deadline queue. */
+  private readonly realClock: boolean;
 
   constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
     this.fn = fn;
@@ -439,6 +443,7 @@ export class GuardRuntime {
     this.metadata = options.metadata;
     this.createCallId = options.createCallId ?? (() => crypto.randomUUID());
     this.clock = options.clock ?? defaultClock;
+    this.realClock = options.clock === undefined;
     this.tick = options.clock ?? defaultTick;
     this.logger = options.logger ?? consoleGuardLogger;
     this.listenersFixed =
@@ -620,7 +625,10 @@ export class GuardRuntime {
     this.capturing = race;
     const outer = new Promise(this.captureResolvers);
     this.capturing = undefined;
-    this.deadlines!.add(race);
+    // the call's start is `Date.now()` of a moment ago: the queue need not read the clock again
+    // (unless `Date.now` was replaced since, e.g. by fake timers: the queue reads the current one)
+    if (this.realClock && Date.now === defaultClock) this.deadlines!.add(race, s.startMs);
+    else this.deadlines!.add(race);
     promise.then(
       (value) => this.fastSettled(race, value, false),
       (error: unknown) => this.fastSettled(race, error, true),
@@ -1359,8 +1367,16 @@ export class GuardRuntime {
   }
 
   private entry(s: CallState, ending: Ending): TraceEntry {
-    const end = this.clock();
-    const elapsed = Number.isNaN(s.startTick) ? end - s.startMs : this.tick() - s.startTick;
+    // one clock read: with a duration clock, the end is the start plus the measured duration
+    let end: number;
+    let elapsed: number;
+    if (Number.isNaN(s.startTick)) {
+      end = this.clock();
+      elapsed = end - s.startMs;
+    } else {
+      elapsed = this.tick() - s.startTick;
+      end = this.realClock ? s.startMs + elapsed : this.clock();
+    }
     const error = ending.thrown?.error;
     const guard: Record<string, unknown> = {
       attempts: s.attempts ?? [],
