@@ -110,6 +110,11 @@ export class DeadlineQueue<E extends DeadlineEntry> {
     return this.pending;
   }
 
+  /** @internal for tests: whether the timer holds the event loop open (undefined: no timer). */
+  get keepsProcessAlive(): boolean | undefined {
+    return this.timer?.hasRef();
+  }
+
   /** @internal for tests: when the single timer fires next (epoch ms), if one is set. */
   get nextFireAt(): number | undefined {
     return this.timer === undefined ? undefined : this.timerAt;

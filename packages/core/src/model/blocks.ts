@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { isIsoTimestamp } from '../validation/inspect-block.js';
+import { isWellFormed } from '../validation/is-well-formed.js';
+import { jsonByteBound } from '../validation/json-byte-bound.js';
+import { stringByteLength } from '../validation/utf8-byte-length.js';
 import { ContentSchema } from './chat-events.js';
 
 /** Semantic meaning of a block (seed 002). */
@@ -122,8 +126,6 @@ const seedLimits: BlockSchemaLimits = {
   toolResultBytes: 2_097_152,
 };
 
-const isoTimestamp =
-  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 // in a `u` regex a surrogate range only matches unpaired surrogates
 const loneSurrogate = /[\ud800-\udfff]/u;
 
@@ -137,16 +139,60 @@ function hasLoneSurrogate(value: unknown, depth = 0): boolean {
   return false;
 }
 
-const encoder = new TextEncoder();
-
-/** UTF-8 bytes of a string, or of any other value's JSON; undefined when it has no JSON form. */
-function bytesOf(value: unknown): number | undefined {
+/** UTF-8 bytes of any non-string value's JSON; undefined when it has no JSON form. */
+function jsonBytesOf(value: unknown): number | undefined {
   try {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return text === undefined ? undefined : encoder.encode(text).length;
+    const text = JSON.stringify(value);
+    // JSON.stringify escapes lone surrogates, so its text is well-formed
+    return text === undefined ? undefined : stringByteLength(text);
   } catch {
     return undefined;
   }
+}
+
+type RefinementContext = z.core.$RefinementCtx<unknown>;
+
+function issue(context: RefinementContext, message: string, path: (string | number)[]): void {
+  context.addIssue({ code: 'custom', message, path });
+}
+
+/**
+ * The lone-surrogate and byte-limit rules of one limited field. Cheap bounds first: a string of
+ * length L encodes to at most 3L bytes, and {@link jsonByteBound} bounds a plain JSON value (and
+ * proves it free of lone surrogates) in one walk; only values whose bound exceeds the limit are
+ * serialised and counted.
+ */
+function checkLimited(
+  context: RefinementContext,
+  value: unknown,
+  limit: number,
+  field: string,
+): void {
+  let bytes: number | undefined;
+  if (typeof value === 'string') {
+    if (!isWellFormed(value)) {
+      issue(context, `${field} contains a lone surrogate, which UTF-8 cannot encode`, [
+        'payload',
+        field,
+      ]);
+      return;
+    }
+    if (value.length * 3 <= limit) return;
+    bytes = stringByteLength(value);
+  } else {
+    const bound = jsonByteBound(value, 0);
+    if (bound >= 0 && bound <= limit) return;
+    if (bound < 0 && hasLoneSurrogate(value)) {
+      issue(context, `${field} contains a lone surrogate, which UTF-8 cannot encode`, [
+        'payload',
+        field,
+      ]);
+      return;
+    }
+    bytes = jsonBytesOf(value);
+  }
+  if (bytes === undefined) issue(context, `${field} must be JSON`, ['payload', field]);
+  else if (bytes > limit) issue(context, `${field} exceeds ${limit} bytes`, ['payload', field]);
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -183,39 +229,28 @@ function isEmptyContent(content: unknown): boolean {
 export function createBlockSchema(limits: Partial<BlockSchemaLimits> = {}) {
   const max = { ...seedLimits, ...limits };
   return blockShapes.superRefine((block, context) => {
-    const issue = (message: string, path: (string | number)[]) =>
-      context.addIssue({ code: 'custom', message, path });
-    if (block.created_at !== undefined && !isoTimestamp.test(block.created_at)) {
-      issue('created_at must be an ISO 8601 timestamp', ['created_at']);
+    if (block.created_at !== undefined && !isIsoTimestamp(block.created_at)) {
+      issue(context, 'created_at must be an ISO 8601 timestamp', ['created_at']);
     }
-    if (block.updated_at !== undefined && !isoTimestamp.test(block.updated_at)) {
-      issue('updated_at must be an ISO 8601 timestamp', ['updated_at']);
+    if (block.updated_at !== undefined && !isIsoTimestamp(block.updated_at)) {
+      issue(context, 'updated_at must be an ISO 8601 timestamp', ['updated_at']);
     }
     const parent = block.parent_block_id;
-    const limited = (value: unknown, limit: number, field: string) => {
-      if (hasLoneSurrogate(value)) {
-        issue(`${field} contains a lone surrogate, which UTF-8 cannot encode`, ['payload', field]);
-        return;
-      }
-      const bytes = bytesOf(value);
-      if (bytes === undefined) issue(`${field} must be JSON`, ['payload', field]);
-      else if (bytes > limit) issue(`${field} exceeds ${limit} bytes`, ['payload', field]);
-    };
     const payload = block.payload as Record<string, unknown>;
     switch (block.sub_type) {
       case 'MESSAGE': {
         if (parent !== undefined && parent !== null) {
-          issue('a MESSAGE block has no parent', ['parent_block_id']);
+          issue(context, 'a MESSAGE block has no parent', ['parent_block_id']);
         }
         if (isEmptyContent(payload.content)) {
           if (payload.role !== 'assistant')
-            issue('content must not be empty', ['payload', 'content']);
-        } else limited(payload.content, max.messageBytes, 'content');
+            issue(context, 'content must not be empty', ['payload', 'content']);
+        } else checkLimited(context, payload.content, max.messageBytes, 'content');
         break;
       }
       case 'TOOL_CALL': {
         if (typeof parent !== 'string' || parent === block.id) {
-          issue('a TOOL_CALL block needs a MESSAGE parent', ['parent_block_id']);
+          issue(context, 'a TOOL_CALL block needs a MESSAGE parent', ['parent_block_id']);
         }
         const args = payload.arguments;
         if (typeof args === 'string') {
@@ -226,29 +261,29 @@ export function createBlockSchema(limits: Partial<BlockSchemaLimits> = {}) {
             parsed = undefined;
           }
           if (!isJsonObject(parsed))
-            issue('arguments must be a JSON object', ['payload', 'arguments']);
-          else limited(args, max.toolArgumentsBytes, 'arguments');
+            issue(context, 'arguments must be a JSON object', ['payload', 'arguments']);
+          else checkLimited(context, args, max.toolArgumentsBytes, 'arguments');
         } else if (!isJsonObject(args)) {
-          issue('arguments must be a JSON object', ['payload', 'arguments']);
-        } else limited(args, max.toolArgumentsBytes, 'arguments');
+          issue(context, 'arguments must be a JSON object', ['payload', 'arguments']);
+        } else checkLimited(context, args, max.toolArgumentsBytes, 'arguments');
         break;
       }
       case 'THINK': {
         if (typeof parent !== 'string' || parent === block.id) {
-          issue('a THINK block needs a MESSAGE parent', ['parent_block_id']);
+          issue(context, 'a THINK block needs a MESSAGE parent', ['parent_block_id']);
         }
-        limited(payload.text, max.thinkBytes, 'text');
+        checkLimited(context, payload.text, max.thinkBytes, 'text');
         break;
       }
       case 'TOOL_RESULT': {
         if (typeof parent !== 'string' || parent === block.id) {
-          issue('a TOOL_RESULT block needs a TOOL_CALL parent', ['parent_block_id']);
+          issue(context, 'a TOOL_RESULT block needs a TOOL_CALL parent', ['parent_block_id']);
         }
         const hasOutput = payload.output !== undefined;
         if (hasOutput === (payload.delta !== undefined)) {
-          issue('a TOOL_RESULT has exactly one of output and delta', ['payload']);
-        } else if (hasOutput) limited(payload.output, max.toolResultBytes, 'output');
-        else limited(payload.delta, max.toolResultBytes, 'delta');
+          issue(context, 'a TOOL_RESULT has exactly one of output and delta', ['payload']);
+        } else if (hasOutput) checkLimited(context, payload.output, max.toolResultBytes, 'output');
+        else checkLimited(context, payload.delta, max.toolResultBytes, 'delta');
         break;
       }
     }

@@ -439,7 +439,7 @@ describe('check and accept', () => {
     );
     expect(validator.get(first?.id as string)).toBe(first);
     // a new id but the call id of an accepted call
-    const again = toolCall('tb_c9', 'tb_m', (call?.payload as { call_id: string }).call_id);
+    const again = toolCall('tb_c9', 'tb_m', (call!.payload as { call_id: string }).call_id);
     expect(rejection(() => validator.accept(again)).code).toBe('DUPLICATE_CALL_ID');
     expect(validator.get('tb_c9')).toBeUndefined();
     expect(validator.size).toBe(4);

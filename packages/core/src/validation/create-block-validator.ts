@@ -102,19 +102,47 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
   const blocks = new Map<string, Block>();
   const calls = new Map<string, ToolCallBlock>();
   const resultSeqs = new Map<string, Set<number>>();
-  // The last block recorded and the last MESSAGE: nearly every parent is one of them, and an
+  // The last block recorded, the last MESSAGE and the last TOOL_CALL: nearly every parent is one of them, and an
   // identity comparison is cheaper than hashing the id again. Blocks are never removed, so
   // these never go stale.
   let lastBlock: Block | undefined;
   let lastMessage: Block | undefined;
+  let lastCall: Block | undefined;
   // every accepted block in acceptance order
   const order: Block[] = [];
+  // The id index is built lazily. An id that sorts after every id entered so far (`maxId`) is
+  // new without a lookup: monotonic ids (the tracer's ULIDs) never touch the map on the hot
+  // path. `blocks` holds every accepted block, except `order[indexed..]`, which `index()` adds
+  // before any lookup by id.
+  let maxId = '';
+  let indexed = 0;
 
-  /** The accepted (or entered) block with this id. */
-  function find(id: string): Block | undefined {
+  /** The id index, brought up to date. */
+  function index(): Map<string, Block> {
+    const length = order.length;
+    for (; indexed < length; indexed++) {
+      const block = order[indexed] as Block;
+      blocks.set(block.id, block);
+    }
+    return blocks;
+  }
+
+  /** The accepted (or entered) block with this id; `pending` drafts were entered in this batch. */
+  function find(
+    id: string,
+    pending: readonly DraftBlock[] | undefined,
+    pendingCount: number,
+  ): Block | undefined {
     if (lastBlock !== undefined && lastBlock.id === id) return lastBlock;
     if (lastMessage !== undefined && lastMessage.id === id) return lastMessage;
-    return blocks.get(id);
+    if (lastCall !== undefined && lastCall.id === id) return lastCall;
+    if (pending !== undefined) {
+      for (let i = pendingCount - 1; i >= 0; i--) {
+        const other = pending[i] as DraftBlock;
+        if (other.id === id) return other as unknown as Block;
+      }
+    }
+    return id > maxId ? undefined : index().get(id);
   }
 
   /** Whether one of the first `count` pending drafts matches. */
@@ -155,7 +183,8 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     if (
       !deferUnique &&
       typeof id === 'string' &&
-      (blocks.has(id) || anyPending(pending, pendingCount, (other) => other.id === id))
+      ((id <= maxId && index().has(id)) ||
+        anyPending(pending, pendingCount, (other) => other.id === id))
     ) {
       failDuplicateId(errors, draft, id);
     }
@@ -167,7 +196,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
           ? 'MESSAGE'
           : undefined;
     if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
-      const parent = find(parentId);
+      const parent = find(parentId, pending, pendingCount);
       if (parent === undefined) {
         fail(
           errors,
@@ -244,15 +273,33 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
   /**
    * Enters a draft that passed every other rule under its id (and call id), checking those are
    * new with the insertion itself: one hash lookup each instead of a lookup, then an insertion.
-   * A clash puts back what was there and throws, so nothing changes.
+   * An id after `maxId` is new without any lookup and is indexed later. `pending` are the drafts
+   * entered before in this batch. A clash puts back what was there and throws, so nothing
+   * changes.
    */
-  function enterUnique(draft: DraftBlock): void {
+  function enterUnique(
+    draft: DraftBlock,
+    pending: readonly DraftBlock[] | undefined,
+    pendingCount: number,
+  ): void {
     const id = draft.id as string;
-    const size = blocks.size;
-    blocks.set(id, draft as unknown as Block);
-    if (blocks.size === size) {
-      blocks.set(id, order.find((block) => block.id === id) as Block);
-      failDuplicateId(undefined, draft, id);
+    const maxIdBefore = maxId;
+    let inserted = false;
+    if (id > maxId) {
+      maxId = id;
+    } else {
+      const map = index();
+      const size = map.size;
+      map.set(id, draft as unknown as Block);
+      if (map.size === size) {
+        map.set(id, order.find((block) => block.id === id) as Block);
+        failDuplicateId(undefined, draft, id);
+      }
+      if (anyPending(pending, pendingCount, (other) => other.id === id)) {
+        map.delete(id);
+        failDuplicateId(undefined, draft, id);
+      }
+      inserted = true;
     }
     if (draft.sub_type === 'TOOL_CALL') {
       const callId = draft.payload.call_id as string;
@@ -265,23 +312,22 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
             (block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId,
           ) as ToolCallBlock,
         );
-        blocks.delete(id);
+        if (inserted) blocks.delete(id);
+        maxId = maxIdBefore;
         failDuplicateCallId(undefined, draft, callId);
       }
     }
   }
 
-  /** Records an accepted block; `entered` when {@link enterUnique} already keyed it. */
-  function record(block: Block, entered: boolean): void {
-    if (!entered) {
-      blocks.set(block.id, block);
-      if (block.sub_type === 'TOOL_CALL') calls.set(block.payload.call_id, block);
-    }
+  /** Records an accepted block that {@link enterUnique} entered. */
+  function record(block: Block): void {
     order.push(block);
     lastBlock = block;
     if (traceId === undefined) traceId = block.trace_id;
     if (block.sub_type === 'MESSAGE') {
       lastMessage = block;
+    } else if (block.sub_type === 'TOOL_CALL') {
+      lastCall = block;
     } else if (block.sub_type === 'TOOL_RESULT') {
       const seq = block.payload.seq;
       if (seq !== undefined) {
@@ -313,14 +359,14 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
         draft = inspectBlock(input, limits, undefined, undefined);
         if (draft !== undefined) {
           relate(draft, undefined, undefined, 0, true);
-          enterUnique(draft);
+          enterUnique(draft, undefined, 0);
         }
       } catch (error) {
         throw asTraceError(error, undefined);
       }
       if (draft === undefined) throw asTraceError(new TypeError('not an object'), undefined);
       const block = freezeBlock(draft);
-      record(block, true);
+      record(block);
       return block;
     },
     check(input: unknown): TraceError[] {
@@ -337,27 +383,28 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
       try {
         inspectOwned(draft);
         relate(draft, undefined, undefined, 0, true);
-        enterUnique(draft);
+        enterUnique(draft, undefined, 0);
       } catch (error) {
         throw asTraceError(error, undefined);
       }
       const block = freezeBlock(draft);
-      record(block, true);
+      record(block);
       return block;
     },
     acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
       let entered = 0;
+      const maxIdBefore = maxId;
       try {
         for (; entered < drafts.length; entered++) {
           const draft = drafts[entered] as DraftBlock;
           inspectOwned(draft);
-          // the drafts entered before are found through the maps, like accepted blocks
           relate(draft, undefined, drafts, entered, true);
-          enterUnique(draft);
+          enterUnique(draft, drafts, entered);
         }
       } catch (error) {
-        // take the ones entered back out: each was new under its keys, so deleting them
-        // restores the maps exactly
+        // take the ones entered back out: each was new under its keys (or never indexed), so
+        // deleting them restores the maps exactly
+        maxId = maxIdBefore;
         for (let i = 0; i < entered; i++) {
           const draft = drafts[i] as DraftBlock;
           blocks.delete(draft.id as string);
@@ -368,7 +415,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
       const accepted: Block[] = [];
       for (const draft of drafts) {
         const block = freezeBlock(draft);
-        record(block, true);
+        record(block);
         accepted.push(block);
       }
       return accepted;
@@ -380,10 +427,10 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
       return calls.get(callId);
     },
     get(id: string): Block | undefined {
-      return blocks.get(id);
+      return id > maxId ? undefined : index().get(id);
     },
     get size(): number {
-      return blocks.size;
+      return order.length;
     },
     limits,
   };
