@@ -12,6 +12,7 @@ import {
   type ChainKey,
   chainKey,
   messageFingerprint,
+  messageStep,
   parseArguments,
   plainText,
   rootChainKey,
@@ -425,20 +426,20 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     const state = stateOf(tracer);
     let key = rootChainKey;
     let index = 0;
-    const fingerprints: string[] = new Array(messages.length);
+    let step: { fingerprint: string; key: ChainKey } | undefined;
     for (; index < messages.length; index++) {
-      const fingerprint = messageFingerprint(messages[index] as NeutralMessage);
-      fingerprints[index] = fingerprint;
-      const next = chainKey(key, fingerprint);
-      if (!state.prefixes.has(next.key)) break;
-      key = next;
+      step = messageStep(key, messages[index] as NeutralMessage);
+      if (!state.prefixes.has(step.key.key)) break;
+      key = step.key;
     }
     for (; index < messages.length; index++) {
       const message = messages[index] as NeutralMessage;
-      const fingerprint = fingerprints[index] ?? messageFingerprint(message);
-      key = chainKey(key, fingerprint);
+      // the first new message's step is already known from the loop above
+      if (step === undefined) step = messageStep(key, message);
+      key = step.key;
       state.prefixes.add(key.key);
-      recordInputMessage(tracer, state, message, fingerprint);
+      recordInputMessage(tracer, state, message, step.fingerprint);
+      step = undefined;
     }
     return key;
   }

@@ -108,9 +108,80 @@ export const rootChainKey: ChainKey = { a: 0x9e3779b9, b: 0x7f4a7c15, key: 'root
  */
 export function chainKey(previous: ChainKey, fingerprint: string): ChainKey {
   const [h1, h2] = hashPair(fingerprint);
+  return mixChainKey(previous, h1, h2);
+}
+
+function mixChainKey(previous: ChainKey, h1: number, h2: number): ChainKey {
   let a = Math.imul(previous.a ^ h1, 0x85ebca6b) ^ Math.imul(previous.b, 0xc2b2ae35);
   let b = Math.imul(previous.b ^ h2, 0x27d4eb2f) ^ Math.imul(previous.a, 0x165667b1);
   a = (a ^ (a >>> 15)) >>> 0;
   b = (b ^ (b >>> 13)) >>> 0;
   return { a, b, key: `${a.toString(36)}.${b.toString(36)}` };
+}
+
+/** What {@link messageStep} remembers of one message object. */
+interface StepMemo {
+  role: unknown;
+  content: unknown;
+  toolCallId: unknown;
+  fingerprint: string;
+  h1: number;
+  h2: number;
+  /** The last prefix this message followed, and the key it made: a conversation re-sent turn after turn hits it. */
+  previous: ChainKey | undefined;
+  next: ChainKey | undefined;
+}
+
+const memos = new WeakMap<object, StepMemo>();
+
+/**
+ * The fingerprint of a message and the chain key it makes after `previous`: the same as
+ * `messageFingerprint` and `chainKey`, remembered per message object, so that history re-sent on
+ * every turn is not re-serialised and re-hashed. Only messages whose fingerprint depends on
+ * immutable fields alone are remembered (string or no content, no tool calls), and the memo is
+ * used only while role, content and tool_call_id are the very same values.
+ * @internal
+ */
+export function messageStep(
+  previous: ChainKey,
+  message: NeutralMessage,
+): { fingerprint: string; key: ChainKey } {
+  const content = message.content;
+  const cacheable =
+    (typeof content === 'string' || content === null || content === undefined) &&
+    (message.tool_calls === undefined || message.tool_calls.length === 0);
+  if (!cacheable) {
+    const fingerprint = messageFingerprint(message);
+    return { fingerprint, key: chainKey(previous, fingerprint) };
+  }
+  let memo = memos.get(message);
+  if (
+    memo === undefined ||
+    memo.role !== message.role ||
+    memo.content !== content ||
+    memo.toolCallId !== message.tool_call_id
+  ) {
+    const fingerprint = messageFingerprint(message);
+    const [h1, h2] = hashPair(fingerprint);
+    memo = {
+      role: message.role,
+      content,
+      toolCallId: message.tool_call_id,
+      fingerprint,
+      h1,
+      h2,
+      previous: undefined,
+      next: undefined,
+    };
+    memos.set(message, memo);
+  }
+  if (
+    memo.next === undefined ||
+    memo.previous === undefined ||
+    (memo.previous !== previous && memo.previous.key !== previous.key)
+  ) {
+    memo.previous = previous;
+    memo.next = mixChainKey(previous, memo.h1, memo.h2);
+  }
+  return { fingerprint: memo.fingerprint, key: memo.next };
 }

@@ -1,6 +1,19 @@
 const secretKey =
   /^(authorization|proxy-authorization|api[-_]?key|x-api-key|headers|cookie|set-cookie|password|secret|client[-_]?secret|access[-_]?token|bearer)$/i;
 
+/** Verdicts of {@link secretKey} per key: provider payloads reuse a small set of keys. */
+const verdicts = new Map<string, boolean>();
+const maxVerdicts = 2048;
+
+function isSecretKey(key: string): boolean {
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    verdict = secretKey.test(key);
+    if (verdicts.size < maxVerdicts) verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 function hasSecret(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== 'object' || depth > 3) return false;
   if (Array.isArray(value)) {
@@ -8,7 +21,7 @@ function hasSecret(value: unknown, depth: number): boolean {
     return false;
   }
   for (const key in value) {
-    if (secretKey.test(key)) return true;
+    if (isSecretKey(key)) return true;
     if (hasSecret((value as Record<string, unknown>)[key], depth + 1)) return true;
   }
   return false;
@@ -19,7 +32,7 @@ function copyWithout(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => copyWithout(item, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (secretKey.test(key)) continue;
+    if (isSecretKey(key)) continue;
     const field = (value as Record<string, unknown>)[key];
     if (field === undefined || typeof field === 'function') continue;
     copy[key] = copyWithout(field, depth + 1);

@@ -123,6 +123,15 @@ function failureOf(handle: ModelCallHandle, error: unknown, signal?: AbortSignal
   return handle.fail(error);
 }
 
+/** The SDK's `addRequestID`: `_request_id` on a parsed object, as `_thenUnwrap` adds it. */
+function withRequestId(value: unknown, response: Response): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.defineProperty(value, '_request_id', {
+    value: response.headers.get('x-request-id'),
+    enumerable: false,
+  });
+}
+
 function rejected(client: unknown, error: unknown): unknown {
   const failed = Promise.reject(error);
   failed.catch(noop);
@@ -225,8 +234,20 @@ function instrumentCreate(
         throw failureOf(handle, error, userOptions.signal);
       });
       responsePromise.catch(noop);
-      const wrapped = new Class(client, responsePromise, promise.parseResponse)._thenUnwrap(
-        transform,
+      // One APIPromise over the SDK's own parser and our transform: what `_thenUnwrap` does,
+      // without a second promise and async layer per call.
+      const parse = promise.parseResponse as (
+        client: unknown,
+        props: { response: Response },
+      ) => Promise<unknown>;
+      const sdkPromise = promise;
+      const wrapped = new Class(
+        client,
+        responsePromise,
+        (parseClient: unknown, props: { response: Response }) =>
+          parse
+            .call(sdkPromise, parseClient, props)
+            .then((data) => withRequestId(transform(data, props), props.response)),
       ) as APIPromiseInternals<unknown>;
       recordUnparsed(wrapped, handle);
       return wrapped;
