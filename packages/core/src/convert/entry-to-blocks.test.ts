@@ -9,7 +9,7 @@ import {
   TraceEntrySchema,
 } from '../model/index.js';
 import { blocksToEntry } from './blocks-to-entry.js';
-import { entryToBlocks } from './entry-to-blocks.js';
+import { entryToBlocks, type GuardedCallRecord, guardedCallToBlocks } from './entry-to-blocks.js';
 
 const options = () => ({ traceId: 'tr_1', parentBlockId: 'tb_msg', ids: createSequentialIds() });
 
@@ -252,5 +252,72 @@ describe('entry round trip (property)', () => {
       const time = Date.parse(odd);
       if (!Number.isNaN(time)) expect(at(odd)).toBe(new Date(time).toISOString());
     }
+  });
+});
+
+describe('guardedCallToBlocks', () => {
+  const json = fc.jsonValue();
+  const isoDate = fc
+    .integer({ min: 0, max: 4102444800000 })
+    .map((ms) => new Date(ms).toISOString());
+  const record: fc.Arbitrary<GuardedCallRecord> = fc.record({
+    callId: fc.uuid(),
+    toolName: fc.string({ minLength: 1 }),
+    args: fc.array(json, { maxLength: 3 }),
+    kwargs: fc.dictionary(fc.string(), json, { maxKeys: 3 }),
+    callTimestamp: isoDate,
+    sessionId: fc.option(fc.string()),
+    status: fc.constantFrom(...ToolCallStatusSchema.options),
+    returnValue: fc.option(json),
+    executionTimeMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
+    retryCount: fc.nat(5),
+    validations: fc.constant([]),
+    hallucination: fc.constant(null),
+    cost: fc.option(fc.double({ min: 0, max: 10, noNaN: true })),
+    resultTimestamp: isoDate,
+    guard: fc.record({
+      attempts: fc.array(fc.record({ attempt: fc.nat(4), outcome: fc.constant('success') }), {
+        maxLength: 2,
+      }),
+      decisions: fc.array(fc.dictionary(fc.string(), json, { maxKeys: 2 }), { maxLength: 2 }),
+    }),
+  });
+
+  it('makes the very blocks entryToBlocks makes of the equivalent entry (property)', () => {
+    fc.assert(
+      fc.property(record, (r) => {
+        const equivalent: TraceEntry = {
+          call: {
+            call_id: r.callId,
+            tool_name: r.toolName,
+            args: r.args,
+            kwargs: r.kwargs,
+            timestamp: r.callTimestamp,
+            session_id: r.sessionId,
+            metadata: {},
+          },
+          result: {
+            call_id: r.callId,
+            tool_name: r.toolName,
+            status: r.status as TraceEntry['result']['status'],
+            return_value: r.returnValue,
+            exception: null,
+            exception_type: null,
+            execution_time_ms: r.executionTimeMs,
+            retry_count: r.retryCount,
+            validations: [],
+            hallucination: null,
+            cost: r.cost,
+            timestamp: r.resultTimestamp,
+            metadata: { guard: r.guard },
+          },
+        };
+        const viaEntry = entryToBlocks(equivalent, options());
+        const ids = createSequentialIds();
+        const direct = guardedCallToBlocks(r, 'tr_1', 'tb_msg', () => ids.blockId(), {});
+        expect(direct).toStrictEqual(viaEntry);
+        for (const block of direct) expect(BlockSchema.safeParse(block).success).toBe(true);
+      }),
+    );
   });
 });

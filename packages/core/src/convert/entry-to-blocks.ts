@@ -245,3 +245,89 @@ export function entryToBlocks(
   };
   return [callBlock, resultBlock];
 }
+
+/**
+ * A guarded call in the common case, flat: no call metadata, a result whose metadata is
+ * `{ guard }`, the same tool name on both sides and no exception. {@link guardedCallToBlocks}
+ * makes from it the blocks {@link entryToBlocks} makes from the equivalent `TraceEntry`, without
+ * the entry's five objects. Timestamps are `Date#toISOString` strings (their own conversion).
+ * @internal
+ */
+export interface GuardedCallRecord {
+  callId: string;
+  toolName: string;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+  callTimestamp: string;
+  sessionId: string | null;
+  status: string;
+  returnValue: unknown;
+  executionTimeMs: number;
+  retryCount: number;
+  validations: unknown[];
+  hallucination: unknown;
+  cost: number | null;
+  resultTimestamp: string;
+  guard: Record<string, unknown>;
+}
+
+/**
+ * The TOOL_CALL and TOOL_RESULT blocks of a guarded call, equal to what {@link entryToBlocks}
+ * makes of the equivalent entry `{ call: { ..., metadata: {} }, result: { ..., exception: null,
+ * exception_type: null, metadata: { guard } } }`, except that `extra` is the shared frozen empty
+ * object (the tracer's blocks are frozen anyway). For the tracer's guarded-call path.
+ * @internal
+ */
+export function guardedCallToBlocks(
+  record: GuardedCallRecord,
+  traceId: string,
+  parentBlockId: string,
+  blockId: () => string,
+  extra: Record<string, unknown>,
+): [ToolCallBlock, ToolResultBlock] {
+  const callId = record.callId;
+  const callAt = record.callTimestamp;
+  const args = record.args;
+  const callBlock: ToolCallBlock = {
+    id: blockId(),
+    trace_id: traceId,
+    block_type: 'ACT',
+    sub_type: 'TOOL_CALL',
+    payload:
+      args.length > 0
+        ? { call_id: callId, name: record.toolName, arguments: record.kwargs, args }
+        : { call_id: callId, name: record.toolName, arguments: record.kwargs },
+    parent_block_id: parentBlockId,
+    metadata: { timestamp: callAt, session_id: record.sessionId },
+    raw: null,
+    extra,
+    created_at: callAt,
+    updated_at: callAt,
+  };
+  const resultAt = record.resultTimestamp;
+  const resultBlock: ToolResultBlock = {
+    id: blockId(),
+    trace_id: traceId,
+    block_type: 'OBSERVE',
+    sub_type: 'TOOL_RESULT',
+    payload: { call_id: callId, output: record.returnValue ?? null },
+    parent_block_id: callBlock.id,
+    metadata: {
+      status: record.status,
+      exception: null,
+      exception_type: null,
+      execution_time_ms: record.executionTimeMs,
+      retry_count: record.retryCount,
+      validations: record.validations,
+      hallucination: record.hallucination,
+      cost: record.cost,
+      timestamp: resultAt,
+      guard: record.guard,
+    },
+    raw: null,
+    extra,
+    created_at: resultAt,
+    updated_at: resultAt,
+  };
+  return [callBlock, resultBlock];
+}

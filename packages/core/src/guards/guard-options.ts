@@ -153,7 +153,7 @@ export interface GuardOptions<Result = unknown> {
   sleep?: GuardSleep | undefined;
   /** Random source for jitter. @default Math.random */
   random?: GuardRandom | undefined;
-  /** New call ids. @default crypto.randomUUID */
+  /** New call ids. @default a UUID per process with a counter in its last group (see `nextCallId`) */
   createCallId?: (() => string) | undefined;
 }
 

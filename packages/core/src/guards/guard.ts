@@ -10,6 +10,7 @@ import type {
   ValidationResult,
 } from '../model/tool-records.js';
 import { currentTracer } from '../tracing/index.js';
+import { type GuardedCallTracer, recordGuardedCall } from '../tracing/record-guarded-call.js';
 import type { Tracer } from '../tracing/types.js';
 import { abortableSleep, sleepUnlessAborted } from './abortable-sleep.js';
 import { backoffDelay } from './backoff-delay.js';
@@ -48,6 +49,7 @@ import type {
 } from './guard-options.js';
 import { GuardTimeoutError } from './guard-timeout-error.js';
 import { HallucinationError } from './hallucination-error.js';
+import { nextCallId } from './next-call-id.js';
 import {
   defaultRateLimitStore,
   type RateLimitStore,
@@ -398,6 +400,8 @@ export class GuardRuntime {
   private readonly sessionId: string | undefined;
   private readonly isFailure: CircuitBreakerOptions['isFailure'];
   private readonly listenersFixed: boolean;
+  /** No `onEntry` or `afterCall`: a tracer alone needs no TraceEntry (see {@link recordDirectly}). */
+  private readonly tracerOnly: boolean;
   // retry
   private readonly maxRetries: number;
   private readonly retry: RetryOptions | undefined;
@@ -441,11 +445,12 @@ export class GuardRuntime {
     this.isFailure = options.circuitBreaker?.isFailure;
     this.name = options.name ?? (fn.name === '' ? 'tool' : fn.name);
     this.metadata = options.metadata;
-    this.createCallId = options.createCallId ?? (() => crypto.randomUUID());
+    this.createCallId = options.createCallId ?? nextCallId;
     this.clock = options.clock ?? defaultClock;
     this.realClock = options.clock === undefined;
     this.tick = options.clock ?? defaultTick;
     this.logger = options.logger ?? consoleGuardLogger;
+    this.tracerOnly = options.onEntry === undefined && options.afterCall === undefined;
     this.listenersFixed =
       options.tracer !== undefined ||
       options.onEntry !== undefined ||
@@ -1356,6 +1361,17 @@ export class GuardRuntime {
       thrown.error.entry === undefined
         ? thrown.error
         : undefined;
+    if (thrown === undefined && s.track && this.tracerOnly && s.tracer !== undefined) {
+      const tracer = s.tracer as Partial<GuardedCallTracer>;
+      if (
+        tracer[recordGuardedCall] !== undefined &&
+        this.metadata === undefined &&
+        s.metadata === undefined
+      ) {
+        this.recordDirectly(s, ending, tracer as GuardedCallTracer);
+        return ending.value;
+      }
+    }
     if (s.track || guardError !== undefined) {
       const entry = this.entry(s, ending);
       // errors are built before the entry exists; attach it now (the field is readonly to users)
@@ -1366,24 +1382,67 @@ export class GuardRuntime {
     return ending.value;
   }
 
-  private entry(s: CallState, ending: Ending): TraceEntry {
+  /** The call's end time and duration, set by {@link measureEnd} (no tuple per call). */
+  private endMs = 0;
+  private elapsedMs = 0;
+
+  private measureEnd(s: CallState): void {
     // one clock read: with a duration clock, the end is the start plus the measured duration
-    let end: number;
-    let elapsed: number;
     if (Number.isNaN(s.startTick)) {
-      end = this.clock();
-      elapsed = end - s.startMs;
+      this.endMs = this.clock();
+      this.elapsedMs = this.endMs - s.startMs;
     } else {
-      elapsed = this.tick() - s.startTick;
-      end = this.realClock ? s.startMs + elapsed : this.clock();
+      this.elapsedMs = this.tick() - s.startTick;
+      this.endMs = this.realClock ? s.startMs + this.elapsedMs : this.clock();
     }
-    const error = ending.thrown?.error;
+  }
+
+  private guardRecord(s: CallState): Record<string, unknown> {
     const guard: Record<string, unknown> = {
       attempts: s.attempts ?? [],
       decisions: s.decisions ?? [],
     };
     if (this.options.sideEffect !== undefined) guard.side_effect = this.options.sideEffect;
     if (s.costRecord !== undefined) guard.cost_record = s.costRecord;
+    return guard;
+  }
+
+  /**
+   * Only a `createTracer` tracer listens and the call threw nothing and has no metadata: the
+   * tracer builds the TOOL_CALL and TOOL_RESULT blocks straight from the call's fields, the same
+   * blocks `recordEntry(this.entry(s, ending))` would make, without the entry's objects.
+   */
+  private recordDirectly(s: CallState, ending: Ending, tracer: GuardedCallTracer): void {
+    this.measureEnd(s);
+    try {
+      tracer[recordGuardedCall]({
+        callId: s.callId,
+        toolName: this.name,
+        args: s.positional(),
+        kwargs: s.keywords(),
+        callTimestamp: isoAt(s.startMs),
+        sessionId: s.sessionId ?? null,
+        status: ending.status,
+        returnValue: ending.value === undefined ? null : ending.value,
+        executionTimeMs: this.elapsedMs,
+        retryCount: s.retries,
+        validations: s.validations ?? [],
+        hallucination: s.hallucination,
+        cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
+        resultTimestamp: isoAt(this.endMs),
+        guard: this.guardRecord(s),
+      });
+    } catch (error) {
+      this.logger.warn(
+        `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
+        { tool: this.name, call_id: s.callId },
+      );
+    }
+  }
+
+  private entry(s: CallState, ending: Ending): TraceEntry {
+    this.measureEnd(s);
+    const error = ending.thrown?.error;
     const result: ToolResultRecord = {
       call_id: s.callId,
       tool_name: this.name,
@@ -1391,13 +1450,13 @@ export class GuardRuntime {
       return_value: ending.value === undefined ? null : ending.value,
       exception: error === undefined ? null : errorMessage(error),
       exception_type: error === undefined ? null : errorType(error),
-      execution_time_ms: elapsed,
+      execution_time_ms: this.elapsedMs,
       retry_count: s.retries,
       validations: s.validations ?? [],
       hallucination: s.hallucination,
       cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
-      timestamp: isoAt(end),
-      metadata: { guard },
+      timestamp: isoAt(this.endMs),
+      metadata: { guard: this.guardRecord(s) },
     };
     return { call: s.call(), result };
   }

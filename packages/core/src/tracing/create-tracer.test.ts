@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { TraceError, TracewardenError } from '../errors/index.js';
+import { createBudget } from '../guards/create-budget.js';
+import { guard } from '../guards/guard.js';
 import { type Block, createSequentialIds, type TraceEntry } from '../model/index.js';
 import { createMemorySink } from '../sinks/create-memory-sink.js';
 import type { Sink } from '../sinks/sink.js';
@@ -713,5 +715,29 @@ describe('createTracer', () => {
         expect(stitched.orphans).toEqual({ tool_calls: [], tool_results: [] });
       }),
     );
+  });
+});
+
+describe('guarded calls recorded without a TraceEntry', () => {
+  it('records the same blocks as recordEntry of the entry the guard would build', async () => {
+    const run = async (viaEntry: boolean) => {
+      const tracer = createTracer({ ids: createSequentialIds(), clock: () => 1_700_000_000_000 });
+      let time = 1_700_000_000_000;
+      let n = 0;
+      const tool = guard(async (q: string, _context?: unknown) => ({ answer: q }), {
+        name: 'lookup',
+        clock: () => (time += 1.5),
+        createCallId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+        budget: createBudget({ maxCostPerSession: 1, costPerCall: 0.001 }),
+        sideEffect: 'read',
+        ...(viaEntry ? { onEntry: (entry: TraceEntry) => tracer.recordEntry(entry) } : { tracer }),
+      });
+      await tool('a');
+      await tool.invoke({ sessionId: 's-1' }, 'b');
+      return tracer.blocks();
+    };
+    const direct = await run(false);
+    expect(direct).toHaveLength(5); // synthetic MESSAGE + 2 calls
+    expect(direct).toEqual(await run(true));
   });
 });

@@ -1,3 +1,4 @@
+import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to-blocks.js';
 import { entryToBlocks } from '../convert/index.js';
 import { TraceError, TracewardenError } from '../errors/index.js';
 import type {
@@ -16,6 +17,7 @@ import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
 import { type DraftBlock, emptyObject } from '../validation/inspect-block.js';
 import type { BlockLimits } from '../validation/types.js';
+import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
 import type { LogActInput, LogMessageInput, LogThinkInput, Tracer } from './types.js';
@@ -249,7 +251,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return accept(actInput(subType, input, input.parent_block_id ?? null));
   }
 
-  const tracer: Tracer = {
+  const tracer: GuardedCallTracer = {
     traceId,
 
     logMessage(input) {
@@ -319,10 +321,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       ensureOpen('recordEntry');
       const parentId = recordOptions?.parentBlockId ?? lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
-      let call: ToolCallBlock;
-      let result: ToolResultBlock;
+      let pair: [ToolCallBlock, ToolResultBlock];
       try {
-        [call, result] = entryToBlocks(entry, {
+        pair = entryToBlocks(entry, {
           traceId,
           parentBlockId: message === undefined ? (parentId as string) : (message.id as string),
           ids: entryIds,
@@ -338,11 +339,27 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         });
       }
       // entryToBlocks builds complete blocks in block order: they go in as owned candidates
-      const inputs = [call, result] as unknown as Candidate[];
-      if (message !== undefined) inputs.unshift(message);
-      const blocks = acceptAll(inputs);
-      const offset = blocks.length - 2;
-      return [blocks[offset] as ToolCallBlock, blocks[offset + 1] as ToolResultBlock];
+      const pairInputs = pair as unknown as Candidate[];
+      const blocks = acceptAll(
+        message === undefined ? pairInputs : [message, pairInputs[0]!, pairInputs[1]!],
+      );
+      return blocks.length === 2
+        ? (blocks as [ToolCallBlock, ToolResultBlock])
+        : [blocks[1] as ToolCallBlock, blocks[2] as ToolResultBlock];
+    },
+
+    [recordGuardedCall](record: GuardedCallRecord) {
+      ensureOpen('recordEntry');
+      const parentId = lastMessageId;
+      const message = parentId === null ? syntheticMessageInput() : undefined;
+      const pair = guardedCallToBlocks(
+        record,
+        traceId,
+        message === undefined ? (parentId as string) : (message.id as string),
+        nextId,
+        emptyObject,
+      ) as unknown as Candidate[];
+      acceptAll(message === undefined ? pair : [message, pair[0]!, pair[1]!]);
     },
 
     get(id) {
