@@ -1,4 +1,17 @@
-import { calcPrice } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+
+type GenaiPrices = typeof import('@pydantic/genai-prices');
+
+let genaiPrices: GenaiPrices | undefined;
+/**
+ * The price table is ~1,700 models of bundled data (~60 ms to load): loaded on the first price
+ * asked for, not when `@tracewarden/core` is imported. Its CommonJS build loads synchronously.
+ */
+function prices(): GenaiPrices {
+  genaiPrices ??= createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
+  return genaiPrices;
+}
+
 import { UnknownModelPriceError } from './unknown-model-price-error.js';
 
 /**
@@ -142,9 +155,9 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
   if (usage.cachedInputTokens !== undefined && usage.cachedInputTokens > 0) {
     tokens.cache_read_tokens = Math.min(usage.cachedInputTokens, usage.inputTokens);
   }
-  let result: ReturnType<typeof calcPrice> = null;
+  let result: ReturnType<GenaiPrices['calcPrice']> = null;
   try {
-    result = calcPrice(
+    result = prices().calcPrice(
       tokens,
       model,
       provider === undefined ? { timestamp: at } : { providerId: provider, timestamp: at },
