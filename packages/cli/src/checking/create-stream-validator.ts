@@ -53,6 +53,15 @@ export interface ValidationCounts {
   reopenedTraces: number;
 }
 
+/**
+ * Counts of nothing seen yet, a fresh object each call.
+ * @internal
+ * @returns every count at 0
+ */
+export function emptyValidationCounts(): ValidationCounts {
+  return { traces: 0, events: 0, blocks: 0, entries: 0, problems: 0, reopenedTraces: 0 };
+}
+
 /** Validates a file's items one at a time. */
 export interface StreamValidator {
   /** Validates one item, reporting its problems. */
@@ -123,14 +132,7 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
   const { file, onProblem } = options;
   const limits = options.limits === undefined ? undefined : { ...options.limits };
   const maxOpenTraces = options.maxOpenTraces ?? 256;
-  const counts: ValidationCounts = {
-    traces: 0,
-    events: 0,
-    blocks: 0,
-    entries: 0,
-    problems: 0,
-    reopenedTraces: 0,
-  };
+  const counts = emptyValidationCounts();
   const report = (problem: Problem) => {
     counts.problems++;
     onProblem(problem);

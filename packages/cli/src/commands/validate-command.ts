@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { emptyValidationCounts } from '../checking/create-stream-validator.js';
 import {
   createStreamValidator,
   type StreamValidator,
@@ -85,14 +86,7 @@ export async function validateFiles(
     validator?.finish();
     await Promise.all(pending);
     pending.length = 0;
-    const counts = validator?.counts ?? {
-      traces: 0,
-      events: 0,
-      blocks: 0,
-      entries: 0,
-      problems: 0,
-      reopenedTraces: 0,
-    };
+    const counts = validator?.counts ?? emptyValidationCounts();
     report.files.push({
       file,
       format: result.input.format,

@@ -1,5 +1,6 @@
 import type { IdGenerator, ToolCallBlock, ToolResultBlock, TraceEntry } from '../model/index.js';
 import { createIdGenerator } from '../model/index.js';
+import { digitsAt } from '../validation/is-iso-timestamp.js';
 
 /** Options of {@link entryToBlocks}. */
 export interface EntryToBlocksOptions {
@@ -56,16 +57,6 @@ function recordMetadata(
 }
 
 const zoneSuffix = /(?:Z|[+-]\d\d:?\d\d)$/i;
-
-function digitsAt(text: string, start: number, count: number): number {
-  let value = 0;
-  for (let i = start; i < start + count; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
 
 /**
  * Whether `text` is exactly what `Date#toISOString` writes for a real instant

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isIsoTimestamp } from '../validation/inspect-block.js';
+import { isIsoTimestamp } from '../validation/is-iso-timestamp.js';
 import { isWellFormed } from '../validation/is-well-formed.js';
 import { jsonByteBound } from '../validation/json-byte-bound.js';
 import { stringByteLength } from '../validation/utf8-byte-length.js';

@@ -104,7 +104,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * deterministic one. Returns the input itself when nothing changes.
  * @internal
  */
-export function normalizeToolCall(
+function normalizeToolCall(
   call: Record<string, unknown>,
   fallbackId: string,
 ): Record<string, unknown> {

@@ -1,7 +1,8 @@
 import { detectPii } from './detect-pii.js';
 import { promptInjectionScore } from './detect-prompt-injection.js';
 import { detectSecrets } from './detect-secrets.js';
-import { extractLinks } from './extract-links.js';
+import { extractLinks, type LinkFinding } from './extract-links.js';
+import type { PiiFinding } from './policy-types.js';
 import {
   compareOrder,
   EventValue,
@@ -33,7 +34,7 @@ export interface BuiltinFunction {
 const regexCache = new Map<string, RegExp | null>();
 
 /** @internal Translates Python regex syntax JavaScript lacks (`(?P<name>`, `(?P=name)`). */
-export function pythonRegexSource(source: string): string {
+function pythonRegexSource(source: string): string {
   return source.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
 }
 
@@ -65,21 +66,27 @@ function mark(ctx: EvalContext, address: string | undefined, start: number, end:
     ctx.ranges.push(`${address}:${start}-${end}`);
 }
 
-function detect<T extends { type: string; start: number; end: number }>(
+// The label of each finding in the value's texts, each finding's character range marked.
+function collect<T extends { start: number; end: number }>(
   ctx: EvalContext,
   value: unknown,
   address: string | undefined,
-  detector: (text: string) => T[],
+  find: (text: string) => T[],
+  label: (finding: T) => string,
 ): string[] {
   const out: string[] = [];
   for (const piece of textsOf(value, address)) {
-    for (const finding of detector(piece.text)) {
-      out.push(finding.type);
+    for (const finding of find(piece.text)) {
+      out.push(label(finding));
       mark(ctx, piece.address, finding.start, finding.end);
     }
   }
   return out;
 }
+
+const findingType = (finding: { type: string }): string => finding.type;
+const linkUrl = (link: LinkFinding): string => link.url;
+const linkDomain = (link: LinkFinding): string => link.domain;
 
 const number = (value: unknown): number | null => {
   if (typeof value === 'number') return value;
@@ -97,6 +104,13 @@ const iterable = (value: unknown): unknown[] | null => {
   return null;
 };
 
+// The smallest ('<') or largest ('>') item, the first of equals; null when there are none.
+const extreme = (value: unknown, order: '<' | '>'): unknown =>
+  (iterable(value) ?? []).reduce<unknown>(
+    (a, b) => (a === undefined || compareOrder(b, a, order) ? b : a),
+    undefined,
+  ) ?? null;
+
 /** @internal The built-in functions of the policy language. */
 export const builtins: Readonly<Record<string, BuiltinFunction>> = {
   len: {
@@ -111,32 +125,8 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
   },
   any: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).some(truthy) },
   all: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).every(truthy) },
-  min: {
-    min: 1,
-    max: 1,
-    call: (_ctx, [value]) => {
-      const items = iterable(value) ?? [];
-      return (
-        items.reduce<unknown>(
-          (a, b) => (a === undefined || compareOrder(b, a, '<') ? b : a),
-          undefined,
-        ) ?? null
-      );
-    },
-  },
-  max: {
-    min: 1,
-    max: 1,
-    call: (_ctx, [value]) => {
-      const items = iterable(value) ?? [];
-      return (
-        items.reduce<unknown>(
-          (a, b) => (a === undefined || compareOrder(b, a, '>') ? b : a),
-          undefined,
-        ) ?? null
-      );
-    },
-  },
+  min: { min: 1, max: 1, call: (_ctx, [value]) => extreme(value, '<') },
+  max: { min: 1, max: 1, call: (_ctx, [value]) => extreme(value, '>') },
   sum: {
     min: 1,
     max: 1,
@@ -222,7 +212,7 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     max: 1,
     addressed: true,
     call: (ctx, [value], _named, addresses) =>
-      detect(ctx, value, addresses[0], ctx.run.detectors.secrets ?? detectSecrets),
+      collect(ctx, value, addresses[0], ctx.run.detectors.secrets ?? detectSecrets, findingType),
   },
   pii: {
     min: 1,
@@ -233,8 +223,13 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
       const wanted = named.entities ?? positional;
       const filter = Array.isArray(wanted) ? new Set(wanted.map(String)) : undefined;
       const detector = ctx.run.detectors.pii ?? detectPii;
-      return detect(ctx, value, addresses[0], (text) =>
-        filter === undefined ? detector(text) : detector(text).filter((f) => filter.has(f.type)),
+      return collect<PiiFinding>(
+        ctx,
+        value,
+        addresses[0],
+        (text) =>
+          filter === undefined ? detector(text) : detector(text).filter((f) => filter.has(f.type)),
+        findingType,
       );
     },
   },
@@ -260,31 +255,15 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     min: 1,
     max: 1,
     addressed: true,
-    call: (ctx, [value], _named, addresses) => {
-      const out: string[] = [];
-      for (const piece of textsOf(value, addresses[0])) {
-        for (const link of extractLinks(piece.text)) {
-          out.push(link.url);
-          mark(ctx, piece.address, link.start, link.end);
-        }
-      }
-      return out;
-    },
+    call: (ctx, [value], _named, addresses) =>
+      collect(ctx, value, addresses[0], extractLinks, linkUrl),
   },
   domains: {
     min: 1,
     max: 1,
     addressed: true,
-    call: (ctx, [value], _named, addresses) => {
-      const out: string[] = [];
-      for (const piece of textsOf(value, addresses[0])) {
-        for (const link of extractLinks(piece.text)) {
-          out.push(link.domain);
-          mark(ctx, piece.address, link.start, link.end);
-        }
-      }
-      return out;
-    },
+    call: (ctx, [value], _named, addresses) =>
+      collect(ctx, value, addresses[0], extractLinks, linkDomain),
   },
 };
 

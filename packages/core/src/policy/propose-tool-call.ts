@@ -6,7 +6,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** @internal Checks and normalises a proposed call to OpenAI's shape. */
-export function proposedCallRecord(call: unknown): Record<string, unknown> {
+function proposedCallRecord(call: unknown): Record<string, unknown> {
   if (!isRecord(call)) {
     throw new PolicyError({
       code: 'POLICY_INPUT',

@@ -85,12 +85,7 @@ export function eventValue(event: PolicyEvent): EventValue {
 }
 
 /** @internal First index in sorted `list` whose value is >= `target`. */
-export function lowerBound(
-  list: readonly number[],
-  target: number,
-  from = 0,
-  to = list.length,
-): number {
+function lowerBound(list: readonly number[], target: number, from = 0, to = list.length): number {
   let lo = from;
   let hi = to;
   while (lo < hi) {

@@ -26,7 +26,7 @@ export interface JsonlFileSink extends Sink {
 }
 
 /** @internal Default size of the write buffer. */
-export const defaultJsonlBufferBytes = 64 * 1024;
+const defaultJsonlBufferBytes = 64 * 1024;
 
 const newline = 10;
 

@@ -295,7 +295,7 @@ interface Highlight {
 }
 
 /** @internal The highlights shown for a block's metadata, in display order. */
-export function metadataHighlights(metadata: Record<string, unknown>): Highlight[] {
+function metadataHighlights(metadata: Record<string, unknown>): Highlight[] {
   const parts: Highlight[] = [];
   const status = metadata.status;
   if (typeof status === 'string') {

@@ -21,7 +21,7 @@ function text(value: unknown): string {
  * which is their time order; anything else falls back to `Date.parse`, then to string order.
  * @internal
  */
-export function compareCreatedAt(a: string, b: string): number {
+function compareCreatedAt(a: string, b: string): number {
   if (a === b) return 0;
   if (
     a.length !== b.length ||

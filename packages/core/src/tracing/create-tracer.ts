@@ -165,19 +165,22 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return block;
   }
 
-  function messageInput(
+  // a block in canonical form, the clock read before the id: a clock failure draws no id
+  function candidate(
+    blockType: 'MESSAGE' | 'ACT' | 'OBSERVE',
+    subType: 'MESSAGE' | 'TOOL_CALL' | 'THINK' | 'TOOL_RESULT',
     payload: Record<string, unknown>,
     parent: unknown,
     metadata: Record<string, unknown> | undefined,
     raw: unknown,
     extra: Record<string, unknown> | undefined,
   ): Candidate {
-    const at = now(); // before the id: a clock failure draws no id
+    const at = now();
     return {
       id: nextId(),
       trace_id: traceId,
-      block_type: 'MESSAGE',
-      sub_type: 'MESSAGE',
+      block_type: blockType,
+      sub_type: subType,
       payload,
       // a MESSAGE with a parent is invalid; pass it through so the validator says so
       parent_block_id: parent ?? null,
@@ -190,7 +193,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   function syntheticMessageInput(): Candidate {
-    return messageInput(
+    return candidate(
+      'MESSAGE',
+      'MESSAGE',
       { role: 'assistant', content: null },
       undefined,
       syntheticMetadata,
@@ -217,28 +222,6 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return blocks;
   }
 
-  function actInput(
-    subType: 'TOOL_CALL' | 'THINK',
-    input: LogActInput | LogThinkInput,
-    parent: string | null,
-  ): Candidate {
-    const at = now();
-    const { metadata, raw, extra } = input;
-    return {
-      id: nextId(),
-      trace_id: traceId,
-      block_type: 'ACT',
-      sub_type: subType,
-      payload: input.payload,
-      parent_block_id: parent,
-      metadata: metadata === undefined ? emptyObject : metadata,
-      raw: raw === undefined ? null : raw,
-      extra: extra === undefined ? emptyObject : extra,
-      created_at: at,
-      updated_at: at,
-    };
-  }
-
   function logChild(
     subType: 'TOOL_CALL' | 'THINK',
     method: string,
@@ -248,7 +231,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     requireObject(input, method, subType, traceId);
     // as on seed 002's server, a TOOL_CALL or THINK names its MESSAGE: a missing parent is a
     // VALIDATION error from the validator, never an implicit attachment
-    return accept(actInput(subType, input, input.parent_block_id ?? null));
+    const { payload, parent_block_id, metadata, raw, extra } = input;
+    return accept(candidate('ACT', subType, payload, parent_block_id, metadata, raw, extra));
   }
 
   const tracer: GuardedCallTracer = {
@@ -260,7 +244,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       const { metadata, raw, extra, parent_block_id, ...payload } = input as LogMessageInput & {
         parent_block_id?: unknown;
       };
-      return accept(messageInput(payload, parent_block_id, metadata, raw, extra)) as MessageBlock;
+      return accept(
+        candidate('MESSAGE', 'MESSAGE', payload, parent_block_id, metadata, raw, extra),
+      ) as MessageBlock;
     },
 
     logAct(input) {
@@ -300,21 +286,10 @@ export function createTracer(options: TracerOptions = {}): Tracer {
           parent = null;
         }
       }
-      const at = now();
       const { metadata, raw, extra } = input;
-      return accept({
-        id: nextId(),
-        trace_id: traceId,
-        block_type: 'OBSERVE',
-        sub_type: 'TOOL_RESULT',
-        payload: input.payload,
-        parent_block_id: parent,
-        metadata: metadata === undefined ? emptyObject : metadata,
-        raw: raw === undefined ? null : raw,
-        extra: extra === undefined ? emptyObject : extra,
-        created_at: at,
-        updated_at: at,
-      }) as ToolResultBlock;
+      return accept(
+        candidate('OBSERVE', 'TOOL_RESULT', input.payload, parent, metadata, raw, extra),
+      ) as ToolResultBlock;
     },
 
     recordEntry(entry: TraceEntry, recordOptions?: { parentBlockId?: string }) {

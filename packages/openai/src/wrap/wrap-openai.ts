@@ -366,9 +366,4 @@ export function isWrapped(client: object): boolean {
   return (client as Patchable)[wrappedMarker] !== undefined;
 }
 
-/** The recorder of a wrapped client. @internal */
-export function recorderOf(client: object): ModelCallRecorder | undefined {
-  return (client as Patchable)[wrappedMarker]?.recorder;
-}
-
 export type { ModelCallPricer };

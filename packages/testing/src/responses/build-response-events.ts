@@ -3,6 +3,7 @@ import type {
   ResponseContentPartDoneEvent,
   ResponseFunctionCallArgumentsDeltaEvent,
   ResponseFunctionCallArgumentsDoneEvent,
+  ResponseOutputItem,
   ResponseOutputItemAddedEvent,
   ResponseOutputItemDoneEvent,
   ResponseReasoningSummaryPartAddedEvent,
@@ -76,16 +77,29 @@ export function buildResponseEvents(
 
   const items = buildOutputItems(reply);
   let outputIndex = 0;
-  if (items.reasoning) {
-    const item = items.reasoning;
-    const text = item.summary[0]?.text ?? '';
-    const at = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+  // every output item opens and closes the same way, its own events in between
+  const itemAdded = (item: ResponseOutputItem): void => {
     events.push({
       type: 'response.output_item.added',
       sequence_number: next(),
       output_index: outputIndex,
-      item: { ...item, summary: [] },
+      item,
     });
+  };
+  const itemDone = (item: ResponseOutputItem): void => {
+    events.push({
+      type: 'response.output_item.done',
+      sequence_number: next(),
+      output_index: outputIndex,
+      item,
+    });
+    outputIndex += 1;
+  };
+  if (items.reasoning) {
+    const item = items.reasoning;
+    const text = item.summary[0]?.text ?? '';
+    const at = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+    itemAdded({ ...item, summary: [] });
     events.push({
       type: 'response.reasoning_summary_part.added',
       sequence_number: next(),
@@ -112,25 +126,14 @@ export function buildResponseEvents(
       ...at,
       part: { type: 'summary_text', text },
     });
-    events.push({
-      type: 'response.output_item.done',
-      sequence_number: next(),
-      output_index: outputIndex,
-      item,
-    });
-    outputIndex += 1;
+    itemDone(item);
   }
   if (items.message) {
     const item = items.message;
     const part = item.content[0];
     const text = part?.type === 'output_text' ? part.text : '';
     const at = { item_id: item.id, output_index: outputIndex, content_index: 0 };
-    events.push({
-      type: 'response.output_item.added',
-      sequence_number: next(),
-      output_index: outputIndex,
-      item: { ...item, status: 'in_progress', content: [] },
-    });
+    itemAdded({ ...item, status: 'in_progress', content: [] });
     events.push({
       type: 'response.content_part.added',
       sequence_number: next(),
@@ -159,22 +162,11 @@ export function buildResponseEvents(
       ...at,
       part: { type: 'output_text', annotations: [], logprobs: [], text },
     });
-    events.push({
-      type: 'response.output_item.done',
-      sequence_number: next(),
-      output_index: outputIndex,
-      item,
-    });
-    outputIndex += 1;
+    itemDone(item);
   }
   for (const item of items.functionCalls) {
     const at = { item_id: item.id ?? '', output_index: outputIndex };
-    events.push({
-      type: 'response.output_item.added',
-      sequence_number: next(),
-      output_index: outputIndex,
-      item: { ...item, status: 'in_progress', arguments: '' },
-    });
+    itemAdded({ ...item, status: 'in_progress', arguments: '' });
     for (const delta of splitIntoChunks(item.arguments, reply.chunkSize)) {
       events.push({
         type: 'response.function_call_arguments.delta',
@@ -189,13 +181,7 @@ export function buildResponseEvents(
       ...at,
       arguments: item.arguments,
     });
-    events.push({
-      type: 'response.output_item.done',
-      sequence_number: next(),
-      output_index: outputIndex,
-      item,
-    });
-    outputIndex += 1;
+    itemDone(item);
   }
   events.push({
     type: isIncomplete(reply) ? 'response.incomplete' : 'response.completed',
