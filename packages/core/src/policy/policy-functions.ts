@@ -1,7 +1,11 @@
+import { detectCopyright } from './detect-copyright.js';
 import { detectPii } from './detect-pii.js';
 import { promptInjectionScore } from './detect-prompt-injection.js';
 import { detectSecrets } from './detect-secrets.js';
+import { detectUnicode, type UnicodeFinding } from './detect-unicode.js';
+import { extractHtmlData } from './extract-html-data.js';
 import { extractLinks, type LinkFinding } from './extract-links.js';
+import { findFuzzy, fuzzyTolerance } from './find-fuzzy.js';
 import type { PiiFinding } from './policy-types.js';
 import {
   compareOrder,
@@ -124,6 +128,17 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     },
   },
   any: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).some(truthy) },
+  empty: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => {
+      const items = iterable(value);
+      return items === null ? null : items.length === 0;
+    },
+  },
+  tuple: { min: 0, max: 1, call: (_ctx, [value]) => (value === undefined ? [] : iterable(value)) },
+  // Invariant prints and then ignores the line; rules cannot reach the host, so this only holds
+  print: { min: 0, max: Number.POSITIVE_INFINITY, call: () => true },
   all: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).every(truthy) },
   min: { min: 1, max: 1, call: (_ctx, [value]) => extreme(value, '<') },
   max: { min: 1, max: 1, call: (_ctx, [value]) => extreme(value, '>') },
@@ -257,6 +272,71 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     addressed: true,
     call: (ctx, [value], _named, addresses) =>
       collect(ctx, value, addresses[0], extractLinks, linkUrl),
+  },
+  unicode: {
+    min: 1,
+    max: 2,
+    named: ['categories'],
+    addressed: true,
+    call: (ctx, [value, positional], named, addresses) => {
+      const wanted = named.categories ?? positional;
+      const categories = Array.isArray(wanted) ? wanted.map(String) : undefined;
+      const found = collect<UnicodeFinding>(
+        ctx,
+        value,
+        addresses[0],
+        (text) => detectUnicode(text, categories),
+        findingType,
+      );
+      return [...new Set(found)];
+    },
+  },
+  copyright: {
+    min: 1,
+    max: 1,
+    addressed: true,
+    call: (ctx, [value], _named, addresses) =>
+      collect(ctx, value, addresses[0], detectCopyright, findingType),
+  },
+  html_code: {
+    min: 1,
+    max: 1,
+    addressed: true,
+    call: (ctx, [value], _named, addresses) => {
+      const altTexts: string[] = [];
+      const links: string[] = [];
+      for (const piece of textsOf(value, addresses[0])) {
+        const data = extractHtmlData(piece.text);
+        for (const alt of data.altTexts) {
+          altTexts.push(alt.value);
+          mark(ctx, piece.address, alt.start, alt.end);
+        }
+        for (const link of data.links) {
+          links.push(link.value);
+          mark(ctx, piece.address, link.start, link.end);
+        }
+      }
+      return { alt_texts: altTexts, links };
+    },
+  },
+  fuzzy_contains: {
+    min: 2,
+    max: 4,
+    named: ['query_similarity_threshold', 'use_semantic'],
+    addressed: true,
+    call: (ctx, [value, query, positional], named, addresses) => {
+      const threshold = number(named.query_similarity_threshold ?? positional) ?? 0.8;
+      if (typeof query !== 'string' || threshold < 0 || threshold > 1) return false;
+      const tolerance = fuzzyTolerance(query, threshold);
+      let found = false;
+      for (const piece of textsOf(value, addresses[0])) {
+        const hit = findFuzzy(piece.text, query, tolerance);
+        if (hit === null) continue;
+        found = true;
+        mark(ctx, piece.address, hit.start, hit.end);
+      }
+      return found;
+    },
   },
   domains: {
     min: 1,
