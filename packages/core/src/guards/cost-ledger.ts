@@ -117,7 +117,7 @@ const copy = (s: LedgerSnapshot): LedgerSnapshot => ({
  * The in-memory ledger as a class: every budget's ledger shares one set of methods, so call
  * sites stay monomorphic (closures made per ledger would make them polymorphic).
  */
-class MemoryCostLedger implements CostLedger {
+export class MemoryCostLedger implements CostLedger {
   private readonly sessions = new Map<string, LedgerSnapshot>();
   private ids = 0;
   // one-entry cache: reserve and settle of a call look up the same session (a Map lookup each)
@@ -159,6 +159,35 @@ class MemoryCostLedger implements CostLedger {
     return exceeded === undefined
       ? { ok: true, reservation, snapshot: s }
       : { ok: true, reservation, exceeded, snapshot: copy(s) };
+  }
+
+  /**
+   * The common case of {@link reserve} without its request and result objects: holds `amount`
+   * when no limit would be exceeded, else returns undefined and changes nothing (the caller then
+   * asks {@link reserve}, which says which limit). The session's live figures are in {@link lastSnapshot}.
+   * @internal
+   */
+  hold(
+    sessionId: string,
+    amount: number,
+    maxMicroUsd: number | undefined,
+    maxCalls: number | undefined,
+  ): LedgerReservation | undefined {
+    const s = this.get(sessionId);
+    if (maxCalls !== undefined && s.calls + 1 > maxCalls) return undefined;
+    if (maxMicroUsd !== undefined && s.spentMicroUsd + s.reservedMicroUsd + amount > maxMicroUsd)
+      return undefined;
+    s.reservedMicroUsd += amount;
+    s.calls++;
+    return new MemoryReservation(++this.ids, sessionId, amount);
+  }
+
+  /**
+   * The live figures of the session of the last {@link hold}.
+   * @internal
+   */
+  held(): LedgerSnapshot {
+    return this.lastSnapshot!;
   }
 
   settle(reservation: LedgerReservation, actualMicroUsd: number): LedgerSnapshot {

@@ -12,6 +12,7 @@ import {
   type LedgerReservation,
   type LedgerReserveResult,
   type LedgerSnapshot,
+  MemoryCostLedger,
 } from './cost-ledger.js';
 import type { MaybePromise } from './types.js';
 
@@ -208,6 +209,8 @@ class MemoryBudget<Result> implements Budget<Result> {
   readonly limits: Budget['limits'];
   private readonly options: BudgetOptions<Result>;
   private readonly ledger: CostLedger;
+  /** The ledger when it is the in-memory one: reserve skips its request and result objects. */
+  private readonly memoryLedger: MemoryCostLedger | undefined;
   private readonly maxPerCall: number | undefined;
   private readonly maxPerSession: number | undefined;
   private readonly maxCalls: number | undefined;
@@ -224,6 +227,7 @@ class MemoryBudget<Result> implements Budget<Result> {
   constructor(options: BudgetOptions<Result>) {
     this.options = options;
     this.ledger = options.costLedger ?? createMemoryCostLedger();
+    this.memoryLedger = this.ledger instanceof MemoryCostLedger ? this.ledger : undefined;
     this.maxPerCall =
       options.maxCostPerCall === undefined ? undefined : usdToMicro(options.maxCostPerCall);
     this.maxPerSession =
@@ -349,6 +353,21 @@ class MemoryBudget<Result> implements Budget<Result> {
         reservedMicroUsd: 0,
         calls: 0,
       });
+    const memoryLedger = this.memoryLedger;
+    if (memoryLedger !== undefined) {
+      // the common case, within every limit: one reservation object instead of four
+      const held = memoryLedger.hold(sessionId, amount, this.maxPerSession, this.maxCalls);
+      if (held !== undefined) {
+        return {
+          ok: true,
+          sessionId,
+          estimateMicroUsd: amount,
+          exceeded: perCall ? 'per_call' : undefined,
+          ledger: held,
+          snapshot: memoryLedger.held(),
+        };
+      }
+    }
     const result = this.ledger.reserve({
       sessionId,
       amountMicroUsd: amount,
