@@ -1,19 +1,53 @@
 /**
  * Overhead of `wrapOpenAI`: the same real `openai` client, raw and wrapped (recording every call
- * into an in-memory tracer), against the local scripted server (echo fallback), 2,000 calls each,
- * non-streamed and streamed, in one run. Raw and wrapped calls alternate call by call so that
- * server, socket and GC drift hit both alike; the figure is the median of the paired
- * differences. Prints the microseconds added per call and the time added to the first chunk.
+ * into an in-memory tracer), against the scripted server (echo fallback) running in a child
+ * process (bench/scripted-server-process.ts), so this process's event loop, CPU time and GC are
+ * the clients' alone. 2,000 calls each, non-streamed and streamed. Raw and wrapped calls alternate
+ * call by call, paired, so socket and GC drift hit both alike; the wall figure is the median of
+ * the paired differences. Also prints this process's CPU time per call (process.cpuUsage over
+ * each phase, raw and wrapped accumulated separately), far less noisy than wall time.
  * Targets: < 50 µs per call, < 0.1 ms to first chunk.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTracer } from '@tracewarden/core';
 import { wrapOpenAI } from '@tracewarden/openai';
-import { startScriptedServer } from '@tracewarden/testing';
 import OpenAI from 'openai';
 
 const calls = 2000;
 
-const server = await startScriptedServer({ fallback: 'echo' });
+function startServerProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'scripted-server-process.ts');
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@tracewarden/source', '--import', 'tsx', script],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`scripted server exited (${code})`)));
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (data: string) => {
+      out += data;
+      const line = out.indexOf('\n');
+      if (line >= 0) resolve({ url: out.slice(0, line).trim(), child });
+    });
+  });
+}
+
+const { url, child } = await startServerProcess();
+const killServer = () => {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+};
+process.on('exit', killServer);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    killServer();
+    process.exit(1);
+  });
+const server = { url };
 const raw = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
 const tracer = createTracer();
 const wrapped = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 }), {
@@ -29,16 +63,31 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function plainCall(client: OpenAI): Promise<number> {
-  const start = performance.now();
-  await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
-  return performance.now() - start;
+/** CPU time (user + system) of this process so far, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
-async function streamedCall(
-  client: OpenAI,
-  includeUsage = false,
-): Promise<{ total: number; first: number }> {
+interface Sample {
+  /** Wall time of the whole call, ms. */
+  total: number;
+  /** Wall time to the first chunk (streamed), ms. */
+  first: number;
+  /** CPU time of this process during the call, ms. */
+  cpu: number;
+}
+
+async function plainCall(client: OpenAI): Promise<Sample> {
+  const cpu = cpuMs();
+  const start = performance.now();
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+  const total = performance.now() - start;
+  return { total, first: total, cpu: cpuMs() - cpu };
+}
+
+async function streamedCall(client: OpenAI, includeUsage = false): Promise<Sample> {
+  const cpu = cpuMs();
   const start = performance.now();
   const stream = await client.chat.completions.create({
     model: 'gpt-4o-mini',
@@ -48,65 +97,133 @@ async function streamedCall(
   });
   let first = -1;
   for await (const _ of stream) if (first < 0) first = performance.now() - start;
-  return { total: performance.now() - start, first };
+  const total = performance.now() - start;
+  return { total, first, cpu: cpuMs() - cpu };
+}
+
+interface Pairs {
+  raw: Sample[];
+  wrapped: Sample[];
+}
+
+/** `calls` paired calls, raw and wrapped back to back, alternating which goes first. */
+async function phase(
+  rawCall: () => Promise<Sample>,
+  wrappedCall: () => Promise<Sample>,
+): Promise<Pairs> {
+  const pairs: Pairs = { raw: [], wrapped: [] };
+  for (let i = 0; i < calls; i++) {
+    if (i % 2 === 0) {
+      pairs.raw.push(await rawCall());
+      pairs.wrapped.push(await wrappedCall());
+    } else {
+      pairs.wrapped.push(await wrappedCall());
+      pairs.raw.push(await rawCall());
+    }
+  }
+  return pairs;
+}
+
+/**
+ * CPU time per call of this process: blocks of 100 raw calls and 100 wrapped calls, alternating
+ * which block goes first, process.cpuUsage summed over each kind's blocks (per-call cpuUsage is
+ * too coarse: the kernel accounts CPU time in ticks).
+ */
+async function cpuPerCall(
+  rawCall: () => Promise<Sample>,
+  wrappedCall: () => Promise<Sample>,
+): Promise<{ raw: number; wrapped: number }> {
+  const block = 100;
+  const time = { raw: 0, wrapped: 0 };
+  const run = async (call: () => Promise<Sample>, kind: 'raw' | 'wrapped') => {
+    const start = cpuMs();
+    for (let j = 0; j < block; j++) await call();
+    time[kind] += cpuMs() - start;
+  };
+  for (let i = 0; i < calls / block; i++) {
+    if (i % 2 === 0) {
+      await run(rawCall, 'raw');
+      await run(wrappedCall, 'wrapped');
+    } else {
+      await run(wrappedCall, 'wrapped');
+      await run(rawCall, 'raw');
+    }
+  }
+  return { raw: time.raw / calls, wrapped: time.wrapped / calls };
 }
 
 async function measure(): Promise<void> {
-  const plain = { raw: [] as number[], wrapped: [] as number[] };
-  const streamTotal = { raw: [] as number[], wrapped: [] as number[] };
-  const firstChunk = { raw: [] as number[], wrapped: [] as number[] };
-  // the wrapper asks for usage (one more chunk from the server): the same request, raw
-  const streamUsage = { raw: [] as number[], wrapped: [] as number[] };
   // warm-up: JIT, sockets
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 300; i++) {
     await plainCall(raw);
     await plainCall(wrapped);
     await streamedCall(raw);
+    await streamedCall(raw, true);
     await streamedCall(wrapped);
   }
-  for (let i = 0; i < calls; i++) {
-    // alternate which goes first, so neither always meets a warmer socket
-    if (i % 2 === 0) {
-      plain.raw.push(await plainCall(raw));
-      plain.wrapped.push(await plainCall(wrapped));
-    } else {
-      plain.wrapped.push(await plainCall(wrapped));
-      plain.raw.push(await plainCall(raw));
-    }
-  }
-  for (let i = 0; i < calls; i++) {
-    const first = i % 2 === 0 ? raw : wrapped;
-    const second = first === raw ? wrapped : raw;
-    const a = await streamedCall(first);
-    const b = await streamedCall(second);
-    const [r, w] = first === raw ? [a, b] : [b, a];
-    streamTotal.raw.push(r.total);
-    streamTotal.wrapped.push(w.total);
-    firstChunk.raw.push(r.first);
-    firstChunk.wrapped.push(w.first);
-  }
-  for (let i = 0; i < calls; i++) {
-    const rawFirst = i % 2 === 0;
-    const r = rawFirst ? await streamedCall(raw, true) : undefined;
-    const w = await streamedCall(wrapped);
-    streamUsage.raw.push((r ?? (await streamedCall(raw, true))).total);
-    streamUsage.wrapped.push(w.total);
-  }
-  const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(8)} µs`;
-  const paired = (a: number[], b: number[]) => median(b.map((value, i) => value - (a[i] ?? 0)));
-  const row = (name: string, pair: { raw: number[]; wrapped: number[] }) =>
+  globalThis.gc?.();
+  const plain = await phase(
+    () => plainCall(raw),
+    () => plainCall(wrapped),
+  );
+  globalThis.gc?.();
+  const stream = await phase(
+    () => streamedCall(raw),
+    () => streamedCall(wrapped),
+  );
+  globalThis.gc?.();
+  // the wrapper asks for usage (one more chunk from the server): the same request, raw
+  const streamUsage = await phase(
+    () => streamedCall(raw, true),
+    () => streamedCall(wrapped),
+  );
+
+  const cpuPlain = await cpuPerCall(
+    () => plainCall(raw),
+    () => plainCall(wrapped),
+  );
+  const cpuStream = await cpuPerCall(
+    () => streamedCall(raw),
+    () => streamedCall(wrapped),
+  );
+  const cpuUsage = await cpuPerCall(
+    () => streamedCall(raw, true),
+    () => streamedCall(wrapped),
+  );
+
+  const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(7)} µs`;
+  const pick = (samples: Sample[], key: keyof Sample) => samples.map((s) => s[key]);
+  const paired = (pairs: Pairs, key: keyof Sample) =>
+    median(pairs.wrapped.map((w, i) => w[key] - (pairs.raw[i]?.[key] ?? 0)));
+  const row = (name: string, pairs: Pairs, key: 'total' | 'first') => {
+    const r = median(pick(pairs.raw, key));
+    const w = median(pick(pairs.wrapped, key));
     console.log(
-      `${name.padEnd(32)} raw ${us(median(pair.raw))}  wrapped ${us(median(pair.wrapped))}  added ${us(paired(pair.raw, pair.wrapped))}  x${(median(pair.wrapped) / median(pair.raw)).toFixed(3)}`,
+      `${name.padEnd(36)} raw ${us(r)}  wrapped ${us(w)}  added ${us(paired(pairs, key))}  x${(w / r).toFixed(3)}`,
     );
-  console.log(`\n## wrapOpenAI overhead (${calls} calls each, medians, local scripted server)`);
-  row('chat.completions.create', plain);
-  row('chat.completions.create stream', streamTotal);
-  row('time to first chunk', firstChunk);
-  row('stream, raw also asking for usage', streamUsage);
+  };
+  const cpuRow = (name: string, cpu: { raw: number; wrapped: number }) =>
+    console.log(
+      `${`cpu/call ${name}`.padEnd(36)} raw ${us(cpu.raw)}  wrapped ${us(cpu.wrapped)}  added ${us(cpu.wrapped - cpu.raw)}  x${(cpu.wrapped / cpu.raw).toFixed(3)}`,
+    );
+  console.log(
+    `\n## wrapOpenAI overhead (${calls} paired calls each, wall: medians of paired differences; server in a child process)`,
+  );
+  row('chat.completions.create', plain, 'total');
+  row('stream (raw without usage)', stream, 'total');
+  row('stream (raw also asking for usage)', streamUsage, 'total');
+  row('time to first chunk', stream, 'first');
+  console.log('## client-process CPU time per call (blocks of 100, summed per kind)');
+  cpuRow('chat.completions.create', cpuPlain);
+  cpuRow('stream (raw without usage)', cpuStream);
+  cpuRow('stream (raw also asking for usage)', cpuUsage);
   console.log(
     `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
   );
 }
 
-await measure();
-await server.close();
+try {
+  await measure();
+} finally {
+  killServer();
+}

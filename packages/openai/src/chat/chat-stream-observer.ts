@@ -94,23 +94,35 @@ export function chatStreamObserver(
   handle: ModelCallHandle,
   settings: ChatStreamSettings,
 ): StreamObserver<ChatCompletionChunk> {
-  let sawToolCalls = false;
-  let sawText = false;
-  let template: ChatCompletionChunk | undefined;
-  let responseId: string | undefined;
+  return new ChatStreamObserver(controller, handle, settings);
+}
+
+/** A class (methods on the prototype) so that a stream allocates one observer, no closures. */
+class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
+  private sawToolCalls = false;
+  private sawText = false;
+  private template: ChatCompletionChunk | undefined;
+  private responseId: string | undefined;
+
+  constructor(
+    private readonly controller: AbortController,
+    private readonly handle: ModelCallHandle,
+    private readonly settings: ChatStreamSettings,
+  ) {}
 
   /** What to deliver of a chunk already aggregated: the chunk, a changed copy, nothing or HOLD. */
-  function route(
+  private route(
     chunk: ChatCompletionChunk,
     delta: ModelCallDelta,
   ): ChatCompletionChunk | undefined | typeof HOLD {
+    const settings = this.settings;
     if (chunk.choices.length === 0) return settings.hideUsageChunk ? undefined : chunk;
-    if (delta.text !== undefined) sawText = true;
+    if (delta.text !== undefined) this.sawText = true;
     let delivered: ChatCompletionChunk | undefined = chunk;
     if (delta.toolCalls !== undefined) {
-      sawToolCalls = true;
+      this.sawToolCalls = true;
       if (settings.refuse) {
-        template ??= chunk;
+        this.template ??= chunk;
         const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice)
           .delta;
         const hasMore = Object.values(rest).some(
@@ -122,54 +134,60 @@ export function chatStreamObserver(
             : undefined;
       }
     }
-    if (settings.checkPolicy && sawToolCalls && delta.finishReason !== undefined) return HOLD;
+    if (settings.checkPolicy && this.sawToolCalls && delta.finishReason !== undefined) return HOLD;
     return delivered;
   }
 
-  return {
-    item(chunk) {
-      const delta: ModelCallDelta = chatChunkDelta(chunk);
-      if (chunk.usage) delta.usage = chatUsage(chunk.usage);
-      if (responseId === undefined) {
-        responseId = chunk.id;
-        delta.model = chunk.model;
-        delta.responseId = chunk.id;
-      }
-      const stop = handle.chunk(delta);
-      const result = route(chunk, delta);
-      if (stop === undefined) return result;
-      // Live budget cut-off: this chunk is within the budget (and paid for), so it is delivered;
-      // the request is aborted now and the next read throws BUDGET_EXCEEDED.
-      const error = handle.fail(stop);
-      if (result === undefined || result === HOLD) throw error;
-      return new DeliverThenStop(result, error);
-    },
-    end(held) {
-      if (handle.stopped) throw handle.fail(handle.signal.reason);
-      if (controller.signal.aborted) {
-        handle.cancel();
-        return [];
-      }
-      const outcome = handle.finish();
-      linkRecorded(handle.tracer, undefined, outcome);
-      if (!settings.refuse || template === undefined) return held;
-      const extra = refusedChunks(template, outcome, sawText);
-      const allowedLeft = outcome.toolCalls.some((review) => review.refusal === undefined);
-      const rest = held.map((chunk) => {
-        const choice = chunk.choices[0];
-        if (choice === undefined) return chunk;
-        const { tool_calls: _dropped, ...delta } = choice.delta;
-        const finish =
-          choice.finish_reason === 'tool_calls' && !allowedLeft ? 'stop' : choice.finish_reason;
-        return withDelta(chunk, delta, finish);
-      });
-      return [...extra, ...rest];
-    },
-    error(error) {
-      return handle.fail(error);
-    },
-    cancel() {
+  item(
+    chunk: ChatCompletionChunk,
+  ): ChatCompletionChunk | undefined | typeof HOLD | DeliverThenStop<ChatCompletionChunk> {
+    const handle = this.handle;
+    const delta: ModelCallDelta = chatChunkDelta(chunk);
+    if (chunk.usage) delta.usage = chatUsage(chunk.usage);
+    if (this.responseId === undefined) {
+      this.responseId = chunk.id;
+      delta.model = chunk.model;
+      delta.responseId = chunk.id;
+    }
+    const stop = handle.chunk(delta);
+    const result = this.route(chunk, delta);
+    if (stop === undefined) return result;
+    // Live budget cut-off: this chunk is within the budget (and paid for), so it is delivered;
+    // the request is aborted now and the next read throws BUDGET_EXCEEDED.
+    const error = handle.fail(stop);
+    if (result === undefined || result === HOLD) throw error;
+    return new DeliverThenStop(result, error);
+  }
+
+  end(held: ChatCompletionChunk[]): ChatCompletionChunk[] {
+    const handle = this.handle;
+    if (handle.stopped) throw handle.fail(handle.signal.reason);
+    if (this.controller.signal.aborted) {
       handle.cancel();
-    },
-  };
+      return [];
+    }
+    const outcome = handle.finish();
+    linkRecorded(handle.tracer, undefined, outcome);
+    const template = this.template;
+    if (!this.settings.refuse || template === undefined) return held;
+    const extra = refusedChunks(template, outcome, this.sawText);
+    const allowedLeft = outcome.toolCalls.some((review) => review.refusal === undefined);
+    const rest = held.map((chunk) => {
+      const choice = chunk.choices[0];
+      if (choice === undefined) return chunk;
+      const { tool_calls: _dropped, ...delta } = choice.delta;
+      const finish =
+        choice.finish_reason === 'tool_calls' && !allowedLeft ? 'stop' : choice.finish_reason;
+      return withDelta(chunk, delta, finish);
+    });
+    return [...extra, ...rest];
+  }
+
+  error(error: unknown): unknown {
+    return this.handle.fail(error);
+  }
+
+  cancel(): void {
+    this.handle.cancel();
+  }
 }

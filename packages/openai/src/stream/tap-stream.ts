@@ -62,94 +62,123 @@ function tapIterator<T>(
   observer: StreamObserver<T>,
   controller: AbortController,
 ): AsyncIterator<T> {
-  const queue: T[] = [];
-  let held: T[] | undefined;
-  let finished = false;
-  /** Set by {@link DeliverThenStop}: thrown by the next read. */
-  let pending: { error: unknown } | undefined;
+  return new TapIterator(inner, observer, controller);
+}
 
-  async function stop(error: unknown): Promise<never> {
-    finished = true;
-    controller.abort();
+/**
+ * The tapped iterator. A class (methods on the prototype, two bound callbacks) rather than a
+ * closure per method, so a stream costs a handful of allocations, and each item costs one `then`
+ * on the inner promise (no async frame, no extra promise) in the common case of nothing queued
+ * or held.
+ */
+class TapIterator<T> implements AsyncIterator<T> {
+  private readonly queue: T[] = [];
+  private held: T[] | undefined;
+  private finished = false;
+  /** Set by {@link DeliverThenStop}: thrown by the next read. */
+  private pending: { error: unknown } | undefined;
+  private readonly onResult: (
+    result: IteratorResult<T>,
+  ) => IteratorResult<T> | Promise<IteratorResult<T>>;
+  private readonly onError: (error: unknown) => never;
+
+  constructor(
+    private readonly inner: AsyncIterator<T>,
+    private readonly observer: StreamObserver<T>,
+    private readonly controller: AbortController,
+  ) {
+    this.onResult = this.result.bind(this);
+    this.onError = this.fail.bind(this);
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.queue.length > 0)
+      return Promise.resolve({ done: false, value: this.queue.shift() as T });
+    if (this.pending !== undefined) {
+      const { error } = this.pending;
+      this.pending = undefined;
+      return Promise.reject(error);
+    }
+    if (this.finished) return Promise.resolve({ done: true, value: undefined });
+    return this.pull();
+  }
+
+  async return(value?: unknown): Promise<IteratorResult<T>> {
+    this.pending = undefined;
+    if (!this.finished) {
+      this.finished = true;
+      this.observer.cancel();
+    }
+    this.queue.length = 0;
+    if (this.inner.return) return this.inner.return(value);
+    return { done: true, value: undefined };
+  }
+
+  private pull(): Promise<IteratorResult<T>> {
+    return this.inner.next().then(this.onResult, this.onError);
+  }
+
+  private async stop(error: unknown): Promise<never> {
+    this.finished = true;
+    this.controller.abort();
     try {
-      await inner.return?.();
+      await this.inner.return?.();
     } catch {
       // the stop reason matters, not the cleanup's
     }
     throw error;
   }
 
-  // Items come in one at a time with nothing queued or held in the common case: answer with one
-  // `then` on the inner promise (no extra async frame per chunk).
-  const onResult = (result: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> => {
+  private fail(error: unknown): never {
+    this.finished = true;
+    throw this.observer.error(error);
+  }
+
+  private result(result: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> {
+    const queue = this.queue;
     if (result.done) {
-      finished = true;
-      const deliver = observer.end(held ?? []);
+      this.finished = true;
+      const deliver = this.observer.end(this.held ?? []);
       if (deliver.length === 0) return result;
       queue.push(...deliver);
       return { done: false, value: queue.shift() as T };
     }
     let value: T | undefined | typeof HOLD | DeliverThenStop<T>;
     try {
-      value = observer.item(result.value, queue);
+      value = this.observer.item(result.value, queue);
     } catch (error) {
-      return stop(error);
+      return this.stop(error);
     }
+    // the common case: the very chunk read, nothing queued or held — hand over the SDK's result
+    if (value === result.value && queue.length === 0 && this.held === undefined) return result;
     if (value instanceof DeliverThenStop) {
-      if (held !== undefined) return stop(value.error);
+      if (this.held !== undefined) return this.stop(value.error);
       const last: IteratorResult<T> = { done: false, value: value.value };
-      pending = { error: value.error };
+      this.pending = { error: value.error };
       queue.length = 0;
-      finished = true;
-      controller.abort();
+      this.finished = true;
+      this.controller.abort();
       const delivered = (): IteratorResult<T> => last;
-      return Promise.resolve(inner.return?.()).then(delivered, delivered);
+      return Promise.resolve(this.inner.return?.()).then(delivered, delivered);
     }
+    const held = this.held;
     if (held !== undefined) {
       if (value !== undefined && value !== HOLD) held.push(value);
       held.push(...queue);
       queue.length = 0;
-      return pull();
+      return this.pull();
     }
     if (value === HOLD) {
-      held = [result.value, ...queue];
+      this.held = [result.value, ...queue];
       queue.length = 0;
-      return pull();
+      return this.pull();
     }
     if (value !== undefined) {
-      if (queue.length === 0) return result.value === value ? result : { done: false, value };
+      if (queue.length === 0) return { done: false, value };
       queue.unshift(value);
       return { done: false, value: queue.shift() as T };
     }
     if (queue.length > 0) return { done: false, value: queue.shift() as T };
-    return pull();
-  };
-  const onError = (error: unknown): never => {
-    finished = true;
-    throw observer.error(error);
-  };
-  const pull = (): Promise<IteratorResult<T>> => inner.next().then(onResult, onError);
-
-  return {
-    next(): Promise<IteratorResult<T>> {
-      if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift() as T });
-      if (pending !== undefined) {
-        const { error } = pending;
-        pending = undefined;
-        return Promise.reject(error);
-      }
-      if (finished) return Promise.resolve({ done: true, value: undefined });
-      return pull();
-    },
-    async return(value?: unknown): Promise<IteratorResult<T>> {
-      pending = undefined;
-      if (!finished) {
-        finished = true;
-        observer.cancel();
-      }
-      queue.length = 0;
-      if (inner.return) return inner.return(value);
-      return { done: true, value: undefined };
-    },
-  };
+    return this.pull();
+  }
 }
