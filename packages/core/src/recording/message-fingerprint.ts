@@ -76,8 +76,8 @@ export function messageFingerprint(message: NeutralMessage): string {
   return `${role}\u0002${content}\u0002${toolCallsKey(message.tool_calls)}\u0002${message.tool_call_id ?? ''}`;
 }
 
-/** Two 32-bit halves of a fast string hash (cyrb53's mixing). Not cryptographic. */
-function hashPair(text: string): [number, number] {
+/** Two 32-bit halves of a fast string hash (cyrb53's mixing). Not cryptographic. @internal */
+export function hashPair(text: string): [number, number] {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
@@ -90,15 +90,36 @@ function hashPair(text: string): [number, number] {
   return [h1 >>> 0, h2 >>> 0];
 }
 
-/** A conversation prefix: 64 bits as two numbers; `key` is their text form. @internal */
+/** A conversation prefix: 64 bits as two numbers (no text form: sets of them are {@link PairSet}s). @internal */
 export interface ChainKey {
   readonly a: number;
   readonly b: number;
-  readonly key: string;
 }
 
 /** The chain key of the empty conversation. @internal */
-export const rootChainKey: ChainKey = { a: 0x9e3779b9, b: 0x7f4a7c15, key: 'root' };
+export const rootChainKey: ChainKey = { a: 0x9e3779b9, b: 0x7f4a7c15 };
+
+/**
+ * A set of 64-bit keys given as two uint32 halves, without building a string per key: a map
+ * from the first half to the second (or, rarely, to a set of them). @internal
+ */
+export class PairSet {
+  private readonly map = new Map<number, number | Set<number>>();
+
+  has(a: number, b: number): boolean {
+    const entry = this.map.get(a);
+    if (entry === undefined) return false;
+    return typeof entry === 'number' ? entry === b : entry.has(b);
+  }
+
+  add(a: number, b: number): void {
+    const entry = this.map.get(a);
+    if (entry === undefined) this.map.set(a, b);
+    else if (typeof entry === 'number') {
+      if (entry !== b) this.map.set(a, new Set([entry, b]));
+    } else entry.add(b);
+  }
+}
 
 /**
  * The key of a conversation prefix: the previous prefix's key mixed with one message
@@ -111,12 +132,13 @@ export function chainKey(previous: ChainKey, fingerprint: string): ChainKey {
   return mixChainKey(previous, h1, h2);
 }
 
-function mixChainKey(previous: ChainKey, h1: number, h2: number): ChainKey {
+/** The chain key after `previous` of a fingerprint hashed to `h1`, `h2`. @internal */
+export function mixChainKey(previous: ChainKey, h1: number, h2: number): ChainKey {
   let a = Math.imul(previous.a ^ h1, 0x85ebca6b) ^ Math.imul(previous.b, 0xc2b2ae35);
   let b = Math.imul(previous.b ^ h2, 0x27d4eb2f) ^ Math.imul(previous.a, 0x165667b1);
   a = (a ^ (a >>> 15)) >>> 0;
   b = (b ^ (b >>> 13)) >>> 0;
-  return { a, b, key: `${a.toString(36)}.${b.toString(36)}` };
+  return { a, b };
 }
 
 /** What {@link messageStep} remembers of one message object. */
@@ -178,7 +200,8 @@ export function messageStep(
   if (
     memo.next === undefined ||
     memo.previous === undefined ||
-    (memo.previous !== previous && memo.previous.key !== previous.key)
+    (memo.previous !== previous &&
+      (memo.previous.a !== previous.a || memo.previous.b !== previous.b))
   ) {
     memo.previous = previous;
     memo.next = mixChainKey(previous, memo.h1, memo.h2);
