@@ -404,6 +404,19 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     if (role === 'assistant') {
       const [h1, h2] = hashPair(fingerprint);
       if (state.responses.has(h1, h2)) return;
+      // An assistant turn re-sent as its tool calls alone (the Responses API's usual loop appends
+      // only the `function_call` items) is the recorded response, not a new message: when it has
+      // no text and every call id is already in the trace, there is nothing new to record.
+      const calls = message.tool_calls;
+      if (
+        calls !== undefined &&
+        calls.length > 0 &&
+        (message.content === null ||
+          message.content === undefined ||
+          plainText(message.content) === '') &&
+        calls.every((call) => tracer.findToolCall(call.id) !== undefined)
+      )
+        return;
       const block = safely(() =>
         tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }),
       );

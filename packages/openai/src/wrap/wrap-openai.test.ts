@@ -704,6 +704,34 @@ describe('wrapOpenAI: responses API', () => {
     ]);
   });
 
+  it('records a loop that re-sends only the function_call items once (OpenAI guide style)', async () => {
+    const { tracer, client } = await start({
+      turns: [
+        { text: 'Checking.', toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'fc_1' }] },
+        { text: 'Two emails.' },
+      ],
+    });
+    const first = await client.responses.create({ model: 'gpt-4o-mini', input: 'hi' });
+    const calls = first.output.filter((item) => item.type === 'function_call');
+    expect(calls).toHaveLength(1);
+    const input: ResponseInputItem[] = [
+      { role: 'user', content: 'hi' },
+      ...(calls as ResponseInputItem[]),
+      { type: 'function_call_output', call_id: 'fc_1', output: 'INBOX' },
+    ];
+    const second = await client.responses.create({ model: 'gpt-4o-mini', input });
+    expect(second.output_text).toBe('Two emails.');
+    const blocks = tracer.blocks();
+    expect(blocks.map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'MESSAGE',
+    ]);
+    expect(blocks[3]?.parent_block_id).toBe(blocks[2]?.id);
+  });
+
   it('blocks a proposed function call by policy', async () => {
     const { client } = await start(
       {
