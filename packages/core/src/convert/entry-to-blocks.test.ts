@@ -281,6 +281,10 @@ describe('guardedCallToBlocks', () => {
       }),
       decisions: fc.array(fc.dictionary(fc.string(), json, { maxKeys: 2 }), { maxLength: 2 }),
     }),
+    uniqueCallId: fc.boolean(),
+    parentBlockId: fc.constant(''),
+    callBlockId: fc.constant(''),
+    resultBlockId: fc.constant(''),
   });
 
   it('makes the very blocks entryToBlocks makes of the equivalent entry (property)', () => {
@@ -314,7 +318,8 @@ describe('guardedCallToBlocks', () => {
         };
         const viaEntry = entryToBlocks(equivalent, options());
         const ids = createSequentialIds();
-        const direct = guardedCallToBlocks(r, 'tr_1', 'tb_msg', () => ids.blockId(), {});
+        const callBlockId = ids.blockId();
+        const direct = guardedCallToBlocks(r, 'tr_1', 'tb_msg', callBlockId, ids.blockId(), {});
         expect(direct).toStrictEqual(viaEntry);
         for (const block of direct) expect(BlockSchema.safeParse(block).success).toBe(true);
       }),

@@ -248,6 +248,12 @@ export interface GuardedCallRecord {
   cost: number | null;
   resultTimestamp: string;
   guard: Record<string, unknown>;
+  /** The call id comes from the process-wide `nextCallId` sequence, so no other call has it. */
+  uniqueCallId: boolean;
+  /** Set by a tracer that defers the blocks: the parent MESSAGE and the two block ids drawn. */
+  parentBlockId: string;
+  callBlockId: string;
+  resultBlockId: string;
 }
 
 /**
@@ -261,14 +267,15 @@ export function guardedCallToBlocks(
   record: GuardedCallRecord,
   traceId: string,
   parentBlockId: string,
-  blockId: () => string,
+  callBlockId: string,
+  resultBlockId: string,
   extra: Record<string, unknown>,
 ): [ToolCallBlock, ToolResultBlock] {
   const callId = record.callId;
   const callAt = record.callTimestamp;
   const args = record.args;
   const callBlock: ToolCallBlock = {
-    id: blockId(),
+    id: callBlockId,
     trace_id: traceId,
     block_type: 'ACT',
     sub_type: 'TOOL_CALL',
@@ -285,12 +292,12 @@ export function guardedCallToBlocks(
   };
   const resultAt = record.resultTimestamp;
   const resultBlock: ToolResultBlock = {
-    id: blockId(),
+    id: resultBlockId,
     trace_id: traceId,
     block_type: 'OBSERVE',
     sub_type: 'TOOL_RESULT',
     payload: { call_id: callId, output: record.returnValue ?? null },
-    parent_block_id: callBlock.id,
+    parent_block_id: callBlockId,
     metadata: {
       status: record.status,
       exception: null,

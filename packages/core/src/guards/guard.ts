@@ -77,6 +77,7 @@ const deadlineReason = new GuardTimeoutError({
 const neverAborted = new AbortController().signal;
 const notAborted: unique symbol = Symbol('not aborted');
 const emptyKwargs: Readonly<Record<string, unknown>> = Object.freeze({});
+const noValidations: ValidationResult[] = Object.freeze([]) as unknown as ValidationResult[];
 const defaultClock: GuardClock = Date.now;
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
 const defaultTick: GuardClock = () => performance.now();
@@ -314,21 +315,33 @@ class CallState {
     return this.id;
   }
 
+  // A second item makes a new two-item array: pushing onto a one-item literal grows its store
+  // to 17 slots, and these arrays stay in the trace.
   decide(decision: GuardDecision): void {
-    if (this.decisions === undefined) this.decisions = [decision];
-    else this.decisions.push(decision);
+    const decisions = this.decisions;
+    if (decisions === undefined) this.decisions = [decision];
+    else if (decisions.length === 1) this.decisions = [decisions[0] as GuardDecision, decision];
+    else decisions.push(decision);
   }
 
   attempt(record: GuardAttemptRecord): void {
-    if (this.attempts === undefined) this.attempts = [record];
-    else this.attempts.push(record);
+    const attempts = this.attempts;
+    if (attempts === undefined) this.attempts = [record];
+    else if (attempts.length === 1) this.attempts = [attempts[0] as GuardAttemptRecord, record];
+    else attempts.push(record);
   }
 
   positional(): unknown[] {
     if (this.positionalArgs !== undefined) return this.positionalArgs;
     const { args, argCount } = this;
-    // a copy: the context is appended to `args` for each attempt
-    this.positionalArgs = argCount === 1 && isPlainObject(args[0]) ? [] : args.slice(0, argCount);
+    // `args` is the guard's own rest array; only a call of more than three arguments gets the
+    // context appended to it (see callTool), so only then is a copy needed
+    this.positionalArgs =
+      argCount === 1 && isPlainObject(args[0])
+        ? []
+        : argCount <= 3
+          ? args
+          : args.slice(0, argCount);
     return this.positionalArgs;
   }
 
@@ -386,6 +399,8 @@ export class GuardRuntime {
   readonly name: string;
   readonly metadata: Record<string, unknown> | undefined;
   readonly createCallId: () => string;
+  /** Call ids come from {@link nextCallId}: unique in the process, so a tracer need not check. */
+  private readonly ownCallIds: boolean;
   readonly clock: GuardClock;
   readonly tick: GuardClock;
   readonly logger: GuardLogger;
@@ -446,6 +461,7 @@ export class GuardRuntime {
     this.name = options.name ?? (fn.name === '' ? 'tool' : fn.name);
     this.metadata = options.metadata;
     this.createCallId = options.createCallId ?? nextCallId;
+    this.ownCallIds = options.createCallId === undefined;
     this.clock = options.clock ?? defaultClock;
     this.realClock = options.clock === undefined;
     this.tick = options.clock ?? defaultTick;
@@ -1426,11 +1442,16 @@ export class GuardRuntime {
         returnValue: ending.value === undefined ? null : ending.value,
         executionTimeMs: this.elapsedMs,
         retryCount: s.retries,
-        validations: s.validations ?? [],
+        // the blocks are immutable: one frozen empty list serves every call without validators
+        validations: s.validations ?? noValidations,
         hallucination: s.hallucination,
         cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
         resultTimestamp: isoAt(this.endMs),
         guard: this.guardRecord(s),
+        uniqueCallId: this.ownCallIds,
+        parentBlockId: '',
+        callBlockId: '',
+        resultBlockId: '',
       });
     } catch (error) {
       this.logger.warn(

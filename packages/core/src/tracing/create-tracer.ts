@@ -15,7 +15,7 @@ import type { Sink } from '../sinks/sink.js';
 import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
-import { type DraftBlock, emptyObject } from '../validation/inspect-block.js';
+import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
 import type { BlockLimits } from '../validation/types.js';
 import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
 import { TracerClosedError } from './tracer-closed-error.js';
@@ -69,6 +69,12 @@ type Candidate = DraftBlock;
  *   logs a synthetic assistant MESSAGE (`content: null`, `metadata: { synthetic: true }`). The
  *   call, its result and any synthetic message are recorded atomically.
  *
+ * A tracer with no sinks defers the blocks of a call made by `guard` (which it records
+ * without a `TraceEntry`): the values the call brought are checked at once, and its two blocks
+ * are built, frozen and recorded on the next read or write (`blocks`, `get`, `stitched`, any
+ * `log*`). Nothing observable changes (the same blocks, ids and refusals); a traced call costs
+ * one small record until then. With any sink, every block is recorded (and written) at once.
+ *
  * @param options - trace id, sinks, limits, clock, id generator and error callback
  * @returns a {@link Tracer}
  * @example
@@ -84,6 +90,8 @@ type Candidate = DraftBlock;
 export function createTracer(options: TracerOptions = {}): Tracer {
   const clock = options.clock ?? Date.now;
   const ids = options.ids ?? createIdGenerator(clock);
+  // the tracer's own ids are unique and increasing: a deferred call's ids need no check now
+  const ownIds = options.ids === undefined;
   const traceId = options.traceId ?? ids.traceId();
   const sinks = options.sinks ? options.sinks.slice() : [];
   const sinkCount = sinks.length;
@@ -101,6 +109,11 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // Ids drawn for blocks that were then rejected; later blocks take them first, so a rejection
   // leaves no trace, not even a gap in sequential ids.
   const spareIds: string[] = [];
+  // Guarded calls whose blocks are built and recorded on the next read or write (see
+  // `recordGuardedCall`): with no sink waiting for them, a call costs one record instead of
+  // two validated, frozen blocks. Every method that reads or adds blocks materializes first.
+  let deferred: GuardedCallRecord[] = [];
+  const limits = validator.limits;
   // Blocks logged in the same millisecond share one ISO string: no Date per block.
   let lastMs = Number.NaN;
   let lastIso = '';
@@ -136,6 +149,55 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     traceId: () => ids.traceId(),
     callId: () => ids.callId(),
   };
+
+  /** Records the deferred guarded calls' blocks, in order. Their rules were checked when deferred. */
+  function materialize(): void {
+    const records = deferred;
+    deferred = [];
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i] as GuardedCallRecord;
+      const pair = guardedCallToBlocks(
+        record,
+        traceId,
+        record.parentBlockId,
+        record.callBlockId,
+        record.resultBlockId,
+        emptyObject,
+      );
+      try {
+        validator.adoptAllOwned(pair as unknown as Candidate[]);
+      } catch (error) {
+        // only a call id the trace already had (one logged by hand) can land here: reported
+        // like a sink failure, so flush() rejects, never dropped silently
+        writeErrors.push(error);
+        if (onError !== undefined) onError(error);
+      }
+    }
+  }
+
+  /**
+   * Whether a guarded call's blocks would pass every rule, so they can be built later: the
+   * values the call brought (tool name, arguments, output, timestamps) are checked now, and the
+   * rest holds by construction (a fresh call id, the tracer's own ids, an accepted parent).
+   */
+  function canDefer(record: GuardedCallRecord): boolean {
+    return (
+      sinkCount === 0 &&
+      ownIds &&
+      lastMessageId !== null &&
+      record.uniqueCallId &&
+      typeof record.callId === 'string' &&
+      record.callId !== '' &&
+      typeof record.toolName === 'string' &&
+      record.toolName !== '' &&
+      // a Date#toISOString string of 24 characters is a valid ISO timestamp (years 0000-9999)
+      record.callTimestamp.length === 24 &&
+      record.resultTimestamp.length === 24 &&
+      isRecord(record.kwargs) &&
+      fitsLimit(record.kwargs, limits.toolArgumentsBytes) &&
+      fitsLimit(record.returnValue ?? null, limits.toolResultBytes)
+    );
+  }
 
   function ensureOpen(method: string): void {
     if (closed) throw new TracerClosedError({ traceId, method });
@@ -228,6 +290,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     input: LogActInput | LogThinkInput,
   ): Block {
     ensureOpen(method);
+    if (deferred.length !== 0) materialize();
     requireObject(input, method, subType, traceId);
     // as on seed 002's server, a TOOL_CALL or THINK names its MESSAGE: a missing parent is a
     // VALIDATION error from the validator, never an implicit attachment
@@ -240,6 +303,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     logMessage(input) {
       ensureOpen('logMessage');
+      if (deferred.length !== 0) materialize();
       requireObject(input, 'logMessage', 'MESSAGE', traceId);
       const { metadata, raw, extra, parent_block_id, ...payload } = input as LogMessageInput & {
         parent_block_id?: unknown;
@@ -259,6 +323,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     logObserve(input) {
       ensureOpen('logObserve');
+      if (deferred.length !== 0) materialize();
       requireObject(input, 'logObserve', 'TOOL_RESULT', traceId);
       let parent: string | null | undefined = input.parent_block_id;
       if (parent === undefined) {
@@ -294,6 +359,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     recordEntry(entry: TraceEntry, recordOptions?: { parentBlockId?: string }) {
       ensureOpen('recordEntry');
+      if (deferred.length !== 0) materialize();
       const parentId = recordOptions?.parentBlockId ?? lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
       let pair: [ToolCallBlock, ToolResultBlock];
@@ -325,31 +391,45 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     [recordGuardedCall](record: GuardedCallRecord) {
       ensureOpen('recordEntry');
+      if (canDefer(record)) {
+        record.parentBlockId = lastMessageId as string;
+        record.callBlockId = nextId();
+        record.resultBlockId = nextId();
+        deferred.push(record);
+        return;
+      }
+      if (deferred.length !== 0) materialize();
       const parentId = lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
+      const callBlockId = nextId();
       const pair = guardedCallToBlocks(
         record,
         traceId,
         message === undefined ? (parentId as string) : (message.id as string),
-        nextId,
+        callBlockId,
+        nextId(),
         emptyObject,
       ) as unknown as Candidate[];
       acceptAll(message === undefined ? pair : [message, pair[0]!, pair[1]!]);
     },
 
     get(id) {
+      if (deferred.length !== 0) materialize();
       return validator.get(id);
     },
 
     findToolCall(callId) {
+      if (deferred.length !== 0) materialize();
       return validator.toolCall(callId);
     },
 
     blocks() {
+      if (deferred.length !== 0) materialize();
       return accepted.slice();
     },
 
     stitched(): StitchedTrace {
+      if (deferred.length !== 0) materialize();
       return stitchBlocks(accepted, { traceId });
     },
 

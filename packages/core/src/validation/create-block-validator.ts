@@ -28,6 +28,13 @@ export interface TraceValidator extends BlockValidator {
    * passes are they recorded, in order.
    */
   acceptAllOwned(drafts: readonly DraftBlock[]): Block[];
+  /**
+   * Records owned drafts the caller built from values it already checked (see
+   * `fitsLimit`), all or nothing: the per-block and parent rules are skipped, but ids and call
+   * ids are still entered with their uniqueness checks, and the drafts are frozen. For the
+   * tracer's deferred guarded calls, whose every other rule holds by construction.
+   */
+  adoptAllOwned(drafts: readonly DraftBlock[]): void;
   /** Every accepted block in acceptance order: the validator's own array, not a copy. */
   accepted(): readonly Block[];
   /** The accepted TOOL_CALL block with this call id. */
@@ -338,6 +345,26 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     }
   }
 
+  /**
+   * Takes the first `entered` drafts of a failed batch back out of the maps: each was new under
+   * its keys (or never indexed), so deleting them restores the maps exactly. Returns the error
+   * to throw.
+   */
+  function rollBack(
+    error: unknown,
+    drafts: readonly DraftBlock[],
+    entered: number,
+    maxIdBefore: string,
+  ): TraceError {
+    maxId = maxIdBefore;
+    for (let i = 0; i < entered; i++) {
+      const draft = drafts[i] as DraftBlock;
+      blocks.delete(draft.id as string);
+      if (draft.sub_type === 'TOOL_CALL') calls.delete(draft.payload.call_id as string);
+    }
+    return asTraceError(error, undefined);
+  }
+
   function inspectOwned(draft: DraftBlock): void {
     inspectDraft(
       draft,
@@ -402,15 +429,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
           enterUnique(draft, drafts, entered);
         }
       } catch (error) {
-        // take the ones entered back out: each was new under its keys (or never indexed), so
-        // deleting them restores the maps exactly
-        maxId = maxIdBefore;
-        for (let i = 0; i < entered; i++) {
-          const draft = drafts[i] as DraftBlock;
-          blocks.delete(draft.id as string);
-          if (draft.sub_type === 'TOOL_CALL') calls.delete(draft.payload.call_id as string);
-        }
-        throw asTraceError(error, undefined);
+        throw rollBack(error, drafts, entered, maxIdBefore);
       }
       const accepted: Block[] = [];
       for (const draft of drafts) {
@@ -419,6 +438,18 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
         accepted.push(block);
       }
       return accepted;
+    },
+    adoptAllOwned(drafts: readonly DraftBlock[]): void {
+      let entered = 0;
+      const maxIdBefore = maxId;
+      try {
+        for (; entered < drafts.length; entered++) {
+          enterUnique(drafts[entered] as DraftBlock, drafts, entered);
+        }
+      } catch (error) {
+        throw rollBack(error, drafts, entered, maxIdBefore);
+      }
+      for (let i = 0; i < drafts.length; i++) record(freezeBlock(drafts[i] as DraftBlock));
     },
     accepted(): readonly Block[] {
       return order;

@@ -76,7 +76,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a value is an object other than null or an array. @internal */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -242,6 +243,24 @@ function checkLimitedField(
       `payload.${field} contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; fix the text at its source`,
     );
   }
+}
+
+// scratch for fitsLimit: a draft that only names the field's block for error details
+const scratchErrors: TraceError[] = [];
+const scratchDraft = { sub_type: 'TOOL_RESULT' } as unknown as DraftBlock;
+
+/**
+ * Whether a payload field value passes the byte-limit and encoding rules of
+ * `checkLimitedField` (the same code runs, so the two always agree), without building an error
+ * when it does. For callers that check a value before building its block.
+ * @internal
+ */
+export function fitsLimit(value: unknown, limit: number): boolean {
+  scratchErrors.length = 0;
+  checkLimitedField(scratchErrors, scratchDraft, undefined, 'output', value, limit);
+  const fits = scratchErrors.length === 0;
+  scratchErrors.length = 0;
+  return fits;
 }
 
 function checkNonEmptyString(
