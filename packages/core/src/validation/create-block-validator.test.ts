@@ -223,6 +223,23 @@ describe('error codes', () => {
     });
   });
 
+  it('409 DUPLICATE_RESULT_SEQ for a seq already taken among many, in any order', () => {
+    const validator = setUp();
+    const piece = (id: string, seq: number) => ({
+      ...toolResult(id, 'tb_c', 'c1'),
+      payload: { call_id: 'c1', delta: `piece ${seq}`, seq },
+    });
+    // tb_r already holds seq 0
+    validator.accept(piece('tb_s2', 2));
+    validator.accept(piece('tb_s1', 1));
+    for (const seq of [0, 1, 2]) {
+      expect(rejection(() => validator.accept(piece(`tb_d${seq}`, seq))).code).toBe(
+        'DUPLICATE_RESULT_SEQ',
+      );
+    }
+    expect(validator.accept(piece('tb_s3', 3)).payload.seq).toBe(3);
+  });
+
   it('409 DUPLICATE_RESULT_SEQ for the same (call_id, seq)', () => {
     const validator = setUp();
     const error = rejection(() =>

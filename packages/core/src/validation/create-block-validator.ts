@@ -71,6 +71,10 @@ export function createBlockValidator(options: BlockValidatorOptions = {}): Block
   return createTraceValidator(options);
 }
 
+function hasSeq(seqs: number | Set<number> | undefined, seq: number): boolean {
+  return typeof seqs === 'number' ? seqs === seq : seqs?.has(seq) === true;
+}
+
 function failDuplicateId(errors: TraceError[] | undefined, draft: DraftBlock, id: string): void {
   fail(
     errors,
@@ -108,7 +112,9 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
   let traceId = options.traceId;
   const blocks = new Map<string, Block>();
   const calls = new Map<string, ToolCallBlock>();
-  const resultSeqs = new Map<string, Set<number>>();
+  // the seqs of each call's results: a number while there is one (most streamed results are a
+  // few pieces), a Set from the second on
+  const resultSeqs = new Map<string, number | Set<number>>();
   // The last block recorded, the last MESSAGE and the last TOOL_CALL: nearly every parent is one of them, and an
   // identity comparison is cheaper than hashing the id again. Blocks are never removed, so
   // these never go stale.
@@ -254,7 +260,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
         const seq = payload.seq;
         if (
           typeof seq === 'number' &&
-          (resultSeqs.get(callId)?.has(seq) === true ||
+          (hasSeq(resultSeqs.get(callId), seq) ||
             anyPending(
               pending,
               pendingCount,
@@ -338,8 +344,10 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     } else if (block.sub_type === 'TOOL_RESULT') {
       const seq = block.payload.seq;
       if (seq !== undefined) {
-        const seqs = resultSeqs.get(block.payload.call_id);
-        if (seqs === undefined) resultSeqs.set(block.payload.call_id, new Set([seq]));
+        const callId = block.payload.call_id;
+        const seqs = resultSeqs.get(callId);
+        if (seqs === undefined) resultSeqs.set(callId, seq);
+        else if (typeof seqs === 'number') resultSeqs.set(callId, new Set([seqs, seq]));
         else seqs.add(seq);
       }
     }
