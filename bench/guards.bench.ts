@@ -309,3 +309,32 @@ console.log(
     `entries built ${addedOf('entries').toFixed(0)}, memory tracer ${addedOf('traced').toFixed(0)} (≤ 1,500), ` +
     `read every 100 calls ${addedOf('tracedRead').toFixed(0)}; recordEntry alone ≈ ${nsOf('recordEntry').toFixed(0)}`,
 );
+
+// Sustained: one long run per case, every cost included (all GC, however it falls between
+// batches; the interleaved medians above keep a batch's own GC but can miss a pause that lands
+// in another case's batch). A fresh tracer every 1,000 calls, as above.
+const sustainedCalls = Math.max(10_000, Number(process.env.SUSTAINED ?? 200_000));
+async function sustained(make: () => () => Promise<unknown>, freshEvery?: number): Promise<number> {
+  let fn = make();
+  for (let i = 0; i < 5_000; i++) await fn();
+  gc?.();
+  const start = process.cpuUsage();
+  for (let i = 0; i < sustainedCalls; i++) {
+    if (freshEvery !== undefined && i % freshEvery === 0) fn = make();
+    await fn();
+  }
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) * 1000) / sustainedCalls;
+}
+if (only === undefined) {
+  const rawNs = await sustained(() => () => noop('q'));
+  const guardNs = await sustained(() => () => plain('q'));
+  const tracedNs = await sustained(() => tracedGuard(), 1_000);
+  const readNs = await sustained(() => tracedGuardRead(), 1_000);
+  console.log(
+    `\n## sustained: ${sustainedCalls} calls per case in one run, CPU ns per call with all GC (all threads)`,
+  );
+  console.log(
+    `raw ${rawNs.toFixed(0)}, guard +${(guardNs - rawNs).toFixed(0)}, memory tracer +${(tracedNs - rawNs).toFixed(0)}, read every 100 calls +${(readNs - rawNs).toFixed(0)}`,
+  );
+}
