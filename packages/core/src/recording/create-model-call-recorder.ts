@@ -11,12 +11,12 @@ import { currentTracer } from '../tracing/with-trace.js';
 import {
   type ChainKey,
   hashPair,
-  messageFingerprint,
   messageStep,
   mixChainKey,
   PairSet,
   parseArguments,
   plainText,
+  responseHashPair,
   rootChainKey,
 } from './message-fingerprint.js';
 import { scrubRaw } from './scrub-raw.js';
@@ -195,10 +195,21 @@ function normalizeContent(content: unknown): string | ContentPart[] | null {
 }
 
 function usageMetadata(usage: ModelUsage): Record<string, number> {
+  const total = usage.totalTokens ?? usage.inputTokens + usage.outputTokens;
+  // The usual full report (OpenAI sends both details) as one literal: one hidden class, no adds.
+  if (usage.cachedInputTokens !== undefined && usage.reasoningTokens !== undefined) {
+    return {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      total_tokens: total,
+      cached_input_tokens: usage.cachedInputTokens,
+      reasoning_tokens: usage.reasoningTokens,
+    };
+  }
   const metadata: Record<string, number> = {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
-    total_tokens: usage.totalTokens ?? usage.inputTokens + usage.outputTokens,
+    total_tokens: total,
   };
   if (usage.cachedInputTokens !== undefined) metadata.cached_input_tokens = usage.cachedInputTokens;
   if (usage.reasoningTokens !== undefined) metadata.reasoning_tokens = usage.reasoningTokens;
@@ -241,19 +252,6 @@ function estimateTokens(messages: readonly NeutralMessage[]): number {
       for (const call of message.tool_calls) chars += JSON.stringify(call.function).length;
   }
   return Math.ceil(chars / 4);
-}
-
-/** The neutral message of a response, as the caller will re-send it on the next turn. */
-function responseMessage(text: string | null, calls: readonly ModelToolCall[]): NeutralMessage {
-  const message: NeutralMessage = { role: 'assistant', content: text };
-  if (calls.length > 0) {
-    message.tool_calls = calls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.arguments },
-    }));
-  }
-  return message;
 }
 
 /** The chat-event view of request messages, for the policy. */
@@ -443,8 +441,11 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     safely(() => tracer.logMessage(input));
   }
 
-  function recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): ChainKey {
-    const state = stateOf(tracer);
+  function recordRequest(
+    tracer: Tracer,
+    state: TracerState,
+    messages: readonly NeutralMessage[],
+  ): ChainKey {
     let key = rootChainKey;
     let index = 0;
     let step: { fingerprint: string; key: ChainKey } | undefined;
@@ -514,6 +515,7 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     mode,
     timeoutMs,
     safely,
+    onRecordingError,
     recordRequest,
     recordToolCall,
     reviewToolCalls,
@@ -569,7 +571,9 @@ interface RecorderCore {
   mode: 'throw' | 'refuse';
   timeoutMs: number | undefined;
   safely<T>(fn: () => T): T | undefined;
-  recordRequest(tracer: Tracer, messages: readonly NeutralMessage[]): ChainKey;
+  /** Reports a block that could not be recorded (what `safely` calls). */
+  onRecordingError(error: unknown): void;
+  recordRequest(tracer: Tracer, state: TracerState, messages: readonly NeutralMessage[]): ChainKey;
   recordToolCall(
     tracer: Tracer,
     parent: string,
@@ -599,6 +603,8 @@ const noTickets: readonly ModelCallGuardTicket[] = Object.freeze([]);
  */
 class ModelCall implements ModelCallHandle {
   readonly tracer: Tracer;
+  /** What the recorder remembers of this tracer (looked up once per call). */
+  private readonly state: TracerState;
   private readonly core: RecorderCore;
   private readonly input: ModelCallStartInput;
   private readonly startedAt: number;
@@ -632,6 +638,7 @@ class ModelCall implements ModelCallHandle {
   constructor(core: RecorderCore, tracer: Tracer, input: ModelCallStartInput) {
     this.core = core;
     this.tracer = tracer;
+    this.state = stateOf(tracer);
     this.input = input;
     this.startedAt = core.clock();
     if (core.guards.length > 0) this.admit();
@@ -656,7 +663,7 @@ class ModelCall implements ModelCallHandle {
         );
       }, timeoutMs);
     }
-    this.prefixKey = core.recordRequest(tracer, input.messages);
+    this.prefixKey = core.recordRequest(tracer, this.state, input.messages);
   }
 
   /** Runs the guards in order; a refusal is recorded (with the request) and thrown. */
@@ -677,7 +684,7 @@ class ModelCall implements ModelCallHandle {
         const status = GuardError.isGuardError(error)
           ? (guardStatuses[error.status] ?? 'failure')
           : 'failure';
-        core.recordRequest(tracer, input.messages);
+        core.recordRequest(tracer, this.state, input.messages);
         core.safely(() =>
           tracer.logMessage({
             role: 'assistant',
@@ -902,27 +909,53 @@ class ModelCall implements ModelCallHandle {
     const model = response?.model ?? this.responseModel ?? input.model;
     const pricer = core.pricer;
     let cost: ModelCallCost | undefined;
-    if (finalUsage !== undefined && pricer !== undefined)
-      cost = core.safely(() => pricer(model, finalUsage));
+    // try/catch in place of `safely(() => ...)`: no closure per call on this path
+    if (finalUsage !== undefined && pricer !== undefined) {
+      try {
+        cost = pricer(model, finalUsage);
+      } catch (pricingError) {
+        core.onRecordingError(pricingError);
+      }
+    }
     for (const ticket of this.tickets) {
       const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
       if (settled !== undefined && settled.length > 0) (this.decisions ??= []).push(...settled);
     }
-    // One literal (no spreads): the response's own metadata (rare) goes first, ours over it.
     const extraMetadata = response?.metadata;
-    const metadata: Record<string, unknown> =
-      extraMetadata === undefined ? { provider: input.provider } : { ...extraMetadata };
-    if (extraMetadata !== undefined) metadata.provider = input.provider;
-    if (input.api !== undefined) metadata.api = input.api;
-    metadata.model = model;
-    metadata.request_model = input.model;
-    metadata.status = status;
-    metadata.stream = input.stream === true;
-    metadata.latency_ms = round(endedAt - this.startedAt);
-    metadata.time_to_first_token_ms =
+    const latency = round(endedAt - this.startedAt);
+    const firstToken =
       this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt);
-    metadata.request_id = response?.requestId ?? lastRequestId(this.attempts);
-    metadata.attempts = this.attempts;
+    const requestId = response?.requestId ?? lastRequestId(this.attempts);
+    let metadata: Record<string, unknown>;
+    if (extraMetadata === undefined && input.api !== undefined) {
+      // The usual case (an adapter names its API, the response adds no metadata of its own):
+      // one literal, so every call's metadata starts from the same hidden class.
+      metadata = {
+        provider: input.provider,
+        api: input.api,
+        model,
+        request_model: input.model,
+        status,
+        stream: input.stream === true,
+        latency_ms: latency,
+        time_to_first_token_ms: firstToken,
+        request_id: requestId,
+        attempts: this.attempts,
+      };
+    } else {
+      // The response's own metadata (rare) goes first, ours over it, in the same key order.
+      metadata = extraMetadata === undefined ? { provider: input.provider } : { ...extraMetadata };
+      if (extraMetadata !== undefined) metadata.provider = input.provider;
+      if (input.api !== undefined) metadata.api = input.api;
+      metadata.model = model;
+      metadata.request_model = input.model;
+      metadata.status = status;
+      metadata.stream = input.stream === true;
+      metadata.latency_ms = latency;
+      metadata.time_to_first_token_ms = firstToken;
+      metadata.request_id = requestId;
+      metadata.attempts = this.attempts;
+    }
     const finalResponseId = response?.responseId ?? this.responseId;
     if (finalResponseId !== undefined) metadata.response_id = finalResponseId;
     const finalFinish = response?.finishReason ?? this.finishReason;
@@ -952,10 +985,13 @@ class ModelCall implements ModelCallHandle {
         : { request: input.raw, response: response.raw },
     );
 
-    const block = core.safely(() =>
-      tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }),
-    );
-    const state = stateOf(tracer);
+    let block: ReturnType<Tracer['logMessage']> | undefined;
+    try {
+      block = tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw });
+    } catch (recordingError) {
+      core.onRecordingError(recordingError);
+    }
+    const state = this.state;
     if (block !== undefined) {
       if (output.reasoning !== '')
         core.safely(() =>
@@ -1003,7 +1039,7 @@ class ModelCall implements ModelCallHandle {
       const refusedIds = new Set(refusals.map((review) => review.call.id));
       deliveredCalls = output.calls.filter((call) => !refusedIds.has(call.id));
     }
-    const [h1, h2] = hashPair(messageFingerprint(responseMessage(deliveredText, deliveredCalls)));
+    const [h1, h2] = responseHashPair(deliveredText, deliveredCalls);
     state.responses.add(h1, h2);
     const next = mixChainKey(this.prefixKey, h1, h2);
     state.prefixes.add(next.a, next.b);

@@ -90,6 +90,53 @@ export function hashPair(text: string): [number, number] {
   return [h1 >>> 0, h2 >>> 0];
 }
 
+// Running state of the incremental form of `hashPair` (single-threaded, never re-entered).
+let runningH1 = 0;
+let runningH2 = 0;
+
+function feed(text: string): void {
+  let h1 = runningH1;
+  let h2 = runningH2;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  runningH1 = h1;
+  runningH2 = h2;
+}
+
+/**
+ * `hashPair(messageFingerprint(message))` of the assistant message a response becomes (its text
+ * and tool calls, as the caller re-sends it), hashed piece by piece: no message object and no
+ * fingerprint string (a concatenation the hash loop would first have to flatten) per call.
+ * @internal
+ */
+export function responseHashPair(
+  text: string | null,
+  calls: readonly { id: string; name: string; arguments: unknown }[],
+): [number, number] {
+  runningH1 = 0xdeadbeef;
+  runningH2 = 0x41c6ce57;
+  feed('assistant\u0002');
+  if (text !== null) feed(text);
+  feed('\u0002');
+  for (const call of calls) {
+    feed(call.id);
+    feed('\u0000');
+    feed(call.name);
+    feed('\u0000');
+    feed(canonicalArguments(call.arguments));
+    feed('\u0001');
+  }
+  feed('\u0002');
+  let h1 = runningH1;
+  let h2 = runningH2;
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return [h1 >>> 0, h2 >>> 0];
+}
+
 /** A conversation prefix: 64 bits as two numbers (no text form: sets of them are {@link PairSet}s). @internal */
 export interface ChainKey {
   readonly a: number;

@@ -14,15 +14,18 @@ function isSecretKey(key: string): boolean {
   return verdict;
 }
 
-function hasSecret(value: unknown, depth: number): boolean {
-  if (value === null || typeof value !== 'object' || depth > 3) return false;
+/** Whether an object (not null) at `depth` has a secret key; primitives are skipped in place, not called for. */
+function hasSecret(value: object, depth: number): boolean {
+  if (depth > 3) return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (hasSecret(item, depth + 1)) return true;
+    for (const item of value)
+      if (typeof item === 'object' && item !== null && hasSecret(item, depth + 1)) return true;
     return false;
   }
   for (const key in value) {
     if (isSecretKey(key)) return true;
-    if (hasSecret((value as Record<string, unknown>)[key], depth + 1)) return true;
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'object' && field !== null && hasSecret(field, depth + 1)) return true;
   }
   return false;
 }
@@ -53,5 +56,6 @@ function copyWithout(value: unknown, depth: number): unknown {
  * ```
  */
 export function scrubRaw(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   return hasSecret(value, 0) ? copyWithout(value, 0) : value;
 }

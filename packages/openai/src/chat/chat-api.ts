@@ -9,10 +9,14 @@ import type { ApiAdapter, PreparedRequest, WrapContext } from '../wrap/api-adapt
 import { chatCompletionResponse, chatMessagesToNeutral, chatToolNames } from './chat-messages.js';
 import { chatStreamObserver } from './chat-stream-observer.js';
 
+/** The request's parameters without its messages (recorded as blocks): a plain loop, no rest copy. */
 function requestParameters(body: Record<string, unknown>): Record<string, unknown> {
-  const { messages: _messages, ...rest } = body;
+  const rest: Record<string, unknown> = {};
+  for (const key in body) if (key !== 'messages' && Object.hasOwn(body, key)) rest[key] = body[key];
   return rest;
 }
+
+const usageOnly: Readonly<{ include_usage: true }> = Object.freeze({ include_usage: true });
 
 /** Applies a refuse-mode outcome to a non-streamed completion: refused calls out, refusal in. */
 function applyRefusal(completion: ChatCompletion, outcome: ModelCallOutcome): void {
@@ -39,14 +43,17 @@ function applyRefusal(completion: ChatCompletion, outcome: ModelCallOutcome): vo
 export const chatApi: ApiAdapter = {
   api: 'chat.completions',
 
-  start(body) {
+  start(body, stream, signal) {
     const params = body as unknown as ChatCompletionCreateParams;
     return {
       provider: 'openai',
+      api: 'chat.completions',
       model: params.model,
       messages: chatMessagesToNeutral(params.messages ?? []),
       tools: chatToolNames(params.tools),
+      stream,
       raw: requestParameters(body),
+      signal,
     };
   },
 
@@ -54,10 +61,14 @@ export const chatApi: ApiAdapter = {
     if (body.stream !== true || !context.includeUsage) return { body, injectedUsage: false };
     const streamOptions = body.stream_options as { include_usage?: boolean } | null | undefined;
     if (streamOptions?.include_usage !== undefined) return { body, injectedUsage: false };
-    return {
-      body: { ...body, stream_options: { ...streamOptions, include_usage: true } },
-      injectedUsage: true,
-    };
+    const sent = { ...body };
+    // Without stream options of the caller's (the usual case) one shared, frozen object: the
+    // SDK only serialises it, and `raw.request` records the caller's body, not this one.
+    sent.stream_options =
+      streamOptions === undefined || streamOptions === null
+        ? usageOnly
+        : { ...streamOptions, include_usage: true };
+    return { body: sent, injectedUsage: true };
   },
 
   finish(data, requestId, handle: ModelCallHandle, context: WrapContext) {

@@ -1,6 +1,8 @@
 import type {
+  ModelCallDelta,
   ModelCallResponse,
   ModelToolCall,
+  ModelToolCallDelta,
   ModelUsage,
   NeutralMessage,
   NeutralToolCall,
@@ -118,29 +120,24 @@ export function chatCompletionResponse(
 }
 
 /**
- * The text, reasoning and tool-call pieces of a streamed chunk.
+ * The delta of a streamed chunk for the recorder: text, reasoning, tool-call pieces, finish
+ * reason and usage. Every field is present (undefined when absent), so every chunk's delta has
+ * the same hidden class; `model` and `responseId` are left for the caller to set.
  * @internal
  */
-export function chatChunkDelta(chunk: ChatCompletionChunk): {
-  text?: string;
-  reasoning?: string;
-  toolCalls?: { index: number; id?: string; name?: string; arguments?: string }[];
-  finishReason?: string;
-} {
+export function chatChunkDelta(chunk: ChatCompletionChunk): ModelCallDelta {
   const choice = chunk.choices[0];
-  if (choice === undefined) return {};
-  const delta = choice.delta as ChatCompletionChunk.Choice.Delta | undefined;
-  const result: ReturnType<typeof chatChunkDelta> = {};
+  const delta = choice?.delta as ChatCompletionChunk.Choice.Delta | null | undefined;
+  let text: string | undefined;
+  let reasoning: string | undefined;
+  let toolCalls: ModelToolCallDelta[] | undefined;
   if (delta !== undefined && delta !== null) {
-    if (typeof delta.content === 'string' && delta.content !== '') result.text = delta.content;
-    else if (typeof delta.refusal === 'string' && delta.refusal !== '') result.text = delta.refusal;
-    const reasoning = reasoningOf(delta);
-    if (reasoning) result.reasoning = reasoning;
+    if (typeof delta.content === 'string' && delta.content !== '') text = delta.content;
+    else if (typeof delta.refusal === 'string' && delta.refusal !== '') text = delta.refusal;
+    reasoning = reasoningOf(delta) || undefined;
     if (delta.tool_calls) {
-      result.toolCalls = delta.tool_calls.map((piece) => {
-        const out: { index: number; id?: string; name?: string; arguments?: string } = {
-          index: piece.index,
-        };
+      toolCalls = delta.tool_calls.map((piece) => {
+        const out: ModelToolCallDelta = { index: piece.index };
         if (piece.id) out.id = piece.id;
         if (piece.function?.name) out.name = piece.function.name;
         if (piece.function?.arguments) out.arguments = piece.function.arguments;
@@ -148,6 +145,13 @@ export function chatChunkDelta(chunk: ChatCompletionChunk): {
       });
     }
   }
-  if (choice.finish_reason) result.finishReason = choice.finish_reason;
-  return result;
+  return {
+    text,
+    reasoning,
+    toolCalls,
+    usage: chunk.usage ? chatUsage(chunk.usage) : undefined,
+    finishReason: choice?.finish_reason || undefined,
+    model: undefined,
+    responseId: undefined,
+  };
 }

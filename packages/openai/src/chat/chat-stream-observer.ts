@@ -2,7 +2,7 @@ import type { ModelCallDelta, ModelCallHandle, ModelCallOutcome } from '@tracewa
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
-import { chatChunkDelta, chatUsage } from './chat-messages.js';
+import { chatChunkDelta } from './chat-messages.js';
 
 /** How a chat stream is observed. @internal */
 export interface ChatStreamSettings {
@@ -143,7 +143,6 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
   ): ChatCompletionChunk | undefined | typeof HOLD | DeliverThenStop<ChatCompletionChunk> {
     const handle = this.handle;
     const delta: ModelCallDelta = chatChunkDelta(chunk);
-    if (chunk.usage) delta.usage = chatUsage(chunk.usage);
     if (this.responseId === undefined) {
       this.responseId = chunk.id;
       delta.model = chunk.model;

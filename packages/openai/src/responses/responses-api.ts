@@ -13,8 +13,12 @@ import {
 type Item = Record<string, unknown>;
 type StreamEvent = { type: string; [key: string]: unknown };
 
+/** The request's parameters without its input and instructions (recorded as blocks). */
 function requestParameters(body: Record<string, unknown>): Record<string, unknown> {
-  const { input: _input, instructions: _instructions, ...rest } = body;
+  const rest: Record<string, unknown> = {};
+  for (const key in body)
+    if (key !== 'input' && key !== 'instructions' && Object.hasOwn(body, key))
+      rest[key] = body[key];
   return rest;
 }
 
@@ -168,13 +172,16 @@ function responsesStreamObserver(
 export const responsesApi: ApiAdapter = {
   api: 'responses',
 
-  start(body) {
+  start(body, stream, signal) {
     return {
       provider: 'openai',
+      api: 'responses',
       model: String(body.model ?? ''),
       messages: responsesInputToNeutral(body.input, body.instructions),
       tools: responsesToolNames(body.tools),
+      stream,
       raw: requestParameters(body),
+      signal,
     };
   },
 

@@ -15,29 +15,57 @@ type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Resp
  */
 export function wrapFetch(fetch: Fetch): Fetch {
   if ((fetch as { [wrappedFetch]?: boolean })[wrappedFetch] === true) return fetch;
-  const wrapped: Fetch = async (input, init) => {
+  const wrapped: Fetch = (input, init) => {
     const handle = (init as { [attemptKey]?: ModelCallHandle } | undefined)?.[attemptKey];
     if (handle === undefined) return fetch(input, init);
     const started = performance.now();
+    let pending: Promise<Response>;
     try {
-      const response = await fetch(input, init);
-      const requestId = response.headers.get('x-request-id');
-      handle.attempt({
-        http_status: response.status,
-        outcome: response.ok ? 'success' : 'failure',
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        ...(requestId === null ? {} : { request_id: requestId }),
-      });
-      return response;
+      pending = fetch(input, init);
     } catch (error) {
-      handle.attempt({
-        outcome: 'error',
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      throw error;
+      recordError(handle, started, error);
+      return Promise.reject(error);
     }
+    // The SDK gets fetch's own promise; the attempt is recorded by handlers attached first, so
+    // they run before the SDK resumes: no async layer (and microtask hop) per attempt.
+    pending.then(
+      (response) => recordResponse(handle, started, response),
+      (error: unknown) => recordError(handle, started, error),
+    );
+    return pending;
   };
   Object.defineProperty(wrapped, wrappedFetch, { value: true });
   return wrapped;
+}
+
+function durationSince(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}
+
+// The two recorders never throw: a throw would reject a promise nobody reads.
+
+function recordResponse(handle: ModelCallHandle, started: number, response: Response): void {
+  try {
+    // one literal (the handle copies the defined fields): no spread on every attempt
+    handle.attempt({
+      http_status: response.status,
+      outcome: response.ok ? 'success' : 'failure',
+      duration_ms: durationSince(started),
+      request_id: response.headers.get('x-request-id') ?? undefined,
+    });
+  } catch {
+    // an attempt that cannot be recorded is left out; the call goes on
+  }
+}
+
+function recordError(handle: ModelCallHandle, started: number, error: unknown): void {
+  try {
+    handle.attempt({
+      outcome: 'error',
+      duration_ms: durationSince(started),
+      error: error instanceof Error ? error.message : String(error),
+    });
+  } catch {
+    // an attempt that cannot be recorded is left out; the call goes on
+  }
 }

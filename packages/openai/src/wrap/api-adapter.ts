@@ -28,8 +28,15 @@ export interface PreparedRequest {
 /** What is OpenAI-API-specific (chat completions or responses) in wrapping `create`. @internal */
 export interface ApiAdapter {
   readonly api: 'chat.completions' | 'responses';
-  /** The neutral start input of a request body (provider, api, stream and signal are set by the caller). */
-  start(body: Record<string, unknown>): ModelCallStartInput;
+  /**
+   * The neutral start input of a request body, built as one object literal (one hidden class:
+   * this runs on every call).
+   */
+  start(
+    body: Record<string, unknown>,
+    stream: boolean,
+    signal: AbortSignal | null | undefined,
+  ): ModelCallStartInput;
   /** The body actually sent. */
   prepare(body: Record<string, unknown>, context: WrapContext): PreparedRequest;
   /** Records a non-streamed response; may change it (refusals) or throw (policy block). */

@@ -18,13 +18,17 @@ const maxCallIds = 4096;
 /**
  * Remembers that `tracer` recorded `data` (and, for a chat completion, each choice's message)
  * and the outcome's tool calls, so that `executeToolCalls` records their results in the same
- * trace without being told which. @internal
+ * trace without being told which. Only a response that proposed tool calls is linked: without
+ * any there is nothing for `executeToolCalls` to record, and a WeakMap entry per call would
+ * cost every garbage collection for as long as the response lives (the trace keeps it as `raw`).
+ * @internal
  */
 export function linkRecorded(
   tracer: Tracer,
   data: unknown,
   outcome: ModelCallOutcome | undefined,
 ): void {
+  if (outcome === undefined || outcome.toolCalls.length === 0) return;
   if (typeof data === 'object' && data !== null) {
     byObject.set(data, tracer);
     const choices = (data as { choices?: unknown }).choices;
@@ -35,7 +39,6 @@ export function linkRecorded(
       }
     }
   }
-  if (outcome === undefined || outcome.toolCalls.length === 0) return;
   const reference = new WeakRef(tracer);
   for (const review of outcome.toolCalls) {
     byCallId.delete(review.call.id);

@@ -7,7 +7,6 @@ import {
   type ModelCallHandle,
   type ModelCallPricer,
   type ModelCallRecorder,
-  type ModelCallStartInput,
   type ToolCallPolicy,
   type ToolCallReview,
   type Tracer,
@@ -90,13 +89,17 @@ interface APIPromiseInternals<T> {
     transform: (data: T, props: { response: Response; options: unknown }) => U,
   ): unknown;
   asResponse(): Promise<Response>;
+  withResponse(): Promise<unknown>;
 }
 
-type APIPromiseClass = new (
-  client: unknown,
-  responsePromise: Promise<unknown>,
-  parseResponse?: unknown,
-) => APIPromiseInternals<unknown>;
+type APIPromiseClass = {
+  new (
+    client: unknown,
+    responsePromise: Promise<unknown>,
+    parseResponse?: unknown,
+  ): APIPromiseInternals<unknown>;
+  prototype: APIPromiseInternals<unknown>;
+};
 
 function noop(): void {}
 
@@ -123,10 +126,22 @@ function failureOf(handle: ModelCallHandle, error: unknown, signal?: AbortSignal
   return handle.fail(error);
 }
 
-/** The SDK's `addRequestID`: `_request_id` on a parsed object, as `_thenUnwrap` adds it. */
-function withRequestId(value: unknown, response: Response): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  return Object.defineProperty(value, '_request_id', {
+/**
+ * The request id of a response: the `_request_id` the SDK's parser already put on the parsed
+ * body (openai 6 and 7 do), else the header (one header lookup fewer per call).
+ */
+function requestIdOf(data: unknown, response: Response): string | null {
+  const id = (data as { _request_id?: unknown } | null)?._request_id;
+  return typeof id === 'string' ? id : response.headers.get('x-request-id');
+}
+
+/**
+ * `_request_id` on a stream, as openai 7's `_thenUnwrap` puts it on every parsed value: openai 6
+ * parses a chat stream without it (a JSON body has it either way).
+ */
+function ensureRequestId(value: object, response: Response): void {
+  if ('_request_id' in value) return;
+  Object.defineProperty(value, '_request_id', {
     value: response.headers.get('x-request-id'),
     enumerable: false,
   });
@@ -172,29 +187,31 @@ function instrumentCreate(
 ): void {
   const original = resource.create;
   resource.create = function create(this: unknown, body: unknown, options?: unknown): unknown {
-    const recorder = context.recorder;
     const request = body as Record<string, unknown>;
-    const userOptions = (options ?? {}) as {
-      signal?: AbortSignal | null;
-      fetchOptions?: Record<string | symbol, unknown>;
-    };
+    const userOptions = options as
+      | { signal?: AbortSignal | null; fetchOptions?: Record<string | symbol, unknown> }
+      | null
+      | undefined;
+    const userSignal = userOptions?.signal;
     const stream = request.stream === true;
     let handle: ModelCallHandle;
     try {
-      const start: ModelCallStartInput = adapter.start(request);
-      start.provider = 'openai';
-      start.api = adapter.api;
-      start.stream = stream;
-      start.signal = userOptions.signal;
-      handle = recorder.start(start);
+      handle = context.recorder.start(adapter.start(request, stream, userSignal));
     } catch (error) {
       return rejected(client, error);
     }
     const prepared = adapter.prepare(request, context);
-    const requestOptions: Record<string | symbol, unknown> = {
-      ...userOptions,
-      fetchOptions: { ...userOptions.fetchOptions, [attemptKey]: handle },
-    };
+    // The handle rides in `fetchOptions` to the wrapped fetch. Without options (the usual call)
+    // no spreads.
+    const fetchOptions: Record<string | symbol, unknown> =
+      userOptions?.fetchOptions == null ? {} : { ...userOptions.fetchOptions };
+    fetchOptions[attemptKey] = handle;
+    let requestOptions: Record<string | symbol, unknown>;
+    if (userOptions === undefined || userOptions === null) requestOptions = { fetchOptions };
+    else {
+      requestOptions = { ...userOptions };
+      requestOptions.fetchOptions = fetchOptions;
+    }
     if (context.timeout) requestOptions.signal = handle.signal;
 
     let promise: APIPromiseInternals<unknown>;
@@ -210,50 +227,63 @@ function instrumentCreate(
           controller: AbortController;
           [Symbol.asyncIterator](): AsyncIterator<unknown>;
         };
+        ensureRequestId(sdkStream, props.response);
         return tapStream(
           sdkStream,
           adapter.observeStream(sdkStream.controller, handle, prepared, context),
         );
       }
-      const outcome = adapter.finish(
-        data,
-        props.response.headers.get('x-request-id'),
-        handle,
-        context,
-      );
+      const outcome = adapter.finish(data, requestIdOf(data, props.response), handle, context);
       linkRecorded(handle.tracer, data, outcome);
       return data;
     };
 
-    // Rebuild the APIPromise over a response promise whose failures are recorded (and, when
-    // a guard stopped the call, replaced by the guard's typed error): `withResponse()`,
-    // `asResponse()` and `_request_id` keep working, and the body is parsed once.
-    const Class = promise.constructor as APIPromiseClass;
+    // Patch the SDK's own APIPromise in place (no second APIPromise, WeakMap entry and async
+    // layer per call): its response promise records failures (and, when a guard stopped the
+    // call, gives the guard's typed error instead), and its parser runs the SDK's parser then our
+    // transform. `withResponse()`, `asResponse()` and `_request_id` keep working, the body is
+    // parsed once, and the caller gets the SDK's very object. The transform returns the object
+    // it was given (a stream is tapped in place), so the SDK's `_request_id` stays on it.
+    // openai 7 gives each APIPromise its own `_thenUnwrap` and `withResponse`, closed over the
+    // unpatched request and parser (helpers such as `parse()` chain on `_thenUnwrap`): the
+    // class's own methods, which read the patched fields, take their place.
     if (promise.responsePromise !== undefined && typeof promise.parseResponse === 'function') {
-      const responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
-        throw failureOf(handle, error, userOptions.signal);
-      });
-      responsePromise.catch(noop);
-      // One APIPromise over the SDK's own parser and our transform: what `_thenUnwrap` does,
-      // without a second promise and async layer per call.
+      const methods = (promise.constructor as APIPromiseClass).prototype;
+      promise._thenUnwrap = methods._thenUnwrap;
+      promise.withResponse = methods.withResponse;
+      if (context.timeout) {
+        // The whole-call deadline can stop the call before the response: its typed error
+        // (GuardTimeoutError) replaces the SDK's abort error, so the caller reads it through a
+        // promise of ours.
+        const responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
+          throw failureOf(handle, error, userSignal);
+        });
+        responsePromise.catch(noop);
+        promise.responsePromise = responsePromise;
+      } else {
+        // Nothing can stop the call before its response, so a failure is only recorded: from a
+        // handler beside the caller's (attached first, so it runs first), not a promise in
+        // between, which would cost every call a microtask hop.
+        promise.responsePromise.then(undefined, (error: unknown) => {
+          failureOf(handle, error, userSignal);
+        });
+      }
       const parse = promise.parseResponse as (
         client: unknown,
         props: { response: Response },
       ) => Promise<unknown>;
-      const sdkPromise = promise;
-      const wrapped = new Class(
-        client,
-        responsePromise,
-        (parseClient: unknown, props: { response: Response }) =>
-          parse
-            .call(sdkPromise, parseClient, props)
-            .then((data) => withRequestId(transform(data, props), props.response)),
-      ) as APIPromiseInternals<unknown>;
-      recordUnparsed(wrapped, handle);
-      return wrapped;
+      promise.parseResponse = function parseRecorded(
+        this: unknown,
+        parseClient: unknown,
+        props: { response: Response },
+      ): Promise<unknown> {
+        return parse.call(this, parseClient, props).then((data) => transform(data, props));
+      };
+      recordUnparsed(promise, handle);
+      return promise;
     }
     // An SDK without those internals: record failures by observation only.
-    promise.asResponse().catch((error: unknown) => failureOf(handle, error, userOptions.signal));
+    promise.asResponse().catch((error: unknown) => failureOf(handle, error, userSignal));
     return promise._thenUnwrap(transform);
   };
 }
