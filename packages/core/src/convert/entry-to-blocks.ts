@@ -1,3 +1,4 @@
+import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type { IdGenerator, ToolCallBlock, ToolResultBlock, TraceEntry } from '../model/index.js';
 import { createIdGenerator } from '../model/index.js';
 import { digitsAt } from '../validation/is-iso-timestamp.js';
@@ -115,7 +116,7 @@ function toIso(timestamp: string): string {
   const time = Date.parse(zoneSuffix.test(timestamp) ? timestamp : `${timestamp}Z`);
   // an unreadable timestamp falls back to now, which is not cached
   if (Number.isNaN(time)) return new Date().toISOString();
-  const iso = new Date(time).toISOString();
+  const iso = formatIsoTimestamp(time);
   cachedInput[cacheNext] = timestamp;
   cachedOutput[cacheNext] = iso;
   cacheNext = 1 - cacheNext;

@@ -1,3 +1,4 @@
+import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type {
   Block,
   ChatEvent,
@@ -235,7 +236,7 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
 
   const blocks: Block[] = [];
   let tick = 0;
-  const nextTime = () => new Date(startTime + tick++).toISOString();
+  const nextTime = () => formatIsoTimestamp(startTime + tick++);
 
   for (let i = 0; i < trace.length; i++) {
     const event = trace[i] as ChatEvent & JsonObject;

@@ -1,4 +1,5 @@
 import { TracewardenError } from '../errors/tracewarden-error.js';
+import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type {
   CircuitState,
   GuardAction,
@@ -91,7 +92,7 @@ function isoAt(time: number): string {
   const ms = Math.trunc(time);
   if (ms !== lastIsoMs) {
     lastIsoMs = ms;
-    lastIso = new Date(ms).toISOString();
+    lastIso = formatIsoTimestamp(ms);
   }
   return lastIso;
 }

@@ -1,6 +1,7 @@
 import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to-blocks.js';
 import { entryToBlocks } from '../convert/index.js';
 import { TraceError, TracewardenError } from '../errors/index.js';
+import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type {
   Block,
   IdGenerator,
@@ -121,8 +122,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   function now(): string {
     const ms = clock();
     if (ms !== lastMs) {
-      const date = new Date(ms);
-      if (Number.isNaN(date.getTime())) {
+      // a number is a valid time within ±8.64e15 ms (the Date range); anything else goes through Date
+      const isNumber = typeof ms === 'number';
+      if (isNumber ? !(Math.abs(ms) <= 8.64e15) : Number.isNaN(new Date(ms).getTime())) {
         throw new TraceError({
           code: 'VALIDATION',
           message: `the tracer's clock() returned ${String(ms)}; it must return epoch milliseconds like Date.now()`,
@@ -130,7 +132,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         });
       }
       lastMs = ms;
-      lastIso = date.toISOString();
+      lastIso = isNumber ? formatIsoTimestamp(ms) : new Date(ms).toISOString();
     }
     return lastIso;
   }

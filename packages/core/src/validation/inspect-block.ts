@@ -1,4 +1,5 @@
 import { TraceError, type TraceErrorCode, type TraceErrorDetails } from '../errors/index.js';
+import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type { Block, BlockType, SubType } from '../model/index.js';
 import { isIsoTimestamp } from './is-iso-timestamp.js';
 import { isWellFormed } from './is-well-formed.js';
@@ -522,7 +523,8 @@ export function inspectBlock(
   const expectedBlockType = blockTypeOf(subType);
   const givenPayload = input.payload;
   // like seed 002's server, an absent created_at is the insertion time
-  const createdAt = input.created_at === undefined ? new Date().toISOString() : input.created_at;
+  const createdAt =
+    input.created_at === undefined ? formatIsoTimestamp(Date.now()) : input.created_at;
   const updatedAt = input.updated_at;
   const raw = input.raw;
   const blockType = input.block_type;
