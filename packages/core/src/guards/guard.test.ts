@@ -174,6 +174,28 @@ describe('guard', () => {
     await expect(fn()).rejects.toThrow(RangeError);
   });
 
+  it('a hook or validator that changes the args it was shown does not change what the tool gets', async () => {
+    for (const count of [1, 2, 3, 4]) {
+      const args = ['a', 'b', 'c', 'd'].slice(0, count);
+      const seen: unknown[][] = [];
+      const fn = guard((...got: unknown[]) => seen.push(got.slice(0, count)), {
+        name: 'tool',
+        beforeCall: (call) => {
+          call.args[0] = 'changed by hook';
+        },
+        validators: {
+          input: (_value: unknown, context: { args: readonly unknown[] }) => {
+            // read-only by type; a JavaScript validator could still write to it
+            (context.args as unknown[])[count - 1] = 'changed by validator';
+            return true;
+          },
+        },
+      });
+      await fn(...args);
+      expect(seen).toEqual([args]);
+    }
+  });
+
   it('hooks: beforeCall sees the call before it runs, afterCall and onEntry see the result', async () => {
     const order: string[] = [];
     const fn = guard(

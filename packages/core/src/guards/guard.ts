@@ -335,15 +335,20 @@ class CallState {
   positional(): unknown[] {
     if (this.positionalArgs !== undefined) return this.positionalArgs;
     const { args, argCount } = this;
-    // `args` is the guard's own rest array; only a call of more than three arguments gets the
-    // context appended to it (see callTool), so only then is a copy needed
-    this.positionalArgs =
-      argCount === 1 && isPlainObject(args[0])
-        ? []
-        : argCount <= 3
-          ? args
-          : args.slice(0, argCount);
+    // a copy: hooks and validators see it before the tool runs (and may change it), and a call
+    // of more than three arguments gets the context appended to `args` (see callTool)
+    this.positionalArgs = argCount === 1 && isPlainObject(args[0]) ? [] : args.slice(0, argCount);
     return this.positionalArgs;
+  }
+
+  /**
+   * The positional arguments for a record made after the call ended: the copy if one was made,
+   * else (up to three arguments, which the tool got one by one) the guard's own rest array,
+   * which nothing else holds any more.
+   */
+  recordedArgs(): unknown[] {
+    if (this.positionalArgs !== undefined || this.argCount > 3) return this.positional();
+    return this.argCount === 1 && isPlainObject(this.args[0]) ? [] : this.args;
   }
 
   keywords(): Record<string, unknown> {
@@ -1435,7 +1440,7 @@ export class GuardRuntime {
       tracer[recordGuardedCall]({
         callId: s.callId,
         toolName: this.name,
-        args: s.positional(),
+        args: s.recordedArgs(),
         kwargs: s.keywords(),
         callTimestamp: isoAt(s.startMs),
         sessionId: s.sessionId ?? null,

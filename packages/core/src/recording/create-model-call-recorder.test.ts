@@ -27,6 +27,23 @@ describe('createModelCallRecorder', () => {
     ).toEqual(['sys', 'yes', 'answer 0', 'yes', 'answer 1', 'yes', 'answer 2']);
   });
 
+  it('records a response whose tool calls lack an id or a name instead of failing the call', () => {
+    const tracer = createTracer();
+    const errors: unknown[] = [];
+    const recorder = createModelCallRecorder({ tracer, onRecordingError: (e) => errors.push(e) });
+    const calls = [
+      { id: undefined as unknown as string, name: 'f', arguments: '{}' },
+      { id: 'c1', name: undefined as unknown as string, arguments: '{}' },
+    ];
+    for (const call of calls) {
+      const handle = recorder.start({ provider: 'p', model: 'm', messages: [user('go')] });
+      expect(() => handle.finish({ text: null, toolCalls: [call] })).not.toThrow();
+    }
+    // the answers are recorded; the invalid calls are reported, not thrown at the caller
+    expect(tracer.blocks().filter((block) => block.sub_type === 'MESSAGE')).toHaveLength(3);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
   it('matches a re-sent response in another shape (text parts, arguments as text)', () => {
     const tracer = createTracer();
     const recorder = createModelCallRecorder({ tracer });

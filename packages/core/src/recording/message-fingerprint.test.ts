@@ -21,6 +21,9 @@ describe('responseHashPair', () => {
         ],
       },
       { text: 'Checking', calls: [{ id: 'c', name: 'n', arguments: '' }] },
+      // OpenAI-compatible servers may leave a call's id or name out
+      { text: null, calls: [{ id: undefined as unknown as string, name: 'f', arguments: '{}' }] },
+      { text: null, calls: [{ id: 'c1', name: undefined as unknown as string, arguments: '{}' }] },
     ];
     for (const { text, calls } of cases) {
       const message: NeutralMessage = { role: 'assistant', content: text };

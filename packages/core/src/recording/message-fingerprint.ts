@@ -122,9 +122,10 @@ export function responseHashPair(
   if (text !== null) feed(text);
   feed('\u0002');
   for (const call of calls) {
-    feed(call.id);
+    // String(): a provider may leave id or name out; the fingerprint then reads "undefined"
+    feed(String(call.id));
     feed('\u0000');
-    feed(call.name);
+    feed(String(call.name));
     feed('\u0000');
     feed(canonicalArguments(call.arguments));
     feed('\u0001');

@@ -190,6 +190,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       record.uniqueCallId &&
       typeof record.callId === 'string' &&
       record.callId !== '' &&
+      // the tool got its call id and may have logged a TOOL_CALL under it itself
+      validator.toolCall(record.callId) === undefined &&
       typeof record.toolName === 'string' &&
       record.toolName !== '' &&
       // a Date#toISOString string of 24 characters is a valid ISO timestamp (years 0000-9999)
@@ -436,6 +438,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     },
 
     async flush() {
+      if (deferred.length !== 0) materialize();
       const errors = writeErrors.splice(0);
       const settled = await Promise.allSettled(sinks.map(async (sink) => sink.flush()));
       for (const outcome of settled) if (outcome.status === 'rejected') errors.push(outcome.reason);
@@ -444,6 +447,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     shutdown() {
       if (shutdownPromise === undefined) {
+        if (deferred.length !== 0) materialize();
         closed = true;
         shutdownPromise = (async () => {
           const errors = writeErrors.splice(0);

@@ -6,7 +6,6 @@ import type { Block } from '../model/index.js';
 import type { Sink } from '../sinks/sink.js';
 import { createTracer } from './create-tracer.js';
 import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
-import { TracerFlushError } from './tracer-flush-error.js';
 import type { Tracer } from './types.js';
 
 // A tracer with no sink defers a guarded call's blocks until the trace is next read or written.
@@ -155,40 +154,83 @@ describe('a tracer without sinks defers guarded calls', () => {
     ]);
   });
 
-  it('reports a call id the trace already had when it materialises: flush rejects, onError hears it', async () => {
-    const onError = vi.fn();
-    const tracer = createTracer({ onError }) as Tracer as GuardedCallTracer;
+  it('records a call whose tool logged its own call id eagerly: the same warning, nothing deferred', async () => {
+    for (const sinks of [[], [noopSink]]) {
+      const warnings: string[] = [];
+      const onError = vi.fn();
+      const tracer = createTracer({ sinks, onError });
+      const message = tracer.logMessage({ role: 'user', content: 'hi' });
+      const tool = guard(
+        (_q: string, context?: { callId: string }) => {
+          tracer.logAct({
+            parent_block_id: message.id,
+            payload: { call_id: context?.callId as string, name: 'tool', arguments: {} },
+          });
+          return 'done';
+        },
+        { name: 'tool', tracer, logger: { warn: (text) => warnings.push(text) } },
+      );
+      await tool('q');
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('already has a TOOL_CALL');
+      expect(tracer.blocks().map((block) => block.sub_type)).toStrictEqual([
+        'MESSAGE',
+        'TOOL_CALL',
+      ]);
+      await expect(tracer.flush()).resolves.toBeUndefined();
+      expect(onError).not.toHaveBeenCalled();
+    }
+  });
+
+  it('takes a call id the trace already has through the eager path, which throws DUPLICATE_CALL_ID', () => {
+    const tracer = createTracer() as Tracer as GuardedCallTracer;
     const message = tracer.logMessage({ role: 'user', content: 'hi' });
     tracer.logAct({
       parent_block_id: message.id,
       payload: { call_id: 'taken', name: 'tool', arguments: {} },
     });
     const at = new Date().toISOString();
-    tracer[recordGuardedCall]({
-      callId: 'taken',
-      toolName: 'tool',
-      args: [],
-      kwargs: {},
-      callTimestamp: at,
-      sessionId: null,
-      status: 'success',
-      returnValue: 'ok',
-      executionTimeMs: 1,
-      retryCount: 0,
-      validations: [],
-      hallucination: null,
-      cost: null,
-      resultTimestamp: at,
-      guard: { attempts: [], decisions: [] },
-      // claims a fresh id, as only the process-wide sequence may
-      uniqueCallId: true,
-      parentBlockId: '',
-      callBlockId: '',
-      resultBlockId: '',
-    });
+    expect(() =>
+      tracer[recordGuardedCall]({
+        callId: 'taken',
+        toolName: 'tool',
+        args: [],
+        kwargs: {},
+        callTimestamp: at,
+        sessionId: null,
+        status: 'success',
+        returnValue: 'ok',
+        executionTimeMs: 1,
+        retryCount: 0,
+        validations: [],
+        hallucination: null,
+        cost: null,
+        resultTimestamp: at,
+        guard: { attempts: [], decisions: [] },
+        // claims a fresh id, as only the process-wide sequence may
+        uniqueCallId: true,
+        parentBlockId: '',
+        callBlockId: '',
+        resultBlockId: '',
+      }),
+    ).toThrow(expect.objectContaining({ code: 'DUPLICATE_CALL_ID' }));
     expect(tracer.blocks()).toHaveLength(2);
-    expect(onError).toHaveBeenCalledTimes(1);
-    expect(onError.mock.calls[0]?.[0]).toMatchObject({ code: 'DUPLICATE_CALL_ID' });
-    await expect(tracer.flush()).rejects.toBeInstanceOf(TracerFlushError);
+  });
+
+  it('builds deferred blocks on flush and shutdown too', async () => {
+    const tracer = createTracer();
+    tracer.logMessage({ role: 'user', content: 'hi' });
+    const tool = guard(async () => 'ok', { name: 'tool', tracer });
+    await tool();
+    await tracer.flush();
+    await tool();
+    await tracer.shutdown();
+    expect(tracer.blocks().map((block) => block.sub_type)).toStrictEqual([
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+    ]);
   });
 });

@@ -21,7 +21,8 @@ export function wrapFetch(fetch: Fetch): Fetch {
     const started = performance.now();
     let pending: Promise<Response>;
     try {
-      pending = fetch(input, init);
+      // a custom fetch may return a Response itself; for a native promise this is the same object
+      pending = Promise.resolve(fetch(input, init));
     } catch (error) {
       recordError(handle, started, error);
       return Promise.reject(error);

@@ -934,4 +934,59 @@ describe('wrapOpenAI: review fixes', () => {
     expect(last?.metadata.unparsed).toBeUndefined();
     expect(tracer.blocks().filter((block) => block.metadata.api !== undefined)).toHaveLength(2);
   });
+  // a custom fetch is the SDK's own seam (tests, proxies); these two use it on purpose
+  const completion = JSON.stringify({
+    id: 'c',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }],
+  });
+
+  it('accepts a custom fetch that returns a Response itself, not a promise', async () => {
+    const tracer = createTracer();
+    const fetch = () =>
+      new Response(completion, { headers: { 'content-type': 'application/json' } });
+    const client = wrapOpenAI(
+      new OpenAI({
+        apiKey: 'sk-test',
+        baseURL: 'http://127.0.0.1:9/v1',
+        maxRetries: 0,
+        fetch: fetch as never,
+      }),
+      { tracer },
+    );
+    const response = await client.chat.completions.create({ model: 'm', messages: [user('x')] });
+    expect(response.choices[0]?.message.content).toBe('hi');
+    expect(tracer.blocks().map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE']);
+  });
+
+  it("withResponse reports the retry's response after a body timeout, as the SDK does", async () => {
+    const makeFetch = () => {
+      let attempt = 0;
+      return async () => {
+        attempt++;
+        const headers = { 'content-type': 'application/json', 'x-request-id': `req_${attempt}` };
+        // the first body never arrives: the SDK times it out and retries
+        if (attempt === 1) return new Response(new ReadableStream({ start() {} }), { headers });
+        return new Response(completion, { headers });
+      };
+    };
+    const options = {
+      apiKey: 'sk-test',
+      baseURL: 'http://127.0.0.1:9/v1',
+      maxRetries: 1,
+      timeout: 200,
+    };
+    const raw = new OpenAI({ ...options, fetch: makeFetch() as never });
+    const wrapped = wrapOpenAI(new OpenAI({ ...options, fetch: makeFetch() as never }), {
+      tracer: createTracer(),
+    });
+    const request = { model: 'm', messages: [user('x')] };
+    const expected = await raw.chat.completions.create(request).withResponse();
+    const got = await wrapped.chat.completions.create(request).withResponse();
+    expect(expected.request_id).toBe('req_2');
+    expect(got.request_id).toBe(expected.request_id);
+    expect(got.data.choices[0]?.message.content).toBe('hi');
+  });
 });

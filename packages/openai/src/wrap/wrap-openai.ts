@@ -244,13 +244,13 @@ function instrumentCreate(
     // transform. `withResponse()`, `asResponse()` and `_request_id` keep working, the body is
     // parsed once, and the caller gets the SDK's very object. The transform returns the object
     // it was given (a stream is tapped in place), so the SDK's `_request_id` stays on it.
-    // openai 7 gives each APIPromise its own `_thenUnwrap` and `withResponse`, closed over the
-    // unpatched request and parser (helpers such as `parse()` chain on `_thenUnwrap`): the
-    // class's own methods, which read the patched fields, take their place.
+    // openai 7 gives each APIPromise its own `_thenUnwrap`, closed over the unpatched parser
+    // (helpers such as `parse()` chain on it): the class's own, which reads the patched fields,
+    // takes its place. Its own `withResponse` stays: it awaits the (patched) promise and then
+    // reads the request, so after a body-timeout retry it reports the retry's response.
     if (promise.responsePromise !== undefined && typeof promise.parseResponse === 'function') {
       const methods = (promise.constructor as APIPromiseClass).prototype;
       promise._thenUnwrap = methods._thenUnwrap;
-      promise.withResponse = methods.withResponse;
       if (context.timeout) {
         // The whole-call deadline can stop the call before the response: its typed error
         // (GuardTimeoutError) replaces the SDK's abort error, so the caller reads it through a
