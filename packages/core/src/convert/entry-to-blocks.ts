@@ -249,7 +249,10 @@ export interface GuardedCallRecord {
   cost: number | null;
   resultTimestamp: string;
   guard: Record<string, unknown>;
-  /** The call id comes from the process-wide `nextCallId` sequence, so no other call has it. */
+  /**
+   * The call id comes from the process-wide `nextCallId` sequence and no user code saw it before
+   * the call was recorded (so nothing can have logged a TOOL_CALL under it): no other call has it.
+   */
   uniqueCallId: boolean;
   /** Set by a tracer that defers the blocks: the parent MESSAGE and the two block ids drawn. */
   parentBlockId: string;

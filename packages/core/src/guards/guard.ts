@@ -166,6 +166,8 @@ class AttemptContext implements GuardCallContext {
   }
 
   get callId(): string {
+    // the tool may record something under it: a tracer must then check it like any other id
+    this.call.callIdShared = true;
     return this.call.callId;
   }
 
@@ -205,6 +207,8 @@ class CallState {
   admission: CircuitAdmission | undefined = undefined;
   reservation: BudgetReservation | undefined = undefined;
   retries = 0;
+  /** The call id was handed to user code (the tool's context, a hook's call record) before recording. */
+  callIdShared = false;
   private more: CallDetails | undefined = undefined;
 
   constructor(
@@ -360,6 +364,7 @@ class CallState {
 
   call(): ToolCallRecord {
     if (this.callRecord !== undefined) return this.callRecord;
+    this.callIdShared = true;
     this.callRecord = {
       call_id: this.callId,
       tool_name: this.runtime.name,
@@ -1371,7 +1376,10 @@ export class GuardRuntime {
 
   /** Applies a `warn` or `log` action: `warn` reports through the logger; both are recorded by the caller. */
   private tripped(action: GuardAction, message: string, s: CallState): void {
-    if (action === 'warn') this.logger.warn(message, { tool: this.name, call_id: s.callId });
+    if (action === 'warn') {
+      s.callIdShared = true;
+      this.logger.warn(message, { tool: this.name, call_id: s.callId });
+    }
   }
 
   private finish(s: CallState, ending: Ending): unknown {
@@ -1454,7 +1462,7 @@ export class GuardRuntime {
         cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
         resultTimestamp: isoAt(this.endMs),
         guard: this.guardRecord(s),
-        uniqueCallId: this.ownCallIds,
+        uniqueCallId: this.ownCallIds && !s.callIdShared,
         parentBlockId: '',
         callBlockId: '',
         resultBlockId: '',

@@ -190,8 +190,6 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       record.uniqueCallId &&
       typeof record.callId === 'string' &&
       record.callId !== '' &&
-      // the tool got its call id and may have logged a TOOL_CALL under it itself
-      validator.toolCall(record.callId) === undefined &&
       typeof record.toolName === 'string' &&
       record.toolName !== '' &&
       // a Date#toISOString string of 24 characters is a valid ISO timestamp (years 0000-9999)

@@ -6,6 +6,7 @@ import type { Block } from '../model/index.js';
 import type { Sink } from '../sinks/sink.js';
 import { createTracer } from './create-tracer.js';
 import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
+import { TracerFlushError } from './tracer-flush-error.js';
 import type { Tracer } from './types.js';
 
 // A tracer with no sink defers a guarded call's blocks until the trace is next read or written.
@@ -182,39 +183,41 @@ describe('a tracer without sinks defers guarded calls', () => {
     }
   });
 
-  it('takes a call id the trace already has through the eager path, which throws DUPLICATE_CALL_ID', () => {
-    const tracer = createTracer() as Tracer as GuardedCallTracer;
+  it('reports a call id that only looked fresh when it materialises: onError hears it, flush rejects', async () => {
+    const onError = vi.fn();
+    const tracer = createTracer({ onError }) as Tracer as GuardedCallTracer;
     const message = tracer.logMessage({ role: 'user', content: 'hi' });
     tracer.logAct({
       parent_block_id: message.id,
       payload: { call_id: 'taken', name: 'tool', arguments: {} },
     });
     const at = new Date().toISOString();
-    expect(() =>
-      tracer[recordGuardedCall]({
-        callId: 'taken',
-        toolName: 'tool',
-        args: [],
-        kwargs: {},
-        callTimestamp: at,
-        sessionId: null,
-        status: 'success',
-        returnValue: 'ok',
-        executionTimeMs: 1,
-        retryCount: 0,
-        validations: [],
-        hallucination: null,
-        cost: null,
-        resultTimestamp: at,
-        guard: { attempts: [], decisions: [] },
-        // claims a fresh id, as only the process-wide sequence may
-        uniqueCallId: true,
-        parentBlockId: '',
-        callBlockId: '',
-        resultBlockId: '',
-      }),
-    ).toThrow(expect.objectContaining({ code: 'DUPLICATE_CALL_ID' }));
+    tracer[recordGuardedCall]({
+      callId: 'taken',
+      toolName: 'tool',
+      args: [],
+      kwargs: {},
+      callTimestamp: at,
+      sessionId: null,
+      status: 'success',
+      returnValue: 'ok',
+      executionTimeMs: 1,
+      retryCount: 0,
+      validations: [],
+      hallucination: null,
+      cost: null,
+      resultTimestamp: at,
+      guard: { attempts: [], decisions: [] },
+      // claims a fresh id, as only the process-wide sequence may
+      uniqueCallId: true,
+      parentBlockId: '',
+      callBlockId: '',
+      resultBlockId: '',
+    });
     expect(tracer.blocks()).toHaveLength(2);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]?.[0]).toMatchObject({ code: 'DUPLICATE_CALL_ID' });
+    await expect(tracer.flush()).rejects.toBeInstanceOf(TracerFlushError);
   });
 
   it('builds deferred blocks on flush and shutdown too', async () => {
