@@ -83,18 +83,9 @@ const defaultClock: GuardClock = Date.now;
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
 const defaultTick: GuardClock = () => performance.now();
 let ownBuckets = 0;
-// toISOString is slow; calls in the same millisecond share one string
-let lastIsoMs = Number.NaN;
-let lastIso = '';
-
 function isoAt(time: number): string {
   // a Date keeps whole milliseconds: fractional times of the same millisecond share the string
-  const ms = Math.trunc(time);
-  if (ms !== lastIsoMs) {
-    lastIsoMs = ms;
-    lastIso = formatIsoTimestamp(ms);
-  }
-  return lastIso;
+  return formatIsoTimestamp(Math.trunc(time));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -351,8 +342,12 @@ class CallState {
    * which nothing else holds any more.
    */
   recordedArgs(): unknown[] {
-    if (this.positionalArgs !== undefined || this.argCount > 3) return this.positional();
-    return this.argCount === 1 && isPlainObject(this.args[0]) ? [] : this.args;
+    const { args, argCount } = this;
+    const ownArray =
+      this.positionalArgs === undefined &&
+      argCount <= 3 &&
+      !(argCount === 1 && isPlainObject(args[0]));
+    return ownArray ? args : this.positional();
   }
 
   keywords(): Record<string, unknown> {

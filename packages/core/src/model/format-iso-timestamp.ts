@@ -4,6 +4,10 @@ const fastLimitMs = 253_402_300_800_000;
 // timestamps nearly always share it, so only seconds and milliseconds are written per call.
 let minuteStart = Number.NaN;
 let minutePrefix = '';
+// The last timestamp formatted: calls in the same millisecond get the very same string (no
+// allocation, and validators that trust a string they checked compare it by identity).
+let lastMs = Number.NaN;
+let lastText = '';
 
 /**
  * `new Date(ms).toISOString()`, without a Date or a native call per timestamp: the text of the
@@ -14,6 +18,7 @@ let minutePrefix = '';
  * @internal
  */
 export function formatIsoTimestamp(ms: number): string {
+  if (ms === lastMs) return lastText;
   if (!(ms >= 0 && ms < fastLimitMs) || ms % 1 !== 0) return new Date(ms).toISOString();
   const rest = ms % 60_000;
   const minute = ms - rest;
@@ -23,5 +28,7 @@ export function formatIsoTimestamp(ms: number): string {
   }
   const seconds = (rest / 1000) | 0;
   const milliseconds = rest - seconds * 1000;
-  return `${minutePrefix}${seconds < 10 ? '0' : ''}${seconds}${milliseconds < 10 ? '.00' : milliseconds < 100 ? '.0' : '.'}${milliseconds}Z`;
+  lastText = `${minutePrefix}${seconds < 10 ? '0' : ''}${seconds}${milliseconds < 10 ? '.00' : milliseconds < 100 ? '.0' : '.'}${milliseconds}Z`;
+  lastMs = ms;
+  return lastText;
 }

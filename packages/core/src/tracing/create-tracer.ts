@@ -115,26 +115,19 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // two validated, frozen blocks. Every method that reads or adds blocks materializes first.
   let deferred: GuardedCallRecord[] = [];
   const limits = validator.limits;
-  // Blocks logged in the same millisecond share one ISO string: no Date per block.
-  let lastMs = Number.NaN;
-  let lastIso = '';
-
   function now(): string {
     const ms = clock();
-    if (ms !== lastMs) {
-      // a number is a valid time within ±8.64e15 ms (the Date range); anything else goes through Date
-      const isNumber = typeof ms === 'number';
-      if (isNumber ? !(Math.abs(ms) <= 8.64e15) : Number.isNaN(new Date(ms).getTime())) {
-        throw new TraceError({
-          code: 'VALIDATION',
-          message: `the tracer's clock() returned ${String(ms)}; it must return epoch milliseconds like Date.now()`,
-          details: { field: 'created_at', trace_id: traceId },
-        });
-      }
-      lastMs = ms;
-      lastIso = isNumber ? formatIsoTimestamp(ms) : new Date(ms).toISOString();
+    // a number is a valid time within ±8.64e15 ms (the Date range); anything else goes through Date
+    if (typeof ms === 'number') {
+      if (Math.abs(ms) <= 8.64e15) return formatIsoTimestamp(ms);
+    } else if (!Number.isNaN(new Date(ms).getTime())) {
+      return new Date(ms).toISOString();
     }
-    return lastIso;
+    throw new TraceError({
+      code: 'VALIDATION',
+      message: `the tracer's clock() returned ${String(ms)}; it must return epoch milliseconds like Date.now()`,
+      details: { field: 'created_at', trace_id: traceId },
+    });
   }
 
   function nextId(): string {
@@ -154,6 +147,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
   /** Records the deferred guarded calls' blocks, in order. Their rules were checked when deferred. */
   function materialize(): void {
+    if (deferred.length === 0) return;
     const records = deferred;
     deferred = [];
     for (let i = 0; i < records.length; i++) {
@@ -292,7 +286,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     input: LogActInput | LogThinkInput,
   ): Block {
     ensureOpen(method);
-    if (deferred.length !== 0) materialize();
+    materialize();
     requireObject(input, method, subType, traceId);
     // as on seed 002's server, a TOOL_CALL or THINK names its MESSAGE: a missing parent is a
     // VALIDATION error from the validator, never an implicit attachment
@@ -305,7 +299,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     logMessage(input) {
       ensureOpen('logMessage');
-      if (deferred.length !== 0) materialize();
+      materialize();
       requireObject(input, 'logMessage', 'MESSAGE', traceId);
       const { metadata, raw, extra, parent_block_id, ...payload } = input as LogMessageInput & {
         parent_block_id?: unknown;
@@ -325,7 +319,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     logObserve(input) {
       ensureOpen('logObserve');
-      if (deferred.length !== 0) materialize();
+      materialize();
       requireObject(input, 'logObserve', 'TOOL_RESULT', traceId);
       let parent: string | null | undefined = input.parent_block_id;
       if (parent === undefined) {
@@ -361,7 +355,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     recordEntry(entry: TraceEntry, recordOptions?: { parentBlockId?: string }) {
       ensureOpen('recordEntry');
-      if (deferred.length !== 0) materialize();
+      materialize();
       const parentId = recordOptions?.parentBlockId ?? lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
       let pair: [ToolCallBlock, ToolResultBlock];
@@ -400,7 +394,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         deferred.push(record);
         return;
       }
-      if (deferred.length !== 0) materialize();
+      materialize();
       const parentId = lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
       const callBlockId = nextId();
@@ -416,27 +410,27 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     },
 
     get(id) {
-      if (deferred.length !== 0) materialize();
+      materialize();
       return validator.get(id);
     },
 
     findToolCall(callId) {
-      if (deferred.length !== 0) materialize();
+      materialize();
       return validator.toolCall(callId);
     },
 
     blocks() {
-      if (deferred.length !== 0) materialize();
+      materialize();
       return accepted.slice();
     },
 
     stitched(): StitchedTrace {
-      if (deferred.length !== 0) materialize();
+      materialize();
       return stitchBlocks(accepted, { traceId });
     },
 
     async flush() {
-      if (deferred.length !== 0) materialize();
+      materialize();
       const errors = writeErrors.splice(0);
       const settled = await Promise.allSettled(sinks.map(async (sink) => sink.flush()));
       for (const outcome of settled) if (outcome.status === 'rejected') errors.push(outcome.reason);
@@ -445,7 +439,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     shutdown() {
       if (shutdownPromise === undefined) {
-        if (deferred.length !== 0) materialize();
+        materialize();
         closed = true;
         shutdownPromise = (async () => {
           const errors = writeErrors.splice(0);
