@@ -190,6 +190,11 @@ export class MemoryCostLedger implements CostLedger {
     return this.lastSnapshot!;
   }
 
+  /** The live figures of a reservation's session (not a copy). @internal */
+  sessionOf(reservation: LedgerReservation): LedgerSnapshot {
+    return this.get(reservation.sessionId);
+  }
+
   settle(reservation: LedgerReservation, actualMicroUsd: number): LedgerSnapshot {
     const s = this.get(reservation.sessionId);
     if (close(reservation)) {

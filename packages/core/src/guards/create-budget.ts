@@ -205,7 +205,8 @@ type Exceeded = 'per_call' | 'session_cost' | 'session_calls';
  * The budget as a class: every budget shares one set of methods, so a guard's call sites stay
  * monomorphic across budgets (closures made per budget would make them polymorphic).
  */
-class MemoryBudget<Result> implements Budget<Result> {
+/** @internal */
+export class MemoryBudget<Result> implements Budget<Result> {
   readonly limits: Budget['limits'];
   private readonly options: BudgetOptions<Result>;
   private readonly ledger: CostLedger;
@@ -412,6 +413,37 @@ class MemoryBudget<Result> implements Budget<Result> {
     const result = this.ledger.spent(sessionId);
     const left = (s: LedgerSnapshot) => maxPerSession - s.spentMicroUsd - s.reservedMicroUsd;
     return isPromise(result) ? result.then(left) : left(result);
+  }
+
+  /**
+   * The cost of every call when it never depends on the result (no cost function, no LLM usage
+   * pricing) and the ledger is the in-memory one, else undefined: the guard's quiet path.
+   * @internal
+   */
+  plainCallCost(): number | undefined {
+    if (this.memoryLedger === undefined || this.costFunction !== undefined) return undefined;
+    if (this.dynamic && this.options.llmUsage !== undefined) return undefined;
+    return this.costPerCall ?? 0;
+  }
+
+  /**
+   * Settles a reservation at `actual` when the settlement is plain: the in-memory ledger, not
+   * over `maxCostPerCall`, and no alert threshold within reach (checked conservatively, before
+   * any change). Otherwise does nothing and returns false: the caller takes {@link settle}.
+   * @internal
+   */
+  settlePlainly(reservation: BudgetReservation, actual: number): boolean {
+    const ledger = this.memoryLedger;
+    if (ledger === undefined || !reservation.ok) return false;
+    if (this.maxPerCall !== undefined && actual > this.maxPerCall) return false;
+    const { maxPerSession, maxCalls, alertThreshold } = this;
+    const s = ledger.sessionOf(reservation.ledger);
+    // spent after settling is at most spent + actual: below the threshold, no alert can fire
+    if (maxPerSession !== undefined && s.spentMicroUsd + actual >= alertThreshold * maxPerSession)
+      return false;
+    if (maxCalls !== undefined && s.calls >= alertThreshold * maxCalls) return false;
+    ledger.settle(reservation.ledger, actual);
+    return true;
   }
 
   costOf(result: Result): BudgetCost {

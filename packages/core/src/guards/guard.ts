@@ -32,6 +32,7 @@ import {
   type BudgetSettlement,
   createBudget,
   defaultBudgetSession,
+  MemoryBudget,
 } from './create-budget.js';
 import {
   createHallucinationDetector,
@@ -456,6 +457,14 @@ export class GuardRuntime {
     | undefined;
   /** No clock was injected: a call's start time is also `Date.now()` for the deadline queue. */
   private readonly realClock: boolean;
+  /**
+   * An untracked success may skip steps 8–10's general code (see {@link quietSuccess}): no
+   * custom breaker failure test, and a budget (if any) in memory at a fixed cost per call.
+   */
+  private readonly quiet: boolean;
+  /** The in-memory budget of a {@link quiet} guard, and its fixed cost per call. */
+  private readonly plainBudget: MemoryBudget<unknown> | undefined;
+  private readonly plainCost: number = 0;
 
   constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
     this.fn = fn;
@@ -555,6 +564,13 @@ export class GuardRuntime {
       this.detector === undefined &&
       !this.needsLatency &&
       options.beforeCall === undefined;
+    const plainCost = this.budget instanceof MemoryBudget ? this.budget.plainCallCost() : undefined;
+    this.plainBudget = plainCost === undefined ? undefined : (this.budget as MemoryBudget<unknown>);
+    if (plainCost !== undefined) this.plainCost = plainCost;
+    this.quiet =
+      this.isFailure === undefined &&
+      (this.budget === undefined || plainCost !== undefined) &&
+      (breaker === undefined || this.breakerSkipsClockOnClosedSuccess);
     this.ownReserveOptions =
       this.budget === undefined
         ? undefined
@@ -709,8 +725,40 @@ export class GuardRuntime {
       const duration = this.tick() - s.attemptStart;
       s.lastLatency = duration;
       s.attempt({ attempt: 1, outcome: 'success', duration_ms: duration });
+    } else if (this.quiet && this.quietSuccess(s)) {
+      this.stats.byStatus.success++;
+      return value;
     }
     return this.settleAndFinish(s, 'success', { status: 'success', value, error: undefined });
+  }
+
+  /**
+   * Steps 8–9 of an untracked first-attempt success when each is the plain in-memory case: the
+   * budget settles at its fixed cost with no alert or limit in reach, and the breaker admitted
+   * the call closed (a success then only clears the failure count, at no time and with no
+   * transition). Without a listener there is nothing to record (step 10). Returns false, having
+   * changed nothing, when any step needs the general code ({@link settleAndFinish}).
+   */
+  private quietSuccess(s: CallState): boolean {
+    const admission = s.admission;
+    if (admission !== undefined && admission.state !== 'closed') return false;
+    const reservation = s.reservation;
+    if (reservation !== undefined) {
+      if (!this.plainBudget!.settlePlainly(reservation, this.plainCost)) return false;
+      s.reservation = undefined;
+      s.costMicroUsd = this.plainCost;
+    }
+    if (admission !== undefined) {
+      s.admission = undefined;
+      this.breakerStore!.record(
+        this.breakerKey,
+        this.breakerLimits!,
+        admission,
+        'success',
+        s.startMs,
+      );
+    }
+    return true;
   }
 
   /** The race whose resolvers {@link captureResolvers} stores (the executor runs synchronously). */
