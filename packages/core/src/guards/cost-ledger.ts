@@ -190,9 +190,42 @@ export class MemoryCostLedger implements CostLedger {
     return this.lastSnapshot!;
   }
 
-  /** The live figures of a reservation's session (not a copy). @internal */
-  sessionOf(reservation: LedgerReservation): LedgerSnapshot {
-    return this.get(reservation.sessionId);
+  /** The live figures of a session (not a copy). @internal */
+  session(sessionId: string): LedgerSnapshot {
+    return this.get(sessionId);
+  }
+
+  /**
+   * {@link hold} without the reservation object, for a caller that settles exactly once itself
+   * ({@link settleBare}) or makes the object later ({@link adoptBare}).
+   * @returns whether the amount is now held
+   * @internal
+   */
+  holdBare(
+    sessionId: string,
+    amount: number,
+    maxMicroUsd: number | undefined,
+    maxCalls: number | undefined,
+  ): boolean {
+    const s = this.get(sessionId);
+    if (maxCalls !== undefined && s.calls + 1 > maxCalls) return false;
+    if (maxMicroUsd !== undefined && s.spentMicroUsd + s.reservedMicroUsd + amount > maxMicroUsd)
+      return false;
+    s.reservedMicroUsd += amount;
+    s.calls++;
+    return true;
+  }
+
+  /** Settles an amount held by {@link holdBare}. @internal */
+  settleBare(sessionId: string, amount: number, actualMicroUsd: number): void {
+    const s = this.get(sessionId);
+    s.reservedMicroUsd -= amount;
+    s.spentMicroUsd += actualMicroUsd;
+  }
+
+  /** The reservation object of an amount already held by {@link holdBare}. @internal */
+  adoptBare(sessionId: string, amount: number): LedgerReservation {
+    return new MemoryReservation(++this.ids, sessionId, amount);
   }
 
   settle(reservation: LedgerReservation, actualMicroUsd: number): LedgerSnapshot {

@@ -427,22 +427,49 @@ export class MemoryBudget<Result> implements Budget<Result> {
   }
 
   /**
-   * Settles a reservation at `actual` when the settlement is plain: the in-memory ledger, not
-   * over `maxCostPerCall`, and no alert threshold within reach (checked conservatively, before
-   * any change). Otherwise does nothing and returns false: the caller takes {@link settle}.
+   * The guard's quiet path: holds the estimate for a call of `sessionId` in the in-memory ledger,
+   * without the reservation objects, when within every limit. Returns false, having held
+   * nothing, otherwise (the caller then takes {@link reserve}). Settle with
+   * {@link settlePlainly}, or make the reservation `reserve` would have returned with
+   * {@link reservationOfHeld}.
    * @internal
    */
-  settlePlainly(reservation: BudgetReservation, actual: number): boolean {
-    const ledger = this.memoryLedger;
-    if (ledger === undefined || !reservation.ok) return false;
+  holdPlainly(sessionId: string): boolean {
+    const estimate = this.estimate;
+    if (this.maxPerCall !== undefined && estimate > this.maxPerCall) return false;
+    return this.memoryLedger!.holdBare(sessionId, estimate, this.maxPerSession, this.maxCalls);
+  }
+
+  /** The reservation `reserve` would have made, for the estimate held by {@link holdPlainly}. @internal */
+  reservationOfHeld(sessionId: string): BudgetReservation {
+    const ledger = this.memoryLedger!;
+    return {
+      ok: true,
+      sessionId,
+      estimateMicroUsd: this.estimate,
+      exceeded: undefined,
+      ledger: ledger.adoptBare(sessionId, this.estimate),
+      snapshot: ledger.session(sessionId),
+    };
+  }
+
+  /**
+   * Settles the estimate held by {@link holdPlainly} at `actual` when the settlement is plain:
+   * not over `maxCostPerCall`, and no alert threshold within reach (checked conservatively,
+   * before any change). Otherwise does nothing and returns false: the caller takes
+   * {@link reservationOfHeld} and {@link settle}.
+   * @internal
+   */
+  settlePlainly(sessionId: string, actual: number): boolean {
+    const ledger = this.memoryLedger!;
     if (this.maxPerCall !== undefined && actual > this.maxPerCall) return false;
     const { maxPerSession, maxCalls, alertThreshold } = this;
-    const s = ledger.sessionOf(reservation.ledger);
-    // spent after settling is at most spent + actual: below the threshold, no alert can fire
+    const s = ledger.session(sessionId);
+    // spent after settling is spent + actual: below the threshold, no alert can fire
     if (maxPerSession !== undefined && s.spentMicroUsd + actual >= alertThreshold * maxPerSession)
       return false;
     if (maxCalls !== undefined && s.calls >= alertThreshold * maxCalls) return false;
-    ledger.settle(reservation.ledger, actual);
+    ledger.settleBare(sessionId, this.estimate, actual);
     return true;
   }
 

@@ -11,10 +11,14 @@ import { guard } from './guard.js';
  */
 type Step = 'ok' | 'sync' | 'fail' | 'wait';
 
-const steps = fc.array(fc.constantFrom<Step>('ok', 'ok', 'sync', 'fail', 'wait'), {
-  minLength: 1,
-  maxLength: 40,
-});
+/** A call's outcome and session (undefined: the guard's own), or a wait. */
+const steps = fc.array(
+  fc.tuple(
+    fc.constantFrom<Step>('ok', 'ok', 'sync', 'fail', 'wait'),
+    fc.constantFrom(undefined, 'a', 'b'),
+  ),
+  { minLength: 1, maxLength: 40 },
+);
 
 const budgets = fc.record({
   maxCostPerSession: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
@@ -42,6 +46,7 @@ function harness(
   breaker: { failureThreshold: number; successThreshold: number },
   tracked: boolean,
   time: { now: number },
+  timeout: boolean,
 ) {
   const alerts: BudgetAlert[] = [];
   const warnings: string[] = [];
@@ -68,19 +73,26 @@ function harness(
       onAlert: (alert) => alerts.push(alert),
     },
     ...(tracked ? { onEntry: () => {} } : {}),
+    // a deadline that never passes: the fast path's other branch (one shared timer)
+    ...(timeout ? { timeout: { timeoutSeconds: 60 } } : {}),
   });
   return {
-    async call(step: Step): Promise<string> {
+    async call(step: Step, sessionId: string | undefined): Promise<string> {
       outcome = step;
-      return fn('q').then(
+      const pending = sessionId === undefined ? fn('q') : fn.invoke({ sessionId }, 'q');
+      return pending.then(
         (value) => `value:${String(value)}`,
         (error: { code?: string }) => `error:${error.code ?? 'none'}`,
       );
     },
     async state() {
       return {
-        spent: await fn.budget!.spent(),
-        remaining: await fn.budget!.remaining(),
+        spent: [await fn.budget!.spent(), await fn.budget!.spent('a'), await fn.budget!.spent('b')],
+        remaining: [
+          await fn.budget!.remaining(),
+          await fn.budget!.remaining('a'),
+          await fn.budget!.remaining('b'),
+        ],
         breaker: fn.breakerState,
         stats: structuredClone(fn.stats),
         alerts: structuredClone(alerts),
@@ -93,21 +105,27 @@ function harness(
 describe('guard: the untracked success path', () => {
   it('leaves the same budget, alerts, breaker and stats as the general path', async () => {
     await fc.assert(
-      fc.asyncProperty(steps, budgets, breakers, async (sequence, budget, breaker) => {
-        const time = { now: Date.UTC(2026, 0, 1) };
-        const quiet = harness(budget, breaker, false, time);
-        const general = harness(budget, breaker, true, time);
-        for (const step of sequence) {
-          if (step === 'wait') {
-            time.now += 10_000; // the breaker's recovery timeout: open → half-open
-            continue;
+      fc.asyncProperty(
+        steps,
+        budgets,
+        breakers,
+        fc.boolean(),
+        async (sequence, budget, breaker, timeout) => {
+          const time = { now: Date.UTC(2026, 0, 1) };
+          const quiet = harness(budget, breaker, false, time, timeout);
+          const general = harness(budget, breaker, true, time, timeout);
+          for (const [step, sessionId] of sequence) {
+            if (step === 'wait') {
+              time.now += 10_000; // the breaker's recovery timeout: open → half-open
+              continue;
+            }
+            const got = await quiet.call(step, sessionId);
+            const expected = await general.call(step, sessionId);
+            expect(got).toBe(expected);
+            expect(await quiet.state()).toEqual(await general.state());
           }
-          const got = await quiet.call(step);
-          const expected = await general.call(step);
-          expect(got).toBe(expected);
-          expect(await quiet.state()).toEqual(await general.state());
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

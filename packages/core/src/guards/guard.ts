@@ -181,6 +181,7 @@ class CallDetails {
   costRecord: unknown = undefined;
   attemptStart = 0;
   startTick = Number.NaN;
+  endTick = Number.NaN;
   lastLatency: number | undefined = undefined;
   callRecord: ToolCallRecord | undefined = undefined;
   positionalArgs: unknown[] | undefined = undefined;
@@ -198,6 +199,8 @@ class CallState {
   costMicroUsd: number | null = null;
   admission: CircuitAdmission | undefined = undefined;
   reservation: BudgetReservation | undefined = undefined;
+  /** The budget's estimate is held for this call without a reservation object (quiet path). */
+  heldPlainly = false;
   retries = 0;
   /** The call id was handed to user code (the tool's context, a hook's call record) before recording. */
   callIdShared = false;
@@ -268,6 +271,16 @@ class CallState {
   }
   set startTick(value: number) {
     this.details().startTick = value;
+  }
+  /**
+   * Reading of the duration clock when the fast path's attempt ended, if everything after it
+   * ran synchronously: the call's end (see `measureEnd`), saving a clock read. Else NaN.
+   */
+  get endTick(): number {
+    return this.more === undefined ? Number.NaN : this.more.endTick;
+  }
+  set endTick(value: number) {
+    this.details().endTick = value;
   }
   get lastLatency(): number | undefined {
     return this.more?.lastLatency;
@@ -463,7 +476,7 @@ export class GuardRuntime {
    */
   private readonly quiet: boolean;
   /** The in-memory budget of a {@link quiet} guard, and its fixed cost per call. */
-  private readonly plainBudget: MemoryBudget<unknown> | undefined;
+  private readonly plainBudget: MemoryBudget<unknown> | undefined = undefined;
   private readonly plainCost: number = 0;
 
   constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
@@ -565,12 +578,14 @@ export class GuardRuntime {
       !this.needsLatency &&
       options.beforeCall === undefined;
     const plainCost = this.budget instanceof MemoryBudget ? this.budget.plainCallCost() : undefined;
-    this.plainBudget = plainCost === undefined ? undefined : (this.budget as MemoryBudget<unknown>);
-    if (plainCost !== undefined) this.plainCost = plainCost;
     this.quiet =
       this.isFailure === undefined &&
       (this.budget === undefined || plainCost !== undefined) &&
       (breaker === undefined || this.breakerSkipsClockOnClosedSuccess);
+    if (this.quiet && plainCost !== undefined) {
+      this.plainBudget = this.budget as MemoryBudget<unknown>;
+      this.plainCost = plainCost;
+    }
     this.ownReserveOptions =
       this.budget === undefined
         ? undefined
@@ -631,7 +646,11 @@ export class GuardRuntime {
     }
     // 3. budget reservation
     const budget = this.budget;
-    if (budget !== undefined) {
+    const plain = this.plainBudget;
+    if (plain !== undefined && !s.track && plain.holdPlainly(s.sessionId ?? defaultBudgetSession)) {
+      // untracked, in memory, within every limit: no reservation objects (see quietSuccess)
+      s.heldPlainly = true;
+    } else if (budget !== undefined) {
       const reservation = budget.reserve(undefined, this.reserveOptions(s.sessionId));
       if (reservation instanceof Promise || !reservation.ok || reservation.exceeded !== undefined)
         return this.runFrom(s, 3, reservation);
@@ -722,13 +741,16 @@ export class GuardRuntime {
   /** The fast path's first attempt succeeded: steps 8–10. */
   private succeeded(s: CallState, value: unknown): unknown {
     if (s.track) {
-      const duration = this.tick() - s.attemptStart;
+      const end = this.tick();
+      const duration = end - s.attemptStart;
       s.lastLatency = duration;
+      s.endTick = end;
       s.attempt({ attempt: 1, outcome: 'success', duration_ms: duration });
     } else if (this.quiet && this.quietSuccess(s)) {
       this.stats.byStatus.success++;
       return value;
     }
+    if (s.heldPlainly) this.adoptPlainHold(s);
     return this.settleAndFinish(s, 'success', { status: 'success', value, error: undefined });
   }
 
@@ -742,10 +764,10 @@ export class GuardRuntime {
   private quietSuccess(s: CallState): boolean {
     const admission = s.admission;
     if (admission !== undefined && admission.state !== 'closed') return false;
-    const reservation = s.reservation;
-    if (reservation !== undefined) {
-      if (!this.plainBudget!.settlePlainly(reservation, this.plainCost)) return false;
-      s.reservation = undefined;
+    if (s.heldPlainly) {
+      if (!this.plainBudget!.settlePlainly(s.sessionId ?? defaultBudgetSession, this.plainCost))
+        return false;
+      s.heldPlainly = false;
       s.costMicroUsd = this.plainCost;
     }
     if (admission !== undefined) {
@@ -759,6 +781,12 @@ export class GuardRuntime {
       );
     }
     return true;
+  }
+
+  /** Hands a quiet-path hold to the general code as the reservation `reserve` would have made. */
+  private adoptPlainHold(s: CallState): void {
+    s.heldPlainly = false;
+    s.reservation = this.plainBudget!.reservationOfHeld(s.sessionId ?? defaultBudgetSession);
   }
 
   /** The race whose resolvers {@link captureResolvers} stores (the executor runs synchronously). */
@@ -809,6 +837,7 @@ export class GuardRuntime {
 
   /** The fast path's first attempt failed: retries and the remaining steps on the general path. */
   private async resume(s: CallState, error: unknown): Promise<unknown> {
+    if (s.heldPlainly) this.adoptPlainHold(s);
     await this.execute(s, true, error);
     return this.complete(s);
   }
@@ -1076,9 +1105,9 @@ export class GuardRuntime {
     const reservation = s.reservation;
     if (budget !== undefined && reservation !== undefined) {
       const settled = this.settle(s, budget, reservation, outcome, ending);
-      return settled instanceof Promise
-        ? settled.then((next) => this.updateBreaker(s, outcome, next))
-        : this.updateBreaker(s, outcome, settled);
+      if (!(settled instanceof Promise)) return this.updateBreaker(s, outcome, settled);
+      s.endTick = Number.NaN; // the call ends later
+      return settled.then((next) => this.updateBreaker(s, outcome, next));
     }
     return this.updateBreaker(s, outcome, ending);
   }
@@ -1098,7 +1127,10 @@ export class GuardRuntime {
             ? 'failure'
             : 'success';
       const recorded = this.recordBreaker(s, counted);
-      if (recorded instanceof Promise) return recorded.then(() => this.finish(s, ending));
+      if (recorded instanceof Promise) {
+        s.endTick = Number.NaN; // the call ends later
+        return recorded.then(() => this.finish(s, ending));
+      }
     }
     // 10. record
     return this.finish(s, ending);
@@ -1465,7 +1497,8 @@ export class GuardRuntime {
       this.endMs = this.clock();
       this.elapsedMs = this.endMs - s.startMs;
     } else {
-      this.elapsedMs = this.tick() - s.startTick;
+      const endTick = s.endTick;
+      this.elapsedMs = (Number.isNaN(endTick) ? this.tick() : endTick) - s.startTick;
       this.endMs = this.realClock ? s.startMs + this.elapsedMs : this.clock();
     }
   }

@@ -2,7 +2,10 @@
 let prefix = '';
 let counter = 0;
 const counterLimit = 2 ** 48;
-
+/** `prefix` and the counter's first 10 hex digits: changes once every 256 ids. */
+let head = '';
+/** The counter's last two hex digits, `'00'` to `'ff'`. */
+const lowDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 /**
  * A new call id for a guarded call, in UUID form (seed 004's `call_id` is a UUID): the first four
  * groups are a random v4 UUID drawn once per process, the last group (12 hex digits) a counter.
@@ -18,10 +21,19 @@ const counterLimit = 2 ** 48;
  * ```
  */
 export function nextCallId(): string {
-  if (prefix === '' || counter === counterLimit) {
+  if (prefix === '' || counter === counterLimit - 1) {
     prefix = crypto.randomUUID().slice(0, 24);
     counter = 0;
+    head = `${prefix}0000000000`;
   }
   counter++;
-  return prefix + counter.toString(16).padStart(12, '0');
+  const low = counter % 256;
+  // the 10 high digits only change when the low two wrap: one concatenation per id
+  if (low === 0)
+    head =
+      prefix +
+      Math.floor(counter / 256)
+        .toString(16)
+        .padStart(10, '0');
+  return head + lowDigits[low];
 }
