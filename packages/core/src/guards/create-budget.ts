@@ -440,6 +440,11 @@ export class MemoryBudget<Result> implements Budget<Result> {
     return this.memoryLedger!.holdBare(sessionId, estimate, this.maxPerSession, this.maxCalls);
   }
 
+  /** What a session has spent, now (in-memory ledger). @internal */
+  spentNow(sessionId: string): number {
+    return this.memoryLedger!.session(sessionId).spentMicroUsd;
+  }
+
   /** The reservation `reserve` would have made, for the estimate held by {@link holdPlainly}. @internal */
   reservationOfHeld(sessionId: string): BudgetReservation {
     const ledger = this.memoryLedger!;

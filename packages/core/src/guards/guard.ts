@@ -1,3 +1,4 @@
+import type { GuardedCallRecord } from '../convert/entry-to-blocks.js';
 import { TracewardenError } from '../errors/tracewarden-error.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type {
@@ -188,6 +189,48 @@ class CallDetails {
   outcome: Outcome = 'failure';
   value: unknown = undefined;
   failure: unknown = undefined;
+  // The fast path's budget decisions and first attempt, kept as numbers until another decision
+  // or attempt needs the objects (see CallState.expand) or a tracer builds the blocks.
+  reservedFact = false;
+  factSessionId = '';
+  factReservedMicroUsd = 0;
+  factSpentAtReserve = 0;
+  settledFact = false;
+  factChargedMicroUsd = 0;
+  factSpentMicroUsd = 0;
+  factRemainingMicroUsd: number | null = null;
+  attemptFact = false;
+  factDurationMs = 0;
+}
+
+function reservedDecision(sessionId: string, reserved: number, spent: number): GuardDecision {
+  return {
+    guard: 'budget',
+    event: 'reserved',
+    session_id: sessionId,
+    reserved_micro_usd: reserved,
+    spent_micro_usd: spent,
+  };
+}
+
+function settledDecision(
+  sessionId: string,
+  charged: number,
+  spent: number,
+  remaining: number | null,
+): GuardDecision {
+  return {
+    guard: 'budget',
+    event: 'settled',
+    session_id: sessionId,
+    charged_micro_usd: charged,
+    spent_micro_usd: spent,
+    remaining_micro_usd: remaining,
+  };
+}
+
+function firstAttemptSucceeded(duration: number): GuardAttemptRecord {
+  return { attempt: 1, outcome: 'success', duration_ms: duration };
 }
 
 /**
@@ -328,6 +371,7 @@ class CallState {
   // A second item makes a new two-item array: pushing onto a one-item literal grows its store
   // to 17 slots, and these arrays stay in the trace.
   decide(decision: GuardDecision): void {
+    this.expand();
     const decisions = this.decisions;
     if (decisions === undefined) this.decisions = [decision];
     else if (decisions.length === 1) this.decisions = [decisions[0] as GuardDecision, decision];
@@ -335,10 +379,90 @@ class CallState {
   }
 
   attempt(record: GuardAttemptRecord): void {
+    this.expand();
     const attempts = this.attempts;
     if (attempts === undefined) this.attempts = [record];
     else if (attempts.length === 1) this.attempts = [attempts[0] as GuardAttemptRecord, record];
     else attempts.push(record);
+  }
+
+  /** The budget's `reserved` decision: kept as numbers while it is the first. */
+  noteReserved(sessionId: string, reserved: number, spent: number): void {
+    if (this.decisions !== undefined) {
+      this.decide(reservedDecision(sessionId, reserved, spent));
+      return;
+    }
+    const d = this.details();
+    d.reservedFact = true;
+    d.factSessionId = sessionId;
+    d.factReservedMicroUsd = reserved;
+    d.factSpentAtReserve = spent;
+  }
+
+  /** The budget's `settled` decision: kept as numbers when it directly follows a kept `reserved`. */
+  noteSettled(sessionId: string, charged: number, spent: number, remaining: number | null): void {
+    const d = this.more;
+    if (d === undefined || !d.reservedFact || d.settledFact) {
+      this.decide(settledDecision(sessionId, charged, spent, remaining));
+      return;
+    }
+    d.settledFact = true;
+    d.factSessionId = sessionId;
+    d.factChargedMicroUsd = charged;
+    d.factSpentMicroUsd = spent;
+    d.factRemainingMicroUsd = remaining;
+  }
+
+  /** The fast path's successful first attempt: kept as a number while it is the only attempt. */
+  noteFirstAttempt(duration: number): void {
+    if (this.attempts !== undefined) {
+      this.attempt(firstAttemptSucceeded(duration));
+      return;
+    }
+    const d = this.details();
+    d.attemptFact = true;
+    d.factDurationMs = duration;
+  }
+
+  /** Kept facts only, and no cost record: the guard record can be built later from numbers. */
+  get onlyFacts(): CallDetails | undefined {
+    const d = this.more;
+    return d !== undefined &&
+      d.decisions === undefined &&
+      d.attempts === undefined &&
+      d.costRecord === undefined
+      ? d
+      : undefined;
+  }
+
+  /** Makes the kept facts into decision and attempt objects, before anything else is recorded. */
+  expand(): void {
+    const d = this.more;
+    if (d === undefined) return;
+    if (d.reservedFact) {
+      d.reservedFact = false;
+      const reserved = reservedDecision(
+        d.factSessionId,
+        d.factReservedMicroUsd,
+        d.factSpentAtReserve,
+      );
+      if (d.settledFact) {
+        d.settledFact = false;
+        d.decisions = [
+          reserved,
+          settledDecision(
+            d.factSessionId,
+            d.factChargedMicroUsd,
+            d.factSpentMicroUsd,
+            d.factRemainingMicroUsd,
+          ),
+        ];
+      } else d.decisions = [reserved];
+    }
+    if (d.attemptFact) {
+      d.attemptFact = false;
+      d.attempts = [firstAttemptSucceeded(d.factDurationMs)];
+    }
   }
 
   positional(): unknown[] {
@@ -403,6 +527,85 @@ class FirstAttemptRace {
     readonly call: CallState,
     readonly context: AttemptContext,
   ) {}
+}
+
+/**
+ * What a guard hands a `createTracer` tracer for a call it records directly. A tracer with no
+ * sink keeps it until the trace is read, so it holds numbers where it can: the guard record of a
+ * fast-path call (one successful attempt, the budget's `reserved` and `settled` decisions) is
+ * built from them when read, the same objects the general path builds at once. Read `guard` once.
+ */
+class DirectRecord implements GuardedCallRecord {
+  parentBlockId = '';
+  callBlockId = '';
+  resultBlockId = '';
+  private readonly reserved: boolean = false;
+  private readonly settled: boolean = false;
+  private readonly attempted: boolean = false;
+  private readonly factSessionId: string = '';
+  private readonly reservedMicroUsd: number = 0;
+  private readonly spentAtReserve: number = 0;
+  private readonly chargedMicroUsd: number = 0;
+  private readonly spentMicroUsd: number = 0;
+  private readonly remainingMicroUsd: number | null = null;
+  private readonly durationMs: number = 0;
+
+  constructor(
+    readonly callId: string,
+    readonly toolName: string,
+    readonly args: unknown[],
+    readonly kwargs: Record<string, unknown>,
+    readonly callTimestamp: string,
+    readonly sessionId: string | null,
+    readonly status: string,
+    readonly returnValue: unknown,
+    readonly executionTimeMs: number,
+    readonly retryCount: number,
+    readonly validations: unknown[],
+    readonly hallucination: unknown,
+    private readonly costMicroUsd: number | null,
+    readonly resultTimestamp: string,
+    readonly uniqueCallId: boolean,
+    private readonly built: Record<string, unknown> | undefined,
+    private readonly sideEffect: string | undefined,
+    facts: CallDetails | undefined,
+  ) {
+    if (facts !== undefined) {
+      this.reserved = facts.reservedFact;
+      this.settled = facts.settledFact;
+      this.attempted = facts.attemptFact;
+      this.factSessionId = facts.factSessionId;
+      this.reservedMicroUsd = facts.factReservedMicroUsd;
+      this.spentAtReserve = facts.factSpentAtReserve;
+      this.chargedMicroUsd = facts.factChargedMicroUsd;
+      this.spentMicroUsd = facts.factSpentMicroUsd;
+      this.remainingMicroUsd = facts.factRemainingMicroUsd;
+      this.durationMs = facts.factDurationMs;
+    }
+  }
+
+  get cost(): number | null {
+    return this.costMicroUsd === null ? null : this.costMicroUsd / 1e6;
+  }
+
+  /** The guard record: as `guardRecord` builds it (same keys, same order). */
+  get guard(): Record<string, unknown> {
+    if (this.built !== undefined) return this.built;
+    const sessionId = this.factSessionId;
+    const reserved = this.reserved
+      ? reservedDecision(sessionId, this.reservedMicroUsd, this.spentAtReserve)
+      : undefined;
+    const settled = this.settled
+      ? settledDecision(sessionId, this.chargedMicroUsd, this.spentMicroUsd, this.remainingMicroUsd)
+      : undefined;
+    const guard: Record<string, unknown> = {
+      attempts: this.attempted ? [firstAttemptSucceeded(this.durationMs)] : [],
+      decisions:
+        reserved === undefined ? [] : settled === undefined ? [reserved] : [reserved, settled],
+    };
+    if (this.sideEffect !== undefined) guard.side_effect = this.sideEffect;
+    return guard;
+  }
 }
 
 /** How the call ended, before recording. */
@@ -647,9 +850,13 @@ export class GuardRuntime {
     // 3. budget reservation
     const budget = this.budget;
     const plain = this.plainBudget;
-    if (plain !== undefined && !s.track && plain.holdPlainly(s.sessionId ?? defaultBudgetSession)) {
-      // untracked, in memory, within every limit: no reservation objects (see quietSuccess)
+    if (plain?.holdPlainly(s.sessionId ?? defaultBudgetSession)) {
+      // in memory, within every limit: no reservation objects (see quietSuccess)
       s.heldPlainly = true;
+      if (s.track) {
+        const sessionId = s.sessionId ?? defaultBudgetSession;
+        s.noteReserved(sessionId, plain.limits.estimateMicroUsd, plain.spentNow(sessionId));
+      }
     } else if (budget !== undefined) {
       const reservation = budget.reserve(undefined, this.reserveOptions(s.sessionId));
       if (reservation instanceof Promise || !reservation.ok || reservation.exceeded !== undefined)
@@ -729,13 +936,11 @@ export class GuardRuntime {
   }
 
   private reserved(s: CallState, reservation: BudgetReservation & { ok: true }): void {
-    s.decide({
-      guard: 'budget',
-      event: 'reserved',
-      session_id: reservation.sessionId,
-      reserved_micro_usd: reservation.estimateMicroUsd,
-      spent_micro_usd: reservation.snapshot.spentMicroUsd,
-    });
+    s.noteReserved(
+      reservation.sessionId,
+      reservation.estimateMicroUsd,
+      reservation.snapshot.spentMicroUsd,
+    );
   }
 
   /** The fast path's first attempt succeeded: steps 8–10. */
@@ -745,8 +950,10 @@ export class GuardRuntime {
       const duration = end - s.attemptStart;
       s.lastLatency = duration;
       s.endTick = end;
-      s.attempt({ attempt: 1, outcome: 'success', duration_ms: duration });
-    } else if (this.quiet && this.quietSuccess(s)) {
+      s.noteFirstAttempt(duration);
+    }
+    if (this.quiet && this.quietSuccess(s)) {
+      if (s.track) return this.finish(s, { status: 'success', value, error: undefined });
       this.stats.byStatus.success++;
       return value;
     }
@@ -755,20 +962,27 @@ export class GuardRuntime {
   }
 
   /**
-   * Steps 8–9 of an untracked first-attempt success when each is the plain in-memory case: the
-   * budget settles at its fixed cost with no alert or limit in reach, and the breaker admitted
-   * the call closed (a success then only clears the failure count, at no time and with no
-   * transition). Without a listener there is nothing to record (step 10). Returns false, having
-   * changed nothing, when any step needs the general code ({@link settleAndFinish}).
+   * Steps 8–9 of a first-attempt success when each is the plain in-memory case: the budget
+   * settles at its fixed cost with no alert or limit in reach (a tracked call notes the
+   * settlement as numbers), and the breaker admitted the call closed (a success then only clears
+   * the failure count, at no time and with no transition). Returns false, having changed
+   * nothing, when any step needs the general code ({@link settleAndFinish}).
    */
   private quietSuccess(s: CallState): boolean {
     const admission = s.admission;
     if (admission !== undefined && admission.state !== 'closed') return false;
     if (s.heldPlainly) {
-      if (!this.plainBudget!.settlePlainly(s.sessionId ?? defaultBudgetSession, this.plainCost))
-        return false;
+      const plain = this.plainBudget!;
+      const sessionId = s.sessionId ?? defaultBudgetSession;
+      const charged = this.plainCost;
+      if (!plain.settlePlainly(sessionId, charged)) return false;
       s.heldPlainly = false;
-      s.costMicroUsd = this.plainCost;
+      s.costMicroUsd = charged;
+      if (s.track) {
+        const spent = plain.spentNow(sessionId);
+        const max = plain.limits.maxCostPerSessionMicroUsd;
+        s.noteSettled(sessionId, charged, spent, max === undefined ? null : max - spent);
+      }
     }
     if (admission !== undefined) {
       s.admission = undefined;
@@ -1360,14 +1574,12 @@ export class GuardRuntime {
   ): Ending {
     s.costMicroUsd = actual;
     if (s.track) {
-      s.decide({
-        guard: 'budget',
-        event: 'settled',
-        session_id: settlement.sessionId,
-        charged_micro_usd: actual,
-        spent_micro_usd: settlement.spentMicroUsd,
-        remaining_micro_usd: settlement.remainingMicroUsd,
-      });
+      s.noteSettled(
+        settlement.sessionId,
+        actual,
+        settlement.spentMicroUsd,
+        settlement.remainingMicroUsd,
+      );
     }
     if (settlement.alert !== undefined)
       s.decide({ guard: 'budget', event: 'alert', ...settlement.alert });
@@ -1504,6 +1716,7 @@ export class GuardRuntime {
   }
 
   private guardRecord(s: CallState): Record<string, unknown> {
+    s.expand();
     const guard: Record<string, unknown> = {
       attempts: s.attempts ?? [],
       decisions: s.decisions ?? [],
@@ -1521,28 +1734,30 @@ export class GuardRuntime {
   private recordDirectly(s: CallState, ending: Ending, tracer: GuardedCallTracer): void {
     this.measureEnd(s);
     try {
-      tracer[recordGuardedCall]({
-        callId: s.callId,
-        toolName: this.name,
-        args: s.recordedArgs(),
-        kwargs: s.keywords(),
-        callTimestamp: isoAt(s.startMs),
-        sessionId: s.sessionId ?? null,
-        status: ending.status,
-        returnValue: ending.value === undefined ? null : ending.value,
-        executionTimeMs: this.elapsedMs,
-        retryCount: s.retries,
-        // the blocks are immutable: one frozen empty list serves every call without validators
-        validations: s.validations ?? noValidations,
-        hallucination: s.hallucination,
-        cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
-        resultTimestamp: isoAt(this.endMs),
-        guard: this.guardRecord(s),
-        uniqueCallId: this.ownCallIds && !s.callIdShared,
-        parentBlockId: '',
-        callBlockId: '',
-        resultBlockId: '',
-      });
+      const facts = s.onlyFacts;
+      tracer[recordGuardedCall](
+        new DirectRecord(
+          s.callId,
+          this.name,
+          s.recordedArgs(),
+          s.keywords(),
+          isoAt(s.startMs),
+          s.sessionId ?? null,
+          ending.status,
+          ending.value === undefined ? null : ending.value,
+          this.elapsedMs,
+          s.retries,
+          // the blocks are immutable: one frozen empty list serves every call without validators
+          s.validations ?? noValidations,
+          s.hallucination,
+          s.costMicroUsd,
+          isoAt(this.endMs),
+          this.ownCallIds && !s.callIdShared,
+          facts === undefined ? this.guardRecord(s) : undefined,
+          this.options.sideEffect,
+          facts,
+        ),
+      );
     } catch (error) {
       this.logger.warn(
         `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
@@ -1612,6 +1827,18 @@ export class GuardRuntime {
   }
 }
 
+const runtimeOf: unique symbol = Symbol('tracewarden.guardRuntime');
+
+/** The prototype of guarded functions: `Function.prototype` plus the shared `breakerState` getter. */
+const guardedPrototype: object = Object.create(Function.prototype, {
+  breakerState: {
+    get(this: { [runtimeOf]: GuardRuntime }): CircuitState | undefined {
+      return this[runtimeOf].breakerState;
+    },
+    enumerable: true,
+  },
+});
+
 /**
  * Guards a tool function: the returned function takes the same arguments (sync or async tool;
  * always async) and applies, in this order: circuit breaker → rate limit → budget reservation →
@@ -1648,6 +1875,10 @@ export function guard<Args extends unknown[], Result>(
 ): GuardedFunction<ToolArgs<Args>, Result> {
   const runtime = new GuardRuntime(fn as (...args: unknown[]) => unknown, options as GuardOptions);
   const guarded = (...args: unknown[]) => runtime.run(args, undefined);
+  // data properties only: a getter made per function would give each guarded function its own
+  // hidden class, which the young-generation GC treats as a root (keeping every guard, its
+  // tracer and trace alive until a full GC); `breakerState` is a getter on a shared prototype
+  Object.setPrototypeOf(guarded, guardedPrototype);
   Object.defineProperties(guarded, {
     name: { value: runtime.name },
     invoke: {
@@ -1655,9 +1886,9 @@ export function guard<Args extends unknown[], Result>(
         runtime.run(args, invokeOptions),
     },
     toolName: { value: runtime.name, enumerable: true },
-    breakerState: { get: () => runtime.breakerState, enumerable: true },
     budget: { value: runtime.budget, enumerable: true },
     stats: { value: runtime.stats, enumerable: true },
+    [runtimeOf]: { value: runtime },
   });
   return guarded as unknown as GuardedFunction<ToolArgs<Args>, Result>;
 }
