@@ -372,18 +372,24 @@ async function* documentItems(
       lineOfEvent: (event) => lineOf(join(base, event)),
     };
   };
-  const located = <T extends { line: number | undefined }>(
-    item: Omit<T, 'line'>,
-    path: string,
-  ): T => Object.defineProperty(item, 'line', { enumerable: true, get: () => lineOf(path) }) as T;
+  // an object literal's getter: `Object.defineProperty` with a new getter per item would give
+  // every item its own hidden class (kept until a full GC, and a young-GC root)
+  const located = (type: 'block' | 'entry', item: unknown, path: string): BlockItem | EntryItem =>
+    ({
+      type,
+      value: item,
+      path,
+      get line() {
+        return lineOf(path);
+      },
+    }) as BlockItem | EntryItem;
 
   if (format === 'blocks' || format === 'entries') {
     const type = format === 'blocks' ? 'block' : 'entry';
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++)
-        yield located<BlockItem | EntryItem>({ type, value: value[i], path: String(i) }, String(i));
+      for (let i = 0; i < value.length; i++) yield located(type, value[i], String(i));
     } else {
-      yield located<BlockItem | EntryItem>({ type, value, path: '' }, '');
+      yield located(type, value, '');
     }
     return;
   }
