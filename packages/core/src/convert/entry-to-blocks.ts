@@ -246,9 +246,11 @@ export interface GuardedCallRecord {
   retryCount: number;
   validations: unknown[];
   hallucination: unknown;
-  cost: number | null;
+  /** May be a getter (a guard's record computes it): read, never written. */
+  readonly cost: number | null;
   resultTimestamp: string;
-  guard: Record<string, unknown>;
+  /** May be a getter building a new object per read (a guard's record): read it once. */
+  readonly guard: Record<string, unknown>;
   /**
    * The call id comes from the process-wide `nextCallId` sequence and no user code saw it before
    * the call was recorded (so nothing can have logged a TOOL_CALL under it): no other call has it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEntry } from '../model/tool-records.js';
-import { memoryLogger } from './__fixtures__/fake-time.js';
+import { fakeTime, memoryLogger } from './__fixtures__/fake-time.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { createMemoryCostLedger } from './cost-ledger.js';
 import { type BudgetAlert, createBudget, usdToMicro } from './create-budget.js';
@@ -260,5 +260,39 @@ describe('budget', () => {
       force: true,
     });
     expect(forced).toMatchObject({ ok: true, exceeded: 'session_cost' });
+  });
+
+  it('counts the time of a synchronous alert callback in execution_time_ms, as the timestamps do', async () => {
+    const time = fakeTime();
+    const entries: TraceEntry[] = [];
+    const fn = guard(async () => 'ok', {
+      clock: time.clock,
+      budget: {
+        maxCostPerSession: 1,
+        costPerCall: 0.9,
+        onAlert: () => time.advance(50), // a slow alert handler, run while settling
+      },
+      onEntry: (entry) => entries.push(entry),
+    });
+    await fn();
+    const [entry] = entries;
+    expect(entry!.result.execution_time_ms).toBe(50);
+    expect(Date.parse(entry!.result.timestamp) - Date.parse(entry!.call.timestamp)).toBe(50);
+  });
+
+  it('ends a plain call at its attempt: execution_time_ms and timestamps agree', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const entries: TraceEntry[] = [];
+    const fn = guard(async () => 'ok', {
+      clock: () => now++, // every read moves the clock
+      budget: { maxCostPerSession: 100, costPerCall: 0.01 },
+      circuitBreaker: { failureThreshold: 3 },
+      onEntry: (entry) => entries.push(entry),
+    });
+    await fn();
+    const [entry] = entries;
+    expect(Date.parse(entry!.result.timestamp) - Date.parse(entry!.call.timestamp)).toBe(
+      entry!.result.execution_time_ms,
+    );
   });
 });

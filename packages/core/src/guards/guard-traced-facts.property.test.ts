@@ -31,8 +31,11 @@ const options = fc.record({
 /** Block ids, call ids and timings replaced: comparable across tracers. */
 function normalise(blocks: readonly Block[]): unknown {
   const ids = new Map<string, number>();
-  const idOf = (id: string | null) =>
-    id === null ? null : (ids.get(id) ?? (ids.set(id, ids.size), ids.size - 1));
+  const idOf = (id: string | null) => {
+    if (id === null) return null;
+    if (!ids.has(id)) ids.set(id, ids.size);
+    return ids.get(id);
+  };
   return JSON.parse(
     JSON.stringify(
       blocks.map((block) => ({
@@ -55,7 +58,9 @@ function normalise(blocks: readonly Block[]): unknown {
   );
 }
 
-function traced(o: fc.RecordValue<typeof options>, withHook: boolean, time: { now: number }) {
+type Options = typeof options extends fc.Arbitrary<infer T> ? T : never;
+
+function traced(o: Options, withHook: boolean, time: { now: number }) {
   const tracer = createTracer();
   tracer.logMessage({ role: 'user', content: 'go' });
   let fail = false;

@@ -316,8 +316,9 @@ class CallState {
     this.details().startTick = value;
   }
   /**
-   * Reading of the duration clock when the fast path's attempt ended, if everything after it
-   * ran synchronously: the call's end (see `measureEnd`), saving a clock read. Else NaN.
+   * Reading of the duration clock when the fast path's attempt ended, kept when the quiet path
+   * finishes the call (nothing runs after it but in-memory bookkeeping): the call's end (see
+   * `measureEnd`), saving a clock read. Else NaN.
    */
   get endTick(): number {
     return this.more === undefined ? Number.NaN : this.more.endTick;
@@ -822,7 +823,8 @@ export class GuardRuntime {
         invoke?.metadata,
       );
       this.stats.calls++;
-      if (track || this.needsLatency) s.startTick = this.tick();
+      // an injected clock is also the duration clock: the start was just read from it
+      if (track || this.needsLatency) s.startTick = this.realClock ? this.tick() : s.startMs;
       if (!this.fast || signal !== undefined) return this.runFrom(s, 0, undefined);
       return this.runFast(s);
     } catch (error) {
@@ -957,6 +959,8 @@ export class GuardRuntime {
       this.stats.byStatus.success++;
       return value;
     }
+    // the general path may run user code (alerts, warnings, breaker callbacks) before the end
+    if (s.track) s.endTick = Number.NaN;
     if (s.heldPlainly) this.adoptPlainHold(s);
     return this.settleAndFinish(s, 'success', { status: 'success', value, error: undefined });
   }
@@ -1319,9 +1323,9 @@ export class GuardRuntime {
     const reservation = s.reservation;
     if (budget !== undefined && reservation !== undefined) {
       const settled = this.settle(s, budget, reservation, outcome, ending);
-      if (!(settled instanceof Promise)) return this.updateBreaker(s, outcome, settled);
-      s.endTick = Number.NaN; // the call ends later
-      return settled.then((next) => this.updateBreaker(s, outcome, next));
+      return settled instanceof Promise
+        ? settled.then((next) => this.updateBreaker(s, outcome, next))
+        : this.updateBreaker(s, outcome, settled);
     }
     return this.updateBreaker(s, outcome, ending);
   }
@@ -1341,10 +1345,7 @@ export class GuardRuntime {
             ? 'failure'
             : 'success';
       const recorded = this.recordBreaker(s, counted);
-      if (recorded instanceof Promise) {
-        s.endTick = Number.NaN; // the call ends later
-        return recorded.then(() => this.finish(s, ending));
-      }
+      if (recorded instanceof Promise) return recorded.then(() => this.finish(s, ending));
     }
     // 10. record
     return this.finish(s, ending);
@@ -1704,16 +1705,19 @@ export class GuardRuntime {
   private elapsedMs = 0;
 
   private measureEnd(s: CallState): void {
-    // one clock read: with a duration clock, the end is the start plus the measured duration
     if (Number.isNaN(s.startTick)) {
       this.endMs = this.clock();
       this.elapsedMs = this.endMs - s.startMs;
-    } else {
-      const endTick = s.endTick;
-      this.elapsedMs = (Number.isNaN(endTick) ? this.tick() : endTick) - s.startTick;
-      this.endMs = this.realClock ? s.startMs + this.elapsedMs : this.clock();
+      return;
     }
+    // one reading: the quiet path's attempt end when it finished the call, else now
+    const endTick = s.endTick;
+    const end = Number.isNaN(endTick) ? this.tick() : endTick;
+    this.elapsedMs = end - s.startTick;
+    // an injected clock is also the duration clock: its reading is the end time itself
+    this.endMs = this.realClock ? s.startMs + this.elapsedMs : end;
   }
+
 
   private guardRecord(s: CallState): Record<string, unknown> {
     s.expand();
@@ -1829,15 +1833,15 @@ export class GuardRuntime {
 
 const runtimeOf: unique symbol = Symbol('tracewarden.guardRuntime');
 
-/** The prototype of guarded functions: `Function.prototype` plus the shared `breakerState` getter. */
-const guardedPrototype: object = Object.create(Function.prototype, {
-  breakerState: {
-    get(this: { [runtimeOf]: GuardRuntime }): CircuitState | undefined {
-      return this[runtimeOf].breakerState;
-    },
-    enumerable: true,
-  },
-});
+/**
+ * The `breakerState` getter of every guarded function: one function, so every guarded function
+ * has the same hidden class (see {@link guard}).
+ */
+function breakerStateOf(
+  this: { [runtimeOf]?: GuardRuntime } | undefined,
+): CircuitState | undefined {
+  return this?.[runtimeOf]?.breakerState;
+}
 
 /**
  * Guards a tool function: the returned function takes the same arguments (sync or async tool;
@@ -1875,10 +1879,9 @@ export function guard<Args extends unknown[], Result>(
 ): GuardedFunction<ToolArgs<Args>, Result> {
   const runtime = new GuardRuntime(fn as (...args: unknown[]) => unknown, options as GuardOptions);
   const guarded = (...args: unknown[]) => runtime.run(args, undefined);
-  // data properties only: a getter made per function would give each guarded function its own
-  // hidden class, which the young-generation GC treats as a root (keeping every guard, its
-  // tracer and trace alive until a full GC); `breakerState` is a getter on a shared prototype
-  Object.setPrototypeOf(guarded, guardedPrototype);
+  // `breakerState` is one shared getter: a getter made per function would give each guarded
+  // function its own hidden class, which lives in old space and is a root for the young-
+  // generation GC (keeping every guard, its tracer and its trace alive until a full GC)
   Object.defineProperties(guarded, {
     name: { value: runtime.name },
     invoke: {
@@ -1886,6 +1889,7 @@ export function guard<Args extends unknown[], Result>(
         runtime.run(args, invokeOptions),
     },
     toolName: { value: runtime.name, enumerable: true },
+    breakerState: { get: breakerStateOf, enumerable: true },
     budget: { value: runtime.budget, enumerable: true },
     stats: { value: runtime.stats, enumerable: true },
     [runtimeOf]: { value: runtime },
