@@ -237,6 +237,102 @@ describe('createModelCallRecorder: live budget cut-off', () => {
   });
 });
 
+describe('history de-duplication by message identity', () => {
+  type Op =
+    | { kind: 'user' | 'assistant' | 'tool'; text: string }
+    | { kind: 'call'; answer: string }
+    | { kind: 'edit'; at: number; text: string }
+    | { kind: 'role'; at: number }
+    | { kind: 'parts'; at: number }
+    | { kind: 'calls'; at: number }
+    | { kind: 'fork'; at: number };
+
+  const text = fc.constantFrom('yes', 'no', 'why?', '');
+  const at = fc.nat({ max: 8 });
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
+        text,
+      }),
+    },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('call' as const), answer: text }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at, text }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('role' as const), at }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('parts' as const), at }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('calls' as const), at }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('fork' as const), at }) },
+  );
+
+  /** Runs the ops; `copy` sends fresh copies of every message, so nothing matches by identity. */
+  function run(ops: Op[], copy: boolean): unknown[] {
+    let now = Date.parse('2025-01-31T12:00:00.000Z');
+    const tracer = createTracer({ clock: () => now++ });
+    let recorderNow = 0;
+    const recorder = createModelCallRecorder({
+      tracer,
+      clock: () => (recorderNow += 1),
+      onRecordingError: () => {},
+    });
+    const conversation: NeutralMessage[] = [];
+    let turn = 0;
+    for (const o of ops) {
+      const target = 'at' in o ? conversation[o.at % Math.max(conversation.length, 1)] : undefined;
+      if (o.kind === 'user') conversation.push({ role: 'user', content: o.text || 'hi' });
+      else if (o.kind === 'assistant') conversation.push({ role: 'assistant', content: o.text });
+      else if (o.kind === 'tool')
+        conversation.push({ role: 'tool', content: o.text, tool_call_id: `c${turn}` });
+      else if (o.kind === 'edit' && target) target.content = o.text;
+      else if (o.kind === 'role' && target)
+        target.role = target.role === 'user' ? 'system' : 'user';
+      else if (o.kind === 'parts' && target)
+        target.content = [{ type: 'text', text: String(target.content ?? '') }];
+      else if (o.kind === 'calls' && target)
+        target.tool_calls = [
+          { id: `c${turn}`, type: 'function', function: { name: 'f', arguments: '{}' } },
+        ];
+      else if (o.kind === 'fork') conversation.length = Math.min(conversation.length, o.at);
+      else if (o.kind === 'call') {
+        turn++;
+        const messages = copy ? structuredClone(conversation) : conversation;
+        recorder.start({ provider: 'p', model: 'm', messages }).finish({
+          text: o.answer || null,
+          toolCalls: [{ id: `c${turn}`, name: 'f', arguments: '{}' }],
+        });
+        conversation.push({
+          role: 'assistant',
+          content: o.answer || null,
+          tool_calls: [
+            { id: `c${turn}`, type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        });
+      }
+    }
+    const ids = new Map<string, number>();
+    const idOf = (id: string | null) => {
+      if (id === null) return null;
+      if (!ids.has(id)) ids.set(id, ids.size);
+      return ids.get(id);
+    };
+    return tracer.blocks().map((block) => ({
+      ...block,
+      id: idOf(block.id),
+      trace_id: 'trace',
+      parent_block_id: idOf(block.parent_block_id),
+    }));
+  }
+
+  it('records the same blocks whether a history is re-sent as the same objects (edited in place) or as copies (property)', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 24 }), (ops) => {
+        expect(run(ops, false)).toStrictEqual(run(ops, true));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('scrubRaw', () => {
   it('drops credential keys and keeps clean payloads as they are', () => {
     const clean = { model: 'm', choices: [{ message: { content: 'x' } }] };
@@ -244,5 +340,75 @@ describe('scrubRaw', () => {
     expect(
       scrubRaw({ request: { model: 'm', headers: { authorization: 'Bearer sk' }, api_key: 'sk' } }),
     ).toEqual({ request: { model: 'm' } });
+  });
+
+  it('looks four levels deep, arrays included, and no deeper', () => {
+    expect(scrubRaw({ a: { b: { c: { headers: 1, keep: 2 } } } })).toEqual({
+      a: { b: { c: { keep: 2 } } },
+    });
+    const tooDeep = { a: { b: { c: { d: { headers: 1 } } } } };
+    expect(scrubRaw(tooDeep)).toBe(tooDeep);
+    expect(scrubRaw({ a: [{ headers: 1, keep: 2 }] })).toEqual({ a: [{ keep: 2 }] });
+    expect(scrubRaw({ a: [[{ cookie: 1, keep: 2 }]] })).toEqual({ a: [[{ keep: 2 }]] });
+    const arrayTooDeep = { a: [{ b: [{ headers: 1 }] }] };
+    expect(scrubRaw(arrayTooDeep)).toBe(arrayTooDeep);
+  });
+
+  it('drops exactly the keys the credential pattern names, in any ASCII case (property)', () => {
+    const pattern =
+      /^(authorization|proxy-authorization|api[-_]?key|x-api-key|headers|cookie|set-cookie|password|secret|client[-_]?secret|access[-_]?token|bearer)$/i;
+    const words = [
+      'authorization',
+      'proxy-authorization',
+      'apikey',
+      'api-key',
+      'api_key',
+      'x-api-key',
+      'headers',
+      'cookie',
+      'set-cookie',
+      'password',
+      'secret',
+      'clientsecret',
+      'client_secret',
+      'accesstoken',
+      'access-token',
+      'bearer',
+      'content',
+      'choices',
+      'created',
+      'annotations',
+      'service_tier',
+    ];
+    // a word with some characters upper-cased, swapped for look-alikes or cut, or any string
+    const key = fc.oneof(
+      fc
+        .tuple(
+          fc.constantFrom(...words),
+          fc.array(fc.nat(), { maxLength: 4 }),
+          fc.constantFrom('', 'upper', 'ſ', 'K', 'ı', ' ', 'cut'),
+        )
+        .map(([word, positions, change]) => {
+          const chars = [...word];
+          for (const position of positions) {
+            const at = position % chars.length;
+            if (change === 'cut') chars.splice(at, 1);
+            else if (change === 'upper' || change === '')
+              chars[at] = (chars[at] as string).toUpperCase();
+            else chars[at] = change;
+          }
+          return chars.join('');
+        }),
+      fc.string({ maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(key, (name) => {
+        const scrubbed = scrubRaw({ keep: 1, nested: { [name]: 'value' } }) as {
+          nested: Record<string, unknown>;
+        };
+        expect(Object.hasOwn(scrubbed.nested, name)).toBe(!pattern.test(name));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

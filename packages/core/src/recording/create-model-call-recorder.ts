@@ -6,6 +6,7 @@ import type { GuardDecision } from '../guards/types.js';
 import type { ContentPart, Message, ToolCall, ToolOutput, Trace } from '../model/index.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import { PolicyViolationError } from '../policy/policy-violation-error.js';
+import { type ModelResponseTracer, recordModelResponse } from '../tracing/record-model-response.js';
 import type { Tracer } from '../tracing/types.js';
 import { currentTracer } from '../tracing/with-trace.js';
 import {
@@ -124,6 +125,43 @@ interface TracerState {
   results: Set<string>;
   /** How many tracer blocks were scanned for results recorded by others. */
   scanned: number;
+  /**
+   * The leading messages of the last request whose key depends only on fields compared here
+   * (string or no content, no tool calls: `messageStep`'s rule), with those fields and the key
+   * after each. A history re-sent as the same objects is matched by identity, without a memo
+   * lookup or a prefix lookup per message.
+   */
+  sent: SentMessage[];
+}
+
+/** One message of the last request, as {@link TracerState.sent} keeps it. */
+interface SentMessage {
+  message: NeutralMessage;
+  role: unknown;
+  content: unknown;
+  toolCallId: unknown;
+  /** The chain key of the conversation up to and including this message (among the prefixes). */
+  key: ChainKey;
+}
+
+/** Whether a message's key depends only on its role, string content and tool call id. */
+function keyedByFields(message: NeutralMessage): boolean {
+  const content = message.content;
+  return (
+    (typeof content === 'string' || content === null || content === undefined) &&
+    (message.tool_calls === undefined || message.tool_calls.length === 0)
+  );
+}
+
+/** Remembers the request's next message and the key after it. */
+function rememberSent(sent: SentMessage[], message: NeutralMessage, key: ChainKey): void {
+  sent.push({
+    message,
+    role: message.role,
+    content: message.content,
+    toolCallId: message.tool_call_id,
+    key,
+  });
 }
 
 const states = new WeakMap<Tracer, TracerState>();
@@ -136,6 +174,7 @@ function stateOf(tracer: Tracer): TracerState {
       responses: new PairSet(),
       results: new Set(),
       scanned: 0,
+      sent: [],
     };
     states.set(tracer, state);
   }
@@ -448,11 +487,36 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
   ): ChainKey {
     let key = rootChainKey;
     let index = 0;
+    // The leading messages the last request sent too, as the same objects with the same fields:
+    // their keys are known, and among the prefixes (which only grow).
+    const sent = state.sent;
+    const known = Math.min(sent.length, messages.length);
+    for (; index < known; index++) {
+      const message = messages[index] as NeutralMessage;
+      const entry = sent[index] as SentMessage;
+      if (
+        entry.message !== message ||
+        entry.role !== message.role ||
+        entry.content !== message.content ||
+        entry.toolCallId !== message.tool_call_id ||
+        !keyedByFields(message)
+      )
+        break;
+      key = entry.key;
+    }
+    // from here on `sent` is rewritten, for as long as the messages stay keyed by their fields
+    if (sent.length > index) sent.length = index;
+    let remembering = true;
     let step: { fingerprint: string; key: ChainKey } | undefined;
     for (; index < messages.length; index++) {
-      step = messageStep(key, messages[index] as NeutralMessage);
+      const message = messages[index] as NeutralMessage;
+      step = messageStep(key, message);
       if (!state.prefixes.has(step.key.a, step.key.b)) break;
       key = step.key;
+      if (remembering) {
+        if (keyedByFields(message)) rememberSent(sent, message, key);
+        else remembering = false;
+      }
     }
     for (; index < messages.length; index++) {
       const message = messages[index] as NeutralMessage;
@@ -460,6 +524,10 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       if (step === undefined) step = messageStep(key, message);
       key = step.key;
       state.prefixes.add(key.a, key.b);
+      if (remembering) {
+        if (keyedByFields(message)) rememberSent(sent, message, key);
+        else remembering = false;
+      }
       recordInputMessage(tracer, state, message, step.fingerprint);
       step = undefined;
     }
@@ -616,7 +684,11 @@ class ModelCall implements ModelCallHandle {
   private tickets: readonly ModelCallGuardTicket[] = noTickets;
   /** Guard decisions; only guards make them, so there is no array without guards. */
   private decisions: GuardDecision[] | undefined;
-  private readonly attempts: ModelCallAttempt[] = [];
+  /**
+   * The HTTP attempts, made on the first one as a one-element array: the trace keeps it, and an
+   * array grown from empty by `push` carries room for 17.
+   */
+  private attempts: ModelCallAttempt[] | undefined;
   private done = false;
   // streaming aggregation
   private text = '';
@@ -745,14 +817,34 @@ class ModelCall implements ModelCallHandle {
   }
 
   attempt(attempt: Omit<ModelCallAttempt, 'attempt'> & { attempt?: number }): void {
-    // Field by field (a spread after a literal field, or Object.assign, is several times slower).
-    const entry = { attempt: attempt.attempt ?? this.attempts.length + 1 } as ModelCallAttempt;
-    if (attempt.http_status !== undefined) entry.http_status = attempt.http_status;
-    entry.outcome = attempt.outcome;
-    entry.duration_ms = attempt.duration_ms;
-    if (attempt.error !== undefined) entry.error = attempt.error;
-    if (attempt.request_id !== undefined) entry.request_id = attempt.request_id;
-    this.attempts.push(entry);
+    const attempts = this.attempts;
+    const number = attempt.attempt ?? (attempts === undefined ? 0 : attempts.length) + 1;
+    let entry: ModelCallAttempt;
+    if (
+      attempt.http_status !== undefined &&
+      attempt.error === undefined &&
+      attempt.request_id !== undefined
+    ) {
+      // The usual attempt (a response with a request id) as one literal: the trace keeps it, and
+      // fields added one by one would also keep a separate property store.
+      entry = {
+        attempt: number,
+        http_status: attempt.http_status,
+        outcome: attempt.outcome,
+        duration_ms: attempt.duration_ms,
+        request_id: attempt.request_id,
+      };
+    } else {
+      // Field by field (a spread after a literal field, or Object.assign, is several times slower).
+      entry = { attempt: number } as ModelCallAttempt;
+      if (attempt.http_status !== undefined) entry.http_status = attempt.http_status;
+      entry.outcome = attempt.outcome;
+      entry.duration_ms = attempt.duration_ms;
+      if (attempt.error !== undefined) entry.error = attempt.error;
+      if (attempt.request_id !== undefined) entry.request_id = attempt.request_id;
+    }
+    if (attempts === undefined) this.attempts = [entry];
+    else attempts.push(entry);
   }
 
   chunk(delta: ModelCallDelta): Error | undefined {
@@ -826,7 +918,7 @@ class ModelCall implements ModelCallHandle {
     const output = this.aggregated(response);
     const reviews = this.core.reviewToolCalls(this.input.messages, output.text, output.calls);
     const outcome = this.record('success', response, output, undefined, reviews);
-    if (this.core.mode === 'throw') {
+    if (this.core.mode === 'throw' && reviews.length > 0) {
       const blocked = reviews.filter((review) => !review.allowed);
       if (blocked.length > 0)
         throw new PolicyViolationError({
@@ -925,9 +1017,40 @@ class ModelCall implements ModelCallHandle {
     const latency = round(endedAt - this.startedAt);
     const firstToken =
       this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt);
-    const requestId = response?.requestId ?? lastRequestId(this.attempts);
+    // the array the trace keeps: later attempts (if any) still land in it
+    this.attempts ??= [];
+    const attempts = this.attempts;
+    const requestId = response?.requestId ?? lastRequestId(attempts);
+    const finalResponseId = response?.responseId ?? this.responseId;
+    const finalFinish = response?.finishReason ?? this.finishReason;
     let metadata: Record<string, unknown>;
-    if (extraMetadata === undefined && input.api !== undefined) {
+    const complete =
+      extraMetadata === undefined &&
+      input.api !== undefined &&
+      finalResponseId !== undefined &&
+      finalFinish !== undefined &&
+      finalUsage !== undefined &&
+      cost !== undefined;
+    if (complete) {
+      // The most common case of all (a priced, complete response): every field in one literal,
+      // in the order the general case adds them, so no field is added to the object afterwards.
+      metadata = {
+        provider: input.provider,
+        api: input.api,
+        model,
+        request_model: input.model,
+        status,
+        stream: input.stream === true,
+        latency_ms: latency,
+        time_to_first_token_ms: firstToken,
+        request_id: requestId,
+        attempts,
+        response_id: finalResponseId,
+        finish_reason: finalFinish,
+        usage: usageMetadata(finalUsage),
+        cost,
+      };
+    } else if (extraMetadata === undefined && input.api !== undefined) {
       // The usual case (an adapter names its API, the response adds no metadata of its own):
       // one literal, so every call's metadata starts from the same hidden class.
       metadata = {
@@ -940,7 +1063,7 @@ class ModelCall implements ModelCallHandle {
         latency_ms: latency,
         time_to_first_token_ms: firstToken,
         request_id: requestId,
-        attempts: this.attempts,
+        attempts,
       };
     } else {
       // The response's own metadata (rare) goes first, ours over it, in the same key order.
@@ -954,14 +1077,15 @@ class ModelCall implements ModelCallHandle {
       metadata.latency_ms = latency;
       metadata.time_to_first_token_ms = firstToken;
       metadata.request_id = requestId;
-      metadata.attempts = this.attempts;
+      metadata.attempts = attempts;
     }
-    const finalResponseId = response?.responseId ?? this.responseId;
-    if (finalResponseId !== undefined) metadata.response_id = finalResponseId;
-    const finalFinish = response?.finishReason ?? this.finishReason;
-    if (finalFinish !== undefined) metadata.finish_reason = finalFinish;
-    if (finalUsage !== undefined) metadata.usage = usageMetadata(finalUsage);
-    if (cost !== undefined) metadata.cost = cost;
+    if (!complete) {
+      // not the one-literal case above: the optional fields in their order
+      if (finalResponseId !== undefined) metadata.response_id = finalResponseId;
+      if (finalFinish !== undefined) metadata.finish_reason = finalFinish;
+      if (finalUsage !== undefined) metadata.usage = usageMetadata(finalUsage);
+      if (cost !== undefined) metadata.cost = cost;
+    }
     const decisions = this.decisions;
     if (decisions !== undefined && decisions.length > 0) metadata.decisions = decisions;
     if (error !== undefined) metadata.error = errorSummary(error);
@@ -985,17 +1109,23 @@ class ModelCall implements ModelCallHandle {
         : { request: input.raw, response: response.raw },
     );
 
-    let block: ReturnType<Tracer['logMessage']> | undefined;
+    let blockId: string | undefined;
     try {
-      block = tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw });
+      // createTracer's tracers take the response directly (deferred when nothing can see it)
+      const direct = (tracer as Partial<ModelResponseTracer>)[recordModelResponse];
+      blockId =
+        direct === undefined
+          ? tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }).id
+          : direct.call(tracer, output.text, metadata, raw);
     } catch (recordingError) {
       core.onRecordingError(recordingError);
     }
     const state = this.state;
-    if (block !== undefined) {
+    if (blockId !== undefined) {
+      const parentId = blockId;
       if (output.reasoning !== '')
         core.safely(() =>
-          tracer.logThink({ parent_block_id: block.id, payload: { text: output.reasoning } }),
+          tracer.logThink({ parent_block_id: parentId, payload: { text: output.reasoning } }),
         );
       for (let i = 0; i < output.calls.length; i++) {
         const call = output.calls[i] as ModelToolCall;
@@ -1006,7 +1136,7 @@ class ModelCall implements ModelCallHandle {
           callMetadata.policy = review.decision;
           callMetadata.violations = core.violationSummary(review.violations);
         }
-        const callBlockId = core.recordToolCall(tracer, block.id, call, callMetadata);
+        const callBlockId = core.recordToolCall(tracer, parentId, call, callMetadata);
         if (review?.refusal !== undefined && callBlockId !== undefined) {
           const refusal = review.refusal;
           const recorded = core.safely(() =>
@@ -1029,7 +1159,8 @@ class ModelCall implements ModelCallHandle {
     }
 
     // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.
-    const refusals = blocked.filter((review) => review.refusal !== undefined);
+    const refusals =
+      blocked.length === 0 ? blocked : blocked.filter((review) => review.refusal !== undefined);
     let refusalText: string | undefined;
     let deliveredText = output.text;
     let deliveredCalls = output.calls;
@@ -1050,7 +1181,7 @@ class ModelCall implements ModelCallHandle {
       refused: refusals.length > 0,
     };
     if (refusalText !== undefined) outcome.refusalText = refusalText;
-    if (block !== undefined) outcome.messageBlockId = block.id;
+    if (blockId !== undefined) outcome.messageBlockId = blockId;
     return outcome;
   }
 }

@@ -106,6 +106,13 @@ function feed(text: string): void {
   runningH2 = h2;
 }
 
+// The running state after the fingerprint's constant start, `assistant\u0002`, fed once.
+runningH1 = 0xdeadbeef;
+runningH2 = 0x41c6ce57;
+feed('assistant\u0002');
+const assistantH1 = runningH1;
+const assistantH2 = runningH2;
+
 /**
  * `hashPair(messageFingerprint(message))` of the assistant message a response becomes (its text
  * and tool calls, as the caller re-sends it), hashed piece by piece: no message object and no
@@ -116,9 +123,8 @@ export function responseHashPair(
   text: string | null,
   calls: readonly { id: string; name: string; arguments: unknown }[],
 ): [number, number] {
-  runningH1 = 0xdeadbeef;
-  runningH2 = 0x41c6ce57;
-  feed('assistant\u0002');
+  runningH1 = assistantH1;
+  runningH2 = assistantH2;
   if (text !== null) feed(text);
   feed('\u0002');
   for (const call of calls) {

@@ -6,6 +6,21 @@ const verdicts = new Map<string, boolean>();
 const maxVerdicts = 2048;
 
 function isSecretKey(key: string): boolean {
+  // Every secret key is 6-19 characters long and starts with one of a, b, c, h, p, s, x (the
+  // regex folds ASCII case only): most keys of a provider payload are ruled out without a lookup.
+  const length = key.length;
+  if (length < 6 || length > 19) return false;
+  const first = key.charCodeAt(0) | 0x20;
+  if (
+    first !== 0x61 && // a
+    first !== 0x62 && // b
+    first !== 0x63 && // c
+    first !== 0x68 && // h
+    first !== 0x70 && // p
+    first !== 0x73 && // s
+    first !== 0x78 // x
+  )
+    return false;
   let verdict = verdicts.get(key);
   if (verdict === undefined) {
     verdict = secretKey.test(key);
@@ -14,16 +29,23 @@ function isSecretKey(key: string): boolean {
   return verdict;
 }
 
-/** Whether an object (not null) at `depth` has a secret key; primitives are skipped in place, not called for. */
+/**
+ * Whether an object (not null) at `depth` (0-3) has a secret key; primitives are skipped in
+ * place, and nothing deeper than depth 3 is looked at, so neither is called for.
+ */
 function hasSecret(value: object, depth: number): boolean {
-  if (depth > 3) return false;
+  const deeper = depth < 3;
   if (Array.isArray(value)) {
-    for (const item of value)
+    if (!deeper) return false;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       if (typeof item === 'object' && item !== null && hasSecret(item, depth + 1)) return true;
+    }
     return false;
   }
   for (const key in value) {
     if (isSecretKey(key)) return true;
+    if (!deeper) continue;
     const field = (value as Record<string, unknown>)[key];
     if (typeof field === 'object' && field !== null && hasSecret(field, depth + 1)) return true;
   }

@@ -17,8 +17,10 @@ import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
+import { isWellFormed } from '../validation/is-well-formed.js';
 import type { BlockLimits } from '../validation/types.js';
 import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
+import { recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
 import type { LogActInput, LogMessageInput, LogThinkInput, Tracer } from './types.js';
@@ -44,6 +46,25 @@ export interface TracerOptions {
 }
 
 const syntheticMetadata = Object.freeze({ synthetic: true });
+
+// 10000-01-01T00:00:00.000Z: clock readings in [0, this) are formatted as 24 characters
+const maxDeferredMs = 253_402_300_800_000;
+
+/**
+ * A model response's MESSAGE waiting in a sinkless tracer (see `recordModelResponse`): only what
+ * the block is made of, its clock reading kept as a number. Kept until the trace is read, and so
+ * copied by every young-generation GC until then: one small object, no draft or payload yet.
+ */
+class DeferredResponse {
+  constructor(
+    readonly id: string,
+    readonly content: string | null,
+    readonly metadata: Record<string, unknown>,
+    readonly raw: unknown,
+    /** Epoch milliseconds within years 1970-9999: formatted as a valid 24-character timestamp. */
+    readonly at: number,
+  ) {}
+}
 
 /**
  * A block as the tracer submits it: already in canonical block form (every field, in block
@@ -71,10 +92,12 @@ type Candidate = DraftBlock;
  *   call, its result and any synthetic message are recorded atomically.
  *
  * A tracer with no sinks defers the blocks of a call made by `guard` (which it records
- * without a `TraceEntry`): the values the call brought are checked at once, and its two blocks
- * are built, frozen and recorded on the next read or write (`blocks`, `get`, `stitched`, any
- * `log*`). Nothing observable changes (the same blocks, ids and refusals); a traced call costs
- * one small record until then. With any sink, every block is recorded (and written) at once.
+ * without a `TraceEntry`) and the response MESSAGE of a model call recorded by
+ * `createModelCallRecorder`: the values the call brought are checked at once, and its blocks
+ * are built (or adopted), frozen and recorded on the next read or write (`blocks`, `get`,
+ * `stitched`, any `log*`, `flush`, `shutdown`). Nothing observable changes (the same blocks, ids
+ * and refusals); a traced call costs one small record until then. With any sink, every block is
+ * recorded (and written) at once.
  *
  * @param options - trace id, sinks, limits, clock, id generator and error callback
  * @returns a {@link Tracer}
@@ -110,13 +133,20 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // Ids drawn for blocks that were then rejected; later blocks take them first, so a rejection
   // leaves no trace, not even a gap in sequential ids.
   const spareIds: string[] = [];
-  // Guarded calls whose blocks are built and recorded on the next read or write (see
-  // `recordGuardedCall`): with no sink waiting for them, a call costs one record instead of
-  // two validated, frozen blocks. Every method that reads or adds blocks materializes first.
-  let deferred: GuardedCallRecord[] = [];
+  // Guarded calls and model responses whose blocks are recorded on the next read or write (see
+  // `recordGuardedCall`, `recordModelResponse`): with no sink waiting for them, a guarded call
+  // costs one record instead of two validated, frozen blocks, and a model response one unfrozen
+  // draft. Every method that reads or adds blocks materializes first, in this order.
+  let deferred: (GuardedCallRecord | DeferredResponse)[] = [];
+  // the one-block batch a deferred response is adopted as (reused: adoption keeps no reference to it)
+  const single: Candidate[] = [];
   const limits = validator.limits;
   function now(): string {
-    const ms = clock();
+    return timestampOf(clock());
+  }
+
+  /** The ISO text of a clock reading; throws the tracer's error for a reading that is no time. */
+  function timestampOf(ms: number): string {
     // a number is a valid time within ±8.64e15 ms (the Date range); anything else goes through Date
     if (typeof ms === 'number') {
       if (Math.abs(ms) <= 8.64e15) return formatIsoTimestamp(ms);
@@ -145,13 +175,43 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     callId: () => ids.callId(),
   };
 
-  /** Records the deferred guarded calls' blocks, in order. Their rules were checked when deferred. */
+  /**
+   * Records the deferred guarded calls' and model responses' blocks, in order. Their rules were
+   * checked when deferred.
+   */
   function materialize(): void {
     if (deferred.length === 0) return;
     const records = deferred;
     deferred = [];
     for (let i = 0; i < records.length; i++) {
-      const record = records[i] as GuardedCallRecord;
+      const item = records[i] as GuardedCallRecord | DeferredResponse;
+      if (item instanceof DeferredResponse) {
+        // a model response's MESSAGE, a root: only its id is entered (unique by construction).
+        // Its clock reading is formatted now, as now() would have.
+        const at = formatIsoTimestamp(item.at);
+        single[0] = {
+          id: item.id,
+          trace_id: traceId,
+          block_type: 'MESSAGE',
+          sub_type: 'MESSAGE',
+          payload: { role: 'assistant', content: item.content },
+          parent_block_id: null,
+          metadata: item.metadata,
+          raw: item.raw,
+          extra: emptyObject,
+          created_at: at,
+          updated_at: at,
+        };
+        try {
+          validator.adoptAllOwned(single);
+        } catch (error) {
+          writeErrors.push(error);
+          if (onError !== undefined) onError(error);
+        }
+        single.length = 0;
+        continue;
+      }
+      const record = item;
       const pair = guardedCallToBlocks(
         record,
         traceId,
@@ -193,6 +253,25 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       fitsLimit(record.kwargs, limits.toolArgumentsBytes) &&
       fitsLimit(record.returnValue ?? null, limits.toolResultBytes)
     );
+  }
+
+  /**
+   * Whether a model response's MESSAGE (`role: 'assistant'`, built by the tracer) passes every
+   * rule its values are subject to: content within the message limit and encodable (the same
+   * check the validator runs, via `fitsLimit`; `null` needs none), metadata a plain object. The
+   * rest holds by construction: the tracer's own trace id and ids, no parent; the caller checks
+   * that the clock's reading formats as a valid timestamp.
+   */
+  function canDeferResponse(content: string | null, metadata: Record<string, unknown>): boolean {
+    if (sinkCount !== 0 || !ownIds) return false;
+    if (typeof metadata !== 'object' || metadata === null) return false;
+    const prototype = Object.getPrototypeOf(metadata);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    if (content === null) return true;
+    if (typeof content !== 'string') return false;
+    // at most 3 bytes per UTF-16 unit: a string this short fits without counting its bytes
+    if (content.length * 3 <= limits.messageBytes) return isWellFormed(content);
+    return fitsLimit(content, limits.messageBytes);
   }
 
   function ensureOpen(method: string): void {
@@ -250,6 +329,31 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     };
   }
 
+  /**
+   * A model response's MESSAGE candidate stamped `at` (the clock already read, the id drawn
+   * now), with the payload logMessage's rest copy would make, in the same key order.
+   */
+  function ownedMessage(
+    content: string | null,
+    metadata: Record<string, unknown>,
+    raw: unknown,
+    at: string,
+  ): Candidate {
+    return {
+      id: nextId(),
+      trace_id: traceId,
+      block_type: 'MESSAGE',
+      sub_type: 'MESSAGE',
+      payload: { role: 'assistant', content },
+      parent_block_id: null,
+      metadata: metadata === undefined ? emptyObject : metadata,
+      raw: raw === undefined ? null : raw,
+      extra: emptyObject,
+      created_at: at,
+      updated_at: at,
+    };
+  }
+
   function syntheticMessageInput(): Candidate {
     return candidate(
       'MESSAGE',
@@ -292,6 +396,33 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     // VALIDATION error from the validator, never an implicit attachment
     const { payload, parent_block_id, metadata, raw, extra } = input;
     return accept(candidate('ACT', subType, payload, parent_block_id, metadata, raw, extra));
+  }
+
+  function recordResponse(
+    content: string | null,
+    metadata: Record<string, unknown>,
+    raw: unknown,
+  ): string {
+    ensureOpen('logMessage');
+    if (canDeferResponse(content, metadata)) {
+      // the clock is read before the id is drawn, as in candidate()
+      const ms = clock();
+      if (typeof ms === 'number' && ms >= 0 && ms < maxDeferredMs) {
+        // formatted when materialized: for these readings a valid 24-character timestamp
+        const id = nextId();
+        deferred.push(
+          new DeferredResponse(id, content, metadata, raw === undefined ? null : raw, ms),
+        );
+        lastMessageId = id;
+        return id;
+      }
+      // any other reading is formatted (or refused) now, as logMessage would
+      const at = timestampOf(ms);
+      materialize();
+      return accept(ownedMessage(content, metadata, raw, at)).id;
+    }
+    materialize();
+    return accept(ownedMessage(content, metadata, raw, now())).id;
   }
 
   const tracer: GuardedCallTracer = {
@@ -455,6 +586,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       return shutdownPromise;
     },
   };
+  // not enumerable: a tracer spread into a wrapper of its own (`{ ...tracer, logMessage }`)
+  // leaves it behind, so the wrapper's logMessage sees the recorder's responses
+  Object.defineProperty(tracer, recordModelResponse, { value: recordResponse });
   return tracer;
 }
 

@@ -121,11 +121,12 @@ export function chatCompletionResponse(
 
 /**
  * The delta of a streamed chunk for the recorder: text, reasoning, tool-call pieces, finish
- * reason and usage. Every field is present (undefined when absent), so every chunk's delta has
- * the same hidden class; `model` and `responseId` are left for the caller to set.
+ * reason and usage, written into `into` (a stream reuses one object: the recorder reads a
+ * delta, never keeps it) or a new object. Every field is set (undefined when absent), so every
+ * delta has the same hidden class; `model` and `responseId` are left for the caller to set.
  * @internal
  */
-export function chatChunkDelta(chunk: ChatCompletionChunk): ModelCallDelta {
+export function chatChunkDelta(chunk: ChatCompletionChunk, into?: ModelCallDelta): ModelCallDelta {
   const choice = chunk.choices[0];
   const delta = choice?.delta as ChatCompletionChunk.Choice.Delta | null | undefined;
   let text: string | undefined;
@@ -145,13 +146,24 @@ export function chatChunkDelta(chunk: ChatCompletionChunk): ModelCallDelta {
       });
     }
   }
-  return {
-    text,
-    reasoning,
-    toolCalls,
-    usage: chunk.usage ? chatUsage(chunk.usage) : undefined,
-    finishReason: choice?.finish_reason || undefined,
-    model: undefined,
-    responseId: undefined,
-  };
+  const usage = chunk.usage ? chatUsage(chunk.usage) : undefined;
+  const finishReason = choice?.finish_reason || undefined;
+  if (into === undefined)
+    return {
+      text,
+      reasoning,
+      toolCalls,
+      usage,
+      finishReason,
+      model: undefined,
+      responseId: undefined,
+    };
+  into.text = text;
+  into.reasoning = reasoning;
+  into.toolCalls = toolCalls;
+  into.usage = usage;
+  into.finishReason = finishReason;
+  into.model = undefined;
+  into.responseId = undefined;
+  return into;
 }

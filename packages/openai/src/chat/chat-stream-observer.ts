@@ -103,6 +103,16 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
   private sawText = false;
   private template: ChatCompletionChunk | undefined;
   private responseId: string | undefined;
+  /** The delta of the chunk being read, rewritten for each one (the handle does not keep it). */
+  private readonly delta: ModelCallDelta = {
+    text: undefined,
+    reasoning: undefined,
+    toolCalls: undefined,
+    usage: undefined,
+    finishReason: undefined,
+    model: undefined,
+    responseId: undefined,
+  };
 
   constructor(
     private readonly controller: AbortController,
@@ -142,7 +152,7 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
     chunk: ChatCompletionChunk,
   ): ChatCompletionChunk | undefined | typeof HOLD | DeliverThenStop<ChatCompletionChunk> {
     const handle = this.handle;
-    const delta: ModelCallDelta = chatChunkDelta(chunk);
+    const delta = chatChunkDelta(chunk, this.delta);
     if (this.responseId === undefined) {
       this.responseId = chunk.id;
       delta.model = chunk.model;
