@@ -1718,7 +1718,6 @@ export class GuardRuntime {
     this.endMs = this.realClock ? s.startMs + this.elapsedMs : end;
   }
 
-
   private guardRecord(s: CallState): Record<string, unknown> {
     s.expand();
     const guard: Record<string, unknown> = {
