@@ -34,6 +34,29 @@ describe('createUlid', () => {
     );
   });
 
+  it('makes valid, ordered ids from any clock reading: fractions, negatives, NaN, huge', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.double({ min: -1e3, max: 2 ** 49, noNaN: false }),
+            fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 2 ** 48 - 1, 2 ** 48),
+          ),
+          { minLength: 1, maxLength: 100 },
+        ),
+        (readings) => {
+          let i = 0;
+          const next = createUlid(() => readings[i++] ?? 0);
+          const ids = readings.map(() => next());
+          for (const id of ids) expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+          expect([...ids].sort()).toEqual(ids);
+          expect(new Set(ids).size).toBe(ids.length);
+        },
+      ),
+    );
+    expect(createUlid(() => 1.9)().slice(0, 10)).toBe('0000000001');
+  });
+
   it('encodes the time in the first ten characters', () => {
     const a = createUlid(() => 1)();
     const b = createUlid(() => 2)();

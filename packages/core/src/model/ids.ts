@@ -10,10 +10,25 @@ export interface IdGenerator {
   callId(): string;
 }
 
+/** Largest time a ULID encodes: 48 bits of milliseconds. */
+const maxUlidTime = 2 ** 48 - 1;
+
+/**
+ * A clock reading as a ULID's time: whole milliseconds in [0, 2^48). A fractional reading (a
+ * `performance.now()`-based clock) is floored; anything else out of range (negative, NaN, not a
+ * number, past 10889) is clamped, so ids stay 26 valid characters and in creation order.
+ */
+function ulidTime(reading: number): number {
+  const time = Math.floor(reading);
+  if (time >= 0 && time <= maxUlidTime) return time;
+  return time > maxUlidTime ? maxUlidTime : 0;
+}
+
 /**
  * Creates a monotonic ULID generator: ids made in the same millisecond still sort in creation
  * order, so `id` is a valid tie-breaker after `created_at`.
- * @param now - clock in milliseconds
+ * @param now - clock in milliseconds (fractions are floored; readings outside the ULID range,
+ *   0 to 2^48 - 1, are clamped to it)
  * @param random - uniform random source in [0, 1)
  * @returns a function returning 26-character Crockford base32 ULIDs
  * @example
@@ -44,7 +59,7 @@ export function createUlid(
     prefix = timePart + randomPart;
   };
   return () => {
-    const time = now();
+    const time = ulidTime(now());
     if (time > lastTime) {
       lastTime = time;
       for (let i = 0; i < 16; i++) digits[i] = Math.floor(random() * 32);
