@@ -252,6 +252,11 @@ export interface GuardedCallRecord {
   /** May be a getter building a new object per read (a guard's record): read it once. */
   readonly guard: Record<string, unknown>;
   /**
+   * `Date.now()` at the call's end, when the guard's clock is `Date.now`: a tracer whose clock
+   * is `Date.now` may draw the blocks' ids at it rather than read the clock again.
+   */
+  readonly endMs?: number | undefined;
+  /**
    * The call id comes from the process-wide `nextCallId` sequence and no user code saw it before
    * the call was recorded (so nothing can have logged a TOOL_CALL under it): no other call has it.
    */

@@ -567,6 +567,7 @@ class DirectRecord implements GuardedCallRecord {
     private readonly costMicroUsd: number | null,
     readonly resultTimestamp: string,
     readonly uniqueCallId: boolean,
+    readonly endMs: number | undefined,
     private readonly built: Record<string, unknown> | undefined,
     private readonly sideEffect: string | undefined,
     facts: CallDetails | undefined,
@@ -1756,6 +1757,8 @@ export class GuardRuntime {
           s.costMicroUsd,
           isoAt(this.endMs),
           this.ownCallIds && !s.callIdShared,
+          // Date.now() at the end (see measureEnd) only with the real clock
+          this.realClock ? this.endMs : undefined,
           facts === undefined ? this.guardRecord(s) : undefined,
           this.options.sideEffect,
           facts,

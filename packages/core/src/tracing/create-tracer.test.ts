@@ -718,6 +718,45 @@ describe('createTracer', () => {
   });
 });
 
+describe('block ids and the clock', () => {
+  const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  /** The time a ULID block id encodes (its first ten characters after `tb_`). */
+  const idTime = (id: string) =>
+    [...id.slice(3, 13)].reduce((time, char) => time * 32 + crockford.indexOf(char), 0);
+
+  it('reads its clock once per block: the id encodes the created_at time', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const tracer = createTracer({ clock: () => now++ }); // every read moves the clock
+    const message = tracer.logMessage({ role: 'user', content: 'hi' });
+    const call = tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'c1', name: 'f', arguments: {} },
+    });
+    const result = tracer.logObserve({ payload: { call_id: 'c1', output: 1 } });
+    for (const block of [message, call, result]) {
+      expect(idTime(block.id)).toBe(Date.parse(block.created_at));
+    }
+    // one read each: consecutive milliseconds
+    expect(
+      [message, call, result].map((b) => Date.parse(b.created_at) - Date.UTC(2026, 0, 1)),
+    ).toEqual([1, 2, 3]);
+  });
+
+  it("stamps a guarded call's block ids with its end time (Date.now clocks)", async () => {
+    const tracer = createTracer();
+    tracer.logMessage({ role: 'user', content: 'go' });
+    const before = Date.now();
+    await guard(async () => 'ok', { tracer })();
+    const after = Date.now();
+    const [, call, result] = tracer.blocks();
+    for (const block of [call!, result!]) {
+      expect(idTime(block.id)).toBeGreaterThanOrEqual(before);
+      expect(idTime(block.id)).toBeLessThanOrEqual(after);
+    }
+    expect(call!.id < result!.id).toBe(true);
+  });
+});
+
 describe('guarded calls recorded without a TraceEntry', () => {
   it('records the same blocks as recordEntry of the entry the guard would build', async () => {
     const run = async (viaEntry: boolean) => {

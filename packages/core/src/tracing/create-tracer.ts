@@ -2,6 +2,7 @@ import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to
 import { entryToBlocks } from '../convert/index.js';
 import { TraceError, TracewardenError } from '../errors/index.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
+import type { BlockIdAt } from '../model/ids.js';
 import type {
   Block,
   IdGenerator,
@@ -141,10 +142,6 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // the one-block batch a deferred response is adopted as (reused: adoption keeps no reference to it)
   const single: Candidate[] = [];
   const limits = validator.limits;
-  function now(): string {
-    return timestampOf(clock());
-  }
-
   /** The ISO text of a clock reading; throws the tracer's error for a reading that is no time. */
   function timestampOf(ms: number): string {
     // a number is a valid time within ±8.64e15 ms (the Date range); anything else goes through Date
@@ -162,6 +159,23 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
   function nextId(): string {
     return spareIds.length === 0 ? ids.blockId() : (spareIds.shift() as string);
+  }
+
+  // the tracer's own ids read the tracer's clock: a reading just made can be handed over
+  const blockIdAt: BlockIdAt | undefined = ownIds ? (ids.blockId as BlockIdAt) : undefined;
+  // Date.now is the tracer's clock: a guard's end time (also Date.now) may stamp the ids
+  const clockIsDateNow = options.clock === undefined;
+
+  /** {@link nextId}, for a block stamped with the clock reading `ms` just made. */
+  function nextIdAt(ms: number): string {
+    if (spareIds.length !== 0) return spareIds.shift() as string;
+    return blockIdAt === undefined ? ids.blockId() : blockIdAt(ms);
+  }
+
+  /** The ids of a guarded call's two blocks, stamped with its end time when that is the same clock. */
+  function guardedCallId(record: GuardedCallRecord): string {
+    const endMs = record.endMs;
+    return clockIsDateNow && endMs !== undefined ? nextIdAt(endMs) : nextId();
   }
 
   function returnIds(inputs: readonly Candidate[]): void {
@@ -187,7 +201,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       const item = records[i] as GuardedCallRecord | DeferredResponse;
       if (item instanceof DeferredResponse) {
         // a model response's MESSAGE, a root: only its id is entered (unique by construction).
-        // Its clock reading is formatted now, as now() would have.
+        // Its clock reading is formatted now, as candidate() would have at once.
         const at = formatIsoTimestamp(item.at);
         single[0] = {
           id: item.id,
@@ -312,9 +326,10 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     raw: unknown,
     extra: Record<string, unknown> | undefined,
   ): Candidate {
-    const at = now();
+    const ms = clock();
+    const at = timestampOf(ms);
     return {
-      id: nextId(),
+      id: nextIdAt(ms),
       trace_id: traceId,
       block_type: blockType,
       sub_type: subType,
@@ -330,17 +345,19 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   /**
-   * A model response's MESSAGE candidate stamped `at` (the clock already read, the id drawn
-   * now), with the payload logMessage's rest copy would make, in the same key order.
+   * A model response's MESSAGE candidate stamped `at`, the text of the clock reading `ms` (the
+   * id is drawn at the same reading), with the payload logMessage's rest copy would make, in the
+   * same key order.
    */
   function ownedMessage(
     content: string | null,
     metadata: Record<string, unknown>,
     raw: unknown,
+    ms: number,
     at: string,
   ): Candidate {
     return {
-      id: nextId(),
+      id: nextIdAt(ms),
       trace_id: traceId,
       block_type: 'MESSAGE',
       sub_type: 'MESSAGE',
@@ -409,7 +426,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       const ms = clock();
       if (typeof ms === 'number' && ms >= 0 && ms < maxDeferredMs) {
         // formatted when materialized: for these readings a valid 24-character timestamp
-        const id = nextId();
+        const id = nextIdAt(ms);
         deferred.push(
           new DeferredResponse(id, content, metadata, raw === undefined ? null : raw, ms),
         );
@@ -419,10 +436,11 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       // any other reading is formatted (or refused) now, as logMessage would
       const at = timestampOf(ms);
       materialize();
-      return accept(ownedMessage(content, metadata, raw, at)).id;
+      return accept(ownedMessage(content, metadata, raw, ms, at)).id;
     }
     materialize();
-    return accept(ownedMessage(content, metadata, raw, now())).id;
+    const ms = clock();
+    return accept(ownedMessage(content, metadata, raw, ms, timestampOf(ms))).id;
   }
 
   const tracer: GuardedCallTracer = {
@@ -520,21 +538,21 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       ensureOpen('recordEntry');
       if (canDefer(record)) {
         record.parentBlockId = lastMessageId as string;
-        record.callBlockId = nextId();
-        record.resultBlockId = nextId();
+        record.callBlockId = guardedCallId(record);
+        record.resultBlockId = guardedCallId(record);
         deferred.push(record);
         return;
       }
       materialize();
       const parentId = lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
-      const callBlockId = nextId();
+      const callBlockId = guardedCallId(record);
       const pair = guardedCallToBlocks(
         record,
         traceId,
         message === undefined ? (parentId as string) : (message.id as string),
         callBlockId,
-        nextId(),
+        guardedCallId(record),
         emptyObject,
       ) as unknown as Candidate[];
       acceptAll(message === undefined ? pair : [message, pair[0]!, pair[1]!]);
