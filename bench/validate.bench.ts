@@ -239,19 +239,25 @@ async function main(): Promise<void> {
   };
   const variants = [parseOnly, parseAndKeep, parseAndValidate, parseAndZod];
   const best = variants.map(() => Number.POSITIVE_INFINITY);
+  // validate / parse of each round: both measured back to back, so a slow phase of the host
+  // shows in both and mostly cancels
+  const roundRatios: number[] = [];
   const chunks = lines.length / chunk;
   const rounds = chunks;
   const total = await time(() => {
     for (let round = 0; round < rounds; round++) {
       // every chunk is measured at least once per variant, and every line is validated
       offset = (round % chunks) * chunk;
+      const took = variants.map(() => 0);
       for (let v = 0; v < variants.length; v++) {
         // each variant starts with an empty young generation: no variant pays for another's garbage
         gc?.();
         const started = process.hrtime.bigint();
         variants[v]!();
-        best[v] = Math.min(best[v]!, Number(process.hrtime.bigint() - started) / chunk);
+        took[v] = Number(process.hrtime.bigint() - started) / chunk;
+        best[v] = Math.min(best[v]!, took[v]!);
       }
+      roundRatios.push(took[2]! / took[0]!);
     }
   });
   const row = (name: string, v: number): Measurement => ({
@@ -271,6 +277,10 @@ async function main(): Promise<void> {
   const ratio = best[2]! / best[0]!;
   console.log(
     `parse + validate / parse alone: x${ratio.toFixed(2)} (target <= 1.30); ${rounds * chunk} blocks per variant in ${(total.ms / 1000).toFixed(1)} s`,
+  );
+  roundRatios.sort((a, b) => a - b);
+  console.log(
+    `same ratio per round (validate / parse measured back to back): median x${roundRatios[roundRatios.length >> 1]!.toFixed(2)}, best x${roundRatios[0]!.toFixed(2)}, worst x${roundRatios[roundRatios.length - 1]!.toFixed(2)}`,
   );
 
   lines.length = 0;

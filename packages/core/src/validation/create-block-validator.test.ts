@@ -473,4 +473,49 @@ describe('check and accept', () => {
       'trace_id',
     );
   });
+
+  it('is a plain object whose methods work detached and whose size is an own getter', () => {
+    const validator = createBlockValidator({ traceId: 'tr_1' });
+    expect(Object.getPrototypeOf(validator)).toBe(Object.prototype);
+    expect(Object.keys(validator)).toEqual([
+      'accept',
+      'check',
+      'acceptOwned',
+      'acceptAllOwned',
+      'adoptAllOwned',
+      'accepted',
+      'toolCall',
+      'get',
+      'size',
+      'limits',
+    ]);
+    const size = Object.getOwnPropertyDescriptor(validator, 'size');
+    expect(size).toMatchObject({ enumerable: true, configurable: true, set: undefined });
+    expect(typeof size?.get).toBe('function');
+    const { accept, check, get } = validator;
+    const blocks = smallTrace().map(accept);
+    expect(validator.size).toBe(blocks.length);
+    expect(get(blocks[0]!.id)).toBe(blocks[0]);
+    expect(check(message(blocks[0]!.id))[0]?.details.field).toBe('id');
+    // each validator counts its own blocks
+    expect(createBlockValidator().size).toBe(0);
+    expect(JSON.parse(JSON.stringify(validator))).toMatchObject({ size: blocks.length });
+  });
+
+  it('counts a streamed call with many seqs, and rejects a repeated one', () => {
+    const validator = createBlockValidator();
+    const [, , call] = smallTrace().map((b) => validator.accept(b));
+    const callId = call?.payload.call_id as string;
+    const piece = (id: string, seq: number) => ({
+      ...toolResult(id, call?.id as string, callId),
+      payload: { call_id: callId, delta: `piece ${seq}`, seq },
+    });
+    for (let seq = 0; seq < 4; seq++) validator.accept(piece(`tb_p${seq}`, seq));
+    for (const seq of [0, 1, 3]) {
+      expect(rejection(() => validator.accept(piece(`tb_q${seq}`, seq))).code).toBe(
+        'DUPLICATE_RESULT_SEQ',
+      );
+    }
+    expect(validator.accept(piece('tb_p4', 4)).payload).toMatchObject({ seq: 4 });
+  });
 });

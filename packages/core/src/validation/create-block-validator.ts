@@ -10,7 +10,7 @@ import {
   inspectDraft,
 } from './inspect-block.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
-import type { BlockValidator, BlockValidatorOptions } from './types.js';
+import type { BlockLimits, BlockValidator, BlockValidatorOptions } from './types.js';
 
 /**
  * A {@link BlockValidator} with the tracer's entry points. "Owned" drafts are candidates the
@@ -101,53 +101,89 @@ function failDuplicateCallId(
   );
 }
 
+/** Whether one of the first `count` pending drafts matches. */
+function anyPending(
+  pending: readonly DraftBlock[] | undefined,
+  count: number,
+  matches: (other: DraftBlock) => boolean,
+): boolean {
+  if (pending === undefined) return false;
+  for (let i = 0; i < count; i++) if (matches(pending[i] as DraftBlock)) return true;
+  return false;
+}
+
+/** The `size` of a validator: the number of blocks it accepted. */
+function sizeOfValidator(this: TraceValidator): number {
+  return this.accepted().length;
+}
+
+// A shared getter for every validator's `size`: an accessor written in each object literal is a
+// new function per validator, which gives each validator a map of its own. Those maps live in
+// old space and point at the young getter, whose context holds the validator's blocks, so every
+// scavenge kept every validator (and its blocks) alive and promoted it. One getter keeps one map.
+const sizeProperty: PropertyDescriptor = {
+  get: sizeOfValidator,
+  enumerable: true,
+  configurable: true,
+};
+
 /**
- * Creates the validator behind {@link createBlockValidator}, with the tracer's entry points.
- * @param options - as {@link createBlockValidator}
- * @returns a {@link TraceValidator}
- * @internal
+ * The state of one validator and the rules that need it. A class rather than closures in
+ * {@link createTraceValidator}: nothing per validator but the object itself and its maps.
  */
-export function createTraceValidator(options: BlockValidatorOptions = {}): TraceValidator {
-  const limits = resolveBlockLimits(options.limits);
-  let traceId = options.traceId;
-  const blocks = new Map<string, Block>();
-  const calls = new Map<string, ToolCallBlock>();
+class TraceState {
+  readonly limits: Readonly<BlockLimits>;
+  traceId: string | undefined;
+  readonly blocks = new Map<string, Block>();
+  readonly calls = new Map<string, ToolCallBlock>();
   // the seqs of each call's results: a number while there is one (most streamed results are a
   // few pieces), a Set from the second on
-  const resultSeqs = new Map<string, number | Set<number>>();
-  // The last block recorded, the last MESSAGE and the last TOOL_CALL: nearly every parent is one of them, and an
-  // identity comparison is cheaper than hashing the id again. Blocks are never removed, so
-  // these never go stale.
-  let lastBlock: Block | undefined;
-  let lastMessage: Block | undefined;
-  let lastCall: Block | undefined;
+  readonly resultSeqs = new Map<string, number | Set<number>>();
+  // The last block recorded, the last MESSAGE and the last TOOL_CALL: nearly every parent is one
+  // of them, and an identity comparison is cheaper than hashing the id again. Blocks are never
+  // removed, so these never go stale.
+  lastBlock: Block | undefined = undefined;
+  lastMessage: Block | undefined = undefined;
+  lastCall: Block | undefined = undefined;
   // every accepted block in acceptance order
-  const order: Block[] = [];
+  readonly order: Block[] = [];
   // The id index is built lazily. An id that sorts after every id entered so far (`maxId`) is
   // new without a lookup: monotonic ids (the tracer's ULIDs) never touch the map on the hot
   // path. `blocks` holds every accepted block, except `order[indexed..]`, which `index()` adds
   // before any lookup by id.
-  let maxId = '';
-  let indexed = 0;
+  maxId = '';
+  indexed = 0;
+
+  constructor(limits: Readonly<BlockLimits>, traceId: string | undefined) {
+    this.limits = limits;
+    this.traceId = traceId;
+  }
 
   /** The id index, brought up to date. */
-  function index(): Map<string, Block> {
+  index(): Map<string, Block> {
+    const order = this.order;
+    const blocks = this.blocks;
     const length = order.length;
+    let indexed = this.indexed;
     for (; indexed < length; indexed++) {
       const block = order[indexed] as Block;
       blocks.set(block.id, block);
     }
+    this.indexed = indexed;
     return blocks;
   }
 
   /** The accepted (or entered) block with this id; `pending` drafts were entered in this batch. */
-  function find(
+  find(
     id: string,
     pending: readonly DraftBlock[] | undefined,
     pendingCount: number,
   ): Block | undefined {
+    const lastBlock = this.lastBlock;
     if (lastBlock !== undefined && lastBlock.id === id) return lastBlock;
+    const lastMessage = this.lastMessage;
     if (lastMessage !== undefined && lastMessage.id === id) return lastMessage;
+    const lastCall = this.lastCall;
     if (lastCall !== undefined && lastCall.id === id) return lastCall;
     if (pending !== undefined) {
       for (let i = pendingCount - 1; i >= 0; i--) {
@@ -155,22 +191,11 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
         if (other.id === id) return other as unknown as Block;
       }
     }
-    return id > maxId ? undefined : index().get(id);
-  }
-
-  /** Whether one of the first `count` pending drafts matches. */
-  function anyPending(
-    pending: readonly DraftBlock[] | undefined,
-    count: number,
-    matches: (other: DraftBlock) => boolean,
-  ): boolean {
-    if (pending === undefined) return false;
-    for (let i = 0; i < count; i++) if (matches(pending[i] as DraftBlock)) return true;
-    return false;
+    return id > this.maxId ? undefined : this.index().get(id);
   }
 
   /** The rules that need the blocks accepted before. */
-  function relate(
+  relate(
     draft: DraftBlock,
     errors: TraceError[] | undefined,
     pending: readonly DraftBlock[] | undefined,
@@ -182,7 +207,8 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     const subType = draft.sub_type;
     const payload = draft.payload;
     const heldTrace =
-      traceId ?? (pending === undefined || pendingCount === 0 ? undefined : pending[0]?.trace_id);
+      this.traceId ??
+      (pending === undefined || pendingCount === 0 ? undefined : pending[0]?.trace_id);
     if (heldTrace !== undefined && typeof trace === 'string' && trace !== heldTrace) {
       fail(
         errors,
@@ -196,7 +222,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     if (
       !deferUnique &&
       typeof id === 'string' &&
-      ((id <= maxId && index().has(id)) ||
+      ((id <= this.maxId && this.index().has(id)) ||
         anyPending(pending, pendingCount, (other) => other.id === id))
     ) {
       failDuplicateId(errors, draft, id);
@@ -209,7 +235,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
           ? 'MESSAGE'
           : undefined;
     if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
-      const parent = find(parentId, pending, pendingCount);
+      const parent = this.find(parentId, pending, pendingCount);
       if (parent === undefined) {
         fail(
           errors,
@@ -243,12 +269,15 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
         );
       }
     }
-    const callId = payload.call_id;
+    // only calls and results have call ids to check: reading `call_id` off every payload shape
+    // would make the load megamorphic
+    const callId =
+      subType === 'TOOL_CALL' || subType === 'TOOL_RESULT' ? payload.call_id : undefined;
     if (typeof callId === 'string') {
       if (
         subType === 'TOOL_CALL' &&
         !deferUnique &&
-        (calls.has(callId) ||
+        (this.calls.has(callId) ||
           anyPending(
             pending,
             pendingCount,
@@ -260,7 +289,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
         const seq = payload.seq;
         if (
           typeof seq === 'number' &&
-          (hasSeq(resultSeqs.get(callId), seq) ||
+          (hasSeq(this.resultSeqs.get(callId), seq) ||
             anyPending(
               pending,
               pendingCount,
@@ -290,22 +319,22 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
    * entered before in this batch. A clash puts back what was there and throws, so nothing
    * changes.
    */
-  function enterUnique(
+  enterUnique(
     draft: DraftBlock,
     pending: readonly DraftBlock[] | undefined,
     pendingCount: number,
   ): void {
     const id = draft.id as string;
-    const maxIdBefore = maxId;
+    const maxIdBefore = this.maxId;
     let inserted = false;
-    if (id > maxId) {
-      maxId = id;
+    if (id > maxIdBefore) {
+      this.maxId = id;
     } else {
-      const map = index();
+      const map = this.index();
       const size = map.size;
       map.set(id, draft as unknown as Block);
       if (map.size === size) {
-        map.set(id, order.find((block) => block.id === id) as Block);
+        map.set(id, this.order.find((block) => block.id === id) as Block);
         failDuplicateId(undefined, draft, id);
       }
       if (anyPending(pending, pendingCount, (other) => other.id === id)) {
@@ -316,38 +345,42 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     }
     if (draft.sub_type === 'TOOL_CALL') {
       const callId = draft.payload.call_id as string;
+      const calls = this.calls;
       const callSize = calls.size;
       calls.set(callId, draft as unknown as ToolCallBlock);
       if (calls.size === callSize) {
         calls.set(
           callId,
-          order.find(
+          this.order.find(
             (block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId,
           ) as ToolCallBlock,
         );
-        if (inserted) blocks.delete(id);
-        maxId = maxIdBefore;
+        if (inserted) this.blocks.delete(id);
+        this.maxId = maxIdBefore;
         failDuplicateCallId(undefined, draft, callId);
       }
     }
   }
 
-  /** Records an accepted block that {@link enterUnique} entered. */
-  function record(block: Block): void {
-    order.push(block);
-    lastBlock = block;
-    if (traceId === undefined) traceId = block.trace_id;
+  /** Records an accepted block that {@link TraceState.enterUnique} entered. */
+  record(block: Block): void {
+    this.order.push(block);
+    this.lastBlock = block;
+    if (this.traceId === undefined) this.traceId = block.trace_id;
     if (block.sub_type === 'MESSAGE') {
-      lastMessage = block;
+      this.lastMessage = block;
     } else if (block.sub_type === 'TOOL_CALL') {
-      lastCall = block;
+      this.lastCall = block;
     } else if (block.sub_type === 'TOOL_RESULT') {
       const seq = block.payload.seq;
       if (seq !== undefined) {
         const callId = block.payload.call_id;
+        const resultSeqs = this.resultSeqs;
         const seqs = resultSeqs.get(callId);
         if (seqs === undefined) resultSeqs.set(callId, seq);
-        else if (typeof seqs === 'number') resultSeqs.set(callId, new Set([seqs, seq]));
+        // add, add: no array and no iteration, as `new Set([a, b])` would take
+        else if (typeof seqs === 'number')
+          resultSeqs.set(callId, new Set<number>().add(seqs).add(seq));
         else seqs.add(seq);
       }
     }
@@ -358,119 +391,155 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
    * its keys (or never indexed), so deleting them restores the maps exactly. Returns the error
    * to throw.
    */
-  function rollBack(
+  rollBack(
     error: unknown,
     drafts: readonly DraftBlock[],
     entered: number,
     maxIdBefore: string,
   ): TraceError {
-    maxId = maxIdBefore;
+    this.maxId = maxIdBefore;
     for (let i = 0; i < entered; i++) {
       const draft = drafts[i] as DraftBlock;
-      blocks.delete(draft.id as string);
-      if (draft.sub_type === 'TOOL_CALL') calls.delete(draft.payload.call_id as string);
+      this.blocks.delete(draft.id as string);
+      if (draft.sub_type === 'TOOL_CALL') this.calls.delete(draft.payload.call_id as string);
     }
     return asTraceError(error, undefined);
   }
 
-  function inspectOwned(draft: DraftBlock): void {
+  inspectOwned(draft: DraftBlock): void {
     inspectDraft(
       draft,
       blockTypeOf(draft.sub_type),
       draft.payload,
       // the same string as created_at needs no second check; a missing one is reported
       draft.updated_at === draft.created_at ? undefined : (draft.updated_at ?? null),
-      limits,
+      this.limits,
       undefined,
       undefined,
     );
   }
 
-  return {
-    accept(input: unknown): Block {
-      let draft: DraftBlock | undefined;
-      try {
-        // throwing mode: the first problem throws, and nothing below records anything
-        draft = inspectBlock(input, limits, undefined, undefined);
-        if (draft !== undefined) {
-          relate(draft, undefined, undefined, 0, true);
-          enterUnique(draft, undefined, 0);
-        }
-      } catch (error) {
-        throw asTraceError(error, undefined);
+  accept(input: unknown): Block {
+    let draft: DraftBlock | undefined;
+    try {
+      // throwing mode: the first problem throws, and nothing below records anything
+      draft = inspectBlock(input, this.limits, undefined, undefined);
+      if (draft !== undefined) {
+        this.relate(draft, undefined, undefined, 0, true);
+        this.enterUnique(draft, undefined, 0);
       }
-      if (draft === undefined) throw asTraceError(new TypeError('not an object'), undefined);
+    } catch (error) {
+      throw asTraceError(error, undefined);
+    }
+    if (draft === undefined) throw asTraceError(new TypeError('not an object'), undefined);
+    const block = freezeBlock(draft);
+    this.record(block);
+    return block;
+  }
+
+  check(input: unknown): TraceError[] {
+    const errors: TraceError[] = [];
+    try {
+      const draft = inspectBlock(input, this.limits, errors, undefined);
+      if (draft !== undefined) this.relate(draft, errors, undefined, 0, false);
+    } catch (error) {
+      errors.push(asTraceError(error, undefined));
+    }
+    return errors;
+  }
+
+  acceptOwned(draft: DraftBlock): Block {
+    try {
+      this.inspectOwned(draft);
+      this.relate(draft, undefined, undefined, 0, true);
+      this.enterUnique(draft, undefined, 0);
+    } catch (error) {
+      throw asTraceError(error, undefined);
+    }
+    const block = freezeBlock(draft);
+    this.record(block);
+    return block;
+  }
+
+  acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
+    let entered = 0;
+    const maxIdBefore = this.maxId;
+    try {
+      for (; entered < drafts.length; entered++) {
+        const draft = drafts[entered] as DraftBlock;
+        this.inspectOwned(draft);
+        this.relate(draft, undefined, drafts, entered, true);
+        this.enterUnique(draft, drafts, entered);
+      }
+    } catch (error) {
+      throw this.rollBack(error, drafts, entered, maxIdBefore);
+    }
+    const accepted: Block[] = [];
+    for (const draft of drafts) {
       const block = freezeBlock(draft);
-      record(block);
-      return block;
+      this.record(block);
+      accepted.push(block);
+    }
+    return accepted;
+  }
+
+  adoptAllOwned(drafts: readonly DraftBlock[]): void {
+    let entered = 0;
+    const maxIdBefore = this.maxId;
+    try {
+      for (; entered < drafts.length; entered++) {
+        this.enterUnique(drafts[entered] as DraftBlock, drafts, entered);
+      }
+    } catch (error) {
+      throw this.rollBack(error, drafts, entered, maxIdBefore);
+    }
+    for (let i = 0; i < drafts.length; i++) this.record(freezeBlock(drafts[i] as DraftBlock));
+  }
+
+  get(id: string): Block | undefined {
+    return id > this.maxId ? undefined : this.index().get(id);
+  }
+}
+
+/**
+ * Creates the validator behind {@link createBlockValidator}, with the tracer's entry points.
+ * @param options - as {@link createBlockValidator}
+ * @returns a {@link TraceValidator}
+ * @internal
+ */
+export function createTraceValidator(options: BlockValidatorOptions = {}): TraceValidator {
+  const state = new TraceState(resolveBlockLimits(options.limits), options.traceId);
+  // methods of a plain object, not of the class, so they work detached (`lines.map(v.accept)`)
+  const validator = {
+    accept(input: unknown): Block {
+      return state.accept(input);
     },
     check(input: unknown): TraceError[] {
-      const errors: TraceError[] = [];
-      try {
-        const draft = inspectBlock(input, limits, errors, undefined);
-        if (draft !== undefined) relate(draft, errors, undefined, 0, false);
-      } catch (error) {
-        errors.push(asTraceError(error, undefined));
-      }
-      return errors;
+      return state.check(input);
     },
     acceptOwned(draft: DraftBlock): Block {
-      try {
-        inspectOwned(draft);
-        relate(draft, undefined, undefined, 0, true);
-        enterUnique(draft, undefined, 0);
-      } catch (error) {
-        throw asTraceError(error, undefined);
-      }
-      const block = freezeBlock(draft);
-      record(block);
-      return block;
+      return state.acceptOwned(draft);
     },
     acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
-      let entered = 0;
-      const maxIdBefore = maxId;
-      try {
-        for (; entered < drafts.length; entered++) {
-          const draft = drafts[entered] as DraftBlock;
-          inspectOwned(draft);
-          relate(draft, undefined, drafts, entered, true);
-          enterUnique(draft, drafts, entered);
-        }
-      } catch (error) {
-        throw rollBack(error, drafts, entered, maxIdBefore);
-      }
-      const accepted: Block[] = [];
-      for (const draft of drafts) {
-        const block = freezeBlock(draft);
-        record(block);
-        accepted.push(block);
-      }
-      return accepted;
+      return state.acceptAllOwned(drafts);
     },
     adoptAllOwned(drafts: readonly DraftBlock[]): void {
-      let entered = 0;
-      const maxIdBefore = maxId;
-      try {
-        for (; entered < drafts.length; entered++) {
-          enterUnique(drafts[entered] as DraftBlock, drafts, entered);
-        }
-      } catch (error) {
-        throw rollBack(error, drafts, entered, maxIdBefore);
-      }
-      for (let i = 0; i < drafts.length; i++) record(freezeBlock(drafts[i] as DraftBlock));
+      state.adoptAllOwned(drafts);
     },
     accepted(): readonly Block[] {
-      return order;
+      return state.order;
     },
     toolCall(callId: string): ToolCallBlock | undefined {
-      return calls.get(callId);
+      return state.calls.get(callId);
     },
     get(id: string): Block | undefined {
-      return id > maxId ? undefined : index().get(id);
+      return state.get(id);
     },
-    get size(): number {
-      return order.length;
-    },
-    limits,
+  } as Omit<TraceValidator, 'size' | 'limits'> as {
+    -readonly [K in keyof TraceValidator]: TraceValidator[K];
   };
+  // `size` then `limits`, in the order (and with the attributes) of an object literal
+  Object.defineProperty(validator, 'size', sizeProperty);
+  validator.limits = state.limits;
+  return validator;
 }

@@ -2,6 +2,7 @@ import { TraceError, type TraceErrorCode, type TraceErrorDetails } from '../erro
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type { Block, BlockType, SubType } from '../model/index.js';
 import { isIsoTimestamp } from './is-iso-timestamp.js';
+import { isJsonObjectText } from './is-json-object-text.js';
 import { isWellFormed } from './is-well-formed.js';
 import { jsonByteBound } from './json-byte-bound.js';
 import type { BlockLimits } from './types.js';
@@ -45,6 +46,26 @@ export function blockTypeOf(subType: unknown): BlockType | undefined {
       return 'ACT';
     case 'TOOL_RESULT':
       return 'OBSERVE';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The sub type as the literal this module holds, or `undefined` for an unknown one. A parsed
+ * `"TOOL_RESULT"` (longer than the short values JSON.parse internalises) is a fresh string, so
+ * every later comparison with it would compare characters; the literal compares by identity.
+ */
+function knownSubType(value: unknown): SubType | undefined {
+  switch (value) {
+    case 'MESSAGE':
+      return 'MESSAGE';
+    case 'TOOL_CALL':
+      return 'TOOL_CALL';
+    case 'THINK':
+      return 'THINK';
+    case 'TOOL_RESULT':
+      return 'TOOL_RESULT';
     default:
       return undefined;
   }
@@ -371,8 +392,10 @@ function checkToolCallPayload(
   if (typeof args === 'string') {
     const before = errors === undefined ? 0 : errors.length;
     checkLimitedField(errors, draft, path, 'arguments', args, limits.toolArgumentsBytes);
-    // Parse only what fits and encodes: a 100 MB string is rejected by size, not parsed.
-    if (errors === undefined || errors.length === before) {
+    // Parse only what fits and encodes: a 100 MB string is rejected by size, not parsed. A valid
+    // object text (nearly every one) is recognised without building its value; anything else is
+    // parsed, for the exact error.
+    if ((errors === undefined || errors.length === before) && !isJsonObjectText(args)) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(args);
@@ -519,8 +542,10 @@ export function inspectBlock(
     );
     return undefined;
   }
-  const subType = input.sub_type;
-  const expectedBlockType = blockTypeOf(subType);
+  const givenSubType = input.sub_type;
+  const knownType = knownSubType(givenSubType);
+  const subType = knownType === undefined ? givenSubType : knownType;
+  const expectedBlockType = knownType === undefined ? undefined : blockTypeOf(knownType);
   const givenPayload = input.payload;
   // like seed 002's server, an absent created_at is the insertion time
   const createdAt =

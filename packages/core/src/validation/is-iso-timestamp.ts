@@ -13,82 +13,25 @@ export function digitsAt(text: string, start: number, count: number): number {
   return value;
 }
 
-/** Whether `text` starts with a valid `YYYY-MM-DDTHH:MM` (16 characters). */
-function hasIsoPrefix(text: string): boolean {
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2);
-  const minute = digitsAt(text, 14, 2);
-  return (
-    digitsAt(text, 0, 4) >= 0 &&
-    text.charCodeAt(4) === 45 &&
-    month >= 1 &&
-    month <= 12 &&
-    text.charCodeAt(7) === 45 &&
-    day >= 1 &&
-    day <= 31 &&
-    text.charCodeAt(10) === 84 &&
-    hour >= 0 &&
-    hour <= 23 &&
-    text.charCodeAt(13) === 58 &&
-    minute >= 0 &&
-    minute <= 59
-  );
-}
+// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` with every field in range. One native regex
+// match costs less than the ~20 `charCodeAt` calls of a hand-written check (measured on Node 24,
+// in the validator's per-block path).
+const isoTimestamp =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-/** Whether `text` continues after its 16-character prefix with `:SS[.fraction](Z|+HH:MM)`. */
-function hasIsoTail(text: string): boolean {
-  const length = text.length;
-  const second = digitsAt(text, 17, 2);
-  if (text.charCodeAt(16) !== 58 || second < 0 || second > 60) return false;
-  let at = 19;
-  if (text.charCodeAt(at) === 46) {
-    const start = ++at;
-    while (at < length && at - start < 9) {
-      const code = text.charCodeAt(at);
-      if (code < 48 || code > 57) break;
-      at++;
-    }
-    if (at === start) return false;
-  }
-  const zone = text.charCodeAt(at);
-  if (zone === 90) return at + 1 === length;
-  if (zone !== 43 && zone !== 45) return false;
-  const zoneHour = digitsAt(text, at + 1, 2);
-  const zoneMinute = digitsAt(text, at + 4, 2);
-  return (
-    at + 6 === length &&
-    zoneHour >= 0 &&
-    zoneHour <= 23 &&
-    text.charCodeAt(at + 3) === 58 &&
-    zoneMinute >= 0 &&
-    zoneMinute <= 59
-  );
-}
-
-// The date-hour-minute prefix of the last valid timestamp. Consecutive blocks nearly always share
-// it, so a native startsWith replaces most of the per-character work. Only a cache: any value
-// it holds was fully checked.
-let trustedPrefix = '\u0000';
-// The last timestamp that passed in full: the tracer stamps every block of a millisecond with
-// the same string, and a JSONL file often repeats one. Only a cache: it was fully checked.
+// The last timestamp that passed: the tracer stamps every block of a millisecond with the same
+// string, and a JSONL file often repeats one. Only a cache: it was fully checked.
 let trustedTimestamp: string | undefined;
 
 /**
  * Whether `text` is a strict ISO 8601 date-time with a zone (`2025-01-31T12:00:00.000Z`,
- * `...+02:00`), as `Date#toISOString` and providers write it. Hand-written: a regex costs
- * several times more on this per-block path.
+ * `...+02:00`), as `Date#toISOString` and providers write it: month 01-12, day 01-31, hour
+ * 00-23, minute 00-59, second 00-60, an optional fraction of 1-9 digits.
  * @internal
  */
 export function isIsoTimestamp(text: string): boolean {
   if (text === trustedTimestamp) return true;
-  const length = text.length;
-  if (length < 20 || length > 35) return false;
-  if (!text.startsWith(trustedPrefix)) {
-    if (!hasIsoPrefix(text)) return false;
-    trustedPrefix = text.slice(0, 16);
-  }
-  if (!hasIsoTail(text)) return false;
+  if (!isoTimestamp.test(text)) return false;
   trustedTimestamp = text;
   return true;
 }
