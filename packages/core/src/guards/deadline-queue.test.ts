@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineQueue } from './deadline-queue.js';
 
@@ -33,6 +34,52 @@ describe('DeadlineQueue', () => {
     expect(expired).toEqual(['a', 'b']);
     expect(queue.size).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('expires exactly the entries not settled in time, in order, and lets go of the rest', () => {
+    type Op = { kind: 'add' } | { kind: 'settle'; pick: number } | { kind: 'wait'; ms: number };
+    const op = fc.oneof(
+      fc.constant<Op>({ kind: 'add' }),
+      fc.nat(50).map<Op>((pick) => ({ kind: 'settle', pick })),
+      fc.integer({ min: 1, max: 60 }).map<Op>((ms) => ({ kind: 'wait', ms })),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        vi.setSystemTime(0);
+        const expired: string[] = [];
+        const queue = new DeadlineQueue<Entry>(50, (e) => expired.push(e.name));
+        // the model: name -> deadline, for entries neither settled nor expired
+        const live = new Map<string, number>();
+        const all: Entry[] = [];
+        const expectedExpired: string[] = [];
+        const expire = (until: number) => {
+          for (const [name, deadline] of [...live].sort((a, b) => a[1] - b[1])) {
+            if (deadline > until) break;
+            live.delete(name);
+            expectedExpired.push(name);
+          }
+        };
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            const e = entry(`e${all.length}`);
+            all.push(e);
+            queue.add(e);
+            live.set(e.name, Date.now() + 50);
+          } else if (o.kind === 'settle' && all.length > 0) {
+            const e = all[o.pick % all.length]!;
+            expect(queue.settle(e)).toBe(live.delete(e.name));
+          } else if (o.kind === 'wait') {
+            const until = Date.now() + o.ms;
+            vi.advanceTimersByTime(o.ms);
+            expire(until);
+          }
+          expect(expired).toEqual(expectedExpired);
+          expect(queue.size).toBe(live.size);
+          expect(queue.held).toBeGreaterThanOrEqual(live.size);
+          if (live.size === 0) expect(queue.held).toBe(0);
+        }
+      }),
+    );
   });
 
   it('never expires a settled entry, and settles once', () => {

@@ -18,8 +18,11 @@ export interface DeadlineEntry {
  * @internal
  */
 export class DeadlineQueue<E extends DeadlineEntry> {
-  private entries: E[] = [];
+  // entries[head, tail) are live; slots outside are cleared but kept: emptying the array (length 0)
+  // would free its store and the next add would allocate a new one, once per sequential call
+  private entries: (E | undefined)[] = [];
   private head = 0;
+  private tail = 0;
   private pending = 0;
   private timer: ReturnType<typeof setTimeout> | undefined = undefined;
   private timerAt = 0;
@@ -37,7 +40,10 @@ export class DeadlineQueue<E extends DeadlineEntry> {
    */
   add(entry: E, now: number = Date.now()): void {
     entry.deadline = now + this.durationMs;
-    this.entries.push(entry);
+    const entries = this.entries;
+    if (this.tail === entries.length) entries.push(entry);
+    else entries[this.tail] = entry;
+    this.tail++;
     this.pending++;
     const timer = this.timer;
     if (timer === undefined) this.schedule(now, entry.deadline);
@@ -53,19 +59,25 @@ export class DeadlineQueue<E extends DeadlineEntry> {
       // nothing pending: drop the settled entries now, not when the timer fires (`durationMs`
       // later), or every call of that window stays reachable and the GC pays for it
       if (!this.firing) {
-        this.entries.length = 0;
+        const entries = this.entries;
+        for (let i = this.head; i < this.tail; i++) entries[i] = undefined;
         this.head = 0;
+        this.tail = 0;
       }
     } else if (!this.firing) {
       // settled entries at the head will never expire: let them go
       const entries = this.entries;
-      while (this.head < entries.length && entries[this.head]!.done) this.head++;
-      if (this.head > 1024 && this.head * 2 > entries.length) {
-        this.entries = entries.slice(this.head);
-        this.head = 0;
-      }
+      while (this.head < this.tail && entries[this.head]!.done) entries[this.head++] = undefined;
+      if (this.head > 1024 && this.head * 2 > this.tail) this.compact();
     }
     return true;
+  }
+
+  /** Moves the live entries to the front of a new array. */
+  private compact(): void {
+    this.entries = this.entries.slice(this.head, this.tail);
+    this.tail -= this.head;
+    this.head = 0;
   }
 
   private schedule(now: number, at: number): void {
@@ -80,7 +92,7 @@ export class DeadlineQueue<E extends DeadlineEntry> {
     const entries = this.entries;
     this.firing = true;
     try {
-      while (this.head < entries.length) {
+      while (this.head < this.tail) {
         const entry = entries[this.head]!;
         if (!entry.done) {
           if (entry.deadline > now) break;
@@ -88,20 +100,18 @@ export class DeadlineQueue<E extends DeadlineEntry> {
           this.pending--;
           this.onExpire(entry);
         }
-        this.head++;
+        entries[this.head++] = undefined;
       }
     } finally {
       this.firing = false;
     }
-    if (this.head === entries.length) {
+    if (this.head === this.tail) {
       this.entries = [];
       this.head = 0;
+      this.tail = 0;
       return;
     }
-    if (this.head > 1024 && this.head * 2 > entries.length) {
-      this.entries = entries.slice(this.head);
-      this.head = 0;
-    }
+    if (this.head > 1024 && this.head * 2 > this.tail) this.compact();
     this.schedule(now, this.entries[this.head]!.deadline);
   };
 
@@ -113,6 +123,13 @@ export class DeadlineQueue<E extends DeadlineEntry> {
   /** @internal for tests: whether the timer holds the event loop open (undefined: no timer). */
   get keepsProcessAlive(): boolean | undefined {
     return this.timer?.hasRef();
+  }
+
+  /** @internal for tests: how many entries the queue still references. */
+  get held(): number {
+    let count = 0;
+    for (const entry of this.entries) if (entry !== undefined) count++;
+    return count;
   }
 
   /** @internal for tests: when the single timer fires next (epoch ms), if one is set. */
