@@ -222,7 +222,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
           writeErrors.push(error);
           if (onError !== undefined) onError(error);
         }
-        single.length = 0;
+        single.pop(); // not `length = 0`: a runtime call per response
         continue;
       }
       const record = item;
