@@ -1,8 +1,13 @@
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TraceEntry } from '../model/tool-records.js';
 import { fakeTime, pendingSleep } from './__fixtures__/fake-time.js';
 import { guard } from './guard.js';
-import { createMemoryRateLimitStore, resetRateLimits } from './rate-limit-store.js';
+import {
+  createMemoryRateLimitStore,
+  defaultRateLimitStore,
+  resetRateLimits,
+} from './rate-limit-store.js';
 import { RateLimitedError } from './rate-limited-error.js';
 
 beforeEach(() => resetRateLimits());
@@ -177,5 +182,62 @@ describe('rate limit', () => {
     expect(store.take('k', limits, 2000)).toBeGreaterThan(50_000);
     store.reset('k');
     expect(store.take('k', limits, 2000)).toBe(0);
+  });
+});
+
+describe('memory rate-limit store: bounded by the keys in use', () => {
+  it('drops buckets that refilled to full, and takes exactly as if it kept them', () => {
+    // the same takes through a store that sweeps (many keys) and a reference that never forgets
+    const limitsOf = (perSecond: number) => [{ capacity: 2, refillPerMs: perSecond / 1000 }];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            key: fc.integer({ min: 0, max: 12 }),
+            rate: fc.constantFrom(1, 5),
+            wait: fc.constantFrom(0, 1, 2, 50, 300, 2_000),
+          }),
+          { minLength: 1, maxLength: 150 },
+        ),
+        (takes) => {
+          const store = createMemoryRateLimitStore();
+          const kept = new Map<string, { tokens: number; last: number }>();
+          // with two rates in play, keys would be "mixed": one rate per key keeps the model simple
+          const limits = new Map<number, ReturnType<typeof limitsOf>>();
+          let now = 0;
+          // fillers, full again 1 ms after their take: the store sweeps again and again
+          let fillers = 0;
+          for (const { key, rate, wait } of takes) {
+            now += wait;
+            for (let f = 0; f < 300; f++) store.take(`filler:${fillers++}`, limitsOf(1000), now);
+            const keyLimits = limits.get(key) ?? limitsOf(rate);
+            limits.set(key, keyLimits);
+            const limit = keyLimits[0]!;
+            const state = kept.get(`k${key}`) ?? { tokens: limit.capacity, last: now };
+            const available = Math.min(
+              limit.capacity,
+              state.tokens + (now - state.last) * limit.refillPerMs,
+            );
+            const expected =
+              available >= 1
+                ? 0
+                : Math.max(1, Math.ceil((1 - available) / limit.refillPerMs - 1e-6));
+            kept.set(`k${key}`, { tokens: expected === 0 ? available - 1 : available, last: now });
+            expect(store.take(`k${key}`, keyLimits, now)).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('guards made per call with their own bucket leave nothing behind', async () => {
+    resetRateLimits();
+    for (let i = 0; i < 5_000; i++) {
+      const fn = guard(async () => 'ok', { rateLimit: { callsPerSecond: 1000, sharedKey: '' } });
+      await fn();
+    }
+    // without sweeping the process-wide store would hold 5,000 own buckets
+    expect(defaultRateLimitStore.size).toBeLessThan(2_100);
   });
 });

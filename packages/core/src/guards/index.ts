@@ -66,6 +66,7 @@ export {
 export { HallucinationError } from './hallucination-error.js';
 export {
   createMemoryRateLimitStore,
+  type MemoryRateLimitStore,
   type RateLimitStore,
   resetRateLimits,
   type TokenBucketLimit,
