@@ -173,13 +173,9 @@ export class MemoryCostLedger implements CostLedger {
     maxMicroUsd: number | undefined,
     maxCalls: number | undefined,
   ): LedgerReservation | undefined {
-    const s = this.get(sessionId);
-    if (maxCalls !== undefined && s.calls + 1 > maxCalls) return undefined;
-    if (maxMicroUsd !== undefined && s.spentMicroUsd + s.reservedMicroUsd + amount > maxMicroUsd)
-      return undefined;
-    s.reservedMicroUsd += amount;
-    s.calls++;
-    return new MemoryReservation(++this.ids, sessionId, amount);
+    return this.holdBare(sessionId, amount, maxMicroUsd, maxCalls)
+      ? new MemoryReservation(++this.ids, sessionId, amount)
+      : undefined;
   }
 
   /**

@@ -4,6 +4,7 @@ import { guard } from '../guards/guard.js';
 import type { GuardLogger } from '../guards/types.js';
 import type { Block } from '../model/index.js';
 import type { Sink } from '../sinks/sink.js';
+import { noopSink, normalise } from './__fixtures__/compare-traces.js';
 import { createTracer } from './create-tracer.js';
 import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
 import { TracerFlushError } from './tracer-flush-error.js';
@@ -12,34 +13,6 @@ import type { Tracer } from './types.js';
 // A tracer with no sink defers a guarded call's blocks until the trace is next read or written.
 // These tests hold it to the promise that this is invisible: the same blocks, in the same order,
 // with the same refusals, as a tracer that records at once (any sink makes it do so).
-
-const noopSink: Sink = { write() {}, flush: async () => {}, close: async () => {} };
-
-/** Ids, call ids and block references replaced by their order of appearance: comparable across tracers. */
-function normalise(blocks: readonly Block[]): unknown[] {
-  const ids = new Map<string, number>();
-  const calls = new Map<string, number>();
-  const idOf = (id: string | null) => {
-    if (id === null) return null;
-    if (!ids.has(id)) ids.set(id, ids.size);
-    return ids.get(id);
-  };
-  const callOf = (id: unknown) => {
-    if (typeof id !== 'string') return id;
-    if (!calls.has(id)) calls.set(id, calls.size);
-    return `call#${calls.get(id)}`;
-  };
-  return blocks.map((block) => ({
-    ...block,
-    id: idOf(block.id),
-    trace_id: 'trace',
-    parent_block_id: idOf(block.parent_block_id),
-    payload:
-      'call_id' in block.payload
-        ? { ...block.payload, call_id: callOf(block.payload.call_id) }
-        : block.payload,
-  }));
-}
 
 type Step =
   | { kind: 'call'; args: unknown[]; output: unknown }

@@ -5,6 +5,7 @@ import type { Block } from '../model/index.js';
 import { createModelCallRecorder } from '../recording/create-model-call-recorder.js';
 import type { ModelCallResponse, ModelToolCall } from '../recording/types.js';
 import type { Sink } from '../sinks/sink.js';
+import { noopSink, normalise } from './__fixtures__/compare-traces.js';
 import { createTracer } from './create-tracer.js';
 import { type ModelResponseTracer, recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
@@ -14,35 +15,6 @@ import type { Tracer } from './types.js';
 // or written (decision 008). These tests hold it to the promise that this is invisible: the same
 // blocks, ids in the same order, the same metadata, and the same recording errors as a tracer
 // that records at once (any sink makes it do so), over-limit and unencodable values included.
-
-const noopSink: Sink = { write() {}, flush: async () => {}, close: async () => {} };
-
-/** Ids and call ids replaced by their order of appearance: comparable across tracers. */
-function normalise(blocks: readonly Block[]): unknown[] {
-  const ids = new Map<string, number>();
-  const calls = new Map<string, number>();
-  const idOf = (id: string | null) => {
-    if (id === null) return null;
-    if (!ids.has(id)) ids.set(id, ids.size);
-    return ids.get(id);
-  };
-  // guarded calls take ids from a process-wide sequence: compared by order of appearance
-  const callOf = (id: unknown) => {
-    if (typeof id !== 'string') return id;
-    if (!calls.has(id)) calls.set(id, calls.size);
-    return `call#${calls.get(id)}`;
-  };
-  return blocks.map((block) => ({
-    ...block,
-    id: idOf(block.id),
-    trace_id: 'trace',
-    parent_block_id: idOf(block.parent_block_id),
-    payload:
-      'call_id' in block.payload
-        ? { ...block.payload, call_id: callOf(block.payload.call_id) }
-        : block.payload,
-  }));
-}
 
 /** An error as comparable text: its class, code and message without block or trace ids. */
 function describeError(error: unknown): string {
