@@ -235,7 +235,8 @@ export function entryToBlocks(
  */
 export interface GuardedCallRecord {
   callId: string;
-  toolName: string;
+  /** May be a getter (a guard's record reads it from what the guard shares). */
+  readonly toolName: string;
   args: unknown[];
   kwargs: Record<string, unknown>;
   callTimestamp: string;
@@ -251,11 +252,6 @@ export interface GuardedCallRecord {
   resultTimestamp: string;
   /** May be a getter building a new object per read (a guard's record): read it once. */
   readonly guard: Record<string, unknown>;
-  /**
-   * `Date.now()` at the call's end, when the guard's clock is `Date.now`: a tracer whose clock
-   * is `Date.now` may draw the blocks' ids at it rather than read the clock again.
-   */
-  readonly endMs?: number | undefined;
   /**
    * The call id comes from the process-wide `nextCallId` sequence and no user code saw it before
    * the call was recorded (so nothing can have logged a TOOL_CALL under it): no other call has it.

@@ -530,30 +530,46 @@ class FirstAttemptRace {
   ) {}
 }
 
+/** What every {@link DirectRecord} of one guard shares. */
+interface RecordInfo {
+  readonly toolName: string;
+  readonly sideEffect: string | undefined;
+  /** The budget's `maxCostPerSession` in micro-USD (what `remaining_micro_usd` is counted from). */
+  readonly maxPerSessionMicroUsd: number | undefined;
+}
+
+// DirectRecord.facts: which fast-path facts the record holds
+const reservedBit = 1;
+const settledBit = 2;
+const attemptedBit = 4;
+
 /**
  * What a guard hands a `createTracer` tracer for a call it records directly. A tracer with no
- * sink keeps it until the trace is read, so it holds numbers where it can: the guard record of a
+ * sink keeps it until the trace is read (every young GC copies it until then), so it is small:
+ * what all calls of the guard share sits in one {@link RecordInfo}, and the guard record of a
  * fast-path call (one successful attempt, the budget's `reserved` and `settled` decisions) is
- * built from them when read, the same objects the general path builds at once. Read `guard` once.
+ * kept as numbers and built when read, the same objects the general path builds at once. A
+ * number equal to what can be derived (the attempt's duration, the remaining budget) is not
+ * stored. Read `guard` once.
  */
 class DirectRecord implements GuardedCallRecord {
   parentBlockId = '';
   callBlockId = '';
   resultBlockId = '';
-  private readonly reserved: boolean = false;
-  private readonly settled: boolean = false;
-  private readonly attempted: boolean = false;
+  private readonly facts: number = 0;
   private readonly factSessionId: string = '';
   private readonly reservedMicroUsd: number = 0;
   private readonly spentAtReserve: number = 0;
   private readonly chargedMicroUsd: number = 0;
   private readonly spentMicroUsd: number = 0;
-  private readonly remainingMicroUsd: number | null = null;
-  private readonly durationMs: number = 0;
+  /** Undefined: `maxPerSessionMicroUsd` − spent (or null without a maximum). */
+  private readonly remainingMicroUsd: number | null | undefined = undefined;
+  /** Undefined: the call's execution time. */
+  private readonly durationMs: number | undefined = undefined;
 
   constructor(
+    private readonly info: RecordInfo,
     readonly callId: string,
-    readonly toolName: string,
     readonly args: unknown[],
     readonly kwargs: Record<string, unknown>,
     readonly callTimestamp: string,
@@ -567,45 +583,61 @@ class DirectRecord implements GuardedCallRecord {
     private readonly costMicroUsd: number | null,
     readonly resultTimestamp: string,
     readonly uniqueCallId: boolean,
-    readonly endMs: number | undefined,
     private readonly built: Record<string, unknown> | undefined,
-    private readonly sideEffect: string | undefined,
     facts: CallDetails | undefined,
   ) {
     if (facts !== undefined) {
-      this.reserved = facts.reservedFact;
-      this.settled = facts.settledFact;
-      this.attempted = facts.attemptFact;
+      this.facts =
+        (facts.reservedFact ? reservedBit : 0) |
+        (facts.settledFact ? settledBit : 0) |
+        (facts.attemptFact ? attemptedBit : 0);
       this.factSessionId = facts.factSessionId;
       this.reservedMicroUsd = facts.factReservedMicroUsd;
       this.spentAtReserve = facts.factSpentAtReserve;
       this.chargedMicroUsd = facts.factChargedMicroUsd;
       this.spentMicroUsd = facts.factSpentMicroUsd;
-      this.remainingMicroUsd = facts.factRemainingMicroUsd;
-      this.durationMs = facts.factDurationMs;
+      const remaining = facts.factRemainingMicroUsd;
+      if (remaining !== this.derivedRemaining()) this.remainingMicroUsd = remaining;
+      if (facts.factDurationMs !== executionTimeMs) this.durationMs = facts.factDurationMs;
     }
+  }
+
+  get toolName(): string {
+    return this.info.toolName;
   }
 
   get cost(): number | null {
     return this.costMicroUsd === null ? null : this.costMicroUsd / 1e6;
   }
 
+  private derivedRemaining(): number | null {
+    const max = this.info.maxPerSessionMicroUsd;
+    return max === undefined ? null : max - this.spentMicroUsd;
+  }
+
   /** The guard record: as `guardRecord` builds it (same keys, same order). */
   get guard(): Record<string, unknown> {
     if (this.built !== undefined) return this.built;
+    const facts = this.facts;
     const sessionId = this.factSessionId;
-    const reserved = this.reserved
-      ? reservedDecision(sessionId, this.reservedMicroUsd, this.spentAtReserve)
-      : undefined;
-    const settled = this.settled
-      ? settledDecision(sessionId, this.chargedMicroUsd, this.spentMicroUsd, this.remainingMicroUsd)
-      : undefined;
+    const reserved =
+      (facts & reservedBit) !== 0
+        ? reservedDecision(sessionId, this.reservedMicroUsd, this.spentAtReserve)
+        : undefined;
+    const remaining =
+      this.remainingMicroUsd === undefined ? this.derivedRemaining() : this.remainingMicroUsd;
+    const settled =
+      (facts & settledBit) !== 0
+        ? settledDecision(sessionId, this.chargedMicroUsd, this.spentMicroUsd, remaining)
+        : undefined;
+    const duration = this.durationMs === undefined ? this.executionTimeMs : this.durationMs;
     const guard: Record<string, unknown> = {
-      attempts: this.attempted ? [firstAttemptSucceeded(this.durationMs)] : [],
+      attempts: (facts & attemptedBit) !== 0 ? [firstAttemptSucceeded(duration)] : [],
       decisions:
         reserved === undefined ? [] : settled === undefined ? [reserved] : [reserved, settled],
     };
-    if (this.sideEffect !== undefined) guard.side_effect = this.sideEffect;
+    const sideEffect = this.info.sideEffect;
+    if (sideEffect !== undefined) guard.side_effect = sideEffect;
     return guard;
   }
 }
@@ -680,6 +712,8 @@ export class GuardRuntime {
    * custom breaker failure test, and a budget (if any) in memory at a fixed cost per call.
    */
   private readonly quiet: boolean;
+  /** What every record this guard hands a tracer directly shares. */
+  private readonly recordInfo: RecordInfo;
   /** The in-memory budget of a {@link quiet} guard, and its fixed cost per call. */
   private readonly plainBudget: MemoryBudget<unknown> | undefined = undefined;
   private readonly plainCost: number = 0;
@@ -791,6 +825,11 @@ export class GuardRuntime {
       this.plainBudget = this.budget as MemoryBudget<unknown>;
       this.plainCost = plainCost;
     }
+    this.recordInfo = Object.freeze({
+      toolName: this.name,
+      sideEffect: options.sideEffect,
+      maxPerSessionMicroUsd: this.budget?.limits.maxCostPerSessionMicroUsd,
+    });
     this.ownReserveOptions =
       this.budget === undefined
         ? undefined
@@ -1741,8 +1780,8 @@ export class GuardRuntime {
       const facts = s.onlyFacts;
       tracer[recordGuardedCall](
         new DirectRecord(
+          this.recordInfo,
           s.callId,
-          this.name,
           s.recordedArgs(),
           s.keywords(),
           isoAt(s.startMs),
@@ -1757,12 +1796,11 @@ export class GuardRuntime {
           s.costMicroUsd,
           isoAt(this.endMs),
           this.ownCallIds && !s.callIdShared,
-          // Date.now() at the end (see measureEnd) only with the real clock
-          this.realClock ? this.endMs : undefined,
           facts === undefined ? this.guardRecord(s) : undefined,
-          this.options.sideEffect,
           facts,
         ),
+        // Date.now() at the end (see measureEnd) only with the real clock
+        this.realClock ? this.endMs : undefined,
       );
     } catch (error) {
       this.logger.warn(

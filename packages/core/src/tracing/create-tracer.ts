@@ -173,8 +173,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   /** The ids of a guarded call's two blocks, stamped with its end time when that is the same clock. */
-  function guardedCallId(record: GuardedCallRecord): string {
-    const endMs = record.endMs;
+  function guardedCallId(endMs: number | undefined): string {
     return clockIsDateNow && endMs !== undefined ? nextIdAt(endMs) : nextId();
   }
 
@@ -534,25 +533,25 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         : [blocks[1] as ToolCallBlock, blocks[2] as ToolResultBlock];
     },
 
-    [recordGuardedCall](record: GuardedCallRecord) {
+    [recordGuardedCall](record: GuardedCallRecord, endMs?: number) {
       ensureOpen('recordEntry');
       if (canDefer(record)) {
         record.parentBlockId = lastMessageId as string;
-        record.callBlockId = guardedCallId(record);
-        record.resultBlockId = guardedCallId(record);
+        record.callBlockId = guardedCallId(endMs);
+        record.resultBlockId = guardedCallId(endMs);
         deferred.push(record);
         return;
       }
       materialize();
       const parentId = lastMessageId;
       const message = parentId === null ? syntheticMessageInput() : undefined;
-      const callBlockId = guardedCallId(record);
+      const callBlockId = guardedCallId(endMs);
       const pair = guardedCallToBlocks(
         record,
         traceId,
         message === undefined ? (parentId as string) : (message.id as string),
         callBlockId,
-        guardedCallId(record),
+        guardedCallId(endMs),
         emptyObject,
       ) as unknown as Candidate[];
       acceptAll(message === undefined ? pair : [message, pair[0]!, pair[1]!]);

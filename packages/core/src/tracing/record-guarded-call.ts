@@ -11,6 +11,10 @@ export const recordGuardedCall: unique symbol = Symbol('tracewarden.recordGuarde
 
 /** A tracer that records guarded calls directly. @internal */
 export interface GuardedCallTracer extends Tracer {
-  /** Records the call as `recordEntry` would its entry (attaching to the most recent MESSAGE). */
-  [recordGuardedCall](record: GuardedCallRecord): void;
+  /**
+   * Records the call as `recordEntry` would its entry (attaching to the most recent MESSAGE).
+   * @param endMs - `Date.now()` at the call's end, when the guard's clock is `Date.now`: a tracer
+   *   whose clock is `Date.now` may draw the blocks' ids at it rather than read the clock again
+   */
+  [recordGuardedCall](record: GuardedCallRecord, endMs?: number): void;
 }
