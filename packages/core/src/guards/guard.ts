@@ -12,7 +12,11 @@ import type {
   ValidationResult,
 } from '../model/tool-records.js';
 import { currentTracer } from '../tracing/index.js';
-import { type GuardedCallTracer, recordGuardedCall } from '../tracing/record-guarded-call.js';
+import {
+  type GuardedCallTracer,
+  ownsDirectPath,
+  recordGuardedCall,
+} from '../tracing/record-guarded-call.js';
 import type { Tracer } from '../tracing/types.js';
 import { abortableSleep, sleepUnlessAborted } from './abortable-sleep.js';
 import { backoffDelay } from './backoff-delay.js';
@@ -1722,7 +1726,8 @@ export class GuardRuntime {
     if (thrown === undefined && s.track && this.tracerOnly && s.tracer !== undefined) {
       const tracer = s.tracer as Partial<GuardedCallTracer>;
       if (
-        tracer[recordGuardedCall] !== undefined &&
+        // not past a recordEntry of a wrapper's own: it must see every call
+        ownsDirectPath(tracer[recordGuardedCall], tracer.recordEntry) &&
         this.metadata === undefined &&
         s.metadata === undefined
       ) {

@@ -6,6 +6,7 @@ import type { GuardDecision } from '../guards/types.js';
 import type { ContentPart, Message, ToolCall, ToolOutput, Trace } from '../model/index.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import { PolicyViolationError } from '../policy/policy-violation-error.js';
+import { ownsDirectPath } from '../tracing/record-guarded-call.js';
 import { type ModelResponseTracer, recordModelResponse } from '../tracing/record-model-response.js';
 import type { Tracer } from '../tracing/types.js';
 import { currentTracer } from '../tracing/with-trace.js';
@@ -1112,11 +1113,13 @@ class ModelCall implements ModelCallHandle {
     let blockId: string | undefined;
     try {
       // createTracer's tracers take the response directly (deferred when nothing can see it)
-      const direct = (tracer as Partial<ModelResponseTracer>)[recordModelResponse];
-      blockId =
-        direct === undefined
-          ? tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }).id
-          : direct.call(tracer, output.text, metadata, raw);
+      // (not past a logMessage of a wrapper's own: it must see every response)
+      blockId = ownsDirectPath(
+        (tracer as Partial<ModelResponseTracer>)[recordModelResponse],
+        tracer.logMessage,
+      )
+        ? (tracer as ModelResponseTracer)[recordModelResponse](output.text, metadata, raw)
+        : tracer.logMessage({ role: 'assistant', content: output.text, metadata, raw }).id;
     } catch (recordingError) {
       core.onRecordingError(recordingError);
     }

@@ -20,7 +20,7 @@ import { createTraceValidator } from '../validation/create-block-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
 import { isWellFormed } from '../validation/is-well-formed.js';
 import type { BlockLimits } from '../validation/types.js';
-import { type GuardedCallTracer, recordGuardedCall } from './record-guarded-call.js';
+import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
 import { recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
@@ -606,6 +606,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // not enumerable: a tracer spread into a wrapper of its own (`{ ...tracer, logMessage }`)
   // leaves it behind, so the wrapper's logMessage sees the recorder's responses
   Object.defineProperty(tracer, recordModelResponse, { value: recordResponse });
+  // direct paths only while the public methods they stand in for are this tracer's own
+  (recordResponse as { [standsInFor]?: unknown })[standsInFor] = tracer.logMessage;
+  (tracer[recordGuardedCall] as { [standsInFor]?: unknown })[standsInFor] = tracer.recordEntry;
   return tracer;
 }
 

@@ -9,6 +9,27 @@ import type { Tracer } from './types.js';
  */
 export const recordGuardedCall: unique symbol = Symbol('tracewarden.recordGuardedCall');
 
+/**
+ * Key under which `createTracer` puts, on each direct-recording method, the public method it
+ * stands in for (`recordEntry`, `logMessage`). The direct path is taken only while the tracer's
+ * public method is still that one: a wrapper with its own `recordEntry` or `logMessage` (a Proxy,
+ * `Object.create(tracer)`, a spread copy, a method patched in place) sees every call through it.
+ * @internal
+ */
+export const standsInFor: unique symbol = Symbol('tracewarden.standsInFor');
+
+/**
+ * Whether a tracer's direct-recording method may be used instead of its public method (see
+ * {@link standsInFor}): `direct` is the tracer's method under the direct path's key,
+ * `publicMethod` its `recordEntry` or `logMessage` (read by name at the call site: one shape).
+ * @internal
+ */
+export function ownsDirectPath(direct: unknown, publicMethod: unknown): boolean {
+  return (
+    direct !== undefined && (direct as { [standsInFor]?: unknown })[standsInFor] === publicMethod
+  );
+}
+
 /** A tracer that records guarded calls directly. @internal */
 export interface GuardedCallTracer extends Tracer {
   /**
