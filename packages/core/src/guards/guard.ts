@@ -89,6 +89,26 @@ const defaultClock: GuardClock = Date.now;
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
 const defaultTick: GuardClock = () => performance.now();
 let ownBuckets = 0;
+
+/** A guard's own rate-limit bucket, forgotten when the guard is collected. */
+interface OwnBucket {
+  readonly store: RateLimitStore;
+  readonly key: string;
+}
+
+/**
+ * Forgets the bucket of a `sharedKey: ''` guard once the guard is garbage: no other guard can
+ * take from its key, so nothing can tell, and guards made per request or session leave no bucket
+ * behind in a long-lived store. What is registered is a token only the guard holds, so the guard
+ * itself stays as collectable as before.
+ */
+const ownBucketCleanup = new FinalizationRegistry<OwnBucket>((bucket) => {
+  try {
+    Promise.resolve(bucket.store.reset(bucket.key)).catch(() => {});
+  } catch {
+    // a store that throws on reset keeps the bucket, as it would have anyway
+  }
+});
 function isoAt(time: number): string {
   // a Date keeps whole milliseconds: fractional times of the same millisecond share the string
   return formatIsoTimestamp(Math.trunc(time));
@@ -682,6 +702,8 @@ export class GuardRuntime {
   private readonly maxRetries: number;
   private readonly retry: RetryOptions | undefined;
   private readonly retryBlockedBySideEffect: boolean;
+  /** `options.sideEffect` as given when the guard was made (every record uses this one). */
+  private readonly sideEffect: GuardOptions['sideEffect'];
   // timeout
   readonly timeoutMs: number | undefined;
   /** Deadlines of fast-path first attempts: one timer per guard instead of one per call. */
@@ -698,6 +720,8 @@ export class GuardRuntime {
   private readonly bucketStore: RateLimitStore | undefined;
   private readonly bucketKey: string;
   private readonly bucketLimits: readonly TokenBucketLimit[];
+  /** Held only by this guard: registered so that its own bucket is forgotten with it. */
+  private readonly ownBucketToken: object | undefined = undefined;
   // validation, hallucination
   private readonly inputValidators: Validator | readonly Validator[] | undefined;
   private readonly outputValidators: Validator | readonly Validator[] | undefined;
@@ -747,6 +771,7 @@ export class GuardRuntime {
     const retry = options.retry;
     this.retry = retry;
     this.maxRetries = retry === undefined ? 0 : Math.max(0, Math.floor(retry.maxRetries ?? 3));
+    this.sideEffect = options.sideEffect;
     this.retryBlockedBySideEffect =
       (options.sideEffect === 'write' || options.sideEffect === 'destructive') &&
       retry?.idempotent !== true;
@@ -792,6 +817,13 @@ export class GuardRuntime {
         : rate.sharedKey === ''
           ? `own:${++ownBuckets}`
           : `shared:${rate.sharedKey}`;
+    if (this.bucketStore !== undefined && rate?.sharedKey === '') {
+      this.ownBucketToken = {};
+      ownBucketCleanup.register(this.ownBucketToken, {
+        store: this.bucketStore,
+        key: this.bucketKey,
+      });
+    }
 
     const budget = options.budget;
     this.budget =
@@ -831,7 +863,7 @@ export class GuardRuntime {
     }
     this.recordInfo = Object.freeze({
       toolName: this.name,
-      sideEffect: options.sideEffect,
+      sideEffect: this.sideEffect,
       maxPerSessionMicroUsd: this.budget?.limits.maxCostPerSessionMicroUsd,
     });
     this.ownReserveOptions =
@@ -1482,7 +1514,7 @@ export class GuardRuntime {
         guard: 'retry',
         event: 'skipped',
         reason: 'side_effect',
-        side_effect: this.options.sideEffect,
+        side_effect: this.sideEffect,
       });
       return undefined;
     }
@@ -1769,7 +1801,7 @@ export class GuardRuntime {
       attempts: s.attempts ?? [],
       decisions: s.decisions ?? [],
     };
-    if (this.options.sideEffect !== undefined) guard.side_effect = this.options.sideEffect;
+    if (this.sideEffect !== undefined) guard.side_effect = this.sideEffect;
     if (s.costRecord !== undefined) guard.cost_record = s.costRecord;
     return guard;
   }
@@ -1804,8 +1836,9 @@ export class GuardRuntime {
           facts === undefined ? this.guardRecord(s) : undefined,
           facts,
         ),
-        // Date.now() at the end (see measureEnd) only with the real clock
-        this.realClock ? this.endMs : undefined,
+        // Date.now() at the end (see measureEnd) only with the real clock, not replaced since
+        // (fake timers): the tracer may then draw the ids at it
+        this.realClock && Date.now === defaultClock ? this.endMs : undefined,
       );
     } catch (error) {
       this.logger.warn(

@@ -36,43 +36,10 @@ export interface MemoryRateLimitStore extends RateLimitStore {
 interface BucketState {
   tokens: number[];
   last: number;
-  /** The limits of the first take: what a sweep refills by. */
-  limits: readonly TokenBucketLimit[];
-  /** Takes came with other limits too (guards sharing a key with different settings): never swept. */
-  mixed: boolean;
-}
-
-function sameLimits(a: readonly TokenBucketLimit[], b: readonly TokenBucketLimit[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i]!.capacity !== b[i]!.capacity || a[i]!.refillPerMs !== b[i]!.refillPerMs) return false;
-  }
-  return true;
-}
-
-/** Buckets a store holds before its first sweep (see {@link createMemoryRateLimitStore}). */
-const firstSweepAt = 1024;
-
-/**
- * Whether every bucket of `state` has refilled to full by `now`: such a state takes exactly as a
- * missing one would (a missing bucket starts full), so it can be dropped.
- */
-function refilled(state: BucketState, now: number): boolean {
-  if (state.mixed) return false;
-  const elapsed = now > state.last ? now - state.last : 0;
-  const { tokens, limits } = state;
-  for (let i = 0; i < limits.length; i++) {
-    const limit = limits[i]!;
-    if ((tokens[i] ?? limit.capacity) + elapsed * limit.refillPerMs < limit.capacity) return false;
-  }
-  return true;
 }
 
 /**
- * Creates an in-memory {@link RateLimitStore}: synchronous, lazily refilled, no timers. Memory
- * stays bounded by the keys in use: when the store has grown past twice its size after the last
- * sweep (at least 1,024 keys), buckets that have refilled to full are dropped (a full bucket
- * takes exactly like a new one), so guards made per request or per session leave nothing behind.
+ * Creates an in-memory {@link RateLimitStore}: synchronous, lazily refilled, no timers.
  * @returns a new, empty store
  * @example
  * ```ts
@@ -85,22 +52,12 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   // one-entry cache: a busy guard asks for the same key call after call
   let lastKey: string | undefined;
   let lastState: BucketState | undefined;
-  let sweepAt = firstSweepAt;
-  const sweep = (now: number) => {
-    for (const [key, state] of buckets) if (refilled(state, now)) buckets.delete(key);
-    lastKey = undefined;
-    lastState = undefined;
-    sweepAt = Math.max(firstSweepAt, 2 * buckets.size);
-  };
   return {
     take(key, limits, now) {
       let state = key === lastKey ? lastState : buckets.get(key);
       if (state === undefined) {
-        if (buckets.size >= sweepAt) sweep(now);
-        state = { tokens: limits.map((l) => l.capacity), last: now, limits, mixed: false };
+        state = { tokens: limits.map((l) => l.capacity), last: now };
         buckets.set(key, state);
-      } else if (state.limits !== limits && !state.mixed && !sameLimits(state.limits, limits)) {
-        state.mixed = true;
       }
       lastKey = key;
       lastState = state;

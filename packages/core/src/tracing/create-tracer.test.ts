@@ -742,6 +742,23 @@ describe('block ids and the clock', () => {
     ).toEqual([1, 2, 3]);
   });
 
+  it('keeps ids on the fake clock when fake timers replace Date.now after import', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.UTC(2020, 0, 1));
+      const tracer = createTracer();
+      tracer.logMessage({ role: 'user', content: 'go' });
+      await guard(async () => 'ok', { tracer })();
+      const last = tracer.logMessage({ role: 'user', content: 'again' });
+      for (const block of tracer.blocks()) {
+        expect(idTime(block.id)).toBe(Date.UTC(2020, 0, 1));
+      }
+      expect(Date.parse(last.created_at)).toBe(Date.UTC(2020, 0, 1));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("stamps a guarded call's block ids with its end time (Date.now clocks)", async () => {
     const tracer = createTracer();
     tracer.logMessage({ role: 'user', content: 'go' });

@@ -174,7 +174,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
   /** The ids of a guarded call's two blocks, stamped with its end time when that is the same clock. */
   function guardedCallId(endMs: number | undefined): string {
-    return clockIsDateNow && endMs !== undefined ? nextIdAt(endMs) : nextId();
+    // (and still is: fake timers may have replaced Date.now since the tracer took it)
+    return clockIsDateNow && endMs !== undefined && clock === Date.now ? nextIdAt(endMs) : nextId();
   }
 
   function returnIds(inputs: readonly Candidate[]): void {
