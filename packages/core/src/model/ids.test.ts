@@ -73,6 +73,15 @@ describe('id generators', () => {
     expect(ids.callId()).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('ignore arguments: passed as a callback, they still read their own clock', () => {
+    const ids = createIdGenerator(() => Date.UTC(2026, 0, 1));
+    const made = [-5, 1e20, Number.NaN].map(ids.blockId as (value: number) => string);
+    for (const id of made) expect(id).toMatch(/^tb_01[0-9A-HJKMNP-TV-Z]{24}$/);
+    expect(made.map((id) => id.slice(0, 13))).toEqual(Array(3).fill(made[0]!.slice(0, 13)));
+    const next = createUlid(() => 1);
+    expect([7, 8].map(next as (value: number) => string)[0]!.slice(0, 10)).toBe('0000000001');
+  });
+
   it('counts deterministically for tests', () => {
     const ids = createSequentialIds();
     expect([ids.blockId(), ids.blockId(), ids.traceId(), ids.callId()]).toEqual([

@@ -1,11 +1,17 @@
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
- * The default generator's `blockId`, which also takes the clock reading the caller just made
- * (a tracer stamping `created_at`), saving a second read of the same clock.
+ * Key of the default generator's block-id function that takes the clock reading its caller just
+ * made (a tracer stamping `created_at`), saving a second read of the same clock. A separate
+ * function: the public `blockId()` ignores its arguments (it may be passed as a callback).
  * @internal
  */
-export type BlockIdAt = (at?: number) => string;
+export const blockIdAt: unique symbol = Symbol('tracewarden.blockIdAt');
+
+/** The default generator, with its {@link blockIdAt} function. @internal */
+export interface ClockedIdGenerator extends IdGenerator {
+  [blockIdAt](at: number): string;
+}
 
 /** Source of new ids. Inject one into a tracer for deterministic ids in tests. */
 export interface IdGenerator {
@@ -37,8 +43,7 @@ function ulidTime(reading: number): number {
  * @param now - clock in milliseconds (fractions are floored; readings outside the ULID range,
  *   0 to 2^48 - 1, are clamped to it)
  * @param random - uniform random source in [0, 1)
- * @returns a function returning 26-character Crockford base32 ULIDs; given a reading of `now`
- *   just made, it uses that instead of reading the clock again
+ * @returns a function returning 26-character Crockford base32 ULIDs (it ignores arguments)
  * @example
  * ```ts
  * const next = createUlid();
@@ -48,7 +53,16 @@ function ulidTime(reading: number): number {
 export function createUlid(
   now: () => number = Date.now,
   random: () => number = Math.random,
-): (time?: number) => string {
+): () => string {
+  const next = ulidSource(now, random);
+  return () => next(undefined);
+}
+
+/** {@link createUlid}'s generator, which also takes a reading of `now` just made. */
+function ulidSource(
+  now: () => number,
+  random: () => number,
+): (reading: number | undefined) => string {
   // Hot path (one call per traced block): within one millisecond an id is a cached prefix plus
   // one character; the 16-digit random part is only re-encoded on a carry or a new millisecond.
   const digits = new Uint8Array(16);
@@ -66,7 +80,7 @@ export function createUlid(
     for (let i = 0; i < 15; i++) randomPart += alphabet[digits[i] ?? 0];
     prefix = timePart + randomPart;
   };
-  return (reading?: number) => {
+  return (reading: number | undefined) => {
     const time = ulidTime(reading === undefined ? now() : reading);
     if (time > lastTime) {
       lastTime = time;
@@ -115,12 +129,14 @@ function flat(id: string): string {
  * ```
  */
 export function createIdGenerator(now: () => number = Date.now): IdGenerator {
-  const ulid = createUlid(now);
-  return {
-    blockId: ((at?: number) => flat(`tb_${ulid(at)}`)) satisfies BlockIdAt,
-    traceId: () => flat(`tr_${ulid()}`),
+  const ulid = ulidSource(now, Math.random);
+  const ids: ClockedIdGenerator = {
+    blockId: () => flat(`tb_${ulid(undefined)}`),
+    traceId: () => flat(`tr_${ulid(undefined)}`),
     callId: () => crypto.randomUUID(),
+    [blockIdAt]: (at: number) => flat(`tb_${ulid(at)}`),
   };
+  return ids;
 }
 
 /**

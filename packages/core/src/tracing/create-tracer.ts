@@ -2,7 +2,7 @@ import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to
 import { entryToBlocks } from '../convert/index.js';
 import { TraceError, TracewardenError } from '../errors/index.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
-import type { BlockIdAt } from '../model/ids.js';
+import { blockIdAt as blockIdAtKey, type ClockedIdGenerator } from '../model/ids.js';
 import type {
   Block,
   IdGenerator,
@@ -162,7 +162,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   // the tracer's own ids read the tracer's clock: a reading just made can be handed over
-  const blockIdAt: BlockIdAt | undefined = ownIds ? (ids.blockId as BlockIdAt) : undefined;
+  const blockIdAt: ((at: number) => string) | undefined = ownIds
+    ? (ids as ClockedIdGenerator)[blockIdAtKey]
+    : undefined;
   // Date.now is the tracer's clock: a guard's end time (also Date.now) may stamp the ids
   const clockIsDateNow = options.clock === undefined;
 
