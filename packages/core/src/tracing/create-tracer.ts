@@ -18,7 +18,6 @@ import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
-import { isWellFormed } from '../validation/is-well-formed.js';
 import type { BlockLimits } from '../validation/types.js';
 import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
 import { recordModelResponse } from './record-model-response.js';
@@ -204,20 +203,13 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       if (item instanceof DeferredResponse) {
         // a model response's MESSAGE, a root: only its id is entered (unique by construction).
         // Its clock reading is formatted now, as candidate() would have at once.
-        const at = formatIsoTimestamp(item.at);
-        single[0] = {
-          id: item.id,
-          trace_id: traceId,
-          block_type: 'MESSAGE',
-          sub_type: 'MESSAGE',
-          payload: { role: 'assistant', content: item.content },
-          parent_block_id: null,
-          metadata: item.metadata,
-          raw: item.raw,
-          extra: emptyObject,
-          created_at: at,
-          updated_at: at,
-        };
+        single[0] = responseMessage(
+          item.id,
+          item.content,
+          item.metadata,
+          item.raw,
+          formatIsoTimestamp(item.at),
+        );
         try {
           validator.adoptAllOwned(single);
         } catch (error) {
@@ -284,10 +276,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     const prototype = Object.getPrototypeOf(metadata);
     if (prototype !== Object.prototype && prototype !== null) return false;
     if (content === null) return true;
-    if (typeof content !== 'string') return false;
-    // at most 3 bytes per UTF-16 unit: a string this short fits without counting its bytes
-    if (content.length * 3 <= limits.messageBytes) return isWellFormed(content);
-    return fitsLimit(content, limits.messageBytes);
+    return typeof content === 'string' && fitsLimit(content, limits.messageBytes);
   }
 
   function ensureOpen(method: string): void {
@@ -347,19 +336,18 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   }
 
   /**
-   * A model response's MESSAGE candidate stamped `at`, the text of the clock reading `ms` (the
-   * id is drawn at the same reading), with the payload logMessage's rest copy would make, in the
-   * same key order.
+   * A model response's MESSAGE candidate stamped `at`, with the payload logMessage's rest copy
+   * would make, in the same key order: built at once, or from a {@link DeferredResponse}.
    */
-  function ownedMessage(
+  function responseMessage(
+    id: string,
     content: string | null,
     metadata: Record<string, unknown>,
     raw: unknown,
-    ms: number,
     at: string,
   ): Candidate {
     return {
-      id: nextIdAt(ms),
+      id,
       trace_id: traceId,
       block_type: 'MESSAGE',
       sub_type: 'MESSAGE',
@@ -371,6 +359,17 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       created_at: at,
       updated_at: at,
     };
+  }
+
+  /** A model response's MESSAGE built at once, stamped with the clock reading `ms` (its id too). */
+  function ownedMessage(
+    content: string | null,
+    metadata: Record<string, unknown>,
+    raw: unknown,
+    ms: number,
+    at: string,
+  ): Candidate {
+    return responseMessage(nextIdAt(ms), content, metadata, raw, at);
   }
 
   function syntheticMessageInput(): Candidate {
