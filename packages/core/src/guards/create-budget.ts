@@ -204,8 +204,8 @@ type Exceeded = 'per_call' | 'session_cost' | 'session_calls';
 /**
  * The budget as a class: every budget shares one set of methods, so a guard's call sites stay
  * monomorphic across budgets (closures made per budget would make them polymorphic).
+ * @internal
  */
-/** @internal */
 export class MemoryBudget<Result> implements Budget<Result> {
   readonly limits: Budget['limits'];
   private readonly options: BudgetOptions<Result>;

@@ -928,13 +928,12 @@ export class GuardRuntime {
     // 3. budget reservation
     const budget = this.budget;
     const plain = this.plainBudget;
-    if (plain?.holdPlainly(s.sessionId ?? defaultBudgetSession)) {
+    const budgetSession = s.sessionId ?? defaultBudgetSession;
+    if (plain?.holdPlainly(budgetSession)) {
       // in memory, within every limit: no reservation objects (see quietSuccess)
       s.heldPlainly = true;
-      if (s.track) {
-        const sessionId = s.sessionId ?? defaultBudgetSession;
-        s.noteReserved(sessionId, plain.limits.estimateMicroUsd, plain.spentNow(sessionId));
-      }
+      if (s.track)
+        s.noteReserved(budgetSession, plain.limits.estimateMicroUsd, plain.spentNow(budgetSession));
     } else if (budget !== undefined) {
       const reservation = budget.reserve(undefined, this.reserveOptions(s.sessionId));
       if (reservation instanceof Promise || !reservation.ok || reservation.exceeded !== undefined)
