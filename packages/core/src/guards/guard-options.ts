@@ -165,6 +165,14 @@ export interface GuardInvokeOptions {
   sessionId?: string | undefined;
   /** Merged into this call's `call.metadata`. */
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * The model's tool call id this call runs for (adapters pass it). The call is recorded under
+   * that id: when the trace already holds the model's TOOL_CALL with it, only the TOOL_RESULT is
+   * recorded, under that TOOL_CALL, with the guards' decisions.
+   */
+  callId?: string | undefined;
+  /** Records this call into this tracer (overrides the guard's `tracer` and `withTrace`). */
+  tracer?: Tracer | undefined;
 }
 
 /** Counters of a guarded function. */

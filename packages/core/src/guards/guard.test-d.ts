@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { guard } from './guard.js';
-import type { GuardedFunction } from './guard-options.js';
+import type { GuardedFunction, GuardInvokeOptions } from './guard-options.js';
 import { guardTools } from './guard-tools.js';
 import type { GuardCallContext } from './types.js';
 
@@ -63,11 +63,7 @@ describe('guard types', () => {
   it('invoke takes per-call options, then the same parameters', () => {
     const search = guard(async (query: string, limit: number) => [query, limit] as const);
     expectTypeOf(search.invoke).parameters.toEqualTypeOf<
-      [
-        options: { signal?: AbortSignal; sessionId?: string; metadata?: Record<string, unknown> },
-        query: string,
-        limit: number,
-      ]
+      [options: GuardInvokeOptions, query: string, limit: number]
     >();
     expectTypeOf(search.invoke).returns.toEqualTypeOf<Promise<readonly [string, number]>>();
     expectTypeOf(search.toolName).toEqualTypeOf<string>();

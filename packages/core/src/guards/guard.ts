@@ -54,6 +54,7 @@ import type {
   RetryOptions,
   ToolArgs,
 } from './guard-options.js';
+import { checkGuardArguments } from './guard-options-schema.js';
 import { GuardTimeoutError } from './guard-timeout-error.js';
 import { HallucinationError } from './hallucination-error.js';
 import { nextCallId } from './next-call-id.js';
@@ -63,6 +64,7 @@ import {
   type TokenBucketLimit,
 } from './rate-limit-store.js';
 import { RateLimitedError } from './rate-limited-error.js';
+import { recordResultUnderCall } from './record-result-under-call.js';
 import { retryAfterMs } from './retry-after-ms.js';
 import { runValidators, type Validator } from './run-validators.js';
 import type {
@@ -271,6 +273,8 @@ class CallState {
   retries = 0;
   /** The call id was handed to user code (the tool's context, a hook's call record) before recording. */
   callIdShared = false;
+  /** The call id is the model's ({@link GuardInvokeOptions.callId}), not one of ours. */
+  externalCallId = false;
   private more: CallDetails | undefined = undefined;
 
   constructor(
@@ -391,6 +395,13 @@ class CallState {
   get callId(): string {
     if (this.id === undefined) this.id = this.runtime.createCallId();
     return this.id;
+  }
+
+  /** The call runs for a model's tool call: recorded under its id (see {@link emit}). */
+  useCallId(id: string): void {
+    this.id = id;
+    this.callIdShared = true;
+    this.externalCallId = true;
   }
 
   // A second item makes a new two-item array: pushing onto a one-item literal grows its store
@@ -884,7 +895,10 @@ export class GuardRuntime {
   run(args: unknown[], invoke: GuardInvokeOptions | undefined): Promise<unknown> {
     try {
       // fields of the runtime, not of `options`: option objects of many shapes make reads megamorphic
-      const tracer = this.tracer ?? currentTracer();
+      const tracer =
+        invoke === undefined
+          ? (this.tracer ?? currentTracer())
+          : (invoke.tracer ?? this.tracer ?? currentTracer());
       const track = this.listenersFixed || tracer !== undefined;
       const signal = invoke === undefined ? this.signal : (invoke.signal ?? this.signal);
       const s = new CallState(
@@ -898,6 +912,7 @@ export class GuardRuntime {
         this.clock(),
         invoke?.metadata,
       );
+      if (invoke?.callId !== undefined) s.useCallId(invoke.callId);
       this.stats.calls++;
       // an injected clock is also the duration clock: the start was just read from it
       if (track || this.needsLatency) s.startTick = this.realClock ? this.tick() : s.startMs;
@@ -1759,6 +1774,7 @@ export class GuardRuntime {
       if (
         // not past a recordEntry of a wrapper's own: it must see every call
         ownsDirectPath(tracer[recordGuardedCall], tracer.recordEntry) &&
+        !s.externalCallId &&
         this.metadata === undefined &&
         s.metadata === undefined
       ) {
@@ -1871,7 +1887,9 @@ export class GuardRuntime {
   private emit(s: CallState, entry: TraceEntry): void {
     if (s.tracer !== undefined) {
       try {
-        s.tracer.recordEntry(entry);
+        // a model's tool call already in the trace gets its result; otherwise call and result
+        if (!(s.externalCallId && recordResultUnderCall(s.tracer, entry)))
+          s.tracer.recordEntry(entry);
       } catch (error) {
         this.logger.warn(
           `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
@@ -1954,6 +1972,7 @@ export function guard<Args extends unknown[], Result>(
   fn: (...args: Args) => Result | PromiseLike<Result>,
   options: GuardOptions<Result> = {},
 ): GuardedFunction<ToolArgs<Args>, Result> {
+  checkGuardArguments(fn, options);
   const runtime = new GuardRuntime(fn as (...args: unknown[]) => unknown, options as GuardOptions);
   const guarded = (...args: unknown[]) => runtime.run(args, undefined);
   // `breakerState` is one shared getter: a getter made per function would give each guarded

@@ -108,6 +108,12 @@ function fromTuple(usage: LlmUsage, price: ModelPrice): number {
   return (usage.inputTokens * price[0] + usage.outputTokens * price[1]) / 1e6;
 }
 
+/** Where a price override goes, in each API that prices calls. */
+function overrideHint(model: string): string {
+  const price = `{ "${model}": [inputUsdPer1M, outputUsdPer1M] }`;
+  return `adapters (wrapOpenAI, the AI SDK and LangChain adapters) take pricing: { overrides: ${price} }; createBudget takes modelPricingOverrides: ${price}`;
+}
+
 /**
  * Prices one model call's token usage: first `overrides` (exact model id, or `provider:model`),
  * then the bundled `@pydantic/genai-prices` table (offline, pinned), then the unknown-model
@@ -165,7 +171,7 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
   } catch (cause) {
     if (options.unknownModel === undefined || options.unknownModel === 'refuse') {
       throw new UnknownModelPriceError({
-        message: `Could not price model "${model}": the price table rejected the usage (${String(cause)}). Check the usage figures, or add modelPricingOverrides: { "${model}": [inputUsdPer1M, outputUsdPer1M] }.`,
+        message: `Could not price model "${model}": the price table rejected the usage (${String(cause)}). Check the usage figures, or give the model a price: ${overrideHint(model)}.`,
         cause,
         model,
         provider,
@@ -186,7 +192,7 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
   const policy = options.unknownModel ?? 'refuse';
   if (policy === 'refuse') {
     throw new UnknownModelPriceError({
-      message: `No price known for model "${model}"${provider === undefined ? '' : ` (provider "${provider}")`}. Add modelPricingOverrides: { "${model}": [inputUsdPer1M, outputUsdPer1M] }, pass the right provider id, or set unknownModel to 'warn' or { fallback: [input, output] }.`,
+      message: `No price known for model "${model}"${provider === undefined ? '' : ` (provider "${provider}")`}. Give it a price (${overrideHint(model)}), pass the right provider id, or choose unknownModel: 'warn' (counted as 0) or { fallback: [inputUsdPer1M, outputUsdPer1M] }.`,
       model,
       provider,
     });
@@ -194,7 +200,7 @@ export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = 
   if (policy === 'warn') {
     const warn = options.onWarn ?? ((message: string) => console.warn(`[tracewarden] ${message}`));
     warn(
-      `No price known for model "${model}"; counted as 0 USD. Add modelPricingOverrides to price it.`,
+      `No price known for model "${model}"; counted as 0 USD. To price it: ${overrideHint(model)}.`,
     );
     return {
       cost_usd: 0,

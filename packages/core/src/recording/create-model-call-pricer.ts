@@ -18,6 +18,16 @@ interface Rates {
 }
 
 /**
+ * The price table's provider id of a framework's provider id: the AI SDK names providers by
+ * API (`openai.chat`, `openai.responses`, `anthropic.messages`), the table by company (`openai`).
+ */
+function providerFamily(provider: string | undefined): string | undefined {
+  if (provider === undefined) return undefined;
+  const dot = provider.indexOf('.');
+  return dot === -1 ? provider : provider.slice(0, dot);
+}
+
+/**
  * A pricer for the recorder: {@link priceUsage} per model, with the model's per-token rates
  * (input, cached input, output) looked up once and reused, so pricing costs a few arithmetic
  * operations per call instead of a price-table search. Tiered prices (a different rate past a
@@ -35,6 +45,7 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
   const { provider, cacheMs = 3_600_000, ...priceOptions } = options;
   const cache = new Map<string, Rates>();
   const price = (
+    provider: string | undefined,
     model: string,
     inputTokens: number,
     cachedInputTokens: number,
@@ -44,13 +55,15 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       { model, provider, usage: { inputTokens, cachedInputTokens, outputTokens } },
       priceOptions,
     );
-  return (model, usage) => {
+  return (model, usage, callProvider) => {
     const now = Date.now();
-    let rates = cache.get(model);
+    const priceProvider = provider ?? providerFamily(callProvider);
+    const key = priceProvider === undefined ? model : `${priceProvider}\u0000${model}`;
+    let rates = cache.get(key);
     if (rates === undefined || rates.expires < now) {
-      const input = price(model, 1_000_000, 0, 0);
-      const cached = price(model, 1_000_000, 1_000_000, 0);
-      const output = price(model, 0, 0, 1_000_000);
+      const input = price(priceProvider, model, 1_000_000, 0, 0);
+      const cached = price(priceProvider, model, 1_000_000, 1_000_000, 0);
+      const output = price(priceProvider, model, 0, 0, 1_000_000);
       rates = {
         input: input.cost_usd / 1e6,
         cached: cached.cost_usd / 1e6,
@@ -58,7 +71,7 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
         record: input,
         expires: now + cacheMs,
       };
-      cache.set(model, rates);
+      cache.set(key, rates);
     }
     const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
     const usd =

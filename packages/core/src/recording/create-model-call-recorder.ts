@@ -21,7 +21,16 @@ import {
   responseHashPair,
   rootChainKey,
 } from './message-fingerprint.js';
+import { recordToolResult } from './record-tool-result.js';
 import { scrubRaw } from './scrub-raw.js';
+import {
+  hasResult,
+  keyedByFields,
+  rememberSent,
+  type SentMessage,
+  stateOf,
+  type TracerState,
+} from './tracer-state.js';
 import type {
   ModelCallAttempt,
   ModelCallCost,
@@ -114,72 +123,6 @@ export interface ModelCallRecorder {
   readonly onPolicyViolation: 'throw' | 'refuse';
   /** Whether a policy is configured. */
   readonly hasPolicy: boolean;
-}
-
-/** What the recorder remembers per tracer (shared by every recorder writing to it). */
-interface TracerState {
-  /** Chain keys of every conversation prefix recorded. */
-  prefixes: PairSet;
-  /** Hashes of the fingerprints of recorded responses: never re-recorded when re-sent. */
-  responses: PairSet;
-  /** Call ids whose result is recorded. */
-  results: Set<string>;
-  /** How many tracer blocks were scanned for results recorded by others. */
-  scanned: number;
-  /**
-   * The leading messages of the last request whose key depends only on fields compared here
-   * (string or no content, no tool calls: `messageStep`'s rule), with those fields and the key
-   * after each. A history re-sent as the same objects is matched by identity, without a memo
-   * lookup or a prefix lookup per message.
-   */
-  sent: SentMessage[];
-}
-
-/** One message of the last request, as {@link TracerState.sent} keeps it. */
-interface SentMessage {
-  message: NeutralMessage;
-  role: unknown;
-  content: unknown;
-  toolCallId: unknown;
-  /** The chain key of the conversation up to and including this message (among the prefixes). */
-  key: ChainKey;
-}
-
-/** Whether a message's key depends only on its role, string content and tool call id. */
-function keyedByFields(message: NeutralMessage): boolean {
-  const content = message.content;
-  return (
-    (typeof content === 'string' || content === null || content === undefined) &&
-    (message.tool_calls === undefined || message.tool_calls.length === 0)
-  );
-}
-
-/** Remembers the request's next message and the key after it. */
-function rememberSent(sent: SentMessage[], message: NeutralMessage, key: ChainKey): void {
-  sent.push({
-    message,
-    role: message.role,
-    content: message.content,
-    toolCallId: message.tool_call_id,
-    key,
-  });
-}
-
-const states = new WeakMap<Tracer, TracerState>();
-
-function stateOf(tracer: Tracer): TracerState {
-  let state = states.get(tracer);
-  if (state === undefined) {
-    state = {
-      prefixes: new PairSet(),
-      responses: new PairSet(),
-      results: new Set(),
-      scanned: 0,
-      sent: [],
-    };
-    states.set(tracer, state);
-  }
-  return state;
 }
 
 function defaultRecordingError(error: unknown): void {
@@ -376,18 +319,6 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       onRecordingError(error);
       return undefined;
     }
-  }
-
-  function hasResult(tracer: Tracer, state: TracerState, callId: string): boolean {
-    if (state.results.has(callId)) return true;
-    // Results recorded by someone else (a guarded tool with this tracer): scan the new blocks once.
-    const blocks = tracer.blocks();
-    for (let i = state.scanned; i < blocks.length; i++) {
-      const block = blocks[i];
-      if (block?.sub_type === 'TOOL_RESULT') state.results.add(block.payload.call_id);
-    }
-    state.scanned = blocks.length;
-    return state.results.has(callId);
   }
 
   function recordToolCall(
@@ -601,23 +532,22 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     onPolicyViolation: mode,
     hasPolicy: policy !== undefined,
     recordToolResult(input) {
-      const tracer = resolveTracer(input.tracer);
-      const state = stateOf(tracer);
-      if (hasResult(tracer, state, input.callId)) return false;
-      const call = tracer.findToolCall(input.callId);
-      if (call === undefined) return false;
-      const block = safely(() =>
-        tracer.logObserve({
-          parent_block_id: call.id,
-          payload: { call_id: input.callId, output: input.output },
-          ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
-        }),
-      );
-      if (block === undefined) return false;
-      state.results.add(input.callId);
-      return true;
+      const { tracer, ...rest } = input;
+      return safely(() => recordToolResult(resolveTracer(tracer), rest)) ?? false;
     },
   };
+}
+
+/**
+ * Whether an error means the caller stopped the call: their signal aborted, or an abort error by
+ * name (`AbortError`, the OpenAI SDK's `APIUserAbortError`, whose `name` is plain 'Error' on
+ * openai 7, hence the class name too).
+ */
+function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  if (signal?.aborted === true) return true;
+  if (!(error instanceof Error)) return false;
+  const name = error.name === 'Error' ? error.constructor.name : error.name;
+  return name === 'AbortError' || name === 'APIUserAbortError' || name === 'ResponseAborted';
 }
 
 function round(ms: number): number {
@@ -741,43 +671,22 @@ class ModelCall implements ModelCallHandle {
 
   /** Runs the guards in order; a refusal is recorded (with the request) and thrown. */
   private admit(): void {
-    const { core, input, tracer } = this;
+    const { core, input } = this;
     const tickets: ModelCallGuardTicket[] = [];
     const context = {
       provider: input.provider,
       model: input.model,
       estimatedInputTokens: estimateTokens(input.messages),
     };
+    let budgeted = false;
     for (const guard of core.guards) {
       let ticket: ModelCallGuardTicket | undefined;
       try {
         ticket = guard.admit(context);
       } catch (error) {
-        for (const admitted of tickets) admitted.settle?.({ status: 'cancelled', costMicroUsd: 0 });
-        const status = GuardError.isGuardError(error)
-          ? (guardStatuses[error.status] ?? 'failure')
-          : 'failure';
-        core.recordRequest(tracer, this.state, input.messages);
-        core.safely(() =>
-          tracer.logMessage({
-            role: 'assistant',
-            content: null,
-            metadata: {
-              provider: input.provider,
-              ...(input.api === undefined ? {} : { api: input.api }),
-              model: input.model,
-              status,
-              error: errorSummary(error),
-              decisions: [
-                ...(this.decisions ?? []),
-                { guard: guard.name, event: 'refused', action: 'block' },
-              ],
-              attempts: [],
-            },
-          }),
-        );
-        throw error;
+        this.refuse(tickets, guard.name, error);
       }
+      if (guard.name === 'budget') budgeted = true;
       if (ticket !== undefined) {
         tickets.push(ticket);
         if (ticket.decisions) (this.decisions ??= []).push(...ticket.decisions);
@@ -785,17 +694,65 @@ class ModelCall implements ModelCallHandle {
     }
     this.tickets = tickets;
     const live = tickets.filter((ticket) => ticket.allowsRunningCost !== undefined);
+    const pricer = core.pricer;
+    if (pricer === undefined || (!budgeted && live.length === 0)) return;
+    // A budget needs the model's price before the call: a model the table cannot price is
+    // refused here (when the pricing says so) rather than counted as free afterwards.
+    let perMillionIn: ModelCallCost | undefined;
+    let perMillionOut: ModelCallCost | undefined;
+    try {
+      perMillionIn = pricer(
+        input.model,
+        { inputTokens: 1_000_000, outputTokens: 0 },
+        input.provider,
+      );
+      perMillionOut = pricer(
+        input.model,
+        { inputTokens: 0, outputTokens: 1_000_000 },
+        input.provider,
+      );
+    } catch (error) {
+      this.refuse(tickets, 'budget', error);
+    }
     if (live.length > 0) {
       this.liveChecks = live;
-      const pricer = core.pricer;
-      if (pricer !== undefined) {
-        const perMillionIn = pricer(input.model, { inputTokens: 1_000_000, outputTokens: 0 });
-        const perMillionOut = pricer(input.model, { inputTokens: 0, outputTokens: 1_000_000 });
-        this.inputCostMicro =
-          ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * context.estimatedInputTokens;
-        this.outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
-      }
+      this.inputCostMicro =
+        ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * context.estimatedInputTokens;
+      this.outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
     }
+  }
+
+  /** Records a refused call (the request and an empty assistant MESSAGE) and throws `error`. */
+  private refuse(
+    admitted: readonly ModelCallGuardTicket[],
+    guardName: string,
+    error: unknown,
+  ): never {
+    const { core, input, tracer } = this;
+    for (const ticket of admitted) ticket.settle?.({ status: 'cancelled', costMicroUsd: 0 });
+    const status = GuardError.isGuardError(error)
+      ? (guardStatuses[error.status] ?? 'failure')
+      : 'failure';
+    core.recordRequest(tracer, this.state, input.messages);
+    core.safely(() =>
+      tracer.logMessage({
+        role: 'assistant',
+        content: null,
+        metadata: {
+          provider: input.provider,
+          ...(input.api === undefined ? {} : { api: input.api }),
+          model: input.model,
+          status,
+          error: errorSummary(error),
+          decisions: [
+            ...(this.decisions ?? []),
+            { guard: guardName, event: 'refused', action: 'block' },
+          ],
+          attempts: [],
+        },
+      }),
+    );
+    throw error;
   }
 
   private abortController(): AbortController {
@@ -951,6 +908,14 @@ class ModelCall implements ModelCallHandle {
     return error;
   }
 
+  end(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown {
+    if (this.stopReason === undefined && isAbort(error, signal ?? this.input.signal)) {
+      this.cancel(partial);
+      return error;
+    }
+    return this.fail(error, partial);
+  }
+
   cancel(partial?: ModelCallResponse): void {
     if (this.done) return;
     const reason = this.stopReason;
@@ -1005,7 +970,7 @@ class ModelCall implements ModelCallHandle {
     // try/catch in place of `safely(() => ...)`: no closure per call on this path
     if (finalUsage !== undefined && pricer !== undefined) {
       try {
-        cost = pricer(model, finalUsage);
+        cost = pricer(model, finalUsage, input.provider);
       } catch (pricingError) {
         core.onRecordingError(pricingError);
       }

@@ -1,3 +1,14 @@
+export {
+  type AdapterOptions,
+  type AdapterRuntime,
+  type AdapterRuntimeSettings,
+  checkAdapterOptions,
+  createAdapterRuntime,
+  type OptionCheck,
+  optionChecks,
+  type PricingOption,
+  resolvePricing,
+} from './create-adapter-runtime.js';
 export { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
 export { createModelCallPricer, type ModelCallPricerOptions } from './create-model-call-pricer.js';
 export {
@@ -5,6 +16,15 @@ export {
   type ModelCallRecorder,
   type ModelCallRecorderOptions,
 } from './create-model-call-recorder.js';
+export {
+  createStreamGate,
+  type StreamDecision,
+  type StreamEnd,
+  type StreamGate,
+  type StreamGateOptions,
+  type StreamPartKind,
+} from './create-stream-gate.js';
+export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
 export { scrubRaw } from './scrub-raw.js';
 export type {
   ModelCallAttempt,

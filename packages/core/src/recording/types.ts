@@ -224,6 +224,14 @@ export interface ModelCallHandle {
   fail(error: unknown, partial?: ModelCallResponse): unknown;
   /** Records a call the caller cancelled (early `break`, abort) with the partial output. */
   cancel(partial?: ModelCallResponse): void;
+  /**
+   * Ends the call from an error: `cancelled` when the caller stopped it (their `signal` aborted,
+   * or the error is an abort error) and no guard did, else `failed` (see {@link fail}).
+   * @param error - what the SDK or the stream threw
+   * @param signal - the caller's abort signal. @default the signal given to `start`
+   * @returns the error to throw: a guard's typed error when a guard stopped the call, else `error`
+   */
+  end(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown;
 }
 
 /**
@@ -283,5 +291,13 @@ export interface ModelCallCost {
   pricing_as_of?: string | undefined;
 }
 
-/** Prices a call's usage; returns `undefined` when the model cannot be priced. */
-export type ModelCallPricer = (model: string, usage: ModelUsage) => ModelCallCost | undefined;
+/**
+ * Prices a call's usage; returns `undefined` when the model cannot be priced (or throws an
+ * `UNKNOWN_MODEL_PRICE` error to refuse the call). `provider` is the call's provider id
+ * (`openai`, or an AI SDK provider such as `openai.chat`).
+ */
+export type ModelCallPricer = (
+  model: string,
+  usage: ModelUsage,
+  provider?: string,
+) => ModelCallCost | undefined;

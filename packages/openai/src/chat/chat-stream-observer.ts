@@ -1,4 +1,10 @@
-import type { ModelCallDelta, ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
+import {
+  createStreamGate,
+  type ModelCallDelta,
+  type ModelCallHandle,
+  type ModelCallOutcome,
+  type StreamGate,
+} from '@tracewarden/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
@@ -99,10 +105,9 @@ export function chatStreamObserver(
 
 /** A class (methods on the prototype) so that a stream allocates one observer, no closures. */
 class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
-  private sawToolCalls = false;
-  private sawText = false;
   private template: ChatCompletionChunk | undefined;
   private responseId: string | undefined;
+  private readonly gate: StreamGate;
   /** The delta of the chunk being read, rewritten for each one (the handle does not keep it). */
   private readonly delta: ModelCallDelta = {
     text: undefined,
@@ -118,68 +123,72 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
     private readonly controller: AbortController,
     private readonly handle: ModelCallHandle,
     private readonly settings: ChatStreamSettings,
-  ) {}
-
-  /** What to deliver of a chunk already aggregated: the chunk, a changed copy, nothing or HOLD. */
-  private route(
-    chunk: ChatCompletionChunk,
-    delta: ModelCallDelta,
-  ): ChatCompletionChunk | undefined | typeof HOLD {
-    const settings = this.settings;
-    if (chunk.choices.length === 0) return settings.hideUsageChunk ? undefined : chunk;
-    if (delta.text !== undefined) this.sawText = true;
-    let delivered: ChatCompletionChunk | undefined = chunk;
-    if (delta.toolCalls !== undefined) {
-      this.sawToolCalls = true;
-      if (settings.refuse) {
-        this.template ??= chunk;
-        const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice)
-          .delta;
-        const hasMore = Object.values(rest).some(
-          (value) => value !== undefined && value !== null && value !== '' && value !== 'assistant',
-        );
-        delivered =
-          hasMore || delta.finishReason
-            ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null)
-            : undefined;
-      }
-    }
-    if (settings.checkPolicy && this.sawToolCalls && delta.finishReason !== undefined) return HOLD;
-    return delivered;
+  ) {
+    this.gate = createStreamGate(handle, {
+      holdToolCalls: settings.checkPolicy,
+      dropToolCalls: settings.refuse,
+    });
   }
 
   item(
     chunk: ChatCompletionChunk,
   ): ChatCompletionChunk | undefined | typeof HOLD | DeliverThenStop<ChatCompletionChunk> {
-    const handle = this.handle;
     const delta = chatChunkDelta(chunk, this.delta);
     if (this.responseId === undefined) {
       this.responseId = chunk.id;
       delta.model = chunk.model;
       delta.responseId = chunk.id;
     }
-    const stop = handle.chunk(delta);
-    const result = this.route(chunk, delta);
-    if (stop === undefined) return result;
-    // Live budget cut-off: this chunk is within the budget (and paid for), so it is delivered;
-    // the request is aborted now and the next read throws BUDGET_EXCEEDED.
-    const error = handle.fail(stop);
-    if (result === undefined || result === HOLD) throw error;
-    return new DeliverThenStop(result, error);
+    const gate = this.gate;
+    const hasCalls = delta.toolCalls !== undefined;
+    let decision = gate.push(
+      delta,
+      hasCalls ? 'tool-call' : delta.finishReason ? 'finish' : 'content',
+    );
+    // a chunk that carries tool-call pieces and the finish reason is both
+    if (
+      hasCalls &&
+      delta.finishReason !== undefined &&
+      (decision === 'deliver' || decision === 'drop')
+    )
+      decision = gate.push(undefined, 'finish');
+    let delivered: ChatCompletionChunk | undefined = chunk;
+    if (chunk.choices.length === 0) delivered = this.settings.hideUsageChunk ? undefined : chunk;
+    else if (hasCalls && this.settings.refuse) {
+      // Refuse mode: the tool-call pieces are dropped (allowed calls come back at the end); the
+      // rest of the chunk still goes through.
+      this.template ??= chunk;
+      const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice).delta;
+      const hasMore = Object.values(rest).some(
+        (value) => value !== undefined && value !== null && value !== '' && value !== 'assistant',
+      );
+      delivered =
+        hasMore || delta.finishReason
+          ? withDelta(chunk, rest, chunk.choices[0]?.finish_reason ?? null)
+          : undefined;
+    }
+    switch (decision) {
+      case 'hold':
+        return HOLD;
+      case 'stop':
+        throw gate.stopError;
+      case 'deliver-then-stop':
+        if (delivered === undefined) throw gate.stopError;
+        return new DeliverThenStop(delivered, gate.stopError);
+      default:
+        return delivered;
+    }
   }
 
   end(held: ChatCompletionChunk[]): ChatCompletionChunk[] {
-    const handle = this.handle;
-    if (handle.stopped) throw handle.fail(handle.signal.reason);
-    if (this.controller.signal.aborted) {
-      handle.cancel();
-      return [];
-    }
-    const outcome = handle.finish();
-    linkRecorded(handle.tracer, undefined, outcome);
+    const end = this.gate.end(this.controller.signal.aborted);
+    if (end.kind === 'failed') throw end.error;
+    if (end.kind === 'cancelled') return [];
+    const outcome = end.outcome;
+    linkRecorded(this.handle.tracer, undefined, outcome);
     const template = this.template;
     if (!this.settings.refuse || template === undefined) return held;
-    const extra = refusedChunks(template, outcome, this.sawText);
+    const extra = refusedChunks(template, outcome, this.gate.sawText);
     const allowedLeft = outcome.toolCalls.some((review) => review.refusal === undefined);
     const rest = held.map((chunk) => {
       const choice = chunk.choices[0];
@@ -193,10 +202,10 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
   }
 
   error(error: unknown): unknown {
-    return this.handle.fail(error);
+    return this.gate.error(error);
   }
 
   cancel(): void {
-    this.handle.cancel();
+    this.gate.cancel();
   }
 }

@@ -1,4 +1,10 @@
-import type { ModelCallHandle, ModelCallOutcome } from '@tracewarden/core';
+import {
+  createStreamGate,
+  type ModelCallDelta,
+  type ModelCallHandle,
+  type ModelCallOutcome,
+  type StreamPartKind,
+} from '@tracewarden/core';
 import type { Response } from 'openai/resources/responses/responses';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
@@ -67,32 +73,36 @@ function responsesStreamObserver(
   handle: ModelCallHandle,
   context: WrapContext,
 ): StreamObserver<StreamEvent> {
-  const checkPolicy = context.recorder.hasPolicy;
+  // Refused calls are filtered out of the held events at the end (their deltas have passed).
+  const gate = createStreamGate(handle, {
+    holdToolCalls: context.recorder.hasPolicy,
+    dropToolCalls: false,
+  });
   let final: Response | undefined;
-  let sawCalls = false;
   return {
     item(event) {
-      let stop: Error | undefined;
+      let delta: ModelCallDelta | undefined;
+      let kind: StreamPartKind = 'content';
       switch (event.type) {
         case 'response.created':
         case 'response.in_progress': {
           const response = event.response as Response;
-          stop = handle.chunk({ model: response.model, responseId: response.id });
+          delta = { model: response.model, responseId: response.id };
           break;
         }
         case 'response.output_text.delta':
         case 'response.refusal.delta':
-          stop = handle.chunk({ text: String(event.delta) });
+          delta = { text: String(event.delta) };
           break;
         case 'response.reasoning_summary_text.delta':
         case 'response.reasoning_text.delta':
-          stop = handle.chunk({ reasoning: String(event.delta) });
+          delta = { reasoning: String(event.delta) };
           break;
         case 'response.output_item.added': {
           const item = event.item as Item;
           if (item.type === 'function_call') {
-            sawCalls = true;
-            stop = handle.chunk({
+            kind = 'tool-call';
+            delta = {
               toolCalls: [
                 {
                   index: Number(event.output_index),
@@ -100,49 +110,48 @@ function responsesStreamObserver(
                   name: String(item.name),
                 },
               ],
-            });
+            };
           }
           break;
         }
         case 'response.function_call_arguments.delta':
-          stop = handle.chunk({
+          kind = 'tool-call';
+          delta = {
             toolCalls: [{ index: Number(event.output_index), arguments: String(event.delta) }],
-          });
+          };
+          break;
+        case 'response.output_item.done':
+          if ((event.item as Item | undefined)?.type === 'function_call') kind = 'tool-call-end';
           break;
         case 'response.completed':
         case 'response.incomplete':
         case 'response.failed': {
           final = event.response as Response;
-          stop = handle.chunk({ usage: responsesUsage(final.usage) });
+          kind = 'finish';
+          delta = { usage: responsesUsage(final.usage) };
           break;
         }
         default:
           break;
       }
-      let result: StreamEvent | typeof HOLD = event;
-      if (checkPolicy && sawCalls) {
-        const item = event.item as Item | undefined;
-        if (
-          (event.type === 'response.output_item.done' && item?.type === 'function_call') ||
-          event.type === 'response.completed'
-        )
-          result = HOLD;
+      switch (gate.push(delta, kind)) {
+        case 'hold':
+          return HOLD;
+        case 'stop':
+          throw gate.stopError;
+        case 'deliver-then-stop':
+          return new DeliverThenStop(event, gate.stopError);
+        default:
+          return event;
       }
-      if (stop === undefined) return result;
-      // Live budget cut-off: this event is within the budget, so it is delivered; then stop.
-      const error = handle.fail(stop);
-      if (result === HOLD) throw error;
-      return new DeliverThenStop(result, error);
     },
     end(held) {
-      if (handle.stopped) throw handle.fail(handle.signal.reason);
-      if (controller.signal.aborted) {
-        handle.cancel();
-        return [];
-      }
       const response = final === undefined ? undefined : responsesResponse(final, null);
       if (response !== undefined && !context.recordRaw) delete response.raw;
-      const outcome = handle.finish(response);
+      const end = gate.end(controller.signal.aborted, response);
+      if (end.kind === 'failed') throw end.error;
+      if (end.kind === 'cancelled') return [];
+      const outcome = end.outcome;
       linkRecorded(handle.tracer, final, outcome);
       if (outcome.refused && final !== undefined) {
         // Refuse mode: the held events of refused calls are dropped and the final snapshot fixed.
@@ -160,10 +169,10 @@ function responsesStreamObserver(
       return held;
     },
     error(error) {
-      return handle.fail(error);
+      return gate.error(error);
     },
     cancel() {
-      handle.cancel();
+      gate.cancel();
     },
   };
 }

@@ -1,8 +1,8 @@
-export type { WrapPricingOption } from './resolve-pricer.js';
 export {
   defaultTracerOf,
   isWrapped,
   type OpenAIClientLike,
   type WrapOpenAIOptions,
+  type WrapPricingOption,
   wrapOpenAI,
 } from './wrap-openai.js';

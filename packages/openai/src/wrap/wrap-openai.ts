@@ -1,14 +1,10 @@
 import {
-  createModelCallGuards,
-  createModelCallRecorder,
-  createTracer,
-  type ModelCallGuard,
-  type ModelCallGuardOptions,
+  type AdapterOptions,
+  createAdapterRuntime,
   type ModelCallHandle,
   type ModelCallPricer,
-  type ModelCallRecorder,
-  type ToolCallPolicy,
-  type ToolCallReview,
+  optionChecks,
+  type PricingOption,
   type Tracer,
 } from '@tracewarden/core';
 import { APIPromise } from 'openai';
@@ -18,51 +14,26 @@ import { tapStream } from '../stream/tap-stream.js';
 import { attemptKey, wrapFetch } from '../transport/attempt-fetch.js';
 import type { ApiAdapter, WrapContext } from './api-adapter.js';
 import { linkRecorded } from './link-recorded.js';
-import { resolvePricer, type WrapPricingOption } from './resolve-pricer.js';
 
-/** Options of {@link wrapOpenAI}. */
-export interface WrapOpenAIOptions {
-  /**
-   * The tracer every call records into.
-   * @default the tracer of the enclosing `withTrace`, else a per-client tracer ({@link defaultTracerOf})
-   */
-  tracer?: Tracer | undefined;
-  /**
-   * Guards around each model call: the options of `guard()` (`rateLimit`, `circuitBreaker`,
-   * `budget`), or guards built with `createModelCallGuards`. They decide once per call, never
-   * per SDK retry.
-   * @default none
-   */
-  guards?: ModelCallGuardOptions | readonly ModelCallGuard[] | undefined;
-  /** Deadline of a whole call, all SDK attempts and the stream included, in seconds. @default none */
-  timeoutSeconds?: number | undefined;
-  /** Checked against every tool call the model proposes, before anything runs. */
-  policy?: ToolCallPolicy | undefined;
-  /**
-   * A `block` violation throws a `PolicyViolationError` (`'throw'`), or removes the call and
-   * appends a refusal the model sees on the next turn (`'refuse'`).
-   * @default 'throw'
-   */
-  onPolicyViolation?: 'throw' | 'refuse' | undefined;
-  /** The refusal text of a blocked call in `refuse` mode. */
-  refusalMessage?: ((review: ToolCallReview) => string) | undefined;
-  /**
-   * How calls are priced into `metadata.cost`: the core price table (with overrides), a
-   * function, or `false` for no pricing.
-   * @default the core price table
-   */
-  pricing?: WrapPricingOption | undefined;
+/**
+ * Options of {@link wrapOpenAI}: the options every adapter shares ({@link AdapterOptions}:
+ * `tracer`, `guards`, `timeoutSeconds`, `policy`, `onPolicyViolation`, `refusalMessage`,
+ * `pricing`, `recordRaw`, `onRecordingError`), plus `includeUsage`.
+ */
+export interface WrapOpenAIOptions extends AdapterOptions {
   /**
    * Ask for usage on streamed chat completions (`stream_options.include_usage`). The extra
    * usage-only chunk is recorded but not shown to you unless you asked for it yourself.
    * @default true
    */
   includeUsage?: boolean | undefined;
-  /** Keep the provider's raw response in each response block's `raw`. @default true */
-  recordRaw?: boolean | undefined;
-  /** Called when a block cannot be recorded; the model call goes on. @default a process warning */
-  onRecordingError?: ((error: unknown) => void) | undefined;
 }
+
+/**
+ * How a wrapped client prices calls (the shared adapter option).
+ * @deprecated use `PricingOption` from `@tracewarden/core`
+ */
+export type WrapPricingOption = PricingOption;
 
 /** The structural part of an OpenAI client that {@link wrapOpenAI} patches (openai 6 and 7). */
 export interface OpenAIClientLike {
@@ -103,27 +74,9 @@ type APIPromiseClass = {
 
 function noop(): void {}
 
-function isGuardList(
-  guards: ModelCallGuardOptions | readonly ModelCallGuard[],
-): guards is readonly ModelCallGuard[] {
-  return Array.isArray(guards);
-}
-
-function isUserAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
-  if (signal?.aborted === true) return true;
-  // `name` is plain 'Error' on openai 7's error classes; the class name is reliable.
-  return (
-    error instanceof Error &&
-    (error.name === 'APIUserAbortError' || error.constructor.name === 'APIUserAbortError')
-  );
-}
-
+/** Ends the call from the SDK's error: cancelled when the caller aborted, else failed. */
 function failureOf(handle: ModelCallHandle, error: unknown, signal?: AbortSignal | null): unknown {
-  if (!handle.stopped && isUserAbort(error, signal)) {
-    handle.cancel();
-    return error;
-  }
-  return handle.fail(error);
+  return handle.end(error, signal);
 }
 
 /**
@@ -336,33 +289,17 @@ export function wrapOpenAI<T extends OpenAIClientLike>(
   options: WrapOpenAIOptions = {},
 ): T {
   if ((client as unknown as Patchable)[wrappedMarker] !== undefined) return client;
-  let fallbackTracer: Tracer | undefined;
-  const defaultTracer = (): Tracer => {
-    fallbackTracer ??= createTracer();
-    return fallbackTracer;
-  };
-  const recorder: ModelCallRecorder = createModelCallRecorder({
-    tracer: options.tracer,
-    defaultTracer,
-    guards:
-      options.guards === undefined
-        ? undefined
-        : isGuardList(options.guards)
-          ? options.guards
-          : createModelCallGuards(options.guards),
-    timeoutSeconds: options.timeoutSeconds,
-    policy: options.policy,
-    onPolicyViolation: options.onPolicyViolation,
-    refusalMessage: options.refusalMessage,
-    pricer: resolvePricer(options.pricing),
-    onRecordingError: options.onRecordingError,
+  const runtime = createAdapterRuntime(options, {
+    entryPoint: 'wrapOpenAI',
+    provider: 'openai',
+    extraOptions: { includeUsage: optionChecks.boolean },
   });
   const context: WrapContext = {
-    recorder,
-    defaultTracer,
+    recorder: runtime.recorder,
+    defaultTracer: runtime.defaultTracer,
     includeUsage: options.includeUsage !== false,
-    recordRaw: options.recordRaw !== false,
-    timeout: options.timeoutSeconds !== undefined,
+    recordRaw: runtime.recordRaw,
+    timeout: runtime.hasTimeout,
   };
   return instrument(client, context);
 }

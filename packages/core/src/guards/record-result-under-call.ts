@@ -1,0 +1,28 @@
+import { entryToBlocks } from '../convert/entry-to-blocks.js';
+import type { TraceEntry } from '../model/index.js';
+import { recordToolResult } from '../recording/record-tool-result.js';
+import type { Tracer } from '../tracing/types.js';
+
+/** Block ids for the scratch conversion: only the result's payload and metadata are kept. */
+const scratchIds = { blockId: () => 'tb_scratch', traceId: () => 'tr_scratch' };
+
+/**
+ * Records a guarded call that ran for a model's tool call: when `tracer` holds the model's
+ * TOOL_CALL with the entry's call id, the TOOL_RESULT (the same payload and metadata
+ * `recordEntry` would write) goes under it and no second TOOL_CALL is made.
+ * @returns false when the trace has no such TOOL_CALL (or its result is already recorded)
+ * @internal
+ */
+export function recordResultUnderCall(tracer: Tracer, entry: TraceEntry): boolean {
+  if (tracer.findToolCall(entry.call.call_id) === undefined) return false;
+  const [, result] = entryToBlocks(entry, {
+    traceId: 'tr_scratch',
+    parentBlockId: 'tb_scratch',
+    ids: scratchIds as never,
+  });
+  return recordToolResult(tracer, {
+    callId: entry.call.call_id,
+    output: result.payload.output,
+    metadata: result.metadata as Record<string, unknown>,
+  });
+}

@@ -1,0 +1,274 @@
+import { TracewardenError } from '../errors/index.js';
+import type { PriceUsageOptions } from '../pricing/price-usage.js';
+import { createTracer } from '../tracing/create-tracer.js';
+import type { Tracer } from '../tracing/types.js';
+import { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
+import { createModelCallPricer } from './create-model-call-pricer.js';
+import { createModelCallRecorder, type ModelCallRecorder } from './create-model-call-recorder.js';
+import type { ModelCallGuard, ModelCallPricer, ToolCallPolicy, ToolCallReview } from './types.js';
+
+/**
+ * How an adapter prices calls into `metadata.cost`: options of the core price table
+ * (`overrides`, `unknownModel`), a pricer function, or `false` for none.
+ */
+export type PricingOption = PriceUsageOptions | ModelCallPricer | false;
+
+/**
+ * The options every adapter shares (`wrapOpenAI`, the AI SDK middleware and telemetry, the
+ * LangChain handler and middleware): each adapter's options extend this type, with the same
+ * names and meanings everywhere.
+ */
+export interface AdapterOptions {
+  /**
+   * The tracer every call records into.
+   * @default the tracer of the enclosing `withTrace`, else one tracer per adapter instance
+   */
+  tracer?: Tracer | undefined;
+  /**
+   * Guards around each model call: the options of `guard()` (`rateLimit`, `circuitBreaker`,
+   * `budget`), or guards built with `createModelCallGuards`. They decide once per call, never
+   * per SDK retry.
+   * @default none
+   */
+  guards?: ModelCallGuardOptions | readonly ModelCallGuard[] | undefined;
+  /** Deadline of a whole model call (every attempt and the stream), in seconds. @default none */
+  timeoutSeconds?: number | undefined;
+  /** Checked against every tool call the model proposes, before any tool runs. */
+  policy?: ToolCallPolicy | undefined;
+  /**
+   * A `block` violation throws a `PolicyViolationError` (`'throw'`), or the blocked call never
+   * runs and the model reads a refusal instead (`'refuse'`).
+   * @default 'throw'
+   */
+  onPolicyViolation?: 'throw' | 'refuse' | undefined;
+  /** The refusal text of a blocked call in `refuse` mode. */
+  refusalMessage?: ((review: ToolCallReview) => string) | undefined;
+  /**
+   * How calls are priced into `metadata.cost`: the core price table (`{ overrides, unknownModel }`),
+   * a pricer function, or `false`. With a budget in `guards`, a model the table cannot price is
+   * refused (`UNKNOWN_MODEL_PRICE`) unless you choose `unknownModel` yourself: a budget must not
+   * count an unpriced call as free. Without a budget it is recorded at 0 with one warning.
+   * @default the core price table
+   */
+  pricing?: PricingOption | undefined;
+  /** Keep the provider's raw response in each response block's `raw`. @default true */
+  recordRaw?: boolean | undefined;
+  /** Called when a block cannot be recorded; the model call goes on. @default a process warning */
+  onRecordingError?: ((error: unknown) => void) | undefined;
+}
+
+/** What {@link createAdapterRuntime} resolves an adapter's options to. */
+export interface AdapterRuntime {
+  /** The one recorder of this adapter instance. */
+  readonly recorder: ModelCallRecorder;
+  /** The adapter instance's own tracer, created on first use (no `tracer`, no `withTrace`). */
+  defaultTracer(): Tracer;
+  /** Whether raw provider payloads are recorded. */
+  readonly recordRaw: boolean;
+  /** Whether a whole-call deadline is set (the adapter then passes the handle's signal on). */
+  readonly hasTimeout: boolean;
+}
+
+/** Settings of {@link createAdapterRuntime} that the adapter (not its user) decides. */
+export interface AdapterRuntimeSettings {
+  /** The public entry point, for error messages (`wrapOpenAI`, `tracewardenMiddleware`). */
+  entryPoint: string;
+  /** Provider for pricing when the adapter always talks to one (`openai`). @default per call */
+  provider?: string | undefined;
+  /** Option keys the adapter adds to {@link AdapterOptions}, with a check for each. */
+  extraOptions?: Readonly<Record<string, OptionCheck>> | undefined;
+}
+
+/** Checks one option value: returns what was expected when the value is wrong. @internal */
+export type OptionCheck = (value: unknown) => string | undefined;
+
+const warned = new Set<string>();
+
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  process.emitWarning(message, { code: 'TRACEWARDEN_PRICING' });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Option checks: undefined is always allowed (an option left out). @internal */
+export const optionChecks = {
+  boolean: (value: unknown) => (typeof value === 'boolean' ? undefined : 'true or false'),
+  function: (value: unknown) => (typeof value === 'function' ? undefined : 'a function'),
+  oneOf:
+    (...allowed: readonly string[]): OptionCheck =>
+    (value) =>
+      typeof value === 'string' && allowed.includes(value)
+        ? undefined
+        : allowed.map((entry) => `'${entry}'`).join(' or '),
+  positiveSeconds: (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 2_147_483
+      ? undefined
+      : 'a finite number of seconds > 0 and at most 2147483 (Node timers max out at ~24.8 days)',
+} satisfies Record<string, OptionCheck | ((...args: string[]) => OptionCheck)>;
+
+const guardKeys = new Set([
+  'rateLimit',
+  'circuitBreaker',
+  'budget',
+  'sessionId',
+  'logger',
+  'clock',
+]);
+
+const commonChecks: Record<string, OptionCheck> = {
+  tracer: (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Tracer).logMessage === 'function' &&
+    typeof (value as Tracer).findToolCall === 'function'
+      ? undefined
+      : 'a Tracer (createTracer())',
+  guards: (value) => {
+    if (Array.isArray(value))
+      return value.every((guard) => typeof (guard as ModelCallGuard | null)?.admit === 'function')
+        ? undefined
+        : 'a list of model-call guards (createModelCallGuards())';
+    if (typeof value !== 'object' || value === null)
+      return "guard options ({ rateLimit, circuitBreaker, budget }) or createModelCallGuards()'s list";
+    const unknown = Object.keys(value).filter((key) => !guardKeys.has(key));
+    return unknown.length === 0
+      ? undefined
+      : `only ${[...guardKeys].join(', ')} (unknown: ${unknown.join(', ')})`;
+  },
+  timeoutSeconds: optionChecks.positiveSeconds,
+  policy: (value) =>
+    typeof (value as ToolCallPolicy | null)?.checkToolCall === 'function'
+      ? undefined
+      : typeof value === 'string'
+        ? 'a Policy object: parse policy text with parsePolicy(text) first'
+        : 'a Policy (parsePolicy(), definePolicy())',
+  onPolicyViolation: optionChecks.oneOf('throw', 'refuse'),
+  refusalMessage: optionChecks.function,
+  pricing: (value) =>
+    value === false || typeof value === 'function' || (typeof value === 'object' && value !== null)
+      ? undefined
+      : 'price table options ({ overrides, unknownModel }), a pricer function or false',
+  recordRaw: optionChecks.boolean,
+  onRecordingError: optionChecks.function,
+};
+
+/**
+ * Rejects options that are not what an adapter takes: unknown keys (a typo must never silently
+ * disable a guard) and wrong types, with one `INVALID_OPTIONS` error naming the option.
+ * @internal
+ */
+export function checkAdapterOptions(
+  options: unknown,
+  entryPoint: string,
+  extra?: Readonly<Record<string, OptionCheck>>,
+): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw invalid(entryPoint, 'options', 'an options object', options);
+  for (const [key, value] of Object.entries(options)) {
+    const check = commonChecks[key] ?? extra?.[key];
+    if (check === undefined) {
+      const known = [...Object.keys(commonChecks), ...Object.keys(extra ?? {})];
+      throw new TracewardenError('INVALID_OPTIONS', {
+        message: `${entryPoint}: unknown option "${key}"; known options are ${known.join(', ')}. A misspelt option would silently leave a guard out.`,
+      });
+    }
+    if (value === undefined) continue;
+    const expected = check(value);
+    if (expected !== undefined) throw invalid(entryPoint, key, expected, value);
+  }
+}
+
+function invalid(entryPoint: string, path: string, expected: string, given: unknown): Error {
+  return new TracewardenError('INVALID_OPTIONS', {
+    message: `${entryPoint}: option ${path} must be ${expected}; got ${describe(given)}`,
+  });
+}
+
+function hasBudget(guards: AdapterOptions['guards']): boolean {
+  if (guards === undefined) return false;
+  if (Array.isArray(guards))
+    return guards.some((guard) => (guard as ModelCallGuard).name === 'budget');
+  return (guards as ModelCallGuardOptions).budget !== undefined;
+}
+
+/**
+ * Resolves the pricing option into a pricer. Unpriced models: refused when a budget is set (a
+ * budget must not count them as free), else recorded at 0 with one warning, unless the caller
+ * chose an `unknownModel` policy.
+ * @internal
+ */
+export function resolvePricing(
+  option: PricingOption | undefined,
+  provider: string | undefined,
+  budget: boolean,
+): ModelCallPricer | undefined {
+  if (option === false) return undefined;
+  if (typeof option === 'function') return option;
+  return createModelCallPricer({
+    unknownModel: budget ? 'refuse' : 'warn',
+    onWarn: warnOnce,
+    ...option,
+    provider,
+  });
+}
+
+/**
+ * Resolves an adapter's options (validated first) into its recorder, default tracer and
+ * settings: every adapter calls this once per instance, so guards, pricing, policy and tracer
+ * mean the same in each.
+ * @param options - the user's options (`AdapterOptions` plus the adapter's own)
+ * @param settings - the entry point's name, a fixed provider, the adapter's extra option checks
+ * @returns the runtime the adapter records through
+ * @throws TracewardenError `INVALID_OPTIONS` for an unknown option or a wrong value
+ * @example
+ * ```ts
+ * const runtime = createAdapterRuntime(options, { entryPoint: 'myAdapter' });
+ * const call = runtime.recorder.start({ provider: 'acme', model: 'm-1', messages });
+ * call.finish({ text: 'hi' });
+ * ```
+ */
+export function createAdapterRuntime(
+  options: AdapterOptions | undefined,
+  settings: AdapterRuntimeSettings,
+): AdapterRuntime {
+  checkAdapterOptions(options, settings.entryPoint, settings.extraOptions);
+  const resolved = options ?? {};
+  let fallbackTracer: Tracer | undefined;
+  const defaultTracer = (): Tracer => {
+    fallbackTracer ??= createTracer();
+    return fallbackTracer;
+  };
+  const guards = resolved.guards;
+  const recorder = createModelCallRecorder({
+    tracer: resolved.tracer,
+    defaultTracer,
+    guards:
+      guards === undefined
+        ? undefined
+        : Array.isArray(guards)
+          ? (guards as readonly ModelCallGuard[])
+          : createModelCallGuards(guards as ModelCallGuardOptions),
+    timeoutSeconds: resolved.timeoutSeconds,
+    policy: resolved.policy,
+    onPolicyViolation: resolved.onPolicyViolation,
+    refusalMessage: resolved.refusalMessage,
+    pricer: resolvePricing(resolved.pricing, settings.provider, hasBudget(guards)),
+    onRecordingError: resolved.onRecordingError,
+  });
+  return {
+    recorder,
+    defaultTracer,
+    recordRaw: resolved.recordRaw !== false,
+    hasTimeout: resolved.timeoutSeconds !== undefined,
+  };
+}

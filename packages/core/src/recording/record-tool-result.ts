@@ -1,0 +1,42 @@
+import type { Tracer } from '../tracing/types.js';
+import { hasResult, stateOf } from './tracer-state.js';
+
+/** Input of {@link recordToolResult}. */
+export interface RecordToolResultInput {
+  /** The call id of the TOOL_CALL this result answers (the model's tool call id). */
+  callId: string;
+  /** The tool's output as it returned it (or the error text the model reads). */
+  output: unknown;
+  /** The result's metadata: `status` (a seed-004 ToolCallStatus), timing, guard decisions. */
+  metadata?: Record<string, unknown> | undefined;
+  /** Free-form client space (e.g. a LangChain `ToolMessage` artifact). */
+  extra?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Records a tool's result as a TOOL_RESULT block under the TOOL_CALL with its call id, once per
+ * call id (a result already recorded, by any adapter or guard, is not recorded again). Every
+ * adapter records tool results through this one function.
+ * @param tracer - the tracer holding the TOOL_CALL
+ * @param input - call id, output, metadata
+ * @returns false when the trace has no TOOL_CALL with this id or its result is already recorded
+ * @throws TraceError when the block is invalid (e.g. over the byte limit)
+ * @example
+ * ```ts
+ * recordToolResult(tracer, { callId: 'call_1', output: '[]', metadata: { status: 'success' } });
+ * ```
+ */
+export function recordToolResult(tracer: Tracer, input: RecordToolResultInput): boolean {
+  const state = stateOf(tracer);
+  if (hasResult(tracer, state, input.callId)) return false;
+  const call = tracer.findToolCall(input.callId);
+  if (call === undefined) return false;
+  tracer.logObserve({
+    parent_block_id: call.id,
+    payload: { call_id: input.callId, output: input.output },
+    ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+    ...(input.extra === undefined ? {} : { extra: input.extra }),
+  });
+  state.results.add(input.callId);
+  return true;
+}
