@@ -7,8 +7,6 @@ export default defineProject({
     name: 'cli',
     include: ['src/**/*.test.ts'],
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
-    // builds core and the cli when dist is missing or older than src (the binary tests run dist)
-    globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 60_000,
   },
 });

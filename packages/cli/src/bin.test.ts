@@ -1,17 +1,24 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 
-// These tests run the built executable, as users do: `node packages/cli/dist/bin.js ...`.
-// vitest.global-setup.ts builds core and the cli first when dist is missing or stale.
+// These tests run the executable in its own process, as users do, from source: the same
+// command as the root's `pnpm tracewarden` (tests need no build; the packed binary is checked
+// by the release dry run in .ci/run).
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(packageRoot, 'dist', 'bin.js');
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const bin = join(packageRoot, 'src', 'bin.ts');
+const node = [`--conditions=@tracewarden/source`, `--import=${tsx}`, bin];
 const fixture = (name: string) => join(packageRoot, '__fixtures__', name);
 const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-bin-'));
+const packageVersion = (
+  JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 interface Result {
   code: number | null;
@@ -24,7 +31,7 @@ function tracewarden(args: string[], env: Record<string, string> = {}): Promise<
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [bin, ...args],
+      [...node, ...args],
       { env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const failure = error as
@@ -41,20 +48,33 @@ function tracewarden(args: string[], env: Record<string, string> = {}): Promise<
   });
 }
 
-beforeAll(() => {
-  if (!existsSync(bin))
-    throw new Error(`${bin} is missing: build with \`pnpm build\` (the global setup could not)`);
-});
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 
-describe('tracewarden (built binary)', () => {
+describe('tracewarden (the executable, in its own process)', () => {
   it('prints help with examples and exit codes, and its version', async () => {
     const help = await tracewarden(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: tracewarden [options] [command]');
     expect(help.stdout).toContain('Exit codes:');
     const version = await tracewarden(['--version']);
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(version.stdout.trim()).toBe(packageVersion);
+  });
+
+  it('names the cause when standard output cannot be written (> /dev/full), without a stack trace', async () => {
+    const full = await open('/dev/full', 'w');
+    const child = spawn(
+      process.execPath,
+      [...node, 'convert', fixture('chat-dataset.jsonl'), '--to', 'jsonl'],
+      { stdio: ['ignore', full.fd, 'pipe'] },
+    );
+    await full.close();
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    expect(stderr).toBe(
+      'error: cannot write standard output (ENOSPC: no space left on device, write); the disk is full; free some space or write somewhere else\n',
+    );
+    expect(code).toBe(2);
   });
 
   it('validates the valid fixtures with exit 0', async () => {
@@ -214,7 +234,7 @@ describe('tracewarden (built binary)', () => {
       await new Promise<void>((done, fail) =>
         execFile('mkfifo', [fifo], (error) => (error ? fail(error) : done())),
       );
-      const child = spawn(process.execPath, [bin, ...args(fifo)], {
+      const child = spawn(process.execPath, [...node, ...args(fifo)], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -289,7 +309,7 @@ describe('tracewarden (built binary)', () => {
     await new Promise<void>((done, fail) =>
       execFile('mkfifo', [fifo], (error) => (error ? fail(error) : done())),
     );
-    const child: ChildProcess = spawn(process.execPath, [bin, 'validate', fifo], {
+    const child: ChildProcess = spawn(process.execPath, [...node, 'validate', fifo], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { exitCodes } from './errors/index.js';
+import { writeFailure } from './output/index.js';
 import { processIo, runCli } from './program/index.js';
 
 // Ctrl-C aborts the running command, which stops reading, prints a summary and exits 130;
@@ -10,9 +11,11 @@ process.once('SIGINT', () => {
   process.once('SIGINT', () => process.exit(exitCodes.interrupted));
 });
 // The reader went away (`tracewarden view big.jsonl | head`): stop quietly, as Unix tools do.
+// Any other failure (`> /dev/full`) is named with its cause rather than thrown as a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
+  process.stderr.write(`error: ${writeFailure('standard output', error).message}\n`);
+  process.exit(exitCodes.usage);
 });
 
 const code = await runCli(process.argv.slice(2), processIo(controller.signal));

@@ -14,7 +14,7 @@ import type { InputFormat } from '../formats/index.js';
 import { inputFormats } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { maxLineBytesOption, maxOpenTracesOption } from '../program/shared-options.js';
-import { forEachTrace, splitTracesNote } from '../traces/index.js';
+import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {
@@ -46,6 +46,7 @@ export interface CheckViolation {
 
 /** The `check --format json` report. */
 export interface CheckReport {
+  /** No `block` violation, nothing skipped, not interrupted: the exit code is 0. */
   ok: boolean;
   interrupted: boolean;
   policy: string;
@@ -77,9 +78,21 @@ async function loadPolicy(path: string): Promise<Policy> {
       cause: error,
     });
   }
+  // Editors on Windows save UTF-8 with a byte order mark; it is not part of the policy.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return parsePolicy(text);
   } catch (error) {
+    if (error instanceof RangeError) {
+      // The parser recurses per nesting level: a deep enough policy overflows the stack. That is
+      // bad input (exit 2), not a crash, whatever the parser throws it as.
+      throw new CliError({
+        code: 'CLI_POLICY_INVALID',
+        file: path,
+        message: `${path}: the policy is nested too deeply to parse (${error.message}); split deep expressions into predicates`,
+        cause: error,
+      });
+    }
     if (!TracewardenError.isInstance(error)) throw error;
     const position = error as TracewardenError & { line?: number; column?: number };
     const where =
@@ -98,6 +111,47 @@ async function loadPolicy(path: string): Promise<Policy> {
 function eventIndexOf(address: string | undefined): number | undefined {
   const match = address === undefined ? null : /^(\d+)/.exec(address);
   return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+function idOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const tracewarden = (value as { tracewarden?: unknown }).tracewarden;
+  if (typeof tracewarden !== 'object' || tracewarden === null) return undefined;
+  const id = (tracewarden as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Finds the line of the block a violation address (`3`, `1.tool_calls.0.function.arguments.to`,
+ * `5.content:12-30`) points at in a block file. Built on the first violation only: the exact
+ * conversion names each event's and tool call's block, which a clean trace never needs.
+ */
+function blockLineResolver(
+  grouped: GroupedTrace,
+): (address: string | undefined) => number | undefined {
+  let lineOfId: Map<string, number | undefined> | undefined;
+  let events: readonly unknown[] | undefined;
+  return (address) => {
+    const match = address === undefined ? null : /^(\d+)(?:\.tool_calls\.(\d+))?/.exec(address);
+    if (match?.[1] === undefined) return grouped.line;
+    if (lineOfId === undefined || events === undefined) {
+      lineOfId = new Map();
+      for (const [index, block] of grouped.blocks.entries())
+        lineOfId.set(block.id, grouped.lines[index]);
+      try {
+        events = blocksToEvents(grouped.blocks, { traceId: grouped.traceId, fidelity: 'exact' });
+      } catch {
+        events = [];
+      }
+    }
+    const event = events[Number(match[1])] as { tool_calls?: unknown } | undefined;
+    const call =
+      match[2] !== undefined && Array.isArray(event?.tool_calls)
+        ? (event.tool_calls as unknown[])[Number(match[2])]
+        : undefined;
+    const id = idOf(call) ?? idOf(event);
+    return (id === undefined ? undefined : lineOfId.get(id)) ?? grouped.line;
+  };
 }
 
 /**
@@ -140,7 +194,7 @@ export async function checkFiles(
     file: string,
     label: string,
     trace: Trace,
-    lineOfEvent: (index: number) => number | undefined,
+    lineOf: (address: string | undefined) => number | undefined,
   ) => {
     report.traces++;
     let result: ReturnType<Policy['check']>;
@@ -149,7 +203,7 @@ export async function checkFiles(
     } catch (error) {
       report.skipped.push({
         file,
-        line: lineOfEvent(0),
+        line: lineOf('0'),
         message: `trace ${label}: ${error instanceof Error ? error.message : String(error)}`,
       });
       if (!json)
@@ -160,10 +214,9 @@ export async function checkFiles(
     }
     for (const violation of result.errors) {
       report.counts[violation.action]++;
-      const index = eventIndexOf(violation.addresses[0]);
       const entry: CheckViolation = {
         file,
-        line: index === undefined ? undefined : lineOfEvent(index),
+        line: lineOf(violation.addresses[0]),
         trace: label,
         action: violation.action,
         message: violation.message,
@@ -214,7 +267,10 @@ export async function checkFiles(
           );
           return;
         }
-        await checkTrace(file, item.label, trace, (index) => item.lineOfEvent(index));
+        await checkTrace(file, item.label, trace, (address) => {
+          const index = eventIndexOf(address);
+          return index === undefined ? undefined : item.lineOfEvent(index);
+        });
       },
     },
     // each trace is checked as soon as its last block is read: memory holds a few traces
@@ -230,7 +286,7 @@ export async function checkFiles(
         );
         return;
       }
-      await checkTrace(grouped.file, grouped.label, trace, () => grouped.line);
+      await checkTrace(grouped.file, grouped.label, trace, blockLineResolver(grouped));
     },
   );
   report.interrupted = traces.interrupted;
@@ -239,19 +295,25 @@ export async function checkFiles(
     context.err(
       `${context.errorPalette.yellow('note')}: ${splitTracesNote(traces.splitTraces, options.maxOpenTraces, 'checked')}\n`,
     );
-  report.ok = report.counts.block === 0 && !report.interrupted;
+  // A trace that could not be read was not checked: the run cannot be called a pass.
+  report.ok = report.counts.block === 0 && report.skipped.length === 0 && !report.interrupted;
   const total = report.counts.block + report.counts.warn + report.counts.log;
   if (json) {
     await context.out(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     const summary = `${total} violation${total === 1 ? '' : 's'} (${report.counts.block} block, ${report.counts.warn} warn, ${report.counts.log} log) in ${report.traces} trace${report.traces === 1 ? '' : 's'}`;
+    const unread = report.skipped.length;
+    const unreadNote =
+      unread === 0
+        ? ''
+        : `; ${unread} item${unread === 1 ? '' : 's'} could not be read and ${unread === 1 ? 'was' : 'were'} not checked (see above)`;
     if (report.interrupted)
       context.err(
         `${context.errorPalette.yellow('interrupted')}: ${summary} checked before Ctrl-C\n`,
       );
     else
       await context.out(
-        `${report.counts.block > 0 ? palette.red('blocked') : palette.green('passed')}: ${summary}\n`,
+        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
       );
   }
   if (report.interrupted) return exitCodes.interrupted;

@@ -1,10 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { blocksToEvents } from '@tracewarden/core';
 import { type Command, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
-import { writeText } from '../output/index.js';
+import { createFileOutput, writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
@@ -38,27 +37,7 @@ async function openOutput(
 ): Promise<{ output: CliOutput; close(): Promise<void> }> {
   if (path === undefined || path === '-')
     return { output: context.io.stdout, close: async () => undefined };
-  const stream = createWriteStream(path);
-  await new Promise<void>((done, fail) => {
-    stream.once('open', () => done());
-    stream.once('error', (error) =>
-      fail(
-        new CliError({
-          code: 'CLI_WRITE_FAILED',
-          file: path,
-          message: `cannot write ${path} (${error.message}); check that its directory exists and is writable`,
-          cause: error,
-        }),
-      ),
-    );
-  });
-  return {
-    output: stream,
-    close: () =>
-      new Promise<void>((done, fail) => {
-        stream.end((error?: Error | null) => (error ? fail(error) : done()));
-      }),
-  };
+  return createFileOutput(path);
 }
 
 /**

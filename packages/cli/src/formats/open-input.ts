@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, constants as fsConstants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { CliError } from '../errors/index.js';
 import { classifyValue, formatOfKind, type InputFormat, type ValueKind } from './classify-value.js';
@@ -164,6 +164,9 @@ async function checkFile(file: string): Promise<number> {
         message: `${file} is a directory; pass the trace files inside it (e.g. ${file}/*.jsonl)`,
       });
     }
+    // stat works on a file we may not read (mode 000, another user's file): ask now, so the
+    // reader never meets EACCES halfway through a command
+    await access(file, fsConstants.R_OK);
     return info.size;
   } catch (error) {
     if (CliError.isInstance(error)) throw error;
@@ -179,7 +182,7 @@ async function checkFile(file: string): Promise<number> {
     throw new CliError({
       code: 'CLI_FILE_UNREADABLE',
       file,
-      message: `${file}: cannot read it (${code ?? String(error)}); check its permissions`,
+      message: `${file}: cannot read it (${code ?? String(error)}${code === 'EACCES' ? ': permission denied' : ''}); check its permissions`,
       cause: error,
     });
   }

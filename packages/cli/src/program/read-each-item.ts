@@ -1,3 +1,4 @@
+import { CliError } from '../errors/index.js';
 import type { Input, InputFormat, InputItem } from '../formats/index.js';
 import { openInput } from '../formats/index.js';
 import type { CommandContext } from './command-context.js';
@@ -18,6 +19,20 @@ export interface ReadEachItemResult {
 }
 
 const abortedMarker: unique symbol = Symbol('aborted');
+
+/** A system error while reading (EIO, EISDIR, a file gone) names the file instead of crashing. */
+function readFailure(file: string, error: unknown): unknown {
+  if (CliError.isInstance(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const syscall = (error as { syscall?: unknown } | null)?.syscall;
+  if (typeof code !== 'string' || typeof syscall !== 'string') return error;
+  return new CliError({
+    code: 'CLI_FILE_UNREADABLE',
+    file,
+    message: `${file}: reading it failed (${error instanceof Error ? error.message : code}); nothing after that point was read`,
+    cause: error,
+  });
+}
 
 /**
  * Races promises against the signal, one at a time. A single abort listener wakes whichever
@@ -107,7 +122,7 @@ export async function readEachItem(
     }
   } catch (error) {
     // Ctrl-C destroys the read stream: a pending read may fail with an AbortError
-    if (!context.signal.aborted) throw error;
+    if (!context.signal.aborted) throw readFailure(file, error);
     interrupted = true;
   } finally {
     bar.clear();

@@ -296,6 +296,40 @@ describe('convert', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("required option '--to <target>' not specified");
   });
+
+  // /dev/full accepts the open and fails every write with ENOSPC, as a full disk does
+  it.each(['jsonl', 'blocks', 'events'])(
+    'names the cause (ENOSPC) and the path when -o cannot be written (--to %s)',
+    async (target) => {
+      const result = await run([
+        'convert',
+        fixture('chat-dataset.jsonl'),
+        '--to',
+        target,
+        '-o',
+        '/dev/full',
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        'error: cannot write /dev/full (ENOSPC: no space left on device, write); the disk is full; free some space or write somewhere else\n',
+      );
+    },
+  );
+
+  it('names the path when -o cannot be opened', async () => {
+    const result = await run([
+      'convert',
+      fixture('blocks.jsonl'),
+      '--to',
+      'jsonl',
+      '-o',
+      join(temporary, 'no-such-folder', 'out.jsonl'),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: cannot write .*no-such-folder\/out\.jsonl \(ENOENT: .*\); check that its directory exists\n$/,
+    );
+  });
 });
 
 describe('stats', () => {
@@ -389,11 +423,13 @@ describe('check', () => {
       fixture('chat-dataset.jsonl'),
     ]);
     expect(result.code).toBe(1);
+    // in a block file, the line of the record that broke the rule: the TOOL_CALL (line 9) and
+    // the TOOL_RESULT (line 10), not the trace's first block (line 7)
     expect(result.stdout).toContain(
-      'blocks.jsonl:7: BLOCK tr_mail/1.tool_calls.0: email sent outside example.com',
+      'blocks.jsonl:9: BLOCK tr_mail/1.tool_calls.0: email sent outside example.com',
     );
     expect(result.stdout).toContain(
-      'blocks.jsonl:7: WARN tr_mail/2,2.content:5-12: a tool timed out',
+      'blocks.jsonl:10: WARN tr_mail/2,2.content:5-12: a tool timed out',
     );
     expect(result.stdout).toContain(
       'chat-dataset.jsonl:2: BLOCK run-1/1.tool_calls.0: email sent outside example.com',
@@ -490,6 +526,78 @@ describe('check', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad-syntax\.gr:2:5: POLICY_SYNTAX: .*never closed/);
+  });
+
+  it('reports the line of the violating message record in a block file, in JSON too', async () => {
+    const file = join(temporary, 'message-violation.jsonl');
+    const block = (id: string, content: string, second: number) =>
+      JSON.stringify({
+        id,
+        trace_id: 'tr_1',
+        sub_type: 'MESSAGE',
+        payload: { role: 'user', content },
+        created_at: `2025-01-01T00:00:0${second}.000Z`,
+      });
+    writeFileSync(
+      file,
+      `${[block('tb_1', 'hello', 0), block('tb_2', 'fine', 1), block('tb_3', 'rm -rf /', 2)].join('\n')}\n`,
+    );
+    const rules = join(temporary, 'no-rm.gr');
+    writeFileSync(
+      rules,
+      'raise "dangerous" if:\n    (msg: Message)\n    "rm -rf" in msg.content\n',
+    );
+    const result = await run(['check', '-p', rules, '--format', 'json', file]);
+    const report = JSON.parse(result.stdout) as { violations: { line: number }[] };
+    expect(report.violations.map((violation) => violation.line)).toEqual([3]);
+    expect(result.code).toBe(1);
+  });
+
+  it('does not call a run with unreadable traces a pass: "incomplete", exit 1, ok: false', async () => {
+    const text = await run(['check', '-p', policy, fixture('malformed/bad-json-line.jsonl')]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).not.toContain('passed');
+    expect(text.stdout).toContain(
+      'incomplete: 0 violations (0 block, 0 warn, 0 log) in 1 trace; 1 item could not be read and was not checked',
+    );
+    expect(text.stderr).toContain('skipped');
+    const json = await run([
+      'check',
+      '-p',
+      policy,
+      '--format',
+      'json',
+      fixture('malformed/bad-json-line.jsonl'),
+    ]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, skipped: [{ line: 2 }] });
+  });
+
+  it.each([
+    ['10,000 nested nots', `${'not '.repeat(10_000)}call is tool:send_email`],
+    ['1,000 nested parentheses', `${'('.repeat(1000)}call is tool:send_email${')'.repeat(1000)}`],
+  ])(
+    'reports a policy with %s as bad input (exit 2), without a stack trace',
+    async (_, condition) => {
+      const deep = join(temporary, 'deep.gr');
+      writeFileSync(deep, `raise "deep" if:\n    (call: ToolCall)\n    ${condition}\n`);
+      const result = await run(['check', '-p', deep, fixture('blocks.jsonl')]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error\b/);
+      expect(result.stderr).toContain(deep);
+      expect(result.stderr).not.toContain('internal error');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stdout).toBe('');
+    },
+  );
+
+  it('reads a policy file that starts with a byte order mark', async () => {
+    const withBom = join(temporary, 'bom.gr');
+    writeFileSync(withBom, `\uFEFF${readFileSync(policy, 'utf8')}`);
+    const result = await run(['check', '-p', withBom, fixture('blocks.jsonl')]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('BLOCK tr_mail/1.tool_calls.0: email sent outside example.com');
+    expect(result.code).toBe(1);
   });
 
   it('requires --policy, and says so', async () => {

@@ -1,5 +1,6 @@
 import { TracewardenError } from '@tracewarden/core';
 import { Command, CommanderError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { addCheckCommand } from '../commands/check-command.js';
 import { addConvertCommand } from '../commands/convert-command.js';
 import { addStatsCommand } from '../commands/stats-command.js';
@@ -9,8 +10,8 @@ import { CliError, exitCodes } from '../errors/index.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { type CommandContext, createCommandContext } from './command-context.js';
 
-/** The version printed by `--version`. */
-export const cliVersion = '0.0.0';
+/** The version printed by `--version`: the package's own, so a release cannot leave it behind. */
+export const cliVersion: string = packageJson.version;
 
 /**
  * Builds the `tracewarden` command tree (commander) writing to the context's outputs.

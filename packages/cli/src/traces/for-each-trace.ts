@@ -15,6 +15,11 @@ export interface GroupedTrace {
   line: number | undefined;
   blocks: Block[];
   /**
+   * The line each block was read from, index for index with `blocks` (the record a chat event or
+   * trace entry was converted from); `undefined` in a JSON document.
+   */
+  lines: (number | undefined)[];
+  /**
    * True when earlier blocks of this trace were already handed over as another part (the file
    * interleaves more traces than `maxOpenTraces`).
    */
@@ -71,6 +76,7 @@ interface OpenTrace {
   label: string;
   line: number | undefined;
   blocks: Block[];
+  lines: (number | undefined)[];
   continued: boolean;
 }
 
@@ -174,6 +180,7 @@ export async function forEachTrace(
         const traceId = block.trace_id;
         if (last !== undefined && last.traceId === traceId) {
           last.blocks.push(block);
+          last.lines.push(line);
           if (options.only === undefined) openBlocks++;
           continue;
         }
@@ -187,7 +194,7 @@ export async function forEachTrace(
           trace = kept.get(traceId);
           if (trace === undefined) {
             if (!options.only(traceId, label)) continue;
-            trace = { traceId, label, line, blocks: [], continued: false };
+            trace = { traceId, label, line, blocks: [], lines: [], continued: false };
             kept.set(traceId, trace);
           }
         } else {
@@ -203,7 +210,7 @@ export async function forEachTrace(
               result.splitTraces++;
               interleaved = true;
             }
-            trace = { traceId, label, line, blocks: [], continued };
+            trace = { traceId, label, line, blocks: [], lines: [], continued };
             open.set(traceId, trace);
             // finish the least recently used traces, never the one just started
             while (!whole && open.size > 1) {
@@ -217,6 +224,7 @@ export async function forEachTrace(
         }
         last = trace;
         trace.blocks.push(block);
+        trace.lines.push(line);
         if (options.only === undefined) openBlocks++;
       }
     });
