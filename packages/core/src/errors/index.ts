@@ -1,4 +1,10 @@
 export {
+  ConfigurationError,
+  type ConfigurationErrorCode,
+  type ConfigurationErrorOptions,
+  type ConfigurationIssue,
+} from './configuration-error.js';
+export {
   TraceError,
   type TraceErrorBody,
   type TraceErrorCode,
@@ -7,3 +13,11 @@ export {
   traceErrorHttpStatus,
 } from './trace-error.js';
 export { TracewardenError, type TracewardenErrorOptions } from './tracewarden-error.js';
+export {
+  configurationError,
+  lazySchema,
+  type OptionsSchema,
+  optionSchemas,
+  type ValidateOptionsContext,
+  validateOptions,
+} from './validate-options.js';

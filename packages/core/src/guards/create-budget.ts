@@ -1,3 +1,4 @@
+import { validateOptions } from '../errors/validate-options.js';
 import type { GuardAction } from '../model/tool-records.js';
 import {
   type CostRecord,
@@ -14,6 +15,7 @@ import {
   type LedgerSnapshot,
   MemoryCostLedger,
 } from './cost-ledger.js';
+import { budgetOptionsSchema } from './guard-options-schema.js';
 import type { MaybePromise } from './types.js';
 
 /** Session key of calls made without a `sessionId`: they all share it. */
@@ -196,6 +198,7 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 export function createBudget<Result = unknown>(
   options: BudgetOptions<Result> = {},
 ): Budget<Result> {
+  validateOptions(budgetOptionsSchema, options, { entryPoint: 'createBudget' });
   return new MemoryBudget(options);
 }
 

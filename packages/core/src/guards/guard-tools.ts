@@ -2,6 +2,7 @@ import { type Budget, createBudget } from './create-budget.js';
 import { createHallucinationDetector } from './create-hallucination-detector.js';
 import { guard } from './guard.js';
 import type { GuardedFunction, GuardOptions, ToolArgs } from './guard-options.js';
+import { checkGuardToolsArguments } from './guard-options-schema.js';
 
 /** Any function: the shape of one tool in a record. */
 export type ToolFunction = (...args: never[]) => unknown;
@@ -51,6 +52,7 @@ export function guardTools<Tools extends Record<string, ToolFunction>>(
   tools: Tools,
   options: GuardToolsOptions<Tools> = {},
 ): GuardedTools<Tools> {
+  checkGuardToolsArguments(tools, options);
   const { tools: perTool, ...shared } = options;
   const names = Object.keys(tools);
   const budget: Budget | undefined =

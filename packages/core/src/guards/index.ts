@@ -55,6 +55,7 @@ export type {
   TimeoutOptions,
   ToolArgs,
 } from './guard-options.js';
+export { guardOptionsSchema, maxTimeoutSeconds } from './guard-options-schema.js';
 export { GuardTimeoutError } from './guard-timeout-error.js';
 export {
   type GuardedTools,

@@ -1,8 +1,10 @@
+import { validateOptions } from '../errors/validate-options.js';
 import type { Block } from '../model/index.js';
 import { stitchBlocks } from '../stitching/index.js';
 import { renderTree } from './render-tree.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
+import { consoleSinkOptionsSchema } from './sink-options-schema.js';
 
 /** Options of {@link createConsoleSink}. */
 export interface ConsoleSinkOptions {
@@ -32,6 +34,7 @@ export interface ConsoleSinkOptions {
  * ```
  */
 export function createConsoleSink(options: ConsoleSinkOptions = {}): Sink {
+  validateOptions(consoleSinkOptionsSchema, options, { entryPoint: 'createConsoleSink' });
   const stream = options.stream ?? process.stdout;
   const renderOptions = {
     color: options.color ?? false,

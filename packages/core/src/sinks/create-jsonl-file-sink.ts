@@ -1,7 +1,9 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { configurationError, validateOptions } from '../errors/validate-options.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
+import { jsonlFileSinkOptionsSchema } from './sink-options-schema.js';
 
 /** Options of {@link createJsonlFileSink}. */
 export interface JsonlFileSinkOptions {
@@ -63,6 +65,9 @@ export function createJsonlFileSink(
   path: string,
   options: JsonlFileSinkOptions = {},
 ): JsonlFileSink {
+  if (typeof path !== 'string' || path === '')
+    throw configurationError('createJsonlFileSink', 'path', 'a non-empty file path', path);
+  validateOptions(jsonlFileSinkOptionsSchema, options, { entryPoint: 'createJsonlFileSink' });
   const bufferBytes = options.bufferBytes ?? defaultJsonlBufferBytes;
   const onError = options.onError;
   const sync = options.sync ?? false;

@@ -1,6 +1,7 @@
 import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to-blocks.js';
 import { entryToBlocks } from '../convert/index.js';
 import { TraceError, TracewardenError } from '../errors/index.js';
+import { validateOptions } from '../errors/validate-options.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import { blockIdAt as blockIdAtKey, type ClockedIdGenerator } from '../model/ids.js';
 import type {
@@ -23,6 +24,7 @@ import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record
 import { recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
 import { TracerFlushError } from './tracer-flush-error.js';
+import { tracerOptionsSchema } from './tracer-options-schema.js';
 import type { LogActInput, LogMessageInput, LogThinkInput, Tracer } from './types.js';
 
 /** Options of {@link createTracer}. */
@@ -112,6 +114,7 @@ type Candidate = DraftBlock;
  * ```
  */
 export function createTracer(options: TracerOptions = {}): Tracer {
+  validateOptions(tracerOptionsSchema, options, { entryPoint: 'createTracer' });
   const clock = options.clock ?? Date.now;
   const ids = options.ids ?? createIdGenerator(clock);
   // the tracer's own ids are unique and increasing: a deferred call's ids need no check now

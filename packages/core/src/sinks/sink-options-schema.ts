@@ -1,0 +1,38 @@
+import { type ZodType, z } from 'zod';
+import { lazySchema, optionSchemas } from '../errors/validate-options.js';
+import type { ConsoleSinkOptions } from './create-console-sink.js';
+import type { JsonlFileSinkOptions } from './create-jsonl-file-sink.js';
+
+function jsonlShape() {
+  return {
+    bufferBytes: optionSchemas.integer(0).optional(),
+    onError: optionSchemas.function().optional(),
+    sync: z.boolean().optional(),
+  };
+}
+
+function consoleShape() {
+  return {
+    stream: optionSchemas
+      .withMethods('a writable stream (with a write method)', ['write'])
+      .optional(),
+    color: z.boolean().optional(),
+    maxWidth: optionSchemas.integer(1).optional(),
+    full: z.boolean().optional(),
+  };
+}
+
+/** @internal */
+export const jsonlFileSinkOptionsSchema = lazySchema((): ZodType => z.strictObject(jsonlShape()));
+
+/** @internal */
+export const consoleSinkOptionsSchema = lazySchema((): ZodType => z.strictObject(consoleShape()));
+
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
+  ? true
+  : { missing: Exclude<keyof B, keyof A>; extra: Exclude<keyof A, keyof B> };
+// fail to compile when an option is added to a sink's options but not to its schema
+const jsonlKeysAgree: SameKeys<ReturnType<typeof jsonlShape>, JsonlFileSinkOptions> = true;
+const consoleKeysAgree: SameKeys<ReturnType<typeof consoleShape>, ConsoleSinkOptions> = true;
+void jsonlKeysAgree;
+void consoleKeysAgree;
