@@ -39,10 +39,15 @@ export class TracewardenError extends Error {
    * @returns true when `error` carries the tracewarden marker
    */
   static isInstance(error: unknown): error is TracewardenError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as Record<symbol, unknown>)[marker] === true
-    );
+    try {
+      return (
+        typeof error === 'object' &&
+        error !== null &&
+        (error as Record<symbol, unknown>)[marker] === true
+      );
+    } catch {
+      // a thrown value whose property reads throw (a hostile Proxy) is no tracewarden error
+      return false;
+    }
   }
 }

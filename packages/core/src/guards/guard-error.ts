@@ -59,9 +59,13 @@ export class GuardError extends TracewardenError {
    * @returns true when `error` is a tracewarden error carrying a guard `status`
    */
   static isGuardError(error: unknown): error is GuardError {
-    return (
-      TracewardenError.isInstance(error) &&
-      typeof (error as { status?: unknown }).status === 'string'
-    );
+    try {
+      return (
+        TracewardenError.isInstance(error) &&
+        typeof (error as { status?: unknown }).status === 'string'
+      );
+    } catch {
+      return false;
+    }
   }
 }

@@ -122,21 +122,61 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+// A tool may throw anything, including values whose every inspection throws (a Proxy with
+// throwing traps, an Error with a throwing `message` getter). These helpers never throw: the
+// guard must still release the reservation, free the probe slot, record the call and rethrow.
+const unreadableError = '(a thrown value that could not be read)';
+
 function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    if (!(error instanceof Error)) return String(error);
+    const message: unknown = error.message;
+    return typeof message === 'string' ? message : String(message);
+  } catch {
+    return unreadableError;
+  }
 }
 
 function errorType(error: unknown): string {
-  if (error instanceof Error) return error.name === 'Error' ? error.constructor.name : error.name;
+  try {
+    if (error instanceof Error) return error.name === 'Error' ? error.constructor.name : error.name;
+  } catch {
+    // falls through to the type, which never throws
+  }
   return typeof error;
 }
 
 function isAbortError(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'AbortError'
-  );
+  try {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as { name?: unknown }).name === 'AbortError'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A custom breaker test's verdict; when it throws, the default test (failure or timeout), with a
+ * warning: the breaker's bookkeeping must finish whatever user code does.
+ */
+function countsAsFailure(
+  isFailure: NonNullable<CircuitBreakerOptions['isFailure']>,
+  outcome: Outcome,
+  ending: Ending,
+  runtime: GuardRuntime,
+): boolean {
+  try {
+    return isFailure({ status: ending.status, error: ending.error });
+  } catch (error) {
+    runtime.logger.warn(
+      `circuitBreaker.isFailure of tool "${runtime.name}" threw: ${errorMessage(error)}; the call was counted by the default rule.`,
+      { tool: runtime.name },
+    );
+    return outcome === 'failure' || outcome === 'timeout';
+  }
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -1430,7 +1470,7 @@ export class GuardRuntime {
           : (
                 isFailure === undefined
                   ? outcome === 'failure' || outcome === 'timeout'
-                  : isFailure({ status: ending.status, error: ending.error })
+                  : countsAsFailure(isFailure, outcome, ending, this)
               )
             ? 'failure'
             : 'success';
@@ -1517,10 +1557,16 @@ export class GuardRuntime {
     if (outcome === 'failure' && TracewardenError.isInstance(error)) return undefined;
     const retryOn = this.retry?.retryOn;
     if (retryOn !== undefined) {
-      const retryable =
-        typeof retryOn === 'function'
-          ? retryOn(error, attempt)
-          : retryOn.some((errorClass) => error instanceof errorClass);
+      let retryable: boolean;
+      try {
+        retryable =
+          typeof retryOn === 'function'
+            ? retryOn(error, attempt)
+            : retryOn.some((errorClass) => error instanceof errorClass);
+      } catch {
+        // a value `instanceof` cannot inspect (or a predicate that throws) matches nothing
+        retryable = false;
+      }
       if (!retryable) return undefined;
     }
     if (this.retryBlockedBySideEffect) {

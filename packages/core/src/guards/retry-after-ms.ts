@@ -17,6 +17,15 @@
  */
 export function retryAfterMs(error: unknown, now: number): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
+  try {
+    return readRetryAfter(error, now);
+  } catch {
+    // an error whose properties cannot be read (throwing getters, a hostile Proxy) says nothing
+    return undefined;
+  }
+}
+
+function readRetryAfter(error: object, now: number): number | undefined {
   const e = error as {
     retryAfterMs?: unknown;
     retryAfter?: unknown;
