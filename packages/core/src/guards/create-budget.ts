@@ -1,4 +1,4 @@
-import { validateOptions } from '../errors/validate-options.js';
+import { describeValue, validateOptions } from '../errors/validate-options.js';
 import type { GuardAction } from '../model/tool-records.js';
 import {
   type CostRecord,
@@ -16,6 +16,7 @@ import {
   MemoryCostLedger,
 } from './cost-ledger.js';
 import { budgetOptionsSchema } from './guard-options-schema.js';
+import { InvalidCostError } from './invalid-cost-error.js';
 import type { MaybePromise } from './types.js';
 
 /** Session key of calls made without a `sessionId`: they all share it. */
@@ -149,7 +150,10 @@ export interface Budget<Result = unknown> {
     estimateMicroUsd?: number,
     options?: { sessionId?: string | undefined; force?: boolean | undefined },
   ): MaybePromise<BudgetReservation>;
-  /** Charges the actual cost of a reserved call and fires the alert when crossing the threshold. */
+  /**
+   * Charges the actual cost of a reserved call and fires the alert when crossing the threshold.
+   * @throws {InvalidCostError} for an amount that is not finite and >= 0 (nothing is charged)
+   */
   settle(reservation: BudgetReservation, actualMicroUsd: number): MaybePromise<BudgetSettlement>;
   /** Drops a reservation of a call that did not run. */
   release(reservation: BudgetReservation): MaybePromise<void>;
@@ -160,6 +164,7 @@ export interface Budget<Result = unknown> {
   /**
    * Cost of a successful call: `cost(result)`, else priced `llmUsage(result)`, else `costPerCall`, else 0.
    * @throws {UnknownModelPriceError} for an unpriced model under the `refuse` policy
+   * @throws {InvalidCostError} when the cost function returns anything but a finite amount >= 0
    */
   costOf(result: Result): BudgetCost;
   /** Forgets spend and alerts (one session, or all). */
@@ -177,6 +182,13 @@ export interface Budget<Result = unknown> {
  */
 export function usdToMicro(usd: number): number {
   return Math.round(Number((usd * 1e6).toFixed(3)));
+}
+
+function invalidCost(cost: unknown, unit: string, source: string): InvalidCostError {
+  return new InvalidCostError({
+    cost,
+    message: `A call's cost from ${source} was ${describeValue(cost)}; a cost must be a finite amount >= 0 (${unit}). It was not charged: fix the cost function (return undefined to fall back to costPerCall).`,
+  });
 }
 
 function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
@@ -348,6 +360,8 @@ export class MemoryBudget<Result> implements Budget<Result> {
     amount: number = this.estimate,
     reserveOptions?: { sessionId?: string | undefined; force?: boolean | undefined },
   ): MaybePromise<BudgetReservation> {
+    if (!(amount >= 0) || amount === Number.POSITIVE_INFINITY)
+      throw invalidCost(amount, 'micro-USD', 'budget.reserve()');
     const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
     const force = reserveOptions?.force === true;
     const perCall = this.maxPerCall !== undefined && amount > this.maxPerCall;
@@ -385,6 +399,9 @@ export class MemoryBudget<Result> implements Budget<Result> {
   }
 
   settle(reservation: BudgetReservation, actual: number): MaybePromise<BudgetSettlement> {
+    // NaN would make every later comparison false (no limit), a negative amount a credit
+    if (!(actual >= 0) || actual === Number.POSITIVE_INFINITY)
+      throw invalidCost(actual, 'micro-USD', 'budget.settle()');
     if (!reservation.ok) {
       return {
         sessionId: reservation.sessionId,
@@ -483,7 +500,11 @@ export class MemoryBudget<Result> implements Budget<Result> {
 
   costOf(result: Result): BudgetCost {
     const fromFunction = this.costFunction?.(result);
-    if (fromFunction !== undefined) return { microUsd: usdToMicro(fromFunction) };
+    if (fromFunction !== undefined) {
+      if (typeof fromFunction !== 'number' || !Number.isFinite(fromFunction) || fromFunction < 0)
+        throw invalidCost(fromFunction, 'USD', "the budget's cost function (cost or costPerCall)");
+      return { microUsd: usdToMicro(fromFunction) };
+    }
     const options = this.options;
     if (this.dynamic && options.llmUsage !== undefined) {
       const usage = options.llmUsage(result);
@@ -492,6 +513,9 @@ export class MemoryBudget<Result> implements Budget<Result> {
           overrides: options.modelPricingOverrides,
           unknownModel: options.unknownModel,
         });
+        const microUsd = record.cost_micro_usd;
+        if (!Number.isFinite(microUsd) || microUsd < 0)
+          throw invalidCost(microUsd, 'micro-USD', 'pricing of the llmUsage token counts');
         return this.recordSpend
           ? { microUsd: record.cost_micro_usd, record }
           : { microUsd: record.cost_micro_usd };

@@ -57,6 +57,7 @@ import type {
 import { checkGuardArguments } from './guard-options-schema.js';
 import { GuardTimeoutError } from './guard-timeout-error.js';
 import { HallucinationError } from './hallucination-error.js';
+import { InvalidCostError } from './invalid-cost-error.js';
 import { nextCallId } from './next-call-id.js';
 import {
   defaultRateLimitStore,
@@ -1679,6 +1680,13 @@ export class GuardRuntime {
       try {
         const cost = budget.costOf(ending.value);
         actual = cost.microUsd;
+        // a Budget of the user's own may not check: NaN would disable every limit, a negative cost give credit
+        if (!(actual >= 0) || actual === Number.POSITIVE_INFINITY)
+          throw new InvalidCostError({
+            cost: actual,
+            toolName: this.name,
+            message: `The budget priced a call of tool "${this.name}" at ${actual} micro-USD; a cost must be a finite amount >= 0. It was not charged: fix the budget's costOf.`,
+          });
         if (cost.record !== undefined) s.costRecord = cost.record;
       } catch (error) {
         actual = reservation.estimateMicroUsd;
@@ -1688,12 +1696,17 @@ export class GuardRuntime {
           error: errorMessage(error),
           charged_micro_usd: actual,
         });
-        this.logger.warn(
-          `Could not price a call of tool "${this.name}": ${errorMessage(error)}; charged the estimate (${actual} micro-USD).`,
-          {
-            tool: this.name,
-          },
-        );
+        if (InvalidCostError.isInstance(error)) {
+          // a broken cost function is a bug to fix, not a pricing gap to warn about: the call fails
+          ending = { status: 'failure', value: null, error, thrown: { error } };
+        } else {
+          this.logger.warn(
+            `Could not price a call of tool "${this.name}": ${errorMessage(error)}; charged the estimate (${actual} micro-USD).`,
+            {
+              tool: this.name,
+            },
+          );
+        }
       }
     } else actual = budget.limits.costPerCallMicroUsd ?? 0;
     const settlement = budget.settle(reservation, actual);

@@ -65,6 +65,7 @@ export {
   type ToolResult,
 } from './guard-tools.js';
 export { HallucinationError } from './hallucination-error.js';
+export { InvalidCostError, type InvalidCostErrorOptions } from './invalid-cost-error.js';
 export {
   createMemoryRateLimitStore,
   type MemoryRateLimitStore,
