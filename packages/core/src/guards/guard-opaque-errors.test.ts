@@ -114,3 +114,26 @@ describe.each([
     expect(fn.stats.byStatus.failure).toBe(1);
   });
 });
+
+describe('fault warnings', () => {
+  it('are reported once per cause, not once per call', async () => {
+    const logger = memoryLogger();
+    const brokenTracer = {
+      recordEntry() {
+        throw new Error('tracer is broken');
+      },
+    };
+    const fn = guard(async () => 'ok', {
+      tracer: brokenTracer as never,
+      logger,
+      onEntry: () => {
+        throw new Error('hook is broken');
+      },
+    });
+    for (let i = 0; i < 5; i++) await expect(fn()).resolves.toBe('ok');
+    expect(logger.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining('tracer is broken'),
+      expect.stringContaining('hook is broken'),
+    ]);
+  });
+});

@@ -172,7 +172,9 @@ function countsAsFailure(
   try {
     return isFailure({ status: ending.status, error: ending.error });
   } catch (error) {
-    runtime.logger.warn(
+    runtime.warnOnce(
+      'isFailure',
+      error,
       `circuitBreaker.isFailure of tool "${runtime.name}" threw: ${errorMessage(error)}; the call was counted by the default rule.`,
       { tool: runtime.name },
     );
@@ -1700,11 +1702,11 @@ export class GuardRuntime {
           // a broken cost function is a bug to fix, not a pricing gap to warn about: the call fails
           ending = { status: 'failure', value: null, error, thrown: { error } };
         } else {
-          this.logger.warn(
+          this.warnOnce(
+            'pricing',
+            error,
             `Could not price a call of tool "${this.name}": ${errorMessage(error)}; charged the estimate (${actual} micro-USD).`,
-            {
-              tool: this.name,
-            },
+            { tool: this.name },
           );
         }
       }
@@ -1770,9 +1772,12 @@ export class GuardRuntime {
       try {
         onStateChange({ ...transition, toolName: this.name });
       } catch (error) {
-        this.logger.warn(`onStateChange of tool "${this.name}" threw: ${errorMessage(error)}`, {
-          tool: this.name,
-        });
+        this.warnOnce(
+          'onStateChange',
+          error,
+          `onStateChange of tool "${this.name}" threw: ${errorMessage(error)}`,
+          { tool: this.name },
+        );
       }
     }
   }
@@ -1915,7 +1920,9 @@ export class GuardRuntime {
         this.realClock && Date.now === defaultClock ? this.endMs : undefined,
       );
     } catch (error) {
-      this.logger.warn(
+      this.warnOnce(
+        'record',
+        error,
         `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
         { tool: this.name, call_id: s.callId },
       );
@@ -1943,6 +1950,26 @@ export class GuardRuntime {
     return { call: s.call(), result };
   }
 
+  /** Causes of fault warnings already reported (see {@link warnOnce}); made on the first. */
+  private warnedCauses: Set<string> | undefined = undefined;
+
+  /**
+   * Reports a fault (a tracer, hook or callback that throws) once per cause and guard: the same
+   * broken tracer would otherwise print one warning per call. The cause is where it happened and
+   * what was thrown; at most 100 causes are remembered per guard.
+   */
+  warnOnce(site: string, error: unknown, message: string, details: Record<string, unknown>): void {
+    const cause = `${site}\u0000${errorType(error)}\u0000${errorMessage(error)}`;
+    let warned = this.warnedCauses;
+    if (warned === undefined) {
+      warned = new Set();
+      this.warnedCauses = warned;
+    }
+    if (warned.has(cause)) return;
+    if (warned.size < 100) warned.add(cause);
+    this.logger.warn(`${message} (reported once; later failures of this kind are not)`, details);
+  }
+
   private emit(s: CallState, entry: TraceEntry): void {
     if (s.tracer !== undefined) {
       try {
@@ -1950,7 +1977,9 @@ export class GuardRuntime {
         if (!(s.externalCallId && recordResultUnderCall(s.tracer, entry)))
           s.tracer.recordEntry(entry);
       } catch (error) {
-        this.logger.warn(
+        this.warnOnce(
+          'record',
+          error,
           `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
           { tool: this.name, call_id: s.callId },
         );
@@ -1961,9 +1990,14 @@ export class GuardRuntime {
       try {
         onEntry(entry);
       } catch (error) {
-        this.logger.warn(`onEntry of tool "${this.name}" threw: ${errorMessage(error)}`, {
-          tool: this.name,
-        });
+        this.warnOnce(
+          'onEntry',
+          error,
+          `onEntry of tool "${this.name}" threw: ${errorMessage(error)}`,
+          {
+            tool: this.name,
+          },
+        );
       }
     }
     if (afterCall !== undefined) {
@@ -1971,15 +2005,21 @@ export class GuardRuntime {
         const done = afterCall(entry.call, entry.result);
         if (isThenable(done)) {
           done.then(undefined, (error: unknown) =>
-            this.logger.warn(`afterCall of tool "${this.name}" failed: ${errorMessage(error)}`, {
-              tool: this.name,
-            }),
+            this.warnOnce(
+              'afterCall',
+              error,
+              `afterCall of tool "${this.name}" failed: ${errorMessage(error)}`,
+              { tool: this.name },
+            ),
           );
         }
       } catch (error) {
-        this.logger.warn(`afterCall of tool "${this.name}" threw: ${errorMessage(error)}`, {
-          tool: this.name,
-        });
+        this.warnOnce(
+          'afterCall',
+          error,
+          `afterCall of tool "${this.name}" threw: ${errorMessage(error)}`,
+          { tool: this.name },
+        );
       }
     }
   }
