@@ -1,5 +1,6 @@
 import { detectPii } from './detect-pii.js';
 import { detectSecrets } from './detect-secrets.js';
+import { allMembersHold, enumerateMembers, memberValueTypes } from './member-variables.js';
 import type {
   Expr,
   PatternValue,
@@ -9,7 +10,15 @@ import type {
   TopLevel,
 } from './policy-ast.js';
 import { PolicyError } from './policy-error.js';
-import { builtins, cachedRegex, callMethod, methodNames } from './policy-functions.js';
+import {
+  builtins,
+  cachedRegex,
+  callLocatedMethod,
+  callMethod,
+  locatedMethods,
+  methodNames,
+} from './policy-functions.js';
+import { checkImport, type ImportedNames } from './policy-imports.js';
 import type { PolicyAction, PolicyEventType } from './policy-types.js';
 import {
   compareOrder,
@@ -30,6 +39,7 @@ import {
   enumerateAssignments,
   type FlowConstraint,
   filterCandidates,
+  type MemberStep,
   type PlanVariable,
   type PolicyFunction,
   type RulePlan,
@@ -37,6 +47,7 @@ import {
   type Test,
   UNSET,
 } from './rule-plan.js';
+import { elementLocation, isSpan, markRange } from './value-locations.js';
 
 const eventTypes: ReadonlySet<string> = new Set([
   'Message',
@@ -49,6 +60,8 @@ const maxVariables = 30;
 
 interface Block {
   variables: VariableSymbol[];
+  /** Typed members `(x: T) in ...`, in line order. */
+  members: VariableSymbol[];
 }
 
 interface VariableSymbol {
@@ -57,18 +70,24 @@ interface VariableSymbol {
   type: PolicyEventType;
   slot: number;
   block: Block;
+  /** Index in the block's variables, or in its members for a member. */
   index: number;
+  /** Set for a typed member: its element type and the slot of the element's location. */
+  member: { type: string; locationSlot: number; statement: Statement } | undefined;
 }
 
 interface BindingSymbol {
   kind: 'binding';
   name: string;
   slot: number;
+  /** Slot of the bound value's location in the trace (a binding keeps its address). */
+  locationSlot: number;
   expr: Expr;
   scope: Scope;
   frame: Frame;
   state: 'new' | 'compiling' | 'done';
   compiled: CompiledExpr | undefined;
+  located: ((ctx: EvalContext) => [unknown, string | undefined]) | undefined;
   at: Position;
 }
 
@@ -186,7 +205,7 @@ function contains(
         found = true;
         if (ctx.ranges === undefined) return true;
         while (at >= 0 && piece.address !== undefined && item !== '') {
-          ctx.ranges.push(`${piece.address}:${at}-${at + item.length}`);
+          markRange(ctx.ranges, piece.address, at, at + item.length);
           at = piece.text.indexOf(item, at + item.length);
         }
       }
@@ -215,6 +234,8 @@ function arithmetic(operator: string, a: unknown, b: unknown): unknown {
   }
   if (typeof a !== 'number' || typeof b !== 'number') return null;
   switch (operator) {
+    case '**':
+      return a === 0 && b < 0 ? null : a ** b;
     case '-':
       return a - b;
     case '/':
@@ -230,13 +251,15 @@ function arithmetic(operator: string, a: unknown, b: unknown): unknown {
 export class PolicyCompiler {
   private readonly predicates = new Map<string, PredicateInfo>();
   private readonly globals = new Map<string, GlobalInfo>();
+  private readonly imported: ImportedNames = { json: false, aliases: new Map() };
 
   constructor(
     private readonly items: TopLevel[],
     private readonly options: CompileOptions,
   ) {
     for (const item of items) {
-      if (item.kind === 'predicate') {
+      if (item.kind === 'import') checkImport(item, this.imported);
+      else if (item.kind === 'predicate') {
         if (this.predicates.has(item.name) || this.globals.has(item.name)) {
           typeError(`${item.name} is defined twice; give the predicate another name`, item);
         }
@@ -266,7 +289,7 @@ export class PolicyCompiler {
   private rule(item: Extract<TopLevel, { kind: 'rule' }>, index: number): RulePlan {
     const frame = new Frame();
     const scope = new Scope(undefined);
-    const block: Block = { variables: [] };
+    const block: Block = { variables: [], members: [] };
     const env: Env = { frame, declarations: true };
     this.prepass(item.body, scope, block, env);
     const planned = this.planBlock(item.body, scope, block, env, true);
@@ -300,6 +323,38 @@ export class PolicyCompiler {
     };
   }
 
+  /** Declares a typed member `(name: T) in ...` of a block. */
+  private declareMember(
+    declaration: Extract<Expr, { kind: 'declaration' }>,
+    statement: Statement,
+    scope: Scope,
+    block: Block,
+    env: Env,
+  ): void {
+    const { name, type } = declaration;
+    if (!memberValueTypes.has(type) && !eventTypes.has(type)) {
+      typeError(
+        `unknown member type ${type}; expected str, dict, int, float, bool, list or an event type`,
+        declaration.typePosition,
+      );
+    }
+    if (scope.lookup(name) !== undefined)
+      typeError(`${name} is already defined; a typed member needs a name of its own`, declaration);
+    if (block.members.length >= maxVariables)
+      typeError(`too many typed members; at most ${maxVariables} per block`, declaration);
+    const symbol: VariableSymbol = {
+      kind: 'variable',
+      name,
+      type: eventTypes.has(type) ? (type as PolicyEventType) : 'Event',
+      slot: env.frame.allocate(),
+      block,
+      index: block.members.length,
+      member: { type, locationSlot: env.frame.allocate(), statement },
+    };
+    block.members.push(symbol);
+    scope.names.set(name, symbol);
+  }
+
   /** Declares the typed variables and bindings of a block (so later lines may be referenced first). */
   private prepass(body: Statement[], scope: Scope, block: Block, env: Env): void {
     const visit = (expr: Expr): void => {
@@ -313,12 +368,19 @@ export class PolicyCompiler {
           }
           if (!eventTypes.has(expr.type)) {
             typeError(
-              `unknown event type ${expr.type}; expected Message, ToolCall, ToolOutput, Tool or Event`,
+              memberValueTypes.has(expr.type)
+                ? `a typed member (${expr.name}: ${expr.type}) must be the left side of 'in' on a line of its own, like (${expr.name}: ${expr.type}) in msg.content.splitlines()`
+                : `unknown event type ${expr.type}; expected Message, ToolCall, ToolOutput, Tool or Event`,
               expr.typePosition,
             );
           }
           const existing = scope.lookup(expr.name);
           if (existing !== undefined) {
+            if (existing.kind === 'variable' && existing.member !== undefined)
+              typeError(
+                `${expr.name} is already a typed member; choose another variable name`,
+                expr,
+              );
             if (existing.kind !== 'variable')
               typeError(
                 `${expr.name} is already defined as a binding; choose another variable name`,
@@ -341,6 +403,7 @@ export class PolicyCompiler {
             slot: env.frame.allocate(),
             block,
             index: block.variables.length,
+            member: undefined,
           };
           block.variables.push(symbol);
           scope.names.set(expr.name, symbol);
@@ -389,6 +452,12 @@ export class PolicyCompiler {
       }
     };
     for (const statement of body) {
+      const member = memberDeclaration(statement);
+      if (member !== undefined) {
+        this.declareMember(member.declaration, statement, scope, block, env);
+        visit(member.collection);
+        continue;
+      }
       if (statement.kind === 'binding') {
         if (statement.name === 'input')
           typeError('input is the policy parameters and cannot be assigned', statement);
@@ -400,11 +469,14 @@ export class PolicyCompiler {
           );
         visit(statement.expr);
         const slot = env.frame.allocate();
-        env.frame.bindingSlots.push(slot);
+        const locationSlot = env.frame.allocate();
+        env.frame.bindingSlots.push(slot, locationSlot);
         scope.names.set(statement.name, {
           kind: 'binding',
           name: statement.name,
           slot,
+          locationSlot,
+          located: undefined,
           expr: statement.expr,
           scope,
           frame: env.frame,
@@ -426,7 +498,8 @@ export class PolicyCompiler {
     for (const operand of expr.operands) {
       if (operand.kind !== 'name' && operand.kind !== 'declaration') return undefined;
       const symbol = scope.lookup(operand.name);
-      if (symbol?.kind !== 'variable' || symbol.block !== block) return undefined;
+      if (symbol?.kind !== 'variable' || symbol.block !== block || symbol.member !== undefined)
+        return undefined;
       indexes.push(symbol.index);
     }
     const flows: FlowConstraint[] = [];
@@ -458,8 +531,17 @@ export class PolicyCompiler {
       toolName: undefined,
       filters: [],
     }));
+    const members: MemberStep[] = block.members.map((m) => ({
+      name: m.name,
+      type: m.member?.type ?? 'Event',
+      slot: m.slot,
+      locationSlot: m.member?.locationSlot ?? m.slot,
+      collection: () => [null, undefined],
+      tests: [],
+    }));
     const plan: EnumerationPlan = {
       variables,
+      members,
       flows: [],
       joins: [],
       constants: [],
@@ -471,6 +553,23 @@ export class PolicyCompiler {
     for (const statement of body) {
       let compiled: CompiledExpr;
       let expr: Expr | undefined;
+      const member = memberDeclaration(statement);
+      if (member !== undefined) {
+        const symbol = scope.names.get(member.declaration.name) as VariableSymbol;
+        const collection = this.addressed(member.collection, scope, env);
+        for (const dep of collection.compiled.deps) {
+          if (dep.block !== block) outer.add(dep);
+          else if (dep.member !== undefined && dep.index >= symbol.index) {
+            typeError(
+              `${symbol.name} ranges over ${dep.name}, which is bound on the same or a later line; put the line binding ${dep.name} first`,
+              member.collection,
+            );
+          }
+        }
+        wholeTrace ||= collection.compiled.wholeTrace;
+        (members[symbol.index] as MemberStep).collection = collection.fn;
+        continue;
+      }
       if (statement.kind === 'binding') {
         const symbol = scope.names.get(statement.name) as BindingSymbol;
         const c = this.binding(symbol);
@@ -489,21 +588,28 @@ export class PolicyCompiler {
           continue;
         }
       }
-      tests.push(compiled);
       wholeTrace ||= compiled.wholeTrace;
       const own: VariableSymbol[] = [];
+      let lastMember = -1;
       for (const dep of compiled.deps) {
-        if (dep.block === block) own.push(dep);
-        else outer.add(dep);
+        if (dep.block !== block) outer.add(dep);
+        else if (dep.member !== undefined) lastMember = Math.max(lastMember, dep.index);
+        else own.push(dep);
       }
+      const fn = compiled.fn;
+      const test: Test = (ctx) => truthy(fn(ctx));
+      if (lastMember >= 0) {
+        // tested as soon as its last member is bound, for each element
+        (members[lastMember] as MemberStep).tests.push(test);
+        continue;
+      }
+      tests.push(compiled);
       if (
         expr !== undefined &&
         (expr.kind === 'declaration' || expr.kind === 'name') &&
         own.length === 1
       )
         continue;
-      const fn = compiled.fn;
-      const test: Test = (ctx) => truthy(fn(ctx));
       if (own.length === 0) plan.constants.push(test);
       else if (own.length === 1) {
         const variable = variables[(own[0] as VariableSymbol).index] as PlanVariable;
@@ -542,7 +648,7 @@ export class PolicyCompiler {
     outerEnv: Env,
   ): CompiledExpr {
     const scope = new Scope(outerScope);
-    const block: Block = { variables: [] };
+    const block: Block = { variables: [], members: [] };
     const env: Env = { frame: outerEnv.frame, declarations: true };
     this.prepass(statement.body, scope, block, env);
     const forall = statement.quantifier === 'forall';
@@ -559,15 +665,17 @@ export class PolicyCompiler {
     const max = bound(statement.max, 'max');
     const resetSlots = plan.resetSlots;
     let holds: (ctx: EvalContext) => boolean;
+    const members = plan.members;
     if (forall) {
       const all = tests.map((t) => t.fn);
       const check = (ctx: EvalContext): boolean => {
         resetBindings(ctx, resetSlots);
         for (const t of all) if (!truthy(t(ctx))) return false;
-        return true;
+        return members.length === 0 || allMembersHold(members, ctx, resetSlots);
       };
       const domainPlan: EnumerationPlan = {
         variables: plan.variables.map((v) => ({ ...v, toolName: undefined, filters: [] })),
+        members: [],
         flows: [],
         joins: [],
         constants: [],
@@ -597,15 +705,19 @@ export class PolicyCompiler {
         resetBindings(ctx, resetSlots);
         for (const c of plan.constants) if (!c(ctx)) return low <= 0 && 0 <= high;
         let count = 0;
-        if (plan.variables.length === 0) count = 1;
+        const one = (): boolean => {
+          count++;
+          return count <= high && (Number.isFinite(high) || count < low);
+        };
+        // each satisfying assignment of the block's events and members counts once
+        const assignment =
+          members.length === 0 ? one : () => enumerateMembers(members, ctx, resetSlots, one);
+        if (plan.variables.length === 0) assignment();
         else {
           const candidates = plan.variables.map((v) => filterCandidates(v, ctx, resetSlots));
           const lo = candidates.map(() => 0);
           const hi = candidates.map(() => Number.POSITIVE_INFINITY);
-          enumerateAssignments(plan, candidates, lo, hi, ctx, () => {
-            count++;
-            return count <= high && (Number.isFinite(high) || count < low);
-          });
+          enumerateAssignments(plan, candidates, lo, hi, ctx, assignment);
         }
         return low <= count && count <= high;
       };
@@ -628,9 +740,15 @@ export class PolicyCompiler {
     if (symbol.state === 'compiling')
       typeError(`binding ${symbol.name} refers to itself`, symbol.at);
     symbol.state = 'compiling';
-    const inner = this.expr(symbol.expr, symbol.scope, { frame: symbol.frame, declarations: true });
+    const located = this.addressed(symbol.expr, symbol.scope, {
+      frame: symbol.frame,
+      declarations: true,
+    });
+    const inner = located.compiled;
     const slot = symbol.slot;
+    const locationSlot = symbol.locationSlot;
     const evaluate = inner.fn;
+    const evaluateLocated = located.fn;
     symbol.compiled = {
       fn: (ctx) => {
         const cached = ctx.frame[slot];
@@ -641,6 +759,15 @@ export class PolicyCompiler {
       },
       deps: inner.deps,
       wholeTrace: inner.wholeTrace,
+    };
+    // the location is computed only when something asks for it (ranges, members, detectors)
+    symbol.located = (ctx) => {
+      if (ctx.frame[locationSlot] === UNSET) {
+        const [value, location] = evaluateLocated(ctx);
+        ctx.frame[slot] = value;
+        ctx.frame[locationSlot] = location;
+      }
+      return [ctx.frame[slot], ctx.frame[locationSlot] as string | undefined];
     };
     symbol.state = 'done';
     return symbol.compiled;
@@ -689,7 +816,7 @@ export class PolicyCompiler {
       return { slot, eventType };
     });
     const env: Env = { frame, declarations: false };
-    const block: Block = { variables: [] };
+    const block: Block = { variables: [], members: [] };
     for (const statement of info.item.body) {
       if (statement.kind === 'quantifier')
         typeError(
@@ -698,16 +825,13 @@ export class PolicyCompiler {
         );
     }
     this.prepass(info.item.body, scope, block, env);
-    const tests: Compiled[] = [];
-    let wholeTrace = false;
-    for (const statement of info.item.body) {
-      const c =
-        statement.kind === 'binding'
-          ? this.binding(scope.names.get(statement.name) as BindingSymbol)
-          : this.expr((statement as Extract<Statement, { kind: 'condition' }>).expr, scope, env);
-      wholeTrace ||= c.wholeTrace;
-      if (statement.kind === 'condition') tests.push(c.fn);
-    }
+    // a predicate has no event variables: every line is a constant test or a member's test, and
+    // it holds when some assignment of its members satisfies them (as in Invariant)
+    const planned = this.planBlock(info.item.body, scope, block, env, false);
+    const tests = planned.plan.constants;
+    const members = planned.plan.members;
+    const resetSlots = planned.plan.resetSlots;
+    const wholeTrace = planned.wholeTrace;
     const size = frame.size;
     info.call = (ctx, args) => {
       const inner: EvalContext = {
@@ -721,8 +845,14 @@ export class PolicyCompiler {
         if (param.eventType !== undefined && !matchesType(value, param.eventType)) return false;
         inner.frame[param.slot] = value;
       }
-      for (const t of tests) if (!truthy(t(inner))) return false;
-      return true;
+      for (const t of tests) if (!t(inner)) return false;
+      if (members.length === 0) return true;
+      let found = false;
+      enumerateMembers(members, inner, resetSlots, () => {
+        found = true;
+        return false;
+      });
+      return found;
     };
     info.wholeTrace = wholeTrace;
     info.state = 'done';
@@ -746,8 +876,12 @@ export class PolicyCompiler {
         const [value, address] = object.fn(ctx);
         const k = key.fn(ctx);
         const result = get(value, k as string);
+        if (Array.isArray(value) && typeof k === 'number' && Number.isInteger(k)) {
+          return [result, elementLocation(value, k < 0 ? value.length + k : k, address)];
+        }
         const keepAddress =
           address !== undefined &&
+          !isSpan(address) &&
           typeof value !== 'string' &&
           (typeof k === 'string' || typeof k === 'number');
         return [result, keepAddress ? `${address}.${String(k)}` : undefined];
@@ -757,6 +891,49 @@ export class PolicyCompiler {
       return {
         fn,
         compiled: { fn: (ctx) => get(objectValue(ctx), keyValue(ctx) as string), ...parts },
+      };
+    }
+    if (expr.kind === 'name') {
+      const symbol = scope.lookup(expr.name);
+      if (symbol?.kind === 'binding') {
+        const compiled = this.binding(symbol);
+        return {
+          fn: symbol.located as (ctx: EvalContext) => [unknown, string | undefined],
+          compiled,
+        };
+      }
+      if (symbol?.kind === 'variable' && symbol.member !== undefined) {
+        const compiled = this.expr(expr, scope, env);
+        const { slot } = symbol;
+        const { locationSlot } = symbol.member;
+        return {
+          fn: (ctx) => [ctx.frame[slot], ctx.frame[locationSlot] as string | undefined],
+          compiled,
+        };
+      }
+    }
+    if (
+      expr.kind === 'call' &&
+      expr.callee.kind === 'member' &&
+      locatedMethods.has(expr.callee.name) &&
+      expr.namedArgs.length === 0
+    ) {
+      // string methods whose results are parts of the receiver keep their place in the trace
+      const compiled = this.expr(expr, scope, env);
+      const receiver = this.addressed(expr.callee.object, scope, env);
+      const args = expr.args.map((a) => this.expr(a, scope, env).fn);
+      const name = expr.callee.name;
+      return {
+        fn: (ctx) => {
+          const [target, location] = receiver.fn(ctx);
+          return callLocatedMethod(
+            target,
+            location,
+            name,
+            args.map((a) => a(ctx)),
+          );
+        },
+        compiled,
       };
     }
     const compiled = this.expr(expr, scope, env);
@@ -876,6 +1053,18 @@ export class PolicyCompiler {
       }
       case 'compare':
         return this.compare(expr, scope, env);
+      case 'conditional': {
+        const condition = this.expr(expr.condition, scope, env);
+        const whenTrue = this.expr(expr.whenTrue, scope, env);
+        const otherwise = this.expr(expr.otherwise, scope, env);
+        const test = condition.fn;
+        const a = whenTrue.fn;
+        const b = otherwise.fn;
+        return {
+          fn: (ctx) => (truthy(test(ctx)) ? a(ctx) : b(ctx)),
+          ...union([condition, whenTrue, otherwise]),
+        };
+      }
       case 'pattern': {
         const subject = this.expr(expr.subject, scope, env);
         const matcher = this.toolPattern(expr.pattern);
@@ -990,6 +1179,8 @@ export class PolicyCompiler {
           if (Array.isArray(a) && single === 'in')
             return a.map((item) => contains(b, item, ctx, address));
           return contains(b, a, ctx, address);
+        case 'contains_only':
+          return containsOnly(a, b, ctx);
         case 'not in':
           return !contains(b, a, ctx, address);
         case 'is':
@@ -1041,6 +1232,25 @@ export class PolicyCompiler {
 
   private call(expr: Extract<Expr, { kind: 'call' }>, scope: Scope, env: Env): CompiledExpr {
     const callee = expr.callee;
+    if (
+      callee.kind === 'member' &&
+      callee.object.kind === 'name' &&
+      callee.object.name === 'json' &&
+      scope.lookup('json') === undefined
+    ) {
+      if (!this.imported.json)
+        typeError("json is not imported; add 'import json' to the policy", callee.object);
+      if (callee.name !== 'loads')
+        typeError(`json.${callee.name} is not available; expected json.loads(...)`, callee);
+      return this.call(
+        {
+          ...expr,
+          callee: { kind: 'name', name: 'json_loads', line: callee.line, column: callee.column },
+        },
+        scope,
+        env,
+      );
+    }
     if (callee.kind === 'member') {
       if (!methodNames.has(callee.name)) {
         typeError(
@@ -1065,8 +1275,11 @@ export class PolicyCompiler {
     }
     if (callee.kind !== 'name')
       return typeError('only named functions and methods can be called', expr);
-    const name = callee.name;
-    const symbol = scope.lookup(name);
+    const symbol = scope.lookup(callee.name);
+    const name =
+      symbol === undefined && !this.predicates.has(callee.name)
+        ? (this.imported.aliases.get(callee.name) ?? callee.name)
+        : callee.name;
     if (symbol !== undefined) typeError(`${name} is a variable, not a function`, callee);
     const predicate = this.predicates.get(name);
     if (predicate !== undefined) {
@@ -1277,4 +1490,30 @@ function plainArgument(value: unknown): unknown {
   if (value instanceof EventValue) return value.event.data;
   if (Array.isArray(value)) return value.map(plainArgument);
   return value;
+}
+
+/** A line `(name: T) in collection`: a typed member of the block. */
+function memberDeclaration(
+  statement: Statement,
+): { declaration: Extract<Expr, { kind: 'declaration' }>; collection: Expr } | undefined {
+  if (statement.kind !== 'condition') return undefined;
+  const expr = statement.expr;
+  if (expr.kind !== 'compare' || expr.operators.length !== 1 || expr.operators[0] !== 'in')
+    return undefined;
+  const [declaration, collection] = expr.operands;
+  if (declaration?.kind !== 'declaration' || collection === undefined) return undefined;
+  return { declaration, collection };
+}
+
+/** Python's `all(el in a for el in b)`, which is what Invariant evaluates `a contains_only b` as. */
+function containsOnly(container: unknown, items: unknown, ctx: EvalContext): boolean {
+  const elements = Array.isArray(items)
+    ? items
+    : typeof items === 'string'
+      ? [...items]
+      : typeof items === 'object' && items !== null && !(items instanceof EventValue)
+        ? Object.keys(items)
+        : undefined;
+  if (elements === undefined) return false;
+  return elements.every((item) => contains(container, item, ctx, undefined));
 }

@@ -3,6 +3,7 @@ import { Policy } from './policy.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicyDetectors } from './policy-types.js';
 import type { EventValue } from './policy-values.js';
+import { resolveMaxViolations } from './resolve-max-violations.js';
 import type { RuleDefinition } from './rule.js';
 import type {
   EvalContext,
@@ -19,6 +20,11 @@ export interface DefinePolicyOptions {
    * @default {}
    */
   detectors?: PolicyDetectors;
+  /**
+   * The most violations one check returns; past it the result says `truncated: true`.
+   * @default 10000
+   */
+  maxViolations?: number;
 }
 
 const eventOf = (ctx: EvalContext, slot: number): PolicyEvent =>
@@ -82,6 +88,7 @@ export function definePolicy(
       message: definition.message,
       action: definition.action,
       variables,
+      members: [],
       flows: flows.filter((f) => f.from !== f.to),
       joins,
       constants:
@@ -96,5 +103,9 @@ export function definePolicy(
       describe: undefined,
     };
   });
-  return new Policy(plans, { detectors: options.detectors ?? {}, functions: {} });
+  return new Policy(plans, {
+    detectors: options.detectors ?? {},
+    functions: {},
+    maxViolations: resolveMaxViolations(options.maxViolations),
+  });
 }

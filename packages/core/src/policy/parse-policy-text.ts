@@ -34,6 +34,14 @@ const keywords = new Set([
 
 const actions = new Set(['block', 'warn', 'log']);
 
+/**
+ * How deep expressions and blocks may nest (brackets, `not`, signs, operator chains, member
+ * chains, indented blocks). The parser and the compiled rules recurse once per level, so an
+ * unbounded depth would end in a RangeError; 500 is far beyond hand-written policies.
+ * @internal
+ */
+export const MAX_POLICY_NESTING = 500;
+
 function describe(token: Token): string {
   switch (token.kind) {
     case 'eof':
@@ -55,6 +63,7 @@ function describe(token: Token): string {
 
 class Parser {
   private position = 0;
+  private depth = 0;
   private readonly commentsByLine = new Map<number, LineComment>();
 
   constructor(
@@ -66,6 +75,23 @@ class Parser {
 
   private peek(offset = 0): Token {
     return (this.tokens[this.position + offset] ?? this.tokens[this.tokens.length - 1]) as Token;
+  }
+
+  /** One level deeper (see {@link MAX_POLICY_NESTING}); pair with {@link Parser.leave}. */
+  private enter(token: Token = this.peek()): void {
+    this.depth++;
+    if (this.depth > MAX_POLICY_NESTING) {
+      throw new PolicyError({
+        code: 'POLICY_SYNTAX',
+        message: `the policy nests deeper than MAX_POLICY_NESTING (${MAX_POLICY_NESTING} levels of brackets, operators, 'not' or blocks); split the expression with bindings (name := ...) or predicates`,
+        line: token.line,
+        column: token.column,
+      });
+    }
+  }
+
+  private leave(levels = 1): void {
+    this.depth -= levels;
   }
 
   private next(): Token {
@@ -142,22 +168,23 @@ class Parser {
           return this.parseRule();
         case 'from': {
           this.next();
-          this.parseDottedName();
+          const module = this.parseDottedName();
           if (!this.isName('import')) this.fail("'import'");
           this.next();
-          const names = [this.expectName('an imported name').value];
-          while (this.isOp(',')) {
-            this.next();
-            names.push(this.expectName('an imported name').value);
-          }
+          const names: { name: string; at: Position }[] = [];
+          do {
+            if (names.length > 0) this.next();
+            const name = this.expectName('an imported name');
+            names.push({ name: name.value, at: { line: name.line, column: name.column } });
+          } while (this.isOp(','));
           this.expectNewline();
-          return { kind: 'import', names, ...at };
+          return { kind: 'import', module, names, ...at };
         }
         case 'import': {
           this.next();
-          const name = this.parseDottedName();
+          const module = this.parseDottedName();
           this.expectNewline();
-          return { kind: 'import', names: [name], ...at };
+          return { kind: 'import', module, names: [], ...at };
         }
         case 'def': {
           this.next();
@@ -270,16 +297,19 @@ class Parser {
       this.next();
       const parsed = this.parseArguments();
       const first = parsed.args[0];
-      if (first === undefined || first.kind !== 'literal' || typeof first.value !== 'string') {
-        const where = first ?? this.peek();
+      if (first === undefined) {
+        // keyword arguments only: the arguments carry the meaning, the message is empty
+        message = '';
+      } else if (first.kind !== 'literal' || typeof first.value !== 'string') {
         throw new PolicyError({
           code: 'POLICY_SYNTAX',
-          message: `expected the violation message as a string literal first argument of ${target.value}(...)`,
-          line: where.line,
-          column: where.column,
+          message: `expected the violation message as a string literal first argument of ${target.value}(...), or keyword arguments only`,
+          line: first.line,
+          column: first.column,
         });
+      } else {
+        message = first.value;
       }
-      message = first.value;
       args = parsed.args.slice(1);
       namedArgs = parsed.namedArgs;
     } else {
@@ -295,6 +325,13 @@ class Parser {
 
   /** After a ':' either an indented block or a single statement on the same line. */
   private parseBlock(): Statement[] {
+    this.enter();
+    const body = this.parseBlockBody();
+    this.leave();
+    return body;
+  }
+
+  private parseBlockBody(): Statement[] {
     if (this.peek().kind !== 'newline') {
       if (this.peek().kind === 'eof') this.fail("an indented block or a condition after ':'");
       return [this.parseStatement()];
@@ -401,33 +438,63 @@ class Parser {
   }
 
   parseExpression(): Expr {
-    return this.parseOr();
+    this.enter();
+    const value = this.parseOr();
+    let expr = value;
+    if (this.isName('if')) {
+      // `a if cond else b`, Python's conditional expression
+      const token = this.next();
+      const condition = this.parseOr();
+      if (!this.isName('else')) this.fail("'else' in a conditional expression (a if cond else b)");
+      this.next();
+      const otherwise = this.parseExpression();
+      expr = {
+        kind: 'conditional',
+        condition,
+        whenTrue: value,
+        otherwise,
+        line: token.line,
+        column: token.column,
+      };
+    }
+    this.leave();
+    return expr;
   }
 
   private parseOr(): Expr {
     let left = this.parseAnd();
+    let levels = 0;
     while (this.isName('or')) {
       const op = this.next();
+      this.enter(op);
+      levels++;
       const right = this.parseAnd();
       left = { kind: 'logical', operator: 'or', left, right, line: op.line, column: op.column };
     }
+    this.leave(levels);
     return left;
   }
 
   private parseAnd(): Expr {
     let left = this.parseNot();
+    let levels = 0;
     while (this.isName('and')) {
       const op = this.next();
+      this.enter(op);
+      levels++;
       const right = this.parseNot();
       left = { kind: 'logical', operator: 'and', left, right, line: op.line, column: op.column };
     }
+    this.leave(levels);
     return left;
   }
 
   private parseNot(): Expr {
-    if (this.isName('not')) {
+    if (this.isName('not') && !this.isName('in', 1)) {
       const op = this.next();
+      this.enter(op);
       const operand = this.parseNot();
+      this.leave();
       return { kind: 'unary', operator: 'not', operand, line: op.line, column: op.column };
     }
     return this.parseComparison();
@@ -452,6 +519,7 @@ class Parser {
     }
     if (token.kind !== 'name') return undefined;
     if (token.value === 'in') return 'in';
+    if (token.value === 'contains_only') return 'contains_only';
     if (token.value === 'not' && this.isName('in', 1)) return 'not in';
     if (token.value === 'is') return this.isName('not', 1) ? 'is not' : 'is';
     return undefined;
@@ -462,10 +530,13 @@ class Parser {
     const operators: CompareOperator[] = [];
     const operatorPositions: Position[] = [];
     const operands: Expr[] = [first];
+    let levels = 0;
     for (;;) {
       const operator = this.compareOperator();
       if (operator === undefined) break;
       const token = this.next();
+      this.enter(token);
+      levels++;
       if (operator === 'not in' || operator === 'is not') this.next();
       if (
         (operator === 'is' || operator === 'is not') &&
@@ -475,6 +546,7 @@ class Parser {
         if (operators.length > 0)
           this.fail('a single comparison before a tool pattern (use and)', token);
         const pattern = this.parseToolPattern();
+        this.leave(levels);
         return {
           kind: 'pattern',
           subject: first,
@@ -488,6 +560,7 @@ class Parser {
       operatorPositions.push({ line: token.line, column: token.column });
       operands.push(this.parseArithmetic());
     }
+    this.leave(levels);
     if (operators.length === 0) return first;
     const at = operatorPositions[0] as Position;
     return {
@@ -539,6 +612,13 @@ class Parser {
   }
 
   private parsePatternValue(): PatternValue {
+    this.enter();
+    const value = this.parsePatternValueInner();
+    this.leave();
+    return value;
+  }
+
+  private parsePatternValueInner(): PatternValue {
     const token = this.peek();
     const at = { line: token.line, column: token.column };
     if (token.kind === 'string') {
@@ -607,8 +687,11 @@ class Parser {
 
   private parseArithmetic(): Expr {
     let left = this.parseTerm();
+    let levels = 0;
     while (this.isOp('+') || this.isOp('-')) {
       const op = this.next();
+      this.enter(op);
+      levels++;
       const right = this.parseTerm();
       left = {
         kind: 'binary',
@@ -619,13 +702,17 @@ class Parser {
         column: op.column,
       };
     }
+    this.leave(levels);
     return left;
   }
 
   private parseTerm(): Expr {
     let left = this.parseUnary();
+    let levels = 0;
     while (this.isOp('*') || this.isOp('/') || this.isOp('//') || this.isOp('%')) {
       const op = this.next();
+      this.enter(op);
+      levels++;
       const right = this.parseUnary();
       left = {
         kind: 'binary',
@@ -636,13 +723,16 @@ class Parser {
         column: op.column,
       };
     }
+    this.leave(levels);
     return left;
   }
 
   private parseUnary(): Expr {
     if (this.isOp('-') || this.isOp('+')) {
       const op = this.next();
+      this.enter(op);
       const operand = this.parseUnary();
+      this.leave();
       return {
         kind: 'unary',
         operator: op.value as '-' | '+',
@@ -651,12 +741,35 @@ class Parser {
         column: op.column,
       };
     }
-    return this.parsePostfix();
+    return this.parsePower();
+  }
+
+  /** `a ** b`: binds tighter than a sign on its left, right-associative (`-2 ** 2` is -4). */
+  private parsePower(): Expr {
+    const base = this.parsePostfix();
+    if (!this.isOp('**')) return base;
+    const op = this.next();
+    this.enter(op);
+    const exponent = this.parseUnary();
+    this.leave();
+    return {
+      kind: 'binary',
+      operator: '**',
+      left: base,
+      right: exponent,
+      line: op.line,
+      column: op.column,
+    };
   }
 
   private parsePostfix(): Expr {
     let expr = this.parsePrimary();
+    let levels = 0;
     for (;;) {
+      if (this.isOp('.') || this.isOp('[') || this.isOp('(')) {
+        this.enter();
+        levels++;
+      }
       if (this.isOp('.')) {
         const dot = this.next();
         const name = this.peek();
@@ -686,6 +799,7 @@ class Parser {
           column: open.column,
         };
       } else {
+        this.leave(levels);
         return expr;
       }
     }

@@ -3,6 +3,7 @@ import { parsePolicyText } from './parse-policy-text.js';
 import { Policy } from './policy.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicyAction, PolicyDetectors } from './policy-types.js';
+import { resolveMaxViolations } from './resolve-max-violations.js';
 
 /** Options of {@link parsePolicy}. */
 export interface ParsePolicyOptions {
@@ -23,6 +24,14 @@ export interface ParsePolicyOptions {
    * @default {}
    */
   functions?: Readonly<Record<string, (...args: unknown[]) => unknown>>;
+  /**
+   * The most violations one check (`check`, `checkPending`, `checkToolCall`, a monitor's
+   * `append`) returns. Rules over several variables can have millions of satisfying assignments
+   * (two `ToolCall` variables over 5,000 calls: 25M); enumeration stops at the cap, so time and
+   * memory stay bounded, and the result says `truncated: true`.
+   * @default 10000
+   */
+  maxViolations?: number;
 }
 
 const actions = new Set(['block', 'warn', 'log']);
@@ -88,5 +97,6 @@ export function parsePolicy(text: string, options: ParsePolicyOptions = {}): Pol
   return new Policy(plans, {
     detectors: options.detectors ?? {},
     functions: { ...(options.functions ?? {}) },
+    maxViolations: resolveMaxViolations(options.maxViolations),
   });
 }

@@ -17,7 +17,8 @@ export type CompareOperator =
   | 'is'
   | 'is not'
   | '->'
-  | '~>';
+  | '~>'
+  | 'contains_only';
 
 /** @internal A value pattern inside `tool:name({...})`. */
 export type PatternValue =
@@ -55,11 +56,12 @@ export type Expr =
   | ({ kind: 'unary'; operator: 'not' | '-' | '+'; operand: Expr } & Position)
   | ({
       kind: 'binary';
-      operator: '+' | '-' | '*' | '/' | '//' | '%';
+      operator: '+' | '-' | '*' | '/' | '//' | '%' | '**';
       left: Expr;
       right: Expr;
     } & Position)
   | ({ kind: 'logical'; operator: 'and' | 'or'; left: Expr; right: Expr } & Position)
+  | ({ kind: 'conditional'; condition: Expr; whenTrue: Expr; otherwise: Expr } & Position)
   | ({
       kind: 'compare';
       operators: CompareOperator[];
@@ -108,7 +110,12 @@ export type TopLevel =
     } & Position)
   | ({ kind: 'predicate'; name: string; params: Parameter[]; body: Statement[] } & Position)
   | ({ kind: 'binding'; name: string; expr: Expr } & Position)
-  | ({ kind: 'import'; names: string[] } & Position);
+  | ({
+      kind: 'import';
+      /** `from module import names` or `import module` (names empty). */
+      module: string;
+      names: { name: string; at: Position }[];
+    } & Position);
 
 /** @internal The parsed policy. */
 export interface PolicyAst {

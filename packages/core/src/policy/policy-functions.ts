@@ -19,6 +19,7 @@ import {
 } from './policy-values.js';
 import type { EvalContext } from './rule-plan.js';
 import { eventValue } from './rule-plan.js';
+import { markRange, splitLines, splitText, textSpan, withLocations } from './value-locations.js';
 
 /** @internal A built-in function callable from rules. */
 export interface BuiltinFunction {
@@ -66,11 +67,11 @@ export function cachedRegex(
 }
 
 function mark(ctx: EvalContext, address: string | undefined, start: number, end: number): void {
-  if (ctx.ranges !== undefined && address !== undefined)
-    ctx.ranges.push(`${address}:${start}-${end}`);
+  markRange(ctx.ranges, address, start, end);
 }
 
-// The label of each finding in the value's texts, each finding's character range marked.
+// The label of each finding in the value's texts, each finding's character range marked; each
+// label keeps the range it was found at (a typed member over the list points there).
 function collect<T extends { start: number; end: number }>(
   ctx: EvalContext,
   value: unknown,
@@ -79,14 +80,86 @@ function collect<T extends { start: number; end: number }>(
   label: (finding: T) => string,
 ): string[] {
   const out: string[] = [];
+  const locations: (string | undefined)[] = [];
   for (const piece of textsOf(value, address)) {
     for (const finding of find(piece.text)) {
       out.push(label(finding));
+      locations.push(textSpan(piece.address, finding.start, finding.end));
       mark(ctx, piece.address, finding.start, finding.end);
     }
   }
-  return out;
+  return withLocations(out, locations);
 }
+
+// Invariant's link pattern (invariant.parsers.html): a scheme, a host, then path segments up to a
+// space, newline or quote
+const invariantLink = /https?:\/\/(?:[-\p{L}\p{N}_.]|%[\da-fA-F]{2})+(?:\/[^ \n"]+)*/gu;
+
+function findInvariantLinks(text: string): { url: string; start: number; end: number }[] {
+  return [...text.matchAll(invariantLink)].map((m) => ({
+    url: m[0],
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+}
+
+/**
+ * The text (or image) parts of values, flattened as Invariant's `text(...)` / `image(...)` do: a
+ * string is itself, a message or tool output gives the parts of its content, a list of content
+ * parts gives each part of the wanted kind, lists recurse, anything else gives nothing.
+ */
+function contentParts(
+  values: readonly unknown[],
+  addresses: readonly (string | undefined)[],
+  kind: 'text' | 'image',
+): string[] {
+  const out: string[] = [];
+  const locations: (string | undefined)[] = [];
+  const visit = (value: unknown, address: string | undefined, depth: number): void => {
+    if (depth > 64) return; // JSON this deep is not chat content
+    if (value instanceof EventValue) {
+      const event = value.event;
+      if (event.kind === 'Message' || event.kind === 'ToolOutput')
+        visit(event.data.content ?? null, `${event.address}.content`, depth + 1);
+      return;
+    }
+    if (typeof value === 'string') {
+      if (kind === 'text') {
+        out.push(value);
+        locations.push(address);
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        visit(item, address === undefined ? undefined : `${address}.${i}`, depth + 1);
+      });
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const part = value as Record<string, unknown>;
+    if (kind === 'text' && part.type === 'text' && typeof part.text === 'string') {
+      out.push(part.text);
+      locations.push(address === undefined ? undefined : `${address}.text`);
+    } else if (kind === 'image' && (part.type === 'image_url' || part.type === 'image')) {
+      const image = part.image_url;
+      if (typeof image === 'string') {
+        out.push(image);
+        locations.push(address === undefined ? undefined : `${address}.image_url`);
+      } else if (typeof getMember(image, 'url') === 'string') {
+        out.push(getMember(image, 'url') as string);
+        locations.push(address === undefined ? undefined : `${address}.image_url.url`);
+      }
+    }
+  };
+  values.forEach((value, i) => {
+    visit(value, addresses[i], 0);
+  });
+  return withLocations(out, locations);
+}
+
+// Python's min/max/sum: over the arguments when there are several, else over the one iterable
+const operands = (args: readonly unknown[]): unknown => (args.length > 1 ? [...args] : args[0]);
 
 const findingType = (finding: { type: string }): string => finding.type;
 const linkUrl = (link: LinkFinding): string => link.url;
@@ -140,13 +213,52 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
   // Invariant prints and then ignores the line; rules cannot reach the host, so this only holds
   print: { min: 0, max: Number.POSITIVE_INFINITY, call: () => true },
   all: { min: 1, max: 1, call: (_ctx, [value]) => (iterable(value) ?? []).every(truthy) },
-  min: { min: 1, max: 1, call: (_ctx, [value]) => extreme(value, '<') },
-  max: { min: 1, max: 1, call: (_ctx, [value]) => extreme(value, '>') },
+  min: {
+    min: 1,
+    max: Number.POSITIVE_INFINITY,
+    call: (_ctx, args) => extreme(operands(args), '<'),
+  },
+  max: {
+    min: 1,
+    max: Number.POSITIVE_INFINITY,
+    call: (_ctx, args) => extreme(operands(args), '>'),
+  },
   sum: {
     min: 1,
-    max: 1,
-    call: (_ctx, [value]) =>
-      (iterable(value) ?? []).reduce<number>((a, b) => a + (number(b) ?? 0), 0),
+    max: Number.POSITIVE_INFINITY,
+    call: (_ctx, args) => {
+      // sum(list, start) as in Python; sum(a, b, c) of numbers as Invariant's n-ary form
+      const [first, start] = args;
+      const items = Array.isArray(first) && args.length <= 2 ? first : args;
+      const initial = Array.isArray(first) && args.length === 2 ? (number(start) ?? 0) : 0;
+      return (iterable(items) ?? []).reduce<number>((a, b) => a + (number(b) ?? 0), initial);
+    },
+  },
+  text: {
+    min: 1,
+    max: Number.POSITIVE_INFINITY,
+    addressed: true,
+    call: (_ctx, args, _named, addresses) => contentParts(args, addresses, 'text'),
+  },
+  image: {
+    min: 1,
+    max: Number.POSITIVE_INFINITY,
+    addressed: true,
+    call: (_ctx, args, _named, addresses) => contentParts(args, addresses, 'image'),
+  },
+  should_allow_rbac: {
+    min: 5,
+    max: 5,
+    // Invariant's access_control: some role of the user grants the scope (`data` is unused there too)
+    call: (_ctx, [_data, scope, user, userRoles, roleGrants]) => {
+      if (typeof scope !== 'string' || typeof user !== 'string') return false;
+      const roles = getMember(userRoles, user);
+      if (!Array.isArray(roles)) return false;
+      return roles.some(
+        (role) =>
+          typeof role === 'string' && getMember(getMember(roleGrants, role), scope) === true,
+      );
+    },
   },
   abs: {
     min: 1,
@@ -185,14 +297,16 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
       const regex = cachedRegex(pattern, 'g', 'none');
       if (regex === null) return [];
       const out: string[] = [];
+      const locations: (string | undefined)[] = [];
       for (const piece of textsOf(value, addresses[1])) {
         for (const m of piece.text.matchAll(regex)) {
           if (m[0] === '') continue;
           out.push(m[0]);
+          locations.push(textSpan(piece.address, m.index, m.index + m[0].length));
           mark(ctx, piece.address, m.index, m.index + m[0].length);
         }
       }
-      return out;
+      return withLocations(out, locations);
     },
   },
   tool_call: {
@@ -304,19 +418,26 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     addressed: true,
     call: (ctx, [value], _named, addresses) => {
       const altTexts: string[] = [];
+      const altLocations: (string | undefined)[] = [];
       const links: string[] = [];
+      const linkLocations: (string | undefined)[] = [];
       for (const piece of textsOf(value, addresses[0])) {
         const data = extractHtmlData(piece.text);
         for (const alt of data.altTexts) {
           altTexts.push(alt.value);
+          altLocations.push(textSpan(piece.address, alt.start, alt.end));
           mark(ctx, piece.address, alt.start, alt.end);
         }
         for (const link of data.links) {
           links.push(link.value);
+          linkLocations.push(textSpan(piece.address, link.start, link.end));
           mark(ctx, piece.address, link.start, link.end);
         }
       }
-      return { alt_texts: altTexts, links };
+      return {
+        alt_texts: withLocations(altTexts, altLocations),
+        links: withLocations(links, linkLocations),
+      };
     },
   },
   fuzzy_contains: {
@@ -337,6 +458,14 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
       }
       return found;
     },
+  },
+  /** `links` as `from invariant.parsers.html import links` defines it (Invariant's URL regex). */
+  html_links: {
+    min: 1,
+    max: 1,
+    addressed: true,
+    call: (ctx, [value], _named, addresses) =>
+      collect(ctx, value, addresses[0], findInvariantLinks, (link) => link.url),
   },
   domains: {
     min: 1,
@@ -367,10 +496,8 @@ const stringMethods: Record<string, (s: string, args: unknown[]) => unknown> = {
       : Array.isArray(suffix)
         ? suffix.some((p) => typeof p === 'string' && s.endsWith(p))
         : false,
-  split: (s, [separator]) =>
-    typeof separator === 'string' && separator !== ''
-      ? s.split(separator)
-      : s.split(/\s+/).filter((x) => x !== ''),
+  split: (s, [separator]) => splitText(s, separator).parts,
+  splitlines: (s) => splitLines(s).lines,
   replace: (s, [from, to]) =>
     typeof from === 'string' && typeof to === 'string' ? s.split(from).join(to) : s,
   count: (s, [sub]) => (typeof sub === 'string' && sub !== '' ? s.split(sub).length - 1 : 0),
@@ -409,6 +536,48 @@ export const methodNames: ReadonlySet<string> = new Set([
   ...Object.keys(dictMethods),
   ...Object.keys(listMethods),
 ]);
+
+/** @internal String methods whose results are parts of the receiver (they keep locations). */
+export const locatedMethods: ReadonlySet<string> = new Set([
+  'splitlines',
+  'split',
+  'strip',
+  'lstrip',
+  'rstrip',
+]);
+
+/**
+ * @internal {@link callMethod} for {@link locatedMethods}, also returning where the result is: a
+ * span of the receiver, or a list whose elements carry their spans.
+ */
+export function callLocatedMethod(
+  target: unknown,
+  location: string | undefined,
+  name: string,
+  args: unknown[],
+): [unknown, string | undefined] {
+  if (typeof target !== 'string') return [callMethod(target, name, args), undefined];
+  if (name === 'splitlines' || name === 'split') {
+    const { lines: parts, starts } =
+      name === 'splitlines'
+        ? splitLines(target)
+        : (({ parts: p, starts: s }) => ({ lines: p, starts: s }))(splitText(target, args[0]));
+    return [
+      withLocations(
+        parts,
+        parts.map((part, i) =>
+          textSpan(location, starts[i] as number, (starts[i] as number) + part.length),
+        ),
+      ),
+      undefined,
+    ];
+  }
+  const result = callMethod(target, name, args);
+  if (typeof result !== 'string') return [result, undefined];
+  const start =
+    name === 'rstrip' ? 0 : target.length - (callMethod(target, 'lstrip', args) as string).length;
+  return [result, textSpan(location, start, start + result.length)];
+}
 
 /** @internal Calls a whitelisted method on data; None when the value has no such method. */
 export function callMethod(target: unknown, name: string, args: unknown[]): unknown {

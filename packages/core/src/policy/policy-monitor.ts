@@ -50,9 +50,9 @@ export class PolicyMonitor {
   append(events: readonly unknown[]): PolicyResult {
     const newFrom = this.session.store.size;
     this.session.appendAll(events);
-    const errors = this.session.evaluateNew(newFrom, this.reported);
-    this.all.push(...errors);
-    return { errors };
+    const result = this.session.evaluateNew(newFrom, this.reported);
+    this.all.push(...result.errors);
+    return result;
   }
 
   /**

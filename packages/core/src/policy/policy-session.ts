@@ -1,7 +1,8 @@
 import { EventStore } from './event-store.js';
+import { enumerateMembers, rebindMembers } from './member-variables.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicyBinding, PolicyDetectors, PolicyViolation } from './policy-types.js';
-import { toPlain } from './policy-values.js';
+import { EventValue, toPlain } from './policy-values.js';
 import {
   type EvalContext,
   enumerateAssignments,
@@ -11,6 +12,7 @@ import {
   resetBindings,
   UNSET,
 } from './rule-plan.js';
+import { boundRange } from './value-locations.js';
 
 interface RuleState {
   /** Per variable: positions that pass the variable's own conditions (sorted). */
@@ -23,6 +25,20 @@ interface RuleState {
 export interface SessionSettings {
   detectors: PolicyDetectors;
   functions: Record<string, PolicyFunction>;
+  /** The most violations one check returns (see `ParsePolicyOptions.maxViolations`). */
+  maxViolations: number;
+}
+
+/** @internal One satisfying assignment: event positions, then member element indexes. */
+interface Assignment {
+  positions: number[];
+  members: number[];
+}
+
+/** @internal Violations of one evaluation, and whether the cap cut them short. */
+export interface Evaluation {
+  errors: PolicyViolation[];
+  truncated: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -38,12 +54,14 @@ export class PolicySession {
   readonly store = new EventStore();
   private readonly states: RuleState[];
   private readonly run: RunState;
+  private readonly maxViolations: number;
 
   constructor(
     private readonly plans: readonly RulePlan[],
     settings: SessionSettings,
     input: unknown,
   ) {
+    this.maxViolations = settings.maxViolations;
     if (input !== undefined && !isRecord(input)) {
       throw new PolicyError({
         code: 'POLICY_INPUT',
@@ -122,22 +140,44 @@ export class PolicySession {
 
   /**
    * Violations of rule `r` with at least one variable bound at a position >= `newFrom` (all when
-   * `newFrom` is 0), sorted by the bound positions in variable order.
+   * `newFrom` is 0), sorted by the bound positions in variable order, then by member elements.
+   * At most `limit` are found (enumeration stops there, so memory stays bounded); `truncated`
+   * says whether more were left.
    */
-  evaluateRule(r: number, newFrom: number): PolicyViolation[] {
+  evaluateRule(r: number, newFrom: number, limit: number): Evaluation {
     const plan = this.plans[r] as RulePlan;
     const ctx = this.context(plan);
     this.updateFilters(r, ctx);
     resetBindings(ctx, plan.resetSlots);
-    for (const constant of plan.constants) if (!constant(ctx)) return [];
+    for (const constant of plan.constants)
+      if (!constant(ctx)) return { errors: [], truncated: false };
     const count = plan.variables.length;
-    if (count === 0) return [this.describe(plan, [], ctx)];
-    const candidates = (this.states[r] as RuleState).filtered;
-    const found: number[][] = [];
+    const found: Assignment[] = [];
+    let truncated = false;
+    const members = plan.members;
     const visit = (positions: readonly number[]): boolean => {
-      found.push([...positions]);
-      return true;
+      if (members.length === 0) {
+        if (found.length >= limit) {
+          truncated = true;
+          return false;
+        }
+        found.push({ positions: [...positions], members: [] });
+        return true;
+      }
+      return enumerateMembers(members, ctx, plan.resetSlots, (indexes) => {
+        if (found.length >= limit) {
+          truncated = true;
+          return false;
+        }
+        found.push({ positions: [...positions], members: [...indexes] });
+        return true;
+      });
     };
+    if (count === 0) {
+      visit([]);
+      return { errors: found.map((a) => this.describe(plan, a, ctx)), truncated };
+    }
+    const candidates = (this.states[r] as RuleState).filtered;
     const infinity = Number.POSITIVE_INFINITY;
     if (newFrom <= 0) {
       enumerateAssignments(
@@ -156,26 +196,28 @@ export class PolicySession {
           lo.push(v === k ? newFrom : 0);
           hi.push(v < k ? newFrom : infinity);
         }
+        if (truncated) break;
         enumerateAssignments(plan, candidates, lo, hi, ctx, visit);
       }
     }
     found.sort((a, b) => {
-      for (let v = 0; v < a.length; v++) {
-        const d = (a[v] as number) - (b[v] as number);
+      for (let v = 0; v < a.positions.length; v++) {
+        const d = (a.positions[v] as number) - (b.positions[v] as number);
+        if (d !== 0) return d;
+      }
+      for (let m = 0; m < a.members.length; m++) {
+        const d = (a.members[m] as number) - (b.members[m] as number);
         if (d !== 0) return d;
       }
       return 0;
     });
-    return found.map((positions) => this.describe(plan, positions, ctx));
+    return { errors: found.map((a) => this.describe(plan, a, ctx)), truncated };
   }
 
   /** Re-evaluates one assignment with range marking on, and builds its violation. */
-  private describe(
-    plan: RulePlan,
-    positions: readonly number[],
-    ctx: EvalContext,
-  ): PolicyViolation {
+  private describe(plan: RulePlan, assignment: Assignment, ctx: EvalContext): PolicyViolation {
     const store = this.store;
+    const positions = assignment.positions;
     plan.variables.forEach((variable, v) => {
       ctx.frame[variable.slot] = store.event(positions[v] as number);
     });
@@ -185,8 +227,15 @@ export class PolicySession {
     for (const constant of plan.constants) constant(ctx);
     for (const variable of plan.variables) for (const filter of variable.filters) filter(ctx);
     for (const join of plan.joins) join.test(ctx);
+    const members = rebindMembers(plan.members, assignment.members, ctx, plan.resetSlots);
     const extra = plan.describe?.(ctx);
     ctx.ranges = undefined;
+    // a member's own place in the trace comes first among the ranges it contributes
+    const memberRanges: string[] = [];
+    for (const member of members)
+      if (member.location !== undefined)
+        memberRanges.push(boundRange(member.value, member.location));
+    ranges.unshift(...memberRanges);
     const bindings: Record<string, PolicyBinding> = {};
     const addresses: string[] = [];
     const indexes: number[] = [];
@@ -202,6 +251,9 @@ export class PolicySession {
       indexes.push(event.index);
       if (!addresses.includes(event.address)) addresses.push(event.address);
     });
+    // a member counts in the key as its event's index when it is an event, else as -1
+    for (const member of members)
+      indexes.push(member.value instanceof EventValue ? member.value.event.index : -1);
     const uniqueRanges = [...new Set(ranges)];
     for (const range of uniqueRanges) if (!addresses.includes(range)) addresses.push(range);
     return {
@@ -219,9 +271,15 @@ export class PolicySession {
     };
   }
 
-  /** Every violation of every rule (a one-shot check: no de-duplication). */
-  evaluateAll(): PolicyViolation[] {
-    return this.plans.flatMap((_, r) => this.evaluateRule(r, 0));
+  /** Every violation of every rule (a one-shot check: no de-duplication), up to the cap. */
+  evaluateAll(): Evaluation {
+    const errors: PolicyViolation[] = [];
+    for (let r = 0; r < this.plans.length; r++) {
+      const result = this.evaluateRule(r, 0, this.maxViolations - errors.length);
+      errors.push(...result.errors);
+      if (result.truncated) return { errors, truncated: true };
+    }
+    return { errors, truncated: false };
   }
 
   /**
@@ -229,17 +287,23 @@ export class PolicySession {
    * trace (quantifier blocks, no variables) are re-run and kept when their key is not in `known`.
    * Each key is reported once (added to `known`).
    */
-  evaluateNew(newFrom: number, known: Set<string>): PolicyViolation[] {
-    const out: PolicyViolation[] = [];
-    this.plans.forEach((plan, r) => {
-      const violations = plan.wholeTrace ? this.evaluateRule(r, 0) : this.evaluateRule(r, newFrom);
-      for (const violation of violations) {
+  evaluateNew(newFrom: number, known: Set<string>): Evaluation {
+    const errors: PolicyViolation[] = [];
+    for (let r = 0; r < this.plans.length; r++) {
+      const plan = this.plans[r] as RulePlan;
+      const result = this.evaluateRule(
+        r,
+        plan.wholeTrace ? 0 : newFrom,
+        this.maxViolations - errors.length,
+      );
+      for (const violation of result.errors) {
         if (known.has(violation.key)) continue;
         known.add(violation.key);
-        out.push(violation);
+        errors.push(violation);
       }
-    });
-    return out;
+      if (result.truncated) return { errors, truncated: true };
+    }
+    return { errors, truncated: false };
   }
 
   /** Keys of the current violations of the whole-trace rules (the baseline before new events). */
@@ -247,7 +311,8 @@ export class PolicySession {
     const keys = new Set<string>();
     this.plans.forEach((plan, r) => {
       if (!plan.wholeTrace) return;
-      for (const violation of this.evaluateRule(r, 0)) keys.add(violation.key);
+      for (const violation of this.evaluateRule(r, 0, this.maxViolations).errors)
+        keys.add(violation.key);
     });
     return keys;
   }

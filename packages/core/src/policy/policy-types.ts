@@ -71,14 +71,27 @@ export interface PolicyViolation {
 export interface PolicyResult {
   /** Every violation, in rule order, then in order of the bound events' positions. */
   errors: PolicyViolation[];
+  /**
+   * True when the check stopped at the policy's `maxViolations` (more assignments satisfy its
+   * rules than were returned).
+   */
+  truncated: boolean;
 }
 
 /** The answer of {@link Policy.checkToolCall}. */
 export interface ToolCallVerdict {
-  /** False when a violation with action `block` involves the proposed call. */
+  /**
+   * False when a violation with action `block` involves the proposed call, and when the check
+   * reached `maxViolations` (a blocking violation could be among those not enumerated).
+   */
   allowed: boolean;
   /** The violations the proposed call would cause (any action). */
   violations: PolicyViolation[];
+  /**
+   * True when the check stopped at the policy's `maxViolations`. Optional so that hand-written
+   * verdicts (custom policy objects given to adapters) stay valid; absent means false.
+   */
+  truncated?: boolean;
 }
 
 /** A finding of a PII detector: the entity type (Presidio names) and its character range. */

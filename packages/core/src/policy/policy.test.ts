@@ -529,7 +529,7 @@ describe('actions, keys and results', () => {
     const search = policy.checkToolCall(past, {
       function: { name: 'search', arguments: '{"q":"x"}' },
     });
-    expect(search).toEqual({ allowed: true, violations: [] });
+    expect(search).toEqual({ allowed: true, violations: [], truncated: false });
     // appended to the last assistant message when it is the last entry
     const intoMessage = policy.checkToolCall(exfiltration, { name: 'send_email', arguments: {} });
     expect(intoMessage.violations.map((v) => v.bindings.c?.address)).toEqual(['3.tool_calls.1']);

@@ -63,7 +63,8 @@ export class Policy {
 
   /**
    * Checks a whole trace: one violation per satisfying assignment of each rule's variables (no
-   * de-duplication, as Invariant's one-shot check).
+   * de-duplication, as Invariant's one-shot check), up to the policy's `maxViolations`; past it
+   * the result has `truncated: true`.
    * @param trace - chat events (OpenAI format; tool-call arguments may be JSON strings)
    * @param input - policy parameters, read as `input.x` in rules
    * @returns the violations, in rule order, then by the bound events' positions
@@ -75,7 +76,7 @@ export class Policy {
   check(trace: readonly unknown[], input?: Record<string, unknown>): PolicyResult {
     const session = this.createSession(input);
     session.appendAll(trace);
-    return { errors: session.evaluateAll() };
+    return session.evaluateAll();
   }
 
   /**
@@ -102,7 +103,7 @@ export class Policy {
     const known = session.wholeTraceKeys();
     const newFrom = session.store.size;
     session.appendAll(pending);
-    return { errors: session.evaluateNew(newFrom, known) };
+    return session.evaluateNew(newFrom, known);
   }
 
   /**

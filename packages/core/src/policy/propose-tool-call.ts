@@ -41,8 +41,10 @@ export function proposeToolCall(session: PolicySession, call: unknown): ToolCall
   const mark = session.store.mark();
   try {
     const event = session.store.appendProposedCall(record);
-    const violations = session.evaluateNew(event.position, known);
-    return { allowed: !violations.some((v) => v.action === 'block'), violations };
+    const { errors: violations, truncated } = session.evaluateNew(event.position, known);
+    // past the cap a blocking violation may be among those not enumerated: fail closed
+    const allowed = !truncated && !violations.some((v) => v.action === 'block');
+    return { allowed, violations, truncated };
   } finally {
     session.store.rollback(mark);
     session.truncate(mark.events);

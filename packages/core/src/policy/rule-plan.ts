@@ -54,9 +54,28 @@ export interface JoinCondition {
   test: Test;
 }
 
+/**
+ * @internal A typed member `(name: T) in collection`: bound, after the event variables, to each
+ * element of type `T` of the collection in turn.
+ */
+export interface MemberStep {
+  name: string;
+  /** `str`, `dict`, `int`, `float`, `bool`, `list` or an event type. */
+  type: string;
+  slot: number;
+  /** Frame slot of the element's location in the trace (for ranges and chained members). */
+  locationSlot: number;
+  /** The collection, with its location. */
+  collection: (ctx: EvalContext) => [unknown, string | undefined];
+  /** Conditions whose last member is this one, tested once it is bound. */
+  tests: Test[];
+}
+
 /** @internal How to enumerate the satisfying assignments of a set of variables. */
 export interface EnumerationPlan {
   variables: PlanVariable[];
+  /** Typed members, in the order of their lines (each may read the ones before). */
+  members: MemberStep[];
   flows: FlowConstraint[];
   joins: JoinCondition[];
   /** Conditions on no variable of this plan. */

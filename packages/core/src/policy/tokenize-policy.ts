@@ -36,6 +36,7 @@ export interface TokenizedPolicy {
 }
 
 const operators = [
+  '**',
   ':=',
   '->',
   '~>',
@@ -84,9 +85,10 @@ export function tokenizePolicy(text: string): TokenizedPolicy {
   let base: number | undefined;
   let depth = 0; // bracket nesting
   const brackets: Token[] = [];
-  let i = 0;
+  // a byte order mark (editors on Windows write one) is not part of the policy
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
-  let lineStart = 0;
+  let lineStart = i;
   let atLineStart = true;
   const n = text.length;
   const col = (at: number): number => at - lineStart + 1;
@@ -155,7 +157,10 @@ export function tokenizePolicy(text: string): TokenizedPolicy {
       continue;
     }
     if (c === '\n') {
-      if (depth === 0) {
+      // a line ending in `and` / `or` continues on the next one (Invariant's grammar allows it)
+      const last = tokens[tokens.length - 1];
+      const continues = last?.kind === 'name' && (last.value === 'and' || last.value === 'or');
+      if (depth === 0 && !continues) {
         push('newline', '', line, col(i));
         atLineStart = true;
       }
