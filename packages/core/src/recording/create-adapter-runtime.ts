@@ -1,4 +1,6 @@
-import { TracewardenError } from '../errors/index.js';
+import type { ZodObject } from 'zod';
+import { configurationError, lazySchema, validateOptions } from '../errors/index.js';
+import { guardOptionsSchema } from '../guards/guard-options-schema.js';
 import type { PriceUsageOptions } from '../pricing/price-usage.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import type { Tracer } from '../tracing/types.js';
@@ -90,14 +92,19 @@ function warnOnce(message: string): void {
   process.emitWarning(message, { code: 'TRACEWARDEN_PRICING' });
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
+/** The options of model-call guards: `guard()`'s, for the keys that apply to model calls. */
+const modelCallGuardsSchema = lazySchema(() =>
+  (guardOptionsSchema() as ZodObject)
+    .pick({
+      rateLimit: true,
+      circuitBreaker: true,
+      budget: true,
+      sessionId: true,
+      logger: true,
+      clock: true,
+    })
+    .strict(),
+);
 
 /** Option checks: undefined is always allowed (an option left out). @internal */
 export const optionChecks = {
@@ -115,15 +122,6 @@ export const optionChecks = {
       : 'a finite number of seconds > 0 and at most 2147483 (Node timers max out at ~24.8 days)',
 } satisfies Record<string, OptionCheck | ((...args: string[]) => OptionCheck)>;
 
-const guardKeys = new Set([
-  'rateLimit',
-  'circuitBreaker',
-  'budget',
-  'sessionId',
-  'logger',
-  'clock',
-]);
-
 const commonChecks: Record<string, OptionCheck> = {
   tracer: (value) =>
     typeof value === 'object' &&
@@ -139,10 +137,7 @@ const commonChecks: Record<string, OptionCheck> = {
         : 'a list of model-call guards (createModelCallGuards())';
     if (typeof value !== 'object' || value === null)
       return "guard options ({ rateLimit, circuitBreaker, budget }) or createModelCallGuards()'s list";
-    const unknown = Object.keys(value).filter((key) => !guardKeys.has(key));
-    return unknown.length === 0
-      ? undefined
-      : `only ${[...guardKeys].join(', ')} (unknown: ${unknown.join(', ')})`;
+    return undefined;
   },
   timeoutSeconds: optionChecks.positiveSeconds,
   policy: (value) =>
@@ -163,7 +158,7 @@ const commonChecks: Record<string, OptionCheck> = {
 
 /**
  * Rejects options that are not what an adapter takes: unknown keys (a typo must never silently
- * disable a guard) and wrong types, with one `INVALID_OPTIONS` error naming the option.
+ * disable a guard) and wrong types, with one `ConfigurationError` (`INVALID_OPTIONS`) naming the option.
  * @internal
  */
 export function checkAdapterOptions(
@@ -173,25 +168,24 @@ export function checkAdapterOptions(
 ): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw invalid(entryPoint, 'options', 'an options object', options);
+    throw configurationError(entryPoint, 'options', 'an options object', options);
   for (const [key, value] of Object.entries(options)) {
     const check = commonChecks[key] ?? extra?.[key];
     if (check === undefined) {
       const known = [...Object.keys(commonChecks), ...Object.keys(extra ?? {})];
-      throw new TracewardenError('INVALID_OPTIONS', {
-        message: `${entryPoint}: unknown option "${key}"; known options are ${known.join(', ')}. A misspelt option would silently leave a guard out.`,
-      });
+      throw configurationError(
+        entryPoint,
+        key,
+        `no such option (a misspelt option would silently leave a guard out); known options: ${known.join(', ')}`,
+        value,
+      );
     }
     if (value === undefined) continue;
     const expected = check(value);
-    if (expected !== undefined) throw invalid(entryPoint, key, expected, value);
+    if (expected !== undefined) throw configurationError(entryPoint, key, expected, value);
+    if (key === 'guards' && !Array.isArray(value))
+      validateOptions(modelCallGuardsSchema, value, { entryPoint, path: 'guards' });
   }
-}
-
-function invalid(entryPoint: string, path: string, expected: string, given: unknown): Error {
-  return new TracewardenError('INVALID_OPTIONS', {
-    message: `${entryPoint}: option ${path} must be ${expected}; got ${describe(given)}`,
-  });
 }
 
 function hasBudget(guards: AdapterOptions['guards']): boolean {
@@ -229,7 +223,7 @@ export function resolvePricing(
  * @param options - the user's options (`AdapterOptions` plus the adapter's own)
  * @param settings - the entry point's name, a fixed provider, the adapter's extra option checks
  * @returns the runtime the adapter records through
- * @throws TracewardenError `INVALID_OPTIONS` for an unknown option or a wrong value
+ * @throws ConfigurationError (`INVALID_OPTIONS`) for an unknown option or a wrong value
  * @example
  * ```ts
  * const runtime = createAdapterRuntime(options, { entryPoint: 'myAdapter' });

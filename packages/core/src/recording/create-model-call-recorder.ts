@@ -1127,8 +1127,19 @@ class ModelCall implements ModelCallHandle {
     }
 
     // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.
+    const keep = this.input.keepRefusedCall;
     const refusals =
-      blocked.length === 0 ? blocked : blocked.filter((review) => review.refusal !== undefined);
+      blocked.length === 0
+        ? blocked
+        : blocked.filter((review) => {
+            if (review.refusal === undefined) return false;
+            // refused by the framework's tool executor instead: the call stays in the response
+            if (keep?.(review.call) === true) {
+              review.refusedAtTool = true;
+              return false;
+            }
+            return true;
+          });
     let refusalText: string | undefined;
     let deliveredText = output.text;
     let deliveredCalls = output.calls;

@@ -47,3 +47,4 @@ export type {
   ToolCallPolicy,
   ToolCallReview,
 } from './types.js';
+export { maxPendingRefusals, registerRefusal, takeRefusal } from './refusals.js';

@@ -158,6 +158,14 @@ export interface ModelCallStartInput {
   signal?: AbortSignal | null | undefined;
   /** Records into this tracer instead of the recorder's. */
   tracer?: Tracer | undefined;
+  /**
+   * Refuse mode: a blocked call for which this returns true stays in the response, because the
+   * framework's tool executor refuses it (a guarded tool reads the refusal for its call id): the
+   * loop goes on and the model reads the refusal as the tool's result. Other blocked calls are
+   * removed from the response and their refusal appended to its text.
+   * @default every blocked call is removed
+   */
+  keepRefusedCall?: ((call: ModelToolCall) => boolean) | undefined;
 }
 
 /** The verdict on one proposed tool call. */
@@ -172,6 +180,8 @@ export interface ToolCallReview {
   violations: readonly PolicyViolation[];
   /** The refusal the model sees instead of the call, in `refuse` mode. */
   refusal?: string | undefined;
+  /** The call stays in the response and its tool refuses it (see `keepRefusedCall`). */
+  refusedAtTool?: boolean | undefined;
 }
 
 /** What {@link ModelCallHandle.finish} decided about the response. */

@@ -1,0 +1,143 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Middleware,
+} from '@ai-sdk/provider';
+import { type AdapterOptions, createAdapterRuntime } from '@tracewarden/core';
+import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
+import { promptToNeutral } from '../model/prompt-to-neutral.js';
+import { telemetryScope } from '../model/telemetry-scope.js';
+import { guardedMarker } from '../tools/guarded-marker.js';
+
+/**
+ * Options of {@link tracewardenMiddleware}: the options every tracewarden adapter shares
+ * (`tracer`, `guards`, `timeoutSeconds`, `policy`, `onPolicyViolation`, `refusalMessage`,
+ * `pricing`, `recordRaw`, `onRecordingError`), with the same names and meanings as `wrapOpenAI`.
+ */
+export interface TracewardenMiddlewareOptions extends AdapterOptions {}
+
+/** What `transformParams` hands `wrapGenerate` / `wrapStream` for one call. */
+interface CallSignals {
+  /** The caller's own signal (cancelled vs failed). */
+  user: AbortSignal | undefined;
+  /** Aborts the request when a guard stops the call. */
+  stop: AbortController;
+}
+
+const requestKeys = [
+  'maxOutputTokens',
+  'temperature',
+  'stopSequences',
+  'topP',
+  'topK',
+  'presencePenalty',
+  'frequencyPenalty',
+  'responseFormat',
+  'seed',
+  'toolChoice',
+  'reasoning',
+] as const;
+
+function requestOf(params: LanguageModelV4CallOptions): Record<string, unknown> {
+  const request: Record<string, unknown> = {};
+  for (const key of requestKeys) if (params[key] !== undefined) request[key] = params[key];
+  return request;
+}
+
+/** Names of the offered tools, and those whose `execute` refuses a blocked call itself. */
+function toolsOf(params: LanguageModelV4CallOptions): {
+  names: { name: string }[] | undefined;
+  guarded: Set<string>;
+} {
+  const guarded = new Set<string>();
+  if (params.tools === undefined) return { names: undefined, guarded };
+  const names = params.tools.map((tool) => {
+    const options = (tool as { providerOptions?: Record<string, Record<string, unknown>> })
+      .providerOptions;
+    if (options?.tracewarden?.[guardedMarker] === true) guarded.add(tool.name);
+    return { name: tool.name };
+  });
+  return { names, guarded };
+}
+
+/**
+ * A Vercel AI SDK language-model middleware that traces and guards every call of the model it
+ * wraps (`wrapLanguageModel`), streamed or not: the prompt messages new to the trace (a
+ * conversation re-sent each step is recorded once), then an assistant MESSAGE with its THINK
+ * and TOOL_CALL blocks, usage, cost, latency, time to first chunk, finish reason and status.
+ * Tool results that arrive in the next prompt become TOOL_RESULT blocks under their TOOL_CALL.
+ *
+ * Guards (`circuitBreaker`, `rateLimit`, `budget`, `timeoutSeconds`) decide before the call;
+ * a budget also cuts a stream off before it is passed. Proposed tool calls are checked against
+ * `policy` before any tool runs: `onPolicyViolation: 'throw'` rejects the call with
+ * `PolicyViolationError`; `'refuse'` keeps the blocked call from running and the model reads a
+ * refusal: a tool wrapped with `guardTools` answers the refusal as its result (the loop goes
+ * on), any other blocked call is removed from the response and the refusal appended to its text.
+ *
+ * Without `tracer`, calls record into the enclosing `withTrace`, else into the middleware's own
+ * tracer. With the telemetry integration also registered, the integration records the call.
+ *
+ * @param options - tracer, guards, timeout, policy and its mode, pricing
+ * @returns a `LanguageModelV4Middleware` for `wrapLanguageModel`
+ * @throws TracewardenError `INVALID_OPTIONS` for an unknown option or a wrong value
+ * @example
+ * ```ts
+ * const model = wrapLanguageModel({
+ *   model: openai('gpt-4o-mini'),
+ *   middleware: tracewardenMiddleware({ tracer, policy }),
+ * });
+ * const { text } = await generateText({ model, prompt: 'Summarise my inbox' });
+ * ```
+ */
+export function tracewardenMiddleware(
+  options?: TracewardenMiddlewareOptions,
+): LanguageModelV4Middleware {
+  const runtime = createAdapterRuntime(options, { entryPoint: 'tracewardenMiddleware' });
+  // A stop signal in the request only where something can stop a call (a timeout, a budget).
+  const stoppable = runtime.hasTimeout || options?.guards !== undefined;
+  const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
+
+  function setup(
+    params: LanguageModelV4CallOptions,
+    model: LanguageModelV4,
+    stream: boolean,
+  ): ModelCallSetup {
+    const { names, guarded } = toolsOf(params);
+    const own = signals.get(params);
+    return {
+      runtime,
+      provider: model.provider,
+      modelId: model.modelId,
+      messages: promptToNeutral(params.prompt),
+      tools: names,
+      refusesAtTool: (name) => guarded.has(name),
+      request: requestOf(params),
+      userSignal: own === undefined ? params.abortSignal : own.user,
+      stop: own?.stop,
+      stream,
+    };
+  }
+
+  return {
+    specificationVersion: 'v4',
+    async transformParams({ params }) {
+      if (!stoppable || telemetryScope.getStore() === true) return params;
+      const stop = new AbortController();
+      const user = params.abortSignal;
+      const next = {
+        ...params,
+        abortSignal: user === undefined ? stop.signal : AbortSignal.any([user, stop.signal]),
+      };
+      signals.set(next, { user, stop });
+      return next;
+    },
+    wrapGenerate({ doGenerate, params, model }) {
+      if (telemetryScope.getStore() === true) return doGenerate();
+      return generateCall(setup(params, model, false), doGenerate);
+    },
+    wrapStream({ doStream, params, model }) {
+      if (telemetryScope.getStore() === true) return doStream();
+      return streamCall(setup(params, model, true), doStream);
+    },
+  };
+}

@@ -1,0 +1,373 @@
+import type {
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from '@ai-sdk/provider';
+import {
+  type AdapterRuntime,
+  createStreamGate,
+  type ModelCallDelta,
+  type ModelCallHandle,
+  type ModelCallOutcome,
+  type ModelToolCall,
+  type NeutralMessage,
+  registerRefusal,
+  type StreamPartKind,
+  type Tracer,
+} from '@tracewarden/core';
+import { finishReasonOf, generateResultToResponse, usageOf } from './model-response.js';
+
+/** Everything one model call needs, whether middleware or telemetry started it. @internal */
+export interface ModelCallSetup {
+  runtime: AdapterRuntime;
+  /** The AI SDK provider id (`openai.chat`, `mock-provider`). */
+  provider: string;
+  modelId: string;
+  messages: NeutralMessage[];
+  tools: { name: string }[] | undefined;
+  /**
+   * Refuse mode: tools that refuse a blocked call themselves (guarded by `guardTools`, or run
+   * through the telemetry integration's `executeTool`); their calls stay in the response.
+   */
+  refusesAtTool: (toolName: string) => boolean;
+  /** Call settings worth keeping in `raw.request`. */
+  request: Record<string, unknown>;
+  /** The caller's abort signal. */
+  userSignal: AbortSignal | undefined;
+  /** Aborts the request when a guard stops the call (its signal is in the request). */
+  stop: AbortController | undefined;
+  tracer?: Tracer | undefined;
+  stream: boolean;
+}
+
+/** Starts the call: the guards decide (a refusal throws), the new prompt messages are recorded. */
+function start(setup: ModelCallSetup): ModelCallHandle {
+  const handle = setup.runtime.recorder.start({
+    provider: setup.provider,
+    model: setup.modelId,
+    messages: setup.messages,
+    tools: setup.tools,
+    stream: setup.stream,
+    raw: setup.runtime.recordRaw ? { request: setup.request } : undefined,
+    signal: setup.userSignal,
+    tracer: setup.tracer,
+    keepRefusedCall: (call: ModelToolCall) => setup.refusesAtTool(call.name),
+  });
+  const stop = setup.stop;
+  if (stop !== undefined) {
+    // the timeout or live budget cut-off aborts the request the SDK sends
+    handle.signal.addEventListener('abort', () => stop.abort(handle.signal.reason), { once: true });
+  }
+  return handle;
+}
+
+/** Hands kept refusals to their tools; returns the ids of calls removed from the response. */
+function applyOutcome(outcome: ModelCallOutcome): Set<string> {
+  const removed = new Set<string>();
+  for (const review of outcome.toolCalls) {
+    if (review.refusal === undefined) continue;
+    if (review.refusedAtTool === true) registerRefusal(review.call.id, review.refusal);
+    else removed.add(review.call.id);
+  }
+  return removed;
+}
+
+function isClientToolCall(part: { type: string; providerExecuted?: boolean | undefined }): boolean {
+  return part.type === 'tool-call' && part.providerExecuted !== true;
+}
+
+/** A finish reason without tool calls once every client tool call was removed. */
+function finishWithout(
+  reason: LanguageModelV4FinishReason,
+  callsLeft: boolean,
+): LanguageModelV4FinishReason {
+  return !callsLeft && reason.unified === 'tool-calls' ? { unified: 'stop', raw: reason.raw } : reason;
+}
+
+/**
+ * Runs a non-streamed model call: records it, applies the guards and the policy. `throw` mode:
+ * rejects with `PolicyViolationError` (no tool runs). `refuse` mode: removed calls give way to
+ * the refusal text; calls whose tool refuses them stay.
+ * @internal
+ */
+export async function generateCall(
+  setup: ModelCallSetup,
+  doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>,
+): Promise<LanguageModelV4GenerateResult> {
+  const handle = start(setup);
+  let result: LanguageModelV4GenerateResult;
+  try {
+    result = await doGenerate();
+  } catch (error) {
+    throw handle.end(error, setup.userSignal);
+  }
+  if (handle.stopped) throw handle.fail(handle.signal.reason);
+  const outcome = handle.finish(generateResultToResponse(result, setup.runtime.recordRaw));
+  if (!outcome.refused && !outcome.toolCalls.some((review) => review.refusedAtTool)) return result;
+  const removed = applyOutcome(outcome);
+  if (removed.size === 0) return result;
+  const content: LanguageModelV4Content[] = result.content.filter(
+    (part) => !(part.type === 'tool-call' && removed.has(part.toolCallId)),
+  );
+  const hadText = content.some((part) => part.type === 'text' && part.text !== '');
+  const refusal = outcome.refusalText ?? '';
+  content.push({ type: 'text', text: hadText ? `\n\n${refusal}` : refusal });
+  return {
+    ...result,
+    content,
+    finishReason: finishWithout(result.finishReason, content.some(isClientToolCall)),
+  };
+}
+
+type Part = LanguageModelV4StreamPart;
+
+/** The neutral delta and gate kind of one model-layer stream part. */
+function classify(
+  part: Part,
+  state: StreamState,
+): { delta: ModelCallDelta | undefined; kind: StreamPartKind } {
+  switch (part.type) {
+    case 'text-delta':
+      return { delta: { text: part.delta }, kind: 'content' };
+    case 'reasoning-delta':
+      return { delta: { reasoning: part.delta }, kind: 'content' };
+    case 'response-metadata':
+      return {
+        delta: {
+          ...(part.modelId === undefined ? {} : { model: part.modelId }),
+          ...(part.id === undefined ? {} : { responseId: part.id }),
+        },
+        kind: 'content',
+      };
+    case 'tool-input-start': {
+      if (part.providerExecuted === true) return { delta: undefined, kind: 'content' };
+      const index = state.indexOf(part.id);
+      state.names.set(part.id, part.toolName);
+      return {
+        delta: { toolCalls: [{ index, id: part.id, name: part.toolName }] },
+        kind: state.holdInput(part.toolName) ? 'tool-call-end' : 'tool-call',
+      };
+    }
+    case 'tool-input-delta': {
+      const name = state.names.get(part.id);
+      if (name === undefined) return { delta: undefined, kind: 'content' };
+      state.withArguments.add(part.id);
+      return {
+        delta: { toolCalls: [{ index: state.indexOf(part.id), arguments: part.delta }] },
+        kind: state.holdInput(name) ? 'tool-call-end' : 'tool-call',
+      };
+    }
+    case 'tool-input-end': {
+      const name = state.names.get(part.id);
+      if (name === undefined) return { delta: undefined, kind: 'content' };
+      return { delta: undefined, kind: state.holdInput(name) ? 'tool-call-end' : 'tool-call' };
+    }
+    case 'tool-call': {
+      if (part.providerExecuted === true) return { delta: undefined, kind: 'content' };
+      const index = state.indexOf(part.toolCallId);
+      const complete = !state.withArguments.has(part.toolCallId);
+      state.names.set(part.toolCallId, part.toolName);
+      return {
+        delta: {
+          toolCalls: [
+            {
+              index,
+              id: part.toolCallId,
+              name: part.toolName,
+              ...(complete ? { arguments: part.input } : {}),
+            },
+          ],
+        },
+        kind: 'tool-call-end',
+      };
+    }
+    case 'finish':
+      return {
+        delta: { usage: usageOf(part.usage), finishReason: finishReasonOf(part.finishReason) },
+        kind: 'finish',
+      };
+    default:
+      return { delta: undefined, kind: 'content' };
+  }
+}
+
+/** What a stream remembers of its tool calls. */
+class StreamState {
+  readonly indexes = new Map<string, number>();
+  readonly names = new Map<string, string>();
+  readonly withArguments = new Set<string>();
+  constructor(readonly holdInput: (toolName: string) => boolean) {}
+  indexOf(id: string): number {
+    let index = this.indexes.get(id);
+    if (index === undefined) {
+      index = this.indexes.size;
+      this.indexes.set(id, index);
+    }
+    return index;
+  }
+}
+
+function toolCallIdOf(part: Part): string | undefined {
+  switch (part.type) {
+    case 'tool-input-start':
+    case 'tool-input-delta':
+    case 'tool-input-end':
+      return part.id;
+    case 'tool-call':
+      return part.toolCallId;
+    default:
+      return undefined;
+  }
+}
+
+/** The held parts as delivered after the verdict: removed calls gone, the refusal as text. */
+function releaseHeld(held: Part[], outcome: ModelCallOutcome, sawText: boolean): Part[] {
+  const removed = applyOutcome(outcome);
+  if (removed.size === 0) return held;
+  const kept = held.filter((part) => {
+    const id = toolCallIdOf(part);
+    return id === undefined || !removed.has(id);
+  });
+  const callsLeft = kept.some(isClientToolCall);
+  const refusal = outcome.refusalText ?? '';
+  const text: Part[] = [
+    { type: 'text-start', id: 'tracewarden-refusal' },
+    { type: 'text-delta', id: 'tracewarden-refusal', delta: sawText ? `\n\n${refusal}` : refusal },
+    { type: 'text-end', id: 'tracewarden-refusal' },
+  ];
+  const finishAt = kept.findIndex((part) => part.type === 'finish');
+  if (finishAt === -1) return [...kept, ...text];
+  const finish = kept[finishAt] as Extract<Part, { type: 'finish' }>;
+  return [
+    ...kept.slice(0, finishAt),
+    ...text,
+    { ...finish, finishReason: finishWithout(finish.finishReason, callsLeft) },
+    ...kept.slice(finishAt + 1),
+  ];
+}
+
+/**
+ * Observes a model-layer stream as the caller reads it (never buffered ahead of the caller):
+ * aggregates each part, applies the live budget cut-off, holds tool calls and the finish while
+ * the policy decides, and records the end (finished, failed, cancelled).
+ */
+function observe(
+  source: ReadableStream<Part>,
+  handle: ModelCallHandle,
+  setup: ModelCallSetup,
+): ReadableStream<Part> {
+  const refuse = setup.runtime.recorder.onPolicyViolation === 'refuse';
+  const checkPolicy = setup.runtime.recorder.hasPolicy;
+  const gate = createStreamGate(handle, { holdToolCalls: checkPolicy, dropToolCalls: false });
+  // Refuse mode: the input of a call that may be removed is held until the verdict too.
+  const state = new StreamState(
+    checkPolicy && refuse ? (name) => !setup.refusesAtTool(name) : () => false,
+  );
+  const reader = source.getReader();
+  let held: Part[] | undefined;
+  let ended = false;
+  let errorPart: unknown;
+  let stopAfter: unknown;
+  let hasStopAfter = false;
+
+  const stopRequest = (): void => {
+    setup.stop?.abort(gate.stopError);
+    reader.cancel(gate.stopError).catch(() => {});
+  };
+
+  return new ReadableStream<Part>({
+    async pull(controller) {
+      if (hasStopAfter) {
+        controller.error(stopAfter);
+        return;
+      }
+      for (;;) {
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          ended = true;
+          controller.error(gate.error(error, setup.userSignal));
+          return;
+        }
+        if (next.done) {
+          ended = true;
+          let release = held ?? [];
+          if (errorPart !== undefined) {
+            // the model reported an error: recorded as failed; no held tool call is delivered
+            handle.fail(errorPart);
+            release = release.filter((part) => toolCallIdOf(part) === undefined);
+          } else {
+            let end: ReturnType<typeof gate.end>;
+            try {
+              end = gate.end(setup.userSignal?.aborted === true);
+            } catch (policyError) {
+              controller.error(policyError);
+              return;
+            }
+            if (end.kind === 'failed') {
+              controller.error(end.error);
+              return;
+            }
+            if (end.kind === 'finished') release = releaseHeld(release, end.outcome, gate.sawText);
+          }
+          for (const part of release) controller.enqueue(part);
+          controller.close();
+          return;
+        }
+        const part = next.value;
+        if (part.type === 'error') errorPart = part.error;
+        const { delta, kind } = classify(part, state);
+        switch (gate.push(delta, kind)) {
+          case 'deliver':
+            controller.enqueue(part);
+            return;
+          case 'hold':
+            (held ??= []).push(part);
+            continue;
+          case 'drop':
+            continue;
+          case 'deliver-then-stop':
+            ended = true;
+            controller.enqueue(part);
+            stopAfter = gate.stopError;
+            hasStopAfter = true;
+            stopRequest();
+            return;
+          case 'stop':
+            ended = true;
+            stopRequest();
+            controller.error(gate.stopError);
+            return;
+        }
+      }
+    },
+    cancel(reason) {
+      if (!ended) {
+        ended = true;
+        gate.cancel();
+      }
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * Runs a streamed model call: the stream the caller reads is observed part by part.
+ * @internal
+ */
+export async function streamCall(
+  setup: ModelCallSetup,
+  doStream: () => PromiseLike<LanguageModelV4StreamResult>,
+): Promise<LanguageModelV4StreamResult> {
+  const handle = start(setup);
+  let result: LanguageModelV4StreamResult;
+  try {
+    result = await doStream();
+  } catch (error) {
+    throw handle.end(error, setup.userSignal);
+  }
+  return { ...result, stream: observe(result.stream, handle, setup) };
+}

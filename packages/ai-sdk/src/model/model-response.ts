@@ -1,0 +1,105 @@
+import type {
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
+import type { ModelCallResponse, ModelToolCall, ModelUsage } from '@tracewarden/core';
+
+/**
+ * Neutral usage of an AI SDK usage object: the model layer's nested V3/V4 shape, or the flat
+ * V2 / SDK-layer shape (`inputTokens` as a number).
+ * @internal
+ */
+export function usageOf(usage: unknown): ModelUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const loose = usage as Record<string, unknown>;
+  const input = loose.inputTokens;
+  const output = loose.outputTokens;
+  if (typeof input === 'object' && input !== null) {
+    const nested = usage as LanguageModelV4Usage;
+    return {
+      inputTokens: nested.inputTokens.total ?? 0,
+      outputTokens: nested.outputTokens?.total ?? 0,
+      cachedInputTokens: nested.inputTokens.cacheRead,
+      reasoningTokens: nested.outputTokens?.reasoning,
+    };
+  }
+  if (typeof input !== 'number' && typeof output !== 'number') return undefined;
+  const details = loose.inputTokenDetails as { cacheReadTokens?: number } | undefined;
+  const outputDetails = loose.outputTokenDetails as { reasoningTokens?: number } | undefined;
+  return {
+    inputTokens: typeof input === 'number' ? input : 0,
+    outputTokens: typeof output === 'number' ? output : 0,
+    cachedInputTokens:
+      details?.cacheReadTokens ?? (loose.cachedInputTokens as number | undefined) ?? undefined,
+    reasoningTokens:
+      outputDetails?.reasoningTokens ?? (loose.reasoningTokens as number | undefined) ?? undefined,
+    totalTokens: typeof loose.totalTokens === 'number' ? loose.totalTokens : undefined,
+  };
+}
+
+/** The finish reason: the unified one (`stop`, `tool-calls`, ...), or a V2 string. @internal */
+export function finishReasonOf(reason: unknown): string | undefined {
+  if (typeof reason === 'string') return reason;
+  const unified = (reason as { unified?: unknown } | undefined)?.unified;
+  return typeof unified === 'string' ? unified : undefined;
+}
+
+/**
+ * What a model call answered, from its content parts (the model layer's V4 content, or the SDK
+ * layer's content in telemetry events, whose tool-call `input` is already parsed).
+ * @internal
+ */
+export function contentToResponse(content: readonly unknown[]): ModelCallResponse {
+  let text: string | null = null;
+  let reasoning: string | null = null;
+  const toolCalls: ModelToolCall[] = [];
+  for (const part of content as readonly LanguageModelV4Content[]) {
+    switch (part.type) {
+      case 'text':
+        text = (text ?? '') + part.text;
+        break;
+      case 'reasoning':
+        reasoning = (reasoning ?? '') + part.text;
+        break;
+      case 'tool-call':
+        toolCalls.push({
+          id: part.toolCallId,
+          name: part.toolName,
+          arguments:
+            typeof part.input === 'string'
+              ? part.input
+              : ((part.input ?? {}) as Record<string, unknown>),
+        });
+        break;
+      default:
+        break;
+    }
+  }
+  return { text, reasoning, toolCalls };
+}
+
+/** The recorder's response for a whole generate result. @internal */
+export function generateResultToResponse(
+  result: LanguageModelV4GenerateResult,
+  recordRaw: boolean,
+): ModelCallResponse {
+  const response = contentToResponse(result.content);
+  response.usage = usageOf(result.usage);
+  response.finishReason = finishReasonOf(result.finishReason);
+  const meta = result.response;
+  if (meta?.modelId !== undefined) response.model = meta.modelId;
+  if (meta?.id !== undefined) response.responseId = meta.id;
+  if (recordRaw) {
+    response.raw = {
+      content: result.content,
+      finishReason: result.finishReason,
+      usage: result.usage,
+      ...(result.providerMetadata === undefined ? {} : { providerMetadata: result.providerMetadata }),
+      ...(meta === undefined
+        ? {}
+        : { response: { id: meta.id, modelId: meta.modelId, timestamp: meta.timestamp } }),
+    };
+  }
+  return response;
+}

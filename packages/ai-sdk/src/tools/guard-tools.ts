@@ -1,0 +1,107 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  type GuardCallContext,
+  type GuardOptions,
+  guardTools as guardFunctions,
+  PolicyViolationError,
+  takeRefusal,
+  type Tracer,
+} from '@tracewarden/core';
+import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { guardedMarker } from './guarded-marker.js';
+
+/**
+ * Options of {@link guardTools}: the options of core's `guard()` shared by every tool (retry,
+ * timeout, budget, rate limit, circuit breaker, validators, hallucination checks, `sideEffect`),
+ * and per-tool options under `tools` that replace shared ones key by key.
+ */
+export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'name'> & {
+  tools?: { [Name in keyof Tools]?: Omit<GuardOptions, 'name'> } | undefined;
+};
+
+type Execute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
+
+/** The AI SDK's options of the call being run, for the guarded function (retries included). */
+const executions = new AsyncLocalStorage<ToolExecutionOptions<unknown>>();
+
+function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
+  return a === undefined ? b : AbortSignal.any([a, b]);
+}
+
+/**
+ * Wraps every tool of an AI SDK `ToolSet` that has an `execute` with tracewarden's guards
+ * (retry, timeout, budget, rate limit, circuit breaker, validators, hallucination checks,
+ * `sideEffect`), keeping each tool's exact type. Each attempt's timeout is combined with the
+ * tool's own `abortSignal`. Results, errors and refusals are recorded as TOOL_RESULT blocks
+ * under the model's TOOL_CALL (by its `toolCallId`) with the guards' decisions; a guard's
+ * refusal is thrown, so the AI SDK reports it as a `tool-error` the model reads, and the loop
+ * goes on. In `onPolicyViolation: 'refuse'` mode a call the policy blocked never runs: the
+ * tool answers the refusal instead.
+ *
+ * Records into `options.tracer`, else the enclosing `withTrace` (the middleware's tracer when
+ * you pass the same one, or the telemetry integration's trace of the call).
+ *
+ * @param tools - the tool set passed to `generateText` / `streamText`
+ * @param options - shared guard options, and `tools` for per-tool ones
+ * @returns the same tool set, each `execute` guarded
+ * @example
+ * ```ts
+ * const tools = guardTools({ get_inbox, send_email }, {
+ *   timeout: { timeoutSeconds: 10 },
+ *   tools: { send_email: { sideEffect: 'write', rateLimit: { callsPerMinute: 5 } } },
+ * });
+ * await generateText({ model, tools, prompt: 'Summarise my inbox', stopWhen: isStepCount(5) });
+ * ```
+ */
+export function guardTools<Tools extends ToolSet>(
+  tools: Tools,
+  options: GuardAiToolsOptions<Tools> = {},
+): Tools {
+  const functions: Record<string, (input: unknown, context: GuardCallContext) => unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = (tool as { execute?: Execute }).execute;
+    if (typeof execute !== 'function') continue;
+    functions[name] = (input, context) => {
+      const execution = executions.getStore() as ToolExecutionOptions<unknown>;
+      return execute.call(tool, input, {
+        ...execution,
+        abortSignal: combine(execution.abortSignal, context.signal),
+      });
+    };
+  }
+  const guarded = guardFunctions(functions, options as never);
+  const tracer: Tracer | undefined = options.tracer;
+  const result: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const guardedExecute = guarded[name];
+    if (guardedExecute === undefined) {
+      result[name] = tool;
+      continue;
+    }
+    const providerOptions = (tool as { providerOptions?: Record<string, Record<string, unknown>> })
+      .providerOptions;
+    result[name] = {
+      ...tool,
+      providerOptions: {
+        ...providerOptions,
+        tracewarden: { ...providerOptions?.tracewarden, [guardedMarker]: true },
+      },
+      execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
+        const refusal = takeRefusal(execution.toolCallId);
+        if (refusal !== undefined)
+          return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
+        return executions.run(execution, () =>
+          guardedExecute.invoke(
+            {
+              callId: execution.toolCallId,
+              signal: execution.abortSignal,
+              ...(tracer === undefined ? {} : { tracer }),
+            },
+            input as never,
+          ),
+        );
+      },
+    };
+  }
+  return result as Tools;
+}
