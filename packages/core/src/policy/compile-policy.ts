@@ -12,13 +12,13 @@ import type {
 import { PolicyError } from './policy-error.js';
 import {
   builtins,
-  cachedRegex,
   callLocatedMethod,
   callMethod,
   locatedMethods,
   methodNames,
 } from './policy-functions.js';
 import { checkImport, type ImportedNames } from './policy-imports.js';
+import { compilePolicyRegex, type PolicyRegex } from './policy-regex.js';
 import type { PolicyAction, PolicyEventType } from './policy-types.js';
 import {
   compareOrder,
@@ -1321,9 +1321,11 @@ export class PolicyCompiler {
       }
       if ((name === 'match' || name === 'find') && expr.args[0]?.kind === 'literal') {
         const source = (expr.args[0] as { value: unknown }).value;
-        if (typeof source !== 'string' || cachedRegex(source, '', 'none') === null) {
+        const problem =
+          typeof source === 'string' ? compilePolicyRegex(source, 'none') : 'not a string';
+        if (typeof problem === 'string') {
           typeError(
-            `invalid regular expression ${JSON.stringify(source)} in ${name}()`,
+            `unusable regular expression ${JSON.stringify(source)} in ${name}(): ${problem}`,
             expr.args[0] as Expr,
           );
         }
@@ -1385,9 +1387,7 @@ export class PolicyCompiler {
   }
 
   private toolPattern(pattern: ToolPattern): (value: unknown, ctx: EvalContext) => boolean {
-    const nameRegex = cachedRegex(pattern.name, '', 'full');
-    if (nameRegex === null)
-      typeError(`invalid tool name pattern ${JSON.stringify(pattern.name)}`, pattern);
+    const nameRegex = regexOrFail(pattern.name, 'tool name pattern', pattern);
     const args = pattern.arguments === undefined ? undefined : this.patternValue(pattern.arguments);
     const plain = pattern.plainName ? pattern.name : undefined;
     return (value, ctx) => {
@@ -1422,16 +1422,11 @@ export class PolicyCompiler {
         return (value) => valuesEqual(value, expected);
       }
       case 'regex': {
-        const regex = cachedRegex(pattern.source, '', 'full');
-        if (regex === null)
-          typeError(
-            `invalid regular expression ${JSON.stringify(pattern.source)} in tool pattern`,
-            pattern,
-          );
+        const regex = regexOrFail(pattern.source, 'regular expression in tool pattern', pattern);
         return (value) => {
-          if (typeof value === 'string') return regex?.test(value) === true;
+          if (typeof value === 'string') return regex.test(value);
           if (typeof value === 'number' || typeof value === 'boolean')
-            return regex?.test(toText(value)) === true;
+            return regex.test(toText(value));
           return false;
         };
       }
@@ -1516,4 +1511,11 @@ function containsOnly(container: unknown, items: unknown, ctx: EvalContext): boo
         : undefined;
   if (elements === undefined) return false;
   return elements.every((item) => contains(container, item, ctx, undefined));
+}
+
+/** A full-match pattern of a tool pattern, or a `POLICY_TYPE` error saying why it is unusable. */
+function regexOrFail(source: string, what: string, at: Position): PolicyRegex {
+  const regex = compilePolicyRegex(source, 'full');
+  if (typeof regex === 'string') typeError(`unusable ${what} ${JSON.stringify(source)}: ${regex}`, at);
+  return regex;
 }

@@ -1,4 +1,4 @@
-import { cachedRegex } from './policy-functions.js';
+import { cachedRegex } from './policy-regex.js';
 
 /** Where `findFuzzy` found the query, and with how many edits. */
 export interface FuzzyFinding {
@@ -48,10 +48,8 @@ function distance(a: string, b: string): number {
  */
 export function findFuzzy(text: string, query: string, tolerance: number): FuzzyFinding | null {
   if (tolerance <= 0) {
-    const m = cachedRegex(query, '', 'none')?.exec(text);
-    return m === null || m === undefined
-      ? null
-      : { start: m.index, end: m.index + m[0].length, distance: 0 };
+    const m = cachedRegex(query, 'none')?.search(text);
+    return m === null || m === undefined ? null : { start: m.start, end: m.end, distance: 0 };
   }
   const m = query.length;
   if (m <= tolerance) return { start: 0, end: 0, distance: m };

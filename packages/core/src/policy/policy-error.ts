@@ -2,10 +2,11 @@ import { TracewardenError } from '../errors/tracewarden-error.js';
 
 /**
  * Codes of {@link PolicyError}: `POLICY_SYNTAX` (the text does not parse), `POLICY_TYPE` (it parses
- * but does not compile: unknown name, type or function, bad pattern) and `POLICY_INPUT` (a trace
- * or tool call handed to a policy is not usable).
+ * but does not compile: unknown name, type or function, bad pattern), `POLICY_INPUT` (a trace
+ * or tool call handed to a policy is not usable) and `POLICY_LIMIT` (checking a trace hit a named
+ * limit, e.g. a lookahead regex past `MAX_REGEX_STEPS`).
  */
-export type PolicyErrorCode = 'POLICY_SYNTAX' | 'POLICY_TYPE' | 'POLICY_INPUT';
+export type PolicyErrorCode = 'POLICY_SYNTAX' | 'POLICY_TYPE' | 'POLICY_INPUT' | 'POLICY_LIMIT';
 
 /** Options of {@link PolicyError}. */
 export interface PolicyErrorOptions {
@@ -65,7 +66,8 @@ export class PolicyError extends TracewardenError {
       TracewardenError.isInstance(error) &&
       (error.code === 'POLICY_SYNTAX' ||
         error.code === 'POLICY_TYPE' ||
-        error.code === 'POLICY_INPUT')
+        error.code === 'POLICY_INPUT' ||
+        error.code === 'POLICY_LIMIT')
     );
   }
 }

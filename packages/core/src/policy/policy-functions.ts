@@ -6,6 +6,7 @@ import { detectUnicode, type UnicodeFinding } from './detect-unicode.js';
 import { extractHtmlData } from './extract-html-data.js';
 import { extractLinks, type LinkFinding } from './extract-links.js';
 import { findFuzzy, fuzzyTolerance } from './find-fuzzy.js';
+import { cachedRegex } from './policy-regex.js';
 import type { PiiFinding } from './policy-types.js';
 import {
   compareOrder,
@@ -36,35 +37,6 @@ export interface BuiltinFunction {
   ): unknown;
 }
 
-const regexCache = new Map<string, RegExp | null>();
-
-/** @internal Translates Python regex syntax JavaScript lacks (`(?P<name>`, `(?P=name)`). */
-function pythonRegexSource(source: string): string {
-  return source.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
-}
-
-/** @internal Compiles (and caches) a regex; null when the source is invalid. */
-export function cachedRegex(
-  source: string,
-  flags: string,
-  wrap: 'full' | 'start' | 'none',
-): RegExp | null {
-  const key = `${wrap}/${flags}/${source}`;
-  const hit = regexCache.get(key);
-  if (hit !== undefined) return hit;
-  const translated = pythonRegexSource(source);
-  const body =
-    wrap === 'full' ? `^(?:${translated})$` : wrap === 'start' ? `^(?:${translated})` : translated;
-  let regex: RegExp | null;
-  try {
-    regex = new RegExp(body, flags);
-  } catch {
-    regex = null;
-  }
-  if (regexCache.size > 1024) regexCache.clear();
-  regexCache.set(key, regex);
-  return regex;
-}
 
 function mark(ctx: EvalContext, address: string | undefined, start: number, end: number): void {
   markRange(ctx.ranges, address, start, end);
@@ -282,9 +254,9 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     addressed: true,
     call: (ctx, [pattern, text], _named, addresses) => {
       if (typeof pattern !== 'string' || typeof text !== 'string') return false;
-      const m = cachedRegex(pattern, '', 'start')?.exec(text);
+      const m = cachedRegex(pattern, 'start')?.search(text);
       if (m === null || m === undefined) return false;
-      mark(ctx, addresses[1], 0, m[0].length);
+      mark(ctx, addresses[1], 0, m.end);
       return true;
     },
   },
@@ -294,16 +266,15 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     addressed: true,
     call: (ctx, [pattern, value], _named, addresses) => {
       if (typeof pattern !== 'string') return [];
-      const regex = cachedRegex(pattern, 'g', 'none');
+      const regex = cachedRegex(pattern, 'none');
       if (regex === null) return [];
       const out: string[] = [];
       const locations: (string | undefined)[] = [];
       for (const piece of textsOf(value, addresses[1])) {
-        for (const m of piece.text.matchAll(regex)) {
-          if (m[0] === '') continue;
-          out.push(m[0]);
-          locations.push(textSpan(piece.address, m.index, m.index + m[0].length));
-          mark(ctx, piece.address, m.index, m.index + m[0].length);
+        for (const m of regex.searchAll(piece.text)) {
+          out.push(piece.text.slice(m.start, m.end));
+          locations.push(textSpan(piece.address, m.start, m.end));
+          mark(ctx, piece.address, m.start, m.end);
         }
       }
       return withLocations(out, locations);

@@ -1,0 +1,146 @@
+import { setFlagsFromString } from 'node:v8';
+import { BoundedRegex, RegexBudgetError, RegexSyntaxError } from './bounded-regex.js';
+import { PolicyError } from './policy-error.js';
+
+/**
+ * @internal A policy regular expression. Trace content is attacker-controlled, so every search
+ * runs in time linear in the text (V8's linear-time engine), or under the bounded matcher's step
+ * budget; no pattern can stall a check.
+ */
+export interface PolicyRegex {
+  /** The first match starting at or after `from`. */
+  search(text: string, from?: number): { start: number; end: number } | null;
+  /** Every non-empty, non-overlapping match, left to right. */
+  searchAll(text: string): { start: number; end: number }[];
+  test(text: string): boolean;
+}
+
+/** How a pattern is anchored: whole text, at the start, or anywhere. */
+export type RegexAnchor = 'full' | 'start' | 'none';
+
+let linearFlag: boolean | undefined;
+
+/**
+ * Whether `new RegExp(source, 'l')` (V8's linear-time engine) works. Node ships the engine behind
+ * `--enable-experimental-regexp-engine`; the flag only makes the `l` flag parse (no other regex
+ * changes), so it is turned on here when a policy first needs a regex.
+ */
+function linearEngine(): boolean {
+  if (linearFlag !== undefined) return linearFlag;
+  try {
+    new RegExp('a', 'l');
+    linearFlag = true;
+  } catch {
+    try {
+      setFlagsFromString('--enable-experimental-regexp-engine');
+      new RegExp('a', 'l');
+      linearFlag = true;
+    } catch {
+      linearFlag = false;
+    }
+  }
+  return linearFlag;
+}
+
+/** Translates Python regex syntax JavaScript lacks (`(?P<name>`, `(?P=name)`). */
+function pythonRegexSource(source: string): string {
+  return source.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
+}
+
+function budgetError(source: string, error: RegexBudgetError): PolicyError {
+  return new PolicyError({
+    code: 'POLICY_LIMIT',
+    message: `regular expression ${JSON.stringify(source.length > 60 ? `${source.slice(0, 60)}...` : source)} could not finish: ${error.message}; avoid lookaheads over long texts`,
+  });
+}
+
+class NativeLinearRegex implements PolicyRegex {
+  private readonly global: RegExp;
+  constructor(body: string) {
+    this.global = new RegExp(body, 'gl');
+  }
+  search(text: string, from = 0): { start: number; end: number } | null {
+    this.global.lastIndex = from;
+    const m = this.global.exec(text);
+    return m === null ? null : { start: m.index, end: m.index + m[0].length };
+  }
+  searchAll(text: string): { start: number; end: number }[] {
+    const out: { start: number; end: number }[] = [];
+    for (const m of text.matchAll(this.global))
+      if (m[0] !== '') out.push({ start: m.index, end: m.index + m[0].length });
+    return out;
+  }
+  test(text: string): boolean {
+    return this.search(text) !== null;
+  }
+}
+
+class BoundedPolicyRegex implements PolicyRegex {
+  constructor(
+    private readonly regex: BoundedRegex,
+    private readonly source: string,
+  ) {}
+  search(text: string, from = 0): { start: number; end: number } | null {
+    try {
+      return this.regex.search(text, from);
+    } catch (error) {
+      if (error instanceof RegexBudgetError) throw budgetError(this.source, error);
+      throw error;
+    }
+  }
+  searchAll(text: string): { start: number; end: number }[] {
+    try {
+      return this.regex.searchAll(text);
+    } catch (error) {
+      if (error instanceof RegexBudgetError) throw budgetError(this.source, error);
+      throw error;
+    }
+  }
+  test(text: string): boolean {
+    return this.search(text) !== null;
+  }
+}
+
+const cache = new Map<string, PolicyRegex | string>();
+
+/**
+ * @internal Compiles (and caches) a policy regex: the regex, or why it cannot be used (invalid
+ * syntax, a backreference, a pattern too large).
+ */
+export function compilePolicyRegex(source: string, anchor: RegexAnchor): PolicyRegex | string {
+  const key = `${anchor}/${source}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const translated = pythonRegexSource(source);
+  const body =
+    anchor === 'full'
+      ? `^(?:${translated})$`
+      : anchor === 'start'
+        ? `^(?:${translated})`
+        : translated;
+  let result: PolicyRegex | string;
+  try {
+    new RegExp(body); // JavaScript's own syntax check comes first
+    try {
+      if (!linearEngine()) throw new SyntaxError('no linear-time engine');
+      result = new NativeLinearRegex(body);
+    } catch {
+      // lookaheads (and everything, without the linear engine) go to the bounded matcher
+      result = new BoundedPolicyRegex(new BoundedRegex(body), source);
+    }
+  } catch (error) {
+    result =
+      error instanceof RegexSyntaxError
+        ? error.message.replace(/ at offset \d+$/, '')
+        : `invalid regular expression (${error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error)})`;
+  }
+  if (cache.size > 1024) cache.clear();
+  cache.set(key, result);
+  return result;
+}
+
+/** @internal The compiled regex, or null when the pattern cannot be used. */
+export function cachedRegex(source: string, anchor: RegexAnchor): PolicyRegex | null {
+  const result = compilePolicyRegex(source, anchor);
+  return typeof result === 'string' ? null : result;
+}
