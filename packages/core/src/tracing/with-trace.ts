@@ -16,8 +16,11 @@ const storage = new AsyncLocalStorage<Tracer>();
  * ```ts
  * const tracer = createTracer();
  * await withTrace(tracer, async () => {
- *   await agent.run(); // adapters call currentTracer() and log into `tracer`
+ *   await new Promise((resolve) => setTimeout(resolve, 1));
+ *   // adapters and guards find the trace here without being handed it
+ *   currentTracer()?.logMessage({ role: 'user', content: 'still in the trace after an await' });
  * });
+ * console.log(tracer.blocks().length); // → 1
  * ```
  */
 export function withTrace<T>(tracer: Tracer, fn: () => T): T {
@@ -30,8 +33,15 @@ export function withTrace<T>(tracer: Tracer, fn: () => T): T {
  * @returns the active tracer, or `undefined` outside any `withTrace`
  * @example
  * ```ts
- * const tracer = currentTracer();
- * tracer?.logThink({ payload: { text: 'retrying with a smaller page size' } });
+ * const tracer = createTracer();
+ * withTrace(tracer, () => {
+ *   const active = currentTracer();
+ *   const message = active?.logMessage({ role: 'assistant', content: null });
+ *   if (message !== undefined)
+ *     active?.logThink({ parent_block_id: message.id, payload: { text: 'page size too large; retrying' } });
+ * });
+ * console.log(currentTracer()); // → undefined
+ * console.log(tracer.blocks().map((block) => block.sub_type).join(' ')); // → MESSAGE THINK
  * ```
  */
 export function currentTracer(): Tracer | undefined {

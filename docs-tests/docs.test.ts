@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { echoTurn, type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectSnippets, findReadmes, type Snippet } from './collect-snippets.js';
+import { exceptions, runnableExamples } from './exceptions.js';
+import { instrument, runSnippet } from './run-snippet.js';
+import { type SnippetCheck, typecheckSnippets } from './typecheck-snippets.js';
+
+// Every README snippet and every TSDoc example, found anew on each run: a README or an
+// example added anywhere under packages/ or examples/ is checked from the moment it exists.
+const snippets = collectSnippets();
+const byId = new Map(snippets.map((snippet) => [snippet.id, snippet]));
+const checked = snippets.filter((snippet) => exceptions[snippet.id] === undefined);
+const runnable = snippets.filter(
+  (snippet) => snippet.mode === 'run' || runnableExamples.includes(snippet.id),
+);
+
+let checks: Map<string, SnippetCheck>;
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  checks = typecheckSnippets(snippets);
+  // `new OpenAI()` in a snippet talks to this server (OPENAI_BASE_URL): no key, no network.
+  // A model offered tools calls the first one once, then answers in words, so agent loops end.
+  server = await startScriptedServer({
+    turns: (request, index) => {
+      const body = request.body ?? {};
+      const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
+      const tools = Array.isArray(body.tools)
+        ? (body.tools as { function?: { name?: string } }[])
+        : [];
+      const name = tools[0]?.function?.name;
+      if (name !== undefined && messages.at(-1)?.role === 'user')
+        return { toolCalls: [{ name, arguments: {} }] };
+      return echoTurn(request, index);
+    },
+  });
+});
+afterAll(() => server?.close());
+
+function problems(snippet: Snippet): string[] {
+  const check = checks.get(snippet.id);
+  if (check === undefined) return [`${snippet.id}: not type-checked`];
+  return check.errors;
+}
+
+describe('docs: every snippet is found', () => {
+  it('finds the README of every package and example that has one', () => {
+    const readmes = findReadmes();
+    expect(readmes).toContain('README.md');
+    for (const name of ['core', 'openai', 'testing', 'cli'])
+      expect(readmes).toContain(`packages/${name}/README.md`);
+    // the packages' READMEs hold at least one TypeScript snippet each
+    for (const readme of readmes.filter((file) => /^packages\/[^/]+\/README\.md$/.test(file)))
+      expect(snippets.some((snippet) => snippet.file === readme)).toBe(true);
+  });
+
+  it('lists as exceptions only examples that exist and still fail', () => {
+    const stale: string[] = [];
+    for (const id of Object.keys(exceptions)) {
+      const snippet = byId.get(id);
+      if (snippet === undefined) stale.push(`${id}: no such example any more`);
+      else if (problems(snippet).length === 0)
+        stale.push(`${id}: type-checks now; remove it from docs-tests/exceptions.ts`);
+    }
+    expect(stale).toEqual([]);
+    expect(Object.keys(exceptions).length).toBeLessThanOrEqual(8);
+  });
+
+  it('runs every example it was asked to run', () => {
+    for (const id of runnableExamples) expect(byId.has(id), id).toBe(true);
+  });
+});
+
+describe('docs: snippets type-check', () => {
+  it.each(checked.map((snippet) => [snippet.id, snippet] as const))('%s', (_, snippet) => {
+    expect(problems(snippet)).toEqual([]);
+  });
+});
+
+describe('docs: runnable snippets run and print what they show', () => {
+  it.each(runnable.map((snippet) => [snippet.id, snippet] as const))('%s', async (_, snippet) => {
+    const prelude = checks.get(snippet.id)?.prelude ?? '';
+    const run = await runSnippet(snippet, prelude, {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: 'sk-docs-test',
+    });
+    try {
+      expect(
+        run.code,
+        `${snippet.file}:${snippet.line} exited with ${run.code}\n--- stderr\n${run.stderr}\n--- stdout\n${run.stdout}`,
+      ).toBe(0);
+      for (const output of run.outputs)
+        expect(output.actual, `${snippet.file}:${output.line}: // → ${output.expected}`).toBe(
+          output.expected,
+        );
+      for (const file of snippet.creates)
+        expect(existsSync(join(run.cwd, file)), `${snippet.id} must write ${file}`).toBe(true);
+    } finally {
+      run.cleanup();
+    }
+  });
+});
+
+describe('docs: the harness', () => {
+  it('compares what a console.log prints with the output its comment shows', () => {
+    const { code, expected } = instrument(
+      "const a = 1;\nconsole.log(a + 1); // → 2\nconsole.log('x'); // a plain comment",
+    );
+    expect(expected).toEqual([{ line: 1, text: '2' }]);
+    expect(code.split('\n')[1]).toBe('__docsShown(0, a + 1);');
+    expect(code.split('\n')[2]).toBe("console.log('x'); // a plain comment");
+  });
+
+  it('reports a README snippet that does not type-check, at its line in the README', () => {
+    const broken: Snippet = {
+      id: 'README.md#probe',
+      kind: 'readme',
+      file: 'README.md',
+      line: 10,
+      code: "import { createTracer } from '@tracewarden/core';\nconst tracer = createTracer();\ntracer.logMesage({ role: 'user', content: 'hi' });",
+      packageFolder: join(__dirname, '..'),
+      mode: 'typecheck',
+      creates: [],
+    };
+    const [check] = typecheckSnippets([broken]).values();
+    expect(check?.errors).toEqual([
+      expect.stringMatching(/^README\.md:12:8 TS2551: Property 'logMesage' does not exist/),
+    ]);
+  });
+});
