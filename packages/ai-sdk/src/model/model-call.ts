@@ -63,6 +63,25 @@ function start(setup: ModelCallSetup): ModelCallHandle {
   return handle;
 }
 
+/** Settles with `promise`, or rejects with the signal's reason when it aborts first. */
+function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Hands kept refusals to their tools; returns the ids of calls removed from the response. */
 function applyOutcome(outcome: ModelCallOutcome): Set<string> {
   const removed = new Set<string>();
@@ -83,7 +102,9 @@ function finishWithout(
   reason: LanguageModelV4FinishReason,
   callsLeft: boolean,
 ): LanguageModelV4FinishReason {
-  return !callsLeft && reason.unified === 'tool-calls' ? { unified: 'stop', raw: reason.raw } : reason;
+  return !callsLeft && reason.unified === 'tool-calls'
+    ? { unified: 'stop', raw: reason.raw }
+    : reason;
 }
 
 /**
@@ -99,7 +120,11 @@ export async function generateCall(
   const handle = start(setup);
   let result: LanguageModelV4GenerateResult;
   try {
-    result = await doGenerate();
+    // No stop signal in the request (telemetry cannot add one): the deadline still ends the call.
+    result =
+      setup.stop === undefined && setup.runtime.hasTimeout
+        ? await raceAbort(doGenerate(), handle.signal)
+        : await doGenerate();
   } catch (error) {
     throw handle.end(error, setup.userSignal);
   }
@@ -272,6 +297,17 @@ function observe(
   let stopAfter: unknown;
   let hasStopAfter = false;
 
+  if (setup.stop === undefined && setup.runtime.hasTimeout) {
+    // No stop signal in the request (telemetry): a deadline cancels the read instead, and the
+    // end is then recorded as the guard's stop.
+    handle.signal.addEventListener(
+      'abort',
+      () => {
+        reader.cancel(handle.signal.reason).catch(() => {});
+      },
+      { once: true },
+    );
+  }
   const stopRequest = (): void => {
     setup.stop?.abort(gate.stopError);
     reader.cancel(gate.stopError).catch(() => {});

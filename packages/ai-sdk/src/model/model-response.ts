@@ -95,7 +95,9 @@ export function generateResultToResponse(
       content: result.content,
       finishReason: result.finishReason,
       usage: result.usage,
-      ...(result.providerMetadata === undefined ? {} : { providerMetadata: result.providerMetadata }),
+      ...(result.providerMetadata === undefined
+        ? {}
+        : { providerMetadata: result.providerMetadata }),
       ...(meta === undefined
         ? {}
         : { response: { id: meta.id, modelId: meta.modelId, timestamp: meta.timestamp } }),

@@ -74,7 +74,8 @@ function dataUrl(part: PromptPart): string | undefined {
   if (data instanceof URL) return data.href;
   if (typeof data === 'string')
     return /^(https?:|data:)/.test(data) ? data : `data:${media};base64,${data}`;
-  if (data instanceof Uint8Array) return `data:${media};base64,${Buffer.from(data).toString('base64')}`;
+  if (data instanceof Uint8Array)
+    return `data:${media};base64,${Buffer.from(data).toString('base64')}`;
   return undefined;
 }
 

@@ -4,8 +4,8 @@ import {
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
-  takeRefusal,
   type Tracer,
+  takeRefusal,
 } from '@tracewarden/core';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { guardedMarker } from './guarded-marker.js';

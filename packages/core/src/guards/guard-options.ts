@@ -171,8 +171,13 @@ export interface GuardInvokeOptions {
    * recorded, under that TOOL_CALL, with the guards' decisions.
    */
   callId?: string | undefined;
-  /** Records this call into this tracer (overrides the guard's `tracer` and `withTrace`). */
-  tracer?: Tracer | undefined;
+  /**
+   * Records this call into this tracer (overrides the guard's `tracer` and `withTrace`); `null`
+   * records it in no tracer (an adapter that records the result itself, from `onEntry`).
+   */
+  tracer?: Tracer | null | undefined;
+  /** Receives this call's entry (call and result records) when it ends, like the guard's `onEntry`. */
+  onEntry?: ((entry: TraceEntry) => void) | undefined;
 }
 
 /** Counters of a guarded function. */

@@ -318,6 +318,8 @@ class CallState {
   callIdShared = false;
   /** The call id is the model's ({@link GuardInvokeOptions.callId}), not one of ours. */
   externalCallId = false;
+  /** This call's own entry listener ({@link GuardInvokeOptions.onEntry}). */
+  onEntry: ((entry: TraceEntry) => void) | undefined = undefined;
   private more: CallDetails | undefined = undefined;
 
   constructor(
@@ -941,8 +943,10 @@ export class GuardRuntime {
       const tracer =
         invoke === undefined
           ? (this.tracer ?? currentTracer())
-          : (invoke.tracer ?? this.tracer ?? currentTracer());
-      const track = this.listenersFixed || tracer !== undefined;
+          : invoke.tracer === null
+            ? undefined
+            : (invoke.tracer ?? this.tracer ?? currentTracer());
+      const track = this.listenersFixed || tracer !== undefined || invoke?.onEntry !== undefined;
       const signal = invoke === undefined ? this.signal : (invoke.signal ?? this.signal);
       const s = new CallState(
         this,
@@ -955,7 +959,10 @@ export class GuardRuntime {
         this.clock(),
         invoke?.metadata,
       );
-      if (invoke?.callId !== undefined) s.useCallId(invoke.callId);
+      if (invoke !== undefined) {
+        if (invoke.callId !== undefined) s.useCallId(invoke.callId);
+        if (invoke.onEntry !== undefined) s.onEntry = invoke.onEntry;
+      }
       this.stats.calls++;
       // an injected clock is also the duration clock: the start was just read from it
       if (track || this.needsLatency) s.startTick = this.realClock ? this.tick() : s.startMs;
@@ -1839,6 +1846,7 @@ export class GuardRuntime {
         // not past a recordEntry of a wrapper's own: it must see every call
         ownsDirectPath(tracer[recordGuardedCall], tracer.recordEntry) &&
         !s.externalCallId &&
+        s.onEntry === undefined &&
         this.metadata === undefined &&
         s.metadata === undefined
       ) {
@@ -1983,6 +1991,15 @@ export class GuardRuntime {
           `Could not record the call of tool "${this.name}" in the trace: ${errorMessage(error)}`,
           { tool: this.name, call_id: s.callId },
         );
+      }
+    }
+    if (s.onEntry !== undefined) {
+      try {
+        s.onEntry(entry);
+      } catch (error) {
+        this.logger.warn(`onEntry of a call of tool "${this.name}" threw: ${errorMessage(error)}`, {
+          tool: this.name,
+        });
       }
     }
     const { onEntry, afterCall } = this.options;

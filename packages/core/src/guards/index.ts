@@ -95,3 +95,4 @@ export type {
   MaybePromise,
 } from './types.js';
 export { ValidationFailedError } from './validation-failed-error.js';
+export { recordResultUnderCall } from './record-result-under-call.js';

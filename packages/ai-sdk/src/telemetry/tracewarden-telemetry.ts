@@ -1,0 +1,270 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import {
+  type AdapterOptions,
+  createAdapterRuntime,
+  createTracer,
+  currentTracer,
+  type GuardedFunction,
+  type GuardOptions,
+  guard,
+  optionChecks,
+  PolicyViolationError,
+  recordResultUnderCall,
+  type Sink,
+  type TraceEntry,
+  type Tracer,
+  takeRefusal,
+  withTrace,
+} from '@tracewarden/core';
+import type { Telemetry } from 'ai';
+import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
+import { promptToNeutral } from '../model/prompt-to-neutral.js';
+import { telemetryScope } from '../model/telemetry-scope.js';
+
+/** A top-level `generateText` / `streamText` call, as the integration sees it. */
+export interface TelemetryCallInfo {
+  /** The AI SDK's id of the call (`callId` in every event). */
+  callId: string;
+  /** `ai.generateText` or `ai.streamText`. */
+  operationId: string | undefined;
+  /** The call's `telemetry.functionId`, if set. */
+  functionId: string | undefined;
+}
+
+/**
+ * Options of {@link tracewardenTelemetry}: the options every tracewarden adapter shares (same
+ * names and meanings as `wrapOpenAI`), plus where each trace goes and the guards of tools.
+ */
+export interface TracewardenTelemetryOptions extends AdapterOptions {
+  /**
+   * Sinks of each call's own tracer (when neither `tracer`, `createTracer` nor an enclosing
+   * `withTrace` gives one); flushed when the call ends.
+   */
+  sinks?: readonly Sink[] | undefined;
+  /** Builds the tracer of each top-level call (when neither `tracer` nor `withTrace` gives one). */
+  createTracer?: ((call: TelemetryCallInfo) => Tracer) | undefined;
+  /**
+   * Called when a top-level call ends (finished, failed or aborted), after its own tracer was
+   * flushed: render it, send it, keep it.
+   */
+  onTraceEnd?: ((tracer: Tracer, call: TelemetryCallInfo) => void | Promise<void>) | undefined;
+  /**
+   * Guards of the tools the AI SDK runs through the integration (`executeTool`): the options of
+   * core's `guard()` shared by every tool, and per-tool ones under `tools`.
+   * @default none: each tool run is recorded, and refused when the policy blocked its call
+   */
+  toolGuards?:
+    | (Omit<GuardOptions, 'name'> & { tools?: Record<string, Omit<GuardOptions, 'name'>> })
+    | undefined;
+}
+
+interface CallState {
+  info: TelemetryCallInfo;
+  tracer: Tracer;
+  /** The integration made the tracer for this call (and flushes it at the end). */
+  owned: boolean;
+}
+
+type Execute = () => PromiseLike<unknown>;
+
+function warnRecording(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`tracewarden: a tool result could not be recorded: ${message}`, {
+    code: 'TRACEWARDEN_RECORDING',
+  });
+}
+
+/**
+ * A Vercel AI SDK (ai@7) telemetry integration that traces and enforces without wrapping
+ * anything: register it globally (`registerTelemetry(tracewardenTelemetry())`) or per call
+ * (`telemetry: { integrations: [tracewardenTelemetry()] }`).
+ *
+ * Each top-level `generateText` / `streamText` call is one trace, its steps in order: every
+ * model call (run inside the integration, so guards and the policy apply before the response
+ * reaches the SDK, streamed or not) and every tool run (`executeTool`: the tool guards apply,
+ * and a call the policy blocked never runs — in `throw` mode the model call rejects with
+ * `PolicyViolationError`, in `refuse` mode the tool answers the refusal and the loop goes on).
+ * A `generateText` run inside a tool records into the same trace.
+ *
+ * @param options - tracer (or sinks / a tracer factory), guards, timeout, policy, pricing, tool guards
+ * @returns the `Telemetry` integration
+ * @throws ConfigurationError (`INVALID_OPTIONS`) for an unknown option or a wrong value
+ * @example
+ * ```ts
+ * const telemetry = tracewardenTelemetry({
+ *   policy,
+ *   onTraceEnd: (tracer) => console.log(renderTree(tracer.stitched())),
+ * });
+ * await generateText({ model, tools, prompt, telemetry: { integrations: [telemetry] } });
+ * ```
+ */
+export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Telemetry {
+  const runtime = createAdapterRuntime(options, {
+    entryPoint: 'tracewardenTelemetry',
+    extraOptions: {
+      sinks: (value) => (Array.isArray(value) ? undefined : 'a list of sinks'),
+      createTracer: optionChecks.function,
+      onTraceEnd: optionChecks.function,
+      toolGuards: (value) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? undefined
+          : "guard() options, with per-tool ones under 'tools'",
+    },
+  });
+  const calls = new Map<string, CallState>();
+  const guardedTools = new Map<string, GuardedFunction<[unknown], unknown>>();
+  const toolRun = new AsyncLocalStorage<Execute>();
+  /** Guard entries of tools run, until onToolExecutionEnd records them with their output. */
+  const entries = new Map<string, TraceEntry>();
+
+  function tracerFor(info: TelemetryCallInfo): { tracer: Tracer; owned: boolean } {
+    if (options?.tracer !== undefined) return { tracer: options.tracer, owned: false };
+    const ambient = currentTracer();
+    if (ambient !== undefined) return { tracer: ambient, owned: false };
+    if (options?.createTracer !== undefined)
+      return { tracer: options.createTracer(info), owned: true };
+    return {
+      tracer: createTracer(options?.sinks === undefined ? {} : { sinks: [...options.sinks] }),
+      owned: true,
+    };
+  }
+
+  function callOf(callId: string, operationId?: string, functionId?: string): CallState {
+    let state = calls.get(callId);
+    if (state === undefined) {
+      const info: TelemetryCallInfo = { callId, operationId, functionId };
+      state = { info, ...tracerFor(info) };
+      calls.set(callId, state);
+    }
+    return state;
+  }
+
+  function toolGuard(name: string): GuardedFunction<[unknown], unknown> {
+    let guarded = guardedTools.get(name);
+    if (guarded === undefined) {
+      const { tools: perTool, ...shared } = options?.toolGuards ?? {};
+      guarded = guard((_input: unknown) => (toolRun.getStore() as Execute)(), {
+        ...shared,
+        ...perTool?.[name],
+        name,
+      } as GuardOptions) as GuardedFunction<[unknown], unknown>;
+      guardedTools.set(name, guarded);
+    }
+    return guarded;
+  }
+
+  async function endCall(callId: unknown): Promise<void> {
+    if (typeof callId !== 'string') return;
+    const state = calls.get(callId);
+    if (state === undefined) return;
+    calls.delete(callId);
+    if (state.owned) await state.tracer.flush();
+    await options?.onTraceEnd?.(state.tracer, state.info);
+  }
+
+  return {
+    onStart(event) {
+      const { callId, operationId, functionId } = event as {
+        callId: string;
+        operationId?: string;
+        functionId?: string;
+      };
+      if (operationId === 'ai.generateText' || operationId === 'ai.streamText')
+        callOf(callId, operationId, functionId);
+    },
+    async executeLanguageModelCall<T>(
+      event: Record<string, unknown> & { callId: string; execute: () => PromiseLike<T> },
+    ): Promise<T> {
+      const state = callOf(event.callId);
+      const tools = event.tools as readonly { name?: unknown }[] | undefined;
+      const setup: ModelCallSetup = {
+        runtime,
+        provider: String(event.provider ?? 'unknown'),
+        modelId: String(event.modelId ?? 'unknown'),
+        messages: promptToNeutral(
+          (event.messages as { role: string; content: unknown }[] | undefined) ?? [],
+          event.instructions,
+        ),
+        tools: tools?.map((tool) => ({ name: String(tool.name) })),
+        // every tool the SDK runs goes through executeTool, which refuses a blocked call
+        refusesAtTool: () => true,
+        request: {},
+        userSignal: undefined,
+        stop: undefined,
+        tracer: state.tracer,
+        stream: state.info.operationId === 'ai.streamText',
+      };
+      return telemetryScope.run(true, async () => {
+        if (setup.stream)
+          return (await streamCall(
+            setup,
+            event.execute as () => PromiseLike<LanguageModelV4StreamResult>,
+          )) as T;
+        return (await generateCall(
+          setup,
+          event.execute as () => PromiseLike<LanguageModelV4GenerateResult>,
+        )) as T;
+      });
+    },
+    executeTool<T>(
+      event: Record<string, unknown> & {
+        callId: string;
+        toolCallId: string;
+        execute: () => PromiseLike<T>;
+      },
+    ): PromiseLike<T> {
+      const refusal = takeRefusal(event.toolCallId);
+      if (refusal !== undefined)
+        return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
+      const state = callOf(event.callId);
+      const toolCall = event.toolCall as { toolName?: unknown; input?: unknown } | undefined;
+      const guarded = toolGuard(String(toolCall?.toolName ?? 'tool'));
+      const toolCallId = event.toolCallId;
+      // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the
+      // guards decide here, and the result is recorded from onToolExecutionEnd, which has it.
+      return toolRun.run(
+        () => withTrace(state.tracer, event.execute),
+        () =>
+          guarded.invoke(
+            {
+              callId: toolCallId,
+              tracer: null,
+              onEntry: (entry) => entries.set(toolCallId, entry),
+            },
+            toolCall?.input,
+          ),
+      ) as PromiseLike<T>;
+    },
+    onToolExecutionEnd(event) {
+      const { callId, toolCall, toolOutput } = event as {
+        callId: string;
+        toolCall: { toolCallId: string };
+        toolOutput: { type: string; output?: unknown; error?: unknown };
+      };
+      const toolCallId = toolCall.toolCallId;
+      const entry = entries.get(toolCallId);
+      entries.delete(toolCallId);
+      const state = calls.get(callId);
+      if (entry === undefined || state === undefined) return;
+      const result =
+        toolOutput.type === 'tool-result'
+          ? { ...entry.result, return_value: toolOutput.output ?? null }
+          : entry.result;
+      try {
+        recordResultUnderCall(state.tracer, { call: entry.call, result });
+      } catch (error) {
+        (options?.onRecordingError ?? warnRecording)(error);
+      }
+    },
+    onEnd(event) {
+      return endCall((event as { callId?: unknown }).callId);
+    },
+    onAbort(event) {
+      return endCall((event as { callId?: unknown }).callId);
+    },
+    onError(event) {
+      return endCall((event as { callId?: unknown } | null)?.callId);
+    },
+  } as Telemetry;
+}
