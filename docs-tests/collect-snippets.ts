@@ -102,7 +102,8 @@ function sourceFiles(folder: string): string[] {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules' && entry.name !== '__fixtures__') files.push(...sourceFiles(path));
+      if (entry.name !== 'node_modules' && entry.name !== '__fixtures__')
+        files.push(...sourceFiles(path));
     } else if (
       entry.name.endsWith('.ts') &&
       !entry.name.endsWith('.test.ts') &&

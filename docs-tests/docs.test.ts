@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { echoTurn, type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectSnippets, findReadmes, type Snippet } from './collect-snippets.js';
+import { collectSnippets, findReadmes, repositoryRoot, type Snippet } from './collect-snippets.js';
 import { exceptions, runnableExamples } from './exceptions.js';
 import { instrument, runSnippet } from './run-snippet.js';
 import { type SnippetCheck, typecheckSnippets } from './typecheck-snippets.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   // `new OpenAI()` in a snippet talks to this server (OPENAI_BASE_URL): no key, no network.
   // A model offered tools calls the first one once, then answers in words, so agent loops end.
   server = await startScriptedServer({
-    turns: (request, index) => {
+    turns: (request) => {
       const body = request.body ?? {};
       const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
       const tools = Array.isArray(body.tools)
@@ -33,7 +33,7 @@ beforeAll(async () => {
       const name = tools[0]?.function?.name;
       if (name !== undefined && messages.at(-1)?.role === 'user')
         return { toolCalls: [{ name, arguments: {} }] };
-      return echoTurn(request, index);
+      return echoTurn(request);
     },
   });
 });
@@ -120,7 +120,7 @@ describe('docs: the harness', () => {
       file: 'README.md',
       line: 10,
       code: "import { createTracer } from '@tracewarden/core';\nconst tracer = createTracer();\ntracer.logMesage({ role: 'user', content: 'hi' });",
-      packageFolder: join(__dirname, '..'),
+      packageFolder: repositoryRoot,
       mode: 'typecheck',
       creates: [],
     };

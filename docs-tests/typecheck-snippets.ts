@@ -80,7 +80,12 @@ function createProgram(
     if (text !== undefined) return ts.createSourceFile(path, text, languageVersion, true);
     return getSourceFile(path, languageVersion, onError, shouldCreate);
   };
-  return ts.createProgram({ rootNames: roots, options, host, ...(oldProgram ? { oldProgram } : {}) });
+  return ts.createProgram({
+    rootNames: roots,
+    options,
+    host,
+    ...(oldProgram ? { oldProgram } : {}),
+  });
 }
 
 function errorsOf(program: ts.Program, path: string, prelude: number): ts.Diagnostic[] {
