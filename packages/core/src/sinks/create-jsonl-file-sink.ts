@@ -1,6 +1,7 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { configurationError, validateOptions } from '../errors/validate-options.js';
+import type { Block } from '../model/index.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
 import { jsonlFileSinkOptionsSchema } from './sink-options-schema.js';
@@ -82,6 +83,10 @@ export function createJsonlFileSink(
   let backgroundFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
+  // Blocks write() could not serialise: they are lost, so every later flush() says so.
+  let unwritable: SinkError | undefined;
+  let unwritableCount = 0;
+  const unwritableIds: string[] = [];
 
   /**
    * Appends `data`; on failure reports how many bytes did reach the file. The file is opened
@@ -152,6 +157,29 @@ export function createJsonlFileSink(
     const error = await enqueue();
     if (error !== undefined) throw error;
     backgroundFailed = false;
+    if (unwritable !== undefined) throw unwritable;
+  }
+
+  /** A block with no JSON form (a cycle, a BigInt, extreme nesting): lost, and never silently. */
+  function dropUnwritable(block: Block, cause: unknown): void {
+    unwritableCount++;
+    if (unwritableIds.length < 5) unwritableIds.push(String(block?.id));
+    let reason: string;
+    try {
+      reason = cause instanceof Error ? cause.message : String(cause);
+    } catch {
+      reason = 'an unreadable error';
+    }
+    const more = unwritableCount > unwritableIds.length ? ', ...' : '';
+    unwritable = new SinkError({
+      code: 'SINK_WRITE_FAILED',
+      message: `jsonl file sink: ${unwritableCount} block${unwritableCount === 1 ? '' : 's'} (${unwritableIds.join(', ')}${more}) could not be serialised as JSON (${reason}) and ${unwritableCount === 1 ? 'was' : 'were'} not written to ${path}. Validate blocks before writing them (createTracer and validateBlocks reject such blocks); every later flush() reports this, so create a new sink to start clean.`,
+      path,
+      pendingBlocks: headBlocks + lines.length,
+      droppedBlocks: unwritableCount,
+      cause,
+    });
+    onError?.(unwritable);
   }
 
   return {
@@ -168,7 +196,13 @@ export function createJsonlFileSink(
           path,
         });
       }
-      const line = JSON.stringify(block);
+      let line: string;
+      try {
+        line = JSON.stringify(block);
+      } catch (cause) {
+        dropUnwritable(block, cause);
+        return;
+      }
       lines.push(line);
       bufferedChars += line.length + 1;
       if (bufferedChars >= bufferBytes && !backgroundScheduled && !backgroundFailed) {

@@ -13,6 +13,8 @@ export interface SinkErrorOptions {
   path?: string;
   /** Number of blocks still buffered, kept for the next `flush()`. */
   pendingBlocks?: number;
+  /** Number of blocks the sink could not write at all (no JSON form) and dropped. */
+  droppedBlocks?: number;
   /** The underlying I/O error. */
   cause?: unknown;
 }
@@ -34,6 +36,8 @@ export class SinkError extends TracewardenError {
   readonly path: string | undefined;
   /** Blocks still buffered after the failure (retried by the next `flush()`). */
   readonly pendingBlocks: number | undefined;
+  /** Blocks dropped because they have no JSON form (reported by every later `flush()`). */
+  readonly droppedBlocks: number | undefined;
 
   /**
    * @param options - code, message, and the path, pending count and cause when known
@@ -42,5 +46,18 @@ export class SinkError extends TracewardenError {
     super(options.code, { message: options.message, cause: options.cause });
     this.path = options.path;
     this.pendingBlocks = options.pendingBlocks;
+    this.droppedBlocks = options.droppedBlocks;
+  }
+
+  /**
+   * Whether `error` is a sink error, from this or any other copy of the package.
+   * @param error - any thrown value
+   * @returns true for a tracewarden error with code `SINK_WRITE_FAILED` or `SINK_CLOSED`
+   */
+  static override isInstance(error: unknown): error is SinkError {
+    return (
+      TracewardenError.isInstance(error) &&
+      (error.code === 'SINK_WRITE_FAILED' || error.code === 'SINK_CLOSED')
+    );
   }
 }

@@ -130,6 +130,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // the validator's own list of accepted blocks, in acceptance order (read-only here)
   const accepted = validator.accepted();
   const writeErrors: unknown[] = [];
+  /** Which sinks threw from `write()` since the last flush, for the failed-sink count. */
+  const failedWriteSinks = new Set<number>();
   let lastMessageId: string | null = null;
   let closed = false;
   let shutdownPromise: Promise<void> | undefined;
@@ -282,6 +284,12 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return typeof content === 'string' && fitsLimit(content, limits.messageBytes);
   }
 
+  function takeFailedWriteSinks(): Set<number> {
+    const failed = new Set(failedWriteSinks);
+    failedWriteSinks.clear();
+    return failed;
+  }
+
   function ensureOpen(method: string): void {
     if (closed) throw new TracerClosedError({ traceId, method });
   }
@@ -293,6 +301,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         (sinks[i] as Sink).write(block);
       } catch (error) {
         writeErrors.push(error);
+        failedWriteSinks.add(i);
         if (onError !== undefined) onError(error);
       }
     }
@@ -585,9 +594,21 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     async flush() {
       materialize();
       const errors = writeErrors.splice(0);
+      const failed = takeFailedWriteSinks();
       const settled = await Promise.allSettled(sinks.map(async (sink) => sink.flush()));
-      for (const outcome of settled) if (outcome.status === 'rejected') errors.push(outcome.reason);
-      if (errors.length > 0) throw new TracerFlushError({ traceId, operation: 'flush', errors });
+      settled.forEach((outcome, i) => {
+        if (outcome.status !== 'rejected') return;
+        errors.push(outcome.reason);
+        failed.add(i);
+      });
+      if (errors.length > 0)
+        throw new TracerFlushError({
+          traceId,
+          operation: 'flush',
+          errors,
+          failedSinks: failed.size,
+          sinkCount,
+        });
     },
 
     shutdown() {
@@ -596,12 +617,21 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         closed = true;
         shutdownPromise = (async () => {
           const errors = writeErrors.splice(0);
+          const failed = takeFailedWriteSinks();
           const settled = await Promise.allSettled(sinks.map(async (sink) => sink.close()));
-          for (const outcome of settled) {
-            if (outcome.status === 'rejected') errors.push(outcome.reason);
-          }
+          settled.forEach((outcome, i) => {
+            if (outcome.status !== 'rejected') return;
+            errors.push(outcome.reason);
+            failed.add(i);
+          });
           if (errors.length > 0) {
-            throw new TracerFlushError({ traceId, operation: 'shutdown', errors });
+            throw new TracerFlushError({
+              traceId,
+              operation: 'shutdown',
+              errors,
+              failedSinks: failed.size,
+              sinkCount,
+            });
           }
         })();
       }

@@ -8,10 +8,25 @@ export interface TracerFlushErrorOptions {
   operation: 'flush' | 'shutdown';
   /** Every failure, in sink order (usually `SinkError`s). */
   errors: readonly unknown[];
+  /** How many sinks failed (a sink may report several errors). @default errors.length */
+  failedSinks?: number | undefined;
+  /** How many sinks the tracer has. */
+  sinkCount?: number | undefined;
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return '(an error that could not be read)';
+  }
+}
+
+function where(failed: number, total: number | undefined): string {
+  // failures of the tracer's own (a deferred block refused when built) belong to no sink
+  if (failed === 0) return 'in the tracer';
+  const sinks = `${failed} sink${failed === 1 ? '' : 's'}`;
+  return total === undefined ? `in ${sinks}` : `in ${sinks} of ${total}`;
 }
 
 /**
@@ -32,17 +47,20 @@ export class TracerFlushError extends TracewardenError {
   readonly errors: readonly unknown[];
   /** The trace whose sinks failed. */
   readonly traceId: string;
+  /** How many sinks failed. */
+  readonly failedSinks: number;
 
   /**
    * @param options - the trace id, the operation and every failure
    */
   constructor(options: TracerFlushErrorOptions) {
-    const count = options.errors.length;
+    const failed = options.failedSinks ?? options.errors.length;
     super('TRACER_FLUSH_FAILED', {
-      message: `${options.operation}() of trace ${options.traceId} failed in ${count} sink${count === 1 ? '' : 's'}: ${options.errors.map(describe).join('; ')}. Fix the cause and call flush() again; unwritten blocks are kept.`,
+      message: `${options.operation}() of trace ${options.traceId} failed ${where(failed, options.sinkCount)}: ${options.errors.map(describe).join('; ')}. Fix the cause and call flush() again; unwritten blocks are kept.`,
       cause: options.errors[0],
     });
     this.errors = options.errors;
     this.traceId = options.traceId;
+    this.failedSinks = options.failedSinks ?? options.errors.length;
   }
 }

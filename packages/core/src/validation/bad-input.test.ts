@@ -87,7 +87,7 @@ describe('bad input never crashes or hangs', () => {
     );
   });
 
-  it('nesting 10,000 deep in a limited field is a VALIDATION error, elsewhere it is kept', () => {
+  it('nesting 10,000 deep is a VALIDATION error in any field a sink writes; deep JSON text is kept', () => {
     const error = expectRejected(
       {
         ...toolResult('tb_x', 'tb_c', 'call_tb_c'),
@@ -121,7 +121,15 @@ describe('bad input never crashes or hangs', () => {
         payload: { call_id: 'c9', name: 'n', arguments: deepText },
       }).id,
     ).toBe('tb_x');
-    expect(expectAccepted({ ...message('tb_x'), raw: nested(10_000) }).id).toBe('tb_x');
+    // a sink serialises the whole block: a value too deep to stringify would be lost there
+    for (const field of ['raw', 'metadata', 'extra'] as const) {
+      const error = expectRejected(
+        { ...message('tb_x'), [field]: { deep: nested(10_000) } },
+        'VALIDATION',
+        field,
+      );
+      expect(error.message).toContain('nested more than 1000 levels deep');
+    }
   });
 
   it('cycles and BigInt in a limited field are VALIDATION errors', () => {
@@ -150,6 +158,46 @@ describe('bad input never crashes or hangs', () => {
       },
       'VALIDATION',
       'output',
+    );
+  });
+
+  it('cycles and BigInt anywhere a sink writes are VALIDATION errors, not lost blocks', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = { again: cycle };
+    for (const field of ['metadata', 'extra', 'raw'] as const) {
+      const cyclic = expectRejected(
+        { ...message('tb_x'), [field]: { a: cycle } },
+        'VALIDATION',
+        field,
+      );
+      expect(cyclic.message).toContain('contains a cycle');
+      const big = expectRejected({ ...message('tb_x'), [field]: { n: 10n } }, 'VALIDATION', field);
+      expect(big.message).toContain('BigInt');
+    }
+    expectRejected(
+      {
+        ...toolCall('tb_x', 'tb_m', 'c9'),
+        payload: { call_id: 'c9', name: 'n', arguments: {}, args: [1n] },
+      },
+      'VALIDATION',
+      'payload.args',
+    );
+    // a value shared by two branches is not a cycle
+    const shared = { x: 1 };
+    const deepShared = nested(40) as Record<string, unknown>;
+    expect(
+      expectAccepted({ ...message('tb_x'), metadata: { a: shared, b: shared, deep: deepShared } })
+        .id,
+    ).toBe('tb_x');
+  });
+
+  it('a lone surrogate in an id or a metadata key is a VALIDATION error', () => {
+    expectRejected({ ...message('tb_\ud800') }, 'VALIDATION', 'id');
+    expectRejected({ ...message('tb_x'), metadata: { 'k\udc00': 1 } }, 'VALIDATION', 'metadata');
+    expectRejected(
+      { ...message('tb_x'), extra: { nested: { 'k\ud800': 1 } } },
+      'VALIDATION',
+      'extra',
     );
   });
 

@@ -5,6 +5,7 @@ import { isIsoTimestamp } from './is-iso-timestamp.js';
 import { isJsonObjectText } from './is-json-object-text.js';
 import { isWellFormed } from './is-well-formed.js';
 import { jsonByteBound } from './json-byte-bound.js';
+import { jsonProblem, maxJsonDepth } from './json-problem.js';
 import type { BlockLimits } from './types.js';
 import { stringByteLength } from './utf8-byte-length.js';
 
@@ -202,6 +203,18 @@ function checkLimitedField(
     isString = false;
     const bound = jsonByteBound(value, 0);
     if (bound >= 0 && bound <= limit) return;
+    // JSON.stringify below catches cycles and BigInt, but nesting only past the stack's depth
+    const problem = bound < 0 ? jsonProblem(value, false) : undefined;
+    if (problem !== undefined) {
+      failField(
+        errors,
+        draft,
+        path,
+        field,
+        `payload.${field} cannot be serialised as JSON (${problem}); pass JSON data without cycles, BigInt or extreme nesting`,
+      );
+      return;
+    }
     let json: string | undefined;
     try {
       json = JSON.stringify(value);
@@ -517,7 +530,9 @@ function checkObjectField(
       field,
       `${field} must be a JSON object when present, got ${describe(value)}`,
     );
+    return;
   }
+  checkSerialisable(errors, draft, path, field, value, true);
 }
 
 /**
@@ -601,8 +616,24 @@ export function inspectDraft(
   const id = draft.id;
   if (typeof id !== 'string' || id === '') {
     failField(errors, draft, path, 'id', `id must be a non-empty string, got ${describe(id)}`);
+  } else if (!isWellFormed(id)) {
+    failField(
+      errors,
+      draft,
+      path,
+      'id',
+      'id contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; use ASCII ids',
+    );
   }
-  if (typeof draft.trace_id !== 'string' || draft.trace_id === '') {
+  if (typeof draft.trace_id === 'string' && !isWellFormed(draft.trace_id)) {
+    failField(
+      errors,
+      draft,
+      path,
+      'trace_id',
+      'trace_id contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; use ASCII ids',
+    );
+  } else if (typeof draft.trace_id !== 'string' || draft.trace_id === '') {
     failField(
       errors,
       draft,
@@ -703,7 +734,69 @@ export function inspectDraft(
         checkToolResultPayload(errors, draft, path, draft.payload, limits);
         break;
     }
+    checkOtherPayloadFields(errors, draft, path, draft.payload, subType);
   }
+  const raw = draft.raw;
+  if (raw !== null) checkSerialisable(errors, draft, path, 'raw', raw, false);
+}
+
+/** The payload field each sub type checks by size (and so already for its JSON form). */
+function limitedFieldOf(subType: unknown): string | undefined {
+  switch (subType) {
+    case 'MESSAGE':
+      return 'content';
+    case 'TOOL_CALL':
+      return 'arguments';
+    case 'THINK':
+      return 'text';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every payload field not checked by size (`name`, a tool call's positional `args`, fields a
+ * client adds) must be writable as JSON too: a sink serialises the whole block.
+ */
+function checkOtherPayloadFields(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  payload: Record<string, unknown>,
+  subType: unknown,
+): void {
+  const limited = limitedFieldOf(subType);
+  const isResult = subType === 'TOOL_RESULT';
+  for (const key in payload) {
+    if (key === limited || (isResult && (key === 'output' || key === 'delta'))) continue;
+    const value = payload[key];
+    if (typeof value === 'object' || typeof value === 'bigint')
+      checkSerialisable(errors, draft, path, `payload.${key}`, value, false);
+  }
+}
+
+/**
+ * A field a sink will serialise: rejected now when it cannot be written as JSON (a cycle, a
+ * BigInt, nesting past {@link maxJsonDepth}; for metadata and extra also keys with a lone
+ * surrogate), rather than accepted and then lost in the sink.
+ */
+function checkSerialisable(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: string | undefined,
+  field: string,
+  value: unknown,
+  checkKeys: boolean,
+): void {
+  const problem = jsonProblem(value, checkKeys);
+  if (problem === undefined) return;
+  failField(
+    errors,
+    draft,
+    path,
+    field,
+    `${field} cannot be written as JSON: ${problem}; pass JSON data (no cycles, BigInt, or nesting deeper than ${maxJsonDepth} levels)`,
+  );
 }
 
 /**

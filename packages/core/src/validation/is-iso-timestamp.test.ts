@@ -9,12 +9,15 @@ const isoShape = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:Z|[+
 function isoReference(text: string): boolean {
   const match = isoShape.exec(text);
   if (match === null) return false;
-  const [, , month, day, hour, minute, second, , zoneHour, zoneMinute] = match.map(Number);
+  const [, year, month, day, hour, minute, second, , zoneHour, zoneMinute] = match.map(Number);
+  // the month's length from the calendar itself: day 0 of the next month is its last day
+  const monthDays = new Date(Date.UTC(2000, month!, 0)).getUTCDate();
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
   return (
     month! >= 1 &&
     month! <= 12 &&
     day! >= 1 &&
-    day! <= 31 &&
+    day! <= (month === 2 && !leap ? 28 : monthDays) &&
     hour! <= 23 &&
     minute! <= 59 &&
     second! <= 60 &&
@@ -74,6 +77,16 @@ describe('isIsoTimestamp', () => {
     );
     expect(valid).toBeGreaterThan(2000);
     expect(valid).toBeLessThan(18_000);
+  });
+
+  it('rejects days past the end of their month, leap years included', () => {
+    expect(isIsoTimestamp('2024-02-30T00:00:00Z')).toBe(false);
+    expect(isIsoTimestamp('2023-02-29T00:00:00Z')).toBe(false);
+    expect(isIsoTimestamp('2024-02-29T00:00:00Z')).toBe(true);
+    expect(isIsoTimestamp('1900-02-29T00:00:00Z')).toBe(false);
+    expect(isIsoTimestamp('2000-02-29T00:00:00Z')).toBe(true);
+    expect(isIsoTimestamp('2025-04-31T00:00:00Z')).toBe(false);
+    expect(isIsoTimestamp('2025-12-31T23:59:59Z')).toBe(true);
   });
 
   it('checks every field of a timestamp that shares its prefix with the last valid one', () => {

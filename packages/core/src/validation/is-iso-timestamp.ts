@@ -32,6 +32,14 @@ let trustedTimestamp: string | undefined;
 export function isIsoTimestamp(text: string): boolean {
   if (text === trustedTimestamp) return true;
   if (!isoTimestamp.test(text)) return false;
+  // the pattern allows days 01-31 in every month: past the 28th, check the month's length
+  const day = digitsAt(text, 8, 2);
+  if (day > 28 && day > daysInMonth(digitsAt(text, 0, 4), digitsAt(text, 5, 2))) return false;
   trustedTimestamp = text;
   return true;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
