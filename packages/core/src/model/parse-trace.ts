@@ -173,7 +173,8 @@ function normalise(input: unknown): Trace {
 
     if (event.role === 'tool') {
       const callId = event.tool_call_id;
-      if (callId === undefined || callId === null) {
+      // "" is how some providers (Gemini) say "no id", on calls and outputs alike: absent
+      if (callId === undefined || callId === null || callId === '') {
         while (unanswered.length > 0 && answered.has(unanswered[unanswered.length - 1] as string)) {
           unanswered.pop();
         }
@@ -274,12 +275,13 @@ function normalise(input: unknown): Trace {
  * shared, not copied). Normal form:
  * - any `role` string is allowed, and unknown fields are kept;
  * - tool-call `arguments` are always an object: a JSON string is parsed, `""` or a missing value
- *   becomes `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` gets
+ *   becomes `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` (or with `""`) gets
  *   `call_<eventIndex>_<callIndex>` (suffixed `_1`, `_2`, ... if that id is taken);
  * - image parts are `{ type: 'image', image_url: '<url>' }`: OpenAI's
  *   `{ type: 'image_url', image_url: { url, detail } }` and `{ type: 'image', image_url: { url } }`
  *   become that, with the object's other fields (`detail`) moved onto the part;
- * - a tool output (`role: 'tool'`) without `tool_call_id` is linked to the most recent
+ * - a tool output (`role: 'tool'`) without `tool_call_id` (absent, `null` or `""`, which some
+ *   providers such as Gemini send, like `""` call ids) is linked to the most recent
  *   unanswered tool call before it, else the most recent tool call, else left unset
  *   (contributing/decisions/002-tool-output-linking.md); its missing `content` becomes `null`;
  * - `tool_calls: null` is dropped.
