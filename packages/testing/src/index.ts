@@ -1,3 +1,8 @@
+export {
+  type EmailAgentEmail,
+  type EmailAgentTool,
+  emailAgent,
+} from './conversations/index.js';
 export type {
   RecordedRequest,
   ScriptedServer,

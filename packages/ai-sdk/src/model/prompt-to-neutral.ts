@@ -62,6 +62,12 @@ export function toolOutputText(output: unknown): string {
   }
 }
 
+/** Whether a tool result stands for a failed run (an error, or a denied execution). */
+function toolOutputFailed(output: unknown): boolean {
+  const type = (output as { type?: unknown } | null)?.type;
+  return type === 'error-text' || type === 'error-json' || type === 'execution-denied';
+}
+
 function dataUrl(part: PromptPart): string | undefined {
   const media = typeof part.mediaType === 'string' ? part.mediaType : 'application/octet-stream';
   let data = part.data ?? part.image;
@@ -165,6 +171,7 @@ export function promptToNeutral(
                 role: 'tool',
                 tool_call_id: String(part.toolCallId),
                 content: toolOutputText(part.output),
+                status: toolOutputFailed(part.output) ? 'failure' : 'success',
               });
         break;
       default:

@@ -361,10 +361,12 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
       // A result whose call is not in this trace cannot be attached (no orphans): skip it.
       if (call === undefined) return;
       const text = plainText(message.content);
+      const status = message.status;
       const block = safely(() =>
         tracer.logObserve({
           parent_block_id: call.id,
           payload: { call_id: callId, output: text ?? normalizeContent(message.content) },
+          ...(typeof status === 'string' ? { metadata: { status } } : {}),
         }),
       );
       if (block !== undefined) state.results.add(callId);

@@ -25,6 +25,7 @@ export {
   type StreamPartKind,
 } from './create-stream-gate.js';
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
+export { maxPendingRefusals, registerRefusal, takeRefusal } from './refusals.js';
 export { scrubRaw } from './scrub-raw.js';
 export type {
   ModelCallAttempt,
@@ -47,4 +48,3 @@ export type {
   ToolCallPolicy,
   ToolCallReview,
 } from './types.js';
-export { maxPendingRefusals, registerRefusal, takeRefusal } from './refusals.js';

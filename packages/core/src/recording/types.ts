@@ -26,6 +26,11 @@ export interface NeutralMessage {
   tool_calls?: NeutralToolCall[] | undefined;
   tool_call_id?: string | undefined;
   name?: string | undefined;
+  /**
+   * A `tool` message's outcome, when the framework knows it (the AI SDK marks a tool error as
+   * `error-text`): recorded as the TOOL_RESULT's `metadata.status` (a seed-004 ToolCallStatus).
+   */
+  status?: 'success' | 'failure' | undefined;
   [key: string]: unknown;
 }
 

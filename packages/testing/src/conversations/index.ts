@@ -1,0 +1,1 @@
+export { type EmailAgentEmail, type EmailAgentTool, emailAgent } from './email-agent.js';
