@@ -1,0 +1,295 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_REGEX_STEPS } from './bounded-regex.js';
+import { definePolicy } from './define-policy.js';
+import { toolCall } from './event-matchers.js';
+import { parsePolicy } from './parse-policy.js';
+import { MAX_POLICY_NESTING } from './parse-policy-text.js';
+import { PolicyError } from './policy-error.js';
+import { DEFAULT_MAX_VIOLATIONS } from './resolve-max-violations.js';
+import { rule } from './rule.js';
+
+/** Issue 18 §2: hostile regexes, unbounded violations, deep nesting, byte order marks. */
+
+function errorOf(run: () => unknown): PolicyError {
+  try {
+    run();
+  } catch (error) {
+    if (PolicyError.isPolicyError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a policy error');
+}
+
+const callWith = (x: string) => [
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: { x } } }],
+  },
+];
+
+describe('policy regexes cannot hang a check on trace content', () => {
+  // 34 characters: JavaScript's backtracking engine needs 2^34 steps for (a+)+$ on this
+  const hostile = `${'a'.repeat(33)}!`;
+
+  it('match() with nested quantifiers over an attacker-controlled argument', () => {
+    const policy = parsePolicy(`
+raise "matched" if:
+    (call: ToolCall)
+    match(r"(a+)+$", call.function.arguments.x)
+`);
+    expect(policy.check(callWith(hostile)).errors).toEqual([]);
+    expect(policy.check(callWith('aaa')).errors).toHaveLength(1);
+  });
+
+  it('find(), tool argument patterns and lookaheads', () => {
+    const find = parsePolicy(`
+raise "found" if:
+    (call: ToolCall)
+    len(find(r"(a|aa)+b", call.function.arguments.x)) > 0
+`);
+    expect(find.check(callWith(hostile.repeat(20))).errors).toEqual([]);
+    const lookahead = parsePolicy(`
+raise "pattern" if:
+    (call: ToolCall)
+    call is tool:f({x: "(?!z)(a+)+"})
+`);
+    expect(lookahead.check(callWith(hostile)).errors).toEqual([]);
+    expect(lookahead.check(callWith('aaaa')).errors).toHaveLength(1);
+    // the documented negative-lookahead idiom keeps working
+    const notPeter = parsePolicy(`
+raise "not peter" if:
+    (call: ToolCall)
+    call is tool:f({x: "^(?!Peter$).*$"})
+`);
+    expect(notPeter.check(callWith('Peter')).errors).toEqual([]);
+    expect(notPeter.check(callWith('Paul')).errors).toHaveLength(1);
+  });
+
+  it('a lookahead that would take quadratic time stops at MAX_REGEX_STEPS with POLICY_LIMIT', () => {
+    const policy = parsePolicy(`
+raise "found" if:
+    (call: ToolCall)
+    len(find(r"(?=(a|b)*c)a", call.function.arguments.x)) > 0
+`);
+    const error = errorOf(() => policy.check(callWith('a'.repeat(20_000))));
+    expect(error.code).toBe('POLICY_LIMIT');
+    expect(error.message).toContain(`MAX_REGEX_STEPS (${MAX_REGEX_STEPS})`);
+  });
+
+  it('backreferences are refused when the policy is compiled, with a position', () => {
+    const error = errorOf(() =>
+      parsePolicy('raise "x" if:\n    (c: ToolCall)\n    match(r"(a)\\1", c.id)\n'),
+    );
+    expect([error.code, error.line, error.column]).toEqual(['POLICY_TYPE', 3, 11]);
+    expect(error.message).toMatch(/backreferences are not supported/);
+  });
+});
+
+describe('violations are capped', () => {
+  const calls = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: `c${i}`, type: 'function', function: { name: 'search', arguments: { q: i } } },
+      ],
+    }));
+  const pairs = `
+raise "two calls" if:
+    (a: ToolCall)
+    (b: ToolCall)
+`;
+
+  it(`two ToolCall variables over 5,000 calls return ${DEFAULT_MAX_VIOLATIONS} violations, truncated`, () => {
+    const result = parsePolicy(pairs).check(calls(5_000));
+    expect(result.errors).toHaveLength(DEFAULT_MAX_VIOLATIONS);
+    expect(result.truncated).toBe(true);
+    expect(parsePolicy(pairs).check(calls(10)).truncated).toBe(false);
+  });
+
+  it('maxViolations sets the cap for check, checkPending, monitors and checkToolCall (which fails closed)', () => {
+    const policy = parsePolicy(pairs, { maxViolations: 3, actions: { 'two calls': 'warn' } });
+    const trace = calls(4);
+    expect(policy.check(trace)).toMatchObject({ truncated: true, errors: { length: 3 } });
+    expect(policy.checkPending(trace, calls(1))).toMatchObject({ truncated: true });
+    expect(policy.monitor().append(trace)).toMatchObject({
+      truncated: true,
+      errors: { length: 3 },
+    });
+    const verdict = policy.checkToolCall(trace, { name: 'search', arguments: {} });
+    expect(verdict).toMatchObject({ truncated: true, allowed: false });
+    const typed = definePolicy(
+      [rule({ message: 'pair', vars: { a: toolCall(), b: toolCall() } })],
+      { maxViolations: 2 },
+    );
+    expect(typed.check(trace)).toMatchObject({ truncated: true, errors: { length: 2 } });
+  });
+
+  it('rejects a maxViolations that is not a positive integer', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, '10']) {
+      const error = errorOf(() => parsePolicy(pairs, { maxViolations: bad as number }));
+      expect(error.code).toBe('POLICY_TYPE');
+      expect(error.message).toMatch(/options\.maxViolations/);
+    }
+    expect(
+      parsePolicy(pairs, { maxViolations: Number.POSITIVE_INFINITY }).check(calls(3)).errors,
+    ).toHaveLength(9);
+  });
+});
+
+describe('deep nesting is a positioned POLICY_SYNTAX error naming the limit', () => {
+  const limit = new RegExp(`MAX_POLICY_NESTING \\(${MAX_POLICY_NESTING}`);
+  it.each([
+    ['1,000 nested parentheses', `${'('.repeat(1000)}True${')'.repeat(1000)}`],
+    ['10,000 nots', `${'not '.repeat(10_000)}True`],
+    ['10,000 signs', `${'-'.repeat(10_000)}1`],
+    ['a chain of 10,000 additions', `${'1 + '.repeat(10_000)}1`],
+    ['a chain of 10,000 member accesses', `m${'.a'.repeat(10_000)}`],
+    ['1,000 nested lists', `${'['.repeat(1000)}${']'.repeat(1000)}`],
+  ])('%s', (_, condition) => {
+    const error = errorOf(() => parsePolicy(`raise "x" if:\n    (m: Message)\n    ${condition}\n`));
+    expect(error.code).toBe('POLICY_SYNTAX');
+    expect(error.line).toBe(3);
+    expect(error.message).toMatch(limit);
+  });
+
+  it('deeply nested tool patterns and quantifier blocks', () => {
+    const pattern = `${'{a: '.repeat(1000)}1${'}'.repeat(1000)}`;
+    const tool = errorOf(() =>
+      parsePolicy(`raise "x" if:\n    (c: ToolCall)\n    c is tool:f(${pattern})\n`),
+    );
+    expect(tool.message).toMatch(limit);
+    let blocks = 'raise "x" if:\n';
+    for (let depth = 1; depth <= 600; depth++) blocks += `${' '.repeat(depth)}exists:\n`;
+    blocks += `${' '.repeat(601)}True\n`;
+    expect(errorOf(() => parsePolicy(blocks)).message).toMatch(limit);
+  });
+
+  it('nesting just under the limit still compiles and evaluates', () => {
+    const depth = MAX_POLICY_NESTING - 10;
+    const policy = parsePolicy(
+      `raise "x" if:\n    (m: Message)\n    ${'('.repeat(depth)}True${')'.repeat(depth)}\n`,
+    );
+    expect(policy.check([{ role: 'user', content: 'hi' }]).errors).toHaveLength(1);
+  });
+});
+
+describe('byte order mark', () => {
+  it('a policy file starting with a byte order mark parses, with unshifted columns', () => {
+    const policy = parsePolicy('\uFEFFraise "x" if:\n    (m: Message)\n');
+    expect(policy.check([{ role: 'user', content: 'hi' }]).errors).toHaveLength(1);
+    const error = errorOf(() => parsePolicy('\uFEFFraise 1 if:\n    True\n'));
+    expect([error.line, error.column]).toEqual([1, 7]);
+  });
+});
+
+describe('property: random policies with the new constructs never crash and are deterministic', () => {
+  const trace = [
+    { role: 'user', content: 'hello\nsee https://a.example/x and <img alt="hi">' },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      tool_calls: [
+        {
+          id: 'c1',
+          type: 'function',
+          function: { name: 'f', arguments: '{"items": [1, "two", {"k": 3}], "s": "a b"}' },
+        },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: '[{"k": 1}, "x", 2]' },
+  ];
+  const value = fc.constantFrom(
+    'm.content',
+    'c.function.arguments.items',
+    'c.function.arguments.s',
+    'text(m)',
+    'image(m)',
+    'json_loads(o.content)',
+    'json.loads(o.content)',
+    'm.content.splitlines()',
+    'html_code(m).links',
+    'html_code(o).alt_texts',
+    'links(m)',
+    'input.p',
+    'input.q',
+    '[1, "a", None]',
+    '"x"',
+    '3',
+    'None',
+  );
+  const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      value,
+      fc.tuple(tie('e'), tie('e'), tie('e')).map(([a, b, c]) => `(${a} if ${b} else ${c})`),
+      fc
+        .tuple(
+          tie('e'),
+          fc.constantFrom('contains_only', 'in', '==', '**', '+', 'and', 'or', '<'),
+          tie('e'),
+        )
+        .map(([a, op, b]) => `(${a} ${op} ${b})`),
+      fc
+        .tuple(
+          fc.constantFrom('min', 'max', 'sum', 'len', 'text', 'any'),
+          fc.array(tie('e'), { minLength: 1, maxLength: 3 }),
+        )
+        .map(([f, args]) => `${f}(${args.join(', ')})`),
+      tie('e').map((a) => `should_allow_rbac(None, "r", "u", {"u": ${a}}, {"x": {"r": True}})`),
+      tie('e').map((a) => `${a}.splitlines()`),
+    ),
+  })).e;
+  const line = fc.oneof(
+    fc
+      .tuple(fc.constantFrom('str', 'dict', 'int', 'list', 'Message'), value)
+      .map(([type, collection]) => ({ member: type, text: collection })),
+    expr.map((e) => ({ member: undefined, text: e })),
+  );
+  const body = fc.array(line, { minLength: 1, maxLength: 4 }).map((lines) => {
+    let members = 0;
+    return lines
+      .map((l) => {
+        if (l.member === undefined) return `    ${l.text}`;
+        members++;
+        return `    (x${members}: ${l.member}) in ${l.text}`;
+      })
+      .join('\n');
+  });
+  const wrap = fc.constantFrom('rule', 'predicate', 'count', 'forall');
+
+  it('typed error or a result, and the same result twice', () => {
+    fc.assert(
+      fc.property(body, wrap, fc.boolean(), (lines, where, keywords) => {
+        const head = keywords ? 'raise PolicyViolation(a=1, b="x") if:' : 'raise "r" if:';
+        const vars = '    (m: Message)\n    (c: ToolCall)\n    (o: ToolOutput)';
+        const indented = lines.replace(/^ {4}/gm, '        ');
+        const text =
+          where === 'rule'
+            ? `import json\n${head}\n${vars}\n${lines}\n`
+            : where === 'predicate'
+              ? `import json\nok(m: Message, c: ToolCall, o: ToolOutput) :=\n${lines}\n${head}\n${vars}\n    ok(m, c, o)\n`
+              : `import json\n${head}\n${vars}\n    ${where === 'count' ? 'count(min=1, max=3)' : 'forall'}:\n${indented}\n`;
+        let policy: ReturnType<typeof parsePolicy>;
+        try {
+          policy = parsePolicy(text);
+        } catch (error) {
+          expect(PolicyError.isPolicyError(error)).toBe(true);
+          return;
+        }
+        const input = { p: ['x', 'y'], q: 'u' };
+        const first = policy.check(trace, input);
+        expect(policy.check(trace, input)).toEqual(first);
+        expect(
+          policy
+            .monitor(input)
+            .append(trace)
+            .errors.map((e) => e.key),
+        ).toEqual([...new Set(first.errors.map((e) => e.key))]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
