@@ -116,9 +116,7 @@ class Parser {
       this.at += m[0].length - 1;
     } else return atom;
     this.at++;
-    if (atom.t === 'assert' || atom.t === 'look') {
-      if (atom.t === 'assert') this.fail('nothing to repeat');
-    }
+    if (atom.t === 'assert') this.fail('nothing to repeat');
     let greedy = true;
     if (this.peek() === '?') {
       greedy = false;
@@ -149,8 +147,6 @@ class Parser {
       case '+':
       case '?':
         return this.fail('nothing to repeat');
-      case ']':
-      case '}':
       default: {
         const code = c.charCodeAt(0);
         return { t: 'set', test: (x) => x === code };
@@ -413,7 +409,7 @@ function compileProgram(root: Node): Program {
       }
       default: {
         const never: never = node;
-        return never;
+        throw new RegexSyntaxError(`unknown node ${String(never)}`);
       }
     }
   };

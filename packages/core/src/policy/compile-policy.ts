@@ -1516,6 +1516,7 @@ function containsOnly(container: unknown, items: unknown, ctx: EvalContext): boo
 /** A full-match pattern of a tool pattern, or a `POLICY_TYPE` error saying why it is unusable. */
 function regexOrFail(source: string, what: string, at: Position): PolicyRegex {
   const regex = compilePolicyRegex(source, 'full');
-  if (typeof regex === 'string') typeError(`unusable ${what} ${JSON.stringify(source)}: ${regex}`, at);
+  if (typeof regex === 'string')
+    typeError(`unusable ${what} ${JSON.stringify(source)}: ${regex}`, at);
   return regex;
 }

@@ -37,7 +37,6 @@ export interface BuiltinFunction {
   ): unknown;
 }
 
-
 function mark(ctx: EvalContext, address: string | undefined, start: number, end: number): void {
   markRange(ctx.ranges, address, start, end);
 }

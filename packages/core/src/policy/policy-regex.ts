@@ -28,11 +28,13 @@ let linearFlag: boolean | undefined;
 function linearEngine(): boolean {
   if (linearFlag !== undefined) return linearFlag;
   try {
+    // biome-ignore lint/complexity/useRegexLiterals: a literal /a/l would not even parse without the flag
     new RegExp('a', 'l');
     linearFlag = true;
   } catch {
     try {
       setFlagsFromString('--enable-experimental-regexp-engine');
+      // biome-ignore lint/complexity/useRegexLiterals: as above
       new RegExp('a', 'l');
       linearFlag = true;
     } catch {
