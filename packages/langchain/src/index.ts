@@ -1,1 +1,5 @@
-export {};
+export {
+  type TraceRunInfo,
+  TracewardenCallbackHandler,
+  type TracewardenCallbackHandlerOptions,
+} from './handler/index.js';

@@ -1,0 +1,5 @@
+export {
+  type TraceRunInfo,
+  TracewardenCallbackHandler,
+  type TracewardenCallbackHandlerOptions,
+} from './tracewarden-callback-handler.js';

@@ -1,0 +1,141 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { createTracer, parsePolicy } from '@tracewarden/core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
+import { ran, weather } from '../__fixtures__/weather-tools.js';
+import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
+
+const usage = {
+  input_tokens: 20,
+  output_tokens: 5,
+  total_tokens: 25,
+  input_token_details: { cache_read: 8 },
+  output_token_details: { reasoning: 2 },
+};
+
+function weatherModel() {
+  return fakeModel()
+    .respond(
+      new AIMessage({
+        content: '',
+        tool_calls: [{ name: 'weather', args: { city: 'Paris' }, id: 'call_1', type: 'tool_call' }],
+      }),
+    )
+    .respond(
+      new AIMessage({
+        content: [
+          { type: 'reasoning', reasoning: 'The tool said sunny.' },
+          { type: 'text', text: 'Sunny in Paris.' },
+        ],
+        usage_metadata: usage,
+        response_metadata: { model_name: 'fake-1', finish_reason: 'stop' },
+      }),
+    );
+}
+
+/** A manual tool loop: model, tools, model, until the model stops calling tools. */
+async function loop(
+  invoke: (messages: BaseMessage[]) => Promise<AIMessage>,
+  runTool: (call: NonNullable<AIMessage['tool_calls']>[number]) => Promise<BaseMessage>,
+): Promise<BaseMessage[]> {
+  const messages: BaseMessage[] = [
+    new SystemMessage('Be brief.'),
+    new HumanMessage('Weather in Paris?'),
+  ];
+  for (let turn = 0; turn < 5; turn++) {
+    const answer = await invoke(messages);
+    messages.push(answer);
+    if (!answer.tool_calls?.length) break;
+    for (const call of answer.tool_calls) messages.push(await runTool(call));
+  }
+  return messages;
+}
+
+const expectedConversation = [
+  { role: 'system', content: 'Be brief.', thinks: [], tool_calls: [] },
+  { role: 'user', content: 'Weather in Paris?', thinks: [], tool_calls: [] },
+  {
+    role: 'assistant',
+    content: null,
+    thinks: [],
+    tool_calls: [
+      {
+        call_id: 'call_1',
+        name: 'weather',
+        arguments: { city: 'Paris' },
+        results: ['Sunny in Paris'],
+      },
+    ],
+  },
+  {
+    role: 'assistant',
+    content: 'Sunny in Paris.',
+    thinks: ['The tool said sunny.'],
+    tool_calls: [],
+  },
+];
+
+beforeEach(() => {
+  ran.length = 0;
+});
+
+describe('TracewardenCallbackHandler with fakeModel', () => {
+  it('records a manual tool loop with the handler per call as one trace', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const model = weatherModel().bindTools([weather]);
+    const config = { callbacks: [handler], tags: ['t1'], metadata: { userId: 'u1' } };
+    await loop(
+      (messages) => model.invoke(messages, config),
+      (call) => weather.invoke(call, config),
+    );
+    await handler.flush();
+    const blocks = expectSoundTrace(tracer);
+    expect(conversationOf(tracer)).toEqual(expectedConversation);
+    const [first, second] = responses(blocks);
+    expect(first?.metadata).toMatchObject({
+      provider: 'FakeBuiltModel',
+      api: 'FakeBuiltModel',
+      status: 'success',
+      stream: false,
+      langchain: { tags: ['t1'], metadata: { userId: 'u1' } },
+    });
+    expect(second?.metadata).toMatchObject({
+      model: 'fake-1',
+      finish_reason: 'stop',
+      usage: {
+        input_tokens: 20,
+        output_tokens: 5,
+        total_tokens: 25,
+        cached_input_tokens: 8,
+        reasoning_tokens: 2,
+      },
+    });
+    const result = blocks.find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.metadata).toMatchObject({ status: 'success', tool_name: 'weather' });
+    expect(ran).toEqual(['weather:Paris']);
+  });
+
+  it('records the same trace with the handler in the model constructor and on the tool', async () => {
+    const handler = new TracewardenCallbackHandler({ pricing: false });
+    const model = weatherModel();
+    model.callbacks = [handler];
+    const bound = model.bindTools([weather]);
+    weather.callbacks = [handler];
+    try {
+      await loop(
+        (messages) => bound.invoke(messages),
+        (call) => weather.invoke(call),
+      );
+    } finally {
+      weather.callbacks = undefined;
+    }
+    await handler.flush();
+    // one top-level run per call, one trace: each run continues the conversation it answers
+    expect(handler.tracers).toHaveLength(1);
+    const tracer = handler.tracers[0]!;
+    expectSoundTrace(tracer);
+    expect(conversationOf(tracer)).toEqual(expectedConversation);
+  });
+});

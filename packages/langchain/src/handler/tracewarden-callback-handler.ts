@@ -1,0 +1,590 @@
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
+import type { Serialized } from '@langchain/core/load/serializable';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { LLMResult } from '@langchain/core/outputs';
+import type { ChainValues } from '@langchain/core/utils/types';
+import {
+  type AdapterOptions,
+  type AdapterRuntime,
+  createAdapterRuntime,
+  createTracer,
+  currentTracer,
+  type ModelCallHandle,
+  type ModelCallStartInput,
+  type NeutralMessage,
+  optionChecks,
+  PolicyViolationError,
+  recordToolResult,
+  registerRefusal,
+  type Tracer,
+  TracewardenError,
+  takeRefusal,
+} from '@tracewarden/core';
+import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
+import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
+import {
+  type ModelCallInfo,
+  modelCallInfo,
+  rawRequestOf,
+  rawResponseOf,
+} from '../messages/model-call-info.js';
+import {
+  errorOutputOf,
+  errorStatusOf,
+  errorSummaryOf,
+  toolOutcomeOf,
+} from '../messages/tool-output.js';
+import {
+  linkCall,
+  linkResponse,
+  tracerOfCall,
+  tracerOfMessages,
+} from '../tracing/conversation-links.js';
+import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
+import { type RunInfo, runMetadata } from '../tracing/run-metadata.js';
+
+/** What a tracer factory learns about the top-level run a new trace is for. */
+export interface TraceRunInfo {
+  /** The top-level run's id. */
+  runId: string;
+  /** Its name (`runName`, or the runnable's class name). */
+  name: string | undefined;
+  /** Its tags. */
+  tags: readonly string[];
+  /** Its metadata (yours and LangChain's `ls_*` keys). */
+  metadata: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Options of {@link TracewardenCallbackHandler}: the options every tracewarden adapter shares
+ * (`tracer`, `guards`, `timeoutSeconds`, `policy`, `onPolicyViolation`, `refusalMessage`,
+ * `pricing`, `recordRaw`, `onRecordingError`), with the same names and meanings as
+ * `wrapOpenAI`, and two of the handler's own.
+ */
+export interface TracewardenCallbackHandlerOptions extends AdapterOptions {
+  /**
+   * Makes a new trace for a top-level run that continues no recorded conversation (when no
+   * `tracer` is given and no `withTrace` encloses the run): route traces to your sinks here.
+   * @default `createTracer()` (in memory; the last 100 are in `handler.tracers`)
+   */
+  tracerFactory?: ((run: TraceRunInfo) => Tracer) | undefined;
+  /**
+   * Sets LangChain's `lc_prefer_streaming`: `invoke()` then streams internally, so the trace
+   * gets the time to first token and a budget can cut a long answer off (at its end).
+   * @default false
+   */
+  preferStreaming?: boolean | undefined;
+}
+
+/** Most traces the handler keeps in {@link TracewardenCallbackHandler.tracers}. */
+const keptTraces = 100;
+
+/** One LangChain run the handler has seen, by `runId`. */
+interface Run extends RunInfo {
+  readonly parent: Run | undefined;
+  /** Root runs: the trace of the whole run, once something was recorded. */
+  tracer: Tracer | undefined;
+  /** Root runs: the enclosing `withTrace` when the run started. */
+  readonly ambient: Tracer | undefined;
+  /** Model runs. */
+  handle?: ModelCallHandle | undefined;
+  input?: ModelCallStartInput | undefined;
+  /** Tool runs: the call id its TOOL_RESULT answers, and where. */
+  callId?: string | undefined;
+  toolTracer?: Tracer | undefined;
+  startedAt?: number | undefined;
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/**
+ * A LangChain.js callback handler that traces every chat model, tool, chain, agent and
+ * LangGraph node run it sees, and blocks what the guards or the policy refuse.
+ *
+ * - Chat model runs: the request messages new to the trace (a history re-sent each turn is
+ *   recorded once), then the assistant MESSAGE with THINK (reasoning blocks) and TOOL_CALL
+ *   blocks (the model's call ids), usage with cost, model, latency, time to first token when
+ *   streaming, and errors with their status.
+ * - Tool runs: the TOOL_RESULT under the model's TOOL_CALL (a `ToolMessage`'s content, its
+ *   artifact in `extra`, status, time); a tool run without a call id becomes a TOOL_CALL +
+ *   TOOL_RESULT pair under the latest assistant message.
+ * - Runs map onto traces by `runId` / `parentRunId`: one trace per top-level run (a top-level
+ *   run that continues a recorded conversation, like a manual tool loop, continues its trace),
+ *   unless `tracer` is given or a `withTrace` encloses the run. Each block's
+ *   `metadata.langchain` keeps the run's id, parent, name, tags, metadata and chain path.
+ *
+ * Blocking: with `guards`, `timeoutSeconds` or `policy` the handler is built with
+ * `raiseError: true`, so LangChain awaits it and its typed errors reach your call: a guard
+ * refuses a model call before it is sent (`BudgetExceededError`, `RateLimitedError`, ...); a
+ * proposed tool call the policy blocks rejects the model call with `PolicyViolationError`
+ * before any tool runs (`onPolicyViolation: 'throw'`), or, in `'refuse'` mode, the tool run
+ * for that call id is refused (`PolicyViolationError` whose message is the refusal; an agent's
+ * tool node hands it to the model as an error `ToolMessage`). A timeout or a budget cut-off
+ * cannot interrupt a running request from a callback: the call rejects when it ends.
+ *
+ * Without guards or policy the handler only observes and LangChain may run it in the
+ * background: `await handler.flush()` (or `awaitAllCallbacks()`) before reading the trace.
+ *
+ * @example
+ * ```ts
+ * const handler = new TracewardenCallbackHandler({ tracer, policy: parsePolicy(policyText) });
+ * const model = new ChatOpenAI({ model: 'gpt-4o-mini' }).bindTools([getInbox, sendEmail]);
+ * const answer = await model.invoke(messages, { callbacks: [handler] });
+ * for (const call of answer.tool_calls ?? [])
+ *   messages.push(await tools[call.name].invoke(call, { callbacks: [handler] }));
+ * await handler.flush();
+ * ```
+ */
+export class TracewardenCallbackHandler extends BaseCallbackHandler {
+  /** The handler's name, as LangChain reports it. */
+  name = 'TracewardenCallbackHandler';
+  /** Whether `invoke()` of a chat model streams internally for this handler (`preferStreaming`). */
+  readonly lc_prefer_streaming: boolean;
+
+  readonly #runtime: AdapterRuntime;
+  readonly #options: TracewardenCallbackHandlerOptions;
+  readonly #runs = new Map<string, Run>();
+  readonly #tracers: Tracer[] = [];
+  readonly #refuse: boolean;
+  readonly #onRecordingError: (error: unknown) => void;
+
+  /**
+   * @param options - tracer, guards, timeout, policy and its mode, pricing, tracer factory
+   * @throws ConfigurationError (`INVALID_OPTIONS`) for an unknown option or a wrong value
+   */
+  constructor(options?: TracewardenCallbackHandlerOptions) {
+    const runtime = createAdapterRuntime(options, {
+      entryPoint: 'TracewardenCallbackHandler',
+      extraOptions: { tracerFactory: optionChecks.function, preferStreaming: optionChecks.boolean },
+    });
+    const blocking =
+      options?.guards !== undefined ||
+      options?.policy !== undefined ||
+      options?.timeoutSeconds !== undefined;
+    // raiseError makes LangChain await the handler and rethrow what it throws: the only way a
+    // callback handler can stop a tool or a model call (decision 011).
+    super(blocking ? { raiseError: true } : undefined);
+    this.#runtime = runtime;
+    this.#options = options ?? {};
+    this.#refuse = runtime.recorder.onPolicyViolation === 'refuse' && runtime.recorder.hasPolicy;
+    this.#onRecordingError =
+      options?.onRecordingError ??
+      ((error) =>
+        process.emitWarning(
+          `tracewarden: a LangChain run could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+          { code: 'TRACEWARDEN_RECORDING' },
+        ));
+    this.lc_prefer_streaming = options?.preferStreaming === true;
+  }
+
+  /**
+   * The traces this handler recorded into, oldest first (the given `tracer`, or the last 100
+   * traces it made).
+   * @example
+   * ```ts
+   * await handler.flush();
+   * const [trace] = handler.tracers;
+   * console.log(renderTree(trace.stitched()));
+   * ```
+   */
+  get tracers(): readonly Tracer[] {
+    return this.#tracers;
+  }
+
+  /**
+   * Waits for LangChain's background callbacks (`awaitAllCallbacks()`), then flushes every
+   * trace's sinks. Call it before reading a trace or exiting when the handler observes only
+   * (no guards or policy), since LangChain then runs handlers in the background.
+   * @returns when every callback ran and every sink is flushed
+   * @example
+   * ```ts
+   * await chain.invoke(input, { callbacks: [handler] });
+   * await handler.flush();
+   * ```
+   */
+  async flush(): Promise<void> {
+    await awaitAllCallbacks();
+    await Promise.all(this.#tracers.map((tracer) => tracer.flush()));
+  }
+
+  /**
+   * The same handler: its state (runs in flight, traces) must be shared by every copy
+   * LangChain makes of a callback manager.
+   * @returns this handler
+   */
+  override copy(): BaseCallbackHandler {
+    return this;
+  }
+
+  // ---------------------------------------------------------------- runs and traces
+
+  #open(
+    runId: string,
+    parentRunId: string | undefined,
+    name: string | undefined,
+    tags: string[] | undefined,
+    metadata: Record<string, unknown> | undefined,
+  ): Run {
+    const parent = parentRunId === undefined ? undefined : this.#runs.get(parentRunId);
+    const run: Run = {
+      runId,
+      parent,
+      name,
+      tags,
+      metadata,
+      tracer: undefined,
+      ambient: parent === undefined ? currentTracer() : undefined,
+    };
+    this.#runs.set(runId, run);
+    return run;
+  }
+
+  #close(runId: string): Run | undefined {
+    const run = this.#runs.get(runId);
+    if (run !== undefined) this.#runs.delete(runId);
+    return run;
+  }
+
+  /** The trace of a run: its root's, resolved on first use. */
+  #tracerOf(run: Run, continued: () => Tracer | undefined): Tracer {
+    let root = run;
+    while (root.parent !== undefined) root = root.parent;
+    if (root.tracer !== undefined) return root.tracer;
+    const tracer = this.#options.tracer ?? root.ambient ?? continued() ?? this.#newTrace(root);
+    root.tracer = tracer;
+    if (!this.#tracers.includes(tracer)) {
+      this.#tracers.push(tracer);
+      if (this.#tracers.length > keptTraces) this.#tracers.shift();
+    }
+    return tracer;
+  }
+
+  #newTrace(root: Run): Tracer {
+    const factory = this.#options.tracerFactory;
+    if (factory === undefined) return createTracer();
+    return factory({
+      runId: root.runId,
+      name: root.name,
+      tags: root.tags ?? [],
+      metadata: root.metadata ?? {},
+    });
+  }
+
+  /** Rethrows our typed errors (a guard's or the policy's decision) when blocking; reports others. */
+  #fail(error: unknown): void {
+    if (this.raiseError && TracewardenError.isInstance(error)) throw error;
+    this.#onRecordingError(error);
+  }
+
+  // ---------------------------------------------------------------- model runs
+
+  #startModel(
+    llm: Serialized,
+    messages: readonly LooseMessage[],
+    neutral: () => NeutralMessage[],
+    runId: string,
+    parentRunId: string | undefined,
+    extraParams: Record<string, unknown> | undefined,
+    tags: string[] | undefined,
+    metadata: Record<string, unknown> | undefined,
+    runName: string | undefined,
+  ): void {
+    const info: ModelCallInfo = modelCallInfo(llm, extraParams, metadata);
+    const run = this.#open(runId, parentRunId, runName ?? info.className, tags, metadata);
+    try {
+      const tracer = this.#tracerOf(run, () => tracerOfMessages(messages));
+      const signal = (extraParams?.options as { signal?: unknown } | undefined)?.signal;
+      const input: ModelCallStartInput = {
+        provider: info.provider,
+        api: info.className,
+        model: info.model,
+        messages: neutral(),
+        tools: info.tools,
+        stream: false,
+        raw: this.#runtime.recordRaw ? rawRequestOf(extraParams) : undefined,
+        signal: signal instanceof AbortSignal ? signal : undefined,
+        tracer,
+        // the handler cannot edit the response: a refused call stays, and its tool run is refused
+        keepRefusedCall: this.#refuse ? () => true : undefined,
+      };
+      run.input = input;
+      run.handle = this.#runtime.recorder.start(input);
+    } catch (error) {
+      this.#close(runId);
+      this.#fail(error);
+    }
+  }
+
+  /**
+   * Records a chat model call's request (the messages new to the trace) and applies the
+   * model-call guards: a refusal throws its typed error (with guards configured, LangChain
+   * rethrows it and the model is never called).
+   * @internal
+   */
+  override handleChatModelStart(
+    llm: Serialized,
+    messages: BaseMessage[][],
+    runId: string,
+    parentRunId?: string,
+    extraParams?: Record<string, unknown>,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): void {
+    const list = (messages[0] ?? []) as unknown as LooseMessage[];
+    this.#startModel(
+      llm,
+      list,
+      () => messagesToNeutral(list),
+      runId,
+      parentRunId,
+      extraParams,
+      tags,
+      metadata,
+      runName,
+    );
+  }
+
+  /**
+   * Records a text-completion model call (its prompt as a user message).
+   * @internal
+   */
+  override handleLLMStart(
+    llm: Serialized,
+    prompts: string[],
+    runId: string,
+    parentRunId?: string,
+    extraParams?: Record<string, unknown>,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): void {
+    this.#startModel(
+      llm,
+      [],
+      () => [{ role: 'user', content: prompts[0] ?? '' }],
+      runId,
+      parentRunId,
+      extraParams,
+      tags,
+      metadata,
+      runName,
+    );
+  }
+
+  /**
+   * Aggregates a streamed token (time to first token, the live budget estimate). Never throws:
+   * models do not await token callbacks, so a throw here could not stop the stream; a budget
+   * cut-off is raised when the call ends.
+   * @internal
+   */
+  override handleLLMNewToken(
+    token: string,
+    _idx: unknown,
+    runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    fields?: { chunk?: unknown },
+  ): void {
+    const run = this.#runs.get(runId);
+    const handle = run?.handle;
+    if (handle === undefined || run?.input === undefined) return;
+    try {
+      // the request was recorded as not streamed; the response is written when the call ends
+      run.input.stream = true;
+      handle.chunk(tokenDelta(token, fields?.chunk));
+    } catch (error) {
+      this.#onRecordingError(error);
+    }
+  }
+
+  /**
+   * Records the response and checks its proposed tool calls against the policy: a blocked
+   * call throws `PolicyViolationError` in `throw` mode (the model call rejects, no tool runs).
+   * @internal
+   */
+  override handleLLMEnd(output: LLMResult, runId: string): void {
+    const run = this.#close(runId);
+    const handle = run?.handle;
+    if (run === undefined || handle === undefined) return;
+    try {
+      const generation = output.generations[0]?.[0] as
+        | { text?: string; message?: LooseMessage; generationInfo?: Record<string, unknown> }
+        | undefined;
+      const message: LooseMessage = generation?.message ?? {
+        type: 'ai',
+        content: generation?.text ?? '',
+      };
+      const response = messageToResponse(
+        message,
+        runId,
+        generation?.generationInfo,
+        output.llmOutput,
+      );
+      response.metadata = { langchain: runMetadata(run) };
+      if (this.#runtime.recordRaw) response.raw = rawResponseOf(message);
+      linkResponse(
+        handle.tracer,
+        generation?.message,
+        (response.toolCalls ?? []).map((call) => call.id),
+      );
+      const outcome = handle.finish(response);
+      if (this.#refuse)
+        for (const review of outcome.toolCalls)
+          if (review.refusedAtTool === true && review.refusal !== undefined)
+            registerRefusal(review.call.id, review.refusal);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /**
+   * Records a failed model call with its error and status (`cancelled` when the caller's
+   * signal aborted it).
+   * @internal
+   */
+  override handleLLMError(error: unknown, runId: string): void {
+    const run = this.#close(runId);
+    if (run?.handle === undefined) return;
+    try {
+      run.handle.end(error);
+    } catch (recordingError) {
+      this.#onRecordingError(recordingError);
+    }
+  }
+
+  // ---------------------------------------------------------------- tool runs
+
+  /**
+   * Starts a tool run. In `refuse` mode a call the policy refused is stopped here with a
+   * `PolicyViolationError` (the tool body never runs). A run whose call id the trace does not
+   * hold (a plain `tool.invoke(args)`) gets its TOOL_CALL now, under the latest assistant
+   * message.
+   * @internal
+   */
+  override handleToolStart(
+    tool: Serialized,
+    input: string,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+    toolCallId?: string,
+  ): void {
+    if (toolCallId !== undefined) {
+      const refusal = takeRefusal(toolCallId);
+      // the refusal is already recorded as the call's TOOL_RESULT
+      if (refusal !== undefined && this.raiseError)
+        throw new PolicyViolationError({ violations: [], message: refusal });
+    }
+    const name =
+      runName ?? stringOf((tool as { name?: unknown }).name) ?? stringOf(tool.id?.at(-1));
+    const run = this.#open(runId, parentRunId, name, tags, metadata);
+    run.startedAt = performance.now();
+    try {
+      const tracer = this.#tracerOf(run, () => tracerOfCall(toolCallId));
+      const callId = toolCallId ?? runId;
+      run.callId = callId;
+      run.toolTracer = tracer;
+      if (tracer.findToolCall(callId) === undefined) {
+        recordUnlinkedToolCall(tracer, {
+          callId,
+          name: name ?? 'tool',
+          input,
+          metadata: { langchain: runMetadata(run) },
+        });
+        linkCall(tracer, callId);
+      }
+    } catch (error) {
+      this.#onRecordingError(error);
+    }
+  }
+
+  #endTool(runId: string, result: (run: Run) => Parameters<typeof recordToolResult>[1]): void {
+    const run = this.#close(runId);
+    if (run?.toolTracer === undefined || run.callId === undefined) return;
+    try {
+      recordToolResult(run.toolTracer, result(run));
+    } catch (error) {
+      this.#onRecordingError(error);
+    }
+  }
+
+  #toolMetadata(run: Run, status: string): Record<string, unknown> {
+    return {
+      status,
+      tool_name: run.name,
+      execution_time_ms: round(performance.now() - (run.startedAt ?? 0)),
+      langchain: runMetadata(run),
+    };
+  }
+
+  /**
+   * Records the tool's output as the TOOL_RESULT of its call (once per call id: a guarded
+   * tool's own record wins).
+   * @internal
+   */
+  override handleToolEnd(output: unknown, runId: string): void {
+    this.#endTool(runId, (run) => {
+      const outcome = toolOutcomeOf(output, run.callId);
+      return {
+        callId: run.callId as string,
+        output: outcome.output,
+        metadata: this.#toolMetadata(run, outcome.status),
+        extra: outcome.extra,
+      };
+    });
+  }
+
+  /**
+   * Records a tool that threw: the error text as its output, its status (a guard error's own,
+   * else `failure`).
+   * @internal
+   */
+  override handleToolError(error: unknown, runId: string): void {
+    this.#endTool(runId, (run) => {
+      const metadata = this.#toolMetadata(run, errorStatusOf(error));
+      metadata.error = errorSummaryOf(error);
+      return { callId: run.callId as string, output: errorOutputOf(error), metadata };
+    });
+  }
+
+  // ---------------------------------------------------------------- chains, agents, graph nodes
+
+  /**
+   * Opens a chain, agent or LangGraph node run: its name, tags and metadata go into the
+   * metadata of the blocks recorded under it. LangChain calls this with `parentRunId` fourth,
+   * whatever the declared signature says.
+   * @internal
+   */
+  override handleChainStart(
+    chain: Serialized,
+    _inputs: ChainValues,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    _runType?: string,
+    runName?: string,
+  ): void {
+    this.#open(runId, parentRunId, runName ?? stringOf(chain?.id?.at(-1)), tags, metadata);
+  }
+
+  /** Closes a chain run. @internal */
+  override handleChainEnd(_outputs: ChainValues, runId: string): void {
+    this.#close(runId);
+  }
+
+  /** Closes a chain run that failed. @internal */
+  override handleChainError(_error: unknown, runId: string): void {
+    this.#close(runId);
+  }
+}

@@ -1,0 +1,72 @@
+import type { Serialized } from '@langchain/core/load/serializable';
+import type { LooseMessage } from './messages-to-neutral.js';
+
+/** What the recorder needs to know about a model from a LangChain run's start. @internal */
+export interface ModelCallInfo {
+  /** `ls_provider` (`openai`, ...), else `langchain`. */
+  provider: string;
+  /** `ls_model_name`, else the invocation's `model`, else the class name. */
+  model: string;
+  /** The chat model's class (`ChatOpenAI`), recorded as the call's `api`. */
+  className: string;
+  /** Names of the tools offered, when the invocation lists them. */
+  tools: { name: string }[] | undefined;
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Names of tool definitions in any of the formats LangChain providers send. */
+function toolNames(tools: unknown): { name: string }[] | undefined {
+  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+  const names: { name: string }[] = [];
+  for (const tool of tools as { name?: unknown; function?: { name?: unknown } }[]) {
+    const name = stringOf(tool?.function?.name) ?? stringOf(tool?.name);
+    if (name !== undefined) names.push({ name });
+  }
+  return names.length === 0 ? undefined : names;
+}
+
+/**
+ * Provider, model, class and offered tools of a model run, from the serialized model, the
+ * invocation parameters and LangChain's `ls_*` metadata.
+ * @internal
+ */
+export function modelCallInfo(
+  llm: Serialized | undefined,
+  extraParams: Record<string, unknown> | undefined,
+  metadata: Record<string, unknown> | undefined,
+): ModelCallInfo {
+  const className = stringOf(llm?.id?.at(-1)) ?? 'ChatModel';
+  const params = extraParams?.invocation_params as Record<string, unknown> | undefined;
+  return {
+    provider: stringOf(metadata?.ls_provider) ?? 'langchain',
+    model:
+      stringOf(metadata?.ls_model_name) ??
+      stringOf(params?.model) ??
+      stringOf(params?.model_name) ??
+      stringOf(params?.modelName) ??
+      className,
+    className,
+    tools: toolNames(params?.tools),
+  };
+}
+
+/** The request parameters kept in `raw.request` (the invocation parameters). @internal */
+export function rawRequestOf(extraParams: Record<string, unknown> | undefined): unknown {
+  const params = extraParams?.invocation_params;
+  return params === undefined ? undefined : { invocation_params: params };
+}
+
+/** The response kept in `raw.response`: the message's provider-facing fields. @internal */
+export function rawResponseOf(message: LooseMessage): unknown {
+  return {
+    content: message.content,
+    tool_calls: message.tool_calls,
+    invalid_tool_calls: message.invalid_tool_calls,
+    usage_metadata: message.usage_metadata,
+    response_metadata: message.response_metadata,
+    additional_kwargs: message.additional_kwargs,
+  };
+}

@@ -1,0 +1,92 @@
+import { type ToolCallStatus, ToolCallStatusSchema } from '@tracewarden/core';
+import { type LooseMessage, messageType, toolContentOf } from './messages-to-neutral.js';
+
+/** Whether a value is a LangChain `ToolMessage` (read by its fields, across package copies). @internal */
+export function isToolMessage(value: unknown): value is LooseMessage & { tool_call_id: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as LooseMessage;
+  return typeof message.tool_call_id === 'string' && messageType(message) === 'tool';
+}
+
+/** A value as a JSON-safe output (strings and JSON values as they are). */
+function jsonSafe(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  if (value === null) return null;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : (JSON.parse(text) as unknown);
+  } catch {
+    return String(value);
+  }
+}
+
+/** What a tool run produced, as recorded in its TOOL_RESULT. @internal */
+export interface ToolOutcome {
+  /** The output the model reads (a `ToolMessage`'s content) or the value the tool returned. */
+  output: unknown;
+  /** `success`, or `failure` for an error `ToolMessage`. */
+  status: ToolCallStatus;
+  /** The `ToolMessage`'s artifact, when it has one. */
+  extra?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The TOOL_RESULT of a tool's output: a `ToolMessage`'s content (its artifact in `extra`, an
+ * error status as `failure`), or the raw value a tool invoked with plain arguments returned.
+ * A LangGraph `Command` is read for the `ToolMessage` it carries.
+ * @internal
+ */
+export function toolOutcomeOf(output: unknown, callId?: string): ToolOutcome {
+  const message = toolMessageIn(output, callId);
+  if (message === undefined) return { output: jsonSafe(output), status: 'success' };
+  const outcome: ToolOutcome = {
+    output: jsonSafe(toolContentOf(message.content)),
+    status: message.status === 'error' ? 'failure' : 'success',
+  };
+  if (message.artifact !== undefined) outcome.extra = { artifact: jsonSafe(message.artifact) };
+  return outcome;
+}
+
+/** The `ToolMessage` itself, or the one a LangGraph `Command` update carries for `callId`. */
+function toolMessageIn(
+  output: unknown,
+  callId: string | undefined,
+): (LooseMessage & { tool_call_id: string }) | undefined {
+  if (isToolMessage(output)) return output;
+  const update = (output as { update?: { messages?: unknown } } | null)?.update;
+  const messages = update?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  return messages.find(
+    (message): message is LooseMessage & { tool_call_id: string } =>
+      isToolMessage(message) && (callId === undefined || message.tool_call_id === callId),
+  );
+}
+
+/** A seed-004 ToolCallStatus for an error: a guard error's own status, else `failure`. @internal */
+export function errorStatusOf(error: unknown): ToolCallStatus {
+  const parsed = ToolCallStatusSchema.safeParse((error as { status?: unknown } | null)?.status);
+  return parsed.success && parsed.data !== 'success' ? parsed.data : 'failure';
+}
+
+/** The error's class name (`name`, or the constructor's when `name` is the inherited 'Error'). */
+function errorType(error: Error): string {
+  if (error.name !== 'Error') return error.name;
+  const name = (error.constructor as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name !== '' ? name : 'Error';
+}
+
+/** `{ type, message, code? }` of an error, for a TOOL_RESULT's metadata. @internal */
+export function errorSummaryOf(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
+  const summary: Record<string, unknown> = { type: errorType(error), message: error.message };
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') summary.code = code;
+  return summary;
+}
+
+/** The text the model reads for a failed tool (as `executeToolCalls` reports it). @internal */
+export function errorOutputOf(error: unknown): string {
+  return `Error: ${error instanceof Error ? error.message : String(error)}`;
+}
