@@ -31,8 +31,10 @@ const geminiRun = [
 describe('empty tool call ids ("" means absent)', () => {
   it('parseTrace links each output to its call by the order rule (decision 002)', () => {
     const trace = parseTrace(geminiRun);
-    const paris = trace[1]?.tool_calls?.[0]?.id;
-    const rome = trace[4]?.tool_calls?.[0]?.id;
+    const callIdOf = (index: number) =>
+      (trace[index] as { tool_calls?: { id: string }[] }).tool_calls?.[0]?.id;
+    const paris = callIdOf(1);
+    const rome = callIdOf(4);
     expect(paris).toBe('call_1_0');
     expect(rome).toBe('call_4_0');
     expect(trace[3]?.tool_call_id).toBe(paris);

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { TraceError } from '../errors/index.js';
+import { configurationError } from '../errors/validate-options.js';
 import { toDatasetError } from './dataset-error.js';
 
 /** Where JSONL is read from: a file path, or any stream / async iterable of bytes or text. */
@@ -33,6 +34,15 @@ export const defaultMaxJsonlLineBytes = 64 * 1024 * 1024;
 
 const newline = 10;
 
+function isIterable(value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const iterable = value as { [Symbol.asyncIterator]?: unknown; [Symbol.iterator]?: unknown };
+  return (
+    typeof iterable[Symbol.asyncIterator] === 'function' ||
+    typeof iterable[Symbol.iterator] === 'function'
+  );
+}
+
 function sourceName(source: JsonlSource): string {
   return typeof source === 'string' ? source : 'stream';
 }
@@ -48,6 +58,8 @@ function sourceName(source: JsonlSource): string {
  * @param source - a file path, or a readable stream / async iterable of chunks
  * @param options - the line length limit and a skip-and-report callback
  * @returns an async iterable of `{ line, value }`
+ * @throws ConfigurationError `INVALID_OPTIONS` when the source is not a path or an iterable, or
+ *   yields a chunk that is neither bytes nor text
  * @throws TraceError `VALIDATION` for a line that is not JSON, `PAYLOAD_TOO_LARGE` for a line
  *   over `maxLineBytes` (both with `details.line`), unless `onError` is given;
  *   `DatasetError` `DATASET_READ_FAILED` when the file cannot be read
@@ -65,7 +77,15 @@ export async function* readJsonlLines(
   const maxLineBytes = options.maxLineBytes ?? defaultMaxJsonlLineBytes;
   const onError = options.onError;
   const name = sourceName(source);
+  if (typeof source !== 'string' && !isIterable(source))
+    throw configurationError(
+      'readJsonlLines',
+      'source',
+      'a file path, or a stream / (async) iterable of Uint8Array or string chunks',
+      source,
+    );
   const stream = typeof source === 'string' ? createReadStream(source) : source;
+  let chunkIndex = 0;
 
   let parts: Uint8Array[] = [];
   let partBytes = 0;
@@ -116,6 +136,15 @@ export async function* readJsonlLines(
 
   try {
     for await (const raw of stream) {
+      // anything else would be split as if it were bytes, or yield nothing at all
+      if (typeof raw !== 'string' && !(raw instanceof Uint8Array))
+        throw configurationError(
+          'readJsonlLines',
+          `source chunk ${chunkIndex}`,
+          'a Uint8Array (Buffer) or a string: the source must yield bytes or text',
+          raw,
+        );
+      chunkIndex++;
       const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
       let start = 0;
       while (start <= chunk.length) {

@@ -45,9 +45,20 @@ export interface RetryOptions extends BackoffOptions {
   idempotent?: boolean | undefined;
 }
 
-/** Timeout options: the seed's `TimeoutConfig` in camelCase. */
+/**
+ * Timeout options: the seed's `TimeoutConfig` in camelCase.
+ *
+ * JavaScript cannot stop a running function: at the deadline the guard aborts the attempt's
+ * `signal` (the {@link GuardCallContext} the tool gets as its last argument) and stops waiting,
+ * but a tool that ignores the signal keeps running, and with `retry` the next attempt starts
+ * while it does. Pass `context.signal` on to whatever the tool awaits (`fetch`, a client's
+ * `{ signal }` option) so that a timed-out attempt really ends.
+ */
 export interface TimeoutOptions {
-  /** Deadline of each attempt, in seconds. */
+  /**
+   * Deadline of each attempt, in seconds: finite, > 0 and at most `maxTimeoutSeconds`
+   * (Node's timer maximum, about 24.8 days).
+   */
   timeoutSeconds: number;
   /**
    * `block`: abort the attempt's signal and fail with status `timeout`; `warn` and `log`: report

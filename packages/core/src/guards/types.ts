@@ -23,7 +23,9 @@ export interface GuardLogger {
 export interface GuardCallContext {
   /**
    * Aborts at the timeout deadline (with a `GuardTimeoutError` as reason) or when the caller's
-   * signal aborts (with its reason). Never aborts when neither is set.
+   * signal aborts (with its reason). Never aborts when neither is set. Pass it on to what the
+   * tool awaits: the guard cannot stop a tool that ignores it, so a timed-out attempt would keep
+   * running while a retry starts.
    */
   readonly signal: AbortSignal;
   /** 1 for the first attempt, 2 for the first retry, ... */

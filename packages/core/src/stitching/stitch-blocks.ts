@@ -1,3 +1,4 @@
+import { TraceError } from '../errors/index.js';
 import type { Block, ThinkBlock, ToolResultBlock } from '../model/index.js';
 import { assembleToolOutput } from './assemble-tool-output.js';
 import { compareBlocks, compareSequencedBlocks } from './compare-blocks.js';
@@ -459,11 +460,34 @@ function stitchWithMaps(blocks: readonly Block[], traceId: string): StitchedTrac
  * }
  * ```
  */
+/** Any other iterable as an array; anything else (null, a number, a single block) is bad input. */
+function blocksArray(blocks: unknown): readonly Block[] {
+  const iterable = blocks as { [Symbol.iterator]?: unknown } | null | undefined;
+  if (
+    (typeof blocks === 'object' || typeof blocks === 'function') &&
+    blocks !== null &&
+    typeof iterable?.[Symbol.iterator] === 'function'
+  )
+    return Array.from(blocks as Iterable<Block>);
+  throw new TraceError({
+    code: 'VALIDATION',
+    message: `stitchBlocks: blocks must be an array of blocks, got ${blocks === null ? 'null' : typeof blocks}; pass the blocks of one trace`,
+    details: { path: '' },
+  });
+}
+
 export function stitchBlocks(
   blocks: readonly Block[],
   options: StitchBlocksOptions = {},
 ): StitchedTrace {
+  if (!Array.isArray(blocks)) blocks = blocksArray(blocks);
   let traceId = options.traceId;
+  if (traceId !== undefined && typeof traceId !== 'string')
+    throw new TraceError({
+      code: 'VALIDATION',
+      message: `stitchBlocks: options.traceId must be a trace id string, got ${typeof traceId}`,
+      details: { field: 'traceId', path: 'options.traceId' },
+    });
   if (traceId === undefined) {
     const first = blocks.find((block) => typeof block === 'object' && block !== null);
     traceId = typeof first?.trace_id === 'string' ? first.trace_id : '';

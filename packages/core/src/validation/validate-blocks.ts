@@ -1,4 +1,4 @@
-import type { TraceError } from '../errors/index.js';
+import { TraceError } from '../errors/index.js';
 import { asTraceError } from './as-trace-error.js';
 import { type DraftBlock, fail, inspectBlock } from './inspect-block.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
@@ -51,6 +51,14 @@ function isSubType(value: unknown): value is string {
   );
 }
 
+function isIterable(value: unknown): value is Iterable<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
+  );
+}
+
 function pathIndex(error: TraceError): number {
   const path = error.details.path;
   return typeof path === 'string' ? Number(path) : -1;
@@ -72,6 +80,7 @@ function pathIndex(error: TraceError): number {
  * @param options - `limits` to force
  * @returns `{ ok, errors }`; `ok` is true when `errors` is empty
  * @throws {@link BlockLimitError} when a limit option or `LIMIT_*` variable is malformed
+ * @throws {@link TraceError} `VALIDATION` when `blocks` is not iterable (null, a single block)
  * @example
  * ```ts
  * const report = validateBlocks(lines.map((line) => JSON.parse(line)));
@@ -82,6 +91,12 @@ export function validateBlocks(
   blocks: Iterable<unknown>,
   options: ValidateBlocksOptions = {},
 ): ValidationReport {
+  if (!isIterable(blocks))
+    throw new TraceError({
+      code: 'VALIDATION',
+      message: `validateBlocks: blocks must be an array (or any iterable) of blocks, got ${blocks === null ? 'null' : typeof blocks}; pass the candidate blocks, e.g. parsed JSONL lines`,
+      details: { path: '' },
+    });
   const limits = resolveBlockLimits(options.limits);
   const errors: TraceError[] = [];
   const entries: Entry[] = [];
