@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { echoTurn, type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectSnippets, findReadmes, repositoryRoot, type Snippet } from './collect-snippets.js';
@@ -103,7 +106,85 @@ describe('docs: runnable snippets run and print what they show', () => {
   });
 });
 
+/** What varies from run to run in the demo's output: ids, durations, costs. */
+function normalizeDemo(text: string): string[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/tr_[0-9A-Z]{26}/g, 'tr_<id>')
+        .replace(/\d+(?:\.\d+)? ms\b/g, '<n> ms')
+        .replace(/\$\d+(?:\.\d+)?/g, '$<cost>')
+        .trimEnd(),
+    );
+}
+
+/**
+ * A value cut with `…` is cut where the line runs out of width, which moves with the length of
+ * what follows it (`4 ms` or `0.35 ms`): such lines agree when one cut text is a prefix of the other.
+ */
+function sameDemoLine(shown: string, printed: string): boolean {
+  if (shown === printed) return true;
+  const [shownHead, shownTail] = shown.split('…', 2);
+  const [printedHead, printedTail] = printed.split('…', 2);
+  if (shownTail === undefined || printedTail === undefined || shownTail !== printedTail)
+    return false;
+  const [shorter, longer] =
+    (shownHead ?? '').length <= (printedHead ?? '').length
+      ? [shownHead ?? '', printedHead ?? '']
+      : [printedHead ?? '', shownHead ?? ''];
+  return longer.startsWith(shorter) && longer.length - shorter.length <= 12;
+}
+
+describe('docs: the root README shows what `pnpm demo` prints', () => {
+  it('prints the tree and summary shown in README.md (ids, timings and costs aside)', async () => {
+    const readme = readFileSync(join(repositoryRoot, 'README.md'), 'utf8');
+    const shown = /```text\n(trace tr_[\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown, 'README.md has a ```text block with the demo output').toBeDefined();
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    // what `pnpm demo` runs (examples/openai/email-agent's start script), without an API key
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--conditions=@tracewarden/source', `--import=${tsx}`, 'src/main.ts'],
+        {
+          cwd: join(repositoryRoot, 'examples', 'openai', 'email-agent'),
+          env: { PATH: process.env.PATH ?? '' },
+          timeout: 60_000,
+        },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`the demo failed: ${stderr}\n${stdout}`)) : resolve(stdout),
+      ),
+    );
+    const want = normalizeDemo(shown ?? '');
+    const got = normalizeDemo(printed);
+    const differences = want.flatMap((line, index) =>
+      sameDemoLine(line, got[index] ?? '') ? [] : [`README: ${line}\ndemo:   ${got[index]}`],
+    );
+    expect(differences).toEqual([]);
+    expect(got).toHaveLength(want.length);
+  });
+});
+
 describe('docs: the harness', () => {
+  it('fails a run whose printed output differs from the output its comment shows', async () => {
+    const snippet: Snippet = {
+      id: 'harness-probe',
+      kind: 'readme',
+      file: 'README.md',
+      line: 1,
+      code: 'const two = 1 + 1;\nconsole.log(two); // → 3',
+      packageFolder: repositoryRoot,
+      mode: 'run',
+      creates: [],
+    };
+    const run = await runSnippet(snippet, '', {});
+    run.cleanup();
+    expect(run.code).toBe(0);
+    expect(run.outputs).toEqual([{ line: 2, expected: '3', actual: '2' }]);
+  });
+
   it('compares what a console.log prints with the output its comment shows', () => {
     const { code, expected } = instrument(
       "const a = 1;\nconsole.log(a + 1); // → 2\nconsole.log('x'); // a plain comment",
