@@ -58,10 +58,24 @@ export interface BudgetOptions<Result = unknown> {
   /** Cost of a successful call from its result, USD; wins over `llmUsage` and `costPerCall`. */
   cost?: ((result: Result) => number | undefined) | undefined;
   /**
-   * Amount reserved before a call whose cost is known only afterwards, USD.
+   * Amount reserved before a call whose cost is known only afterwards, USD. Concurrent calls
+   * are admitted against spent + reserved, so with a cost function an estimate at least each
+   * call's real cost keeps any number of concurrent calls within `maxCostPerSession`.
    * @default costPerCall, else maxCostPerCall, else 0
    */
   estimateCost?: number | undefined;
+  /**
+   * How calls are admitted when their cost is known only afterwards (`cost` or `llmUsage`) and
+   * the estimate is 0 (no `estimateCost`, `costPerCall` or `maxCostPerCall`):
+   * - `'concurrent'`: every call is admitted against what is already spent; nothing is reserved,
+   *   so calls in flight at once can overspend (1,000 concurrent $0.01 calls against $1 all run);
+   * - `'one-at-a-time'`: a session's calls run one after another, each admitted only once the
+   *   previous one's cost is in the ledger and while something is left, so spend passes
+   *   `maxCostPerSession` by at most one call's cost. Calls wait (unbounded) for their turn.
+   * Setting `estimateCost` is the other way to stay within budget, without serialising.
+   * @default 'concurrent'
+   */
+  unestimatedCalls?: 'concurrent' | 'one-at-a-time' | undefined;
   /** Token usage of a model call from its result, priced with {@link priceUsage}. */
   llmUsage?: ((result: Result) => PriceUsageInput | undefined) | undefined;
   /** Price `llmUsage` dynamically (the seed's `use_dynamic_llm_costs`). @default true */
@@ -236,6 +250,12 @@ export class MemoryBudget<Result> implements Budget<Result> {
   private readonly recordSpend: boolean;
   private readonly estimate: number;
   private readonly alerted = new Set<string>();
+  /** `unestimatedCalls: 'one-at-a-time'` applies: a result-priced cost with no estimate. */
+  private readonly oneAtATime: boolean;
+  /** Per session: whether an unestimated call holds its turn, and the calls waiting for one. */
+  private readonly turns = new Map<string, { busy: boolean; waiting: (() => void)[] }>();
+  /** Reservations holding a session's turn (released by settle or release). */
+  private readonly turnHolders = new WeakSet<BudgetReservation>();
   private readonly dynamic: boolean;
   /** The cost of a call priced at the fixed `costPerCall`: one shared, frozen object. */
   private readonly fixedCost: BudgetCost;
@@ -261,6 +281,10 @@ export class MemoryBudget<Result> implements Budget<Result> {
         : (this.costPerCall ?? this.maxPerCall ?? 0);
     this.dynamic = options.useDynamicLlmCosts !== false;
     this.fixedCost = Object.freeze({ microUsd: this.costPerCall ?? 0 });
+    this.oneAtATime =
+      options.unestimatedCalls === 'one-at-a-time' &&
+      this.estimate === 0 &&
+      (this.costFunction !== undefined || options.llmUsage !== undefined);
     this.limits = Object.freeze({
       maxCostPerCallMicroUsd: this.maxPerCall,
       maxCostPerSessionMicroUsd: this.maxPerSession,
@@ -362,6 +386,72 @@ export class MemoryBudget<Result> implements Budget<Result> {
   ): MaybePromise<BudgetReservation> {
     if (!(amount >= 0) || amount === Number.POSITIVE_INFINITY)
       throw invalidCost(amount, 'micro-USD', 'budget.reserve()');
+    if (amount === 0 && this.oneAtATime) return this.reserveInTurn(reserveOptions);
+    return this.reserveNow(amount, reserveOptions);
+  }
+
+  /**
+   * `unestimatedCalls: 'one-at-a-time'`: a call whose cost is known only afterwards waits until
+   * the session's previous such call has settled, then holds 1 micro-USD ("some cost is coming"),
+   * so it is refused once nothing is left. Spend passes the limit by at most one call's cost.
+   */
+  private reserveInTurn(reserveOptions?: {
+    sessionId?: string | undefined;
+    force?: boolean | undefined;
+  }): MaybePromise<BudgetReservation> {
+    const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
+    let turn = this.turns.get(sessionId);
+    if (turn === undefined) {
+      turn = { busy: false, waiting: [] };
+      this.turns.set(sessionId, turn);
+    }
+    if (turn.busy) {
+      const waiting = turn.waiting;
+      return new Promise<BudgetReservation>((resolve, reject) => {
+        waiting.push(() => {
+          try {
+            resolve(this.reserveInTurn(reserveOptions));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+    }
+    turn.busy = true;
+    const held = (reservation: BudgetReservation): BudgetReservation => {
+      if (reservation.ok) this.turnHolders.add(reservation);
+      else this.endTurn(sessionId);
+      return reservation;
+    };
+    let result: MaybePromise<BudgetReservation>;
+    try {
+      result = this.reserveNow(1, reserveOptions);
+    } catch (error) {
+      this.endTurn(sessionId);
+      throw error;
+    }
+    return isPromise(result)
+      ? result.then(held, (error: unknown) => {
+          this.endTurn(sessionId);
+          throw error;
+        })
+      : held(result);
+  }
+
+  /** Lets the next waiting call of the session reserve (see {@link reserveInTurn}). */
+  private endTurn(sessionId: string): void {
+    const turn = this.turns.get(sessionId);
+    if (turn === undefined) return;
+    turn.busy = false;
+    const next = turn.waiting.shift();
+    if (next !== undefined) next();
+    else this.turns.delete(sessionId);
+  }
+
+  private reserveNow(
+    amount: number,
+    reserveOptions?: { sessionId?: string | undefined; force?: boolean | undefined },
+  ): MaybePromise<BudgetReservation> {
     const sessionId = reserveOptions?.sessionId ?? defaultBudgetSession;
     const force = reserveOptions?.force === true;
     const perCall = this.maxPerCall !== undefined && amount > this.maxPerCall;
@@ -412,6 +502,24 @@ export class MemoryBudget<Result> implements Budget<Result> {
         alert: undefined,
       };
     }
+    if (this.turnHolders.delete(reservation)) {
+      const settling = this.ledger.settle(reservation.ledger, actual);
+      // the next call's turn starts once this spend is in the ledger
+      if (isPromise(settling))
+        return settling.then(
+          (s) => {
+            this.endTurn(reservation.sessionId);
+            return this.settled(reservation, actual, s);
+          },
+          (error: unknown) => {
+            this.endTurn(reservation.sessionId);
+            throw error;
+          },
+        );
+      const settlement = this.settled(reservation, actual, settling);
+      this.endTurn(reservation.sessionId);
+      return settlement;
+    }
     const result = this.ledger.settle(reservation.ledger, actual);
     return isPromise(result)
       ? result.then((s) => this.settled(reservation, actual, s))
@@ -419,7 +527,11 @@ export class MemoryBudget<Result> implements Budget<Result> {
   }
 
   release(reservation: BudgetReservation): MaybePromise<void> {
-    if (reservation.ok) return this.ledger.release(reservation.ledger);
+    if (!reservation.ok) return;
+    const released = this.ledger.release(reservation.ledger);
+    if (!this.turnHolders.delete(reservation)) return released;
+    if (isPromise(released)) return released.finally(() => this.endTurn(reservation.sessionId));
+    this.endTurn(reservation.sessionId);
   }
 
   spent(sessionId: string = defaultBudgetSession): MaybePromise<number> {

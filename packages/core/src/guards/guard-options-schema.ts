@@ -64,6 +64,9 @@ function budgetShape() {
       .optional(),
     cost: optionalFunction('a function of the result returning USD'),
     estimateCost: usd(),
+    unestimatedCalls: z
+      .enum(['concurrent', 'one-at-a-time'], { error: 'one of "concurrent", "one-at-a-time"' })
+      .optional(),
     llmUsage: optionalFunction(),
     useDynamicLlmCosts: z.boolean().optional(),
     modelPricingOverrides: z.record(z.string(), modelPrice()).optional(),
