@@ -1,5 +1,6 @@
 /**
- * Policy evaluation (issue 4): two-variable flow rules over 1,000 / 10,000 / 100,000 events
+ * Policy evaluation (issues 4 and 14): two-variable flow rules, also written with typed members
+ * (`(line: str) in text(o)`), over 1,000 / 10,000 / 100,000 events
  * (CPU time per `policy.check`, growth against n log n), and incremental checks of one appended
  * event on a 10,000-event trace. Targets: 10,000 events under 10 ms, growth no worse than
  * n log n, one appended event under 0.2 ms. Times are CPU time (`process.cpuUsage`), the median
@@ -25,6 +26,20 @@ const fetchPolicy = parsePolicy(`
       out is tool:fetch_url
       "ignore previous instructions" in out.content
       call is tool:send_email({ to: r".*@evil\\.com" })
+`);
+
+/**
+ * The reviewer's rule written with issue 14's constructs: a typed member over the output's lines,
+ * a ternary and `text()`; it must find the same violations at the same cost class.
+ */
+const memberPolicy = parsePolicy(`
+raise PolicyViolation(line=line) if:
+    (o: ToolOutput)
+    (c: ToolCall)
+    o -> c
+    (line: str) in text(o)
+    ("ignore previous" if o.role == "tool" else "never") in line
+    c is tool:send_email
 `);
 
 const chatter = ['search', 'read_file', 'fetch_url', 'calendar', 'db_query', 'summarize'];
@@ -168,6 +183,12 @@ const cases = [
     title:
       'reviewer rule: (o: ToolOutput) -> (c: ToolCall), "ignore previous" in o, c is send_email',
     policy: reviewerPolicy,
+    trace: agentTrace,
+    baseline: reviewerBaseline,
+  },
+  {
+    title: 'member rule: the reviewer rule with (line: str) in text(o), a ternary in the test',
+    policy: memberPolicy,
     trace: agentTrace,
     baseline: reviewerBaseline,
   },

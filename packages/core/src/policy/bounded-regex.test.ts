@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BoundedRegex, MAX_REGEX_PROGRAM, RegexSyntaxError } from './bounded-regex.js';
+import {
+  BoundedRegex,
+  isBacktrackingSafe,
+  MAX_REGEX_PROGRAM,
+  RegexSyntaxError,
+} from './bounded-regex.js';
 
 /**
  * Random patterns over a small alphabet with every construct the matcher supports. Repeated
@@ -71,5 +76,18 @@ describe('BoundedRegex', () => {
     expect(() => new BoundedRegex(`(?:a{1000}){1000}`)).toThrow(
       new RegExp(`MAX_REGEX_PROGRAM = ${MAX_REGEX_PROGRAM}`),
     );
+  });
+
+  it('keeps the native engine only for patterns it runs in linear time', () => {
+    const anchored = (source: string) => isBacktrackingSafe(`^(?:${source})$`, true);
+    expect(anchored('.*@evil\\.com')).toBe(true);
+    expect(anchored('^(?!Peter$).*$')).toBe(true);
+    expect(anchored('\\d{4}-\\d{2}-\\d{2}')).toBe(true);
+    expect(anchored('(a+)+$')).toBe(false);
+    expect(anchored('.*a.*b')).toBe(false);
+    expect(anchored('(a|aa)+')).toBe(false);
+    expect(anchored('(?:(?:a|b)(?:a|b)){10}')).toBe(false);
+    expect(isBacktrackingSafe('[a-z]+x', false)).toBe(false);
+    expect(isBacktrackingSafe('foo|bar', false)).toBe(true);
   });
 });

@@ -426,6 +426,52 @@ function compileProgram(root: Node): Program {
   return program;
 }
 
+/** The most backtracking paths a pattern may have to run on JavaScript's own engine. */
+const MAX_SAFE_BRANCHING = 256;
+
+/**
+ * Whether JavaScript's backtracking engine runs `source` in time linear in the text: at most one
+ * repetition with a variable count, over single characters, inside no other repetition (none at
+ * all when the pattern is searched for at every position), and a bounded number of alternative
+ * paths. Such patterns (`.*@evil\.com`, `\d{4}-\d{2}`, `^(?!Peter$).*$`) keep the native
+ * engine's speed; others go to a linear-time engine.
+ * @internal
+ */
+export function isBacktrackingSafe(source: string, anchored: boolean): boolean {
+  let root: Node;
+  try {
+    root = new Parser(source).parse();
+  } catch {
+    return false;
+  }
+  let variable = 0;
+  const simple = (node: Node): boolean =>
+    node.t === 'set' || (node.t === 'seq' && node.items.every((item) => item.t === 'set'));
+  // the number of paths through `node`, or Infinity when it is not safe
+  const paths = (node: Node, inRepetition: boolean): number => {
+    switch (node.t) {
+      case 'set':
+      case 'assert':
+        return 1;
+      case 'seq':
+        return node.items.reduce((total, item) => total * paths(item, inRepetition), 1);
+      case 'alt':
+        return node.options.reduce((total, option) => total + paths(option, inRepetition), 0);
+      case 'look':
+        return paths(node.node, inRepetition);
+      case 'rep': {
+        if (node.max === node.min) return paths(node.node, true) ** node.min;
+        variable++;
+        return inRepetition || !simple(node.node) ? Number.POSITIVE_INFINITY : 1;
+      }
+      default:
+        return Number.POSITIVE_INFINITY;
+    }
+  };
+  const total = paths(root, false);
+  return total <= MAX_SAFE_BRANCHING && variable <= (anchored ? 1 : 0);
+}
+
 /** @internal A compiled pattern: searches return match bounds. */
 export class BoundedRegex {
   private readonly program: Program;

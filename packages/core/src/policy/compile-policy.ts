@@ -549,6 +549,8 @@ export class PolicyCompiler {
     };
     const outer = new Set<VariableSymbol>();
     const tests: CompiledExpr[] = [];
+    /** Event variables of this block that the members' collections and conditions read. */
+    const memberEventDeps = new Set<VariableSymbol>();
     let wholeTrace = false;
     for (const statement of body) {
       let compiled: CompiledExpr;
@@ -559,6 +561,7 @@ export class PolicyCompiler {
         const collection = this.addressed(member.collection, scope, env);
         for (const dep of collection.compiled.deps) {
           if (dep.block !== block) outer.add(dep);
+          else if (dep.member === undefined) memberEventDeps.add(dep);
           else if (dep.member !== undefined && dep.index >= symbol.index) {
             typeError(
               `${symbol.name} ranges over ${dep.name}, which is bound on the same or a later line; put the line binding ${dep.name} first`,
@@ -601,6 +604,7 @@ export class PolicyCompiler {
       if (lastMember >= 0) {
         // tested as soon as its last member is bound, for each element
         (members[lastMember] as MemberStep).tests.push(test);
+        for (const dep of own) memberEventDeps.add(dep);
         continue;
       }
       tests.push(compiled);
@@ -638,6 +642,18 @@ export class PolicyCompiler {
         for (const dep of own) mask |= 1 << dep.index;
         plan.joins.push({ mask, test });
       }
+    }
+    if (members.length > 0 && memberEventDeps.size === 1) {
+      // the members depend on one event: keep only events with at least one satisfying element,
+      // so pairs with other variables are enumerated only for those (and monitors cache it)
+      const only = [...memberEventDeps][0] as VariableSymbol;
+      const resetSlots = plan.resetSlots;
+      (variables[only.index] as PlanVariable).filters.push(
+        // when a violation is described the members are rebound to its own elements: marking
+        // ranges here would mark another element's
+        (ctx) =>
+          ctx.ranges !== undefined || !enumerateMembers(members, ctx, resetSlots, () => false),
+      );
     }
     return { plan, wholeTrace, outer, tests };
   }

@@ -1,5 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
-import { BoundedRegex, RegexBudgetError, RegexSyntaxError } from './bounded-regex.js';
+import {
+  BoundedRegex,
+  isBacktrackingSafe,
+  RegexBudgetError,
+  RegexSyntaxError,
+} from './bounded-regex.js';
 import { PolicyError } from './policy-error.js';
 
 /**
@@ -56,10 +61,11 @@ function budgetError(source: string, error: RegexBudgetError): PolicyError {
   });
 }
 
-class NativeLinearRegex implements PolicyRegex {
+/** JavaScript's engine: its linear-time mode (`l`), or the backtracking one for safe patterns. */
+class NativeRegex implements PolicyRegex {
   private readonly global: RegExp;
-  constructor(body: string) {
-    this.global = new RegExp(body, 'gl');
+  constructor(body: string, flags: string) {
+    this.global = new RegExp(body, flags);
   }
   search(text: string, from = 0): { start: number; end: number } | null {
     this.global.lastIndex = from;
@@ -124,8 +130,9 @@ export function compilePolicyRegex(source: string, anchor: RegexAnchor): PolicyR
   try {
     new RegExp(body); // JavaScript's own syntax check comes first
     try {
-      if (!linearEngine()) throw new SyntaxError('no linear-time engine');
-      result = new NativeLinearRegex(body);
+      if (isBacktrackingSafe(body, anchor !== 'none')) result = new NativeRegex(body, 'g');
+      else if (linearEngine()) result = new NativeRegex(body, 'gl');
+      else throw new SyntaxError('no linear-time engine');
     } catch {
       // lookaheads (and everything, without the linear engine) go to the bounded matcher
       result = new BoundedPolicyRegex(new BoundedRegex(body), source);
