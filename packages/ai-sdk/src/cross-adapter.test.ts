@@ -107,12 +107,12 @@ async function viaAiSdk({ mode, stream, guarded, telemetry }: AiSdkMode): Promis
   });
   let tools: ToolSet = {
     get_inbox: tool({
-      description: emailAgent.tools[0]?.description,
+      description: emailAgent.tools[0]?.description ?? '',
       inputSchema: jsonSchema<Record<string, unknown>>(emailAgent.tools[0]?.parameters as never),
       execute: async () => run.get_inbox(),
     }),
     send_email: tool({
-      description: emailAgent.tools[1]?.description,
+      description: emailAgent.tools[1]?.description ?? '',
       inputSchema: jsonSchema<Record<string, unknown>>(emailAgent.tools[1]?.parameters as never),
       execute: async (args: Record<string, unknown>) => run.send_email(args),
     }),

@@ -189,7 +189,7 @@ describe('tracewardenMiddleware with generateText / streamText (MockLanguageMode
       {
         get_inbox: tool({
           inputSchema: z.object({}),
-          execute: async () => {
+          execute: async (): Promise<string> => {
             throw new Error('mail server down');
           },
         }),
