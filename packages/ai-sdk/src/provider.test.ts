@@ -1,0 +1,98 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { createTracer, parsePolicy, validateBlocks } from '@tracewarden/core';
+import { comparableTrace } from '@tracewarden/core/testing';
+import { emailAgent, startScriptedServer } from '@tracewarden/testing';
+import { generateText, isStepCount, jsonSchema, streamText, tool, wrapLanguageModel } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { guardTools, tracewardenMiddleware } from './index.js';
+
+describe('@ai-sdk/openai over real HTTP (chat completions and the Responses API)', () => {
+  for (const api of ['chat', 'responses'] as const)
+    for (const stream of [false, true])
+      it(`${api}${stream ? ', streamed' : ''}: the email story is traced and the exfiltration refused`, async () => {
+        await using server = await startScriptedServer({ turns: [...emailAgent.turns] });
+        const tracer = createTracer();
+        const sent: unknown[] = [];
+        const openai = createOpenAI({ baseURL: server.url, apiKey: 'test' });
+        const model = wrapLanguageModel({
+          model: api === 'chat' ? openai.chat('gpt-4o-mini') : openai.responses('gpt-4o-mini'),
+          middleware: tracewardenMiddleware({
+            tracer,
+            policy: parsePolicy(emailAgent.policy),
+            onPolicyViolation: 'refuse',
+          }),
+        });
+        const tools = guardTools(
+          {
+            get_inbox: tool({
+              description: 'Reads the inbox.',
+              inputSchema: jsonSchema<Record<string, never>>({
+                type: 'object',
+                properties: {},
+                additionalProperties: false,
+              }),
+              execute: async () => emailAgent.inbox,
+            }),
+            send_email: tool({
+              description: 'Sends an email.',
+              inputSchema: jsonSchema<{ to: string; subject: string; body: string }>(
+                emailAgent.tools[1]?.parameters as never,
+              ),
+              execute: async (args) => {
+                sent.push(args);
+                return 'sent';
+              },
+            }),
+          },
+          { tracer },
+        );
+        const options = {
+          model,
+          instructions: emailAgent.system,
+          prompt: emailAgent.user,
+          tools,
+          stopWhen: isStepCount(5),
+          maxRetries: 0,
+        };
+        let text: string;
+        if (stream) {
+          const result = streamText(options);
+          await result.consumeStream();
+          text = await result.text;
+        } else text = (await generateText(options)).text;
+        expect(sent).toEqual([]);
+        expect(text).toContain('nothing was sent');
+        const trace = comparableTrace(tracer.stitched());
+        expect(trace.messages.map((message) => message.role)).toEqual([
+          'system',
+          'user',
+          'assistant',
+          'assistant',
+          'assistant',
+        ]);
+        // the official chat API has no reasoning field (the scripted server's reasoning_content
+        // is read by @ai-sdk/openai-compatible); the Responses API's reasoning summary is
+        if (api === 'responses')
+          expect(trace.messages[2]?.thinks.join('')).toContain('read the inbox');
+        expect(trace.messages[2]?.tool_calls[0]).toMatchObject({
+          call_id: 'call_inbox',
+          name: 'get_inbox',
+          results: [{ output: emailAgent.inbox, status: 'success' }],
+        });
+        expect(trace.messages[3]?.tool_calls[0]).toMatchObject({
+          call_id: 'call_send',
+          blocked: true,
+          results: [{ status: 'failure', refused: true }],
+        });
+        const assistant = tracer
+          .blocks()
+          .find((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
+        expect(assistant?.metadata).toMatchObject({
+          provider: `openai.${api}`,
+          status: 'success',
+          usage: { input_tokens: 120, output_tokens: 18 },
+        });
+        expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+        expect(trace.orphans).toBe(0);
+      });
+});
