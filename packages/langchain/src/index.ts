@@ -3,3 +3,11 @@ export {
   TracewardenCallbackHandler,
   type TracewardenCallbackHandlerOptions,
 } from './handler/index.js';
+export {
+  type GuardableTool,
+  type GuardErrorMode,
+  type GuardToolOptions,
+  type GuardToolsOptions,
+  guardTool,
+  guardTools,
+} from './tools/index.js';

@@ -1,3 +1,4 @@
+import { AIMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 
@@ -35,3 +36,11 @@ export const sendEmail = tool(
     schema: z.object({ to: z.string(), body: z.string() }),
   },
 );
+
+/**
+ * An `AIMessage` from loose fields: LangChain's field types fight `exactOptionalPropertyTypes`
+ * (their `usage_metadata` resolves to `undefined` under it).
+ */
+export function aiMessage(fields: Record<string, unknown>): AIMessage {
+  return new AIMessage(fields as never);
+}

