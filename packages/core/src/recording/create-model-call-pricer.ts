@@ -55,15 +55,33 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       { model, provider, usage: { inputTokens, cachedInputTokens, outputTokens } },
       priceOptions,
     );
+  const priceable = (provider: string, model: string): boolean => {
+    try {
+      return (
+        priceUsage(
+          { model, provider, usage: { inputTokens: 1, outputTokens: 1 } },
+          { ...priceOptions, unknownModel: 'refuse' },
+        ).pricing_source !== 'fallback'
+      );
+    } catch {
+      return false;
+    }
+  };
   return (model, usage, callProvider) => {
     const now = Date.now();
     const priceProvider = provider ?? providerFamily(callProvider);
     const key = priceProvider === undefined ? model : `${priceProvider}\u0000${model}`;
     let rates = cache.get(key);
     if (rates === undefined || rates.expires < now) {
-      const input = price(priceProvider, model, 1_000_000, 0, 0);
-      const cached = price(priceProvider, model, 1_000_000, 1_000_000, 0);
-      const output = price(priceProvider, model, 0, 0, 1_000_000);
+      // A framework's provider id the table does not know (an OpenAI-compatible provider named
+      // by the user, a mock): price the model by its id alone rather than not at all.
+      const tableProvider =
+        provider === undefined && priceProvider !== undefined && !priceable(priceProvider, model)
+          ? undefined
+          : priceProvider;
+      const input = price(tableProvider, model, 1_000_000, 0, 0);
+      const cached = price(tableProvider, model, 1_000_000, 1_000_000, 0);
+      const output = price(tableProvider, model, 0, 0, 1_000_000);
       rates = {
         input: input.cost_usd / 1e6,
         cached: cached.cost_usd / 1e6,
@@ -79,7 +97,8 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       cachedTokens * rates.cached +
       usage.outputTokens * rates.output;
     return {
-      cost_usd: usd,
+      // exact to a millionth of a micro-dollar: no 0.00020999999999999998 in the trace
+      cost_usd: Math.round(usd * 1e12) / 1e12,
       cost_micro_usd: Math.round(usd * 1e6),
       pricing_source: rates.record.pricing_source,
       priced_model: rates.record.priced_model,
