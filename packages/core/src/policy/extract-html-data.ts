@@ -1,3 +1,5 @@
+import { detectorRegExp } from './policy-regex.js';
+
 /** A value found by `extractHtmlData`, with the character range it came from. */
 export interface HtmlFinding {
   value: string;
@@ -11,7 +13,13 @@ export interface HtmlData {
   links: HtmlFinding[];
 }
 
-const tag = /<(a|img)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
+// a tag name, then its attributes (starting with a space or '/') up to '>'. No lookahead and no
+// `i` flag (letters spelled as classes): the linear-time engine takes neither, and on unclosed
+// tags the backtracking engine is quadratic (60k characters took seconds)
+const tag = detectorRegExp(
+  '<([aA]|[iI][mM][gG])((?:[\\s/](?:[^>"\']|"[^"]*"|\'[^\']*\')*)?)>',
+  'g',
+);
 const attribute = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 // Invariant's link pattern: a scheme, a host, then path segments up to a space, newline or quote
 const bareLink = /https?:\/\/(?:[-\p{L}\p{N}_.]|%[\da-fA-F]{2})+(?:\/[^ \n"]+)*/gu;
@@ -54,7 +62,7 @@ export function extractHtmlData(text: string): HtmlData {
     seen.add(finding.value);
     links.push(finding);
   };
-  for (const m of text.matchAll(tag)) {
+  for (const m of text.matchAll(tag())) {
     const name = (m[1] ?? '').toLowerCase();
     const wanted = name === 'img' ? 'alt' : 'href';
     const body = m[2] ?? '';

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_REGEX_STEPS } from './bounded-regex.js';
 import { definePolicy } from './define-policy.js';
+import { detectPii } from './detect-pii.js';
 import { toolCall } from './event-matchers.js';
+import { extractHtmlData } from './extract-html-data.js';
 import { parsePolicy } from './parse-policy.js';
 import { MAX_POLICY_NESTING } from './parse-policy-text.js';
 import { PolicyError } from './policy-error.js';
@@ -84,6 +86,20 @@ raise "found" if:
     );
     expect([error.code, error.line, error.column]).toEqual(['POLICY_TYPE', 3, 11]);
     expect(error.message).toMatch(/backreferences are not supported/);
+  });
+});
+
+describe('detectors over hostile trace text', () => {
+  // both used to rescan the rest of the text from every start: seconds at these sizes
+  it('pii() over a 100,000-character run of email-like characters', () => {
+    expect(detectPii('1'.repeat(100_000))).toEqual([]);
+    expect(detectPii(`${'a.'.repeat(50_000)}@x`)).toEqual([]);
+    expect(detectPii('write to bob@example.com').map((f) => f.type)).toEqual(['EMAIL_ADDRESS']);
+  });
+
+  it('html_code() over 100,000 characters of unclosed tags', () => {
+    expect(extractHtmlData('<a '.repeat(33_000))).toEqual({ altTexts: [], links: [] });
+    expect(extractHtmlData('<IMG ALT="x"><A HREF="https://a.example">').altTexts).toHaveLength(1);
   });
 });
 

@@ -153,3 +153,22 @@ export function cachedRegex(source: string, anchor: RegexAnchor): PolicyRegex | 
   const result = compilePolicyRegex(source, anchor);
   return typeof result === 'string' ? null : result;
 }
+
+/**
+ * @internal A RegExp for one of the detectors' own patterns over trace text: in V8's linear-time
+ * mode when the pattern allows it (no lookahead or backreference) and the engine is available,
+ * else an ordinary RegExp. Built on first use, so importing the package sets no engine flag.
+ */
+export function detectorRegExp(source: string, flags: string): () => RegExp {
+  let regex: RegExp | undefined;
+  return () => {
+    if (regex !== undefined) return regex;
+    try {
+      if (!linearEngine()) throw new SyntaxError('no linear-time engine');
+      regex = new RegExp(source, `${flags}l`);
+    } catch {
+      regex = new RegExp(source, flags);
+    }
+    return regex;
+  };
+}
