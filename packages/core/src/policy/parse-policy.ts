@@ -40,7 +40,11 @@ const actions = new Set(['block', 'warn', 'log']);
  * Parses and compiles an Invariant-style guardrail policy. Several `raise "message" if:` rules with
  * indented, ANDed conditions over typed variables (`(call: ToolCall)`), flows (`a -> b`, `a ~> b`),
  * tool patterns (`call is tool:send_email({ to: r".*@x.com" })`), predicates, bindings,
- * quantifier blocks and detectors. Indented text (a template literal) is fine as is.
+ * quantifier blocks and detectors; typed members of collections
+ * (`(line: str) in msg.content.splitlines()`, one violation per element), `input.NAME`
+ * parameters, `raise PolicyViolation(key=value)`, `a if c else b`, `contains_only`, `text()`,
+ * `image()`, `json.loads` after `import json`, `html_code`, `should_allow_rbac`. Indented text
+ * (a template literal) is fine as is. Regexes run in linear time; backreferences are refused.
  *
  * Set a rule's action with a comment line directly above its `raise`: `# action: warn` (also
  * `# name: no-exfiltration`), or with `options.actions`. Rules block by default.
@@ -49,6 +53,8 @@ const actions = new Set(['block', 'warn', 'log']);
  * @param options - actions, detectors and host functions
  * @returns the compiled {@link Policy}
  * @throws PolicyError `POLICY_SYNTAX` or `POLICY_TYPE` with the line and column of the problem
+ * (an import of a module without a local implementation names it; nesting deeper than
+ * `MAX_POLICY_NESTING`, 500 levels, names that limit)
  * @example
  * ```ts
  * const policy = parsePolicy(`
