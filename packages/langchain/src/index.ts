@@ -4,6 +4,11 @@ export {
   type TracewardenCallbackHandlerOptions,
 } from './handler/index.js';
 export {
+  type TracewardenAgentMiddleware,
+  type TracewardenAgentMiddlewareOptions,
+  tracewardenAgentMiddleware,
+} from './middleware/index.js';
+export {
   type GuardableTool,
   type GuardErrorMode,
   type GuardToolOptions,

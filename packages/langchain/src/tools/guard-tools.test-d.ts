@@ -42,6 +42,12 @@ describe('guarded tool types', () => {
     expectTypeOf(b).toEqualTypeOf<Calculator>();
   });
 
+  it('returns a mutable list for a mutable list (createAgent takes one) and keeps readonly ones', () => {
+    expectTypeOf(guardTools([weather])).toEqualTypeOf<[typeof weather]>();
+    const listed = [weather] as const;
+    expectTypeOf(guardTools(listed)).toEqualTypeOf<readonly [typeof weather]>();
+  });
+
   it('rejects what is not a tool and unknown guard options', () => {
     // @ts-expect-error not a tool
     guardTool({ name: 'x' });

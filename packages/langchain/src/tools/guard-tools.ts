@@ -80,10 +80,18 @@ function withSignal(
  * const agent = createAgent({ model, tools: [getInbox, sendEmail] });
  * ```
  */
+export function guardTools<const Tools extends GuardableTool[]>(
+  tools: Tools,
+  options?: GuardToolsOptions,
+): Tools;
 export function guardTools<const Tools extends readonly GuardableTool[]>(
   tools: Tools,
+  options?: GuardToolsOptions,
+): Tools;
+export function guardTools(
+  tools: readonly GuardableTool[],
   options: GuardToolsOptions = {},
-): Tools {
+): readonly GuardableTool[] {
   if (!Array.isArray(tools))
     throw configurationError('guardTools', 'tools', 'an array of LangChain tools', tools);
   const { onGuardError = 'message', ...guardOptions } = options;
@@ -181,7 +189,7 @@ export function guardTools<const Tools extends readonly GuardableTool[]>(
       },
     });
     return wrapper;
-  }) as unknown as Tools;
+  });
 }
 
 /**
@@ -204,5 +212,5 @@ export function guardTool<Tool extends GuardableTool>(
   tool: Tool,
   options: GuardToolOptions = {},
 ): Tool {
-  return guardTools([tool] as const, options)[0];
+  return guardTools([tool], options)[0] as Tool;
 }

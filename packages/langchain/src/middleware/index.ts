@@ -1,0 +1,5 @@
+export {
+  type TracewardenAgentMiddleware,
+  type TracewardenAgentMiddlewareOptions,
+  tracewardenAgentMiddleware,
+} from './tracewarden-agent-middleware.js';

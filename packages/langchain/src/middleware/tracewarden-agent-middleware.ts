@@ -1,0 +1,328 @@
+import { ToolMessage } from '@langchain/core/messages';
+import {
+  type AdapterOptions,
+  createAdapterRuntime,
+  createTracer,
+  currentTracer,
+  type ModelCallHandle,
+  optionChecks,
+  recordToolResult,
+  registerRefusal,
+  type Tracer,
+  takeRefusal,
+  withTrace,
+} from '@tracewarden/core';
+import type { AgentMiddleware } from 'langchain';
+import { messageToResponse } from '../messages/message-to-response.js';
+import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
+import { rawResponseOf } from '../messages/model-call-info.js';
+import {
+  errorOutputOf,
+  errorStatusOf,
+  errorSummaryOf,
+  toolOutcomeOf,
+} from '../messages/tool-output.js';
+import {
+  linkCall,
+  linkResponse,
+  tracerOfCall,
+  tracerOfMessages,
+} from '../tracing/conversation-links.js';
+import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
+
+/**
+ * Options of {@link tracewardenAgentMiddleware}: the options every tracewarden adapter shares
+ * (`tracer`, `guards`, `timeoutSeconds`, `policy`, `onPolicyViolation`, `refusalMessage`,
+ * `pricing`, `recordRaw`, `onRecordingError`), with the same names as `wrapOpenAI`.
+ * `onPolicyViolation: 'throw'` (default) rejects the agent run with `PolicyViolationError`
+ * before any tool runs; `'refuse'` answers a blocked call with a refusal `ToolMessage` the
+ * model reads, and the agent goes on.
+ */
+export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
+  /**
+   * Makes the trace of an agent run that continues no recorded conversation (when no `tracer`
+   * is given and no `withTrace` encloses the run).
+   * @default `createTracer()` (the last 100 are in the middleware's `tracers`)
+   */
+  tracerFactory?: (() => Tracer) | undefined;
+}
+
+/** The middleware, with the traces it made. */
+export type TracewardenAgentMiddleware = AgentMiddleware & {
+  /** The traces this middleware recorded into, oldest first (at most the last 100). */
+  readonly tracers: readonly Tracer[];
+};
+
+/** A `createAgent` model request, as read here (the parts every `langchain@1` has). */
+interface ModelRequestLike {
+  model?: unknown;
+  messages?: readonly LooseMessage[];
+  systemMessage?: LooseMessage | undefined;
+  systemPrompt?: unknown;
+  tools?: readonly unknown[];
+  runtime?: { signal?: AbortSignal | undefined } | undefined;
+}
+
+/** A `createAgent` tool-call request. */
+interface ToolCallRequestLike {
+  toolCall: { id?: string | undefined; name: string; args: Record<string, unknown> };
+}
+
+const keptTraces = 100;
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Provider, model and class of the agent's chat model (`getLsParams`, as LangChain traces it). */
+function modelOf(model: unknown): { provider: string; model: string; className: string } {
+  const className =
+    stringOf((model as { constructor?: { name?: unknown } } | null)?.constructor?.name) ??
+    'ChatModel';
+  let params: Record<string, unknown> = {};
+  try {
+    params =
+      (model as { getLsParams?: (options: object) => Record<string, unknown> }).getLsParams?.({}) ??
+      {};
+  } catch {
+    // a model whose tracing parameters need options we do not have: use what else is known
+  }
+  return {
+    provider: stringOf(params.ls_provider) ?? 'langchain',
+    model:
+      stringOf(params.ls_model_name) ??
+      stringOf((model as { model?: unknown }).model) ??
+      stringOf((model as { modelName?: unknown }).modelName) ??
+      className,
+    className,
+  };
+}
+
+function toolNames(tools: readonly unknown[] | undefined): { name: string }[] | undefined {
+  if (tools === undefined || tools.length === 0) return undefined;
+  const names: { name: string }[] = [];
+  for (const tool of tools) {
+    const name = stringOf((tool as { name?: unknown } | null)?.name);
+    if (name !== undefined) names.push({ name });
+  }
+  return names;
+}
+
+/** Rejects with the handle's stop reason when a guard stops the call (a timeout). */
+function stopped(handle: ModelCallHandle): Promise<never> {
+  return new Promise((_, reject) => {
+    const signal = handle.signal;
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+function isEmpty(content: unknown): boolean {
+  return (
+    content === undefined ||
+    content === null ||
+    content === '' ||
+    (Array.isArray(content) && content.length === 0)
+  );
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/**
+ * An agent middleware for `langchain@1`'s `createAgent` that traces and guards the agent's
+ * model and tool calls:
+ * - `wrapModelCall`: applies the model-call guards before the call (`BudgetExceededError`,
+ *   `RateLimitedError`, ... reject the run; `timeoutSeconds` rejects a call that runs too long),
+ *   records the messages new to the trace and the answer (THINK, TOOL_CALL blocks, usage, cost,
+ *   latency), and checks the proposed tool calls against `policy` before any tool runs.
+ * - `wrapToolCall`: records each tool's result under its TOOL_CALL; in `refuse` mode a call the
+ *   policy blocked is answered with a refusal `ToolMessage` (`status: 'error'`) and never runs.
+ *
+ * One trace per agent run (a run that re-sends a recorded conversation continues its trace),
+ * unless `tracer` is given or a `withTrace` encloses the run. Tools wrapped with `guardTools`
+ * record their guard decisions into the same trace.
+ *
+ * @param options - tracer, guards, timeout, policy and its mode, pricing, tracer factory
+ * @returns the middleware, for `createAgent({ middleware: [...] })`
+ * @throws ConfigurationError (`INVALID_OPTIONS`) for an unknown option or a wrong value
+ * @example
+ * ```ts
+ * const agent = createAgent({
+ *   model: new ChatOpenAI({ model: 'gpt-4o-mini' }),
+ *   tools: [getInbox, sendEmail],
+ *   middleware: [tracewardenAgentMiddleware({ tracer, policy, onPolicyViolation: 'refuse' })],
+ * });
+ * await agent.invoke({ messages: [{ role: 'user', content: 'Summarise my inbox' }] });
+ * ```
+ */
+export function tracewardenAgentMiddleware(
+  options?: TracewardenAgentMiddlewareOptions,
+): TracewardenAgentMiddleware {
+  const runtime = createAdapterRuntime(options, {
+    entryPoint: 'tracewardenAgentMiddleware',
+    extraOptions: { tracerFactory: optionChecks.function },
+  });
+  const refuse = runtime.recorder.hasPolicy && runtime.recorder.onPolicyViolation === 'refuse';
+  const tracers: Tracer[] = [];
+  /** The trace of an agent run, by its first message (the same object in every step). */
+  const byFirstMessage = new WeakMap<object, Tracer>();
+
+  function remember(tracer: Tracer): Tracer {
+    if (!tracers.includes(tracer)) {
+      tracers.push(tracer);
+      if (tracers.length > keptTraces) tracers.shift();
+    }
+    return tracer;
+  }
+
+  function tracerOf(messages: readonly LooseMessage[]): Tracer {
+    const first = messages[0];
+    const known =
+      options?.tracer ??
+      currentTracer() ??
+      tracerOfMessages(messages) ??
+      (first === undefined ? undefined : byFirstMessage.get(first));
+    const tracer = known ?? options?.tracerFactory?.() ?? createTracer();
+    if (first !== undefined && !byFirstMessage.has(first)) byFirstMessage.set(first, tracer);
+    return remember(tracer);
+  }
+
+  async function wrapModelCall(
+    request: ModelRequestLike,
+    handler: (request: never) => Promise<unknown>,
+  ): Promise<unknown> {
+    const conversation = request.messages ?? [];
+    // createAgent always has a system message; without a prompt its content is empty and the
+    // model is sent none
+    const system =
+      request.systemMessage ??
+      (stringOf(request.systemPrompt) === undefined
+        ? undefined
+        : { type: 'system', content: request.systemPrompt });
+    const messages =
+      system === undefined || isEmpty(system.content) ? conversation : [system, ...conversation];
+    const tracer = tracerOf(conversation);
+    const model = modelOf(request.model);
+    const signal = request.runtime?.signal;
+    const handle = runtime.recorder.start({
+      provider: model.provider,
+      api: model.className,
+      model: model.model,
+      messages: messagesToNeutral(messages),
+      tools: toolNames(request.tools),
+      stream: false,
+      signal,
+      tracer,
+      keepRefusedCall: refuse ? () => true : undefined,
+    });
+    let answer: unknown;
+    try {
+      const call = handler(request as never);
+      answer = await (runtime.hasTimeout ? Promise.race([call, stopped(handle)]) : call);
+    } catch (error) {
+      throw handle.end(error, signal);
+    }
+    if (handle.stopped) throw handle.fail(handle.signal.reason);
+    const message = answer as LooseMessage;
+    const response = messageToResponse(message, `agent_${Date.now().toString(36)}`);
+    response.metadata = { langchain: { source: 'agent_middleware' } };
+    if (runtime.recordRaw) response.raw = rawResponseOf(message);
+    linkResponse(
+      tracer,
+      answer,
+      (response.toolCalls ?? []).map((call) => call.id),
+    );
+    const outcome = handle.finish(response);
+    if (refuse)
+      for (const review of outcome.toolCalls)
+        if (review.refusedAtTool === true && review.refusal !== undefined)
+          registerRefusal(review.call.id, review.refusal);
+    return answer;
+  }
+
+  async function wrapToolCall(
+    request: ToolCallRequestLike,
+    handler: (request: never) => Promise<unknown>,
+  ): Promise<unknown> {
+    const call = request.toolCall;
+    const callId = call.id;
+    if (callId !== undefined) {
+      const refusal = takeRefusal(callId);
+      // the refusal is already recorded as the call's TOOL_RESULT
+      if (refusal !== undefined)
+        return new ToolMessage({
+          content: refusal,
+          tool_call_id: callId,
+          name: call.name,
+          status: 'error',
+        });
+    }
+    const tracer = options?.tracer ?? tracerOfCall(callId) ?? currentTracer() ?? tracerOf([]);
+    const id = callId ?? `call_${Date.now().toString(36)}`;
+    if (tracer.findToolCall(id) === undefined) {
+      try {
+        recordUnlinkedToolCall(tracer, {
+          callId: id,
+          name: call.name,
+          input: JSON.stringify(call.args ?? {}),
+          metadata: { langchain: { source: 'agent_middleware' } },
+        });
+        linkCall(tracer, id);
+      } catch (error) {
+        (options?.onRecordingError ?? (() => {}))(error);
+      }
+    }
+    const started = performance.now();
+    const metadata = (status: string): Record<string, unknown> => ({
+      status,
+      tool_name: call.name,
+      execution_time_ms: round(performance.now() - started),
+    });
+    let result: unknown;
+    try {
+      // guarded tools find this trace through the enclosing withTrace
+      result = await withTrace(tracer, () => handler(request as never));
+    } catch (error) {
+      const failed = metadata(errorStatusOf(error));
+      failed.error = errorSummaryOf(error);
+      record(tracer, { callId: id, output: errorOutputOf(error), metadata: failed });
+      throw error;
+    }
+    const outcome = toolOutcomeOf(result, id);
+    record(tracer, {
+      callId: id,
+      output: outcome.output,
+      metadata: metadata(outcome.status),
+      extra: outcome.extra,
+    });
+    return result;
+  }
+
+  function record(tracer: Tracer, input: Parameters<typeof recordToolResult>[1]): void {
+    try {
+      recordToolResult(tracer, input);
+    } catch (error) {
+      (
+        options?.onRecordingError ??
+        ((recordingError: unknown) =>
+          process.emitWarning(
+            `tracewarden: a tool result could not be recorded: ${String(recordingError)}`,
+            { code: 'TRACEWARDEN_RECORDING' },
+          ))
+      )(error);
+    }
+  }
+
+  // Built as createMiddleware() builds it (the brand is a global symbol), so this package does
+  // not load `langchain` at runtime: it is an optional peer.
+  const middleware = {
+    [Symbol.for('AgentMiddleware')]: true,
+    name: 'TracewardenMiddleware',
+    wrapModelCall,
+    wrapToolCall,
+  };
+  Object.defineProperty(middleware, 'tracers', { get: () => tracers, enumerable: false });
+  return middleware as unknown as TracewardenAgentMiddleware;
+}
