@@ -1,0 +1,164 @@
+import {
+  type AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+} from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import { createTracer, type Tracer } from '@tracewarden/core';
+import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
+import { type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { afterEach, describe, expect, it } from 'vitest';
+import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
+import { weather } from '../__fixtures__/weather-tools.js';
+import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
+
+const turns = [
+  {
+    reasoning: 'I need the weather first.',
+    toolCalls: [{ name: 'weather', arguments: { city: 'Paris' }, id: 'call_p' }],
+    usage: { cachedTokens: 8 },
+  },
+  { reasoning: 'The tool says sunny.', text: 'It is sunny in Paris.' },
+];
+
+const expected = [
+  { role: 'system', content: 'Be brief.', thinks: [], tool_calls: [] },
+  { role: 'user', content: 'Weather in Paris?', thinks: [], tool_calls: [] },
+  {
+    role: 'assistant',
+    content: null,
+    thinks: ['I need the weather first.'],
+    tool_calls: [
+      {
+        call_id: 'call_p',
+        name: 'weather',
+        arguments: { city: 'Paris' },
+        results: ['Sunny in Paris'],
+      },
+    ],
+  },
+  {
+    role: 'assistant',
+    content: 'It is sunny in Paris.',
+    thinks: ['The tool says sunny.'],
+    tool_calls: [],
+  },
+];
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function runLoop(useResponsesApi: boolean, streamed: boolean): Promise<Tracer> {
+  server = await startScriptedServer({ turns: [...turns] });
+  const tracer = createTracer();
+  const handler = new TracewardenCallbackHandler({ tracer });
+  const model = new ChatOpenAI({
+    model: 'gpt-4o-mini',
+    apiKey: 'sk-test',
+    configuration: { baseURL: server.url },
+    useResponsesApi,
+    maxRetries: 0,
+  }).bindTools([weather]);
+  const messages: BaseMessage[] = [
+    new SystemMessage('Be brief.'),
+    new HumanMessage('Weather in Paris?'),
+  ];
+  for (let turn = 0; turn < 4; turn++) {
+    let answer: AIMessage | AIMessageChunk | undefined;
+    if (streamed) {
+      // .stream(): ChatOpenAI({ streaming: true }).invoke() needs the network for token counts
+      for await (const chunk of await model.stream(messages, { callbacks: [handler] }))
+        answer = answer === undefined ? chunk : (answer as AIMessageChunk).concat(chunk);
+    } else answer = await model.invoke(messages, { callbacks: [handler] });
+    if (answer === undefined) throw new Error('no answer');
+    messages.push(answer);
+    if (!answer.tool_calls?.length) break;
+    for (const call of answer.tool_calls)
+      messages.push(await weather.invoke(call, { callbacks: [handler] }));
+  }
+  return tracer;
+}
+
+describe('ChatOpenAI over HTTP (scripted server)', () => {
+  for (const useResponsesApi of [false, true])
+    for (const streamed of [false, true])
+      it(`records ${useResponsesApi ? 'the Responses API' : 'chat completions'}, ${streamed ? 'streamed' : 'not streamed'}`, async () => {
+        const tracer = await runLoop(useResponsesApi, streamed);
+        const blocks = expectSoundTrace(tracer);
+        expect(conversationOf(tracer)).toEqual(expected);
+        const [first, second] = responses(blocks);
+        expect(first?.metadata).toMatchObject({
+          provider: 'openai',
+          api: 'ChatOpenAI',
+          model: 'gpt-4o-mini',
+          status: 'success',
+          stream: streamed,
+          tools: ['weather'],
+          usage: { cached_input_tokens: 8 },
+        });
+        expect((first?.metadata.cost as { cost_usd?: unknown }).cost_usd).toBeGreaterThan(0);
+        expect(typeof second?.metadata.response_id).toBe('string');
+        if (streamed) expect(typeof first?.metadata.time_to_first_token_ms).toBe('number');
+      });
+
+  it('records the same stitched trace as wrapOpenAI for the same conversation', async () => {
+    const viaLangChain = await runLoop(false, false);
+    await server?.close();
+    server = await startScriptedServer({ turns: [...turns] });
+    const viaOpenAI = createTracer();
+    const client = wrapOpenAI(
+      new OpenAI({ baseURL: server.url, apiKey: 'sk-test', maxRetries: 0 }),
+      {
+        tracer: viaOpenAI,
+      },
+    );
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Weather in Paris?' },
+    ];
+    for (let turn = 0; turn < 4; turn++) {
+      const completion = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages,
+        tools: [
+          { type: 'function', function: { name: 'weather', parameters: { type: 'object' } } },
+        ],
+      });
+      const message = completion.choices[0]!.message;
+      messages.push(message);
+      if (!message.tool_calls?.length) break;
+      messages.push(
+        ...(await executeToolCalls(message, {
+          weather: (args) => `Sunny in ${String(args.city)}`,
+        })),
+      );
+    }
+    expectSoundTrace(viaOpenAI);
+    expect(conversationOf(viaLangChain)).toEqual(conversationOf(viaOpenAI));
+  });
+
+  it('records an HTTP error with its status', async () => {
+    server = await startScriptedServer({ turns: [{ fault: 429 }] });
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer });
+    const model = new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-test',
+      configuration: { baseURL: server.url },
+      maxRetries: 0,
+    });
+    await expect(model.invoke('Hi', { callbacks: [handler] })).rejects.toMatchObject({
+      status: 429,
+    });
+    await handler.flush();
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.metadata).toMatchObject({ status: 'failure', error: { status: 429 } });
+  });
+});
