@@ -1,5 +1,6 @@
 import { detectPii } from './detect-pii.js';
 import { detectSecrets } from './detect-secrets.js';
+import { isRecord } from './is-record.js';
 import { allMembersHold, enumerateMembers, memberValueTypes } from './member-variables.js';
 import type {
   Expr,
@@ -10,6 +11,7 @@ import type {
   TopLevel,
 } from './policy-ast.js';
 import { PolicyError } from './policy-error.js';
+import { PolicyEvent } from './policy-event.js';
 import {
   builtins,
   callLocatedMethod,
@@ -22,7 +24,6 @@ import { compilePolicyRegex, type PolicyRegex } from './policy-regex.js';
 import type { PolicyAction, PolicyEventType } from './policy-types.js';
 import {
   compareOrder,
-  EventValue,
   getIndex,
   getMember,
   isForbiddenMember,
@@ -182,11 +183,11 @@ function contains(
         (c) =>
           typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string',
       );
-    if (typeof container === 'string' || container instanceof EventValue || isChunks) {
+    if (typeof container === 'string' || container instanceof PolicyEvent || isChunks) {
       const pieces =
         typeof container === 'string'
           ? [{ text: container, address }]
-          : container instanceof EventValue
+          : container instanceof PolicyEvent
             ? textsOf(container, address)
             : (container as { type: string; text?: unknown }[]).flatMap((chunk, i) =>
                 chunk.type === 'text' && typeof chunk.text === 'string'
@@ -213,7 +214,7 @@ function contains(
     }
   }
   if (Array.isArray(container)) return container.some((c) => valuesEqual(c, item));
-  if (typeof container === 'object' && !(container instanceof EventValue)) {
+  if (typeof container === 'object' && !(container instanceof PolicyEvent)) {
     return typeof item === 'string' && Object.hasOwn(container, item);
   }
   return false;
@@ -957,7 +958,7 @@ export class PolicyCompiler {
     return {
       fn: (ctx) => {
         const value = inner(ctx);
-        return [value, value instanceof EventValue ? value.event.address : undefined];
+        return [value, value instanceof PolicyEvent ? value.address : undefined];
       },
       compiled,
     };
@@ -1008,7 +1009,7 @@ export class PolicyCompiler {
               ? source
               : typeof source === 'string'
                 ? [...source]
-                : typeof source === 'object' && source !== null && !(source instanceof EventValue)
+                : typeof source === 'object' && source !== null && !(source instanceof PolicyEvent)
                   ? Object.keys(source)
                   : [];
             const out: unknown[] = [];
@@ -1204,16 +1205,10 @@ export class PolicyCompiler {
         case 'is not':
           return !valuesEqual(a, b);
         case '->':
-          return (
-            a instanceof EventValue &&
-            b instanceof EventValue &&
-            a.event.position < b.event.position
-          );
+          return a instanceof PolicyEvent && b instanceof PolicyEvent && a.position < b.position;
         default:
           return (
-            a instanceof EventValue &&
-            b instanceof EventValue &&
-            a.event.position + 1 === b.event.position
+            a instanceof PolicyEvent && b instanceof PolicyEvent && a.position + 1 === b.position
           );
       }
     };
@@ -1408,8 +1403,8 @@ export class PolicyCompiler {
     const plain = pattern.plainName ? pattern.name : undefined;
     return (value, ctx) => {
       let call: Record<string, unknown> | undefined;
-      if (value instanceof EventValue) {
-        const event = value.event;
+      if (value instanceof PolicyEvent) {
+        const event = value;
         // an output carries the name of the call it answers
         if (event.kind === 'ToolOutput' ? event.callPosition < 0 : event.kind !== 'ToolCall')
           return false;
@@ -1417,8 +1412,8 @@ export class PolicyCompiler {
         if (plain !== undefined ? name !== plain : !nameRegex?.test(name ?? '')) return false;
         if (args === undefined) return true;
         call = (event.kind === 'ToolOutput' ? ctx.run.store.event(event.callPosition) : event).data;
-      } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        call = value as Record<string, unknown>;
+      } else if (isRecord(value)) {
+        call = value;
         const name = getMember(call.function, 'name');
         if (typeof name !== 'string' || !nameRegex?.test(name)) return false;
         if (args === undefined) return true;
@@ -1472,8 +1467,8 @@ export class PolicyCompiler {
           const record =
             typeof value === 'string'
               ? parseJsonText(value)
-              : value instanceof EventValue
-                ? value.event.data
+              : value instanceof PolicyEvent
+                ? value.data
                 : value;
           if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
           return entries.every(
@@ -1492,13 +1487,13 @@ export class PolicyCompiler {
 }
 
 function matchesType(value: unknown, type: PolicyEventType): boolean {
-  if (!(value instanceof EventValue)) return false;
-  const kind = value.event.kind;
+  if (!(value instanceof PolicyEvent)) return false;
+  const kind = value.kind;
   return type === 'Event' || kind === type || (type === 'Message' && kind === 'ToolOutput');
 }
 
 function plainArgument(value: unknown): unknown {
-  if (value instanceof EventValue) return value.event.data;
+  if (value instanceof PolicyEvent) return value.data;
   if (Array.isArray(value)) return value.map(plainArgument);
   return value;
 }
@@ -1522,7 +1517,7 @@ function containsOnly(container: unknown, items: unknown, ctx: EvalContext): boo
     ? items
     : typeof items === 'string'
       ? [...items]
-      : typeof items === 'object' && items !== null && !(items instanceof EventValue)
+      : typeof items === 'object' && items !== null && !(items instanceof PolicyEvent)
         ? Object.keys(items)
         : undefined;
   if (elements === undefined) return false;

@@ -1,8 +1,7 @@
-import type { PolicyEvent } from './event-store.js';
 import { Policy } from './policy.js';
 import { PolicyError } from './policy-error.js';
+import type { PolicyEvent } from './policy-event.js';
 import type { PolicyDetectors } from './policy-types.js';
-import type { EventValue } from './policy-values.js';
 import { resolveMaxViolations } from './resolve-max-violations.js';
 import type { RuleDefinition } from './rule.js';
 import type {
@@ -27,8 +26,7 @@ export interface DefinePolicyOptions {
   maxViolations?: number;
 }
 
-const eventOf = (ctx: EvalContext, slot: number): PolicyEvent =>
-  (ctx.frame[slot] as EventValue).event;
+const eventOf = (ctx: EvalContext, slot: number): PolicyEvent => ctx.frame[slot] as PolicyEvent;
 
 /**
  * Compiles typed rules ({@link rule}) into a {@link Policy}: the same evaluator, indexes and

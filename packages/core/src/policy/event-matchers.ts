@@ -1,5 +1,6 @@
 import type { Message, ToolCall, ToolOutput } from '../model/chat-events.js';
-import type { PolicyEvent } from './event-store.js';
+import { isRecord } from './is-record.js';
+import type { PolicyEvent } from './policy-event.js';
 import type { PolicyEventType } from './policy-types.js';
 import { textsOf, valuesEqual } from './policy-values.js';
 
@@ -34,9 +35,6 @@ export interface EventMatcher<T = unknown> {
   /** @internal Whether an event matches (the type is checked by the index). */
   readonly matches: (event: PolicyEvent) => boolean;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function matchValue(pattern: ArgumentPattern[string], value: unknown): boolean {
   if (pattern instanceof RegExp) {

@@ -1,9 +1,14 @@
+import { isRecord } from './is-record.js';
 import { PolicyError } from './policy-error.js';
+import {
+  type EventKind,
+  emptyCall,
+  fallbackId,
+  normalizeToolCall,
+  PolicyEvent,
+  toolNameOf,
+} from './policy-event.js';
 import type { PolicyEventType } from './policy-types.js';
-import { type AddressedText, EventValue } from './policy-values.js';
-
-/** @internal Concrete event kinds (a rule type like `Message` or `Event` selects several). */
-export type EventKind = 'Message' | 'ToolCall' | 'ToolOutput' | 'Tool';
 
 /** Event kinds as stored in the store's kind column. */
 const KIND_CODES: readonly EventKind[] = ['Message', 'ToolCall', 'ToolOutput', 'Tool'];
@@ -14,150 +19,12 @@ const TOOL = 3;
 /** Flag in the kind column: the event's data still needs normalising. */
 const PENDING = 4;
 
-/**
- * @internal One flattened event of a trace, and its value in rules. The store keeps events as
- * columns and builds these objects only for events a rule looks at. `data` is normalised lazily
- * (tool-call arguments parsed from JSON strings, missing ids filled in).
- */
-export class PolicyEvent extends EventValue {
-  private cachedAddress: string | undefined = undefined;
-  /** Cache of the event's text pieces (`in` checks). */
-  texts: AddressedText[] | undefined = undefined;
-
-  constructor(
-    /** Position in the flattened sequence; `->` and `~>` compare these. */
-    readonly position: number,
-    /** Index of the top-level trace entry (tool calls share their message's index). */
-    readonly index: number,
-    readonly kind: EventKind,
-    /** Tool calls of a message and entries of a tool list: the sub-index; else -1. */
-    readonly sub: number,
-    private raw: Record<string, unknown>,
-    private pending: boolean,
-    /** ToolOutput: position of the call it answers, or -1. */
-    readonly callPosition: number,
-    /** ToolCall: function name; ToolOutput: name of the answered call; Tool: tool name. */
-    readonly toolName: string | undefined,
-  ) {
-    super();
-  }
-
-  /** Address into the trace: `"3"`, `"3.tool_calls.0"`, `"4.tools.1"`. */
-  get address(): string {
-    if (this.cachedAddress === undefined) {
-      this.cachedAddress =
-        this.sub < 0
-          ? String(this.index)
-          : `${this.index}.${this.kind === 'Tool' ? 'tools' : 'tool_calls'}.${this.sub}`;
-    }
-    return this.cachedAddress;
-  }
-
-  /** Id given to a tool call that has none (deterministic). */
-  get fallbackId(): string {
-    return fallbackId(this.index, this.sub);
-  }
-
-  /** The event as rules see it (normalised on first use). */
-  get data(): Record<string, unknown> {
-    if (this.pending) {
-      this.pending = false;
-      if (this.kind === 'ToolCall') this.raw = normalizeToolCall(this.raw, this.fallbackId);
-      else this.raw = normalizeMessageCalls(this.raw, this.index);
-    }
-    return this.raw;
-  }
-}
-
-const fallbackId = (index: number, sub: number): string =>
-  sub < 0 ? `call_${index}` : `call_${index}_${sub}`;
-
-function normalizeMessageCalls(
-  message: Record<string, unknown>,
-  index: number,
-): Record<string, unknown> {
-  const calls = message.tool_calls;
-  if (!Array.isArray(calls)) return message;
-  let changed = false;
-  const normalized = calls.map((call, j) => {
-    const n = isRecord(call)
-      ? normalizeToolCall(call, `call_${index}_${j}`)
-      : emptyCall(`call_${index}_${j}`);
-    if (n !== call) changed = true;
-    return n;
-  });
-  return changed ? { ...message, tool_calls: normalized } : message;
-}
-
 /** @internal A rollback point of an {@link EventStore}. */
 export interface StoreMark {
   events: number;
   traceLength: number;
   lastCall: number;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Normalises one tool call: arguments given as a JSON string are parsed; a missing id gets a
- * deterministic one. Returns the input itself when nothing changes.
- * @internal
- */
-function normalizeToolCall(
-  call: Record<string, unknown>,
-  fallbackId: string,
-): Record<string, unknown> {
-  let fn = call.function;
-  let changed = false;
-  if (!isRecord(fn)) {
-    // accept { name, arguments } shorthand
-    if (typeof call.name === 'string') {
-      fn = { name: call.name, arguments: call.arguments ?? {} };
-      changed = true;
-    } else {
-      fn = { name: '', arguments: {} };
-      changed = true;
-    }
-  }
-  let fnRecord = fn as Record<string, unknown>;
-  const args = fnRecord.arguments;
-  if (typeof args === 'string') {
-    let parsed: unknown;
-    try {
-      parsed = args.trim() === '' ? {} : JSON.parse(args);
-    } catch {
-      parsed = undefined;
-    }
-    if (isRecord(parsed)) {
-      fnRecord = { ...fnRecord, arguments: parsed };
-      changed = true;
-    }
-  } else if (args === undefined || args === null) {
-    fnRecord = { ...fnRecord, arguments: {} };
-    changed = true;
-  }
-  const hasId = typeof call.id === 'string';
-  if (!changed && hasId && call.type !== undefined) return call;
-  return {
-    ...call,
-    id: hasId ? call.id : fallbackId,
-    type: call.type ?? 'function',
-    function: fnRecord,
-  };
-}
-
-const toolNameOf = (call: Record<string, unknown>): string | undefined => {
-  const fn = call.function;
-  if (isRecord(fn)) return typeof fn.name === 'string' ? fn.name : undefined;
-  return typeof call.name === 'string' ? call.name : undefined;
-};
-
-const emptyCall = (id: string): Record<string, unknown> => ({
-  id,
-  type: 'function',
-  function: { name: '', arguments: {} },
-});
 
 /** How far back from the latest call a tool output's `tool_call_id` is looked up directly. */
 const RECENT_CALLS = 16;

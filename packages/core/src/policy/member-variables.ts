@@ -1,4 +1,4 @@
-import { EventValue } from './policy-values.js';
+import { PolicyEvent } from './policy-event.js';
 import { type EvalContext, type MemberStep, resetBindings } from './rule-plan.js';
 import { elementLocation, textSpan } from './value-locations.js';
 
@@ -41,11 +41,11 @@ export function hasMemberType(value: unknown, type: string): boolean {
         typeof value === 'object' &&
         value !== null &&
         !Array.isArray(value) &&
-        !(value instanceof EventValue)
+        !(value instanceof PolicyEvent)
       );
     default: {
       const test = eventKinds[type];
-      return test !== undefined && value instanceof EventValue && test(value.event.kind);
+      return test !== undefined && value instanceof PolicyEvent && test(value.kind);
     }
   }
 }
@@ -71,7 +71,7 @@ export function elementsOf(
     }
     return { items, locations };
   }
-  if (typeof value === 'object' && value !== null && !(value instanceof EventValue)) {
+  if (typeof value === 'object' && value !== null && !(value instanceof PolicyEvent)) {
     const items = Object.keys(value);
     return { items, locations: items.map(() => undefined) };
   }

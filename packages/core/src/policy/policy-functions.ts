@@ -6,11 +6,11 @@ import { detectUnicode, type UnicodeFinding } from './detect-unicode.js';
 import { extractHtmlData } from './extract-html-data.js';
 import { extractLinks, type LinkFinding } from './extract-links.js';
 import { findFuzzy, fuzzyTolerance } from './find-fuzzy.js';
+import { PolicyEvent } from './policy-event.js';
 import { cachedRegex } from './policy-regex.js';
 import type { PiiFinding } from './policy-types.js';
 import {
   compareOrder,
-  EventValue,
   getMember,
   parseJsonText,
   textsOf,
@@ -19,7 +19,6 @@ import {
   valuesEqual,
 } from './policy-values.js';
 import type { EvalContext } from './rule-plan.js';
-import { eventValue } from './rule-plan.js';
 import { markRange, splitLines, splitText, textSpan, withLocations } from './value-locations.js';
 
 /** @internal A built-in function callable from rules. */
@@ -88,8 +87,8 @@ function contentParts(
   const locations: (string | undefined)[] = [];
   const visit = (value: unknown, address: string | undefined, depth: number): void => {
     if (depth > 64) return; // JSON this deep is not chat content
-    if (value instanceof EventValue) {
-      const event = value.event;
+    if (value instanceof PolicyEvent) {
+      const event = value;
       if (event.kind === 'Message' || event.kind === 'ToolOutput')
         visit(event.data.content ?? null, `${event.address}.content`, depth + 1);
       return;
@@ -147,7 +146,7 @@ const number = (value: unknown): number | null => {
 const iterable = (value: unknown): unknown[] | null => {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return [...value];
-  if (typeof value === 'object' && value !== null && !(value instanceof EventValue))
+  if (typeof value === 'object' && value !== null && !(value instanceof PolicyEvent))
     return Object.keys(value);
   return null;
 };
@@ -166,7 +165,7 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     max: 1,
     call: (_ctx, [value]) => {
       if (typeof value === 'string' || Array.isArray(value)) return value.length;
-      if (value instanceof EventValue) return null;
+      if (value instanceof PolicyEvent) return null;
       if (typeof value === 'object' && value !== null) return Object.keys(value).length;
       return null;
     },
@@ -283,10 +282,10 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     min: 1,
     max: 1,
     call: (ctx, [value]) => {
-      if (!(value instanceof EventValue)) return null;
-      if (value.event.kind === 'ToolCall') return value;
-      const at = value.event.callPosition;
-      return at < 0 ? null : eventValue(ctx.run.store.event(at));
+      if (!(value instanceof PolicyEvent)) return null;
+      if (value.kind === 'ToolCall') return value;
+      const at = value.callPosition;
+      return at < 0 ? null : ctx.run.store.event(at);
     },
   },
   json_loads: {
@@ -551,7 +550,7 @@ export function callLocatedMethod(
 
 /** @internal Calls a whitelisted method on data; None when the value has no such method. */
 export function callMethod(target: unknown, name: string, args: unknown[]): unknown {
-  if (target instanceof EventValue) target = target.event.data;
+  if (target instanceof PolicyEvent) target = target.data;
   if (typeof target === 'string') {
     const method = stringMethods[name];
     if (method !== undefined) return method(target, args);

@@ -1,8 +1,10 @@
 import { EventStore } from './event-store.js';
+import { isRecord } from './is-record.js';
 import { enumerateMembers, rebindMembers } from './member-variables.js';
 import { PolicyError } from './policy-error.js';
+import { PolicyEvent } from './policy-event.js';
 import type { PolicyBinding, PolicyDetectors, PolicyViolation } from './policy-types.js';
-import { EventValue, toPlain } from './policy-values.js';
+import { toPlain } from './policy-values.js';
 import {
   type EvalContext,
   enumerateAssignments,
@@ -40,9 +42,6 @@ export interface Evaluation {
   errors: PolicyViolation[];
   truncated: boolean;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The evaluation state of a policy over one growing trace: the indexed events and, per rule and
@@ -253,7 +252,7 @@ export class PolicySession {
     });
     // a member counts in the key as its event's index when it is an event, else as -1
     for (const member of members)
-      indexes.push(member.value instanceof EventValue ? member.value.event.index : -1);
+      indexes.push(member.value instanceof PolicyEvent ? member.value.index : -1);
     const uniqueRanges = [...new Set(ranges)];
     for (const range of uniqueRanges) if (!addresses.includes(range)) addresses.push(range);
     return {

@@ -1,21 +1,5 @@
-import type { PolicyEvent } from './event-store.js';
-
-/**
- * @internal A trace event as a rule value: member access reads its data. The event is its own
- * value ({@link PolicyEvent} extends this class), so binding an event allocates nothing.
- */
-export abstract class EventValue {
-  /** The event this value stands for. */
-  get event(): PolicyEvent {
-    return this as unknown as PolicyEvent;
-  }
-}
-
-/** @internal A piece of text with its address in the trace (for character ranges). */
-export interface AddressedText {
-  text: string;
-  address: string | undefined;
-}
+import { isRecord } from './is-record.js';
+import { type AddressedText, PolicyEvent } from './policy-event.js';
 
 const forbidden = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -43,12 +27,6 @@ export function parseJsonText(text: string): unknown {
   return value;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  !(value instanceof EventValue);
-
 /** @internal Python truthiness. */
 export function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '')
@@ -61,7 +39,7 @@ export function truthy(value: unknown): boolean {
 /** @internal Member access on data: own properties only; JSON strings are parsed first. */
 export function getMember(value: unknown, name: string): unknown {
   if (forbidden.has(name)) return null;
-  if (value instanceof EventValue) value = value.event.data;
+  if (value instanceof PolicyEvent) value = value.data;
   else if (typeof value === 'string') value = parseJsonText(value);
   if (isRecord(value) && Object.hasOwn(value, name)) {
     const member = value[name];
@@ -72,7 +50,7 @@ export function getMember(value: unknown, name: string): unknown {
 
 /** @internal `value[key]`: lists by (negative) index, dicts by key, strings by index. */
 export function getIndex(value: unknown, key: unknown): unknown {
-  if (value instanceof EventValue) value = value.event.data;
+  if (value instanceof PolicyEvent) value = value.data;
   if (typeof key === 'number' && Number.isInteger(key)) {
     if (Array.isArray(value) || typeof value === 'string') {
       const at = key < 0 ? value.length + key : key;
@@ -89,11 +67,9 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === undefined) a = null;
   if (b === undefined) b = null;
-  if (a instanceof EventValue || b instanceof EventValue) {
+  if (a instanceof PolicyEvent || b instanceof PolicyEvent) {
     // by position: a filter may look at a transient copy of a cached event
-    return (
-      a instanceof EventValue && b instanceof EventValue && a.event.position === b.event.position
-    );
+    return a instanceof PolicyEvent && b instanceof PolicyEvent && a.position === b.position;
   }
   if (Array.isArray(a)) {
     return (
@@ -136,8 +112,8 @@ export function compareOrder(a: unknown, b: unknown, operator: '<' | '>' | '<=' 
  * @internal
  */
 export function textsOf(value: unknown, address: string | undefined): AddressedText[] {
-  if (value instanceof EventValue) {
-    const event = value.event;
+  if (value instanceof PolicyEvent) {
+    const event = value;
     if (event.texts !== undefined) return event.texts;
     let texts: AddressedText[];
     if (event.kind === 'ToolCall') {
@@ -177,7 +153,7 @@ export function textsOf(value: unknown, address: string | undefined): AddressedT
 
 /** @internal A value as plain data for results (events become their data). */
 export function toPlain(value: unknown): unknown {
-  if (value instanceof EventValue) return value.event.data;
+  if (value instanceof PolicyEvent) return value.data;
   if (Array.isArray(value)) return value.map(toPlain);
   return value === undefined ? null : value;
 }

@@ -1,9 +1,7 @@
+import { isRecord } from './is-record.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicySession } from './policy-session.js';
 import type { ToolCallVerdict } from './policy-types.js';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** @internal Checks and normalises a proposed call to OpenAI's shape. */
 function proposedCallRecord(call: unknown): Record<string, unknown> {

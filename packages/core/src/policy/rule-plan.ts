@@ -1,6 +1,5 @@
-import type { EventStore, PolicyEvent } from './event-store.js';
+import type { EventStore } from './event-store.js';
 import type { PolicyAction, PolicyDetectors, PolicyEventType } from './policy-types.js';
-import type { EventValue } from './policy-values.js';
 
 /** @internal Marks a binding slot that has not been evaluated for the current assignment. */
 export const UNSET: unique symbol = Symbol('unset');
@@ -96,11 +95,6 @@ export interface RulePlan extends EnumerationPlan {
   describe:
     | ((ctx: EvalContext) => { args: unknown[]; namedArgs: Record<string, unknown> })
     | undefined;
-}
-
-/** @internal The rule value of an event (the event itself). */
-export function eventValue(event: PolicyEvent): EventValue {
-  return event;
 }
 
 /** @internal First index in sorted `list` whose value is >= `target`. */

@@ -1,0 +1,149 @@
+import { EVENT_MARK, isRecord } from './is-record.js';
+
+/** @internal Concrete event kinds (a rule type like `Message` or `Event` selects several). */
+export type EventKind = 'Message' | 'ToolCall' | 'ToolOutput' | 'Tool';
+
+/** @internal A piece of text with its address in the trace (for character ranges). */
+export interface AddressedText {
+  text: string;
+  address: string | undefined;
+}
+
+/**
+ * @internal One flattened event of a trace, and its value in rules. The store keeps events as
+ * columns and builds these objects only for events a rule looks at. `data` is normalised lazily
+ * (tool-call arguments parsed from JSON strings, missing ids filled in).
+ */
+export class PolicyEvent {
+  private cachedAddress: string | undefined = undefined;
+  /** Cache of the event's text pieces (`in` checks). */
+  texts: AddressedText[] | undefined = undefined;
+
+  constructor(
+    /** Position in the flattened sequence; `->` and `~>` compare these. */
+    readonly position: number,
+    /** Index of the top-level trace entry (tool calls share their message's index). */
+    readonly index: number,
+    readonly kind: EventKind,
+    /** Tool calls of a message and entries of a tool list: the sub-index; else -1. */
+    readonly sub: number,
+    private raw: Record<string, unknown>,
+    private pending: boolean,
+    /** ToolOutput: position of the call it answers, or -1. */
+    readonly callPosition: number,
+    /** ToolCall: function name; ToolOutput: name of the answered call; Tool: tool name. */
+    readonly toolName: string | undefined,
+  ) {}
+
+  /** Address into the trace: `"3"`, `"3.tool_calls.0"`, `"4.tools.1"`. */
+  get address(): string {
+    if (this.cachedAddress === undefined) {
+      this.cachedAddress =
+        this.sub < 0
+          ? String(this.index)
+          : `${this.index}.${this.kind === 'Tool' ? 'tools' : 'tool_calls'}.${this.sub}`;
+    }
+    return this.cachedAddress;
+  }
+
+  /** Id given to a tool call that has none (deterministic). */
+  get fallbackId(): string {
+    return fallbackId(this.index, this.sub);
+  }
+
+  /** The event as rules see it (normalised on first use). */
+  get data(): Record<string, unknown> {
+    if (this.pending) {
+      this.pending = false;
+      if (this.kind === 'ToolCall') this.raw = normalizeToolCall(this.raw, this.fallbackId);
+      else this.raw = normalizeMessageCalls(this.raw, this.index);
+    }
+    return this.raw;
+  }
+}
+
+// on the prototype, so events carry no extra field: isRecord must not take them for plain data
+Object.defineProperty(PolicyEvent.prototype, EVENT_MARK, { value: true });
+
+/** @internal The id given to a tool call without one (deterministic). */
+export const fallbackId = (index: number, sub: number): string =>
+  sub < 0 ? `call_${index}` : `call_${index}_${sub}`;
+
+function normalizeMessageCalls(
+  message: Record<string, unknown>,
+  index: number,
+): Record<string, unknown> {
+  const calls = message.tool_calls;
+  if (!Array.isArray(calls)) return message;
+  let changed = false;
+  const normalized = calls.map((call, j) => {
+    const n = isRecord(call)
+      ? normalizeToolCall(call, `call_${index}_${j}`)
+      : emptyCall(`call_${index}_${j}`);
+    if (n !== call) changed = true;
+    return n;
+  });
+  return changed ? { ...message, tool_calls: normalized } : message;
+}
+
+/**
+ * Normalises one tool call: arguments given as a JSON string are parsed; a missing id gets a
+ * deterministic one. Returns the input itself when nothing changes.
+ * @internal
+ */
+export function normalizeToolCall(
+  call: Record<string, unknown>,
+  fallbackId: string,
+): Record<string, unknown> {
+  let fn = call.function;
+  let changed = false;
+  if (!isRecord(fn)) {
+    // accept { name, arguments } shorthand
+    if (typeof call.name === 'string') {
+      fn = { name: call.name, arguments: call.arguments ?? {} };
+      changed = true;
+    } else {
+      fn = { name: '', arguments: {} };
+      changed = true;
+    }
+  }
+  let fnRecord = fn as Record<string, unknown>;
+  const args = fnRecord.arguments;
+  if (typeof args === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = args.trim() === '' ? {} : JSON.parse(args);
+    } catch {
+      parsed = undefined;
+    }
+    if (isRecord(parsed)) {
+      fnRecord = { ...fnRecord, arguments: parsed };
+      changed = true;
+    }
+  } else if (args === undefined || args === null) {
+    fnRecord = { ...fnRecord, arguments: {} };
+    changed = true;
+  }
+  const hasId = typeof call.id === 'string';
+  if (!changed && hasId && call.type !== undefined) return call;
+  return {
+    ...call,
+    id: hasId ? call.id : fallbackId,
+    type: call.type ?? 'function',
+    function: fnRecord,
+  };
+}
+
+/** @internal The function name of a tool call (OpenAI shape or `{ name }` shorthand). */
+export const toolNameOf = (call: Record<string, unknown>): string | undefined => {
+  const fn = call.function;
+  if (isRecord(fn)) return typeof fn.name === 'string' ? fn.name : undefined;
+  return typeof call.name === 'string' ? call.name : undefined;
+};
+
+/** @internal A placeholder for a tool call entry that is not an object. */
+export const emptyCall = (id: string): Record<string, unknown> => ({
+  id,
+  type: 'function',
+  function: { name: '', arguments: {} },
+});
