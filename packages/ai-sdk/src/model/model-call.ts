@@ -148,78 +148,75 @@ export async function generateCall(
 
 type Part = LanguageModelV4StreamPart;
 
-/** The neutral delta and gate kind of one model-layer stream part. */
-function classify(
-  part: Part,
-  state: StreamState,
-): { delta: ModelCallDelta | undefined; kind: StreamPartKind } {
+/**
+ * The neutral delta of one model-layer stream part; its gate kind goes in `state.kind`. Text and
+ * reasoning deltas (most parts) reuse one object per stream: the handle does not keep them.
+ */
+function classify(part: Part, state: StreamState): ModelCallDelta | undefined {
+  state.kind = 'content';
   switch (part.type) {
     case 'text-delta':
-      return { delta: { text: part.delta }, kind: 'content' };
+      state.text.text = part.delta;
+      return state.text;
     case 'reasoning-delta':
-      return { delta: { reasoning: part.delta }, kind: 'content' };
+      state.reasoning.reasoning = part.delta;
+      return state.reasoning;
     case 'response-metadata':
       return {
-        delta: {
-          ...(part.modelId === undefined ? {} : { model: part.modelId }),
-          ...(part.id === undefined ? {} : { responseId: part.id }),
-        },
-        kind: 'content',
+        ...(part.modelId === undefined ? {} : { model: part.modelId }),
+        ...(part.id === undefined ? {} : { responseId: part.id }),
       };
     case 'tool-input-start': {
-      if (part.providerExecuted === true) return { delta: undefined, kind: 'content' };
+      if (part.providerExecuted === true) return undefined;
       const index = state.indexOf(part.id);
       state.names.set(part.id, part.toolName);
-      return {
-        delta: { toolCalls: [{ index, id: part.id, name: part.toolName }] },
-        kind: state.holdInput(part.toolName) ? 'tool-call-end' : 'tool-call',
-      };
+      state.kind = state.holdInput(part.toolName) ? 'tool-call-end' : 'tool-call';
+      return { toolCalls: [{ index, id: part.id, name: part.toolName }] };
     }
     case 'tool-input-delta': {
       const name = state.names.get(part.id);
-      if (name === undefined) return { delta: undefined, kind: 'content' };
+      if (name === undefined) return undefined;
       state.withArguments.add(part.id);
-      return {
-        delta: { toolCalls: [{ index: state.indexOf(part.id), arguments: part.delta }] },
-        kind: state.holdInput(name) ? 'tool-call-end' : 'tool-call',
-      };
+      state.kind = state.holdInput(name) ? 'tool-call-end' : 'tool-call';
+      return { toolCalls: [{ index: state.indexOf(part.id), arguments: part.delta }] };
     }
     case 'tool-input-end': {
       const name = state.names.get(part.id);
-      if (name === undefined) return { delta: undefined, kind: 'content' };
-      return { delta: undefined, kind: state.holdInput(name) ? 'tool-call-end' : 'tool-call' };
+      if (name === undefined) return undefined;
+      state.kind = state.holdInput(name) ? 'tool-call-end' : 'tool-call';
+      return undefined;
     }
     case 'tool-call': {
-      if (part.providerExecuted === true) return { delta: undefined, kind: 'content' };
+      if (part.providerExecuted === true) return undefined;
       const index = state.indexOf(part.toolCallId);
       const complete = !state.withArguments.has(part.toolCallId);
       state.names.set(part.toolCallId, part.toolName);
+      state.kind = 'tool-call-end';
       return {
-        delta: {
-          toolCalls: [
-            {
-              index,
-              id: part.toolCallId,
-              name: part.toolName,
-              ...(complete ? { arguments: part.input } : {}),
-            },
-          ],
-        },
-        kind: 'tool-call-end',
+        toolCalls: [
+          {
+            index,
+            id: part.toolCallId,
+            name: part.toolName,
+            ...(complete ? { arguments: part.input } : {}),
+          },
+        ],
       };
     }
     case 'finish':
-      return {
-        delta: { usage: usageOf(part.usage), finishReason: finishReasonOf(part.finishReason) },
-        kind: 'finish',
-      };
+      state.kind = 'finish';
+      return { usage: usageOf(part.usage), finishReason: finishReasonOf(part.finishReason) };
     default:
-      return { delta: undefined, kind: 'content' };
+      return undefined;
   }
 }
 
 /** What a stream remembers of its tool calls. */
 class StreamState {
+  /** The gate kind of the part just classified. */
+  kind: StreamPartKind = 'content';
+  readonly text: ModelCallDelta = { text: undefined };
+  readonly reasoning: ModelCallDelta = { reasoning: undefined };
   readonly indexes = new Map<string, number>();
   readonly names = new Map<string, string>();
   readonly withArguments = new Set<string>();
@@ -355,8 +352,8 @@ function observe(
         }
         const part = next.value;
         if (part.type === 'error') errorPart = part.error;
-        const { delta, kind } = classify(part, state);
-        switch (gate.push(delta, kind)) {
+        const delta = classify(part, state);
+        switch (gate.push(delta, state.kind)) {
           case 'deliver':
             controller.enqueue(part);
             return;

@@ -1,0 +1,193 @@
+/**
+ * Overhead of `tracewardenMiddleware`: the same AI SDK model (`@ai-sdk/openai-compatible`
+ * against the scripted server in a child process, bench/scripted-server-process.ts), raw and
+ * wrapped (recording every call into an in-memory tracer), through `generateText` and
+ * `streamText`. Raw and wrapped calls alternate call by call, paired, so socket and GC drift hit
+ * both alike; the wall figure is the median of the paired differences. Also prints the main
+ * thread's CPU time per call (blocks of 100, summed per kind).
+ * Targets (issue 12): < 50 µs added per call, < 0.1 ms added to the time to first chunk.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
+import { createTracer } from '@tracewarden/core';
+import { generateText, type LanguageModel, streamText, wrapLanguageModel } from 'ai';
+
+const calls = 1500;
+
+function startServerProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'scripted-server-process.ts');
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@tracewarden/source', '--import', 'tsx', script],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`scripted server exited (${code})`)));
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (data: string) => {
+      out += data;
+      const line = out.indexOf('\n');
+      if (line >= 0) resolve({ url: out.slice(0, line).trim(), child });
+    });
+  });
+}
+
+const { url, child } = await startServerProcess();
+const killServer = () => {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+};
+process.on('exit', killServer);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    killServer();
+    process.exit(1);
+  });
+
+const provider = createOpenAICompatible({
+  name: 'openai',
+  baseURL: url,
+  apiKey: 'bench',
+  includeUsage: true,
+});
+const raw = provider('gpt-4o-mini');
+const tracer = createTracer();
+const wrapped = wrapLanguageModel({ model: raw, middleware: tracewardenMiddleware({ tracer }) });
+
+function median(values: number[]): number {
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+function cpuMs(): number {
+  const { user, system } = threadCpuUsage ? threadCpuUsage.call(process) : process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+interface Sample {
+  total: number;
+  first: number;
+}
+
+async function generated(model: LanguageModel): Promise<Sample> {
+  const start = performance.now();
+  await generateText({ model, instructions: 'You echo.', prompt: 'Say something short.' });
+  const total = performance.now() - start;
+  return { total, first: total };
+}
+
+async function streamed(model: LanguageModel): Promise<Sample> {
+  const start = performance.now();
+  const result = streamText({ model, instructions: 'You echo.', prompt: 'Say something short.' });
+  let first = -1;
+  for await (const part of result.stream)
+    if (first < 0 && part.type === 'text-delta') first = performance.now() - start;
+  return { total: performance.now() - start, first };
+}
+
+interface Pairs {
+  raw: Sample[];
+  wrapped: Sample[];
+}
+
+async function phase(
+  rawCall: () => Promise<Sample>,
+  wrappedCall: () => Promise<Sample>,
+): Promise<Pairs> {
+  const pairs: Pairs = { raw: [], wrapped: [] };
+  for (let i = 0; i < calls; i++) {
+    if (i % 2 === 0) {
+      pairs.raw.push(await rawCall());
+      pairs.wrapped.push(await wrappedCall());
+    } else {
+      pairs.wrapped.push(await wrappedCall());
+      pairs.raw.push(await rawCall());
+    }
+  }
+  return pairs;
+}
+
+async function cpuPerCall(
+  rawCall: () => Promise<Sample>,
+  wrappedCall: () => Promise<Sample>,
+): Promise<{ raw: number; wrapped: number }> {
+  const block = 100;
+  const time = { raw: 0, wrapped: 0 };
+  const run = async (call: () => Promise<Sample>, kind: 'raw' | 'wrapped') => {
+    const start = cpuMs();
+    for (let j = 0; j < block; j++) await call();
+    time[kind] += cpuMs() - start;
+  };
+  for (let i = 0; i < calls / block; i++) {
+    if (i % 2 === 0) {
+      await run(rawCall, 'raw');
+      await run(wrappedCall, 'wrapped');
+    } else {
+      await run(wrappedCall, 'wrapped');
+      await run(rawCall, 'raw');
+    }
+  }
+  return { raw: time.raw / calls, wrapped: time.wrapped / calls };
+}
+
+try {
+  for (let i = 0; i < 300; i++) {
+    await generated(raw);
+    await generated(wrapped);
+    await streamed(raw);
+    await streamed(wrapped);
+  }
+  globalThis.gc?.();
+  const plain = await phase(
+    () => generated(raw),
+    () => generated(wrapped),
+  );
+  globalThis.gc?.();
+  const stream = await phase(
+    () => streamed(raw),
+    () => streamed(wrapped),
+  );
+  globalThis.gc?.();
+  const cpuPlain = await cpuPerCall(
+    () => generated(raw),
+    () => generated(wrapped),
+  );
+  const cpuStream = await cpuPerCall(
+    () => streamed(raw),
+    () => streamed(wrapped),
+  );
+  const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(7)} µs`;
+  const row = (name: string, pairs: Pairs, key: keyof Sample) => {
+    const r = median(pairs.raw.map((sample) => sample[key]));
+    const w = median(pairs.wrapped.map((sample) => sample[key]));
+    const added = median(
+      pairs.wrapped.map((sample, i) => sample[key] - (pairs.raw[i]?.[key] ?? 0)),
+    );
+    console.log(
+      `${name.padEnd(30)} raw ${us(r)}  wrapped ${us(w)}  added ${us(added)}  x${(w / r).toFixed(3)}`,
+    );
+  };
+  const cpuRow = (name: string, cpu: { raw: number; wrapped: number }) =>
+    console.log(
+      `${`cpu/call ${name}`.padEnd(30)} raw ${us(cpu.raw)}  wrapped ${us(cpu.wrapped)}  added ${us(cpu.wrapped - cpu.raw)}  x${(cpu.wrapped / cpu.raw).toFixed(3)}`,
+    );
+  console.log(
+    `\n## tracewardenMiddleware overhead (${calls} paired calls each, wall: medians of paired differences; server in a child process)`,
+  );
+  row('generateText', plain, 'total');
+  row('streamText', stream, 'total');
+  row('time to first chunk', stream, 'first');
+  console.log('## client main-thread CPU time per call (blocks of 100, summed per kind)');
+  cpuRow('generateText', cpuPlain);
+  cpuRow('streamText', cpuStream);
+  console.log(
+    `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
+  );
+} finally {
+  killServer();
+}
