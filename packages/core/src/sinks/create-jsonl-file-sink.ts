@@ -1,3 +1,4 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { configurationError, validateOptions } from '../errors/validate-options.js';
@@ -5,6 +6,7 @@ import type { Block } from '../model/index.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
 import { jsonlFileSinkOptionsSchema } from './sink-options-schema.js';
+import { forgetUnwritten, trackUnwritten, type UnwrittenBlocks } from './unwritten-at-exit.js';
 
 /** Options of {@link createJsonlFileSink}. */
 export interface JsonlFileSinkOptions {
@@ -18,6 +20,14 @@ export interface JsonlFileSinkOptions {
   onError?: (error: SinkError) => void;
   /** Call `datasync()` after each append, so a flushed block survives a power loss. @default false */
   sync?: boolean;
+  /**
+   * Write blocks still buffered when the process exits (`process.exit()`, the end of the event
+   * loop) synchronously, instead of only warning that they were not written. Blocks of an append
+   * in flight at that moment may still be lost (and are reported). A tracer created with
+   * `flushOnExit: true` turns this on for its file sinks.
+   * @default false: buffered blocks at exit are reported in one warning on stderr
+   */
+  flushOnExit?: boolean;
 }
 
 /** A {@link Sink} appending one JSON block per line to a file. */
@@ -27,6 +37,13 @@ export interface JsonlFileSink extends Sink {
   /** Blocks accepted by `write()` and not yet on disk. */
   readonly pendingBlocks: number;
 }
+
+/**
+ * The exit-check state of a JSONL file sink: a tracer with `flushOnExit` turns its
+ * `writeAtExit` on.
+ * @internal
+ */
+export const exitStateKey: unique symbol = Symbol('tracewarden.jsonlSinkExitState');
 
 /** @internal Default size of the write buffer. */
 const defaultJsonlBufferBytes = 64 * 1024;
@@ -49,8 +66,10 @@ function countNewlines(buffer: Uint8Array): number {
  * with a {@link SinkError} `SINK_WRITE_FAILED` naming the path and cause, and the unwritten
  * bytes stay buffered, so a later `flush()` writes them exactly once when the cause is fixed.
  * After a background failure no further background appends are attempted until a `flush()`.
- * Blocks still buffered when the process exits without `flush()` are lost: call
- * `tracer.shutdown()` (or `flush()`) before exiting.
+ * Blocks still buffered when the process exits without `flush()` are not written: call
+ * `tracer.shutdown()` (or `flush()`) before exiting, or set `flushOnExit` (here, or on the
+ * tracer, which also flushes on `beforeExit`, SIGINT and SIGTERM). They are never lost
+ * silently: at exit, one warning on stderr says how many blocks were not written, and where.
  *
  * @param path - the file to append to (created, with its directories, on the first append)
  * @param options - buffer size, error callback and durability
@@ -83,6 +102,16 @@ export function createJsonlFileSink(
   let backgroundFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
+  // Blocks of the append in flight (moved out of `lines`, not yet known to be on disk).
+  let inFlightBlocks = 0;
+  // Registered with the exit check while anything is unwritten (see unwritten-at-exit.ts).
+  let tracked = false;
+  const exitState: UnwrittenBlocks = {
+    path,
+    writeAtExit: options.flushOnExit === true,
+    unwrittenBlocks: () => headBlocks + lines.length + inFlightBlocks,
+    writeNow,
+  };
   // Blocks write() could not serialise: they are lost, so every later flush() says so.
   let unwritable: SinkError | undefined;
   let unwritableCount = 0;
@@ -125,13 +154,42 @@ export function createJsonlFileSink(
     const blocks = headBlocks + batchBlocks;
     head = undefined;
     headBlocks = 0;
+    inFlightBlocks = blocks;
     const { written, cause } = await appendAll(data);
-    if (cause === undefined) return undefined;
+    inFlightBlocks = 0;
+    if (cause === undefined) {
+      if (tracked && lines.length === 0 && head === undefined) {
+        tracked = false;
+        forgetUnwritten(exitState);
+      }
+      return undefined;
+    }
     if (written < data.length) {
       head = data.subarray(written);
       headBlocks = written === 0 ? blocks : countNewlines(head);
     }
     return report(cause);
+  }
+
+  /**
+   * The process is exiting: appends what is buffered synchronously (no event loop is left).
+   * Returns the blocks still unwritten: those of an append in flight, or all when this fails.
+   */
+  function writeNow(): number {
+    const blocks = headBlocks + lines.length;
+    if (blocks === 0) return inFlightBlocks;
+    try {
+      const fresh = Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`, 'utf8');
+      mkdirSync(dirname(path), { recursive: true });
+      appendFileSync(path, head === undefined ? fresh : Buffer.concat([head, fresh]));
+      lines = [];
+      bufferedChars = 0;
+      head = undefined;
+      headBlocks = 0;
+      return inFlightBlocks;
+    } catch {
+      return blocks + inFlightBlocks;
+    }
   }
 
   function report(cause: unknown): SinkError {
@@ -182,7 +240,7 @@ export function createJsonlFileSink(
     onError?.(unwritable);
   }
 
-  return {
+  const sink: JsonlFileSink = {
     path,
     get pendingBlocks() {
       return headBlocks + lines.length;
@@ -205,6 +263,10 @@ export function createJsonlFileSink(
       }
       lines.push(line);
       bufferedChars += line.length + 1;
+      if (!tracked) {
+        tracked = true;
+        trackUnwritten(exitState);
+      }
       if (bufferedChars >= bufferBytes && !backgroundScheduled && !backgroundFailed) {
         backgroundScheduled = true;
         void enqueue().then((error) => {
@@ -228,4 +290,6 @@ export function createJsonlFileSink(
       return closing;
     },
   };
+  (sink as { [exitStateKey]?: UnwrittenBlocks })[exitStateKey] = exitState;
+  return sink;
 }

@@ -8,6 +8,7 @@ function jsonlShape() {
     bufferBytes: optionSchemas.integer(0).optional(),
     onError: optionSchemas.function().optional(),
     sync: z.boolean().optional(),
+    flushOnExit: z.boolean().optional(),
   };
 }
 

@@ -14,12 +14,15 @@ import type {
   TraceEntry,
 } from '../model/index.js';
 import { createIdGenerator } from '../model/index.js';
+import { exitStateKey } from '../sinks/create-jsonl-file-sink.js';
 import type { Sink } from '../sinks/sink.js';
+import type { UnwrittenBlocks } from '../sinks/unwritten-at-exit.js';
 import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
 import type { BlockLimits } from '../validation/types.js';
+import { type ExitFlushable, flushOnExit, stopFlushOnExit } from './flush-on-exit.js';
 import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
 import { recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
@@ -39,6 +42,15 @@ export interface TracerOptions {
   clock?: () => number;
   /** Source of block, trace and call ids. @default createIdGenerator(clock) */
   ids?: IdGenerator;
+  /**
+   * Flush when the process is about to end on its own (`beforeExit`), shut down on SIGINT and
+   * SIGTERM (then let the signal end the process, unless another listener handles it), and make
+   * file sinks write synchronously on `process.exit()`: for scripts, CLIs and serverless handlers
+   * that may end without `shutdown()`. `shutdown()` unregisters the tracer. Without it, blocks
+   * left buffered in a file sink at exit are not written, and one warning on stderr says so.
+   * @default false
+   */
+  flushOnExit?: boolean;
   /**
    * Called when a sink throws from `write()`. The block stays accepted; the error is also kept
    * and makes the next `flush()` reject, so it is never lost silently.
@@ -135,6 +147,9 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   let lastMessageId: string | null = null;
   let closed = false;
   let shutdownPromise: Promise<void> | undefined;
+  /** Blocks went to the sinks since the last flush began (for `flushOnExit`). */
+  let unflushed = false;
+  let exitHandle: ExitFlushable | undefined;
   // Ids drawn for blocks that were then rejected; later blocks take them first, so a rejection
   // leaves no trace, not even a gap in sequential ids.
   const spareIds: string[] = [];
@@ -296,6 +311,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
   function commit(block: Block): void {
     if (block.sub_type === 'MESSAGE') lastMessageId = block.id;
+    unflushed = true;
     for (let i = 0; i < sinkCount; i++) {
       try {
         (sinks[i] as Sink).write(block);
@@ -593,6 +609,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     async flush() {
       materialize();
+      unflushed = false;
       const errors = writeErrors.splice(0);
       const failed = takeFailedWriteSinks();
       const settled = await Promise.allSettled(sinks.map(async (sink) => sink.flush()));
@@ -615,6 +632,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       if (shutdownPromise === undefined) {
         materialize();
         closed = true;
+        unflushed = false;
+        if (exitHandle !== undefined) stopFlushOnExit(exitHandle);
         shutdownPromise = (async () => {
           const errors = writeErrors.splice(0);
           const failed = takeFailedWriteSinks();
@@ -644,6 +663,20 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // direct paths only while the public methods they stand in for are this tracer's own
   (recordResponse as { [standsInFor]?: unknown })[standsInFor] = tracer.logMessage;
   (tracer[recordGuardedCall] as { [standsInFor]?: unknown })[standsInFor] = tracer.recordEntry;
+  if (options.flushOnExit === true && sinkCount > 0) {
+    for (const sink of sinks) {
+      const state = (sink as { [exitStateKey]?: UnwrittenBlocks })[exitStateKey];
+      // `process.exit()` leaves no event loop to flush in: file sinks then write synchronously
+      if (state !== undefined) state.writeAtExit = true;
+    }
+    exitHandle = {
+      traceId,
+      unflushed: () => unflushed,
+      flush: () => tracer.flush(),
+      shutdown: () => tracer.shutdown(),
+    };
+    flushOnExit(exitHandle);
+  }
   return tracer;
 }
 

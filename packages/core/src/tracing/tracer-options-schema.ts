@@ -29,6 +29,7 @@ function tracerShape() {
       .withMethods('an IdGenerator (blockId, traceId, callId)', ['blockId', 'traceId', 'callId'])
       .optional(),
     onError: optionSchemas.function().optional(),
+    flushOnExit: z.boolean().optional(),
   };
 }
 
