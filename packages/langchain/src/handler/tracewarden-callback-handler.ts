@@ -33,6 +33,7 @@ import {
   errorOutputOf,
   errorStatusOf,
   errorSummaryOf,
+  toolCallIdOf,
   toolOutcomeOf,
 } from '../messages/tool-output.js';
 import {
@@ -93,6 +94,7 @@ interface Run extends RunInfo {
   /** Tool runs: the call id its TOOL_RESULT answers, and where. */
   callId?: string | undefined;
   toolTracer?: Tracer | undefined;
+  toolInput?: string | undefined;
   startedAt?: number | undefined;
 }
 
@@ -489,30 +491,45 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       runName ?? stringOf((tool as { name?: unknown }).name) ?? stringOf(tool.id?.at(-1));
     const run = this.#open(runId, parentRunId, name, tags, metadata);
     run.startedAt = performance.now();
+    run.toolInput = input;
+    // Without a call id (a plain tool.invoke(args), or @langchain/core versions that do not pass
+    // it) the call is known at the end, from the ToolMessage the tool returns.
+    if (toolCallId === undefined) return;
     try {
-      const tracer = this.#tracerOf(run, () => tracerOfCall(toolCallId));
-      const callId = toolCallId ?? runId;
-      run.callId = callId;
-      run.toolTracer = tracer;
-      if (tracer.findToolCall(callId) === undefined) {
-        recordUnlinkedToolCall(tracer, {
-          callId,
-          name: name ?? 'tool',
-          input,
-          metadata: { langchain: runMetadata(run) },
-        });
-        linkCall(tracer, callId);
-      }
+      this.#resolveToolCall(run, toolCallId);
     } catch (error) {
       this.#onRecordingError(error);
     }
   }
 
-  #endTool(runId: string, result: (run: Run) => Parameters<typeof recordToolResult>[1]): void {
+  /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */
+  #resolveToolCall(run: Run, toolCallId: string | undefined): void {
+    const tracer = this.#tracerOf(run, () => tracerOfCall(toolCallId));
+    const callId = toolCallId ?? run.runId;
+    run.callId = callId;
+    run.toolTracer = tracer;
+    if (tracer.findToolCall(callId) !== undefined) return;
+    // a run no model call of this trace proposed: its TOOL_CALL goes under the latest answer
+    recordUnlinkedToolCall(tracer, {
+      callId,
+      name: run.name ?? 'tool',
+      input: run.toolInput ?? '{}',
+      metadata: { langchain: runMetadata(run) },
+    });
+    linkCall(tracer, callId);
+  }
+
+  #endTool(
+    runId: string,
+    callIdInOutput: string | undefined,
+    result: (run: Run, callId: string) => Parameters<typeof recordToolResult>[1],
+  ): void {
     const run = this.#close(runId);
-    if (run?.toolTracer === undefined || run.callId === undefined) return;
+    if (run === undefined) return;
     try {
-      recordToolResult(run.toolTracer, result(run));
+      if (run.callId === undefined) this.#resolveToolCall(run, callIdInOutput);
+      if (run.toolTracer === undefined || run.callId === undefined) return;
+      recordToolResult(run.toolTracer, result(run, run.callId));
     } catch (error) {
       this.#onRecordingError(error);
     }
@@ -533,10 +550,10 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @internal
    */
   override handleToolEnd(output: unknown, runId: string): void {
-    this.#endTool(runId, (run) => {
-      const outcome = toolOutcomeOf(output, run.callId);
+    this.#endTool(runId, toolCallIdOf(output), (run, callId) => {
+      const outcome = toolOutcomeOf(output, callId);
       return {
-        callId: run.callId as string,
+        callId,
         output: outcome.output,
         metadata: this.#toolMetadata(run, outcome.status),
         extra: outcome.extra,
@@ -550,10 +567,10 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @internal
    */
   override handleToolError(error: unknown, runId: string): void {
-    this.#endTool(runId, (run) => {
+    this.#endTool(runId, undefined, (run, callId) => {
       const metadata = this.#toolMetadata(run, errorStatusOf(error));
       metadata.error = errorSummaryOf(error);
-      return { callId: run.callId as string, output: errorOutputOf(error), metadata };
+      return { callId, output: errorOutputOf(error), metadata };
     });
   }
 

@@ -8,6 +8,11 @@ export function isToolMessage(value: unknown): value is LooseMessage & { tool_ca
   return typeof message.tool_call_id === 'string' && messageType(message) === 'tool';
 }
 
+/** The call id a tool's output answers (a `ToolMessage`'s `tool_call_id`), if any. @internal */
+export function toolCallIdOf(output: unknown): string | undefined {
+  return isToolMessage(output) ? output.tool_call_id : undefined;
+}
+
 /** A value as a JSON-safe output (strings and JSON values as they are). */
 function jsonSafe(value: unknown): unknown {
   if (value === undefined) return null;

@@ -1,0 +1,118 @@
+/**
+ * The lowest supported `@langchain/core` (1.0.0, installed as `@langchain/core-lowest`): its
+ * models, tools and callback manager drive the handler, which is built on the latest core.
+ * LangChain finds handlers by duck typing (`isBaseCallbackHandler`), so one handler serves both.
+ */
+import { BaseChatModel } from '@langchain/core-lowest/language_models/chat_models';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+} from '@langchain/core-lowest/messages';
+import type { ChatResult } from '@langchain/core-lowest/outputs';
+import { tool } from '@langchain/core-lowest/tools';
+import { FakeListChatModel } from '@langchain/core-lowest/utils/testing';
+import { createTracer, PolicyViolationError, parsePolicy } from '@tracewarden/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
+import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
+
+/** A chat model of core 1.0.0 answering from a script (1.0.0 has no `fakeModel()`). */
+class ScriptedChatModel extends BaseChatModel {
+  constructor(private readonly script: AIMessage[]) {
+    super({});
+  }
+  _llmType(): string {
+    return 'scripted';
+  }
+  async _generate(): Promise<ChatResult> {
+    const message = this.script.shift();
+    if (message === undefined) throw new Error('script exhausted');
+    return {
+      generations: [{ text: typeof message.content === 'string' ? message.content : '', message }],
+    };
+  }
+}
+
+const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
+  name: 'weather',
+  description: 'Weather',
+  schema: z.object({ city: z.string() }),
+});
+
+function script(): AIMessage[] {
+  return [
+    new AIMessage({
+      content: '',
+      tool_calls: [{ name: 'weather', args: { city: 'Paris' }, id: 'call_low', type: 'tool_call' }],
+    } as never),
+    new AIMessage({ content: 'Sunny in Paris.' }),
+  ];
+}
+
+describe('@langchain/core 1.0.0 (lowest supported)', () => {
+  it('records a manual tool loop as one sound trace', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const model = new ScriptedChatModel(script());
+    const messages: BaseMessage[] = [new SystemMessage('Be brief.'), new HumanMessage('Weather?')];
+    for (let turn = 0; turn < 3; turn++) {
+      const answer = await model.invoke(messages, { callbacks: [handler as never] });
+      messages.push(answer);
+      if (!answer.tool_calls?.length) break;
+      for (const call of answer.tool_calls)
+        messages.push(await weather.invoke(call, { callbacks: [handler as never] }));
+    }
+    await handler.flush();
+    expectSoundTrace(tracer);
+    expect(conversationOf(tracer)).toEqual([
+      { role: 'system', content: 'Be brief.', thinks: [], tool_calls: [] },
+      { role: 'user', content: 'Weather?', thinks: [], tool_calls: [] },
+      {
+        role: 'assistant',
+        content: null,
+        thinks: [],
+        tool_calls: [
+          {
+            call_id: 'call_low',
+            name: 'weather',
+            arguments: { city: 'Paris' },
+            results: ['Sunny in Paris'],
+          },
+        ],
+      },
+      { role: 'assistant', content: 'Sunny in Paris.', thinks: [], tool_calls: [] },
+    ]);
+  });
+
+  it('streams with a first token time', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const model = new FakeListChatModel({ responses: ['hello'] });
+    for await (const _ of await model.stream('Hi', { callbacks: [handler as never] })) {
+      // read it all
+    }
+    await handler.flush();
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.metadata).toMatchObject({ stream: true, status: 'success' });
+    expect(typeof response?.metadata.time_to_first_token_ms).toBe('number');
+  });
+
+  it('blocks a call the policy refuses before any tool runs', async () => {
+    const tracer = createTracer();
+    const policy = parsePolicy(`
+raise "no weather" if:
+    (call: ToolCall)
+    call is tool:weather
+`);
+    const handler = new TracewardenCallbackHandler({ tracer, policy, pricing: false });
+    const model = new ScriptedChatModel(script());
+    const error = await model
+      .invoke([new HumanMessage('Weather?')], { callbacks: [handler as never] })
+      .catch((caught: unknown) => caught);
+    expect(PolicyViolationError.isInstance(error)).toBe(true);
+    expectSoundTrace(tracer);
+  });
+});
