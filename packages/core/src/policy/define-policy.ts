@@ -1,16 +1,16 @@
 import { Policy } from './policy.js';
 import { PolicyError } from './policy-error.js';
-import type { PolicyEvent } from './policy-event.js';
 import type { PolicyDetectors } from './policy-types.js';
-import { resolveMaxViolations } from './resolve-max-violations.js';
 import type { RuleDefinition } from './rule.js';
+import type { PolicyEvent } from './runtime/policy-event.js';
+import { resolveMaxViolations } from './runtime/resolve-max-violations.js';
 import type {
   EvalContext,
   FlowConstraint,
   JoinCondition,
   PlanVariable,
   RulePlan,
-} from './rule-plan.js';
+} from './runtime/rule-plan.js';
 
 /** Options of {@link definePolicy}. */
 export interface DefinePolicyOptions {

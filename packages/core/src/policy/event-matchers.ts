@@ -1,8 +1,8 @@
 import type { Message, ToolCall, ToolOutput } from '../model/chat-events.js';
-import { isRecord } from './is-record.js';
-import type { PolicyEvent } from './policy-event.js';
 import type { PolicyEventType } from './policy-types.js';
-import { textsOf, valuesEqual } from './policy-values.js';
+import { isRecord } from './runtime/is-record.js';
+import type { PolicyEvent } from './runtime/policy-event.js';
+import { textsOf, valuesEqual } from './runtime/policy-values.js';
 
 /**
  * A pattern over tool-call arguments for the typed API: a subset of keys; strings, numbers,

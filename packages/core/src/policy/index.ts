@@ -1,10 +1,13 @@
 export { createMonitor } from './create-monitor.js';
 export { type DefinePolicyOptions, definePolicy } from './define-policy.js';
-export { type CopyrightFinding, detectCopyright } from './detect-copyright.js';
-export { detectPii } from './detect-pii.js';
-export { promptInjectionScore } from './detect-prompt-injection.js';
-export { detectSecrets } from './detect-secrets.js';
-export { detectUnicode, type UnicodeFinding } from './detect-unicode.js';
+export { type CopyrightFinding, detectCopyright } from './detectors/detect-copyright.js';
+export { detectPii } from './detectors/detect-pii.js';
+export { promptInjectionScore } from './detectors/detect-prompt-injection.js';
+export { detectSecrets } from './detectors/detect-secrets.js';
+export { detectUnicode, type UnicodeFinding } from './detectors/detect-unicode.js';
+export { extractHtmlData, type HtmlData, type HtmlFinding } from './detectors/extract-html-data.js';
+export { extractLinks, type LinkFinding } from './detectors/extract-links.js';
+export { type FuzzyFinding, findFuzzy, fuzzyTolerance } from './detectors/find-fuzzy.js';
 export {
   type ArgumentPattern,
   anyEvent,
@@ -13,9 +16,6 @@ export {
   toolCall,
   toolOutput,
 } from './event-matchers.js';
-export { extractHtmlData, type HtmlData, type HtmlFinding } from './extract-html-data.js';
-export { extractLinks, type LinkFinding } from './extract-links.js';
-export { type FuzzyFinding, findFuzzy, fuzzyTolerance } from './find-fuzzy.js';
 export { type ParsePolicyOptions, parsePolicy } from './parse-policy.js';
 export { Policy, type PolicyRuleInfo } from './policy.js';
 export { PolicyError, type PolicyErrorCode, type PolicyErrorOptions } from './policy-error.js';

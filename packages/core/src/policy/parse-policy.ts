@@ -1,9 +1,9 @@
-import { PolicyCompiler } from './compile-policy.js';
-import { parsePolicyText } from './parse-policy-text.js';
+import { PolicyCompiler } from './language/compile-policy.js';
+import { parsePolicyText } from './language/parse-policy-text.js';
 import { Policy } from './policy.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicyAction, PolicyDetectors } from './policy-types.js';
-import { resolveMaxViolations } from './resolve-max-violations.js';
+import { resolveMaxViolations } from './runtime/resolve-max-violations.js';
 
 /** Options of {@link parsePolicy}. */
 export interface ParsePolicyOptions {

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_REGEX_STEPS } from './bounded-regex.js';
 import { definePolicy } from './define-policy.js';
-import { detectPii } from './detect-pii.js';
+import { detectPii } from './detectors/detect-pii.js';
+import { extractHtmlData } from './detectors/extract-html-data.js';
 import { toolCall } from './event-matchers.js';
-import { extractHtmlData } from './extract-html-data.js';
+import { MAX_POLICY_NESTING } from './language/parse-policy-text.js';
 import { parsePolicy } from './parse-policy.js';
-import { MAX_POLICY_NESTING } from './parse-policy-text.js';
 import { PolicyError } from './policy-error.js';
-import { DEFAULT_MAX_VIOLATIONS } from './resolve-max-violations.js';
 import { rule } from './rule.js';
+import { MAX_REGEX_STEPS } from './runtime/bounded-regex.js';
+import { DEFAULT_MAX_VIOLATIONS } from './runtime/resolve-max-violations.js';
 
 /** Issue 18 §2: hostile regexes, unbounded violations, deep nesting, byte order marks. */
 

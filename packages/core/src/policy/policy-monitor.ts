@@ -1,11 +1,11 @@
-import type { PolicySession } from './policy-session.js';
 import type {
   PolicyResult,
   PolicyViolation,
   ProposedToolCall,
   ToolCallVerdict,
 } from './policy-types.js';
-import { proposeToolCall } from './propose-tool-call.js';
+import type { PolicySession } from './runtime/policy-session.js';
+import { proposeToolCall } from './runtime/propose-tool-call.js';
 
 /**
  * Keeps a policy's state over a growing trace: appended events are indexed and filtered once,

@@ -1,5 +1,4 @@
 import { PolicyMonitor } from './policy-monitor.js';
-import { PolicySession, type SessionSettings } from './policy-session.js';
 import type {
   PolicyAction,
   PolicyResult,
@@ -8,8 +7,9 @@ import type {
   ToolCallVerdict,
 } from './policy-types.js';
 import { PolicyViolationError } from './policy-violation-error.js';
-import { proposeToolCall } from './propose-tool-call.js';
-import type { RulePlan } from './rule-plan.js';
+import { PolicySession, type SessionSettings } from './runtime/policy-session.js';
+import { proposeToolCall } from './runtime/propose-tool-call.js';
+import type { RulePlan } from './runtime/rule-plan.js';
 
 /** A rule of a compiled policy, as listed by {@link Policy.rules}. */
 export interface PolicyRuleInfo {

@@ -1,5 +1,5 @@
-import { detectorRegExp } from './policy-regex.js';
-import type { PiiFinding } from './policy-types.js';
+import type { PiiFinding } from '../policy-types.js';
+import { detectorRegExp } from '../runtime/policy-regex.js';
 
 function luhn(digits: string): boolean {
   let sum = 0;

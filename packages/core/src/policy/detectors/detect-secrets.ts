@@ -1,5 +1,5 @@
 import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-recommend';
-import type { SecretFinding } from './policy-types.js';
+import type { SecretFinding } from '../policy-types.js';
 
 interface RuleReport {
   message: string;

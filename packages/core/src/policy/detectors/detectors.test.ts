@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parsePolicy } from '../parse-policy.js';
 import { detectCopyright } from './detect-copyright.js';
 import { detectPii } from './detect-pii.js';
 import { promptInjectionScore } from './detect-prompt-injection.js';
@@ -7,7 +8,6 @@ import { detectUnicode } from './detect-unicode.js';
 import { extractHtmlData } from './extract-html-data.js';
 import { extractLinks } from './extract-links.js';
 import { findFuzzy, fuzzyTolerance } from './find-fuzzy.js';
-import { parsePolicy } from './parse-policy.js';
 
 describe('detectSecrets', () => {
   it('finds at least Invariant’s four token kinds', () => {

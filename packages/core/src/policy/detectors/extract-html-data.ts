@@ -1,4 +1,4 @@
-import { detectorRegExp } from './policy-regex.js';
+import { detectorRegExp } from '../runtime/policy-regex.js';
 
 /** A value found by `extractHtmlData`, with the character range it came from. */
 export interface HtmlFinding {

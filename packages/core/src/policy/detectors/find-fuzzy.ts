@@ -1,4 +1,4 @@
-import { cachedRegex } from './policy-regex.js';
+import { cachedRegex } from '../runtime/policy-regex.js';
 
 /** Where `findFuzzy` found the query, and with how many edits. */
 export interface FuzzyFinding {

@@ -1,27 +1,18 @@
-import { detectPii } from './detect-pii.js';
-import { detectSecrets } from './detect-secrets.js';
-import { isRecord } from './is-record.js';
-import { allMembersHold, enumerateMembers, memberValueTypes } from './member-variables.js';
-import type {
-  Expr,
-  PatternValue,
-  Position,
-  Statement,
-  ToolPattern,
-  TopLevel,
-} from './policy-ast.js';
-import { PolicyError } from './policy-error.js';
-import { PolicyEvent } from './policy-event.js';
+import { detectPii } from '../detectors/detect-pii.js';
+import { detectSecrets } from '../detectors/detect-secrets.js';
+import { PolicyError } from '../policy-error.js';
+import type { PolicyAction, PolicyEventType } from '../policy-types.js';
+import { isRecord } from '../runtime/is-record.js';
+import { allMembersHold, enumerateMembers, memberValueTypes } from '../runtime/member-variables.js';
+import { PolicyEvent } from '../runtime/policy-event.js';
 import {
   builtins,
   callLocatedMethod,
   callMethod,
   locatedMethods,
   methodNames,
-} from './policy-functions.js';
-import { checkImport, type ImportedNames } from './policy-imports.js';
-import { compilePolicyRegex, type PolicyRegex } from './policy-regex.js';
-import type { PolicyAction, PolicyEventType } from './policy-types.js';
+} from '../runtime/policy-functions.js';
+import { compilePolicyRegex, type PolicyRegex } from '../runtime/policy-regex.js';
 import {
   compareOrder,
   getIndex,
@@ -32,7 +23,7 @@ import {
   toText,
   truthy,
   valuesEqual,
-} from './policy-values.js';
+} from '../runtime/policy-values.js';
 import {
   type Compiled,
   type EnumerationPlan,
@@ -47,8 +38,17 @@ import {
   resetBindings,
   type Test,
   UNSET,
-} from './rule-plan.js';
-import { elementLocation, isSpan, markRange } from './value-locations.js';
+} from '../runtime/rule-plan.js';
+import { elementLocation, isSpan, markRange } from '../runtime/value-locations.js';
+import type {
+  Expr,
+  PatternValue,
+  Position,
+  Statement,
+  ToolPattern,
+  TopLevel,
+} from './policy-ast.js';
+import { checkImport, type ImportedNames } from './policy-imports.js';
 
 const eventTypes: ReadonlySet<string> = new Set([
   'Message',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from './parse-policy.js';
+import { parsePolicy } from '../parse-policy.js';
+import { PolicyError } from '../policy-error.js';
 import { parsePolicyText } from './parse-policy-text.js';
-import { PolicyError } from './policy-error.js';
 
 function errorOf(text: string): PolicyError {
   try {

@@ -1,3 +1,4 @@
+import { PolicyError } from '../policy-error.js';
 import type {
   CompareOperator,
   Expr,
@@ -9,7 +10,6 @@ import type {
   ToolPattern,
   TopLevel,
 } from './policy-ast.js';
-import { PolicyError } from './policy-error.js';
 import { type LineComment, type Token, tokenizePolicy } from './tokenize-policy.js';
 
 const keywords = new Set([

@@ -1,6 +1,6 @@
+import { PolicyError } from '../policy-error.js';
+import { builtins } from '../runtime/policy-functions.js';
 import type { Position, TopLevel } from './policy-ast.js';
-import { PolicyError } from './policy-error.js';
-import { builtins } from './policy-functions.js';
 
 /** @internal What a policy's imports bring into scope beyond the always-available built-ins. */
 export interface ImportedNames {

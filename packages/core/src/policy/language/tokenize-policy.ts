@@ -1,4 +1,4 @@
-import { PolicyError } from './policy-error.js';
+import { PolicyError } from '../policy-error.js';
 
 /** @internal */
 export type TokenKind =

@@ -1,5 +1,6 @@
+import { PolicyError } from '../policy-error.js';
+import type { PolicyEventType } from '../policy-types.js';
 import { isRecord } from './is-record.js';
-import { PolicyError } from './policy-error.js';
 import {
   type EventKind,
   emptyCall,
@@ -8,7 +9,6 @@ import {
   PolicyEvent,
   toolNameOf,
 } from './policy-event.js';
-import type { PolicyEventType } from './policy-types.js';
 
 /** Event kinds as stored in the store's kind column. */
 const KIND_CODES: readonly EventKind[] = ['Message', 'ToolCall', 'ToolOutput', 'Tool'];

@@ -1,14 +1,14 @@
-import { detectCopyright } from './detect-copyright.js';
-import { detectPii } from './detect-pii.js';
-import { promptInjectionScore } from './detect-prompt-injection.js';
-import { detectSecrets } from './detect-secrets.js';
-import { detectUnicode, type UnicodeFinding } from './detect-unicode.js';
-import { extractHtmlData } from './extract-html-data.js';
-import { extractLinks, type LinkFinding } from './extract-links.js';
-import { findFuzzy, fuzzyTolerance } from './find-fuzzy.js';
+import { detectCopyright } from '../detectors/detect-copyright.js';
+import { detectPii } from '../detectors/detect-pii.js';
+import { promptInjectionScore } from '../detectors/detect-prompt-injection.js';
+import { detectSecrets } from '../detectors/detect-secrets.js';
+import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.js';
+import { extractHtmlData } from '../detectors/extract-html-data.js';
+import { extractLinks, type LinkFinding } from '../detectors/extract-links.js';
+import { findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
+import type { PiiFinding } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
 import { cachedRegex } from './policy-regex.js';
-import type { PiiFinding } from './policy-types.js';
 import {
   compareOrder,
   getMember,

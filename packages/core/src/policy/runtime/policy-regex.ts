@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
+import { PolicyError } from '../policy-error.js';
 import {
   BoundedRegex,
   isBacktrackingSafe,
   RegexBudgetError,
   RegexSyntaxError,
 } from './bounded-regex.js';
-import { PolicyError } from './policy-error.js';
 
 /**
  * @internal A policy regular expression. Trace content is attacker-controlled, so every search

@@ -1,9 +1,9 @@
+import { PolicyError } from '../policy-error.js';
+import type { PolicyBinding, PolicyDetectors, PolicyViolation } from '../policy-types.js';
 import { EventStore } from './event-store.js';
 import { isRecord } from './is-record.js';
 import { enumerateMembers, rebindMembers } from './member-variables.js';
-import { PolicyError } from './policy-error.js';
 import { PolicyEvent } from './policy-event.js';
-import type { PolicyBinding, PolicyDetectors, PolicyViolation } from './policy-types.js';
 import { toPlain } from './policy-values.js';
 import {
   type EvalContext,

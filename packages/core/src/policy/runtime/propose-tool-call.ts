@@ -1,7 +1,7 @@
+import { PolicyError } from '../policy-error.js';
+import type { ToolCallVerdict } from '../policy-types.js';
 import { isRecord } from './is-record.js';
-import { PolicyError } from './policy-error.js';
 import type { PolicySession } from './policy-session.js';
-import type { ToolCallVerdict } from './policy-types.js';
 
 /** @internal Checks and normalises a proposed call to OpenAI's shape. */
 function proposedCallRecord(call: unknown): Record<string, unknown> {

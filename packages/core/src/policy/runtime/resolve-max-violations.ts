@@ -1,4 +1,4 @@
-import { PolicyError } from './policy-error.js';
+import { PolicyError } from '../policy-error.js';
 
 /** @internal The default cap on the violations one check returns. */
 export const DEFAULT_MAX_VIOLATIONS = 10_000;

@@ -1,5 +1,5 @@
+import type { PolicyAction, PolicyDetectors, PolicyEventType } from '../policy-types.js';
 import type { EventStore } from './event-store.js';
-import type { PolicyAction, PolicyDetectors, PolicyEventType } from './policy-types.js';
 
 /** @internal Marks a binding slot that has not been evaluated for the current assignment. */
 export const UNSET: unique symbol = Symbol('unset');
