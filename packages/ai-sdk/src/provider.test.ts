@@ -91,6 +91,7 @@ describe('@ai-sdk/openai over real HTTP (chat completions and the Responses API)
           provider: `openai.${api}`,
           status: 'success',
           usage: { input_tokens: 120, output_tokens: 18 },
+          request_id: expect.stringMatching(/^req_/),
         });
         expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
         expect(trace.orphans).toBe(0);

@@ -11,13 +11,19 @@ import {
   type ModelCallDelta,
   type ModelCallHandle,
   type ModelCallOutcome,
+  type ModelCallResponse,
   type ModelToolCall,
   type NeutralMessage,
   registerRefusal,
   type StreamPartKind,
   type Tracer,
 } from '@tracewarden/core';
-import { finishReasonOf, generateResultToResponse, usageOf } from './model-response.js';
+import {
+  finishReasonOf,
+  generateResultToResponse,
+  requestIdOf,
+  usageOf,
+} from './model-response.js';
 
 /** Everything one model call needs, whether middleware or telemetry started it. @internal */
 export interface ModelCallSetup {
@@ -279,6 +285,7 @@ function observe(
   source: ReadableStream<Part>,
   handle: ModelCallHandle,
   setup: ModelCallSetup,
+  known: ModelCallResponse | undefined,
 ): ReadableStream<Part> {
   const refuse = setup.runtime.recorder.onPolicyViolation === 'refuse';
   const checkPolicy = setup.runtime.recorder.hasPolicy;
@@ -335,7 +342,7 @@ function observe(
           } else {
             let end: ReturnType<typeof gate.end>;
             try {
-              end = gate.end(setup.userSignal?.aborted === true);
+              end = gate.end(setup.userSignal?.aborted === true, known);
             } catch (policyError) {
               controller.error(policyError);
               return;
@@ -402,5 +409,14 @@ export async function streamCall(
   } catch (error) {
     throw handle.end(error, setup.userSignal);
   }
-  return { ...result, stream: observe(result.stream, handle, setup) };
+  const requestId = requestIdOf(result.response?.headers);
+  return {
+    ...result,
+    stream: observe(
+      result.stream,
+      handle,
+      setup,
+      requestId === undefined ? undefined : { requestId },
+    ),
+  };
 }

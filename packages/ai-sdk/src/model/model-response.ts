@@ -79,6 +79,13 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
   return { text, reasoning, toolCalls };
 }
 
+/** The provider's request id, from the response headers the provider kept. @internal */
+export function requestIdOf(
+  headers: Record<string, string | undefined> | undefined,
+): string | undefined {
+  return headers?.['x-request-id'] ?? headers?.['request-id'];
+}
+
 /** The recorder's response for a whole generate result. @internal */
 export function generateResultToResponse(
   result: LanguageModelV4GenerateResult,
@@ -90,6 +97,8 @@ export function generateResultToResponse(
   const meta = result.response;
   if (meta?.modelId !== undefined) response.model = meta.modelId;
   if (meta?.id !== undefined) response.responseId = meta.id;
+  const requestId = requestIdOf(meta?.headers);
+  if (requestId !== undefined) response.requestId = requestId;
   if (recordRaw) {
     response.raw = {
       content: result.content,
