@@ -87,7 +87,7 @@ export async function readEachItem(
       },
     }),
   ).catch((error: unknown): typeof abortedMarker => {
-    if (!context.signal.aborted) throw error;
+    if (!context.signal.aborted) throw readFailure(file, error);
     return abortedMarker;
   });
   if (opened === abortedMarker) {
@@ -107,7 +107,10 @@ export async function readEachItem(
   let interrupted = false;
   try {
     for (;;) {
-      const next = await race(iterator.next());
+      // only the reading is the file's fault: a failing callback keeps its own error
+      const next = await race(iterator.next()).catch((error: unknown) => {
+        throw context.signal.aborted ? error : readFailure(file, error);
+      });
       if (next === abortedMarker) {
         interrupted = true;
         // not awaited: a read may still be pending; the stream is destroyed by the signal
@@ -122,7 +125,7 @@ export async function readEachItem(
     }
   } catch (error) {
     // Ctrl-C destroys the read stream: a pending read may fail with an AbortError
-    if (!context.signal.aborted) throw readFailure(file, error);
+    if (!context.signal.aborted) throw error;
     interrupted = true;
   } finally {
     bar.clear();

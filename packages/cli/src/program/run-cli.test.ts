@@ -573,6 +573,21 @@ describe('check', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, skipped: [{ line: 2 }] });
   });
 
+  // reading /proc/self/mem at offset 0 fails with EIO after open and stat succeed, as a failing
+  // disk or a vanished network mount does
+  it.each(['check', 'validate', 'view', 'stats'])(
+    '%s names a file whose reading fails, with its cause, as bad input (exit 2), never "passed"',
+    async (command) => {
+      const args = command === 'check' ? ['check', '-p', policy] : [command];
+      const result = await run([...args, '/proc/self/mem']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        'error: /proc/self/mem: reading it failed (EIO: i/o error, read); nothing after that point was read\n',
+      );
+      expect(result.stdout).not.toContain('passed');
+    },
+  );
+
   it.each([
     ['10,000 nested nots', `${'not '.repeat(10_000)}call is tool:send_email`],
     ['1,000 nested parentheses', `${'('.repeat(1000)}call is tool:send_email${')'.repeat(1000)}`],
