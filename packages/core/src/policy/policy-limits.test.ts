@@ -192,6 +192,17 @@ describe('deep nesting is a positioned POLICY_SYNTAX error naming the limit', ()
   });
 });
 
+describe('string repetition', () => {
+  it('a trace string repeated past MAX_REPEATED_LENGTH is None instead of a RangeError', () => {
+    const policy = parsePolicy(`
+raise PolicyViolation(long=m.content * 999999, short=len(m.content * 3)) if:
+    (m: Message)
+`);
+    const [violation] = policy.check([{ role: 'user', content: 'x'.repeat(1000) }]).errors;
+    expect(violation?.namedArgs).toEqual({ long: null, short: 3000 });
+  });
+});
+
 describe('byte order mark', () => {
   it('a policy file starting with a byte order mark parses, with unshifted columns', () => {
     const policy = parsePolicy('\uFEFFraise "x" if:\n    (m: Message)\n');
