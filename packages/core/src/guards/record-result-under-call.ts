@@ -30,7 +30,11 @@ export function recordResultUnderCall(tracer: Tracer, entry: TraceEntry): boolea
   recordToolResult(tracer, {
     callId: entry.call.call_id,
     output: result.payload.output,
-    metadata: result.metadata as Record<string, unknown>,
+    // the guard's tool name, which need not be the model's name for the call
+    metadata: {
+      ...(result.metadata as Record<string, unknown>),
+      tool_name: entry.result.tool_name,
+    },
   });
   return true;
 }

@@ -1,12 +1,10 @@
 import {
-  createModelCallRecorder,
-  createTracer,
   currentTracer,
+  recordToolResult,
   type ToolCallStatus,
   ToolCallStatusSchema,
   type Tracer,
   TracewardenError,
-  withTrace,
 } from '@tracewarden/core';
 import { tracerOfCalls, tracerOfObject } from '../wrap/link-recorded.js';
 import { defaultTracerOf } from '../wrap/wrap-openai.js';
@@ -59,8 +57,6 @@ type ChatLikeMessage = {
     | null;
 };
 type ResponseLike = { output: readonly unknown[] };
-
-const recorder = createModelCallRecorder();
 
 function proposedCalls(source: ChatLikeMessage | ResponseLike): {
   calls: ProposedCall[];
@@ -200,22 +196,24 @@ export async function executeToolCalls(
     calls.map(async (call) => {
       const started = performance.now();
       let output: string;
-      let metadata: Record<string, unknown>;
       let failure: unknown;
-      // A guarded tool records its own entry into the ambient tracer; give it a scratch one and
-      // keep its decisions for the TOOL_RESULT under the model's own TOOL_CALL instead.
-      const scratch = createTracer();
+      // A guarded tool (`guard`, `guardTools`) records its own TOOL_RESULT, with the guards'
+      // decisions, straight under the model's TOOL_CALL (its call id); other tools are recorded here.
+      let recordedByGuard = false;
+      let metadata: Record<string, unknown>;
       try {
         const tool = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
         if (tool === undefined)
           throw new UnknownToolError({ toolName: call.name, known: Object.keys(tools) });
         const args = parseArgs(call);
-        const value = await withTrace(scratch, () => tool(args));
+        let value: unknown;
+        if (isGuarded(tool)) {
+          recordedByGuard = true;
+          value = await tool.invoke({ callId: call.id, tracer: tracer ?? null }, args);
+        } else value = await tool(args);
         output = toText(value);
-        const guarded = guardMetadata(scratch);
         metadata = {
-          ...guarded,
-          status: toolStatus(guarded.status, 'success'),
+          status: 'success',
           tool_name: call.name,
           execution_time_ms: round(performance.now() - started),
         };
@@ -224,7 +222,6 @@ export async function executeToolCalls(
         const message = error instanceof Error ? error.message : String(error);
         output = `Error: ${message}`;
         metadata = {
-          ...guardMetadata(scratch),
           status: statusOf(error),
           tool_name: call.name,
           execution_time_ms: round(performance.now() - started),
@@ -233,8 +230,8 @@ export async function executeToolCalls(
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === 'string') (metadata.error as Record<string, unknown>).code = code;
       }
-      if (tracer !== undefined)
-        recorder.recordToolResult({ tracer, callId: call.id, output, metadata });
+      if (tracer !== undefined && !recordedByGuard)
+        recordToolResult(tracer, { callId: call.id, output, metadata });
       return { call, output, failure };
     }),
   );
@@ -260,27 +257,14 @@ export async function executeToolCalls(
   );
 }
 
-/** Guard figures of the entry a guarded tool recorded (status, retries, decisions), if any. */
-function guardMetadata(scratch: Tracer): Record<string, unknown> {
-  const blocks = scratch.blocks();
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i];
-    if (block?.sub_type !== 'TOOL_RESULT') continue;
-    const {
-      timestamp: _timestamp,
-      exception: _exception,
-      exception_type: _type,
-      guard,
-      ...rest
-    } = block.metadata as Record<string, unknown>;
-    // Flatten `guard: { attempts, decisions }` so decisions read like the model calls' ones.
-    if (typeof guard === 'object' && guard !== null) {
-      for (const [key, value] of Object.entries(guard))
-        if (!(Array.isArray(value) && value.length === 0)) rest[key] = value;
-    }
-    return rest;
-  }
-  return {};
+/** A function made by `guard()` / `guardTools()`: it takes per-call options, the call id among them. */
+function isGuarded(tool: ToolFunction): tool is ToolFunction & {
+  invoke(options: { callId: string; tracer: Tracer | null }, args: unknown): Promise<unknown>;
+} {
+  return (
+    typeof (tool as { invoke?: unknown }).invoke === 'function' &&
+    typeof (tool as { toolName?: unknown }).toolName === 'string'
+  );
 }
 
 function round(ms: number): number {
