@@ -1,5 +1,6 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
 import { ConfigurationError, type ConfigurationIssue } from './configuration-error.js';
+import { zod } from './load-zod.js';
 
 /** Where the options being validated were given, for the error message. */
 export interface ValidateOptionsContext {
@@ -107,7 +108,7 @@ export const optionSchemas = {
    * @returns the schema
    */
   function<F extends (...args: never[]) => unknown>(expected = 'a function'): ZodType<F> {
-    return z.custom<F>((value) => typeof value === 'function', { error: expected });
+    return zod().custom<F>((value) => typeof value === 'function', { error: expected });
   },
   /**
    * An object (or function) with the given methods: interfaces such as a tracer, a sink or a
@@ -117,14 +118,14 @@ export const optionSchemas = {
    * @returns the schema
    */
   withMethods<T>(expected: string, methods: readonly string[]): ZodType<T> {
-    return z.custom<T>((value) => hasMethods(value, methods), { error: expected });
+    return zod().custom<T>((value) => hasMethods(value, methods), { error: expected });
   },
   /**
    * An `AbortSignal`.
    * @returns the schema
    */
   abortSignal(): ZodType<AbortSignal> {
-    return z.custom<AbortSignal>(
+    return zod().custom<AbortSignal>(
       (value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal,
       { error: 'an AbortSignal' },
     );
@@ -140,7 +141,7 @@ export const optionSchemas = {
     const range =
       max === Number.MAX_VALUE ? `>= ${min}` : `between ${min} and ${max}${unit ? ` ${unit}` : ''}`;
     const expected = `a finite number ${range}${unit && max === Number.MAX_VALUE ? ` (${unit})` : ''}`;
-    return z.custom<number>(
+    return zod().custom<number>(
       (value) =>
         typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max,
       { error: expected },
@@ -152,7 +153,7 @@ export const optionSchemas = {
    * @returns the schema
    */
   integer(min = 0): ZodType<number> {
-    return z.custom<number>(
+    return zod().custom<number>(
       (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= min,
       { error: `a whole number >= ${min}` },
     );

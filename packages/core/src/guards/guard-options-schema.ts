@@ -1,4 +1,5 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
+import { zod } from '../errors/load-zod.js';
 import {
   configurationError,
   lazySchema,
@@ -15,10 +16,10 @@ import type { GuardOptions } from './guard-options.js';
 export const maxTimeoutSeconds = 2_147_483.647;
 
 const action = () =>
-  z.enum(['block', 'warn', 'log'], { error: 'one of "block", "warn", "log"' }).optional();
+  zod().enum(['block', 'warn', 'log'], { error: 'one of "block", "warn", "log"' }).optional();
 const optionalFunction = (expected?: string) => optionSchemas.function(expected).optional();
 const plainRecord = () =>
-  z.custom<Record<string, unknown>>(
+  zod().custom<Record<string, unknown>>(
     (value) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
       const proto = Object.getPrototypeOf(value);
@@ -28,11 +29,11 @@ const plainRecord = () =>
   );
 const usd = () => optionSchemas.finite(0, Number.MAX_VALUE, 'USD').optional();
 const modelPrice = () =>
-  z.tuple([optionSchemas.finite(), optionSchemas.finite()], {
+  zod().tuple([optionSchemas.finite(), optionSchemas.finite()], {
     error: 'a pair [input, output] of USD per 1M tokens',
   });
 const validator = () =>
-  z.custom<unknown>(
+  zod().custom<unknown>(
     (value) =>
       typeof value === 'function' ||
       (typeof value === 'object' &&
@@ -40,14 +41,17 @@ const validator = () =>
         ('~standard' in value || typeof (value as { validate?: unknown }).validate === 'function')),
     { error: 'a validator: a function, a Standard Schema (zod, valibot, ...) or { validate }' },
   );
-const validators = () => z.union([validator(), z.array(validator())]).optional();
+const validators = () =>
+  zod()
+    .union([validator(), zod().array(validator())])
+    .optional();
 
 /**
  * The schema of {@link BudgetOptions} (USD amounts finite and >= 0, whole-number call limits, no
  * unknown keys).
  * @internal
  */
-export const budgetOptionsSchema = lazySchema((): ZodType => z.strictObject(budgetShape()));
+export const budgetOptionsSchema = lazySchema((): ZodType => zod().strictObject(budgetShape()));
 
 function budgetShape() {
   return {
@@ -56,7 +60,7 @@ function budgetShape() {
     maxCallsPerSession: optionSchemas.integer(0).optional(),
     alertThreshold: optionSchemas.finite(0).optional(),
     onExceed: action(),
-    costPerCall: z
+    costPerCall: zod()
       .union([
         optionSchemas.finite(0, Number.MAX_VALUE, 'USD'),
         optionSchemas.function('a function of the result returning USD'),
@@ -64,16 +68,16 @@ function budgetShape() {
       .optional(),
     cost: optionalFunction('a function of the result returning USD'),
     estimateCost: usd(),
-    unestimatedCalls: z
+    unestimatedCalls: zod()
       .enum(['concurrent', 'one-at-a-time'], { error: 'one of "concurrent", "one-at-a-time"' })
       .optional(),
     llmUsage: optionalFunction(),
-    useDynamicLlmCosts: z.boolean().optional(),
-    modelPricingOverrides: z.record(z.string(), modelPrice()).optional(),
-    unknownModel: z
+    useDynamicLlmCosts: zod().boolean().optional(),
+    modelPricingOverrides: zod().record(zod().string(), modelPrice()).optional(),
+    unknownModel: zod()
       .union([
-        z.enum(['refuse', 'warn'], { error: 'one of "refuse", "warn"' }),
-        z.strictObject({ fallback: modelPrice() }),
+        zod().enum(['refuse', 'warn'], { error: 'one of "refuse", "warn"' }),
+        zod().strictObject({ fallback: modelPrice() }),
       ])
       .optional(),
     costLedger: optionSchemas
@@ -85,7 +89,7 @@ function budgetShape() {
         'reset',
       ])
       .optional(),
-    recordLlmSpend: z.boolean().optional(),
+    recordLlmSpend: zod().boolean().optional(),
     onAlert: optionalFunction(),
   };
 }
@@ -100,28 +104,28 @@ const budgetObject = () =>
 
 function guardShape() {
   return {
-    name: z.string().min(1).optional(),
-    sessionId: z.string().optional(),
+    name: zod().string().min(1).optional(),
+    sessionId: zod().string().optional(),
     metadata: plainRecord().optional(),
-    retry: z
+    retry: zod()
       .strictObject({
         maxRetries: optionSchemas.integer(0).optional(),
         initialDelay: optionSchemas.finite(0, Number.MAX_VALUE, 'seconds').optional(),
         maxDelay: optionSchemas.finite(0, Number.MAX_VALUE, 'seconds').optional(),
         backoffFactor: optionSchemas.finite(0).optional(),
-        jitter: z.boolean().optional(),
-        retryOn: z
+        jitter: zod().boolean().optional(),
+        retryOn: zod()
           .union([
             optionSchemas.function('a predicate (error, attempt) => boolean'),
-            z.array(optionSchemas.function('an error class')),
+            zod().array(optionSchemas.function('an error class')),
           ])
           .optional(),
-        idempotent: z.boolean().optional(),
+        idempotent: zod().boolean().optional(),
       })
       .optional(),
-    timeout: z
+    timeout: zod()
       .strictObject({
-        timeoutSeconds: z.custom<number>(
+        timeoutSeconds: zod().custom<number>(
           (value) =>
             typeof value === 'number' &&
             Number.isFinite(value) &&
@@ -134,22 +138,22 @@ function guardShape() {
         onTimeout: action(),
       })
       .optional(),
-    budget: z.union([budgetObject(), budgetOptionsSchema()]).optional(),
-    rateLimit: z
+    budget: zod().union([budgetObject(), budgetOptionsSchema()]).optional(),
+    rateLimit: zod()
       .strictObject({
         callsPerSecond: optionSchemas.finite(Number.MIN_VALUE).optional(),
         callsPerMinute: optionSchemas.finite(Number.MIN_VALUE).optional(),
         callsPerHour: optionSchemas.finite(Number.MIN_VALUE).optional(),
         burst: optionSchemas.integer(0).optional(),
         onLimit: action(),
-        sharedKey: z.string().optional(),
+        sharedKey: zod().string().optional(),
         maxWaitMs: optionSchemas.finite(0, Number.MAX_VALUE, 'milliseconds').optional(),
         store: optionSchemas
           .withMethods('a RateLimitStore (take, reset)', ['take', 'reset'])
           .optional(),
       })
       .optional(),
-    circuitBreaker: z
+    circuitBreaker: zod()
       .strictObject({
         failureThreshold: optionSchemas.integer(0).optional(),
         recoveryTimeout: optionSchemas.finite(0, Number.MAX_VALUE, 'seconds').optional(),
@@ -160,17 +164,17 @@ function guardShape() {
         store: optionSchemas
           .withMethods('a CircuitBreakerStore (acquire, record)', ['acquire', 'record'])
           .optional(),
-        key: z.string().optional(),
+        key: zod().string().optional(),
       })
       .optional(),
-    validators: z
+    validators: zod()
       .strictObject({ input: validators(), output: validators(), onInvalid: action() })
       .optional(),
-    hallucination: z
+    hallucination: zod()
       .strictObject({
         threshold: optionSchemas.finite(0).optional(),
         onHallucination: action(),
-        knownTools: z
+        knownTools: zod()
           .custom<Iterable<string>>(
             (value) =>
               typeof value === 'object' &&
@@ -179,30 +183,32 @@ function guardShape() {
             { error: 'an iterable of tool names' },
           )
           .optional(),
-        argumentsSchema: z
+        argumentsSchema: zod()
           .custom((value) => typeof value === 'object' && value !== null && '~standard' in value, {
             error: 'a Standard Schema (zod, valibot, ...)',
           })
           .optional(),
-        idArguments: z
-          .union([z.instanceof(RegExp, { error: 'a RegExp' }), z.array(z.string())])
+        idArguments: zod()
+          .union([zod().instanceof(RegExp, { error: 'a RegExp' }), zod().array(zod().string())])
           .optional(),
-        profile: z
+        profile: zod()
           .strictObject({
             minLatencyMs: optionSchemas.finite(0).optional(),
             maxLatencyMs: optionSchemas.finite(0).optional(),
-            requiredFields: z.array(z.string()).optional(),
-            forbiddenFields: z.array(z.string()).optional(),
-            patterns: z.record(z.string(), z.instanceof(RegExp, { error: 'a RegExp' })).optional(),
+            requiredFields: zod().array(zod().string()).optional(),
+            forbiddenFields: zod().array(zod().string()).optional(),
+            patterns: zod()
+              .record(zod().string(), zod().instanceof(RegExp, { error: 'a RegExp' }))
+              .optional(),
           })
           .optional(),
-        weights: z.record(z.string(), optionSchemas.finite(0)).optional(),
+        weights: zod().record(zod().string(), optionSchemas.finite(0)).optional(),
         detector: optionSchemas
           .withMethods('a HallucinationDetector (check, observe)', ['check', 'observe'])
           .optional(),
       })
       .optional(),
-    sideEffect: z
+    sideEffect: zod()
       .enum(['read', 'write', 'destructive'], { error: 'one of "read", "write", "destructive"' })
       .optional(),
     tracer: optionSchemas.withMethods('a Tracer (from createTracer())', ['recordEntry']).optional(),
@@ -228,7 +234,7 @@ function guardShape() {
  * validateOptions(guardOptionsSchema, options.guards, { entryPoint: 'wrapOpenAI', path: 'guards' });
  * ```
  */
-export const guardOptionsSchema = lazySchema((): ZodType => z.strictObject(guardShape()));
+export const guardOptionsSchema = lazySchema((): ZodType => zod().strictObject(guardShape()));
 
 /**
  * The schema of `guardTools()`'s options: the shared guard options (without `name`) and `tools`,
@@ -237,9 +243,9 @@ export const guardOptionsSchema = lazySchema((): ZodType => z.strictObject(guard
  */
 export const guardToolsOptionsSchema = lazySchema((): ZodType => {
   const { name: _name, ...shared } = guardShape();
-  return z.strictObject({
+  return zod().strictObject({
     ...shared,
-    tools: z.record(z.string(), guardOptionsSchema()).optional(),
+    tools: zod().record(zod().string(), guardOptionsSchema()).optional(),
   });
 });
 

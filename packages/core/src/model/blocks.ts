@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazyZodSchema } from '../errors/load-zod.js';
 import { isIsoTimestamp } from '../validation/is-iso-timestamp.js';
 import { isWellFormed } from '../validation/is-well-formed.js';
 import { jsonByteBound } from '../validation/json-byte-bound.js';
@@ -6,12 +7,14 @@ import { stringByteLength } from '../validation/utf8-byte-length.js';
 import { ContentSchema } from './chat-events.js';
 
 /** Semantic meaning of a block (seed 002). */
-export const SubTypeSchema = z.enum(['MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'THINK']);
+export const SubTypeSchema = lazyZodSchema((z) =>
+  z.enum(['MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'THINK']),
+);
 /** Semantic meaning of a block. */
 export type SubType = z.infer<typeof SubTypeSchema>;
 
 /** Coarse UI bucket of a block (seed 002). */
-export const BlockTypeSchema = z.enum(['MESSAGE', 'ACT', 'OBSERVE']);
+export const BlockTypeSchema = lazyZodSchema((z) => z.enum(['MESSAGE', 'ACT', 'OBSERVE']));
 /** Coarse UI bucket of a block. */
 export type BlockType = z.infer<typeof BlockTypeSchema>;
 
@@ -29,36 +32,44 @@ export const messageRoles = ['system', 'user', 'assistant'] as const;
 export type MessageRole = (typeof messageRoles)[number];
 
 /** Payload of a MESSAGE block. */
-export const MessagePayloadSchema = z.looseObject({
-  role: z.enum(messageRoles),
-  content: ContentSchema.optional(),
-});
+export const MessagePayloadSchema = lazyZodSchema((z) =>
+  z.looseObject({
+    role: z.enum(messageRoles),
+    content: ContentSchema.optional(),
+  }),
+);
 /** Payload of a MESSAGE block. */
 export type MessagePayload = z.infer<typeof MessagePayloadSchema>;
 
 /** Payload of a TOOL_CALL block: `arguments` may be an object or a JSON string of one. */
-export const ToolCallPayloadSchema = z.looseObject({
-  call_id: z.string().min(1),
-  name: z.string().min(1),
-  arguments: z.unknown(),
-});
+export const ToolCallPayloadSchema = lazyZodSchema((z) =>
+  z.looseObject({
+    call_id: z.string().min(1),
+    name: z.string().min(1),
+    arguments: z.unknown(),
+  }),
+);
 /** Payload of a TOOL_CALL block. */
 export type ToolCallPayload = z.infer<typeof ToolCallPayloadSchema>;
 
 /** Payload of a TOOL_RESULT block: exactly one of `output` and `delta`; optional `seq`. */
-export const ToolResultPayloadSchema = z.looseObject({
-  call_id: z.string().min(1),
-  output: z.unknown().optional(),
-  delta: z.unknown().optional(),
-  seq: z.number().int().nonnegative().optional(),
-});
+export const ToolResultPayloadSchema = lazyZodSchema((z) =>
+  z.looseObject({
+    call_id: z.string().min(1),
+    output: z.unknown().optional(),
+    delta: z.unknown().optional(),
+    seq: z.number().int().nonnegative().optional(),
+  }),
+);
 /** Payload of a TOOL_RESULT block. */
 export type ToolResultPayload = z.infer<typeof ToolResultPayloadSchema>;
 
 /** Payload of a THINK block. */
-export const ThinkPayloadSchema = z.looseObject({
-  text: z.string().min(1),
-});
+export const ThinkPayloadSchema = lazyZodSchema((z) =>
+  z.looseObject({
+    text: z.string().min(1),
+  }),
+);
 /** Payload of a THINK block. */
 export type ThinkPayload = z.infer<typeof ThinkPayloadSchema>;
 
@@ -70,46 +81,47 @@ export interface PayloadBySubType {
   THINK: ThinkPayload;
 }
 
-const JsonObjectSchema = z.record(z.string(), z.unknown());
-
-const blockFields = {
-  id: z.string().min(1),
-  trace_id: z.string().min(1),
-  parent_block_id: z.string().nullable().optional(),
-  metadata: JsonObjectSchema.optional(),
-  raw: z.unknown().optional(),
-  extra: JsonObjectSchema.optional(),
-  /** Insertion time; absent on a block a client submits (the validator then sets it). */
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
-};
-
-const blockShapes = z.discriminatedUnion('sub_type', [
-  z.object({
-    ...blockFields,
-    block_type: z.literal('MESSAGE'),
-    sub_type: z.literal('MESSAGE'),
-    payload: MessagePayloadSchema,
-  }),
-  z.object({
-    ...blockFields,
-    block_type: z.literal('ACT'),
-    sub_type: z.literal('TOOL_CALL'),
-    payload: ToolCallPayloadSchema,
-  }),
-  z.object({
-    ...blockFields,
-    block_type: z.literal('OBSERVE'),
-    sub_type: z.literal('TOOL_RESULT'),
-    payload: ToolResultPayloadSchema,
-  }),
-  z.object({
-    ...blockFields,
-    block_type: z.literal('ACT'),
-    sub_type: z.literal('THINK'),
-    payload: ThinkPayloadSchema,
-  }),
-]);
+// built on first use, with zod loaded then (see lazyZodSchema)
+const blockShapes = lazyZodSchema((z) => {
+  const JsonObjectSchema = z.record(z.string(), z.unknown());
+  const blockFields = {
+    id: z.string().min(1),
+    trace_id: z.string().min(1),
+    parent_block_id: z.string().nullable().optional(),
+    metadata: JsonObjectSchema.optional(),
+    raw: z.unknown().optional(),
+    extra: JsonObjectSchema.optional(),
+    /** Insertion time; absent on a block a client submits (the validator then sets it). */
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+  };
+  return z.discriminatedUnion('sub_type', [
+    z.object({
+      ...blockFields,
+      block_type: z.literal('MESSAGE'),
+      sub_type: z.literal('MESSAGE'),
+      payload: MessagePayloadSchema,
+    }),
+    z.object({
+      ...blockFields,
+      block_type: z.literal('ACT'),
+      sub_type: z.literal('TOOL_CALL'),
+      payload: ToolCallPayloadSchema,
+    }),
+    z.object({
+      ...blockFields,
+      block_type: z.literal('OBSERVE'),
+      sub_type: z.literal('TOOL_RESULT'),
+      payload: ToolResultPayloadSchema,
+    }),
+    z.object({
+      ...blockFields,
+      block_type: z.literal('ACT'),
+      sub_type: z.literal('THINK'),
+      payload: ThinkPayloadSchema,
+    }),
+  ]);
+});
 
 /** Byte limits a {@link createBlockSchema} schema enforces (the seed's defaults unless given). */
 export interface BlockSchemaLimits {
@@ -297,7 +309,7 @@ export function createBlockSchema(limits: Partial<BlockSchemaLimits> = {}) {
  * the default byte limits (see {@link createBlockSchema}). The fast validator
  * (`createBlockValidator`) agrees with it on every input.
  */
-export const BlockSchema = createBlockSchema();
+export const BlockSchema = lazyZodSchema(() => createBlockSchema());
 
 /** A block of sub type `S`, as accepted and stored (every field present). */
 export interface BlockOf<S extends SubType = SubType> {

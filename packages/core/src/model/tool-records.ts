@@ -1,17 +1,20 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazyZodSchema } from '../errors/load-zod.js';
 
 /** Status of a finished tool call (seed 004, values exactly as the seed). */
-export const ToolCallStatusSchema = z.enum([
-  'success',
-  'failure',
-  'timeout',
-  'circuit_open',
-  'budget_exceeded',
-  'rate_limited',
-  'validation_failed',
-  'hallucinated',
-  'retried',
-]);
+export const ToolCallStatusSchema = lazyZodSchema((z) =>
+  z.enum([
+    'success',
+    'failure',
+    'timeout',
+    'circuit_open',
+    'budget_exceeded',
+    'rate_limited',
+    'validation_failed',
+    'hallucinated',
+    'retried',
+  ]),
+);
 /** Status of a finished tool call. */
 export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
 /** The {@link ToolCallStatus} values by name, e.g. `ToolCallStatus.SUCCESS === 'success'`. */
@@ -28,7 +31,7 @@ export const ToolCallStatus = Object.freeze({
 } as const satisfies Record<string, ToolCallStatus>);
 
 /** What a guard does when it trips: `block` throws, `warn` logs and allows, `log` records and allows. */
-export const GuardActionSchema = z.enum(['block', 'warn', 'log']);
+export const GuardActionSchema = lazyZodSchema((z) => z.enum(['block', 'warn', 'log']));
 /** What a guard does when it trips. */
 export type GuardAction = z.infer<typeof GuardActionSchema>;
 /** The {@link GuardAction} values by name. */
@@ -39,7 +42,7 @@ export const GuardAction = Object.freeze({
 } as const satisfies Record<string, GuardAction>);
 
 /** State of a circuit breaker. */
-export const CircuitStateSchema = z.enum(['closed', 'open', 'half_open']);
+export const CircuitStateSchema = lazyZodSchema((z) => z.enum(['closed', 'open', 'half_open']));
 /** State of a circuit breaker. */
 export type CircuitState = z.infer<typeof CircuitStateSchema>;
 /** The {@link CircuitState} values by name. */
@@ -50,7 +53,9 @@ export const CircuitState = Object.freeze({
 } as const satisfies Record<string, CircuitState>);
 
 /** Kind of a validator. */
-export const ValidatorKindSchema = z.enum(['schema', 'hallucination', 'semantic', 'custom']);
+export const ValidatorKindSchema = lazyZodSchema((z) =>
+  z.enum(['schema', 'hallucination', 'semantic', 'custom']),
+);
 /** Kind of a validator. */
 export type ValidatorKind = z.infer<typeof ValidatorKindSchema>;
 /** The {@link ValidatorKind} values by name. */
@@ -62,63 +67,73 @@ export const ValidatorKind = Object.freeze({
 } as const satisfies Record<string, ValidatorKind>);
 
 /** Result of one validator check (seed 004). */
-export const ValidationResultSchema = z.object({
-  valid: z.boolean(),
-  kind: ValidatorKindSchema,
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()),
-});
+export const ValidationResultSchema = lazyZodSchema((z) =>
+  z.object({
+    valid: z.boolean(),
+    kind: ValidatorKindSchema,
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+);
 /** Result of one validator check. */
 export type ValidationResult = z.infer<typeof ValidationResultSchema>;
 
 /** Result of hallucination detection (seed 004): confidence 0 = real, 1 = hallucinated. */
-export const HallucinationResultSchema = z.object({
-  is_hallucinated: z.boolean(),
-  confidence: z.number().min(0).max(1),
-  reason: z.string(),
-  signals: z.record(z.string(), z.unknown()),
-});
+export const HallucinationResultSchema = lazyZodSchema((z) =>
+  z.object({
+    is_hallucinated: z.boolean(),
+    confidence: z.number().min(0).max(1),
+    reason: z.string(),
+    signals: z.record(z.string(), z.unknown()),
+  }),
+);
 /** Result of hallucination detection. */
 export type HallucinationResult = z.infer<typeof HallucinationResultSchema>;
 
 /** A tool invocation captured before execution (seed 004 `ToolCall`). Timestamps are ISO 8601 UTC. */
-export const ToolCallRecordSchema = z.object({
-  call_id: z.string(),
-  tool_name: z.string(),
-  args: z.array(z.unknown()),
-  kwargs: z.record(z.string(), z.unknown()),
-  timestamp: z.string(),
-  session_id: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-});
+export const ToolCallRecordSchema = lazyZodSchema((z) =>
+  z.object({
+    call_id: z.string(),
+    tool_name: z.string(),
+    args: z.array(z.unknown()),
+    kwargs: z.record(z.string(), z.unknown()),
+    timestamp: z.string(),
+    session_id: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+);
 /** A tool invocation captured before execution. */
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
 /** A completed tool invocation (seed 004 `ToolResult`). */
-export const ToolResultRecordSchema = z.object({
-  call_id: z.string(),
-  tool_name: z.string(),
-  status: ToolCallStatusSchema,
-  return_value: z.unknown(),
-  exception: z.string().nullable(),
-  exception_type: z.string().nullable(),
-  execution_time_ms: z.number(),
-  retry_count: z.number().int().nonnegative(),
-  validations: z.array(ValidationResultSchema),
-  hallucination: HallucinationResultSchema.nullable(),
-  cost: z.number().nullable(),
-  timestamp: z.string(),
-  /** Guard decisions (attempts, backoff, breaker transitions, budget, limiter waits). Not in the seed; optional. */
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+export const ToolResultRecordSchema = lazyZodSchema((z) =>
+  z.object({
+    call_id: z.string(),
+    tool_name: z.string(),
+    status: ToolCallStatusSchema,
+    return_value: z.unknown(),
+    exception: z.string().nullable(),
+    exception_type: z.string().nullable(),
+    execution_time_ms: z.number(),
+    retry_count: z.number().int().nonnegative(),
+    validations: z.array(ValidationResultSchema),
+    hallucination: HallucinationResultSchema.nullable(),
+    cost: z.number().nullable(),
+    timestamp: z.string(),
+    /** Guard decisions (attempts, backoff, breaker transitions, budget, limiter waits). Not in the seed; optional. */
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 /** A completed tool invocation. */
 export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
 
 /** A call and its result, as stored in trace files (seed 004 `TraceEntry`). */
-export const TraceEntrySchema = z.object({
-  call: ToolCallRecordSchema,
-  result: ToolResultRecordSchema,
-});
+export const TraceEntrySchema = lazyZodSchema((z) =>
+  z.object({
+    call: ToolCallRecordSchema,
+    result: ToolResultRecordSchema,
+  }),
+);
 /** A call and its result. */
 export type TraceEntry = z.infer<typeof TraceEntrySchema>;
 

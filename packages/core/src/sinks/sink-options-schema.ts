@@ -1,4 +1,5 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
+import { zod } from '../errors/load-zod.js';
 import { lazySchema, optionSchemas } from '../errors/validate-options.js';
 import type { ConsoleSinkOptions } from './create-console-sink.js';
 import type { JsonlFileSinkOptions } from './create-jsonl-file-sink.js';
@@ -7,8 +8,8 @@ function jsonlShape() {
   return {
     bufferBytes: optionSchemas.integer(0).optional(),
     onError: optionSchemas.function().optional(),
-    sync: z.boolean().optional(),
-    flushOnExit: z.boolean().optional(),
+    sync: zod().boolean().optional(),
+    flushOnExit: zod().boolean().optional(),
   };
 }
 
@@ -17,17 +18,21 @@ function consoleShape() {
     stream: optionSchemas
       .withMethods('a writable stream (with a write method)', ['write'])
       .optional(),
-    color: z.boolean().optional(),
+    color: zod().boolean().optional(),
     maxWidth: optionSchemas.integer(1).optional(),
-    full: z.boolean().optional(),
+    full: zod().boolean().optional(),
   };
 }
 
 /** @internal */
-export const jsonlFileSinkOptionsSchema = lazySchema((): ZodType => z.strictObject(jsonlShape()));
+export const jsonlFileSinkOptionsSchema = lazySchema(
+  (): ZodType => zod().strictObject(jsonlShape()),
+);
 
 /** @internal */
-export const consoleSinkOptionsSchema = lazySchema((): ZodType => z.strictObject(consoleShape()));
+export const consoleSinkOptionsSchema = lazySchema(
+  (): ZodType => zod().strictObject(consoleShape()),
+);
 
 type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
   ? true

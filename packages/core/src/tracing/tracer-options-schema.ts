@@ -1,4 +1,5 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
+import { zod } from '../errors/load-zod.js';
 import { lazySchema, optionSchemas } from '../errors/validate-options.js';
 import type { TracerOptions } from './create-tracer.js';
 
@@ -6,8 +7,8 @@ const byteLimit = () => optionSchemas.integer(1).optional();
 
 function tracerShape() {
   return {
-    traceId: z.string().min(1).optional(),
-    sinks: z
+    traceId: zod().string().min(1).optional(),
+    sinks: zod()
       .array(
         optionSchemas.withMethods('a Sink (write, flush, close), e.g. from createMemorySink()', [
           'write',
@@ -16,7 +17,7 @@ function tracerShape() {
         ]),
       )
       .optional(),
-    limits: z
+    limits: zod()
       .strictObject({
         messageBytes: byteLimit(),
         thinkBytes: byteLimit(),
@@ -29,7 +30,7 @@ function tracerShape() {
       .withMethods('an IdGenerator (blockId, traceId, callId)', ['blockId', 'traceId', 'callId'])
       .optional(),
     onError: optionSchemas.function().optional(),
-    flushOnExit: z.boolean().optional(),
+    flushOnExit: zod().boolean().optional(),
   };
 }
 
@@ -38,7 +39,7 @@ function tracerShape() {
  * byte limits whole numbers >= 1.
  * @internal
  */
-export const tracerOptionsSchema = lazySchema((): ZodType => z.strictObject(tracerShape()));
+export const tracerOptionsSchema = lazySchema((): ZodType => zod().strictObject(tracerShape()));
 
 /**
  * A tracer as an option of another entry point (an adapter's `tracer`): an object with the
