@@ -1,12 +1,12 @@
 import { arithmetic, contains, containsOnly, plainArgument } from '../runtime/operators.js';
 import { PolicyEvent } from '../runtime/policy-event.js';
+import { builtins } from '../runtime/policy-functions.js';
 import {
-  builtins,
   callLocatedMethod,
   callMethod,
   locatedMethods,
   methodNames,
-} from '../runtime/policy-functions.js';
+} from '../runtime/policy-methods.js';
 import { compilePolicyRegex } from '../runtime/policy-regex.js';
 import {
   compareOrder,
