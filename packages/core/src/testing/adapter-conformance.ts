@@ -114,6 +114,20 @@ function statusOf(block: Block | undefined): unknown {
   return (block?.metadata as { status?: unknown } | undefined)?.status;
 }
 
+/**
+ * The tracewarden error a run rejected with: the error itself, or the first in its `cause` chain
+ * (a framework may wrap errors it did not make, keeping them as `cause`, as the OpenAI SDK's
+ * stream helpers do).
+ */
+function typedError(error: unknown): TracewardenError | undefined {
+  let current = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (TracewardenError.isInstance(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -226,10 +240,11 @@ export function adapterConformanceCases(
           async (baseURL) => {
             const tracer = createTracer();
             const ran: string[] = [];
-            const error = await rejection(
+            const rejected = await rejection(
               run(baseURL, { tracer, policy: parsePolicy(dangerPolicy) }, ran),
             );
-            assert.ok(TracewardenError.isInstance(error), `not a tracewarden error: ${error}`);
+            const error = typedError(rejected);
+            assert.ok(error !== undefined, `not a tracewarden error: ${rejected}`);
             assert.equal(error.code, 'POLICY_VIOLATION');
             assert.deepEqual(ran, []);
             const call = tracer.findToolCall('call_danger');
@@ -276,14 +291,15 @@ export function adapterConformanceCases(
           async (baseURL) => {
             const tracer = createTracer();
             const sharedKey = `conformance-${Math.random()}`;
-            const error = await rejection(
+            const rejected = await rejection(
               run(
                 baseURL,
                 { tracer, guards: { rateLimit: { callsPerHour: 1, burst: 1, sharedKey } } },
                 [],
               ),
             );
-            assert.ok(TracewardenError.isInstance(error), `not a tracewarden error: ${error}`);
+            const error = typedError(rejected);
+            assert.ok(error !== undefined, `not a tracewarden error: ${rejected}`);
             assert.equal(error.code, 'RATE_LIMITED');
             const assistants = messages(tracer, 'assistant');
             assert.equal(statusOf(assistants.at(-1)), 'rate_limited');
