@@ -120,6 +120,33 @@ function missingNames(diagnostics: readonly ts.Diagnostic[]): string[] {
   return [...names];
 }
 
+/**
+ * Names TSDoc examples use from other modules without importing them, and where they come from:
+ * imported (when the snippet's package can resolve the module) rather than typed `any`.
+ */
+const wellKnownImports: Readonly<Record<string, string>> = {
+  OpenAI: "import OpenAI from 'openai';",
+  z: "import { z } from 'zod';",
+  generateText: "import { generateText } from 'ai';",
+  streamText: "import { streamText } from 'ai';",
+  wrapLanguageModel: "import { wrapLanguageModel } from 'ai';",
+  isStepCount: "import { isStepCount } from 'ai';",
+  ChatOpenAI: "import { ChatOpenAI } from '@langchain/openai';",
+  createAgent: "import { createAgent } from 'langchain';",
+  expect: "import { expect } from 'vitest';",
+  createReadStream: "import { createReadStream } from 'node:fs';",
+};
+
+/** Placeholders whose meaning is the same in every example: typed, so their use is checked. */
+const typedPlaceholders: Readonly<Record<string, string>> = {
+  tracer: "import('@tracewarden/core').Tracer",
+  policy: "import('@tracewarden/core').Policy",
+};
+
+function moduleOf(importLine: string): string | undefined {
+  return /from '([^']+)'/.exec(importLine)?.[1];
+}
+
 interface Exported {
   from: string;
   typeOnly: boolean;
@@ -147,7 +174,9 @@ function exportsOf(program: ts.Program, modulePath: string): Map<string, Exporte
  * `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`), importing workspace packages from
  * source. README snippets are checked as written: a reader copies them whole. A TSDoc example
  * documents one declaration and may use its names without importing them: those are imported
- * from its file or its package's entry; any other free name is a placeholder, declared `any`.
+ * from its file, its package's entry or core; well-known framework names (`OpenAI`, `z`,
+ * `generateText`) from their module when its package can resolve it; `tracer` and `policy` are
+ * typed as core's `Tracer` and `Policy`; any other free name is a placeholder, declared `any`.
  *
  * @param snippets - the snippets
  * @returns each snippet's errors and placeholders, by id
@@ -198,11 +227,30 @@ export function typecheckSnippets(snippets: readonly Snippet[]): Map<string, Sni
     const own = exportsFrom(join(repositoryRoot, snippet.file));
     const entry = packageEntryOf(snippet);
     const publicNames = entry === undefined ? new Map<string, Exported>() : exportsFrom(entry);
+    const coreEntry = entries['@tracewarden/core']?.[0];
+    const coreNames =
+      coreEntry === undefined ? new Map<string, Exported>() : exportsFrom(coreEntry);
+    const resolves = (specifier: string) =>
+      specifier.startsWith('node:') ||
+      ts.resolveModuleName(specifier, path, options, ts.sys).resolvedModule !== undefined;
     const lines: string[] = [];
     const free: string[] = [];
     for (const name of missing) {
-      const exported = own.get(name) ?? publicNames.get(name);
-      if (exported === undefined) {
+      // adapters' examples use core's names (`createTracer`, `renderTree`) as their users do
+      const exported = own.get(name) ?? publicNames.get(name) ?? coreNames.get(name);
+      const known = wellKnownImports[name];
+      const knownModule = known === undefined ? undefined : moduleOf(known);
+      const typed = typedPlaceholders[name];
+      if (
+        exported === undefined &&
+        known !== undefined &&
+        knownModule !== undefined &&
+        resolves(knownModule)
+      ) {
+        lines.push(known);
+      } else if (exported === undefined && typed !== undefined) {
+        lines.push(`declare const ${name}: ${typed};`);
+      } else if (exported === undefined) {
         free.push(name);
         lines.push(`declare const ${name}: any; type ${name} = any;`);
       } else {
