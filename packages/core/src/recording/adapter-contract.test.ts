@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../errors/index.js';
+import { guard } from '../guards/guard.js';
+import { parsePolicy } from '../policy/parse-policy.js';
+import { createFakeModelCallHandle } from '../testing/fake-model-call-handle.js';
+import { createTracer } from '../tracing/create-tracer.js';
+import { createAdapterRuntime } from './create-adapter-runtime.js';
+import { createStreamGate } from './create-stream-gate.js';
+import { recordToolResult } from './record-tool-result.js';
+import { maxPendingRefusals, registerRefusal, takeRefusal } from './refusals.js';
+
+const messages = [{ role: 'user', content: 'hi' }];
+
+describe('createStreamGate: the one stream lifecycle', () => {
+  it('delivers content and tool-call pieces; holds from the completed call on while a policy decides', () => {
+    const handle = createFakeModelCallHandle();
+    const gate = createStreamGate(handle, { holdToolCalls: true, dropToolCalls: false });
+    expect(gate.push({ text: 'Let me ' }, 'content')).toBe('deliver');
+    expect(gate.push({ toolCalls: [{ index: 0, id: 'c1', name: 'x' }] }, 'tool-call')).toBe(
+      'deliver',
+    );
+    expect(gate.push(undefined, 'tool-call-end')).toBe('hold');
+    expect(gate.push({ text: 'more' }, 'content')).toBe('hold');
+    expect(gate.push({ finishReason: 'tool_calls' }, 'finish')).toBe('hold');
+    expect(gate.sawToolCalls).toBe(true);
+    expect(gate.sawText).toBe(true);
+    expect(handle.deltas.map((delta) => delta.text ?? delta.finishReason ?? 'call')).toEqual([
+      'Let me ',
+      'call',
+      'more',
+      'tool_calls',
+    ]);
+    expect(gate.end(false)).toMatchObject({ kind: 'finished' });
+    expect(handle.ended?.kind).toBe('finished');
+  });
+
+  it('without a policy nothing is held; the finish of a text-only answer is never held', () => {
+    const plain = createStreamGate(createFakeModelCallHandle(), {
+      holdToolCalls: false,
+      dropToolCalls: false,
+    });
+    expect(plain.push(undefined, 'tool-call-end')).toBe('deliver');
+    expect(plain.push({ finishReason: 'stop' }, 'finish')).toBe('deliver');
+    const textOnly = createStreamGate(createFakeModelCallHandle(), {
+      holdToolCalls: true,
+      dropToolCalls: false,
+    });
+    expect(textOnly.push({ text: 'hi' }, 'content')).toBe('deliver');
+    expect(textOnly.push({ finishReason: 'stop' }, 'finish')).toBe('deliver');
+  });
+
+  it('refuse mode that removes calls: tool-call parts are dropped', () => {
+    const gate = createStreamGate(createFakeModelCallHandle(), {
+      holdToolCalls: true,
+      dropToolCalls: true,
+    });
+    expect(gate.push({ toolCalls: [{ index: 0, id: 'c1' }] }, 'tool-call')).toBe('drop');
+    expect(gate.push(undefined, 'tool-call-end')).toBe('drop');
+    expect(gate.push({ finishReason: 'tool_calls' }, 'finish')).toBe('hold');
+  });
+
+  it('a live cut-off delivers the part that was paid for, then stops; once holding, it stops at once', () => {
+    const stop = new Error('budget');
+    const handle = createFakeModelCallHandle();
+    const gate = createStreamGate(handle, { holdToolCalls: false, dropToolCalls: false });
+    handle.stopOnNextChunk(stop);
+    expect(gate.push({ text: 'paid' }, 'content')).toBe('deliver-then-stop');
+    expect(gate.stopError).toBe(stop);
+    expect(handle.ended).toEqual({ kind: 'failed', error: stop });
+    expect(gate.end(false)).toEqual({ kind: 'failed', error: stop });
+
+    const holding = createFakeModelCallHandle();
+    const held = createStreamGate(holding, { holdToolCalls: true, dropToolCalls: false });
+    held.push(undefined, 'tool-call-end');
+    holding.stopOnNextChunk(stop);
+    expect(held.push({ text: 'x' }, 'content')).toBe('stop');
+  });
+
+  it('ends as cancelled when the caller aborted, and reading errors go through handle.end', () => {
+    const handle = createFakeModelCallHandle();
+    expect(
+      createStreamGate(handle, { holdToolCalls: false, dropToolCalls: false }).end(true),
+    ).toEqual({ kind: 'cancelled' });
+    expect(handle.ended).toEqual({ kind: 'cancelled' });
+    const failing = createFakeModelCallHandle();
+    const gate = createStreamGate(failing, { holdToolCalls: false, dropToolCalls: false });
+    const error = new Error('socket closed');
+    expect(gate.error(error)).toBe(error);
+    expect(failing.ended).toEqual({ kind: 'failed', error });
+    const aborted = createFakeModelCallHandle();
+    const controller = new AbortController();
+    controller.abort();
+    createStreamGate(aborted, { holdToolCalls: false, dropToolCalls: false }).error(
+      error,
+      controller.signal,
+    );
+    expect(aborted.ended).toEqual({ kind: 'cancelled' });
+  });
+});
+
+describe('createAdapterRuntime: one options type, checked where it is given', () => {
+  it('rejects unknown keys, nested guard typos and wrong values with ConfigurationError naming the option', () => {
+    const attempt = (options: unknown) => {
+      try {
+        createAdapterRuntime(options as never, { entryPoint: 'myAdapter' });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    for (const [options, path] of [
+      [{ gaurds: {} }, 'gaurds'],
+      [{ guards: { rateLimt: {} } }, 'guards'],
+      [{ guards: { budget: { maxCostPerSession: Number.NaN } } }, 'guards.budget'],
+      [{ timeoutSeconds: 1e12 }, 'timeoutSeconds'],
+      [{ policy: 'raise "x" if: (c: ToolCall)' }, 'policy'],
+      [{ tracer: () => undefined }, 'tracer'],
+      [{ onPolicyViolation: 'block' }, 'onPolicyViolation'],
+      [{ recordRaw: 'yes' }, 'recordRaw'],
+    ] as const) {
+      const error = attempt(options);
+      expect(ConfigurationError.isInstance(error), JSON.stringify(options)).toBe(true);
+      expect((error as ConfigurationError).path.startsWith(path)).toBe(true);
+      expect((error as Error).message).toContain('myAdapter');
+    }
+    expect(String((attempt({ policy: 'x' }) as Error).message)).toContain('parsePolicy');
+  });
+
+  it('accepts guards as options or a list, the adapter’s own options, and resolves a default tracer', () => {
+    const runtime = createAdapterRuntime(
+      { guards: { rateLimit: { callsPerSecond: 10 } }, includeUsage: false } as never,
+      {
+        entryPoint: 'myAdapter',
+        extraOptions: {
+          includeUsage: (value) => (typeof value === 'boolean' ? undefined : 'a boolean'),
+        },
+      },
+    );
+    expect(runtime.defaultTracer()).toBe(runtime.defaultTracer());
+    expect(runtime.recordRaw).toBe(true);
+    expect(runtime.hasTimeout).toBe(false);
+  });
+
+  it('with a budget, a model the table cannot price is refused before the call, unless the user chose a rule', () => {
+    const tracer = createTracer();
+    const strict = createAdapterRuntime(
+      { tracer, guards: { budget: { maxCostPerSession: 1 } } },
+      { entryPoint: 'myAdapter' },
+    );
+    expect(() =>
+      strict.recorder.start({ provider: 'acme', model: 'local-llm-7b', messages }),
+    ).toThrow(expect.objectContaining({ code: 'UNKNOWN_MODEL_PRICE' }));
+    const refused = tracer.blocks().at(-1);
+    expect(refused?.metadata).toMatchObject({ status: 'failure' });
+    const priced = createAdapterRuntime(
+      {
+        tracer: createTracer(),
+        guards: { budget: { maxCostPerSession: 1 } },
+        pricing: { overrides: { 'local-llm-7b': [1, 2] } },
+      },
+      { entryPoint: 'myAdapter' },
+    );
+    const call = priced.recorder.start({ provider: 'acme', model: 'local-llm-7b', messages });
+    call.finish({ text: 'ok', usage: { inputTokens: 1_000_000, outputTokens: 0 } });
+    const answer = call.tracer.blocks().at(-1);
+    expect((answer?.metadata as { cost?: { cost_usd?: number } }).cost?.cost_usd).toBe(1);
+  });
+});
+
+describe('tool results under the model’s TOOL_CALL', () => {
+  function traceWithCall() {
+    const tracer = createTracer();
+    const message = tracer.logMessage({ role: 'assistant', content: null });
+    tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'call_1', name: 'search', arguments: { q: 'x' } },
+    });
+    return tracer;
+  }
+
+  it('recordToolResult records once, under its TOOL_CALL; an unknown call id is not recorded', () => {
+    const tracer = traceWithCall();
+    expect(
+      recordToolResult(tracer, {
+        callId: 'call_1',
+        output: 'found',
+        metadata: { status: 'success' },
+      }),
+    ).toBe(true);
+    expect(recordToolResult(tracer, { callId: 'call_1', output: 'again' })).toBe(false);
+    expect(recordToolResult(tracer, { callId: 'call_9', output: 'x' })).toBe(false);
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.parent_block_id).toBe(tracer.findToolCall('call_1')?.id);
+  });
+
+  it('guard invoke({ callId }): the guarded call’s TOOL_RESULT lands under the model’s TOOL_CALL', async () => {
+    const tracer = traceWithCall();
+    const search = guard(async (query: { q: string }) => [query.q], { name: 'search' });
+    await search.invoke({ callId: 'call_1', tracer }, { q: 'x' });
+    const calls = tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls).toHaveLength(1);
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.parent_block_id).toBe(calls[0]?.id);
+    expect(result?.payload.output).toEqual(['x']);
+    expect(result?.metadata).toMatchObject({ status: 'success', tool_name: 'search' });
+  });
+
+  it('guard invoke({ callId }) without that TOOL_CALL in the trace records the pair under that id', async () => {
+    const tracer = createTracer();
+    const search = guard(async () => 'ok', { name: 'search' });
+    await search.invoke({ callId: 'call_7', tracer });
+    expect(tracer.findToolCall('call_7')).toBeDefined();
+  });
+
+  it('guard invoke({ tracer: null, onEntry }) records nothing and hands over the entry', async () => {
+    const tracer = traceWithCall();
+    const entries: unknown[] = [];
+    const search = guard(async () => 'ok', { name: 'search' });
+    await search.invoke({
+      callId: 'call_1',
+      tracer: null,
+      onEntry: (entry) => entries.push(entry),
+    });
+    expect(entries).toEqual([
+      expect.objectContaining({ call: expect.objectContaining({ call_id: 'call_1' }) }),
+    ]);
+    expect(tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(0);
+  });
+});
+
+describe('refusals handed to the tools', () => {
+  it('are taken once, and bounded (the oldest go first)', () => {
+    registerRefusal('call_a', 'no');
+    expect(takeRefusal('call_a')).toBe('no');
+    expect(takeRefusal('call_a')).toBeUndefined();
+    for (let i = 0; i <= maxPendingRefusals; i++) registerRefusal(`bulk_${i}`, 'no');
+    expect(takeRefusal('bulk_0')).toBeUndefined();
+    expect(takeRefusal(`bulk_${maxPendingRefusals}`)).toBe('no');
+    for (let i = 0; i <= maxPendingRefusals; i++) takeRefusal(`bulk_${i}`);
+  });
+});
+
+describe('a policy verdict in refuse mode can keep the call for the tool to refuse', () => {
+  it('keepRefusedCall: the call stays in what the caller sees; its review says refusedAtTool', () => {
+    const runtime = createAdapterRuntime(
+      {
+        tracer: createTracer(),
+        policy: parsePolicy('raise "no" if:\n    (call: ToolCall)\n    call is tool:danger'),
+        onPolicyViolation: 'refuse',
+      },
+      { entryPoint: 'myAdapter' },
+    );
+    const call = runtime.recorder.start({
+      provider: 'acme',
+      model: 'm',
+      messages,
+      keepRefusedCall: (proposed) => proposed.name === 'danger',
+    });
+    const outcome = call.finish({
+      toolCalls: [
+        { id: 'c1', name: 'danger', arguments: '{}' },
+        { id: 'c2', name: 'search', arguments: '{}' },
+      ],
+    });
+    expect(outcome.refused).toBe(false);
+    expect(outcome.refusalText).toBeUndefined();
+    expect(outcome.toolCalls[0]).toMatchObject({ allowed: false, refusedAtTool: true });
+    expect(outcome.toolCalls[0]?.refusal).toContain('blocked by policy');
+  });
+});
