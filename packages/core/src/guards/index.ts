@@ -74,6 +74,7 @@ export {
   type TokenBucketLimit,
 } from './rate-limit-store.js';
 export { RateLimitedError } from './rate-limited-error.js';
+export { recordResultUnderCall } from './record-result-under-call.js';
 export { retryAfterMs } from './retry-after-ms.js';
 export {
   runValidators,
@@ -95,4 +96,3 @@ export type {
   MaybePromise,
 } from './types.js';
 export { ValidationFailedError } from './validation-failed-error.js';
-export { recordResultUnderCall } from './record-result-under-call.js';

@@ -163,7 +163,9 @@ describe('createAdapterRuntime: one options type, checked where it is given', ()
     const call = priced.recorder.start({ provider: 'acme', model: 'local-llm-7b', messages });
     call.finish({ text: 'ok', usage: { inputTokens: 1_000_000, outputTokens: 0 } });
     const answer = call.tracer.blocks().at(-1);
-    expect((answer?.metadata as { cost?: { cost_usd?: number } }).cost?.cost_usd).toBe(1);
+    expect((answer?.metadata as { cost?: { cost_usd?: number } } | undefined)?.cost?.cost_usd).toBe(
+      1,
+    );
   });
 });
 

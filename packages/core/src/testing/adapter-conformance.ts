@@ -248,7 +248,7 @@ export function adapterConformanceCases(
             assert.equal(error.code, 'POLICY_VIOLATION');
             assert.deepEqual(ran, []);
             const call = tracer.findToolCall('call_danger');
-            assert.equal((call?.metadata as { policy?: unknown }).policy, 'block');
+            assert.equal((call?.metadata as { policy?: unknown } | undefined)?.policy, 'block');
             assertSound(tracer);
           },
         ),
