@@ -110,8 +110,9 @@ function guardShape() {
     retry: zod()
       .strictObject({
         maxRetries: optionSchemas.integer(0).optional(),
-        initialDelay: optionSchemas.finite(0, Number.MAX_VALUE, 'seconds').optional(),
-        maxDelay: optionSchemas.finite(0, Number.MAX_VALUE, 'seconds').optional(),
+        // a sleep is one timer: past Node's maximum it would fire at once
+        initialDelay: optionSchemas.finite(0, maxTimeoutSeconds, 'seconds').optional(),
+        maxDelay: optionSchemas.finite(0, maxTimeoutSeconds, 'seconds').optional(),
         backoffFactor: optionSchemas.finite(0).optional(),
         jitter: zod().boolean().optional(),
         retryOn: zod()
@@ -147,7 +148,7 @@ function guardShape() {
         burst: optionSchemas.integer(0).optional(),
         onLimit: action(),
         sharedKey: zod().string().optional(),
-        maxWaitMs: optionSchemas.finite(0, Number.MAX_VALUE, 'milliseconds').optional(),
+        maxWaitMs: optionSchemas.finite(0, maxTimeoutSeconds * 1000, 'milliseconds').optional(),
         store: optionSchemas
           .withMethods('a RateLimitStore (take, reset)', ['take', 'reset'])
           .optional(),

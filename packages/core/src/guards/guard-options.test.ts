@@ -50,6 +50,12 @@ describe('guard options are checked when the guard is made', () => {
     ['timeout.timeoutSeconds', { timeout: { timeoutSeconds: '5' } }, '"5"'],
     ['timeout.onTimeout', { timeout: { timeoutSeconds: 5, onTimeout: 'stop' } }, '"stop"'],
     ['retry.maxRetries', { retry: { maxRetries: -1 } }, '-1'],
+    ['retry.maxDelay', { retry: { maxDelay: 1e12 } }, '1000000000000'],
+    [
+      'rateLimit.maxWaitMs',
+      { rateLimit: { callsPerSecond: 1, maxWaitMs: 1e15 } },
+      '1000000000000000',
+    ],
     ['circuitBreaker.recoveryTimeout', { circuitBreaker: { recoveryTimeout: Number.NaN } }, 'NaN'],
     ['tracer', { tracer: () => {} }, 'a function (tracer)'],
     ['sideEffect', { sideEffect: 'delete' }, '"delete"'],

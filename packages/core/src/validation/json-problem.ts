@@ -19,8 +19,8 @@ export const maxJsonDepth = 1000;
  * @internal
  */
 export function jsonProblem(value: unknown, checkKeys: boolean): string | undefined {
-  if (jsonByteBound(value, 0) >= 0) return undefined;
   try {
+    if (jsonByteBound(value, 0) >= 0) return undefined;
     return walk(value, '', 0, [], checkKeys);
   } catch (error) {
     let reason: string;
