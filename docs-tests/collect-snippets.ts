@@ -29,8 +29,8 @@ export interface Snippet {
  * READMEs are found, not listed: a package or example that gets a README (the AI SDK and
  * LangChain adapters, their examples) is held to the rule as soon as the file exists.
  */
-export function findReadmes(): string[] {
-  const found = ['README.md'];
+export function findReadmes(root: string = repositoryRoot): string[] {
+  const found = existsSync(join(root, 'README.md')) ? ['README.md'] : [];
   for (const parent of ['packages', 'examples']) {
     const walk = (folder: string, depth: number) => {
       if (!existsSync(folder) || depth > 3) return;
@@ -38,10 +38,10 @@ export function findReadmes(): string[] {
         if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
         const path = join(folder, entry.name);
         if (entry.isDirectory()) walk(path, depth + 1);
-        else if (entry.name === 'README.md') found.push(relative(repositoryRoot, path));
+        else if (entry.name === 'README.md') found.push(relative(root, path));
       }
     };
-    walk(join(repositoryRoot, parent), 1);
+    walk(join(root, parent), 1);
   }
   return found.sort();
 }

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { echoTurn, type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,30 @@ describe('docs: every snippet is found', () => {
     // the packages' READMEs hold at least one TypeScript snippet each
     for (const readme of readmes.filter((file) => /^packages\/[^/]+\/README\.md$/.test(file)))
       expect(snippets.some((snippet) => snippet.file === readme)).toBe(true);
+  });
+
+  it('picks up the README of a package or example as soon as it exists, never node_modules', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tracewarden-readmes-'));
+    try {
+      for (const file of [
+        'README.md',
+        'packages/new-adapter/README.md',
+        'examples/new-adapter/email-agent/README.md',
+        'packages/new-adapter/node_modules/dependency/README.md',
+        'packages/core/src/README.md',
+      ]) {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), '# readme\n');
+      }
+      expect(findReadmes(root)).toEqual([
+        'README.md',
+        'examples/new-adapter/email-agent/README.md',
+        'packages/core/src/README.md',
+        'packages/new-adapter/README.md',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('lists as exceptions only examples that exist and still fail', () => {
