@@ -70,6 +70,15 @@ describe('BoundedRegex', () => {
     expect(new BoundedRegex('(?!x)(a|a)*c').search(input)).toBeNull();
   });
 
+  it('tries a fixed-width lookbehind only at the starts its width allows', () => {
+    // trying every start down to 0 at each position ran out of the step budget on this text
+    expect(new BoundedRegex('(?<=a)b(?!c)').searchAll('ab'.repeat(30_000))).toHaveLength(30_000);
+    expect(new BoundedRegex('(?<=a|bb)x').searchAll('axbbxcx')).toEqual([
+      { start: 1, end: 2 },
+      { start: 4, end: 5 },
+    ]);
+  });
+
   it('refuses backreferences and oversized programs', () => {
     expect(() => new BoundedRegex('(a)\\1')).toThrow(RegexSyntaxError);
     expect(() => new BoundedRegex('(?<x>a)\\k<x>')).toThrow(/backreferences/);

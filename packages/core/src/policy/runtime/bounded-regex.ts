@@ -52,7 +52,8 @@ interface Program {
   /** SPLIT: other target. */
   b: number[];
   tests: CharTest[];
-  looks: { start: number; ahead: boolean; negate: boolean }[];
+  /** Lookarounds: where each body starts, and how many characters a lookbehind's body spans. */
+  looks: { start: number; ahead: boolean; negate: boolean; shortest: number; longest: number }[];
 }
 
 const assertKinds = { start: 0, end: 1, word: 2, notWord: 3 } as const;
@@ -122,7 +123,14 @@ function compileProgram(root: Node): Program {
         return;
       case 'look': {
         const index = program.looks.length;
-        program.looks.push({ start: -1, ahead: node.ahead, negate: node.negate });
+        const [shortest, longest] = widthOf(node.node);
+        program.looks.push({
+          start: -1,
+          ahead: node.ahead,
+          negate: node.negate,
+          shortest,
+          longest,
+        });
         pendingLooks.push({ node: node.node, index });
         emit(LOOK, index);
         return;
@@ -317,11 +325,42 @@ class Search {
       found = this.run(look.start, p, -1, new Set()) >= 0;
     } else {
       found = false;
-      for (let start = p; start >= 0 && !found; start--)
+      // only starts the body's width allows (Python requires lookbehinds of fixed width)
+      const last = Math.max(0, p - look.longest);
+      for (let start = p - look.shortest; start >= last && !found; start--)
         found = this.run(look.start, start, p, new Set()) >= 0;
     }
     const result = found !== look.negate;
     this.lookCache.set(key, result ? 1 : 2);
     return result;
+  }
+}
+
+/** The fewest and most characters a pattern can match (most: Infinity when unbounded). */
+function widthOf(node: Node): [number, number] {
+  switch (node.t) {
+    case 'set':
+      return [1, 1];
+    case 'assert':
+    case 'look':
+      return [0, 0];
+    case 'seq':
+      return node.items.reduce<[number, number]>(
+        ([a, b], item) => {
+          const [c, d] = widthOf(item);
+          return [a + c, b + d];
+        },
+        [0, 0],
+      );
+    case 'alt': {
+      const widths = node.options.map(widthOf);
+      return [Math.min(...widths.map((w) => w[0])), Math.max(...widths.map((w) => w[1]))];
+    }
+    case 'rep': {
+      const [c, d] = widthOf(node.node);
+      return [c * node.min, node.max === 0 || d === 0 ? 0 : d * node.max];
+    }
+    default:
+      return [0, Number.POSITIVE_INFINITY];
   }
 }
