@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { definePolicy } from './define-policy.js';
 import { detectPii } from './detectors/detect-pii.js';
 import { extractHtmlData } from './detectors/extract-html-data.js';
+import { extractLinks } from './detectors/extract-links.js';
 import { toolCall } from './event-matchers.js';
 import { MAX_POLICY_NESTING } from './language/parse-policy-text.js';
 import { parsePolicy } from './parse-policy.js';
@@ -95,6 +96,15 @@ describe('detectors over hostile trace text', () => {
     expect(detectPii('1'.repeat(100_000))).toEqual([]);
     expect(detectPii(`${'a.'.repeat(50_000)}@x`)).toEqual([]);
     expect(detectPii('write to bob@example.com').map((f) => f.type)).toEqual(['EMAIL_ADDRESS']);
+  });
+
+  it('links() over a URL followed by 100,000 closing brackets', () => {
+    expect(extractLinks(`see https://a.example/x${')'.repeat(100_000)}`)).toEqual([
+      { url: 'https://a.example/x', domain: 'a.example', start: 4, end: 23 },
+    ]);
+    expect(extractLinks('(see https://a.example/(x))').map((l) => l.url)).toEqual([
+      'https://a.example/(x)',
+    ]);
   });
 
   it('html_code() over 100,000 characters of unclosed tags', () => {

@@ -25,12 +25,22 @@ export function extractLinks(text: string): LinkFinding[] {
   const out: LinkFinding[] = [];
   for (const m of text.matchAll(link)) {
     let url = m[0];
+    // bracket counts kept as characters are dropped (recounting per character was quadratic on a
+    // long run of ')', seconds for 50k)
+    let open = 0;
+    let close = 0;
+    for (const c of url) {
+      if (c === '(') open++;
+      else if (c === ')') close++;
+    }
+    const hasSquare = url.includes('[');
     for (;;) {
       const last = url[url.length - 1] ?? '';
       if ('.,;:!?'.includes(last)) url = url.slice(0, -1);
-      else if (last === ')' && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0))
+      else if (last === ')' && open < close) {
         url = url.slice(0, -1);
-      else if (last === ']' && !url.includes('[')) url = url.slice(0, -1);
+        close--;
+      } else if (last === ']' && !hasSquare) url = url.slice(0, -1);
       else break;
     }
     const hostPart = url.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/, 1)[0] ?? '';
