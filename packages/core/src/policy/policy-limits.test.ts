@@ -10,6 +10,7 @@ import { parsePolicy } from './parse-policy.js';
 import { PolicyError } from './policy-error.js';
 import { rule } from './rule.js';
 import { MAX_REGEX_STEPS } from './runtime/bounded-regex.js';
+import { MAX_VALUE_DEPTH } from './runtime/policy-values.js';
 import { DEFAULT_MAX_VIOLATIONS } from './runtime/resolve-max-violations.js';
 
 /** Issue 18 §2: hostile regexes, unbounded violations, deep nesting, byte order marks. */
@@ -199,6 +200,63 @@ describe('deep nesting is a positioned POLICY_SYNTAX error naming the limit', ()
       `raise "x" if:\n    (m: Message)\n    ${'('.repeat(depth)}True${')'.repeat(depth)}\n`,
     );
     expect(policy.check([{ role: 'user', content: 'hi' }]).errors).toHaveLength(1);
+  });
+});
+
+describe('deeply nested trace values', () => {
+  let deep: unknown = 'secret';
+  for (let i = 0; i < 20_000; i++) deep = { a: deep };
+  let other: unknown = 'secret';
+  for (let i = 0; i < 20_000; i++) other = { a: other };
+  let deepList: unknown = 'x';
+  for (let i = 0; i < 20_000; i++) deepList = [deepList];
+  const trace = [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: '1',
+          type: 'function',
+          function: { name: 'f', arguments: { d: deep, e: other, l: deepList } },
+        },
+      ],
+    },
+  ];
+
+  it.each([
+    '"secret" in c',
+    'len(secrets(c)) > 0',
+    'c.function.arguments.d == c.function.arguments.e',
+    'str(c.function.arguments) == ""',
+  ])('%s is a POLICY_LIMIT error naming MAX_VALUE_DEPTH, not a RangeError', (condition) => {
+    const policy = parsePolicy(`raise "r" if:\n    (c: ToolCall)\n    ${condition}\n`);
+    const error = errorOf(() => policy.check(trace));
+    expect(error.code).toBe('POLICY_LIMIT');
+    expect(error.message).toContain(`MAX_VALUE_DEPTH (${MAX_VALUE_DEPTH})`);
+  });
+
+  it('a deep list returned as a violation argument', () => {
+    const policy = parsePolicy(
+      'raise PolicyViolation("r", v=c.function.arguments.l) if:\n    (c: ToolCall)\n',
+    );
+    expect(errorOf(() => policy.check(trace)).code).toBe('POLICY_LIMIT');
+  });
+
+  it('data just under the limit is checked', () => {
+    let nested: unknown = 'secret';
+    for (let i = 0; i < 200; i++) nested = { a: nested };
+    const shallow = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: '1', type: 'function', function: { name: 'f', arguments: { d: nested } } },
+        ],
+      },
+    ];
+    const policy = parsePolicy('raise "r" if:\n    (c: ToolCall)\n    "secret" in c\n');
+    expect(policy.check(shallow).errors).toHaveLength(1);
   });
 });
 

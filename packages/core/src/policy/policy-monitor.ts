@@ -51,7 +51,7 @@ export class PolicyMonitor {
     const newFrom = this.session.store.size;
     this.session.appendAll(events);
     const result = this.session.evaluateNew(newFrom, this.reported);
-    this.all.push(...result.errors);
+    for (const error of result.errors) this.all.push(error);
     return result;
   }
 

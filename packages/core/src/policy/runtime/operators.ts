@@ -1,6 +1,6 @@
 import type { PolicyEventType } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
-import { textsOf, valuesEqual } from './policy-values.js';
+import { textsOf, toPlain, valuesEqual } from './policy-values.js';
 import type { EvalContext } from './rule-plan.js';
 import { markRange } from './value-locations.js';
 
@@ -103,9 +103,7 @@ export function matchesType(value: unknown, type: PolicyEventType): boolean {
 
 /** @internal A value as host functions receive it (events as their data). */
 export function plainArgument(value: unknown): unknown {
-  if (value instanceof PolicyEvent) return value.data;
-  if (Array.isArray(value)) return value.map(plainArgument);
-  return value;
+  return toPlain(value);
 }
 
 /** Python's `all(el in a for el in b)`, which is what Invariant evaluates `a contains_only b` as. */

@@ -257,7 +257,7 @@ export class PolicySession {
     for (const range of uniqueRanges) if (!addresses.includes(range)) addresses.push(range);
     return {
       message: plan.message,
-      args: (extra?.args ?? []).map(toPlain),
+      args: (extra?.args ?? []).map((value) => toPlain(value)),
       namedArgs: Object.fromEntries(
         Object.entries(extra?.namedArgs ?? {}).map(([k, v]) => [k, toPlain(v)]),
       ),
@@ -275,7 +275,7 @@ export class PolicySession {
     const errors: PolicyViolation[] = [];
     for (let r = 0; r < this.plans.length; r++) {
       const result = this.evaluateRule(r, 0, this.maxViolations - errors.length);
-      errors.push(...result.errors);
+      for (const error of result.errors) errors.push(error);
       if (result.truncated) return { errors, truncated: true };
     }
     return { errors, truncated: false };

@@ -1,3 +1,4 @@
+import { PolicyError } from '../policy-error.js';
 import { isRecord } from './is-record.js';
 import { type AddressedText, PolicyEvent } from './policy-event.js';
 
@@ -63,8 +64,9 @@ export function getIndex(value: unknown, key: unknown): unknown {
 }
 
 /** @internal Deep equality on data; events compare by position. */
-export function valuesEqual(a: unknown, b: unknown): boolean {
+export function valuesEqual(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
+  if (depth > MAX_VALUE_DEPTH) tooDeep(undefined);
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a instanceof PolicyEvent || b instanceof PolicyEvent) {
@@ -73,14 +75,16 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(a)) {
     return (
-      Array.isArray(b) && a.length === b.length && a.every((item, i) => valuesEqual(item, b[i]))
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => valuesEqual(item, b[i], depth + 1))
     );
   }
   if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
     return (
       keys.length === Object.keys(b).length &&
-      keys.every((k) => Object.hasOwn(b, k) && valuesEqual(a[k], b[k]))
+      keys.every((k) => Object.hasOwn(b, k) && valuesEqual(a[k], b[k], depth + 1))
     );
   }
   return a === b;
@@ -112,49 +116,73 @@ export function compareOrder(a: unknown, b: unknown, operator: '<' | '>' | '<=' 
  * @internal
  */
 export function textsOf(value: unknown, address: string | undefined): AddressedText[] {
+  if (value instanceof PolicyEvent) return eventTexts(value);
+  const out: AddressedText[] = [];
+  collectTexts(value, address, out, 0);
+  return out;
+}
+
+/** An event's text pieces, computed once and cached on the event. */
+function eventTexts(event: PolicyEvent): AddressedText[] {
+  if (event.texts !== undefined) return event.texts;
+  let texts: AddressedText[];
+  if (event.kind === 'ToolCall') {
+    const fn = event.data.function;
+    const args = isRecord(fn) ? fn.arguments : undefined;
+    texts = textsOf(args, `${event.address}.function.arguments`);
+  } else if (event.kind === 'Tool') texts = textsOf(event.data, event.address);
+  else texts = textsOf(event.data.content ?? null, `${event.address}.content`);
+  event.texts = texts;
+  return texts;
+}
+
+function collectTexts(
+  value: unknown,
+  address: string | undefined,
+  out: AddressedText[],
+  depth: number,
+): void {
+  if (depth > MAX_VALUE_DEPTH) tooDeep(address);
   if (value instanceof PolicyEvent) {
-    const event = value;
-    if (event.texts !== undefined) return event.texts;
-    let texts: AddressedText[];
-    if (event.kind === 'ToolCall') {
-      const fn = event.data.function;
-      const args = isRecord(fn) ? fn.arguments : undefined;
-      texts = textsOf(args, `${event.address}.function.arguments`);
-    } else if (event.kind === 'Tool') texts = textsOf(event.data, event.address);
-    else texts = textsOf(event.data.content ?? null, `${event.address}.content`);
-    event.texts = texts;
-    return texts;
+    for (const text of eventTexts(value)) out.push(text);
+    return;
   }
-  if (typeof value === 'string') return [{ text: value, address }];
+  if (typeof value === 'string') {
+    out.push({ text: value, address });
+    return;
+  }
   if (Array.isArray(value)) {
-    const out: AddressedText[] = [];
     value.forEach((item, i) => {
       const at = address === undefined ? undefined : `${address}.${i}`;
       if (isRecord(item) && typeof item.text === 'string') {
         out.push({ text: item.text, address: at === undefined ? undefined : `${at}.text` });
       } else {
-        out.push(...textsOf(item, at));
+        collectTexts(item, at, out, depth + 1);
       }
     });
-    return out;
+    return;
   }
   if (isRecord(value)) {
     if (typeof value.text === 'string' && value.type === 'text') {
-      return [{ text: value.text, address: address === undefined ? undefined : `${address}.text` }];
+      out.push({
+        text: value.text,
+        address: address === undefined ? undefined : `${address}.text`,
+      });
+      return;
     }
-    const out: AddressedText[] = [];
     for (const [k, v] of Object.entries(value)) {
-      out.push(...textsOf(v, address === undefined ? undefined : `${address}.${k}`));
+      collectTexts(v, address === undefined ? undefined : `${address}.${k}`, out, depth + 1);
     }
-    return out;
   }
-  return [];
 }
 
 /** @internal A value as plain data for results (events become their data). */
-export function toPlain(value: unknown): unknown {
+export function toPlain(value: unknown, depth = 0): unknown {
   if (value instanceof PolicyEvent) return value.data;
-  if (Array.isArray(value)) return value.map(toPlain);
+  if (Array.isArray(value)) {
+    if (depth > MAX_VALUE_DEPTH) tooDeep(undefined);
+    return value.map((item) => toPlain(item, depth + 1));
+  }
   return value === undefined ? null : value;
 }
 
@@ -165,5 +193,26 @@ export function toText(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'number') return String(value);
-  return JSON.stringify(toPlain(value));
+  try {
+    return JSON.stringify(toPlain(value));
+  } catch (error) {
+    // deeper than JSON.stringify's stack allows (or a cycle built by a host function)
+    if (PolicyError.isPolicyError(error)) throw error;
+    return tooDeep(undefined);
+  }
+}
+
+/**
+ * How deep the policy engine follows nested trace values (texts, equality, results). Deeper
+ * data is a `POLICY_LIMIT` error rather than ignored: content hidden below the limit must not
+ * pass a check unseen, and recursing without a limit ends in a RangeError.
+ * @internal
+ */
+export const MAX_VALUE_DEPTH = 256;
+
+function tooDeep(address: string | undefined): never {
+  throw new PolicyError({
+    code: 'POLICY_LIMIT',
+    message: `a trace value is nested deeper than MAX_VALUE_DEPTH (${MAX_VALUE_DEPTH}) levels${address === undefined ? '' : ` (at ${address.replace('\u0000', ':')})`}; such data cannot be checked`,
+  });
 }
