@@ -81,7 +81,11 @@ export interface AdapterRuntimeSettings {
   extraOptions?: Readonly<Record<string, OptionCheck>> | undefined;
 }
 
-/** Checks one option value: returns what was expected when the value is wrong. @internal */
+/**
+ * Checks one option value of an adapter's own options (`extraOptions`): returns what was
+ * expected when the value is wrong, `undefined` when it is fine.
+ * @example `(value) => (typeof value === 'boolean' ? undefined : 'true or false')`
+ */
 export type OptionCheck = (value: unknown) => string | undefined;
 
 const warned = new Set<string>();
@@ -106,7 +110,11 @@ const modelCallGuardsSchema = lazySchema(() =>
     .strict(),
 );
 
-/** Option checks: undefined is always allowed (an option left out). @internal */
+/**
+ * Ready-made {@link OptionCheck}s for an adapter's own options (`undefined`, an option left out,
+ * is never checked).
+ * @example `extraOptions: { includeUsage: optionChecks.boolean, mode: optionChecks.oneOf('a', 'b') }`
+ */
 export const optionChecks = {
   boolean: (value: unknown) => (typeof value === 'boolean' ? undefined : 'true or false'),
   function: (value: unknown) => (typeof value === 'function' ? undefined : 'a function'),
@@ -159,7 +167,15 @@ const commonChecks: Record<string, OptionCheck> = {
 /**
  * Rejects options that are not what an adapter takes: unknown keys (a typo must never silently
  * disable a guard) and wrong types, with one `ConfigurationError` (`INVALID_OPTIONS`) naming the option.
- * @internal
+ * `createAdapterRuntime` calls it; an adapter that resolves its options itself can too.
+ * @param options - the options as given
+ * @param entryPoint - the function they were given to, for the message
+ * @param extra - the adapter's own options, each with its check
+ * @throws ConfigurationError naming the first rejected option
+ * @example
+ * ```ts
+ * checkAdapterOptions({ guards: { budgets: {} } }, 'myAdapter'); // throws: no such option
+ * ```
  */
 export function checkAdapterOptions(
   options: unknown,
@@ -199,7 +215,14 @@ function hasBudget(guards: AdapterOptions['guards']): boolean {
  * Resolves the pricing option into a pricer. Unpriced models: refused when a budget is set (a
  * budget must not count them as free), else recorded at 0 with one warning, unless the caller
  * chose an `unknownModel` policy.
- * @internal
+ * @param option - the `pricing` option
+ * @param provider - a fixed provider id for the price table, else the call's
+ * @param budget - whether a budget is among the model-call guards
+ * @returns the pricer, or `undefined` for `pricing: false`
+ * @example
+ * ```ts
+ * const pricer = resolvePricing({ overrides: { 'my-model': [1, 2] } }, undefined, true);
+ * ```
  */
 export function resolvePricing(
   option: PricingOption | undefined,
