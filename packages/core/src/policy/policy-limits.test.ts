@@ -388,3 +388,85 @@ describe('property: random policies with the new constructs never crash and are 
     );
   });
 });
+
+describe('property: arbitrary traces never crash policies using the new constructs', () => {
+  const conditions = [
+    '"a" in c',
+    '(x: str) in text(m)',
+    '(d: dict) in json.loads(o.content)',
+    '(l: str) in m.content.splitlines()',
+    'html_code(m).links',
+    'links(o)',
+    'secrets(c)',
+    'str(c.function.arguments) == o.content',
+    'find(r"\\w+", o)',
+    'match(r"(a|b)*c", m.content)',
+    'c.function.arguments.x contains_only "a"',
+    'max(len(text(m)), 1) > 0',
+    '(v: str) in c.function.arguments.values()',
+    'image(m) if m.role == "user" else text(o)',
+  ];
+  const policies = conditions.map((condition) =>
+    parsePolicy(
+      `import json\nraise PolicyViolation(v=1) if:\n    (m: Message)\n    (c: ToolCall)\n    (o: ToolOutput)\n    ${condition}\n`,
+    ),
+  );
+  const content = fc.oneof(
+    fc.string(),
+    fc.constant(null),
+    fc.array(
+      fc.oneof(
+        fc.record({ type: fc.constant('text'), text: fc.string() }),
+        fc.record({
+          type: fc.constant('image_url'),
+          image_url: fc.oneof(fc.string(), fc.record({ url: fc.string() })),
+        }),
+        fc.jsonValue(),
+      ),
+    ),
+  );
+  const entry = fc.oneof(
+    fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content }),
+    fc.record({
+      role: fc.constant('assistant'),
+      content,
+      tool_calls: fc.array(
+        fc.record({
+          id: fc.string(),
+          type: fc.constant('function'),
+          function: fc.record({
+            name: fc.string(),
+            arguments: fc.oneof(fc.json(), fc.jsonValue(), fc.string()),
+          }),
+        }),
+        { maxLength: 3 },
+      ),
+    }),
+    fc.record({
+      role: fc.constant('tool'),
+      tool_call_id: fc.option(fc.string()),
+      content: fc.oneof(fc.json(), content),
+    }),
+    fc.jsonValue(),
+  );
+
+  it('a result or a typed error, and check and monitors agree on keys', () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 6 }), (trace) => {
+        for (const policy of policies) {
+          let keys: string[];
+          try {
+            keys = policy.check(trace).errors.map((e) => e.key);
+          } catch (error) {
+            expect(PolicyError.isPolicyError(error)).toBe(true);
+            continue;
+          }
+          const monitor = policy.monitor();
+          for (const item of trace) monitor.append([item]);
+          expect(monitor.violations.map((v) => v.key).sort()).toEqual([...new Set(keys)].sort());
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
