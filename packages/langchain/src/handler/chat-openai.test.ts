@@ -103,7 +103,8 @@ describe('ChatOpenAI over HTTP (scripted server)', () => {
           tools: ['weather'],
           usage: { cached_input_tokens: 8 },
         });
-        expect((first?.metadata.cost as { cost_usd?: unknown }).cost_usd).toBeGreaterThan(0);
+        expect(first?.metadata.cost).toMatchObject({ cost_usd: expect.any(Number) });
+        expect((first?.metadata.cost as { cost_usd: number }).cost_usd).toBeGreaterThan(0);
         expect(typeof second?.metadata.response_id).toBe('string');
         if (streamed) expect(typeof first?.metadata.time_to_first_token_ms).toBe('number');
       });
