@@ -9,8 +9,9 @@ import {
 
 /**
  * @internal A policy regular expression. Trace content is attacker-controlled, so every search
- * runs in time linear in the text (V8's linear-time engine), or under the bounded matcher's step
- * budget; no pattern can stall a check.
+ * runs in time linear in the text: on JavaScript's own engine only when the pattern provably
+ * allows it ({@link isBacktrackingSafe}), else on V8's linear-time engine, else (lookaheads) on the
+ * bounded matcher, whose lookarounds have a step budget. No pattern can stall a check.
  */
 export interface PolicyRegex {
   /** The first match starting at or after `from`. */
