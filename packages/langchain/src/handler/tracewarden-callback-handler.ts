@@ -39,6 +39,7 @@ import {
 import {
   linkCall,
   linkResponse,
+  noteAnswer,
   tracerOfCall,
   tracerOfMessages,
 } from '../tracing/conversation-links.js';
@@ -438,6 +439,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
         (response.toolCalls ?? []).map((call) => call.id),
       );
       const outcome = handle.finish(response);
+      noteAnswer(handle.tracer, outcome.messageBlockId);
       if (this.#refuse)
         for (const review of outcome.toolCalls)
           if (review.refusedAtTool === true && review.refusal !== undefined)

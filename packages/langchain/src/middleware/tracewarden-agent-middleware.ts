@@ -25,6 +25,7 @@ import {
 import {
   linkCall,
   linkResponse,
+  noteAnswer,
   tracerOfCall,
   tracerOfMessages,
 } from '../tracing/conversation-links.js';
@@ -235,6 +236,7 @@ export function tracewardenAgentMiddleware(
       (response.toolCalls ?? []).map((call) => call.id),
     );
     const outcome = handle.finish(response);
+    noteAnswer(tracer, outcome.messageBlockId);
     if (refuse)
       for (const review of outcome.toolCalls)
         if (review.refusedAtTool === true && review.refusal !== undefined)

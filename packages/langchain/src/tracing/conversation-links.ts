@@ -65,3 +65,16 @@ export function tracerOfMessages(messages: readonly LooseMessage[]): Tracer | un
   }
   return undefined;
 }
+
+/** The latest assistant MESSAGE this package recorded per trace (so no scan of the trace). */
+const lastAnswers = new WeakMap<Tracer, string>();
+
+/** Remembers the latest assistant MESSAGE recorded into `tracer`. @internal */
+export function noteAnswer(tracer: Tracer, blockId: string | undefined): void {
+  if (blockId !== undefined) lastAnswers.set(tracer, blockId);
+}
+
+/** The latest assistant MESSAGE this package recorded into `tracer`, if any. @internal */
+export function lastAnswerOf(tracer: Tracer): string | undefined {
+  return lastAnswers.get(tracer);
+}

@@ -1,6 +1,7 @@
 import type { Tracer } from '@tracewarden/core';
+import { lastAnswerOf, noteAnswer } from './conversation-links.js';
 
-/** The latest assistant MESSAGE of a trace, if any. */
+/** The latest assistant MESSAGE of a trace, if any (a scan: for traces recorded elsewhere). */
 function latestAssistant(tracer: Tracer): string | undefined {
   const blocks = tracer.blocks();
   for (let i = blocks.length - 1; i >= 0; i--) {
@@ -32,13 +33,15 @@ export function recordUnlinkedToolCall(
   tracer: Tracer,
   call: { callId: string; name: string; input: string; metadata: Record<string, unknown> },
 ): void {
-  const parent =
-    latestAssistant(tracer) ??
-    tracer.logMessage({
+  let parent = lastAnswerOf(tracer) ?? latestAssistant(tracer);
+  if (parent === undefined) {
+    parent = tracer.logMessage({
       role: 'assistant',
       content: null,
       metadata: { synthetic: true, reason: 'tool run outside a model call' },
     }).id;
+    noteAnswer(tracer, parent);
+  }
   tracer.logAct({
     parent_block_id: parent,
     payload: { call_id: call.callId, name: call.name, arguments: argumentsOf(call.input) },
