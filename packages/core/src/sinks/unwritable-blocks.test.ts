@@ -88,3 +88,29 @@ describe('a tracer flush that fails', () => {
     await expect(tracer.flush()).resolves.toBeUndefined();
   });
 });
+
+describe('a guarded call whose results cannot be written', () => {
+  it.each([
+    ['with a sink', true],
+    ['without a sink (deferred blocks)', false],
+  ])('is refused by the tracer %s and reported, not kept unwritable', async (_label, withSink) => {
+    const { guard } = await import('../guards/guard.js');
+    const warnings: string[] = [];
+    const tracer = createTracer(withSink ? { sinks: [createMemorySink()] } : {});
+    tracer.logMessage({ role: 'user', content: 'go' });
+    const tool = guard(async (n: number) => n, {
+      tracer,
+      logger: { warn: (message) => warnings.push(message) },
+      validators: { output: () => ({ valid: true, details: { big: 10n } }) },
+    });
+    await expect(tool(1)).resolves.toBe(1);
+    const args = guard(async (_n: bigint) => 'ok', {
+      tracer,
+      logger: { warn: (message) => warnings.push(message) },
+    });
+    await expect(args(5n)).resolves.toBe('ok');
+    expect(tracer.blocks().map((block) => block.sub_type)).toEqual(['MESSAGE']);
+    expect(warnings).toHaveLength(2);
+    expect(warnings.every((w) => w.includes('BigInt'))).toBe(true);
+  });
+});

@@ -21,6 +21,7 @@ import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
+import { jsonProblem, withTrustedJson } from '../validation/json-problem.js';
 import type { BlockLimits } from '../validation/types.js';
 import { type ExitFlushable, flushOnExit, stopFlushOnExit } from './flush-on-exit.js';
 import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
@@ -279,7 +280,20 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       record.resultTimestamp.length === 24 &&
       isRecord(record.kwargs) &&
       fitsLimit(record.kwargs, limits.toolArgumentsBytes) &&
-      fitsLimit(record.returnValue ?? null, limits.toolResultBytes)
+      fitsLimit(record.returnValue ?? null, limits.toolResultBytes) &&
+      // the other values the call brought: a deferred block must be as writable as a checked one
+      (record.args.length === 0 || jsonProblem(record.args, false) === undefined) &&
+      userPartsWritable(record)
+    );
+  }
+
+  /** The parts of a guarded call's metadata that user code made: validator and detector results. */
+  function userPartsWritable(record: GuardedCallRecord): boolean {
+    const validations = record.validations;
+    const hallucination = record.hallucination;
+    return (
+      (validations.length === 0 || jsonProblem(validations, false) === undefined) &&
+      (hallucination === null || jsonProblem(hallucination, false) === undefined)
     );
   }
 
@@ -584,7 +598,14 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         guardedCallId(endMs),
         emptyObject,
       ) as unknown as Candidate[];
-      acceptAll(message === undefined ? pair : [message, pair[0]!, pair[1]!]);
+      // the metadata is the guard's own strings and numbers, plus the validator and detector
+      // results: when those are plain JSON, the validator need not walk it again
+      const inputs = message === undefined ? pair : [message, pair[0]!, pair[1]!];
+      if (userPartsWritable(record))
+        withTrustedJson(pair[0]!.metadata as object, pair[1]!.metadata as object, () =>
+          acceptAll(inputs),
+        );
+      else acceptAll(inputs);
     },
 
     get(id) {
