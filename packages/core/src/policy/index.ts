@@ -2,7 +2,11 @@ export { createMonitor } from './create-monitor.js';
 export { type DefinePolicyOptions, definePolicy } from './define-policy.js';
 export { type CopyrightFinding, detectCopyright } from './detectors/detect-copyright.js';
 export { detectPii } from './detectors/detect-pii.js';
-export { promptInjectionScore } from './detectors/detect-prompt-injection.js';
+export {
+  findPromptInjection,
+  type PromptInjectionFinding,
+  promptInjectionScore,
+} from './detectors/detect-prompt-injection.js';
 export { detectSecrets } from './detectors/detect-secrets.js';
 export { detectUnicode, type UnicodeFinding } from './detectors/detect-unicode.js';
 export { extractHtmlData, type HtmlData, type HtmlFinding } from './detectors/extract-html-data.js';

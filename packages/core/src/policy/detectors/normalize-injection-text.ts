@@ -1,0 +1,93 @@
+// Words attackers misspell to slip past filters; a token one edit (insertion, deletion,
+// substitution or adjacent swap) away from one of them reads as it.
+const keywords = [
+  'ignore',
+  'disregard',
+  'previous',
+  'instructions',
+  'instruction',
+  'important',
+  'following',
+  'assistant',
+  'override',
+  'strictly',
+  'adhere',
+  'immediately',
+  'urgent',
+  'system',
+  'forget',
+  'before',
+  'instead',
+  'follow',
+  'prior',
+  'message',
+];
+
+// Symmetric-delete index: each keyword and each of its one-letter deletions -> the keyword
+const deletions = new Map<string, string>();
+for (const word of keywords) {
+  if (!deletions.has(word)) deletions.set(word, word);
+  for (let i = 0; i < word.length; i++) {
+    const deleted = word.slice(0, i) + word.slice(i + 1);
+    if (!deletions.has(deleted)) deletions.set(deleted, word);
+  }
+}
+// real words one edit away from a keyword stay themselves
+const exact = new Set([...keywords, 'forgot', 'fellow', 'fallow', 'hollow', 'prions', 'primer']);
+
+function correct(token: string): string {
+  if (token.length < 5 || exact.has(token)) return token;
+  const direct = deletions.get(token);
+  if (direct !== undefined && Math.abs(direct.length - token.length) <= 1) return direct;
+  for (let i = 0; i < token.length; i++) {
+    const found = deletions.get(token.slice(0, i) + token.slice(i + 1));
+    if (found !== undefined && Math.abs(found.length - token.length) <= 1) return found;
+  }
+  return token;
+}
+
+const ascii = /^[\x00-\x7f]*$/;
+const spacedHint = /\b\p{L} \p{L} \p{L} \p{L}\b/u;
+const leetHint = /\p{L}[\d@$]|[\d@$]\p{L}/u;
+// candidate words for the misspelling check (the keywords are 5 to 12 letters long)
+const word = /\p{L}{4,13}/gu;
+const leet: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+};
+
+// zero-width, bidi and soft-hyphen characters hide words from filters
+const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+// "i g n o r e" -> "ignore": four or more single letters separated by single spaces
+const spaced = /\b(?:\p{L} ){3,}\p{L}\b/gu;
+// a word mixing letters and leetspeak digits: "1gn0re", "prev1ous"
+const leetWord =
+  /[\p{L}\d@$]*\p{L}[\p{L}\d@$]*\d[\p{L}\d@$]*|[\p{L}\d@$]*\d[\p{L}\d@$]*\p{L}[\p{L}\d@$]*/gu;
+
+/**
+ * The text as the signal patterns read it: NFKC, lower case, invisible characters removed,
+ * letter-spaced words joined, leetspeak digits inside words read as letters, and words one edit
+ * away from an injection keyword read as that keyword. For matching only: offsets differ from
+ * the original.
+ * @internal
+ */
+export function normalizeInjectionText(text: string): string {
+  // most text is ASCII: skip the Unicode passes then (same result, several times faster)
+  let out = ascii.test(text)
+    ? text.toLowerCase()
+    : text.normalize('NFKC').replace(invisible, '').toLowerCase();
+  if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
+  if (leetHint.test(out)) {
+    out = out.replace(leetWord, (word) =>
+      // keep addresses and numbers with dashes (IBANs, phone numbers) as they are
+      /^[a-z]{0,3}\d{4,}/.test(word) ? word : word.replace(/[013457@$]/g, (c) => leet[c] ?? c),
+    );
+  }
+  return out.replace(word, correct).replace(/\s+/g, ' ').trim();
+}
