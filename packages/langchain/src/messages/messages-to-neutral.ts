@@ -218,6 +218,39 @@ export function messagesToNeutral(messages: readonly LooseMessage[]): NeutralMes
   const result: NeutralMessage[] = new Array(messages.length);
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i] as LooseMessage;
+    // The same message object re-sent with the same fields gets the same neutral object: the
+    // recorder then knows it without fingerprinting it again (its same-object fast path).
+    const cached = converted.get(message);
+    if (
+      cached !== undefined &&
+      cached.content === message.content &&
+      cached.toolCalls === message.tool_calls &&
+      cached.toolCallId === message.tool_call_id
+    ) {
+      result[i] = cached.neutral;
+      continue;
+    }
+    const neutral = messageToNeutral(message);
+    if (typeof message === 'object' && message !== null)
+      converted.set(message, {
+        content: message.content,
+        toolCalls: message.tool_calls,
+        toolCallId: message.tool_call_id,
+        neutral,
+      });
+    result[i] = neutral;
+  }
+  return result;
+}
+
+/** Conversions by message object, with the fields they were made from. */
+const converted = new WeakMap<
+  object,
+  { content: unknown; toolCalls: unknown; toolCallId: unknown; neutral: NeutralMessage }
+>();
+
+function messageToNeutral(message: LooseMessage): NeutralMessage {
+  {
     const role = roleOf(message);
     let neutral: NeutralMessage;
     if (role === 'assistant') {
@@ -234,7 +267,6 @@ export function messagesToNeutral(messages: readonly LooseMessage[]): NeutralMes
       neutral = { role, content: contentOf(message.content) };
       if (typeof message.name === 'string' && message.name !== '') neutral.name = message.name;
     }
-    result[i] = neutral;
+    return neutral;
   }
-  return result;
 }

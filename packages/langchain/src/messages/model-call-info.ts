@@ -56,17 +56,30 @@ export function modelCallInfo(
 /** The request parameters kept in `raw.request` (the invocation parameters). @internal */
 export function rawRequestOf(extraParams: Record<string, unknown> | undefined): unknown {
   const params = extraParams?.invocation_params;
-  return params === undefined ? undefined : { invocation_params: params };
+  return isEmpty(params) ? undefined : { invocation_params: params };
 }
 
-/** The response kept in `raw.response`: the message's provider-facing fields. @internal */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object') return false;
+  for (const _ in value) return false;
+  return true;
+}
+
+/**
+ * The response kept in `raw.response`: what the provider said beyond the blocks (content and
+ * tool calls are already recorded as blocks): `response_metadata` (the provider's raw response,
+ * for some), `usage_metadata`, `additional_kwargs`, invalid tool calls; `undefined` when empty.
+ * @internal
+ */
 export function rawResponseOf(message: LooseMessage): unknown {
-  return {
-    content: message.content,
-    tool_calls: message.tool_calls,
-    invalid_tool_calls: message.invalid_tool_calls,
-    usage_metadata: message.usage_metadata,
-    response_metadata: message.response_metadata,
-    additional_kwargs: message.additional_kwargs,
-  };
+  let raw: Record<string, unknown> | undefined;
+  if (!isEmpty(message.response_metadata))
+    (raw ??= {}).response_metadata = message.response_metadata;
+  if (!isEmpty(message.usage_metadata)) (raw ??= {}).usage_metadata = message.usage_metadata;
+  if (!isEmpty(message.additional_kwargs))
+    (raw ??= {}).additional_kwargs = message.additional_kwargs;
+  if (message.invalid_tool_calls !== undefined && message.invalid_tool_calls.length > 0)
+    (raw ??= {}).invalid_tool_calls = message.invalid_tool_calls;
+  return raw;
 }
