@@ -8,6 +8,13 @@ import { TracewardenError } from '../errors/tracewarden-error.js';
  */
 export type PolicyErrorCode = 'POLICY_SYNTAX' | 'POLICY_TYPE' | 'POLICY_INPUT' | 'POLICY_LIMIT';
 
+const policyCodes: ReadonlySet<string> = new Set<PolicyErrorCode>([
+  'POLICY_SYNTAX',
+  'POLICY_TYPE',
+  'POLICY_INPUT',
+  'POLICY_LIMIT',
+]);
+
 /** Options of {@link PolicyError}. */
 export interface PolicyErrorOptions {
   code: PolicyErrorCode;
@@ -57,17 +64,25 @@ export class PolicyError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is a {@link PolicyError} (from any copy of the package).
+   * Whether `error` is a {@link PolicyError}, from this or any other copy of the package (use it
+   * rather than `instanceof`).
+   * @param error - any thrown value
+   * @returns true for policy errors
+   * @example
+   * ```ts
+   * if (PolicyError.isInstance(e) && e.code === 'POLICY_LIMIT') console.warn(e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is PolicyError {
+    return TracewardenError.isInstance(error) && policyCodes.has(error.code);
+  }
+
+  /**
+   * The same as {@link PolicyError.isInstance} (its earlier name).
    * @param error - any thrown value
    * @returns true for policy errors
    */
   static isPolicyError(error: unknown): error is PolicyError {
-    return (
-      TracewardenError.isInstance(error) &&
-      (error.code === 'POLICY_SYNTAX' ||
-        error.code === 'POLICY_TYPE' ||
-        error.code === 'POLICY_INPUT' ||
-        error.code === 'POLICY_LIMIT')
-    );
+    return PolicyError.isInstance(error);
   }
 }

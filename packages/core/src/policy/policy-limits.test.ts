@@ -8,6 +8,7 @@ import { toolCall } from './event-matchers.js';
 import { MAX_POLICY_NESTING } from './language/parse-policy-text.js';
 import { parsePolicy } from './parse-policy.js';
 import { PolicyError } from './policy-error.js';
+import { PolicyViolationError } from './policy-violation-error.js';
 import { rule } from './rule.js';
 import { MAX_REGEX_STEPS } from './runtime/bounded-regex.js';
 import { MAX_VALUE_DEPTH } from './runtime/policy-values.js';
@@ -468,5 +469,17 @@ describe('property: arbitrary traces never crash policies using the new construc
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('error classes', () => {
+  it('isInstance recognises each class by its codes, not any tracewarden error', () => {
+    const policyError = new PolicyError({ code: 'POLICY_LIMIT', message: 'x' });
+    const violation = new PolicyViolationError({ violations: [] });
+    expect(PolicyError.isInstance(policyError)).toBe(true);
+    expect(PolicyError.isInstance(violation)).toBe(false);
+    expect(PolicyViolationError.isInstance(violation)).toBe(true);
+    expect(PolicyViolationError.isInstance(policyError)).toBe(false);
+    expect(PolicyError.isInstance(new Error('POLICY_LIMIT'))).toBe(false);
   });
 });

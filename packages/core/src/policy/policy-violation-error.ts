@@ -37,4 +37,18 @@ export class PolicyViolationError extends TracewardenError {
     });
     this.violations = options.violations;
   }
+
+  /**
+   * Whether `error` is a {@link PolicyViolationError}, from this or any other copy of the package
+   * (use it rather than `instanceof`).
+   * @param error - any thrown value
+   * @returns true for policy violations
+   * @example
+   * ```ts
+   * if (PolicyViolationError.isInstance(e)) console.error(e.violations.map((v) => v.message));
+   * ```
+   */
+  static override isInstance(error: unknown): error is PolicyViolationError {
+    return TracewardenError.isInstance(error) && error.code === 'POLICY_VIOLATION';
+  }
 }
