@@ -6,12 +6,20 @@ import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.
 import { extractHtmlData } from '../detectors/extract-html-data.js';
 import { extractLinks, type LinkFinding } from '../detectors/extract-links.js';
 import { findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
+import { findValueSources } from '../detectors/find-value-sources.js';
 import type { PiiFinding } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
 import { cachedRegex } from './policy-regex.js';
 import { compareOrder, getMember, textsOf, toText, truthy } from './policy-values.js';
 import type { EvalContext } from './rule-plan.js';
 import { markRange, textSpan, withLocations } from './value-locations.js';
+
+// `2.content:131-154` (as results show it) -> the internal span location of those characters
+const spanLocation = (address: string | null): string | undefined => {
+  if (address === null) return undefined;
+  const at = address.lastIndexOf(':');
+  return at < 0 ? address : `${address.slice(0, at)}\u0000${address.slice(at + 1)}`;
+};
 
 /** @internal A built-in function callable from rules. */
 export interface BuiltinFunction {
@@ -419,6 +427,29 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
       }
       return found;
     },
+  },
+  /**
+   * Where each value of a tool call's arguments first appeared in the trace (issue 16): a list of
+   * `{value, kind, argument, role, tool, position, address}`, each element located at the
+   * characters where its value first appeared, so violations point from the source to the call.
+   */
+  value_sources: {
+    min: 1,
+    max: 1,
+    call: (ctx, [value]) => {
+      if (!(value instanceof PolicyEvent) || value.kind !== 'ToolCall') return [];
+      const sources = findValueSources(ctx.run.store, value);
+      return withLocations(
+        sources.map((source) => ({ ...source })),
+        sources.map((source) => spanLocation(source.address)),
+      );
+    },
+  },
+  /** An event's position in the flattened trace (compare with `value_sources(...)[i].position`). */
+  trace_position: {
+    min: 1,
+    max: 1,
+    call: (_ctx, [value]) => (value instanceof PolicyEvent ? value.position : null),
   },
   /** `links` as `from invariant.parsers.html import links` defines it (Invariant's URL regex). */
   html_links: {

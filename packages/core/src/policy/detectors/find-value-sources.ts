@@ -1,0 +1,175 @@
+import type { EventStore } from '../runtime/event-store.js';
+import { PolicyEvent } from '../runtime/policy-event.js';
+import { textsOf } from '../runtime/policy-values.js';
+
+/** Where a value of a tool call's arguments first appeared in the trace. */
+export interface ValueSource {
+  /** The value as it is in the arguments (a whole short string, or a token found in a long one). */
+  value: string;
+  /** `email`, `url`, `account` (IBANs, account and phone numbers), `file` or `text`. */
+  kind: 'email' | 'url' | 'account' | 'file' | 'text';
+  /** Where the value is in the call: `3.tool_calls.0.function.arguments.recipient`. */
+  argument: string;
+  /**
+   * Role of the first event that contains it: `system`, `user`, `assistant`, `tool` (a tool
+   * output), or `null` when no earlier event does (the model composed it).
+   */
+  role: 'system' | 'user' | 'assistant' | 'tool' | null;
+  /** Tool whose output first carried it (role `tool`), else `null`. */
+  tool: string | null;
+  /** Position of that event in the flattened trace (compare with `trace_position(event)`), else -1. */
+  position: number;
+  /** The characters where it first appeared, e.g. `2.content:131-154`; `null` when never seen. */
+  address: string | null;
+}
+
+const tokenPatterns: { kind: ValueSource['kind']; pattern: RegExp }[] = [
+  { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
+  {
+    kind: 'url',
+    pattern:
+      /\bhttps?:\/\/[^\s"'<>]+|\bwww\.[^\s"'<>]+|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|co|info|biz|xyz|ru|me|dev|app)(?:\/[^\s"'<>]*)?/gi,
+  },
+  { kind: 'account', pattern: /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\+?\d[\d -]{6,}\d/g },
+  {
+    kind: 'file',
+    pattern:
+      /\b[\w.-]+\.(?:pdf|docx?|xlsx?|csv|txt|pptx?|json|zip|png|jpe?g|md|yaml|yml|sh|py)\b/gi,
+  },
+  // paths: `~/Documents/Private`, `/tmp` (a trailing `/*` or `/` is not part of the value)
+  { kind: 'file', pattern: /(?<![\w/.:])~?\/[\w.~-]+(?:\/[\w.~-]+)*/g },
+];
+
+// A whole string argument is a value of its own (a user name, a hotel, a password, an id) when
+// it is short and on one line.
+const MAX_WHOLE = 80;
+const MIN_VALUE = 3;
+const MAX_VALUES = 64;
+
+interface Candidate {
+  value: string;
+  kind: ValueSource['kind'];
+  argument: string;
+}
+
+function candidatesOf(call: PolicyEvent): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const add = (value: string, kind: ValueSource['kind'], argument: string): void => {
+    const key = value.toLowerCase();
+    if (value.length < MIN_VALUE || seen.has(key) || out.length >= MAX_VALUES) return;
+    seen.add(key);
+    out.push({ value, kind, argument });
+  };
+  const fn = call.data.function as Record<string, unknown> | undefined;
+  for (const piece of textsOf(fn?.arguments, `${call.address}.function.arguments`)) {
+    const text = piece.text;
+    const argument = piece.address ?? `${call.address}.function.arguments`;
+    for (const { kind, pattern } of tokenPatterns) {
+      for (const m of text.matchAll(pattern)) add(m[0].replace(/[.,;:!?)]+$/, ''), kind, argument);
+    }
+    const whole = text.trim();
+    if (whole.length <= MAX_WHOLE && !whole.includes('\n')) add(whole, 'text', argument);
+  }
+  return out;
+}
+
+const isWordChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95;
+
+/** First index of `needle` in `haystack` (both lower case) standing as a whole token, or -1. */
+function findToken(haystack: string, needle: string): number {
+  let from = 0;
+  for (;;) {
+    const at = haystack.indexOf(needle, from);
+    if (at < 0) return -1;
+    const before = at === 0 ? 32 : haystack.charCodeAt(at - 1);
+    const after =
+      at + needle.length >= haystack.length ? 32 : haystack.charCodeAt(at + needle.length);
+    const startsWord = isWordChar(needle.charCodeAt(0));
+    const endsWord = isWordChar(needle.charCodeAt(needle.length - 1));
+    if ((!startsWord || !isWordChar(before)) && (!endsWord || !isWordChar(after))) return at;
+    from = at + 1;
+  }
+}
+
+function roleOf(event: PolicyEvent): ValueSource['role'] {
+  if (event.kind === 'ToolOutput') return 'tool';
+  const role = event.data.role;
+  if (role === 'system' || role === 'developer') return 'system';
+  if (role === 'user') return 'user';
+  if (role === 'assistant') return 'assistant';
+  if (role === 'tool' || role === 'function') return 'tool';
+  return null;
+}
+
+// Lower-cased texts of events, by the text itself: traces are re-checked on every proposed call
+const lowered = new Map<string, string>();
+const LOWERED_SIZE = 4096;
+function lower(text: string): string {
+  const known = lowered.get(text);
+  if (known !== undefined) return known;
+  const value = text.toLowerCase();
+  if (lowered.size >= LOWERED_SIZE) lowered.delete(lowered.keys().next().value as string);
+  lowered.set(text, value);
+  return value;
+}
+
+const results = new WeakMap<PolicyEvent, ValueSource[]>();
+
+/**
+ * For each value in a tool call's arguments — emails, URLs and domains, IBANs and account or
+ * phone numbers, file names, and each whole short string (user names, hotel names, passwords,
+ * ids) — the first message or tool output before the call that contains it (case-insensitive,
+ * as a whole token), with its role and the address of the characters. A value whose first
+ * source is a tool output never came from the user or the system prompt.
+ * @param store - the events of the trace
+ * @param call - a tool-call event of that store
+ * @returns one source per distinct value, in argument order
+ * @internal
+ */
+export function findValueSources(store: EventStore, call: PolicyEvent): ValueSource[] {
+  const known = results.get(call);
+  if (known !== undefined) return known;
+  const candidates = candidatesOf(call);
+  const sources: ValueSource[] = candidates.map(({ value, kind, argument }) => ({
+    value,
+    kind,
+    argument,
+    role: null,
+    tool: null,
+    position: -1,
+    address: null,
+  }));
+  let open = sources.length;
+  const needles = candidates.map((c) => c.value.toLowerCase());
+  for (let position = 0; position < call.position && open > 0; position++) {
+    const event = store.probe(position);
+    if (event.kind !== 'Message' && event.kind !== 'ToolOutput') continue;
+    const role = roleOf(event);
+    for (const piece of textsOf(event, undefined)) {
+      const text = lower(piece.text);
+      sources.forEach((source, i) => {
+        if (source.position >= 0) return;
+        const at = findToken(text, needles[i] as string);
+        if (at < 0) return;
+        source.role = role;
+        source.tool = role === 'tool' ? (event.toolName ?? null) : null;
+        source.position = position;
+        source.address =
+          piece.address === undefined
+            ? event.address
+            : `${piece.address}:${at}-${at + source.value.length}`;
+        open--;
+      });
+    }
+  }
+  results.set(call, sources);
+  return sources;
+}
+
+/** @internal Whether a value is a trace event (for `trace_position`). */
+export const isPolicyEvent = (value: unknown): value is PolicyEvent => value instanceof PolicyEvent;
