@@ -42,6 +42,11 @@ export {
   type PolicyViolationErrorOptions,
 } from './policy-violation-error.js';
 export {
+  type RecommendedPolicyOptions,
+  recommendedPolicy,
+  recommendedPolicyText,
+} from './recommended/recommended-policy.js';
+export {
   type FlowCondition,
   flow,
   type RuleBindings,

@@ -1,0 +1,133 @@
+import { parsePolicy } from '../parse-policy.js';
+import type { Policy } from '../policy.js';
+import { PolicyError } from '../policy-error.js';
+import type { PolicyAction, PolicyDetectors } from '../policy-types.js';
+
+/** Options of {@link recommendedPolicy} and {@link recommendedPolicyText}. */
+export interface RecommendedPolicyOptions {
+  /**
+   * Injection score from which a tool output taints the values it carries: a later tool call
+   * using one of them is the attacker's action and is blocked.
+   * @default 0.4
+   */
+  actionThreshold?: number;
+  /**
+   * Injection score from which the tool output itself is reported (rule `injected-content`).
+   * Higher than `actionThreshold`: a report costs the user attention even when nothing is blocked.
+   * @default 0.5
+   */
+  contentThreshold?: number;
+  /**
+   * Action of the `injected-content` rule.
+   * @default 'warn'
+   */
+  contentAction?: PolicyAction;
+  /**
+   * A replacement prompt-injection classifier (a score in [0, 1]) for both rules.
+   * @default the built-in offline detector, {@link promptInjectionScore}
+   */
+  detectors?: PolicyDetectors;
+}
+
+const actions = new Set<PolicyAction>(['block', 'warn', 'log']);
+
+function threshold(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new PolicyError({
+      code: 'POLICY_TYPE',
+      message: `recommendedPolicy options.${name} is ${JSON.stringify(value)}; expected a number from 0 to 1`,
+    });
+  }
+  return value;
+}
+
+/**
+ * The text of the recommended policy, in the Invariant policy language, to read, copy and adapt.
+ * Two rules:
+ *
+ * 1. **`attacker-action`** (block). A tool call whose arguments carry a value — an account
+ *    number, an email address, a URL, a phone number, a file name, a user name, any short
+ *    string argument — that first reached the conversation through a tool output at or after an
+ *    output the injection detector flags. Such a value never came from the user or the system
+ *    prompt, and the content that brought it was addressed to the model: the call is the
+ *    attacker's. `value_sources(call)` says where each argument value first appeared
+ *    (`role`, `tool`, `position`, `address`); `trace_position(out)` is the flagged output's
+ *    position. The violation's ranges point at the injected output and at the characters
+ *    where the value first appeared, so the path from injected text to call can be shown.
+ * 2. **`injected-content`** (warn by default). A tool output the detector scores at or above
+ *    `contentThreshold`: the injected content itself, reported at lower severity whether or not
+ *    an action follows.
+ *
+ * Why values, not tools: real injections ask for ordinary actions (send money, forward an
+ * email, invite a user, visit a link) that the user's own tasks also use; what gives them away
+ * is that their target comes from the injected data. Requiring both the detector and the data
+ * flow keeps benign work untouched when the detector errs on a harmless text.
+ *
+ * @param options - thresholds and the content rule's action
+ * @returns the policy text
+ * @example
+ * ```ts
+ * import { parsePolicy, recommendedPolicyText } from '@tracewarden/core';
+ * const text = recommendedPolicyText({ actionThreshold: 0.5 });
+ * const policy = parsePolicy(`${text}\nraise "no deletes" if:\n    (call: ToolCall)\n    call is tool:delete_file\n`);
+ * ```
+ */
+export function recommendedPolicyText(options: RecommendedPolicyOptions = {}): string {
+  const action = threshold('actionThreshold', options.actionThreshold, 0.4);
+  const content = threshold('contentThreshold', options.contentThreshold, 0.5);
+  const contentAction = options.contentAction ?? 'warn';
+  if (!actions.has(contentAction)) {
+    throw new PolicyError({
+      code: 'POLICY_TYPE',
+      message: `recommendedPolicy options.contentAction is ${JSON.stringify(contentAction)}; expected block, warn or log`,
+    });
+  }
+  return `from invariant.detectors import prompt_injection
+
+# Rule 1. The attacker's action: a call that uses a value first seen in (or after) a tool output
+# flagged as a prompt injection, never given by the user or the system prompt.
+# name: attacker-action
+# action: block
+raise "tool call uses a value that came from a prompt-injected tool output, not from the user" if:
+    (out: ToolOutput) -> (call: ToolCall)
+    prompt_injection(out, threshold=${action})
+    (source: dict) in value_sources(call)
+    source.role == "tool"
+    source.position >= trace_position(out)
+
+# Rule 2. The injected content: a tool output that reads as instructions to the model.
+# name: injected-content
+# action: ${contentAction}
+raise "tool output contains a prompt injection" if:
+    (out: ToolOutput)
+    prompt_injection(out, threshold=${content})
+`;
+}
+
+/**
+ * A curated security policy against indirect prompt injection, usable wherever a `Policy` is
+ * (`checkToolCall`, monitors, `wrapOpenAI` and the AI SDK and LangChain adapters' `policy`
+ * option, `tracewarden check --recommended`). It blocks the attacker's action before it runs and
+ * reports the injected content at lower severity; see {@link recommendedPolicyText} for the rules.
+ * Offline and deterministic; about a millisecond per proposed call on a 100-message trace.
+ *
+ * @param options - thresholds, the content rule's action, a replacement classifier
+ * @returns the compiled {@link Policy}
+ * @throws PolicyError `POLICY_TYPE` when a threshold is not a number from 0 to 1
+ * @example
+ * ```ts
+ * import { recommendedPolicy } from '@tracewarden/core';
+ * const policy = recommendedPolicy();
+ * const verdict = policy.checkToolCall(trace, {
+ *   name: 'send_money',
+ *   arguments: { recipient: 'US133000000121212121212', amount: 100 },
+ * });
+ * if (!verdict.allowed) console.warn(verdict.violations[0]?.message);
+ * ```
+ */
+export function recommendedPolicy(options: RecommendedPolicyOptions = {}): Policy {
+  return parsePolicy(recommendedPolicyText(options), {
+    ...(options.detectors === undefined ? {} : { detectors: options.detectors }),
+  });
+}
