@@ -15,7 +15,6 @@ import {
   hashPair,
   messageStep,
   mixChainKey,
-  PairSet,
   parseArguments,
   plainText,
   responseHashPair,
