@@ -1,0 +1,108 @@
+/**
+ * Prompt-injection defense (issue 16): `recommendedPolicy()` on the labelled injection corpus
+ * (share of attacker actions blocked and of benign runs with any alarm, by attack style, for the
+ * dev and held-out splits), then time per proposed tool call on a 100-message trace and per
+ * whole-trace check. Target: a proposed call within 5 ms on a 100-message trace.
+ *
+ * "Warm" re-checks texts the detector has seen (an agent loop re-sends the same outputs at every
+ * step, and the detector caches its recent results); "cold" gives every tool output new text,
+ * so every output is analysed. The baseline is the same check with a one-rule policy (building
+ * the session and appending the trace), measured in the same run.
+ *
+ * Run: `node --conditions=@tracewarden/source --expose-gc --import tsx bench/detection.bench.ts`
+ */
+import { parsePolicy, recommendedPolicy } from '@tracewarden/core';
+import {
+  attackOf,
+  evaluateCorpus,
+  loadCorpus,
+} from '../packages/core/src/policy/detectors/__fixtures__/injection-corpus/evaluate-corpus.js';
+import { measure, report } from './lib.js';
+
+const policy = recommendedPolicy();
+const pct = (part: number, whole: number): string =>
+  whole === 0 ? '   -' : `${((100 * part) / whole).toFixed(1)}%`.padStart(6);
+
+for (const split of ['dev', 'held-out'] as const) {
+  const runs = loadCorpus(split);
+  const figures = evaluateCorpus(policy, runs);
+  console.log(`\n## corpus: ${split} split`);
+  console.log(
+    `${'attack style'.padEnd(34)} ${'runs'.padStart(5)} ${'blocked'.padStart(8)} ${'flagged'.padStart(8)}`,
+  );
+  for (const style of figures.styles) {
+    console.log(
+      `${style.style.padEnd(34)} ${String(style.runs).padStart(5)} ${pct(style.blocked, style.runs).padStart(8)} ${pct(style.flagged, style.runs).padStart(8)}`,
+    );
+  }
+  console.log(
+    `${'all attacked runs'.padEnd(34)} ${String(figures.attacked).padStart(5)} ${pct(figures.blocked, figures.attacked).padStart(8)} ${pct(figures.flagged, figures.attacked).padStart(8)}`,
+  );
+  console.log(
+    `${'benign runs with any alarm'.padEnd(34)} ${String(figures.benign).padStart(5)} ${pct(figures.benignAlarms, figures.benign).padStart(8)}`,
+  );
+}
+
+// A 100-message trace made of corpus runs (benign ones, then an attacked one at the end)
+const dev = loadCorpus('dev');
+const attacked = dev.find((run) => run.style === 'important_instructions') as (typeof dev)[number];
+const { before: attackPrefix, call: attackCall } = attackOf(attacked);
+const filler = dev.filter((run) => run.label === 'benign').flatMap((run) => run.messages.slice(1));
+const trace: Record<string, unknown>[] = [
+  ...filler.slice(0, 100 - attackPrefix.length),
+  ...(attackPrefix as Record<string, unknown>[]),
+];
+const messages = trace.length;
+const outputs = trace.filter((m) => m.role === 'tool').length;
+
+// cold variants: every tool output's text is new to the detector's cache
+let nonce = 0;
+function freshTrace(): Record<string, unknown>[] {
+  nonce++;
+  return trace.map((m) =>
+    m.role === 'tool' ? { ...m, content: `${String(m.content)} [${nonce}]` } : m,
+  );
+}
+const coldTraces = Array.from({ length: 200 }, freshTrace);
+let cold = 0;
+const nextCold = (): Record<string, unknown>[] =>
+  coldTraces[cold++ % coldTraces.length] as Record<string, unknown>[];
+
+const baseline = parsePolicy(`
+raise "never" if:
+    (call: ToolCall)
+    call is tool:no_such_tool
+`);
+
+if (policy.checkToolCall(trace, attackCall).allowed)
+  throw new Error('the bench attack is not blocked');
+
+console.log(
+  `\ntrace: ${messages} messages, ${outputs} tool outputs, ${JSON.stringify(trace).length} characters`,
+);
+report('per proposed tool call (checkToolCall on a 100-message trace)', [
+  await measure('baseline: one-rule policy', () => baseline.checkToolCall(trace, attackCall), {
+    batch: 200,
+  }),
+  await measure('recommendedPolicy, warm', () => policy.checkToolCall(trace, attackCall), {
+    batch: 200,
+  }),
+  await measure(
+    'recommendedPolicy, cold (new output texts)',
+    () => policy.checkToolCall(nextCold(), attackCall),
+    {
+      batch: 20,
+      samples: 9,
+      warmup: 0,
+    },
+  ),
+]);
+report('per whole trace (check on a 100-message trace)', [
+  await measure('baseline: one-rule policy', () => baseline.check(trace), { batch: 200 }),
+  await measure('recommendedPolicy, warm', () => policy.check(trace), { batch: 200 }),
+  await measure('recommendedPolicy, cold (new output texts)', () => policy.check(freshTrace()), {
+    batch: 20,
+    samples: 9,
+    warmup: 0,
+  }),
+]);

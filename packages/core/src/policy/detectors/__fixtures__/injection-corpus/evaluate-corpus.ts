@@ -1,0 +1,99 @@
+/**
+ * Measures a policy on the injection corpus (decision 050): for each attacked run, whether the
+ * attacker's action is blocked when it is proposed (`checkToolCall` on the trace before it) and
+ * whether anything was flagged before it ran; for each benign run, whether any violation is
+ * raised on the whole trace. Shared by the corpus test and `bench/detection.bench.ts`.
+ * @internal
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Policy } from '../../../policy.js';
+import type { CorpusRun } from './generate-corpus.js';
+
+/** Figures of one attack style. */
+export interface StyleFigures {
+  style: string;
+  runs: number;
+  /** The attacker's action was blocked. */
+  blocked: number;
+  /** Something (block or warning) was raised before the attacker's action ran. */
+  flagged: number;
+}
+
+/** Figures of one split. */
+export interface SplitFigures {
+  attacked: number;
+  blocked: number;
+  flagged: number;
+  benign: number;
+  /** Benign runs with at least one violation of any action. */
+  benignAlarms: number;
+  styles: StyleFigures[];
+  /** Ids of attacked runs whose action was not blocked, and of benign runs with an alarm. */
+  missed: string[];
+  alarms: string[];
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The runs of one split. */
+export function loadCorpus(split: 'dev' | 'held-out'): CorpusRun[] {
+  return readFileSync(join(here, `${split}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as CorpusRun);
+}
+
+/** The attacker's proposed call and the trace before it. */
+export function attackOf(run: CorpusRun): { before: unknown[]; call: Record<string, unknown> } {
+  const at = run.attackMessage ?? -1;
+  const message = run.messages[at] as { tool_calls?: Record<string, unknown>[] } | undefined;
+  const call = message?.tool_calls?.[0];
+  if (call === undefined) throw new Error(`run ${run.id} has no attacker call at ${at}`);
+  return { before: run.messages.slice(0, at), call };
+}
+
+/** Blocked / flagged / false-alarm figures of a policy on runs. */
+export function evaluateCorpus(policy: Policy, runs: readonly CorpusRun[]): SplitFigures {
+  const styles = new Map<string, StyleFigures>();
+  const figures: SplitFigures = {
+    attacked: 0,
+    blocked: 0,
+    flagged: 0,
+    benign: 0,
+    benignAlarms: 0,
+    styles: [],
+    missed: [],
+    alarms: [],
+  };
+  for (const run of runs) {
+    if (run.label === 'benign') {
+      figures.benign++;
+      if (policy.check(run.messages).errors.length > 0) {
+        figures.benignAlarms++;
+        figures.alarms.push(run.id);
+      }
+      continue;
+    }
+    const { before, call } = attackOf(run);
+    const verdict = policy.checkToolCall(before, call);
+    const blocked = !verdict.allowed;
+    const flagged = blocked || policy.check(before).errors.length > 0;
+    const style = run.style ?? 'unknown';
+    const entry = styles.get(style) ?? { style, runs: 0, blocked: 0, flagged: 0 };
+    styles.set(style, entry);
+    entry.runs++;
+    figures.attacked++;
+    if (blocked) {
+      entry.blocked++;
+      figures.blocked++;
+    } else figures.missed.push(run.id);
+    if (flagged) {
+      entry.flagged++;
+      figures.flagged++;
+    }
+  }
+  figures.styles = [...styles.values()];
+  return figures;
+}
