@@ -65,8 +65,11 @@ function budgetError(source: string, error: RegexBudgetError): PolicyError {
 /** JavaScript's engine: its linear-time mode (`l`), or the backtracking one for safe patterns. */
 class NativeRegex implements PolicyRegex {
   private readonly global: RegExp;
+  /** For `test`: no lastIndex to reset and no match array to build (tool patterns run per call). */
+  private readonly plain: RegExp;
   constructor(body: string, flags: string) {
     this.global = new RegExp(body, flags);
+    this.plain = new RegExp(body, flags.replace('g', ''));
   }
   search(text: string, from = 0): { start: number; end: number } | null {
     this.global.lastIndex = from;
@@ -80,7 +83,7 @@ class NativeRegex implements PolicyRegex {
     return out;
   }
   test(text: string): boolean {
-    return this.search(text) !== null;
+    return this.plain.test(text);
   }
 }
 
