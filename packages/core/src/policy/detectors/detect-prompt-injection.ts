@@ -74,7 +74,7 @@ const signals: Signal[] = [
     name: 'address-model',
     weight: 3.2,
     pattern: new RegExp(
-      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,3}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b`,
+      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,3}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai (?:assistant|language model|model)\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b`,
       'm',
     ),
   },

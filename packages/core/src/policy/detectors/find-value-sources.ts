@@ -43,7 +43,8 @@ const tokenPatterns: { kind: ValueSource['kind']; pattern: RegExp }[] = [
 // A whole string argument is a value of its own (a user name, a hotel, a password, an id) when
 // it is short and on one line.
 const MAX_WHOLE = 80;
-const MIN_VALUE = 3;
+// two characters: ids like '13' count; one character is too common to trace
+const MIN_VALUE = 2;
 const MAX_VALUES = 64;
 
 interface Candidate {
@@ -66,7 +67,12 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
     const text = piece.text;
     const argument = piece.address ?? `${call.address}.function.arguments`;
     for (const { kind, pattern } of tokenPatterns) {
-      for (const m of text.matchAll(pattern)) add(m[0].replace(/[.,;:!?)]+$/, ''), kind, argument);
+      for (const m of text.matchAll(pattern)) {
+        let value = m[0].replace(/[.,;:!?)]+$/, '');
+        // a link is the same link with or without its scheme or a trailing slash
+        if (kind === 'url') value = value.replace(/^https?:\/\//i, '').replace(/\/+$/, '');
+        add(value, kind, argument);
+      }
     }
     const whole = text.trim();
     if (whole.length <= MAX_WHOLE && !whole.includes('\n')) add(whole, 'text', argument);

@@ -43,6 +43,14 @@ describe('recommendedPolicy()', () => {
     expect(blocked?.addresses).toContain(`3.content:${start}-${start + 5}`);
   });
 
+  it('traces a link with a scheme or trailing slash to the link without them', () => {
+    const verdict = policy.checkToolCall(trace, {
+      name: 'get_webpage',
+      arguments: { url: 'https://www.secure-systems-252.com/' },
+    });
+    expect(verdict.allowed).toBe(false);
+  });
+
   it("lets the user's own action through, even after the injection", () => {
     const verdict = policy.checkToolCall(trace, {
       name: 'send_direct_message',
