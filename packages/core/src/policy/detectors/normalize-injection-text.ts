@@ -66,9 +66,10 @@ const leet: Record<string, string> = {
 const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 // "i g n o r e" -> "ignore": four or more single letters separated by single spaces
 const spaced = /\b(?:\p{L} ){3,}\p{L}\b/gu;
-// a word mixing letters and leetspeak digits: "1gn0re", "prev1ous"
-const leetWord =
-  /[\p{L}\d@$]*\p{L}[\p{L}\d@$]*\d[\p{L}\d@$]*|[\p{L}\d@$]*\d[\p{L}\d@$]*\p{L}[\p{L}\d@$]*/gu;
+// words, to find those mixing letters and leetspeak digits: "1gn0re", "prev1ous"
+const token = /[\p{L}\d@$]+/gu;
+const hasLetter = /\p{L}/u;
+const hasLeet = /[\d@$]/;
 
 /**
  * The text as the signal patterns read it: NFKC, lower case, invisible characters removed,
@@ -84,9 +85,11 @@ export function normalizeInjectionText(text: string): string {
     : text.normalize('NFKC').replace(invisible, '').toLowerCase();
   if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
   if (leetHint.test(out)) {
-    out = out.replace(leetWord, (word) =>
+    out = out.replace(token, (word) =>
       // keep addresses and numbers with dashes (IBANs, phone numbers) as they are
-      /^[a-z]{0,3}\d{4,}/.test(word) ? word : word.replace(/[013457@$]/g, (c) => leet[c] ?? c),
+      !hasLeet.test(word) || !hasLetter.test(word) || /^[a-z]{0,3}\d{4,}/.test(word)
+        ? word
+        : word.replace(/[013457@$]/g, (c) => leet[c] ?? c),
     );
   }
   return out.replace(word, correct).replace(/\s+/g, ' ').trim();
