@@ -4,6 +4,7 @@ import { createConsoleSink } from '../sinks/create-console-sink.js';
 import { createJsonlFileSink } from '../sinks/create-jsonl-file-sink.js';
 import { createMemorySink } from '../sinks/create-memory-sink.js';
 import { createTracer } from './create-tracer.js';
+import { withTrace } from './with-trace.js';
 
 function rejection(make: () => unknown): ConfigurationError {
   try {
@@ -52,5 +53,12 @@ describe('tracer and sink options are checked where they are given', () => {
       'did you mean "color"?',
     );
     expect(rejection(() => createConsoleSink({ maxWidth: 0 })).path).toBe('maxWidth');
+  });
+
+  it('withTrace rejects what is not a tracer where it is given', () => {
+    const error = rejection(() => withTrace((() => {}) as never, () => 1));
+    expect(error.entryPoint).toBe('withTrace');
+    expect(error.path).toBe('tracer');
+    expect(withTrace(createTracer(), () => 2)).toBe(2);
   });
 });

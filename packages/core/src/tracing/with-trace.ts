@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { configurationError } from '../errors/validate-options.js';
 import type { Tracer } from './types.js';
 
 // Creating the storage does no I/O and starts no timers; it only reserves a context slot.
@@ -12,6 +13,7 @@ const storage = new AsyncLocalStorage<Tracer>();
  * @param tracer - the trace adapters and guards should record into
  * @param fn - the work to run; may be async
  * @returns whatever `fn` returns (a promise if `fn` is async)
+ * @throws {ConfigurationError} when `tracer` is not a tracer or `fn` not a function
  * @example
  * ```ts
  * const tracer = createTracer();
@@ -24,6 +26,17 @@ const storage = new AsyncLocalStorage<Tracer>();
  * ```
  */
 export function withTrace<T>(tracer: Tracer, fn: () => T): T {
+  // checked by hand, not by schema: withTrace runs per request, and a wrong tracer would
+  // otherwise surface later, in every guard and adapter that finds it
+  if (
+    (typeof tracer !== 'object' && typeof tracer !== 'function') ||
+    tracer === null ||
+    typeof tracer.recordEntry !== 'function' ||
+    typeof tracer.logMessage !== 'function'
+  )
+    throw configurationError('withTrace', 'tracer', 'a Tracer (from createTracer())', tracer);
+  if (typeof fn !== 'function')
+    throw configurationError('withTrace', 'fn', 'a function to run in the trace', fn);
   return storage.run(tracer, fn);
 }
 
