@@ -1,5 +1,10 @@
 import type { PolicyAction, PolicyEventType } from '../policy-types.js';
-import { allMembersHold, enumerateMembers, memberValueTypes } from '../runtime/member-variables.js';
+import {
+  allMembersHold,
+  enumerateMembers,
+  memberValueTypes,
+  someMembersHold,
+} from '../runtime/member-variables.js';
 import { matchesType } from '../runtime/operators.js';
 import { builtins } from '../runtime/policy-functions.js';
 import { truthy } from '../runtime/policy-values.js';
@@ -455,8 +460,7 @@ export class PolicyCompiler {
       (variables[only.index] as PlanVariable).filters.push(
         // when a violation is described the members are rebound to its own elements: marking
         // ranges here would mark another element's
-        (ctx) =>
-          ctx.ranges !== undefined || !enumerateMembers(members, ctx, resetSlots, () => false),
+        (ctx) => ctx.ranges !== undefined || someMembersHold(members, ctx, resetSlots),
       );
     }
     return { plan, wholeTrace, outer, tests };
@@ -607,13 +611,7 @@ export class PolicyCompiler {
         inner.frame[param.slot] = value;
       }
       for (const t of tests) if (!t(inner)) return false;
-      if (members.length === 0) return true;
-      let found = false;
-      enumerateMembers(members, inner, resetSlots, () => {
-        found = true;
-        return false;
-      });
-      return found;
+      return members.length === 0 || someMembersHold(members, inner, resetSlots);
     };
     info.wholeTrace = wholeTrace;
     info.state = 'done';

@@ -52,35 +52,91 @@ export function hasMemberType(value: unknown, type: string): boolean {
 
 /**
  * @internal The elements of a collection as Python iterates them (lists, the characters of a
- * string, the keys of a dict), with their locations.
+ * string, the keys of a dict), with their locations (computed only for elements that are bound).
  */
-export function elementsOf(
-  value: unknown,
-  location: string | undefined,
-): { items: readonly unknown[]; locations: (string | undefined)[] } {
-  if (Array.isArray(value)) {
-    return { items: value, locations: value.map((_, i) => elementLocation(value, i, location)) };
+export class Elements {
+  readonly items: readonly unknown[];
+  /** Character offsets of a string's elements; undefined for other collections. */
+  private readonly starts: number[] | undefined;
+
+  constructor(
+    private readonly collection: unknown,
+    private readonly location: string | undefined,
+  ) {
+    this.starts = undefined;
+    if (Array.isArray(collection)) this.items = collection;
+    else if (typeof collection === 'string') {
+      const items = [...collection];
+      const starts: number[] = [];
+      let at = 0;
+      for (const item of items) {
+        starts.push(at);
+        at += item.length;
+      }
+      this.items = items;
+      this.starts = starts;
+    } else if (
+      typeof collection === 'object' &&
+      collection !== null &&
+      !(collection instanceof PolicyEvent)
+    )
+      this.items = Object.keys(collection);
+    else this.items = [];
   }
-  if (typeof value === 'string') {
-    const items = [...value];
-    const locations: (string | undefined)[] = [];
-    let at = 0;
-    for (const item of items) {
-      locations.push(textSpan(location, at, at + item.length));
-      at += item.length;
+
+  /** Where element `k` is in the trace, when known. */
+  locationOf(k: number): string | undefined {
+    if (Array.isArray(this.collection)) return elementLocation(this.collection, k, this.location);
+    if (this.starts !== undefined) {
+      const start = this.starts[k] as number;
+      return textSpan(this.location, start, start + (this.items[k] as string).length);
     }
-    return { items, locations };
+    return undefined;
   }
-  if (typeof value === 'object' && value !== null && !(value instanceof PolicyEvent)) {
-    const items = Object.keys(value);
-    return { items, locations: items.map(() => undefined) };
+}
+
+/** Binds element `k` of `elements` to `member` and tests the member's conditions. */
+function bindElement(
+  member: MemberStep,
+  elements: Elements,
+  k: number,
+  ctx: EvalContext,
+  resetSlots: readonly number[],
+): boolean {
+  ctx.frame[member.slot] = elements.items[k];
+  ctx.frame[member.locationSlot] = elements.locationOf(k);
+  // bindings may read this member: recompute them for the new element
+  resetBindings(ctx, resetSlots);
+  for (const test of member.tests) if (!test(ctx)) return false;
+  return true;
+}
+
+function enumerateFrom(
+  depth: number,
+  members: readonly MemberStep[],
+  ctx: EvalContext,
+  resetSlots: readonly number[],
+  indexes: number[],
+  visit: (indexes: readonly number[]) => boolean,
+): boolean {
+  if (depth === members.length) return visit(indexes);
+  const member = members[depth] as MemberStep;
+  const [collection, location] = member.collection(ctx);
+  const elements = new Elements(collection, location);
+  const items = elements.items;
+  for (let k = 0; k < items.length; k++) {
+    if (!hasMemberType(items[k], member.type)) continue;
+    if (!bindElement(member, elements, k, ctx, resetSlots)) continue;
+    indexes[depth] = k;
+    if (!enumerateFrom(depth + 1, members, ctx, resetSlots, indexes, visit)) return false;
   }
-  return { items: [], locations: [] };
+  indexes[depth] = -1;
+  return true;
 }
 
 /**
- * Binds the members of `members` from `from` on, each to every element of its type, testing each
- * member's conditions once it is bound; calls `visit` with the element indexes of every complete
+ * Binds the members, in order, each to every element of its type, testing each member's
+ * conditions once it is bound; calls `visit` with the element indexes of every complete
  * satisfying assignment. Returns false when `visit` asked to stop.
  * @internal
  */
@@ -90,34 +146,40 @@ export function enumerateMembers(
   resetSlots: readonly number[],
   visit: (indexes: readonly number[]) => boolean,
 ): boolean {
-  const indexes: number[] = new Array(members.length).fill(-1);
-  const bind = (depth: number): boolean => {
-    if (depth === members.length) return visit(indexes);
-    const member = members[depth] as MemberStep;
-    const [collection, location] = member.collection(ctx);
-    const { items, locations } = elementsOf(collection, location);
-    for (let k = 0; k < items.length; k++) {
-      const item = items[k];
-      if (!hasMemberType(item, member.type)) continue;
-      ctx.frame[member.slot] = item;
-      ctx.frame[member.locationSlot] = locations[k];
-      // bindings may read this member: recompute them for the new element
-      resetBindings(ctx, resetSlots);
-      let ok = true;
-      for (const test of member.tests) {
-        if (!test(ctx)) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
-      indexes[depth] = k;
-      if (!bind(depth + 1)) return false;
-    }
-    indexes[depth] = -1;
-    return true;
-  };
-  return bind(0);
+  return enumerateFrom(0, members, ctx, resetSlots, new Array(members.length).fill(-1), visit);
+}
+
+const stop = (): boolean => false;
+
+/**
+ * @internal Whether some assignment of the members satisfies their conditions (stops at the
+ * first).
+ */
+export function someMembersHold(
+  members: readonly MemberStep[],
+  ctx: EvalContext,
+  resetSlots: readonly number[],
+): boolean {
+  return !enumerateMembers(members, ctx, resetSlots, stop);
+}
+
+function allFrom(
+  depth: number,
+  members: readonly MemberStep[],
+  ctx: EvalContext,
+  resetSlots: readonly number[],
+): boolean {
+  if (depth === members.length) return true;
+  const member = members[depth] as MemberStep;
+  const [collection, location] = member.collection(ctx);
+  const elements = new Elements(collection, location);
+  const items = elements.items;
+  for (let k = 0; k < items.length; k++) {
+    if (!hasMemberType(items[k], member.type)) continue;
+    if (!bindElement(member, elements, k, ctx, resetSlots)) return false;
+    if (!allFrom(depth + 1, members, ctx, resetSlots)) return false;
+  }
+  return true;
 }
 
 /**
@@ -130,23 +192,7 @@ export function allMembersHold(
   ctx: EvalContext,
   resetSlots: readonly number[],
 ): boolean {
-  const check = (depth: number): boolean => {
-    if (depth === members.length) return true;
-    const member = members[depth] as MemberStep;
-    const [collection, location] = member.collection(ctx);
-    const { items, locations } = elementsOf(collection, location);
-    for (let k = 0; k < items.length; k++) {
-      const item = items[k];
-      if (!hasMemberType(item, member.type)) continue;
-      ctx.frame[member.slot] = item;
-      ctx.frame[member.locationSlot] = locations[k];
-      resetBindings(ctx, resetSlots);
-      for (const test of member.tests) if (!test(ctx)) return false;
-      if (!check(depth + 1)) return false;
-    }
-    return true;
-  };
-  return check(0);
+  return allFrom(0, members, ctx, resetSlots);
 }
 
 /**
@@ -162,16 +208,14 @@ export function rebindMembers(
   resetSlots: readonly number[],
 ): { value: unknown; location: string | undefined }[] {
   const out: { value: unknown; location: string | undefined }[] = [];
-  members.forEach((member, depth) => {
+  for (let depth = 0; depth < members.length; depth++) {
+    const member = members[depth] as MemberStep;
     const [collection, location] = member.collection(ctx);
-    const { items, locations } = elementsOf(collection, location);
+    const elements = new Elements(collection, location);
     const k = indexes[depth] as number;
-    const value = items[k] ?? null;
-    ctx.frame[member.slot] = value;
-    ctx.frame[member.locationSlot] = locations[k];
-    resetBindings(ctx, resetSlots);
-    for (const test of member.tests) test(ctx);
-    out.push({ value, location: locations[k] });
-  });
+    // the conditions run again only to mark their ranges
+    bindElement(member, elements, k, ctx, resetSlots);
+    out.push({ value: elements.items[k] ?? null, location: elements.locationOf(k) });
+  }
   return out;
 }
