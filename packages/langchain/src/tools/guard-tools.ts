@@ -1,6 +1,6 @@
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import { ToolMessage } from '@langchain/core/messages';
-import type { StructuredToolInterface, ToolRunnableConfig } from '@langchain/core/tools';
+import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
   configurationError,
   type GuardCallContext,
@@ -40,8 +40,18 @@ export type GuardToolsOptions = GuardToolOptions & {
   tools?: Readonly<Record<string, Omit<GuardOptions, 'name'>>> | undefined;
 };
 
-/** A LangChain tool this package can guard: `tool()`, `DynamicStructuredTool`, `StructuredTool` subclasses. */
-export type GuardableTool = StructuredToolInterface;
+/**
+ * A LangChain tool this package can guard: `tool()` (a `DynamicStructuredTool` or
+ * `DynamicTool`), `StructuredTool` and `Tool` subclasses. Typed by shape, so tools of any
+ * `@langchain/core` 1.x copy fit (a `StructuredToolInterface` check fails for some under
+ * `exactOptionalPropertyTypes`); that the value has a `_call` is checked at run time.
+ */
+export interface GuardableTool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: unknown;
+  invoke(input: never, config?: never): Promise<unknown>;
+}
 
 type ToolCall = (
   input: unknown,
