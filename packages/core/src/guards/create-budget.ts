@@ -73,6 +73,7 @@ export interface BudgetOptions<Result = unknown> {
    *   previous one's cost is in the ledger and while something is left, so spend passes
    *   `maxCostPerSession` by at most one call's cost. Calls wait (unbounded) for their turn.
    * Setting `estimateCost` is the other way to stay within budget, without serialising.
+   * With `'one-at-a-time'`, `reserve()` returns a promise while the session's turn is taken.
    * @default 'concurrent'
    */
   unestimatedCalls?: 'concurrent' | 'one-at-a-time' | undefined;
