@@ -230,6 +230,7 @@ describe('deeply nested trace values', () => {
     'len(secrets(c)) > 0',
     'c.function.arguments.d == c.function.arguments.e',
     'str(c.function.arguments) == ""',
+    'len(text(c.function.arguments.l)) > 0',
   ])('%s is a POLICY_LIMIT error naming MAX_VALUE_DEPTH, not a RangeError', (condition) => {
     const policy = parsePolicy(`raise "r" if:\n    (c: ToolCall)\n    ${condition}\n`);
     const error = errorOf(() => policy.check(trace));

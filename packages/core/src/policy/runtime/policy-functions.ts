@@ -10,7 +10,15 @@ import { findValueSources } from '../detectors/find-value-sources.js';
 import type { PiiFinding } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
 import { cachedRegex } from './policy-regex.js';
-import { compareOrder, getMember, textsOf, toText, truthy } from './policy-values.js';
+import {
+  compareOrder,
+  getMember,
+  MAX_VALUE_DEPTH,
+  textsOf,
+  toText,
+  truthy,
+  valueTooDeep,
+} from './policy-values.js';
 import type { EvalContext } from './rule-plan.js';
 import { markRange, textSpan, withLocations } from './value-locations.js';
 
@@ -83,49 +91,61 @@ function contentParts(
   addresses: readonly (string | undefined)[],
   kind: 'text' | 'image',
 ): string[] {
-  const out: string[] = [];
-  const locations: (string | undefined)[] = [];
-  const visit = (value: unknown, address: string | undefined, depth: number): void => {
-    if (depth > 64) return; // JSON this deep is not chat content
-    if (value instanceof PolicyEvent) {
-      const event = value;
-      if (event.kind === 'Message' || event.kind === 'ToolOutput')
-        visit(event.data.content ?? null, `${event.address}.content`, depth + 1);
-      return;
+  const parts: ContentParts = { kind, out: [], locations: [] };
+  for (let i = 0; i < values.length; i++) collectParts(parts, values[i], addresses[i], 0);
+  return withLocations(parts.out, parts.locations);
+}
+
+interface ContentParts {
+  kind: 'text' | 'image';
+  out: string[];
+  locations: (string | undefined)[];
+}
+
+function collectParts(
+  parts: ContentParts,
+  value: unknown,
+  address: string | undefined,
+  depth: number,
+): void {
+  if (depth > MAX_VALUE_DEPTH) valueTooDeep(address);
+  if (value instanceof PolicyEvent) {
+    if (value.kind === 'Message' || value.kind === 'ToolOutput')
+      collectParts(parts, value.data.content ?? null, `${value.address}.content`, depth + 1);
+    return;
+  }
+  if (typeof value === 'string') {
+    if (parts.kind === 'text') {
+      parts.out.push(value);
+      parts.locations.push(address);
     }
-    if (typeof value === 'string') {
-      if (kind === 'text') {
-        out.push(value);
-        locations.push(address);
-      }
-      return;
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++)
+      collectParts(
+        parts,
+        value[i],
+        address === undefined ? undefined : `${address}.${i}`,
+        depth + 1,
+      );
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const part = value as Record<string, unknown>;
+  if (parts.kind === 'text' && part.type === 'text' && typeof part.text === 'string') {
+    parts.out.push(part.text);
+    parts.locations.push(address === undefined ? undefined : `${address}.text`);
+  } else if (parts.kind === 'image' && (part.type === 'image_url' || part.type === 'image')) {
+    const image = part.image_url;
+    if (typeof image === 'string') {
+      parts.out.push(image);
+      parts.locations.push(address === undefined ? undefined : `${address}.image_url`);
+    } else if (typeof getMember(image, 'url') === 'string') {
+      parts.out.push(getMember(image, 'url') as string);
+      parts.locations.push(address === undefined ? undefined : `${address}.image_url.url`);
     }
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        visit(item, address === undefined ? undefined : `${address}.${i}`, depth + 1);
-      });
-      return;
-    }
-    if (typeof value !== 'object' || value === null) return;
-    const part = value as Record<string, unknown>;
-    if (kind === 'text' && part.type === 'text' && typeof part.text === 'string') {
-      out.push(part.text);
-      locations.push(address === undefined ? undefined : `${address}.text`);
-    } else if (kind === 'image' && (part.type === 'image_url' || part.type === 'image')) {
-      const image = part.image_url;
-      if (typeof image === 'string') {
-        out.push(image);
-        locations.push(address === undefined ? undefined : `${address}.image_url`);
-      } else if (typeof getMember(image, 'url') === 'string') {
-        out.push(getMember(image, 'url') as string);
-        locations.push(address === undefined ? undefined : `${address}.image_url.url`);
-      }
-    }
-  };
-  values.forEach((value, i) => {
-    visit(value, addresses[i], 0);
-  });
-  return withLocations(out, locations);
+  }
 }
 
 // Python's min/max/sum: over the arguments when there are several, else over the one iterable

@@ -66,7 +66,7 @@ export function getIndex(value: unknown, key: unknown): unknown {
 /** @internal Deep equality on data; events compare by position. */
 export function valuesEqual(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
-  if (depth > MAX_VALUE_DEPTH) tooDeep(undefined);
+  if (depth > MAX_VALUE_DEPTH) valueTooDeep(undefined);
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a instanceof PolicyEvent || b instanceof PolicyEvent) {
@@ -142,7 +142,7 @@ function collectTexts(
   out: AddressedText[],
   depth: number,
 ): void {
-  if (depth > MAX_VALUE_DEPTH) tooDeep(address);
+  if (depth > MAX_VALUE_DEPTH) valueTooDeep(address);
   if (value instanceof PolicyEvent) {
     for (const text of eventTexts(value)) out.push(text);
     return;
@@ -180,7 +180,7 @@ function collectTexts(
 export function toPlain(value: unknown, depth = 0): unknown {
   if (value instanceof PolicyEvent) return value.data;
   if (Array.isArray(value)) {
-    if (depth > MAX_VALUE_DEPTH) tooDeep(undefined);
+    if (depth > MAX_VALUE_DEPTH) valueTooDeep(undefined);
     return value.map((item) => toPlain(item, depth + 1));
   }
   return value === undefined ? null : value;
@@ -198,7 +198,7 @@ export function toText(value: unknown): string {
   } catch (error) {
     // deeper than JSON.stringify's stack allows (or a cycle built by a host function)
     if (PolicyError.isPolicyError(error)) throw error;
-    return tooDeep(undefined);
+    return valueTooDeep(undefined);
   }
 }
 
@@ -210,7 +210,8 @@ export function toText(value: unknown): string {
  */
 export const MAX_VALUE_DEPTH = 256;
 
-function tooDeep(address: string | undefined): never {
+/** @internal Throws the `POLICY_LIMIT` error for data deeper than {@link MAX_VALUE_DEPTH}. */
+export function valueTooDeep(address: string | undefined): never {
   throw new PolicyError({
     code: 'POLICY_LIMIT',
     message: `a trace value is nested deeper than MAX_VALUE_DEPTH (${MAX_VALUE_DEPTH}) levels${address === undefined ? '' : ` (at ${address.replace('\u0000', ':')})`}; such data cannot be checked`,
