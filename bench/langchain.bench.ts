@@ -7,7 +7,8 @@
  *
  * - model call: `FakeListChatModel.invoke()` (no network), a two-message request;
  * - tool call: `tool().invoke(toolCall)` whose TOOL_CALL is already in the trace (the usual
- *   loop: the handler recorded the model's call), so the handler records its TOOL_RESULT.
+ *   loop: the handler recorded the model's call), so the handler records its TOOL_RESULT; 100
+ *   calls per trace.
  *
  * Targets (issue 13): < 50 µs added per model call, < 10 µs added per tool call.
  */
@@ -57,7 +58,11 @@ const traced = () => {
 
 const modelRows = [
   await measure('model.invoke, no callbacks', () => model.invoke(messages), options),
-  await measure('model.invoke, no-op handler', () => model.invoke(messages, { callbacks: [noop] }), options),
+  await measure(
+    'model.invoke, no-op handler',
+    () => model.invoke(messages, { callbacks: [noop] }),
+    options,
+  ),
   await measure('model.invoke, TracewardenCallbackHandler', traced, options),
 ];
 globalThis.gc?.();
@@ -68,27 +73,107 @@ const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
   description: 'Weather',
   schema: z.object({ city: z.string() }),
 });
-const toolTracer = createTracer();
-const toolHandler = new TracewardenCallbackHandler({ tracer: toolTracer });
-const total = batch * (samples + 1) * 3 + 10;
-// the model's calls, as the handler records them in a loop: one answer, its TOOL_CALL blocks
-const answer = toolTracer.logMessage({ role: 'assistant', content: null });
-for (let i = 0; i < total; i++)
-  toolTracer.logAct({
-    parent_block_id: answer.id,
-    payload: { call_id: `call_${i}`, name: 'weather', arguments: { city: 'Paris' } },
+// The model's calls as the handler records them in a loop, 100 per trace (a long conversation):
+// one answer with its TOOL_CALL blocks; each measured tool call answers the next one.
+const perTrace = 100;
+const totalCalls = batch * (samples + 1) * 4 + 10;
+const traces: { tracer: ReturnType<typeof createTracer>; handler: TracewardenCallbackHandler }[] =
+  [];
+for (let t = 0; t * perTrace < totalCalls; t++) {
+  const traceOfCalls = createTracer();
+  const answer = traceOfCalls.logMessage({ role: 'assistant', content: null });
+  for (let i = t * perTrace; i < (t + 1) * perTrace; i++)
+    traceOfCalls.logAct({
+      parent_block_id: answer.id,
+      payload: { call_id: `call_${i}`, name: 'weather', arguments: { city: 'Paris' } },
+    });
+  traces.push({
+    tracer: traceOfCalls,
+    handler: new TracewardenCallbackHandler({ tracer: traceOfCalls }),
   });
+}
 let next = 0;
-const call = () => ({ name: 'weather', args: { city: 'Paris' }, id: `call_${next++}`, type: 'tool_call' as const });
+const call = (index: number) => ({
+  name: 'weather',
+  args: { city: 'Paris' },
+  id: `call_${index}`,
+  type: 'tool_call' as const,
+});
+const handlerFor = (index: number) =>
+  (traces[Math.floor(index / perTrace)] as (typeof traces)[number]).handler;
 
 const toolRows = [
-  await measure('tool.invoke, no callbacks', () => weather.invoke(call()), options),
-  await measure('tool.invoke, no-op handler', () => weather.invoke(call(), { callbacks: [noop] }), options),
+  await measure('tool.invoke, no callbacks', () => weather.invoke(call(next++)), options),
   await measure(
-    'tool.invoke, TracewardenCallbackHandler',
-    () => weather.invoke(call(), { callbacks: [toolHandler] }),
+    'tool.invoke, no-op handler',
+    () => weather.invoke(call(next++), { callbacks: [noop] }),
     options,
   ),
+  await measure(
+    'tool.invoke, TracewardenCallbackHandler',
+    () => {
+      const index = next++;
+      return weather.invoke(call(index), { callbacks: [handlerFor(index)] });
+    },
+    options,
+  ),
+];
+
+// ---- the handler's callbacks called directly: its own work and core's recording, without
+// LangChain's callback manager (whose cost any handler pays, see the no-op rows)
+const serializedModel = { lc: 1, type: 'not_implemented', id: ['langchain', 'FakeListChatModel'] };
+const serializedTool = { lc: 1, type: 'not_implemented', id: ['langchain', 'tools', 'weather'] };
+const answerMessage = await model.invoke(messages);
+const generation = { text: 'Sunny in Paris.', message: answerMessage };
+let direct = createTracer();
+let directHandler = new TracewardenCallbackHandler({ tracer: direct, pricing: false });
+let directCalls = 0;
+const directModel = () => {
+  if (++directCalls % 10_000 === 0) {
+    direct = createTracer();
+    directHandler = new TracewardenCallbackHandler({ tracer: direct, pricing: false });
+  }
+  const runId = `run_${directCalls}`;
+  directHandler.handleChatModelStart(
+    serializedModel as never,
+    [messages],
+    runId,
+    undefined,
+    {},
+    [],
+    {
+      ls_provider: 'fake',
+      ls_model_name: 'fake-1',
+    },
+  );
+  directHandler.handleLLMEnd({ generations: [[generation as never]] }, runId);
+};
+const toolMessage = {
+  type: 'tool',
+  content: 'Sunny in Paris',
+  tool_call_id: '',
+  status: 'success',
+};
+const directTool = () => {
+  const index = next++;
+  const runId = `tool_${index}`;
+  const handlerOfCall = handlerFor(index);
+  handlerOfCall.handleToolStart(
+    serializedTool as never,
+    '{"city":"Paris"}',
+    runId,
+    undefined,
+    [],
+    {},
+    'weather',
+    `call_${index}`,
+  );
+  toolMessage.tool_call_id = `call_${index}`;
+  handlerOfCall.handleToolEnd(toolMessage, runId);
+};
+const directRows = [
+  await measure('handler callbacks of a model call', directModel, options),
+  await measure('handler callbacks of a tool call', directTool, options),
 ];
 
 report('LangChain model call (FakeListChatModel.invoke)', modelRows);
@@ -101,5 +186,14 @@ console.log(
 console.log(
   `added per tool call:  ${added(toolRows, 0).toFixed(1)} µs vs no callbacks, ${added(toolRows, 1).toFixed(1)} µs vs a no-op handler (target < 10 µs)`,
 );
-const results = toolTracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT').length;
-console.log(`tool results recorded: ${results}; model trace blocks (last trace): ${tracer.blocks().length}`);
+console.log('\n## the handler alone (its callbacks called directly, no callback manager)');
+for (const row of directRows)
+  console.log(`${row.name.padEnd(48)} ${(row.nsPerOp / 1000).toFixed(1).padStart(8)} µs/op`);
+const results = traces.reduce(
+  (sum, entry) =>
+    sum + entry.tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT').length,
+  0,
+);
+console.log(
+  `tool results recorded: ${results}; model trace blocks (last trace): ${tracer.blocks().length}`,
+);
