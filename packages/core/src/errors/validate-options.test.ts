@@ -125,6 +125,22 @@ describe('validateOptions', () => {
     expect(builds).toBe(1);
   });
 
+  it('rejects options whose reads throw with a ConfigurationError', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const error = rejection(hostile);
+    expect(error.issues[0]?.received).toBe('a value whose reads throw');
+  });
+
   it('never throws anything but a ConfigurationError, whatever it is given', () => {
     fc.assert(
       fc.property(fc.anything({ withBigInt: true, withNullPrototype: true }), (value) => {

@@ -57,7 +57,25 @@ export function validateOptions<T>(
   context: ValidateOptionsContext,
 ): T {
   const resolved = typeof schema === 'function' ? schema() : schema;
-  const result = resolved.safeParse(value, { error: expectedOf });
+  let result: ReturnType<ZodType['safeParse']>;
+  try {
+    result = resolved.safeParse(value, { error: expectedOf });
+  } catch (cause) {
+    // options whose reads throw (a getter, a hostile Proxy) cannot be checked, so not used
+    const issues = [
+      {
+        path: joinPath(context.path, []),
+        expected: 'options that can be read',
+        received: 'a value whose reads throw',
+      },
+    ];
+    throw new ConfigurationError({
+      message: formatMessage(context.entryPoint, issues),
+      entryPoint: context.entryPoint,
+      issues,
+      cause,
+    });
+  }
   if (result.success) return value as T;
   const issues: ConfigurationIssue[] = [];
   for (const issue of result.error.issues)
