@@ -48,8 +48,9 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *
  * 1. **`attacker-action`** (block). A tool call whose arguments carry a value — an account
  *    number, an email address, a URL, a phone number, a file name, a user name, any short
- *    string argument — that first reached the conversation through a tool output at or after an
- *    output the injection detector flags. Such a value never came from the user or the system
+ *    string argument — that reached the conversation only through tool outputs, and that an
+ *    output the injection detector flags contains (or that first appeared after it: the
+ *    injection sent the agent to read it). Such a value never came from the user or the system
  *    prompt, and the content that brought it was addressed to the model: the call is the
  *    attacker's. `value_sources(call)` says where each argument value first appeared
  *    (`role`, `tool`, `position`, `address`); `trace_position(out)` is the flagged output's
@@ -85,8 +86,9 @@ export function recommendedPolicyText(options: RecommendedPolicyOptions = {}): s
   }
   return `from invariant.detectors import prompt_injection
 
-# Rule 1. The attacker's action: a call that uses a value first seen in (or after) a tool output
-# flagged as a prompt injection, never given by the user or the system prompt.
+# Rule 1. The attacker's action: a call that uses a value that reached the conversation only
+# through tool outputs (never given by the user or the system prompt) and that the flagged
+# output names or that was first seen after it.
 # name: attacker-action
 # action: block
 raise "tool call uses a value that came from a prompt-injected tool output, not from the user" if:
@@ -94,7 +96,7 @@ raise "tool call uses a value that came from a prompt-injected tool output, not 
     prompt_injection(out, threshold=${action})
     (source: dict) in value_sources(call)
     source.role == "tool"
-    source.position >= trace_position(out)
+    source.position >= trace_position(out) or source.value in out
 
 # Rule 2. The injected content: a tool output that reads as instructions to the model.
 # name: injected-content
