@@ -109,6 +109,33 @@ describe('detectors over hostile trace text', () => {
     ]);
   });
 
+  it('fuzzy_contains() with a query taken from the trace: POLICY_LIMIT naming MAX_FUZZY_CELLS', () => {
+    const policy = parsePolicy(`
+raise "echo" if:
+    (m: Message)
+    (o: ToolOutput)
+    fuzzy_contains(o, m.content)
+`);
+    const long = 'a'.repeat(20_000);
+    const trace = [
+      { role: 'user', content: long },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: '1', function: { name: 'f', arguments: {} } }],
+      },
+      { role: 'tool', tool_call_id: '1', content: long },
+    ];
+    const error = errorOf(() => policy.check(trace));
+    expect(error.code).toBe('POLICY_LIMIT');
+    expect(error.message).toMatch(/MAX_FUZZY_CELLS/);
+    expect(
+      policy.check(trace.map((e) => ({ ...e, content: e.content && 'short text' }))),
+    ).toMatchObject({
+      errors: { length: 2 },
+    });
+  });
+
   it('html_code() over 100,000 characters of unclosed tags', () => {
     expect(extractHtmlData('<a '.repeat(33_000))).toEqual({ altTexts: [], links: [] });
     expect(extractHtmlData('<IMG ALT="x"><A HREF="https://a.example">').altTexts).toHaveLength(1);

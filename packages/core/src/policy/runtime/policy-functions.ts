@@ -5,8 +5,9 @@ import { detectSecrets } from '../detectors/detect-secrets.js';
 import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.js';
 import { extractHtmlData } from '../detectors/extract-html-data.js';
 import { extractLinks, type LinkFinding } from '../detectors/extract-links.js';
-import { findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
+import { FuzzyBudgetError, findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
 import { findValueSources } from '../detectors/find-value-sources.js';
+import { PolicyError } from '../policy-error.js';
 import type { PiiFinding } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
 import { cachedRegex } from './policy-regex.js';
@@ -28,6 +29,12 @@ const spanLocation = (address: string | null): string | undefined => {
   const at = address.lastIndexOf(':');
   return at < 0 ? address : `${address.slice(0, at)}\u0000${address.slice(at + 1)}`;
 };
+
+/**
+ * @internal The most edit-distance cells `fuzzy_contains` computes per text (about 0.25 s): a
+ * query and a text both taken from a trace could otherwise take minutes.
+ */
+export const MAX_FUZZY_CELLS = 20_000_000;
 
 /** @internal A built-in function callable from rules. */
 export interface BuiltinFunction {
@@ -440,7 +447,16 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
       const tolerance = fuzzyTolerance(query, threshold);
       let found = false;
       for (const piece of textsOf(value, addresses[0])) {
-        const hit = findFuzzy(piece.text, query, tolerance);
+        let hit: ReturnType<typeof findFuzzy>;
+        try {
+          hit = findFuzzy(piece.text, query, tolerance, MAX_FUZZY_CELLS);
+        } catch (error) {
+          if (!(error instanceof FuzzyBudgetError)) throw error;
+          throw new PolicyError({
+            code: 'POLICY_LIMIT',
+            message: `fuzzy_contains could not finish: ${error.message} (MAX_FUZZY_CELLS = ${MAX_FUZZY_CELLS}); use a shorter query`,
+          });
+        }
         if (hit === null) continue;
         found = true;
         mark(ctx, piece.address, hit.start, hit.end);
