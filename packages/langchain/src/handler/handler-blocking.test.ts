@@ -323,3 +323,52 @@ describe('runs and traces', () => {
     expect(made).toEqual(['greet']);
   });
 });
+
+describe('attachment and background callbacks', () => {
+  it('records through a handler bound with withConfig', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const bound = new FakeListChatModel({ responses: ['bound'] }).withConfig({
+      callbacks: [handler],
+      tags: ['bound-tag'],
+    });
+    await bound.invoke('Hi');
+    await handler.flush();
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.payload).toMatchObject({ content: 'bound' });
+    expect(response?.metadata.langchain).toMatchObject({ tags: ['bound-tag'] });
+  });
+
+  it('loses nothing when LangChain runs it in the background: flush() waits for the queue', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    expect(handler.awaitHandlers).toBe(false);
+    const model = new FakeListChatModel({ responses: ['one', 'two', 'three'] });
+    for (const question of ['a', 'b', 'c']) await model.invoke(question, { callbacks: [handler] });
+    await handler.flush();
+    const blocks = expectSoundTrace(tracer);
+    expect(responses(blocks).map((block) => block.payload.content)).toEqual([
+      'one',
+      'two',
+      'three',
+    ]);
+  });
+});
+
+describe('timeouts', () => {
+  it('rejects a model call that outlives timeoutSeconds when it ends, recorded as timeout', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({
+      tracer,
+      timeoutSeconds: 0.02,
+      pricing: false,
+    });
+    const slow = new FakeListChatModel({ responses: ['late'], sleep: 60 });
+    const error = await slow
+      .invoke('Hi', { callbacks: [handler] })
+      .catch((caught: unknown) => caught);
+    expect((error as { code?: unknown }).code).toBe('TIMEOUT');
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.metadata.status).toBe('timeout');
+  });
+});

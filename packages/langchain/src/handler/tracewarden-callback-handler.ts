@@ -46,7 +46,16 @@ import {
 import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
 import { type RunInfo, runMetadata } from '../tracing/run-metadata.js';
 
-/** What a tracer factory learns about the top-level run a new trace is for. */
+/**
+ * What a tracer factory learns about the top-level run a new trace is for.
+ * @example
+ * ```ts
+ * const handler = new TracewardenCallbackHandler({
+ *   tracerFactory: (run: TraceRunInfo) =>
+ *     createTracer({ sinks: [createJsonlFileSink(`traces/${run.runId}.jsonl`)] }),
+ * });
+ * ```
+ */
 export interface TraceRunInfo {
   /** The top-level run's id. */
   runId: string;
@@ -63,6 +72,16 @@ export interface TraceRunInfo {
  * (`tracer`, `guards`, `timeoutSeconds`, `policy`, `onPolicyViolation`, `refusalMessage`,
  * `pricing`, `recordRaw`, `onRecordingError`), with the same names and meanings as
  * `wrapOpenAI`, and two of the handler's own.
+ * @example
+ * ```ts
+ * const options: TracewardenCallbackHandlerOptions = {
+ *   tracer,
+ *   policy: parsePolicy(policyText),
+ *   onPolicyViolation: 'refuse',
+ *   guards: { budget: { maxCostPerSession: 0.5 } },
+ * };
+ * const handler = new TracewardenCallbackHandler(options);
+ * ```
  */
 export interface TracewardenCallbackHandlerOptions extends AdapterOptions {
   /**
@@ -221,6 +240,10 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * The same handler: its state (runs in flight, traces) must be shared by every copy
    * LangChain makes of a callback manager.
    * @returns this handler
+   * @example
+   * ```ts
+   * handler.copy() === handler; // true
+   * ```
    */
   override copy(): BaseCallbackHandler {
     return this;

@@ -1,5 +1,6 @@
 import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { createTracer, PolicyViolationError, parsePolicy, type Tracer } from '@tracewarden/core';
 import { createAgent } from 'langchain';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -220,5 +221,25 @@ describe('tracewardenAgentMiddleware', () => {
     expect(String(refusal.content)).toContain('blocked by policy');
     expect(result.messages.at(-1)?.content).toBe('I could not send it.');
     expectSoundTrace(tracer);
+  });
+
+  it('stops a model call that outlives timeoutSeconds with GuardTimeoutError, recorded as timeout', async () => {
+    const tracer = createTracer();
+    const agent = createAgent({
+      model: new FakeListChatModel({ responses: ['late'], sleep: 200 }),
+      tools: [],
+      middleware: [tracewardenAgentMiddleware({ tracer, timeoutSeconds: 0.02, pricing: false })],
+    });
+    const error = await agent.invoke(question()).catch((caught: unknown) => caught);
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    expect((cause as { code?: unknown }).code).toBe('TIMEOUT');
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.metadata.status).toBe('timeout');
+  });
+
+  it('rejects unknown options with INVALID_OPTIONS', () => {
+    expect(() => tracewardenAgentMiddleware({ trace: createTracer() } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });

@@ -38,6 +38,11 @@ import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js'
  * `onPolicyViolation: 'throw'` (default) rejects the agent run with `PolicyViolationError`
  * before any tool runs; `'refuse'` answers a blocked call with a refusal `ToolMessage` the
  * model reads, and the agent goes on.
+ * @example
+ * ```ts
+ * const options: TracewardenAgentMiddlewareOptions = { tracer, policy, onPolicyViolation: 'refuse' };
+ * createAgent({ model, tools, middleware: [tracewardenAgentMiddleware(options)] });
+ * ```
  */
 export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
   /**
@@ -48,7 +53,15 @@ export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
   tracerFactory?: (() => Tracer) | undefined;
 }
 
-/** The middleware, with the traces it made. */
+/**
+ * The middleware, with the traces it made.
+ * @example
+ * ```ts
+ * const middleware: TracewardenAgentMiddleware = tracewardenAgentMiddleware();
+ * await createAgent({ model, tools, middleware: [middleware] }).invoke({ messages });
+ * console.log(renderTree(middleware.tracers[0].stitched()));
+ * ```
+ */
 export type TracewardenAgentMiddleware = AgentMiddleware & {
   /** The traces this middleware recorded into, oldest first (at most the last 100). */
   readonly tracers: readonly Tracer[];

@@ -12,13 +12,26 @@ import {
 } from '@tracewarden/core';
 import { tracerOfCall } from '../tracing/conversation-links.js';
 
-/** What a guarded tool does with a guard's refusal (rate limit, budget, breaker, timeout, validation, policy). */
+/**
+ * What a guarded tool does with a guard's refusal (rate limit, budget, breaker, timeout,
+ * validation, policy): answer with an error `ToolMessage`, or throw.
+ * @example
+ * ```ts
+ * const mode: GuardErrorMode = 'throw';
+ * const sendEmail = guardTool(emailTool, { rateLimit: { callsPerMinute: 5 }, onGuardError: mode });
+ * ```
+ */
 export type GuardErrorMode = 'message' | 'throw';
 
 /**
  * Options of {@link guardTool}: the options of core's `guard()` (`retry`, `timeout`, `budget`,
  * `rateLimit`, `circuitBreaker`, validators, `hallucination`, `sideEffect`, `tracer`, ...), and
  * what a guard's refusal becomes.
+ * @example
+ * ```ts
+ * const options: GuardToolOptions = { retry: { maxRetries: 2 }, timeout: { timeoutSeconds: 10 } };
+ * const search = guardTool(searchTool, options);
+ * ```
  */
 export type GuardToolOptions = Omit<GuardOptions, 'name'> & {
   /**
@@ -35,6 +48,14 @@ export type GuardToolOptions = Omit<GuardOptions, 'name'> & {
  * Options of {@link guardTools}: {@link GuardToolOptions} shared by every tool, and per-tool
  * options under `tools` (by tool name) that replace shared ones key by key. One budget is shared
  * by all the tools.
+ * @example
+ * ```ts
+ * const options: GuardToolsOptions = {
+ *   budget: { maxCostPerSession: 1 },
+ *   tools: { send_email: { sideEffect: 'write', rateLimit: { callsPerMinute: 5 } } },
+ * };
+ * const guarded = guardTools([getInbox, sendEmail], options);
+ * ```
  */
 export type GuardToolsOptions = GuardToolOptions & {
   tools?: Readonly<Record<string, Omit<GuardOptions, 'name'>>> | undefined;
@@ -45,6 +66,10 @@ export type GuardToolsOptions = GuardToolOptions & {
  * `DynamicTool`), `StructuredTool` and `Tool` subclasses. Typed by shape, so tools of any
  * `@langchain/core` 1.x copy fit (a `StructuredToolInterface` check fails for some under
  * `exactOptionalPropertyTypes`); that the value has a `_call` is checked at run time.
+ * @example
+ * ```ts
+ * const tools: GuardableTool[] = [tool(fn, { name: 'search', schema }), new Calculator()];
+ * ```
  */
 export interface GuardableTool {
   readonly name: string;
