@@ -38,7 +38,7 @@ export interface SplitFigures {
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** The runs of one split. */
-export function loadCorpus(split: 'dev' | 'held-out'): CorpusRun[] {
+export function loadCorpus(split: 'dev' | 'held-out' | 'fresh'): CorpusRun[] {
   return readFileSync(join(here, `${split}.jsonl`), 'utf8')
     .trim()
     .split('\n')
