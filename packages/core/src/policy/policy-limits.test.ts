@@ -298,6 +298,19 @@ raise PolicyViolation(long=m.content * 999999, short=len(m.content * 3)) if:
     const [violation] = policy.check([{ role: 'user', content: 'x'.repeat(1000) }]).errors;
     expect(violation?.namedArgs).toEqual({ long: null, short: 3000 });
   });
+
+  it('replace() and join() building strings past MAX_REPEATED_LENGTH give None', () => {
+    const policy = parsePolicy(`
+raise PolicyViolation(replaced=m.content.replace("x", m.content), joined=m.content.join([m.content, m.content, m.content]), small="a-b".replace("-", "+")) if:
+    (m: Message)
+`);
+    const [violation] = policy.check([{ role: 'user', content: 'x'.repeat(100_000) }]).errors;
+    expect(violation?.namedArgs).toEqual({
+      replaced: null,
+      joined: 'x'.repeat(500_000),
+      small: 'a+b',
+    });
+  });
 });
 
 describe('byte order mark', () => {

@@ -1,3 +1,4 @@
+import { MAX_REPEATED_LENGTH } from './operators.js';
 import { PolicyEvent } from './policy-event.js';
 import { parseJsonText, toText, valuesEqual } from './policy-values.js';
 import { splitLines, splitText, textSpan, withLocations } from './value-locations.js';
@@ -27,11 +28,22 @@ const stringMethods: Record<string, (s: string, args: unknown[]) => unknown> = {
         : false,
   split: (s, [separator]) => splitText(s, separator).parts,
   splitlines: (s) => splitLines(s).lines,
-  replace: (s, [from, to]) =>
-    typeof from === 'string' && typeof to === 'string' ? s.split(from).join(to) : s,
+  replace: (s, [from, to]) => {
+    if (typeof from !== 'string' || typeof to !== 'string') return s;
+    const parts = s.split(from);
+    // both strings may come from the trace: None rather than a RangeError past the cap
+    const length = s.length + (parts.length - 1) * (to.length - from.length);
+    return length <= MAX_REPEATED_LENGTH ? parts.join(to) : null;
+  },
   count: (s, [sub]) => (typeof sub === 'string' && sub !== '' ? s.split(sub).length - 1 : 0),
   find: (s, [sub]) => (typeof sub === 'string' ? s.indexOf(sub) : -1),
-  join: (s, [items]) => (Array.isArray(items) ? items.map(toText).join(s) : null),
+  join: (s, [items]) => {
+    if (!Array.isArray(items)) return null;
+    const texts = items.map((item) => toText(item));
+    let length = s.length * Math.max(0, texts.length - 1);
+    for (const text of texts) length += text.length;
+    return length <= MAX_REPEATED_LENGTH ? texts.join(s) : null;
+  },
   isdigit: (s) => /^\d+$/.test(s),
   contains: (s, [sub]) => typeof sub === 'string' && s.includes(sub),
 };
