@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTracer } from '../tracing/create-tracer.js';
 import { fakeTime, memoryLogger } from './__fixtures__/fake-time.js';
@@ -135,5 +136,39 @@ describe('fault warnings', () => {
       expect.stringContaining('tracer is broken'),
       expect.stringContaining('hook is broken'),
     ]);
+  });
+});
+
+describe('any thrown value', () => {
+  it('is rethrown as is, with the reservation released and the breaker slot freed', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.anything({ withBigInt: true, withNullPrototype: true, withMap: true }),
+          fc.constant(hostileProxy()),
+          fc.constant(errorWithThrowingGetters()),
+        ),
+        async (thrown) => {
+          const time = fakeTime();
+          const fn = guard(
+            () => {
+              throw thrown;
+            },
+            {
+              clock: time.clock,
+              budget: { maxCallsPerSession: 10, maxCostPerSession: 1, estimateCost: 0.5 },
+              circuitBreaker: { failureThreshold: 100 },
+              logger: memoryLogger(),
+            },
+          );
+          const caught = await rejectionOf(fn());
+          expect(caught.error === thrown || Object.is(caught.error, thrown)).toBe(true);
+          expect(await fn.budget!.remaining()).toBe(1_000_000);
+          expect(fn.stats.byStatus.failure).toBe(1);
+          expect(fn.breakerState).toBe('closed');
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
