@@ -95,6 +95,11 @@ export function tracewardenMiddleware(
   const runtime = createAdapterRuntime(options, { entryPoint: 'tracewardenMiddleware' });
   // A stop signal in the request only where something can stop a call (a timeout, a budget).
   const stoppable = runtime.hasTimeout || options?.guards !== undefined;
+  // Inside the telemetry integration (which records the call) a middleware that only traces
+  // steps aside, so the call is recorded once; one that enforces anything never does: an
+  // integration registered for tracing must not switch a policy or a guard off.
+  const tracingOnly = !stoppable && options?.policy === undefined;
+  const stepAside = (): boolean => tracingOnly && telemetryScope.getStore() === true;
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
 
   function setup(
@@ -121,7 +126,7 @@ export function tracewardenMiddleware(
   return {
     specificationVersion: 'v4',
     async transformParams({ params }) {
-      if (!stoppable || telemetryScope.getStore() === true) return params;
+      if (!stoppable) return params;
       const stop = new AbortController();
       const user = params.abortSignal;
       const next = {
@@ -132,11 +137,11 @@ export function tracewardenMiddleware(
       return next;
     },
     wrapGenerate({ doGenerate, params, model }) {
-      if (telemetryScope.getStore() === true) return doGenerate();
+      if (stepAside()) return doGenerate();
       return generateCall(setup(params, model, false), doGenerate);
     },
     wrapStream({ doStream, params, model }) {
-      if (telemetryScope.getStore() === true) return doStream();
+      if (stepAside()) return doStream();
       return streamCall(setup(params, model, true), doStream);
     },
   };

@@ -126,11 +126,11 @@ export async function generateCall(
   const handle = start(setup);
   let result: LanguageModelV4GenerateResult;
   try {
-    // No stop signal in the request (telemetry cannot add one): the deadline still ends the call.
-    result =
-      setup.stop === undefined && setup.runtime.hasTimeout
-        ? await raceAbort(doGenerate(), handle.signal)
-        : await doGenerate();
+    // The deadline ends the call even when the provider ignores the request's signal (or there
+    // is none: telemetry cannot add one).
+    result = setup.runtime.hasTimeout
+      ? await raceAbort(doGenerate(), handle.signal)
+      : await doGenerate();
   } catch (error) {
     throw handle.end(error, setup.userSignal);
   }
@@ -301,9 +301,9 @@ function observe(
   let stopAfter: unknown;
   let hasStopAfter = false;
 
-  if (setup.stop === undefined && setup.runtime.hasTimeout) {
-    // No stop signal in the request (telemetry): a deadline cancels the read instead, and the
-    // end is then recorded as the guard's stop.
+  if (setup.runtime.hasTimeout) {
+    // A deadline also cancels the read, for providers that ignore the request's signal (and
+    // telemetry, which has none); the end is then recorded as the guard's stop.
     handle.signal.addEventListener(
       'abort',
       () => {

@@ -17,6 +17,10 @@ export function usageOf(usage: unknown): ModelUsage | undefined {
   const output = loose.outputTokens;
   if (typeof input === 'object' && input !== null) {
     const nested = usage as LanguageModelV4Usage;
+    // usage not reported (a stream without usage): unknown, not zero, so a budget charges its
+    // estimate rather than nothing
+    if (nested.inputTokens.total === undefined && nested.outputTokens?.total === undefined)
+      return undefined;
     return {
       inputTokens: nested.inputTokens.total ?? 0,
       outputTokens: nested.outputTokens?.total ?? 0,

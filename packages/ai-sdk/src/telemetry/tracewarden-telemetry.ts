@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import {
   type AdapterOptions,
+  configurationError,
   createAdapterRuntime,
   createTracer,
   currentTracer,
@@ -64,6 +65,12 @@ interface CallState {
   tracer: Tracer;
   /** The integration made the tracer for this call (and flushes it at the end). */
   owned: boolean;
+  /** A call made inside one of our tool runs: part of that call's trace, not a trace of its own. */
+  nested: boolean;
+  /** Names of the call's tools that have an `execute` (only those run through executeTool). */
+  executable: ReadonlySet<string>;
+  /** `telemetry.recordInputs` of the call (false: the prompt is not handed to integrations). */
+  recordInputs: boolean;
 }
 
 type Execute = () => PromiseLike<unknown>;
@@ -112,9 +119,19 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
           : "guard() options, with per-tool ones under 'tools'",
     },
   });
+  // Guard options are checked now, by making the guards (a typo must not fail every tool run
+  // later, or be ignored).
+  const { tools: perToolGuards, ...sharedGuards } = options?.toolGuards ?? {};
+  if (options?.toolGuards !== undefined) {
+    guard(() => undefined, { ...sharedGuards, name: 'toolGuards' } as GuardOptions);
+    for (const [name, own] of Object.entries(perToolGuards ?? {}))
+      guard(() => undefined, { ...sharedGuards, ...own, name } as GuardOptions);
+  }
   const calls = new Map<string, CallState>();
   const guardedTools = new Map<string, GuardedFunction<[unknown], unknown>>();
   const toolRun = new AsyncLocalStorage<Execute>();
+  /** Set while a tool runs through executeTool: a generateText inside it is nested. */
+  const toolScope = new AsyncLocalStorage<true>();
   /** Guard entries of tools run, until onToolExecutionEnd records them with their output. */
   const entries = new Map<string, TraceEntry>();
 
@@ -130,11 +147,27 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
     };
   }
 
-  function callOf(callId: string, operationId?: string, functionId?: string): CallState {
+  function callOf(callId: string, start?: Record<string, unknown>): CallState {
     let state = calls.get(callId);
     if (state === undefined) {
-      const info: TelemetryCallInfo = { callId, operationId, functionId };
-      state = { info, ...tracerFor(info) };
+      const info: TelemetryCallInfo = {
+        callId,
+        operationId: start?.operationId as string | undefined,
+        functionId: start?.functionId as string | undefined,
+      };
+      const executable = new Set<string>();
+      const tools = start?.tools;
+      if (typeof tools === 'object' && tools !== null)
+        for (const [name, tool] of Object.entries(tools))
+          if (typeof (tool as { execute?: unknown } | null)?.execute === 'function')
+            executable.add(name);
+      state = {
+        info,
+        ...tracerFor(info),
+        nested: toolScope.getStore() === true,
+        executable,
+        recordInputs: start?.recordInputs !== false,
+      };
       calls.set(callId, state);
     }
     return state;
@@ -143,10 +176,9 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
   function toolGuard(name: string): GuardedFunction<[unknown], unknown> {
     let guarded = guardedTools.get(name);
     if (guarded === undefined) {
-      const { tools: perTool, ...shared } = options?.toolGuards ?? {};
       guarded = guard((_input: unknown) => (toolRun.getStore() as Execute)(), {
-        ...shared,
-        ...perTool?.[name],
+        ...sharedGuards,
+        ...perToolGuards?.[name],
         name,
       } as GuardOptions) as GuardedFunction<[unknown], unknown>;
       guardedTools.set(name, guarded);
@@ -159,24 +191,29 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
     const state = calls.get(callId);
     if (state === undefined) return;
     calls.delete(callId);
+    if (state.nested) return;
     if (state.owned) await state.tracer.flush();
     await options?.onTraceEnd?.(state.tracer, state.info);
   }
 
   return {
     onStart(event) {
-      const { callId, operationId, functionId } = event as {
-        callId: string;
-        operationId?: string;
-        functionId?: string;
-      };
-      if (operationId === 'ai.generateText' || operationId === 'ai.streamText')
-        callOf(callId, operationId, functionId);
+      const start = event as Record<string, unknown> & { callId: string; operationId?: string };
+      if (start.operationId === 'ai.generateText' || start.operationId === 'ai.streamText')
+        callOf(start.callId, start);
     },
     async executeLanguageModelCall<T>(
       event: Record<string, unknown> & { callId: string; execute: () => PromiseLike<T> },
     ): Promise<T> {
       const state = callOf(event.callId);
+      if (!state.recordInputs && runtime.recorder.hasPolicy)
+        // fail closed: a policy that cannot see the conversation would silently pass everything
+        throw configurationError(
+          'tracewardenTelemetry',
+          'telemetry.recordInputs',
+          'true (the default) when the integration checks a policy: without the prompt, flow rules cannot see what reached the model; use tracewardenMiddleware to keep inputs out of telemetry',
+          false,
+        );
       const tools = event.tools as readonly { name?: unknown }[] | undefined;
       const setup: ModelCallSetup = {
         runtime,
@@ -187,8 +224,9 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
           event.instructions,
         ),
         tools: tools?.map((tool) => ({ name: String(tool.name) })),
-        // every tool the SDK runs goes through executeTool, which refuses a blocked call
-        refusesAtTool: () => true,
+        // a tool with an `execute` runs through executeTool, which refuses a blocked call; a
+        // blocked call of any other tool is removed from the response
+        refusesAtTool: (name) => state.executable.has(name),
         request: {},
         userSignal: undefined,
         stop: undefined,
@@ -224,7 +262,7 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the
       // guards decide here, and the result is recorded from onToolExecutionEnd, which has it.
       return toolRun.run(
-        () => withTrace(state.tracer, event.execute),
+        () => toolScope.run(true, () => withTrace(state.tracer, event.execute)),
         () =>
           guarded.invoke(
             {

@@ -24,6 +24,21 @@ type Execute = (input: unknown, options: ToolExecutionOptions<unknown>) => unkno
 /** The AI SDK's options of the call being run, for the guarded function (retries included). */
 const executions = new AsyncLocalStorage<ToolExecutionOptions<unknown>>();
 
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function' &&
+    typeof (value as { then?: unknown }).then !== 'function'
+  );
+}
+
+async function lastValue(values: AsyncIterable<unknown>): Promise<unknown> {
+  let last: unknown;
+  for await (const value of values) last = value;
+  return last;
+}
+
 function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
   return a === undefined ? b : AbortSignal.any([a, b]);
 }
@@ -36,7 +51,8 @@ function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
  * under the model's TOOL_CALL (by its `toolCallId`) with the guards' decisions; a guard's
  * refusal is thrown, so the AI SDK reports it as a `tool-error` the model reads, and the loop
  * goes on. In `onPolicyViolation: 'refuse'` mode a call the policy blocked never runs: the
- * tool answers the refusal instead.
+ * tool answers the refusal instead. A streaming tool (`async *execute`) runs whole under the
+ * guards and gives its last value (its preliminary results are not streamed).
  *
  * Records into `options.tracer`, else the enclosing `withTrace` (the middleware's tracer when
  * you pass the same one, or the telemetry integration's trace of the call).
@@ -63,10 +79,13 @@ export function guardTools<Tools extends ToolSet>(
     if (typeof execute !== 'function') continue;
     functions[name] = (input, context) => {
       const execution = executions.getStore() as ToolExecutionOptions<unknown>;
-      return execute.call(tool, input, {
+      const result = execute.call(tool, input, {
         ...execution,
         abortSignal: combine(execution.abortSignal, context.signal),
       });
+      // A streaming tool (`async *execute`) yields preliminary results: the guard covers the
+      // whole run and its output is the last value (the AI SDK's final result).
+      return isAsyncIterable(result) ? lastValue(result) : result;
     };
   }
   const guarded = guardFunctions(functions, options as never);

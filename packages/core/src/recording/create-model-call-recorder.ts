@@ -551,6 +551,15 @@ function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolea
   return name === 'AbortError' || name === 'APIUserAbortError' || name === 'ResponseAborted';
 }
 
+/** Whether an abort came from a deadline (a `TimeoutError` as the error or the signal's reason). */
+function isTimeout(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
+  return (
+    (error as { name?: unknown } | null)?.name === 'TimeoutError' ||
+    (reason as { name?: unknown } | null)?.name === 'TimeoutError'
+  );
+}
+
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
@@ -910,7 +919,14 @@ class ModelCall implements ModelCallHandle {
   }
 
   end(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown {
-    if (this.stopReason === undefined && isAbort(error, signal ?? this.input.signal)) {
+    const callerSignal = signal ?? this.input.signal;
+    if (this.stopReason === undefined && isAbort(error, callerSignal)) {
+      // the framework's own deadline (the AI SDK's `timeout`, `AbortSignal.timeout()`) is a
+      // timeout, not the caller changing their mind
+      if (!this.done && isTimeout(error, callerSignal)) {
+        this.record('timeout', partial, this.aggregated(partial), error, undefined);
+        return error;
+      }
       this.cancel(partial);
       return error;
     }

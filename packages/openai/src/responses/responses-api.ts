@@ -79,6 +79,9 @@ function responsesStreamObserver(
     dropToolCalls: false,
   });
   let final: Response | undefined;
+  const checkPolicy = context.recorder.hasPolicy;
+  /** Output index of each function call, so all of a refused call's events can be dropped. */
+  const callAt = new Map<number, string>();
   return {
     item(event) {
       let delta: ModelCallDelta | undefined;
@@ -101,7 +104,10 @@ function responsesStreamObserver(
         case 'response.output_item.added': {
           const item = event.item as Item;
           if (item.type === 'function_call') {
-            kind = 'tool-call';
+            callAt.set(Number(event.output_index), String(item.call_id));
+            // with a policy, nothing of a call reaches the caller before the verdict: a consumer
+            // may act on `function_call_arguments.done` already
+            kind = checkPolicy ? 'tool-call-end' : 'tool-call';
             delta = {
               toolCalls: [
                 {
@@ -163,7 +169,10 @@ function responsesStreamObserver(
         applyRefusal(final, outcome);
         return held.filter((event) => {
           const item = event.item as Item | undefined;
-          return !(item?.type === 'function_call' && refused.has(String(item.call_id)));
+          if (item?.type === 'function_call') return !refused.has(String(item.call_id));
+          const callId =
+            typeof event.output_index === 'number' ? callAt.get(event.output_index) : undefined;
+          return callId === undefined || !refused.has(callId);
         });
       }
       return held;

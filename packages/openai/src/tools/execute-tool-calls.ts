@@ -209,7 +209,11 @@ export async function executeToolCalls(
         let value: unknown;
         if (isGuarded(tool)) {
           recordedByGuard = true;
-          value = await tool.invoke({ callId: call.id, tracer: tracer ?? null }, args);
+          // without a tracer found here, the guard's own (its `tracer` option, `withTrace`)
+          value = await tool.invoke(
+            tracer === undefined ? { callId: call.id } : { callId: call.id, tracer },
+            args,
+          );
         } else value = await tool(args);
         output = toText(value);
         metadata = {
@@ -259,7 +263,7 @@ export async function executeToolCalls(
 
 /** A function made by `guard()` / `guardTools()`: it takes per-call options, the call id among them. */
 function isGuarded(tool: ToolFunction): tool is ToolFunction & {
-  invoke(options: { callId: string; tracer: Tracer | null }, args: unknown): Promise<unknown>;
+  invoke(options: { callId: string; tracer?: Tracer }, args: unknown): Promise<unknown>;
 } {
   return (
     typeof (tool as { invoke?: unknown }).invoke === 'function' &&

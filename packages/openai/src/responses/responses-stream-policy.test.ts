@@ -1,0 +1,83 @@
+import { createTracer, guard, PolicyViolationError, parsePolicy } from '@tracewarden/core';
+import { describe, expect, it } from 'vitest';
+import { setup } from '../__fixtures__/setup.js';
+import { executeToolCalls } from '../tools/execute-tool-calls.js';
+
+const policy = parsePolicy(`
+raise "danger is never allowed" if:
+    (call: ToolCall)
+    call is tool:danger
+`);
+
+describe('Responses API stream with a policy: nothing of a call passes before the verdict', () => {
+  it("'throw': the stream fails before any event of the blocked call reaches the caller", async () => {
+    const { server, client } = await setup(
+      { turns: [{ toolCalls: [{ id: 'call_d', name: 'danger', arguments: { x: 1 } }] }] },
+      { policy },
+    );
+    await using _ = server;
+    const seen: string[] = [];
+    let failure: unknown;
+    try {
+      const stream = await client.responses.create({
+        model: 'gpt-4o-mini',
+        input: 'go',
+        stream: true,
+      });
+      for await (const event of stream) seen.push(event.type);
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(PolicyViolationError);
+    expect(seen.filter((type) => type.includes('function_call'))).toEqual([]);
+    expect(
+      seen.filter(
+        (type) => type === 'response.output_item.added' || type === 'response.output_item.done',
+      ),
+    ).toEqual([]);
+  });
+
+  it("'refuse': every event of the refused call is dropped, the text events are kept", async () => {
+    const { server, client } = await setup(
+      {
+        turns: [
+          { text: 'Let me.', toolCalls: [{ id: 'call_d', name: 'danger', arguments: { x: 1 } }] },
+        ],
+      },
+      { policy, onPolicyViolation: 'refuse' },
+    );
+    await using _ = server;
+    const seen: { type: string; item?: { type?: string } }[] = [];
+    const stream = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'go',
+      stream: true,
+    });
+    for await (const event of stream) seen.push(event as never);
+    expect(seen.some((event) => event.type.startsWith('response.function_call_arguments'))).toBe(
+      false,
+    );
+    expect(seen.some((event) => event.item?.type === 'function_call')).toBe(false);
+    expect(seen.some((event) => event.type === 'response.output_text.delta')).toBe(true);
+  });
+});
+
+describe('executeToolCalls with a guarded tool and no trace found for the call', () => {
+  it("records into the guard's own tracer (its option), as before", async () => {
+    const own = createTracer();
+    const lookup = guard((args: Record<string, unknown>) => `found ${String(args.q)}`, {
+      name: 'lookup',
+      tracer: own,
+    });
+    const messages = await executeToolCalls(
+      {
+        tool_calls: [
+          { id: 'call_z', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
+        ],
+      },
+      { lookup: lookup as never },
+    );
+    expect(messages).toEqual([{ role: 'tool', tool_call_id: 'call_z', content: 'found x' }]);
+    expect(own.findToolCall('call_z')).toBeDefined();
+  });
+});
