@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'core',
     include: ['src/**/*.test.ts'],
+    // property tests run hundreds of cases: on a loaded 2-core CI machine 5 s is too tight
+    testTimeout: 30_000,
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
   },
 });
