@@ -23,7 +23,7 @@ const policy = recommendedPolicy();
 const pct = (part: number, whole: number): string =>
   whole === 0 ? '   -' : `${((100 * part) / whole).toFixed(1)}%`.padStart(6);
 
-for (const split of ['dev', 'held-out'] as const) {
+for (const split of ['dev', 'held-out', 'fresh'] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
   console.log(`\n## corpus: ${split} split`);

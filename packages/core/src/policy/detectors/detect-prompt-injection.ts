@@ -28,7 +28,7 @@ const OBJECTS =
   '(?:instructions?|instrucions?|prompts?|rules|directions|guidelines|directives|commands|orders|context|tasks?|guidance|constraints)';
 
 const ACTION_VERBS =
-  '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get)';
+  '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in)';
 
 const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+)?|\bthen,?\s+|\bdo\s+)`;
 
@@ -74,7 +74,7 @@ const signals: Signal[] = [
     name: 'address-model',
     weight: 3.2,
     pattern: new RegExp(
-      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,3}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai (?:assistant|language model|model)\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b`,
+      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,6}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai (?:assistant|language model|model)\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b`,
       'm',
     ),
   },
@@ -83,41 +83,41 @@ const signals: Signal[] = [
     name: 'agent-obligation',
     weight: 2.2,
     pattern:
-      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?)\b (?:is |are )?(?:must|should|required|needs? to|have to|has to|shall)\b/,
+      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?|ai models?)\b[^.\n]{0,40}?\b(?:is |are )?(?:must|should|required to|needs? to|have to|has to|shall)\b/,
   },
   {
     // claims to speak as the user, the system, the developer or an administrator
     name: 'claim-role',
     weight: 2.6,
     pattern:
-      /\b(?:this is|it's|it is) (?:me|an? (?:important |urgent )?message from me|the user|your user|the developer|the system|your developer|the admin(?:istrator)?)\b|\bmessage from (?:me|the user|your user|the system|the developer|the admin(?:istrator)?|the (?:site|account) owner|the security team|it)\b|\b(?:system|developer|admin|administrator) (?:message|note|notice|update|instruction|override)s?\b|\b(?:notice|instructions?|update|request|message|note) from (?:the )?(?:it |site |account )?(?:administrator|admin|owner|developer|system|security team)\b|\bi am (?:the user|your user|your developer|your creator|the system|the admin)\b|\bon behalf of the user\b|\b(?:the user|account owner|site owner) (?:has )?(?:approved|authori[sz]ed|requested|wants you)\b|\bapproved by the (?:user|account owner|owner|administrator)\b|\bi forgot to (?:mention|tell you|add|ask)\b|\bupdate to my (?:request|task|instructions)\b|\badditional request has been made by the user\b|\b(?:verified|trusted) (?:safe|system|platform|content|provider|metadata)\b|\bprovenance\b|\bsigned,? (?:the user|emma johnson)\b/,
+      /\b(?:this is|it's|it is) (?:me|an? (?:important |urgent )?message from me|the user|your user|the developer|the system|your developer|the admin(?:istrator)?)\b|\bmessage from (?:me|the user|your user|the system|the developer|the admin(?:istrator)?|the (?:site|account) owner|the security team|it)\b|\b(?:system|developer|admin|administrator) (?:message|note|notice|update|instruction|override)s?\b|\b(?:notice|instructions?|update|request|message|note) from (?:the )?(?:it |site |account )?(?:administrator|admin|owner|developer|system|security team)\b|\bi am (?:the user|your user|your developer|your creator|the system|the admin)\b|\bon behalf of the user\b|\b(?:the user|account owner|site owner) (?:has )?(?:approved|authori[sz]ed|requested|wants you)\b|\bapproved by the (?:user|account owner|owner|administrator)\b|\bfrom: (?:the )?(?:user|account owner|site owner|owner|administrator|admin|developers?|system)\b|\bi forgot to (?:mention|tell you|add|ask)\b|\bupdate to my (?:request|task|instructions)\b|\badditional request has been made by the user\b|\b(?:verified|trusted) (?:safe|system|platform|content|provider|metadata)\b|\bprovenance\b|\bsigned,? (?:the user|emma johnson)\b/,
   },
   {
     // task hijacking: another task first, instead of, or on top of the user's
     name: 'task-hijack',
     weight: 3.0,
     pattern:
-      /\bbefore (?:you (?:can )?(?:solve|continue|proceed|answer|reply|respond|finish|complete|summari[sz]e|do anything|help|go on)|(?:solving|answering|completing|continuing|proceeding with) )|\b(?:do|complete|perform|carry out) the following (?:first|step|task|instruction)|\bdo (?:this|that) first\b|\byou (?:must|should|need to|have to) first\b|\b(?:first|firstly),? (?:you (?:must|should|need to|have to)|please)\b|\bthe task (?:that )?i gave you\b|\b(?:instead|rather),? (?:do|please|you (?:should|must))\b|\bdo\b[^\n]{3,300}\binstead\b|\bin addition to (?:your|the|my) (?:task|request)\b|\bwhile you(?:'re| are) at it\b|\balso carry out\b|\balong with the existing (?:user )?instruction|\b(?:your|the) (?:new|real|actual|updated|next|true) (?:task|instructions?|goal|objective|priority)\b|\b(?:new|updated) instructions\b|\bcomplete the following step\b|\bmust be completed automatically\b|\bcarry out\s*:|\b(?:strictly )?(?:adhere to|obey|comply with) (?:the following|these|this|my)\b|\bfollow (?:these|the following|this one|my new)\b|\bproceed with this\b|\btake care of (?:that|this) first\b/,
+      /\bbefore (?:you (?:can )?(?:solve|continue|proceed|answer|reply|respond|finish|complete|summari[sz]e|do anything|help|go on)|(?:solving|answering|completing|continuing|proceeding with) )|\b(?:do|complete|perform|carry out) the following (?:first|step|task|instruction)|\bdo (?:this|that) first\b|\byou (?:must|should|need to|have to) first\b|\b(?:first|firstly),? (?:you (?:must|should|need to|have to)|please)\b|\bthe task (?:that )?i gave you\b|\b(?:instead|rather),? (?:do|please|you (?:should|must))\b|\bdo\b[^\n]{3,300}\binstead\b|\bin addition to (?:your|the|my) (?:task|request)\b|\bwhile you(?:'re| are) at it\b|\balso carry out\b|\balong with the existing (?:user )?instruction|\b(?:your|the) (?:new|real|actual|updated|next|true) (?:task|instructions?|goal|objective|priority)\b|\b(?:new|updated) instructions\b|\bcomplete (?:the following|this|these|one more) (?:steps?|tasks?|actions?)\b|\bbefore (?:closing|finishing|resolving|answering|replying|responding|summari[sz]ing|you close|you finish|you reply|you respond)\b|\bmust be completed automatically\b|\bcarry out\s*:|\b(?:strictly )?(?:adhere to|obey|comply with) (?:the following|these|this|my)\b|\bfollow (?:these|the following|this one|my new)\b|\bproceed with this\b|\btake care of (?:that|this) first\b/,
   },
   {
     // ... and the way back to the user's task once the attacker's is done
     name: 'task-return',
     weight: 2.0,
     pattern:
-      /\bafter you do (?:that|this)\b|\bonce you(?:'ve| have) done (?:that|this)\b|\b(?:then )?(?:go|come|return) back to (?:the |your |what )?(?:original|previous|initial|first|i asked)|\bthen continue with\b|\bthen,? you can (?:solve|continue|proceed|answer|finish|complete)\b|\b(?:solve|continue with) the task (?:that )?i gave you\b/,
+      /\bafter you do (?:that|this)\b|\bonce you(?:'ve| have) done (?:that|this)\b|\b(?:then )?(?:go|come|return) back to (?:the |your |what )?(?:original|previous|initial|first|i asked)|\bthen continue with\b|\b(?:then )?(?:retry|resume|redo) (?:the |your )?(?:original|previous|initial|user's) (?:request|task)\b|\bthen,? you can (?:solve|continue|proceed|answer|finish|complete)\b|\b(?:solve|continue with) the task (?:that )?i gave you\b/,
   },
   {
     // keep the user out of the loop
     name: 'secrecy',
     weight: 2.1,
     pattern:
-      /\bwithout (?:asking|telling|informing|confirming|confirmation|notifying|checking with|bothering)\b|\b(?:do not|don't|dont|never) (?:tell|inform|mention|notify|alert|ask|confirm|reveal to|let)\b[^.\n]{0,20}\b(?:the user|user|me|anyone|them)\b|\bno need to (?:confirm|ask|tell|check)\b|\b(?:you )?don't need to (?:confirm|ask|check)\b|\b(?:silently|quietly|secretly)\b|\bskip these tags\b|\bnot (?:a|an) (?:prompt )?injection\b|\bnotapromptinjection\b/,
+      /\bwithout (?:asking|telling|informing|confirming|confirmation|notifying|checking with|bothering)\b|\b(?:do not|don't|dont|never) (?:tell|inform|mention|notify|alert|ask|confirm|reveal to|let)\b[^.\n]{0,20}\b(?:the user|user|me|anyone|them)\b|\b(?:do not|don't|never) (?:mention|reveal|disclose|report) (?:this|these|that)\b|\bno need to (?:confirm|ask|tell|check)\b|\b(?:you )?don't need to (?:confirm|ask|check)\b|\b(?:silently|quietly|secretly)\b|\bskip these tags\b|\bnot (?:a|an) (?:prompt )?injection\b|\bnotapromptinjection\b/,
   },
   {
     name: 'urgency',
     weight: 1.0,
     pattern:
-      /\bimportant\s*!+|\burgent(?:ly)?\b|\bimmediately\b|\basap\b|\bmandatory\b|\bcritical\b|\bfailure to comply\b|\bstrictly\b|\bpriority\b|\bsecurity (?:notice|alert|warning)\b/,
+      /\bimportant\s*!+|\burgent(?:ly)?\b|\bimmediately\b|\bright away\b|\basap\b|\bmandatory\b|\bcritical\b|\bfailure to comply\b|\bstrictly\b|\bpriority\b|\bsecurity (?:notice|alert|warning)\b/,
   },
   {
     // imperative requests for ordinary actions
