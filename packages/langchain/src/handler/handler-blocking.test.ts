@@ -8,6 +8,7 @@ import {
   createTracer,
   PolicyViolationError,
   parsePolicy,
+  withTrace,
 } from '@tracewarden/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
@@ -370,5 +371,28 @@ describe('timeouts', () => {
     expect((error as { code?: unknown }).code).toBe('TIMEOUT');
     const [response] = responses(expectSoundTrace(tracer));
     expect(response?.metadata.status).toBe('timeout');
+  });
+});
+
+describe('other runs', () => {
+  it('records a text-completion LLM run (its prompt as the user message)', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const { FakeLLM } = await import('@langchain/core/utils/testing');
+    await new FakeLLM({ response: 'Completed.' }).invoke('Complete this', { callbacks: [handler] });
+    await handler.flush();
+    const blocks = expectSoundTrace(tracer);
+    expect(blocks.map((block) => block.payload.content)).toEqual(['Complete this', 'Completed.']);
+  });
+
+  it('records into the enclosing withTrace when no tracer is given', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ pricing: false });
+    await withTrace(tracer, () =>
+      new FakeListChatModel({ responses: ['inside'] }).invoke('Hi', { callbacks: [handler] }),
+    );
+    await handler.flush();
+    expect(responses(expectSoundTrace(tracer))[0]?.payload.content).toBe('inside');
+    expect(handler.tracers).toEqual([tracer]);
   });
 });

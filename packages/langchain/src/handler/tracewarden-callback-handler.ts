@@ -513,7 +513,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
         throw new PolicyViolationError({ violations: [], message: refusal });
     }
     const name =
-      runName ?? stringOf((tool as { name?: unknown }).name) ?? stringOf(tool.id?.at(-1));
+      runName ??
+      stringOf((tool as { name?: unknown } | undefined)?.name) ??
+      stringOf(tool?.id?.at(-1));
     const run = this.#open(runId, parentRunId, name, tags, metadata);
     run.startedAt = performance.now();
     run.toolInput = input;
