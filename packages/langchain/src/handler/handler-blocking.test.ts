@@ -396,3 +396,26 @@ describe('other runs', () => {
     expect(handler.tracers).toEqual([tracer]);
   });
 });
+
+describe('bad input', () => {
+  it('never throws on malformed callback arguments: the problem is reported, the call goes on', () => {
+    const reported: unknown[] = [];
+    const handler = new TracewardenCallbackHandler({
+      tracer: createTracer(),
+      policy: parsePolicy('raise "x" if:\n    (call: ToolCall)\n    call is tool:never'),
+      onRecordingError: (error) => reported.push(error),
+    });
+    expect(() => {
+      handler.handleChatModelStart(undefined as never, [[{ content: 5 } as never]], 'r1');
+      handler.handleLLMNewToken('x', {}, 'r1', undefined, undefined, { chunk: 42 });
+      handler.handleLLMEnd(undefined as never, 'r1');
+      handler.handleLLMEnd({ generations: [] }, 'unknown-run');
+      handler.handleToolStart(undefined as never, 'not json', 't1');
+      handler.handleToolEnd(undefined, 't1');
+      handler.handleToolError('a string', 'unknown-tool-run');
+      handler.handleChainStart(undefined as never, {}, 'c1');
+      handler.handleChainEnd({}, 'c1');
+    }).not.toThrow();
+    expect(reported.length).toBeGreaterThan(0);
+  });
+});
