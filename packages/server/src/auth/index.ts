@@ -1,0 +1,7 @@
+export {
+  type ApiKeyParts,
+  generateApiKey,
+  hashSecret,
+  parseApiKey,
+  secretMatches,
+} from './api-key-secret.js';

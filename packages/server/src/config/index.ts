@@ -1,0 +1,5 @@
+export {
+  defaultServerLimits,
+  resolveServerLimits,
+  type ServerLimits,
+} from './resolve-server-limits.js';

@@ -1,0 +1,83 @@
+import { ServerError } from '../errors/index.js';
+
+/** Request limits of the collector; each over-limit request is a 413 `PAYLOAD_TOO_LARGE`. */
+export interface ServerLimits {
+  /** Bytes of a request body as sent (compressed, when gzip). Env `TRACEWARDEN_MAX_BODY_BYTES`. @default 8388608 (8 MiB) */
+  maxBodyBytes: number;
+  /** Bytes of a gzip body once decompressed. Env `TRACEWARDEN_MAX_DECOMPRESSED_BYTES`. @default 67108864 (64 MiB) */
+  maxDecompressedBytes: number;
+  /** Blocks in one `POST .../blocks` batch. Env `TRACEWARDEN_MAX_BATCH_BLOCKS`. @default 10000 */
+  maxBatchBlocks: number;
+  /** Blocks one trace may hold. Env `TRACEWARDEN_MAX_TRACE_BLOCKS`. @default 1000000 */
+  maxTraceBlocks: number;
+}
+
+/**
+ * The default {@link ServerLimits}.
+ *
+ * @example
+ * ```ts
+ * defaultServerLimits.maxBodyBytes; // 8388608
+ * ```
+ */
+export const defaultServerLimits: Readonly<ServerLimits> = Object.freeze({
+  maxBodyBytes: 8 * 1024 * 1024,
+  maxDecompressedBytes: 64 * 1024 * 1024,
+  maxBatchBlocks: 10_000,
+  maxTraceBlocks: 1_000_000,
+});
+
+const variables: Readonly<Record<keyof ServerLimits, string>> = {
+  maxBodyBytes: 'TRACEWARDEN_MAX_BODY_BYTES',
+  maxDecompressedBytes: 'TRACEWARDEN_MAX_DECOMPRESSED_BYTES',
+  maxBatchBlocks: 'TRACEWARDEN_MAX_BATCH_BLOCKS',
+  maxTraceBlocks: 'TRACEWARDEN_MAX_TRACE_BLOCKS',
+};
+
+/**
+ * Resolves the limits in force: options win over `TRACEWARDEN_MAX_*` variables, which win over
+ * {@link defaultServerLimits}.
+ *
+ * @param overrides - limits to force (positive integers)
+ * @param env - the environment to read
+ * @default env `process.env`
+ * @returns a frozen, complete set of limits
+ * @throws {@link ServerError} `INVALID_REQUEST` naming the variable or option that is not a positive integer
+ * @example
+ * ```ts
+ * resolveServerLimits({ maxBatchBlocks: 500 }, { TRACEWARDEN_MAX_BODY_BYTES: '1048576' });
+ * ```
+ */
+export function resolveServerLimits(
+  overrides: Partial<ServerLimits> = {},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Readonly<ServerLimits> {
+  const limits: ServerLimits = { ...defaultServerLimits };
+  for (const name of Object.keys(variables) as (keyof ServerLimits)[]) {
+    const variable = variables[name];
+    const text = env[variable];
+    if (text !== undefined && text.trim() !== '') {
+      const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isSafeInteger(value) || value <= 0) {
+        throw new ServerError({
+          code: 'INVALID_REQUEST',
+          message: `environment variable ${variable} must be a positive whole number, got ${JSON.stringify(text)}; set it to e.g. ${defaultServerLimits[name]} or unset it`,
+          details: { setting: variable },
+        });
+      }
+      limits[name] = value;
+    }
+    const option = overrides[name];
+    if (option !== undefined) {
+      if (!Number.isSafeInteger(option) || option <= 0) {
+        throw new ServerError({
+          code: 'INVALID_REQUEST',
+          message: `option limits.${name} must be a positive whole number, got ${String(option)}; pass e.g. ${defaultServerLimits[name]} or omit it`,
+          details: { setting: name },
+        });
+      }
+      limits[name] = option;
+    }
+  }
+  return Object.freeze(limits);
+}
