@@ -1,0 +1,125 @@
+import type { IncomingMessage } from 'node:http';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { TraceError } from '@tracewarden/core';
+import { ServerError } from '../errors/index.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Limits of {@link readJsonBody}. */
+export interface BodyLimits {
+  /** Bytes as sent. */
+  maxBodyBytes: number;
+  /** Bytes after gzip decompression. */
+  maxDecompressedBytes: number;
+}
+
+// An over-limit body is read to its end (and dropped) before the 413 is sent, so the client,
+// still sending, gets the answer rather than a reset connection; past this much the socket is
+// closed instead.
+const maxDiscardedBytes = 256 * 1024 * 1024;
+
+function tooLarge(field: string, limit: number, actual: number | undefined, variable: string) {
+  return new TraceError({
+    code: 'PAYLOAD_TOO_LARGE',
+    message: `request ${field === 'body' ? 'body' : 'body, decompressed,'} exceeds the ${limit}-byte limit (${variable}); send smaller batches`,
+    details:
+      actual === undefined
+        ? { field, limit_bytes: limit }
+        : { field, limit_bytes: limit, actual_bytes: actual },
+  });
+}
+
+/** The body's bytes, at most `limit` of them; over the limit it is drained and rejected. */
+function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length']);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let over = Number.isFinite(declared) && declared > limit;
+    request.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) over = true;
+      if (!over) chunks.push(chunk);
+      else if (total > maxDiscardedBytes) request.destroy();
+    });
+    request.on('end', () => {
+      if (over) reject(tooLarge('body', limit, total, 'TRACEWARDEN_MAX_BODY_BYTES'));
+      else resolve(Buffer.concat(chunks, total));
+    });
+    request.on('error', reject);
+  });
+}
+
+/**
+ * Reads a JSON request body: `Content-Type: application/json` (any `+json` type too),
+ * optionally `Content-Encoding: gzip`, within the byte limits before and after decompression
+ * (a gzip bomb stops at the cap, never inflating further), UTF-8, then parsed.
+ *
+ * @param request - the incoming request
+ * @param limits - the byte limits
+ * @returns the parsed value
+ * @throws core's `TraceError` `PAYLOAD_TOO_LARGE` (413) over a limit; {@link ServerError}
+ *   `UNSUPPORTED_MEDIA_TYPE` (415) for another content type or encoding, `INVALID_JSON` (400)
+ *   for a body that is not UTF-8 JSON
+ * @internal
+ */
+export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<unknown> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    request.resume();
+    throw new ServerError({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `Content-Type must be application/json, got ${type === '' ? 'none' : JSON.stringify(type)}; send the body as JSON`,
+      details: { field: 'content-type', content_type: type === '' ? null : type },
+    });
+  }
+  const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip') {
+    request.resume();
+    throw new ServerError({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `Content-Encoding ${JSON.stringify(encoding)} is not supported; send the body as is or gzip-compressed`,
+      details: { field: 'content-encoding', content_encoding: encoding },
+    });
+  }
+  let bytes = await readBytes(request, limits.maxBodyBytes);
+  if (encoding !== 'identity') {
+    try {
+      bytes = await gunzipAsync(bytes, { maxOutputLength: limits.maxDecompressedBytes });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw tooLarge(
+          'decompressed_body',
+          limits.maxDecompressedBytes,
+          undefined,
+          'TRACEWARDEN_MAX_DECOMPRESSED_BYTES',
+        );
+      }
+      throw new ServerError({
+        code: 'INVALID_JSON',
+        message: `the body is not valid gzip (${(error as Error).message}); compress it with gzip or drop Content-Encoding`,
+        details: { field: 'body' },
+      });
+    }
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ServerError({
+      code: 'INVALID_JSON',
+      message: 'the body is not valid UTF-8; send JSON encoded as UTF-8',
+      details: { field: 'body' },
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ServerError({
+      code: 'INVALID_JSON',
+      message: `the body is not valid JSON (${(error as Error).message}); send one JSON object`,
+      details: { field: 'body' },
+    });
+  }
+}

@@ -1,0 +1,267 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type BlockLimits, type IdGenerator, stitchBlocks, TraceError } from '@tracewarden/core';
+import type { ServerLimits } from '../config/index.js';
+import { ServerError, toErrorBody } from '../errors/index.js';
+import { readJsonBody, sendJson } from '../http/index.js';
+import type { Organization, SqliteStore } from '../storage/index.js';
+
+/** What the handler needs from the running server. @internal */
+export interface HandlerContext {
+  store: SqliteStore;
+  limits: Readonly<ServerLimits>;
+  blockLimits: Readonly<BlockLimits>;
+  ids: IdGenerator;
+  /** True once `close()` was called: `/readyz` fails and connections are not kept alive. */
+  draining(): boolean;
+  /** Called with every unexpected error (a 500). */
+  onError(error: unknown): void;
+}
+
+type Handler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  params: RouteParams,
+) => Promise<void> | void;
+
+interface RouteParams {
+  organization: Organization;
+  traceId: string;
+  query: URLSearchParams;
+}
+
+interface Route {
+  pattern: RegExp;
+  methods: Partial<Record<string, Handler>>;
+}
+
+const maxPageSize = 1000;
+
+function pageSize(query: URLSearchParams, fallback: number): number {
+  const text = query.get('limit');
+  if (text === null) return fallback;
+  const value = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 1 && value <= maxPageSize)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `limit must be a whole number from 1 to ${maxPageSize}, got ${JSON.stringify(text)}`,
+      details: { field: 'limit' },
+    });
+  }
+  return value;
+}
+
+function cursorOf(query: URLSearchParams): string | undefined {
+  return query.get('cursor') ?? undefined;
+}
+
+function traceNotFound(traceId: string): ServerError {
+  return new ServerError({
+    code: 'NOT_FOUND',
+    message: `trace ${JSON.stringify(traceId)} not found in this organization`,
+    details: { trace_id: traceId },
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The collector's request handler. Hand-written routing on `node:http`: five routes with
+ * fixed shapes need no framework, and owning the body reading is what keeps the byte limits,
+ * gzip cap and error bodies exact.
+ * @internal
+ */
+export function createRequestHandler(
+  context: HandlerContext,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const { store, limits } = context;
+
+  const routes: Route[] = [
+    {
+      pattern: /^\/traces$/,
+      methods: {
+        GET: (_request, response, { organization, query }) => {
+          const page = store.listTraces(organization.id, {
+            cursor: cursorOf(query),
+            limit: pageSize(query, 50),
+          });
+          sendJson(response, 200, { traces: page.items, next_cursor: page.next_cursor });
+        },
+      },
+    },
+    {
+      pattern: /^\/traces\/([^/]+)$/,
+      methods: {
+        GET: (_request, response, { organization, traceId }) => {
+          const trace = store.trace(organization.id, traceId);
+          if (trace === undefined) throw traceNotFound(traceId);
+          sendJson(response, 200, trace);
+        },
+        DELETE: (_request, response, { organization, traceId }) => {
+          if (!store.deleteTrace(organization.id, traceId)) throw traceNotFound(traceId);
+          sendJson(response, 204, undefined);
+        },
+      },
+    },
+    {
+      pattern: /^\/traces\/([^/]+)\/blocks$/,
+      methods: {
+        GET: (_request, response, { organization, traceId, query }) => {
+          const page = store.listBlocks(organization.id, traceId, {
+            cursor: cursorOf(query),
+            limit: pageSize(query, 500),
+          });
+          if (page === undefined) throw traceNotFound(traceId);
+          sendJson(response, 200, { blocks: page.items, next_cursor: page.next_cursor });
+        },
+        POST: async (request, response, { organization, traceId }) => {
+          const body = await readJsonBody(request, limits);
+          if (!isRecord(body) || !Array.isArray(body.blocks)) {
+            throw new TraceError({
+              code: 'VALIDATION',
+              message:
+                'the body must be a JSON object with a "blocks" array: { "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
+              details: { field: 'blocks', trace_id: traceId },
+            });
+          }
+          const blocks: unknown[] = body.blocks;
+          if (blocks.length > limits.maxBatchBlocks) {
+            throw new TraceError({
+              code: 'PAYLOAD_TOO_LARGE',
+              message: `a batch holds at most ${limits.maxBatchBlocks} blocks (TRACEWARDEN_MAX_BATCH_BLOCKS), got ${blocks.length}; send smaller batches`,
+              details: {
+                field: 'blocks',
+                trace_id: traceId,
+                limit_blocks: limits.maxBatchBlocks,
+                actual_blocks: blocks.length,
+              },
+            });
+          }
+          const result = store.appendBlocks(organization.id, traceId, blocks, {
+            blockLimits: context.blockLimits,
+            maxTraceBlocks: limits.maxTraceBlocks,
+            ids: context.ids,
+          });
+          sendJson(response, result.inserted > 0 ? 201 : 200, {
+            trace_id: traceId,
+            inserted: result.inserted,
+            blocks: result.blocks,
+          });
+        },
+      },
+    },
+    {
+      pattern: /^\/traces\/([^/]+)\/blocks\.stitched$/,
+      methods: {
+        GET: (_request, response, { organization, traceId }) => {
+          const blocks = store.traceBlocks(organization.id, traceId);
+          if (blocks === undefined) throw traceNotFound(traceId);
+          sendJson(response, 200, stitchBlocks(blocks, { traceId }));
+        },
+      },
+    },
+  ];
+
+  function authenticate(request: IncomingMessage): Organization {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    const organization = match === null ? undefined : store.authenticate(match[1] as string);
+    if (organization === undefined) {
+      throw new ServerError({
+        code: 'UNAUTHORIZED',
+        message:
+          match === null
+            ? 'this route needs an API key: send the header Authorization: Bearer <key>'
+            : 'the API key is not valid (unknown, malformed or revoked); create one with tracewarden keys create',
+      });
+    }
+    return organization;
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://collector.invalid');
+    const path = url.pathname;
+    const method = request.method ?? 'GET';
+    if (path === '/healthz' || path === '/readyz') {
+      if (method !== 'GET' && method !== 'HEAD') {
+        throw new ServerError({
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${method} is not allowed on ${path}; use GET`,
+          details: { allow: ['GET'] },
+        });
+      }
+      if (path === '/healthz') return sendJson(response, 200, { status: 'ok' });
+      const ready = !context.draining() && store.ping();
+      return sendJson(response, ready ? 200 : 503, { status: ready ? 'ready' : 'draining' });
+    }
+    const isApi =
+      path === '/v1' || path.startsWith('/v1/') || path === '/api' || path.startsWith('/api/');
+    if (!isApi) {
+      throw new ServerError({
+        code: 'NOT_FOUND',
+        message: `no route ${path}; the API is under /v1/organizations/:org/traces`,
+      });
+    }
+    const organization = authenticate(request);
+    const match = /^\/v1\/organizations\/([^/]+)(\/.*)?$/.exec(path);
+    let name: string | undefined;
+    try {
+      name = match === null ? undefined : decodeURIComponent(match[1] as string);
+    } catch {
+      name = undefined;
+    }
+    if (name !== undefined && name !== organization.name) {
+      // the same answer whether or not that organization exists: a key learns nothing of others
+      throw new ServerError({
+        code: 'NOT_FOUND',
+        message: `organization ${JSON.stringify(name)} not found`,
+        details: { organization: name },
+      });
+    }
+    const rest = match?.[2] ?? '';
+    for (const candidate of routes) {
+      const found = candidate.pattern.exec(rest);
+      if (found === null || name === undefined) continue;
+      let traceId = '';
+      try {
+        traceId = found[1] === undefined ? '' : decodeURIComponent(found[1]);
+      } catch {
+        throw traceNotFound(found[1] as string);
+      }
+      const handler = candidate.methods[method];
+      if (handler === undefined) {
+        const allow = Object.keys(candidate.methods);
+        throw new ServerError({
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${method} is not allowed on ${path}; use ${allow.join(' or ')}`,
+          details: { allow },
+        });
+      }
+      await handler(request, response, { organization, traceId, query: url.searchParams });
+      return;
+    }
+    throw new ServerError({
+      code: 'NOT_FOUND',
+      message: `no route ${method} ${path}; see the API in the collector's README`,
+    });
+  }
+
+  return async (request, response) => {
+    if (context.draining()) response.setHeader('connection', 'close');
+    try {
+      await route(request, response);
+    } catch (error) {
+      const { status, body } = toErrorBody(error);
+      if (status >= 500) context.onError(error);
+      // a body not read (an early error) would be read as the next request: drain it
+      if (!request.readableEnded) request.resume();
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const allow = body.error.details.allow;
+      sendJson(response, status, body, Array.isArray(allow) ? { allow: allow.join(', ') } : {});
+    }
+  };
+}

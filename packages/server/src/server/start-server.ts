@@ -1,0 +1,217 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { type BlockLimits, createIdGenerator, resolveBlockLimits } from '@tracewarden/core';
+import { resolveServerLimits, type ServerLimits } from '../config/index.js';
+import { ServerError } from '../errors/index.js';
+import { type CreatedApiKey, SqliteStore } from '../storage/index.js';
+import { createRequestHandler } from './create-request-handler.js';
+
+/**
+ * The collector's default port: clear of 3000 (dev servers), 4317/4318 (OTLP), 6006
+ * (Storybook, Phoenix) and 8080.
+ */
+export const defaultPort = 7319;
+
+/** The organization created, with one API key, on a fresh data directory. */
+export const defaultOrganization = 'default';
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /** Interface to listen on. @default '127.0.0.1' */
+  host?: string | undefined;
+  /** Port; `0` picks a free one. @default 7319 */
+  port?: number | undefined;
+  /** Where the SQLite database and `credentials` live. @default `TRACEWARDEN_DATA_DIR`, else `~/.tracewarden` */
+  dataDir?: string | undefined;
+  /**
+   * A Postgres URL (`TRACEWARDEN_DATABASE_URL`). Not built yet: giving one fails with
+   * `NOT_IMPLEMENTED` rather than silently using SQLite.
+   */
+  databaseUrl?: string | undefined;
+  /** Request limits to force; the rest from `TRACEWARDEN_MAX_*` or the defaults. */
+  limits?: Partial<ServerLimits> | undefined;
+  /** Block byte limits to force; the rest from seed 002's `LIMIT_*` variables or its defaults. */
+  blockLimits?: Partial<BlockLimits> | undefined;
+  /** Environment read for defaults and limits. @default process.env */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Called with every unexpected error (answered as a 500). @default writes it to stderr */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** A running collector. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:7319`. */
+  url: string;
+  /** The data directory in use. */
+  dataDir: string;
+  /** `<dataDir>/credentials` (mode 0600), written on first start. */
+  credentialsFile: string;
+  /** On first start: the `default` organization's API key, to print once. */
+  initialApiKey: { organization: string; key: string } | undefined;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (`/readyz` answers 503
+   * meanwhile), then closes the database. Safe to call twice.
+   */
+  close(): Promise<void>;
+  /**
+   * Creates an API key, and its organization if needed.
+   * @returns `{ key }`, the secret (shown once), with its `id` and `organization`
+   */
+  createApiKey(options: { organization: string; name?: string }): Promise<CreatedApiKey>;
+}
+
+/**
+ * The data directory in force: the option, else `TRACEWARDEN_DATA_DIR`, else `~/.tracewarden`.
+ * @param dataDir - the option
+ * @param env - the environment
+ * @returns an absolute or relative directory path
+ * @example
+ * ```ts
+ * resolveDataDir(undefined, { TRACEWARDEN_DATA_DIR: '/srv/tracewarden' }); // '/srv/tracewarden'
+ * ```
+ */
+export function resolveDataDir(
+  dataDir?: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  if (dataDir !== undefined && dataDir !== '') return dataDir;
+  const fromEnv = env.TRACEWARDEN_DATA_DIR;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return fromEnv;
+  return join(homedir(), '.tracewarden');
+}
+
+function writeCredentials(file: string, url: string, organization: string, key: string): void {
+  const text = `# tracewarden collector credentials, written on first start (${new Date().toISOString()}).
+# Keep this file secret: the key gives full access to the organization's traces.
+TRACEWARDEN_URL=${url}
+TRACEWARDEN_ORGANIZATION=${organization}
+TRACEWARDEN_API_KEY=${key}
+`;
+  writeFileSync(file, text, { mode: 0o600 });
+  // the mode above is masked by the umask; make it exactly owner read/write
+  chmodSync(file, 0o600);
+}
+
+/**
+ * Starts the collector: seed 002's trace-block API over `node:http`, stored in embedded SQLite
+ * (`node:sqlite`, migrations applied at start). On a fresh data directory it creates the
+ * organization `default` and one API key, returned as `initialApiKey` and written to
+ * `<dataDir>/credentials` (mode 0600).
+ *
+ * @param options - host, port, data directory, limits
+ * @returns the running server: `url`, `close()`, `createApiKey()`
+ * @throws {@link ServerError} `NOT_IMPLEMENTED` for a Postgres `databaseUrl`
+ * @example
+ * ```ts
+ * const server = await startServer({ port: 0, dataDir: '/tmp/tracewarden-demo' });
+ * const { key } = await server.createApiKey({ organization: 'acme' });
+ * const response = await fetch(`${server.url}/v1/organizations/acme/traces/tr_1/blocks`, {
+ *   method: 'POST',
+ *   headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+ *   body: JSON.stringify({ blocks: [{ sub_type: 'MESSAGE', payload: { role: 'user', content: 'hi' } }] }),
+ * });
+ * console.log(response.status); // 201
+ * await server.close();
+ * ```
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const databaseUrl = options.databaseUrl ?? env.TRACEWARDEN_DATABASE_URL;
+  if (databaseUrl !== undefined && databaseUrl !== '') {
+    throw new ServerError({
+      code: 'NOT_IMPLEMENTED',
+      message:
+        'Postgres (databaseUrl / TRACEWARDEN_DATABASE_URL) is not supported yet; leave it unset to use the built-in SQLite database',
+      details: { setting: 'databaseUrl' },
+    });
+  }
+  const limits = resolveServerLimits(options.limits, env);
+  const blockLimits = resolveBlockLimits(options.blockLimits, env);
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? defaultPort;
+  const dataDir = resolveDataDir(options.dataDir, env);
+  const credentialsFile = join(dataDir, 'credentials');
+  const store = SqliteStore.openDataDir(dataDir);
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`tracewarden collector: ${text}\n`);
+    });
+
+  let initial: CreatedApiKey | undefined;
+  if (store.organizations().length === 0) {
+    initial = store.createApiKey(defaultOrganization, {
+      name: 'created on first start',
+      createOrganization: true,
+    });
+  }
+
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  let idle: (() => void) | undefined;
+  const handle = createRequestHandler({
+    store,
+    limits,
+    blockLimits,
+    ids: createIdGenerator(),
+    draining: () => draining,
+    onError,
+  });
+  const server = createServer((request, response) => {
+    inFlight.add(response);
+    response.on('close', () => {
+      inFlight.delete(response);
+      if (inFlight.size === 0) idle?.();
+    });
+    void handle(request, response);
+  });
+  // a stalled or trickling client cannot hold a request open forever
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 30_000;
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const hostText = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostText}:${address.port}`;
+  if (initial !== undefined)
+    writeCredentials(credentialsFile, url, initial.organization, initial.key);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    dataDir,
+    credentialsFile,
+    initialApiKey:
+      initial === undefined ? undefined : { organization: initial.organization, key: initial.key },
+    close() {
+      closing ??= (async () => {
+        draining = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (inFlight.size > 0) await new Promise<void>((resolve) => (idle = resolve));
+        server.closeAllConnections();
+        await stopped;
+        store.close();
+      })();
+      return closing;
+    },
+    async createApiKey({ organization, name }) {
+      return store.createApiKey(organization, { name, createOrganization: true });
+    },
+  };
+}
