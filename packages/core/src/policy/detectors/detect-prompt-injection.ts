@@ -179,6 +179,9 @@ interface Sentence {
   weight: number;
 }
 
+const hasWord = /\p{L}{3}/u;
+const markerHint = /[<%#[｜]/;
+
 // Sentences: lines (also JSON-escaped `\n`) and sentence ends; offsets into the original text
 // and the ends of JSON strings (`"` before `,` `}` `]` `:`), so one field's value is not read
 // with the next field
@@ -190,27 +193,28 @@ function sentencesOf(text: string): Sentence[] {
   const push = (end: number): void => {
     if (end <= start) return;
     const raw = text.slice(start, end);
-    if (raw.trim() !== '') {
-      const normalised = normalizeInjectionText(raw);
-      let mask = 0;
-      let weight = 0;
-      signals.forEach((signal, i) => {
-        if (signal.pattern.test(normalised)) {
-          mask |= 1 << i;
-          weight += signal.weight;
-        }
-      });
-      // an action with a concrete target weighs more than a bare imperative
-      if ((mask & (1 << ACTION_INDEX)) !== 0 && target.test(raw)) {
-        mask |= 1 << signals.length;
-        weight += TARGET_WEIGHT;
-        if (outOfPlace(text, start)) {
-          mask |= 1 << (signals.length + 1);
-          weight += OUT_OF_PLACE_WEIGHT;
-        }
+    // a line without a word of three letters (ids, amounts, dates, JSON punctuation) carries no
+    // signal but a template marker
+    if (!hasWord.test(raw) && !markerHint.test(raw)) return;
+    const normalised = normalizeInjectionText(raw);
+    let mask = 0;
+    let weight = 0;
+    signals.forEach((signal, i) => {
+      if (signal.pattern.test(normalised)) {
+        mask |= 1 << i;
+        weight += signal.weight;
       }
-      out.push({ start, end, mask, weight });
+    });
+    // an action with a concrete target weighs more than a bare imperative
+    if ((mask & (1 << ACTION_INDEX)) !== 0 && target.test(raw)) {
+      mask |= 1 << signals.length;
+      weight += TARGET_WEIGHT;
+      if (outOfPlace(text, start)) {
+        mask |= 1 << (signals.length + 1);
+        weight += OUT_OF_PLACE_WEIGHT;
+      }
     }
+    out.push({ start, end, mask, weight });
   };
   boundary.lastIndex = 0;
   for (const m of text.matchAll(boundary)) {
