@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { createRequire } from 'node:module';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import {
   type Block,
   type BlockLimits,
@@ -74,6 +75,15 @@ export interface AppendBlocksResult {
   blocks: Block[];
   /** How many were new (the others were already stored with the same content). */
   inserted: number;
+}
+
+/**
+ * `node:sqlite`, loaded on first use rather than at import: the CLI imports this package for
+ * `serve`, and on Node 22 before 22.13 the module needs a flag (later 22.x print an
+ * experimental warning), which must not touch `tracewarden validate` and the other commands.
+ */
+function loadSqlite(): typeof import('node:sqlite') {
+  return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
 }
 
 const organizationNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -232,7 +242,7 @@ export class SqliteStore {
    */
   constructor(path: string) {
     this.path = path;
-    this.database = new DatabaseSync(path);
+    this.database = new (loadSqlite().DatabaseSync)(path);
     if (path !== ':memory:') {
       try {
         chmodSync(path, 0o600);
