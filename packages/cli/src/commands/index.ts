@@ -1,3 +1,4 @@
+export { type AdminOptions, addKeysCommand, addOrgsCommand } from './admin-commands.js';
 export {
   addCheckCommand,
   type CheckOptions,
@@ -12,6 +13,13 @@ export {
   convertFile,
   convertTargets,
 } from './convert-command.js';
+export {
+  addServeCommand,
+  dataDirOption,
+  parsePort,
+  type ServeOptions,
+  serveCollector,
+} from './serve-command.js';
 export { addStatsCommand, formatStats, type StatsOptions, statsFiles } from './stats-command.js';
 export {
   addValidateCommand,

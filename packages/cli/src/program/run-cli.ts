@@ -1,8 +1,10 @@
 import { TracewardenError } from '@tracewarden/core';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { addKeysCommand, addOrgsCommand } from '../commands/admin-commands.js';
 import { addCheckCommand } from '../commands/check-command.js';
 import { addConvertCommand } from '../commands/convert-command.js';
+import { addServeCommand } from '../commands/serve-command.js';
 import { addStatsCommand } from '../commands/stats-command.js';
 import { addValidateCommand } from '../commands/validate-command.js';
 import { addViewCommand } from '../commands/view-command.js';
@@ -46,6 +48,7 @@ Examples:
   $ tracewarden convert chat.json --to jsonl -o blocks.jsonl
   $ tracewarden check --policy policy.gr dataset.jsonl
   $ tracewarden stats traces/*.jsonl
+  $ tracewarden serve
 
 Formats (detected per file, or --format): events (chat-event traces), dataset
 (traces with metadata), blocks (trace blocks, e.g. the JSONL sink's files),
@@ -60,6 +63,9 @@ Colour: only on a terminal; NO_COLOR disables it, FORCE_COLOR forces it.`,
   addConvertCommand(program, context);
   addCheckCommand(program, context);
   addStatsCommand(program, context);
+  addServeCommand(program, context);
+  addOrgsCommand(program, context);
+  addKeysCommand(program, context);
   return program;
 }
 

@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryIo, type MemoryIoOptions } from '../program/create-memory-io.js';
+import { runCli } from '../program/run-cli.js';
+
+const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-cli-server-'));
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
+
+async function run(argv: string[], options: MemoryIoOptions = {}) {
+  const io = createMemoryIo(options);
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText, stderr: io.stderrText };
+}
+
+/** Starts `tracewarden serve` in process; resolves once it printed its URL. */
+async function serve(argv: string[], env: Record<string, string> = {}) {
+  const controller = new AbortController();
+  const io = createMemoryIo({ env, signal: controller.signal });
+  const exited = runCli(['serve', '--port', '0', ...argv], io);
+  for (let i = 0; i < 200 && !/listening on (\S+)/.test(io.stdoutText); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const url = /listening on (\S+)/.exec(io.stdoutText)?.[1] as string;
+  return {
+    io,
+    url,
+    async stop() {
+      controller.abort();
+      return exited;
+    },
+  };
+}
+
+describe('tracewarden serve', () => {
+  it('prints the URL and, on first start only, the key; serves until Ctrl-C, then drains and exits 0', async () => {
+    const dataDir = join(temporary, 'serve');
+    const first = await serve(['--data-dir', dataDir]);
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const key = /^\s+(twk_\S+)$/m.exec(first.io.stdoutText)?.[1] as string;
+    expect(key).toBeDefined();
+    expect(first.io.stdoutText).toContain(`saved to ${join(dataDir, 'credentials')}`);
+    expect(statSync(join(dataDir, 'credentials')).mode & 0o777).toBe(0o600);
+    const response = await fetch(`${first.url}/v1/organizations/default/traces`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(await response.json()).toEqual({ traces: [], next_cursor: null });
+    expect(await first.stop()).toBe(0);
+    expect(first.io.stderrText).toContain('stopped');
+
+    const second = await serve([], { TRACEWARDEN_DATA_DIR: dataDir });
+    expect(second.io.stdoutText).not.toContain('twk_');
+    expect(second.io.stdoutText).toContain(`data: ${dataDir}`);
+    expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('rejects a bad port and a Postgres URL as usage errors', async () => {
+    const badPort = await run(['serve', '--port', '70000']);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('expected a port from 0 to 65535');
+    const postgres = await run([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      join(temporary, 'pg'),
+      '--database-url',
+      'postgres://localhost/tracewarden',
+    ]);
+    expect(postgres.code).toBe(2);
+    expect(postgres.stderr).toContain('Postgres');
+  });
+});
+
+describe('tracewarden orgs and keys', () => {
+  it('creates organizations and keys, lists keys without secrets, revokes them', async () => {
+    const dataDir = join(temporary, 'admin');
+    const created = await run(['orgs', 'create', 'acme', '--data-dir', dataDir]);
+    expect(created).toMatchObject({ code: 0, stdout: 'created organization "acme"\n' });
+    const again = await run(['orgs', 'create', 'acme', '--data-dir', dataDir]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    expect((await run(['orgs', 'create', 'bad name', '--data-dir', dataDir])).code).toBe(2);
+
+    const key = await run([
+      'keys',
+      'create',
+      '--organization',
+      'acme',
+      '--name',
+      'ci',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(key.code).toBe(0);
+    expect(key.stdout).toMatch(/^twk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}\n$/);
+    const id = key.stdout.slice(4, 20);
+    expect(key.stderr).toContain(`created key ${id} for organization "acme"`);
+
+    const missing = await run([
+      'keys',
+      'create',
+      '--organization',
+      'nobody',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('tracewarden orgs create nobody');
+
+    const list = await run(['keys', 'list', '--json', '--data-dir', dataDir]);
+    const keys = JSON.parse(list.stdout) as {
+      id: string;
+      organization: string;
+      revoked_at: null;
+    }[];
+    expect(keys).toEqual([
+      expect.objectContaining({ id, organization: 'acme', name: 'ci', revoked_at: null }),
+    ]);
+    expect(list.stdout).not.toContain(key.stdout.trim().slice(-43));
+
+    // the key works on a collector over the same data directory, until revoked
+    const server = await serve(['--data-dir', dataDir]);
+    const path = `${server.url}/v1/organizations/acme/traces`;
+    const headers = { authorization: `Bearer ${key.stdout.trim()}` };
+    expect((await fetch(path, { headers })).status).toBe(200);
+    expect(await run(['keys', 'revoke', id, '--data-dir', dataDir])).toMatchObject({
+      code: 0,
+      stdout: `revoked key ${id}\n`,
+    });
+    expect((await fetch(path, { headers })).status).toBe(401);
+    expect(await server.stop()).toBe(0);
+
+    expect((await run(['keys', 'revoke', id, '--data-dir', dataDir])).code).toBe(1);
+    const text = await run(['keys', 'list', '--organization', 'acme', '--data-dir', dataDir]);
+    expect(text.stdout).toMatch(new RegExp(`^${id}\\tacme\\trevoked `));
+    const orgs = await run(['orgs', 'list', '--data-dir', dataDir]);
+    expect(orgs.stdout).toMatch(/^acme\t/m);
+    expect(readFileSync(join(dataDir, 'tracewarden.db')).length).toBeGreaterThan(0);
+  });
+});
