@@ -35,8 +35,14 @@ for (const word of keywords) {
 // real words one edit away from a keyword stay themselves
 const exact = new Set([...keywords, 'forgot', 'fellow', 'fallow', 'hollow', 'prions', 'primer']);
 
+// One edit cannot change both ends of a word of five letters or more: a misspelled keyword keeps
+// its first two or its last two letters (a cheap test that rejects most words)
+const heads = new Set(keywords.map((k) => k.slice(0, 2)));
+const tails = new Set(keywords.map((k) => k.slice(-2)));
+
 function correct(token: string): string {
-  if (token.length < 5 || exact.has(token)) return token;
+  if (token.length < 5 || token.length > 13 || exact.has(token)) return token;
+  if (!heads.has(token.slice(0, 2)) && !tails.has(token.slice(-2))) return token;
   const direct = deletions.get(token);
   if (direct !== undefined && Math.abs(direct.length - token.length) <= 1) return direct;
   for (let i = 0; i < token.length; i++) {
