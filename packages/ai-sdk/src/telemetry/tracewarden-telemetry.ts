@@ -12,10 +12,10 @@ import {
   optionChecks,
   PolicyViolationError,
   recordResultUnderCall,
+  refusalFor,
   type Sink,
   type TraceEntry,
   type Tracer,
-  takeRefusal,
   withTrace,
 } from '@tracewarden/core';
 import type { Telemetry } from 'ai';
@@ -252,11 +252,12 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
         execute: () => PromiseLike<T>;
       },
     ): PromiseLike<T> {
-      const refusal = takeRefusal(event.toolCallId);
+      const toolCall = event.toolCall as { toolName?: unknown; input?: unknown } | undefined;
+      // the policy's verdict on this call (re-checked if the SDK changed its arguments)
+      const refusal = refusalFor(event.toolCallId, String(toolCall?.toolName), toolCall?.input);
       if (refusal !== undefined)
         return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
       const state = callOf(event.callId);
-      const toolCall = event.toolCall as { toolName?: unknown; input?: unknown } | undefined;
       const guarded = toolGuard(String(toolCall?.toolName ?? 'tool'));
       const toolCallId = event.toolCallId;
       // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the

@@ -4,8 +4,8 @@ import {
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
+  refusalFor,
   type Tracer,
-  takeRefusal,
 } from '@tracewarden/core';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { guardedMarker } from './guarded-marker.js';
@@ -106,7 +106,8 @@ export function guardTools<Tools extends ToolSet>(
         tracewarden: { ...providerOptions?.tracewarden, [guardedMarker]: true },
       },
       execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
-        const refusal = takeRefusal(execution.toolCallId);
+        // the policy's verdict on this call (re-checked if the SDK changed its arguments)
+        const refusal = refusalFor(execution.toolCallId, name, input);
         if (refusal !== undefined)
           return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
         return executions.run(execution, () =>

@@ -499,6 +499,37 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     return reviews;
   }
 
+  /**
+   * Re-checks a proposed call whose arguments the framework changed before running it (a repaired
+   * call, a schema that trims or coerces): a block is recorded as the call's refusal and its text
+   * returned, whatever the mode (the call must not run on arguments nobody checked).
+   */
+  function recheckToolCall(
+    tracer: Tracer,
+    messages: readonly NeutralMessage[],
+    text: string | null,
+    call: ModelToolCall,
+  ): string | undefined {
+    const review = reviewToolCalls(messages, text, [call])[0];
+    if (review === undefined || review.allowed) return undefined;
+    const refusal = review.refusal ?? refusalMessage(review);
+    safely(() =>
+      recordToolResult(tracer, {
+        callId: call.id,
+        output: refusal,
+        metadata: {
+          status: 'failure',
+          refused: true,
+          policy: 'block',
+          rechecked_arguments:
+            typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+          violations: violationSummary(review.violations),
+        },
+      }),
+    );
+    return refusal;
+  }
+
   function violationSummary(violations: readonly PolicyViolation[]): Record<string, unknown>[] {
     return violations.map((violation) => ({
       message: violation.message,
@@ -520,7 +551,9 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     recordRequest,
     recordToolCall,
     reviewToolCalls,
+    recheckToolCall,
     violationSummary,
+    hasPolicy: policy !== undefined,
   };
 
   function start(input: ModelCallStartInput): ModelCallHandle {
@@ -595,6 +628,13 @@ interface RecorderCore {
     calls: readonly ModelToolCall[],
   ): ToolCallReview[];
   violationSummary(violations: readonly PolicyViolation[]): Record<string, unknown>[];
+  recheckToolCall(
+    tracer: Tracer,
+    messages: readonly NeutralMessage[],
+    text: string | null,
+    call: ModelToolCall,
+  ): string | undefined;
+  hasPolicy: boolean;
 }
 
 interface AggregatedOutput {
@@ -886,6 +926,10 @@ class ModelCall implements ModelCallHandle {
     const output = this.aggregated(response);
     const reviews = this.core.reviewToolCalls(this.input.messages, output.text, output.calls);
     const outcome = this.record('success', response, output, undefined, reviews);
+    if (reviews.length > 0 && this.core.hasPolicy) {
+      const { core, tracer, input } = this;
+      outcome.recheck = (call) => core.recheckToolCall(tracer, input.messages, output.text, call);
+    }
     if (this.core.mode === 'throw' && reviews.length > 0) {
       const blocked = reviews.filter((review) => !review.allowed);
       if (blocked.length > 0)

@@ -25,7 +25,15 @@ export {
   type StreamPartKind,
 } from './create-stream-gate.js';
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
-export { maxPendingRefusals, registerRefusal, takeRefusal } from './refusals.js';
+export {
+  canonicalJson,
+  maxPendingRefusals,
+  type ReviewedCall,
+  refusalFor,
+  registerRefusal,
+  registerReview,
+  takeRefusal,
+} from './refusals.js';
 export { scrubRaw } from './scrub-raw.js';
 export type {
   ModelCallAttempt,

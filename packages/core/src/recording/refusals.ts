@@ -1,14 +1,80 @@
 /**
- * Refusals handed from the place that decides (a model call's policy review) to the place that
+ * Verdicts handed from the place that decides (a model call's policy review) to the place that
  * executes (a guarded tool), keyed by the model's tool call id: a framework whose loop runs the
- * tools itself keeps a refused call in the response, and the guarded tool refuses it instead of
- * running. Bounded: the oldest entries go first past {@link maxPendingRefusals}, so refusals that
- * no tool ever claims cannot grow without limit.
+ * tools itself keeps a reviewed call in the response, and the guarded tool asks
+ * {@link refusalFor} before it runs. Bounded: the oldest entries go first past
+ * {@link maxPendingRefusals}, so verdicts no tool ever claims cannot grow without limit.
  */
-const pending = new Map<string, string>();
 
-/** Most refusals kept waiting for their tool at once (oldest dropped first). */
+/** What a tool learns about the call it is asked to run. */
+export interface ReviewedCall {
+  /** The tool the model called. */
+  toolName: string;
+  /** The arguments that were reviewed, as canonical JSON text (see {@link canonicalJson}). */
+  arguments: string | undefined;
+  /** The refusal the tool must answer instead of running (a blocked call). */
+  refusal: string | undefined;
+  /**
+   * Re-checks the call on the arguments the tool is about to run with, when they differ from the
+   * reviewed ones: returns the refusal when the policy blocks them.
+   */
+  recheck?: ((toolName: string, args: unknown) => string | undefined) | undefined;
+}
+
+const pending = new Map<string, ReviewedCall>();
+
+/** Most verdicts kept waiting for their tool at once (oldest dropped first). */
 export const maxPendingRefusals = 10_000;
+
+/**
+ * JSON text with object keys sorted: the same arguments give the same text however they were
+ * built (a model's JSON text, a parsed and re-serialised object).
+ * @param value - any JSON value (or a JSON text, parsed first)
+ * @returns the canonical text, or `undefined` for a value that is not JSON
+ * @example
+ * ```ts
+ * canonicalJson('{"b":1,"a":2}') === canonicalJson({ a: 2, b: 1 }); // true
+ * ```
+ */
+export function canonicalJson(value: unknown): string | undefined {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    return JSON.stringify(parsed, (_key, inner: unknown) => {
+      if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(inner).sort())
+        sorted[key] = (inner as Record<string, unknown>)[key];
+      return sorted;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Hands the verdict on a reviewed call to the tool that will run it.
+ * @param callId - the model's tool call id
+ * @param review - the tool name, reviewed arguments, refusal (if blocked) and a re-check
+ * @example
+ * ```ts
+ * registerReview('call_1', { toolName: 'send_email', arguments: canonicalJson('{}'), refusal: undefined });
+ * ```
+ */
+export function registerReview(callId: string, review: ReviewedCall): void {
+  pending.delete(callId);
+  pending.set(callId, review);
+  if (pending.size > maxPendingRefusals) {
+    const oldest = pending.keys().next();
+    if (oldest.done !== true) pending.delete(oldest.value);
+  }
+}
 
 /**
  * Records that the tool call `callId` was refused, with the text its tool must answer.
@@ -21,12 +87,7 @@ export const maxPendingRefusals = 10_000;
  * ```
  */
 export function registerRefusal(callId: string, refusal: string): void {
-  pending.delete(callId);
-  pending.set(callId, refusal);
-  if (pending.size > maxPendingRefusals) {
-    const oldest = pending.keys().next();
-    if (oldest.done !== true) pending.delete(oldest.value);
-  }
+  registerReview(callId, { toolName: '', arguments: undefined, refusal });
 }
 
 /**
@@ -40,7 +101,36 @@ export function registerRefusal(callId: string, refusal: string): void {
  * ```
  */
 export function takeRefusal(callId: string): string | undefined {
-  const refusal = pending.get(callId);
-  if (refusal !== undefined) pending.delete(callId);
-  return refusal;
+  const review = pending.get(callId);
+  if (review === undefined) return undefined;
+  pending.delete(callId);
+  return review.refusal;
+}
+
+/**
+ * What a tool must do with the call it is about to run: the refusal to answer instead, or
+ * `undefined` to run. The verdict is taken (once). A call reviewed with other arguments than
+ * the tool received (the framework repaired or transformed them) is checked again on the
+ * arguments it would really run with; a verdict for another tool name is not this call's.
+ * @param callId - the model's tool call id
+ * @param toolName - the tool about to run
+ * @param args - the arguments it is about to run with
+ * @returns the refusal text, or `undefined` to run
+ * @example
+ * ```ts
+ * const refusal = refusalFor(options.toolCallId, 'send_email', input);
+ * if (refusal !== undefined) throw new PolicyViolationError({ violations: [], message: refusal });
+ * ```
+ */
+export function refusalFor(callId: string, toolName: string, args: unknown): string | undefined {
+  const review = pending.get(callId);
+  if (review === undefined) return undefined;
+  if (review.toolName !== '' && review.toolName !== toolName) return undefined;
+  pending.delete(callId);
+  // the verdict holds for the arguments it was given on; other arguments are judged afresh
+  // (reviewed arguments that were not JSON at all are never the ones that run)
+  if (review.recheck === undefined) return review.refusal;
+  if (review.arguments !== undefined && canonicalJson(args) === review.arguments)
+    return review.refusal;
+  return review.recheck(toolName, args);
 }

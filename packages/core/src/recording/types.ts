@@ -201,6 +201,12 @@ export interface ModelCallOutcome {
   refusalText?: string | undefined;
   /** The response MESSAGE block id, when it was recorded. */
   messageBlockId?: string | undefined;
+  /**
+   * With a policy: re-checks a proposed call whose arguments the framework changed before
+   * running it (a repaired call, a schema that trims or coerces). A block is recorded as the
+   * call's refusal (whatever the mode) and its text returned; `undefined` when allowed.
+   */
+  recheck?: ((call: ModelToolCall) => string | undefined) | undefined;
 }
 
 /**
