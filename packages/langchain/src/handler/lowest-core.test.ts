@@ -36,11 +36,18 @@ class ScriptedChatModel extends BaseChatModel {
   }
 }
 
-const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
-  name: 'weather',
-  description: 'Weather',
-  schema: z.object({ city: z.string() }),
-});
+const ran: string[] = [];
+const weather = tool(
+  async ({ city }: { city: string }) => {
+    ran.push(city);
+    return `Sunny in ${city}`;
+  },
+  {
+    name: 'weather',
+    description: 'Weather',
+    schema: z.object({ city: z.string() }),
+  },
+);
 
 function script(): AIMessage[] {
   return [
@@ -114,5 +121,34 @@ raise "no weather" if:
       .catch((caught: unknown) => caught);
     expect(PolicyViolationError.isInstance(error)).toBe(true);
     expectSoundTrace(tracer);
+  });
+
+  it("refuses a blocked call's tool run in refuse mode, though 1.0.0 passes no call id", async () => {
+    ran.length = 0;
+    const tracer = createTracer();
+    const policy = parsePolicy(`
+raise "no weather" if:
+    (call: ToolCall)
+    call is tool:weather
+`);
+    const handler = new TracewardenCallbackHandler({
+      tracer,
+      policy,
+      onPolicyViolation: 'refuse',
+      pricing: false,
+    });
+    const model = new ScriptedChatModel(script());
+    const answer = await model.invoke([new HumanMessage('Weather?')], {
+      callbacks: [handler as never],
+    });
+    const call = answer.tool_calls?.[0];
+    expect(call?.id).toBe('call_low');
+    const error = await weather
+      .invoke(call!, { callbacks: [handler as never] })
+      .catch((caught: unknown) => caught);
+    expect(PolicyViolationError.isInstance(error)).toBe(true);
+    expect(ran).toEqual([]);
+    const results = expectSoundTrace(tracer).filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results.map((block) => block.metadata.refused)).toEqual([true]);
   });
 });

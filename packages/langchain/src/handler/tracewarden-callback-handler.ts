@@ -122,6 +122,30 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Most refused calls remembered for runs without a call id (oldest dropped first). */
+const maxRefused = 1_000;
+
+/** Tool arguments (an object or its JSON text) as JSON text with sorted keys, for comparison. */
+function canonicalArguments(value: unknown): string {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return JSON.stringify(parsed, (_key, field: unknown) =>
+    typeof field === 'object' && field !== null && !Array.isArray(field)
+      ? Object.fromEntries(
+          Object.entries(field as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        )
+      : field,
+  );
+}
+
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
@@ -465,8 +489,10 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       noteAnswer(handle.tracer, outcome.messageBlockId);
       if (this.#refuse)
         for (const review of outcome.toolCalls)
-          if (review.refusedAtTool === true && review.refusal !== undefined)
+          if (review.refusedAtTool === true && review.refusal !== undefined) {
             registerRefusal(review.call.id, review.refusal);
+            this.#rememberRefused(review.call.id, review.call.name, review.call.arguments);
+          }
     } catch (error) {
       this.#fail(error);
     }
@@ -506,16 +532,14 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     runName?: string,
     toolCallId?: string,
   ): void {
-    if (toolCallId !== undefined) {
-      const refusal = takeRefusal(toolCallId);
-      // the refusal is already recorded as the call's TOOL_RESULT
-      if (refusal !== undefined && this.raiseError)
-        throw new PolicyViolationError({ violations: [], message: refusal });
-    }
     const name =
       runName ??
       stringOf((tool as { name?: unknown } | undefined)?.name) ??
       stringOf(tool?.id?.at(-1));
+    // the refusal is already recorded as the call's TOOL_RESULT
+    const refusal = this.#refusalOf(toolCallId, name, input);
+    if (refusal !== undefined && this.raiseError)
+      throw new PolicyViolationError({ violations: [], message: refusal });
     const run = this.#open(runId, parentRunId, name, tags, metadata);
     run.startedAt = performance.now();
     run.toolInput = input;
@@ -527,6 +551,43 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     } catch (error) {
       this.#onRecordingError(error);
     }
+  }
+
+  /**
+   * Refuse mode: the calls this handler refused and left in the answer, by call id, with the
+   * tool name and arguments, for cores that start a tool run without its call id (1.0.0).
+   */
+  readonly #refused = new Map<string, { name: string; args: string }>();
+
+  #rememberRefused(callId: string, name: string, args: unknown): void {
+    this.#refused.set(callId, { name, args: canonicalArguments(args) });
+    if (this.#refused.size > maxRefused) {
+      const oldest = this.#refused.keys().next();
+      if (oldest.done !== true) this.#refused.delete(oldest.value);
+    }
+  }
+
+  /**
+   * The refusal of the call a tool run is for: by its call id, or, when LangChain gives none,
+   * by the tool's name and arguments among the calls this handler refused.
+   */
+  #refusalOf(
+    toolCallId: string | undefined,
+    name: string | undefined,
+    input: string,
+  ): string | undefined {
+    if (toolCallId !== undefined) {
+      this.#refused.delete(toolCallId);
+      return takeRefusal(toolCallId);
+    }
+    if (this.#refused.size === 0) return undefined;
+    const args = canonicalArguments(input);
+    for (const [callId, call] of this.#refused) {
+      if (call.name !== name || call.args !== args) continue;
+      this.#refused.delete(callId);
+      return takeRefusal(callId);
+    }
+    return undefined;
   }
 
   /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */
