@@ -80,6 +80,8 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
   return out;
 }
 
+const MAX_TRIES = 1000;
+
 const isWordChar = (code: number): boolean =>
   (code >= 48 && code <= 57) ||
   (code >= 65 && code <= 90) ||
@@ -89,7 +91,9 @@ const isWordChar = (code: number): boolean =>
 /** First index of `needle` in `haystack` (both lower case) standing as a whole token, or -1. */
 function findToken(haystack: string, needle: string): number {
   let from = 0;
-  for (;;) {
+  // a text made of the needle over and over (an output written to slow the guard down) is not
+  // scanned past this many embedded occurrences
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
     const at = haystack.indexOf(needle, from);
     if (at < 0) return -1;
     const before = at === 0 ? 32 : haystack.charCodeAt(at - 1);
@@ -100,6 +104,7 @@ function findToken(haystack: string, needle: string): number {
     if ((!startsWord || !isWordChar(before)) && (!endsWord || !isWordChar(after))) return at;
     from = at + 1;
   }
+  return -1;
 }
 
 function roleOf(event: PolicyEvent): ValueSource['role'] {
