@@ -271,3 +271,39 @@ describe('a policy verdict in refuse mode can keep the call for the tool to refu
     expect(outcome.toolCalls[0]?.refusal).toContain('blocked by policy');
   });
 });
+
+describe('the budget on model calls', () => {
+  const expensive = {
+    pricing: { overrides: { 'wide-model': [0, 1000] as const } },
+    guards: { budget: { maxCostPerCall: 1 } },
+  };
+
+  it('cuts a stream of wide-script text off before the limit (a token a character, not four)', () => {
+    const runtime = createAdapterRuntime({ tracer: createTracer(), ...expensive } as never, {
+      entryPoint: 'myAdapter',
+    });
+    const call = runtime.recorder.start({ provider: 'acme', model: 'wide-model', messages });
+    let stop: Error | undefined;
+    let delivered = 0;
+    for (let i = 0; i < 20 && stop === undefined; i++) {
+      stop = call.chunk({ text: '漢'.repeat(100) });
+      delivered += 100;
+    }
+    // $1 at $1000 per million output tokens is 1,000 tokens: about 1,000 such characters
+    expect(stop).toMatchObject({ code: 'BUDGET_EXCEEDED' });
+    expect(delivered).toBeLessThanOrEqual(1000);
+  });
+
+  it('records that a call passed its limit when its real cost did (the live estimate fell short)', () => {
+    const tracer = createTracer();
+    const runtime = createAdapterRuntime({ tracer, ...expensive } as never, {
+      entryPoint: 'myAdapter',
+    });
+    const call = runtime.recorder.start({ provider: 'acme', model: 'wide-model', messages });
+    call.finish({ text: 'short', usage: { inputTokens: 10, outputTokens: 2000 } });
+    const decisions = (tracer.blocks().at(-1)?.metadata as { decisions?: unknown[] }).decisions;
+    expect(decisions).toContainEqual(
+      expect.objectContaining({ guard: 'budget', event: 'exceeded', limit: 'max_cost_per_call' }),
+    );
+  });
+});

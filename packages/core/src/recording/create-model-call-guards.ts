@@ -243,6 +243,26 @@ function budgetGuard(
           ];
           if (settlement.alert !== undefined)
             result.push({ guard: 'budget', event: 'alert', ...settlement.alert });
+          // The live estimate can be low (reasoning tokens never streamed, scripts the estimate
+          // misjudges): a call whose real cost passed its limit says so in the trace.
+          if (maxPerCall !== undefined && actual > maxPerCall)
+            result.push({
+              guard: 'budget',
+              event: 'exceeded',
+              action,
+              limit: 'max_cost_per_call',
+              cost_micro_usd: actual,
+              limit_micro_usd: maxPerCall,
+            });
+          else if (allowance !== undefined && actual > allowance)
+            result.push({
+              guard: 'budget',
+              event: 'exceeded',
+              action,
+              limit: 'max_cost_per_session',
+              cost_micro_usd: actual,
+              limit_micro_usd: allowance,
+            });
           return result;
         },
       };

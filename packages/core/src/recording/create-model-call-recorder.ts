@@ -584,6 +584,17 @@ function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolea
   return name === 'AbortError' || name === 'APIUserAbortError' || name === 'ResponseAborted';
 }
 
+/**
+ * Estimated output size in quarter tokens: about four characters make a token in Latin scripts,
+ * while CJK, Hangul, Thai and similar scripts (U+0E00 and above, bar a few punctuation blocks)
+ * take about a token per character — the plain characters / 4 rule under-counts them fourfold.
+ */
+function quarterTokens(text: string): number {
+  let units = text.length;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x0e00) units += 3;
+  return units;
+}
+
 /** Whether an abort came from a deadline (a `TimeoutError` as the error or the signal's reason). */
 function isTimeout(error: unknown, signal: AbortSignal | null | undefined): boolean {
   const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
@@ -860,13 +871,16 @@ class ModelCall implements ModelCallHandle {
     if (this.firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls))
       this.firstTokenAt = this.core.clock();
     const charsBefore = this.outputChars;
+    // Under a live budget the output is measured in quarter tokens (wide scripts count a token a
+    // character); otherwise its length is all anyone reads.
+    const live = this.liveChecks !== undefined;
     if (delta.text) {
       this.text += delta.text;
-      this.outputChars += delta.text.length;
+      this.outputChars += live ? quarterTokens(delta.text) : delta.text.length;
     }
     if (delta.reasoning) {
       this.reasoning += delta.reasoning;
-      this.outputChars += delta.reasoning.length;
+      this.outputChars += live ? quarterTokens(delta.reasoning) : delta.reasoning.length;
     }
     if (delta.toolCalls) {
       const slots = (this.slots ??= []);
