@@ -3,7 +3,9 @@
  * same LangChain runnables invoked with no callbacks (baseline), with a no-op handler (what
  * LangChain's own callback machinery costs any handler), and with the tracewarden handler
  * recording into an in-memory tracer. Handlers are awaited (`LANGCHAIN_CALLBACKS_BACKGROUND=false`,
- * as a blocking handler always is), so their work is inside the measured time.
+ * as a blocking handler always is), so their work is inside the measured time. The three
+ * variants of each are timed in interleaved rounds (this machine is shared), and the handler's
+ * own callbacks are also timed directly, without LangChain's callback manager.
  *
  * - model call: `FakeListChatModel.invoke()` (no network), a two-message request;
  * - tool call: `tool().invoke(toolCall)` whose TOOL_CALL is already in the trace (the usual
@@ -23,7 +25,38 @@ import {
   tool,
   z,
 } from '../packages/langchain/src/__fixtures__/bench-runtime.js';
-import { measure, report } from './lib.js';
+import { type Measurement, measure, report } from './lib.js';
+
+/**
+ * Measures variants of one operation in interleaved rounds (each round times a batch of every
+ * variant, the order rotating), so load drift on a shared machine hits all of them alike; each
+ * figure is the median of its rounds.
+ */
+async function interleaved(
+  variants: { name: string; fn: () => Promise<unknown> }[],
+  rounds = 15,
+  batchSize = 1_000,
+): Promise<Measurement[]> {
+  for (const variant of variants) for (let i = 0; i < batchSize; i++) await variant.fn();
+  const times = variants.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const index = (k + round) % variants.length;
+      const variant = variants[index] as (typeof variants)[number];
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < batchSize; i++) await variant.fn();
+      (times[index] as number[]).push(Number(process.hrtime.bigint() - start) / batchSize);
+    }
+  }
+  return variants.map((variant, index) => {
+    const sorted = (times[index] as number[]).slice().sort((a, b) => a - b);
+    return {
+      name: variant.name,
+      nsPerOp: sorted[Math.floor(sorted.length / 2)] ?? 0,
+      ops: rounds * batchSize,
+    };
+  });
+}
 
 class NoopHandler extends BaseCallbackHandler {
   name = 'noop';
@@ -56,15 +89,11 @@ const traced = () => {
   return model.invoke(messages, { callbacks: [handler] });
 };
 
-const modelRows = [
-  await measure('model.invoke, no callbacks', () => model.invoke(messages), options),
-  await measure(
-    'model.invoke, no-op handler',
-    () => model.invoke(messages, { callbacks: [noop] }),
-    options,
-  ),
-  await measure('model.invoke, TracewardenCallbackHandler', traced, options),
-];
+const modelRows = await interleaved([
+  { name: 'model.invoke, no callbacks', fn: () => model.invoke(messages) },
+  { name: 'model.invoke, no-op handler', fn: () => model.invoke(messages, { callbacks: [noop] }) },
+  { name: 'model.invoke, TracewardenCallbackHandler', fn: traced },
+]);
 globalThis.gc?.();
 
 // ---- tool calls
@@ -76,7 +105,8 @@ const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
 // The model's calls as the handler records them in a loop, 100 per trace (a long conversation):
 // one answer with its TOOL_CALL blocks; each measured tool call answers the next one.
 const perTrace = 100;
-const totalCalls = batch * (samples + 1) * 4 + 10;
+// tool calls: 3 interleaved variants (warm-up + 15 rounds of 1,000), then the direct ones
+const totalCalls = 3 * 16 * 1_000 + batch * (samples + 1) + 10;
 const traces: { tracer: ReturnType<typeof createTracer>; handler: TracewardenCallbackHandler }[] =
   [];
 for (let t = 0; t * perTrace < totalCalls; t++) {
@@ -102,22 +132,20 @@ const call = (index: number) => ({
 const handlerFor = (index: number) =>
   (traces[Math.floor(index / perTrace)] as (typeof traces)[number]).handler;
 
-const toolRows = [
-  await measure('tool.invoke, no callbacks', () => weather.invoke(call(next++)), options),
-  await measure(
-    'tool.invoke, no-op handler',
-    () => weather.invoke(call(next++), { callbacks: [noop] }),
-    options,
-  ),
-  await measure(
-    'tool.invoke, TracewardenCallbackHandler',
-    () => {
+const toolRows = await interleaved([
+  { name: 'tool.invoke, no callbacks', fn: () => weather.invoke(call(next++)) },
+  {
+    name: 'tool.invoke, no-op handler',
+    fn: () => weather.invoke(call(next++), { callbacks: [noop] }),
+  },
+  {
+    name: 'tool.invoke, TracewardenCallbackHandler',
+    fn: () => {
       const index = next++;
       return weather.invoke(call(index), { callbacks: [handlerFor(index)] });
     },
-    options,
-  ),
-];
+  },
+]);
 
 // ---- the handler's callbacks called directly: its own work and core's recording, without
 // LangChain's callback manager (whose cost any handler pays, see the no-op rows)
