@@ -80,31 +80,23 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
   return out;
 }
 
-const MAX_TRIES = 1000;
-
 const isWordChar = (code: number): boolean =>
   (code >= 48 && code <= 57) ||
   (code >= 65 && code <= 90) ||
   (code >= 97 && code <= 122) ||
   code === 95;
 
-/** First index of `needle` in `haystack` (both lower case) standing as a whole token, or -1. */
-function findToken(haystack: string, needle: string): number {
-  let from = 0;
-  // a text made of the needle over and over (an output written to slow the guard down) is not
-  // scanned past this many embedded occurrences
-  for (let tries = 0; tries < MAX_TRIES; tries++) {
-    const at = haystack.indexOf(needle, from);
-    if (at < 0) return -1;
-    const before = at === 0 ? 32 : haystack.charCodeAt(at - 1);
-    const after =
-      at + needle.length >= haystack.length ? 32 : haystack.charCodeAt(at + needle.length);
-    const startsWord = isWordChar(needle.charCodeAt(0));
-    const endsWord = isWordChar(needle.charCodeAt(needle.length - 1));
-    if ((!startsWord || !isWordChar(before)) && (!endsWord || !isWordChar(after))) return at;
-    from = at + 1;
-  }
-  return -1;
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A search for `needle` (lower case) standing as a whole token: not inside a longer word at an
+ * end that is itself a word character. A regex, so a text repeating the needle inside words
+ * (written to slow the guard down or to hide the real occurrence) is still scanned in one pass.
+ */
+function tokenPattern(needle: string): RegExp {
+  const head = isWordChar(needle.charCodeAt(0)) ? '(?<![A-Za-z0-9_])' : '';
+  const tail = isWordChar(needle.charCodeAt(needle.length - 1)) ? '(?![A-Za-z0-9_])' : '';
+  return new RegExp(`${head}${escapeRegex(needle)}${tail}`);
 }
 
 function roleOf(event: PolicyEvent): ValueSource['role'] {
@@ -156,7 +148,7 @@ export function findValueSources(store: EventStore, call: PolicyEvent): ValueSou
     address: null,
   }));
   let open = sources.length;
-  const needles = candidates.map((c) => c.value.toLowerCase());
+  const needles = candidates.map((c) => tokenPattern(c.value.toLowerCase()));
   for (let position = 0; position < call.position && open > 0; position++) {
     const event = store.probe(position);
     if (event.kind !== 'Message' && event.kind !== 'ToolOutput') continue;
@@ -165,7 +157,7 @@ export function findValueSources(store: EventStore, call: PolicyEvent): ValueSou
       const text = lower(piece.text);
       sources.forEach((source, i) => {
         if (source.position >= 0) return;
-        const at = findToken(text, needles[i] as string);
+        const at = (needles[i] as RegExp).exec(text)?.index ?? -1;
         if (at < 0) return;
         source.role = role;
         source.tool = role === 'tool' ? (event.toolName ?? null) : null;
