@@ -419,3 +419,19 @@ describe('bad input', () => {
     expect(reported.length).toBeGreaterThan(0);
   });
 });
+
+describe('abandoned runs', () => {
+  it('records a stream the caller abandoned as cancelled once it is the oldest of 10,000 open runs', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const model = new FakeListChatModel({ responses: ['abcdef'] });
+    for await (const _ of await model.stream('Hi', { callbacks: [handler] })) break;
+    await handler.flush();
+    // LangChain sent no end callback for the abandoned stream
+    expect(responses(tracer.blocks())).toEqual([]);
+    for (let i = 0; i < 10_000; i++) handler.handleChainStart({} as never, {}, `chain_${i}`);
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.metadata).toMatchObject({ status: 'cancelled', stream: true });
+    expect(response?.payload.content).toBe('a');
+  });
+});

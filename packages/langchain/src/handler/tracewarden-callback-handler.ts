@@ -122,6 +122,9 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Most runs open at once; past it the oldest (an abandoned stream, say) is dropped. */
+const maxOpenRuns = 10_000;
+
 /** Most refused calls remembered for runs without a call id (oldest dropped first). */
 const maxRefused = 1_000;
 
@@ -293,7 +296,24 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       ambient: parent === undefined ? currentTracer() : undefined,
     };
     this.#runs.set(runId, run);
+    if (this.#runs.size > maxOpenRuns) this.#evictOldest();
     return run;
+  }
+
+  /**
+   * Ends the oldest open run. LangChain sends no end callback for a stream the caller abandoned
+   * (`break` out of `.stream()`), so such a run would stay open forever: past
+   * {@link maxOpenRuns} the oldest is dropped, its model call recorded as cancelled.
+   */
+  #evictOldest(): void {
+    const oldest = this.#runs.keys().next();
+    if (oldest.done === true) return;
+    const run = this.#close(oldest.value);
+    try {
+      run?.handle?.cancel();
+    } catch (error) {
+      this.#onRecordingError(error);
+    }
   }
 
   #close(runId: string): Run | undefined {
