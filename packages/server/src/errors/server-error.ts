@@ -4,6 +4,7 @@ import { TracewardenError } from '@tracewarden/core';
 export type ServerErrorCode =
   | 'UNAUTHORIZED'
   | 'NOT_FOUND'
+  | 'CONFLICT'
   | 'METHOD_NOT_ALLOWED'
   | 'INVALID_JSON'
   | 'INVALID_REQUEST'
@@ -16,6 +17,7 @@ export type ServerErrorCode =
 export const serverErrorHttpStatus: Readonly<Record<ServerErrorCode, number>> = Object.freeze({
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   METHOD_NOT_ALLOWED: 405,
   INVALID_JSON: 400,
   INVALID_REQUEST: 400,

@@ -1,2 +1,2 @@
-export { type BodyLimits, readJsonBody } from './read-json-body.js';
+export { type BodyLimits, readJsonBody, readTextBody } from './read-json-body.js';
 export { sendJson } from './send-json.js';

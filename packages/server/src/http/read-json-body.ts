@@ -51,26 +51,41 @@ function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** Media types of a JSON body, and of a JSON Lines body. */
+const jsonTypes = (type: string) =>
+  type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+const jsonLinesTypes = (type: string) =>
+  type === 'application/x-ndjson' ||
+  type === 'application/jsonl' ||
+  type === 'application/x-jsonlines' ||
+  type === 'application/jsonlines';
+
 /**
- * Reads a JSON request body: `Content-Type: application/json` (any `+json` type too),
- * optionally `Content-Encoding: gzip`, within the byte limits before and after decompression
- * (a gzip bomb stops at the cap, never inflating further), UTF-8, then parsed.
+ * Reads a request body as text: the content type checked, optionally `Content-Encoding: gzip`,
+ * within the byte limits before and after decompression (a gzip bomb stops at the cap, never
+ * inflating further), UTF-8.
  *
  * @param request - the incoming request
  * @param limits - the byte limits
- * @returns the parsed value
+ * @param kind - `json` (`application/json`, any `+json`) or `jsonl` (`application/x-ndjson`, `application/jsonl`)
+ * @returns the body's text
  * @throws core's `TraceError` `PAYLOAD_TOO_LARGE` (413) over a limit; {@link ServerError}
  *   `UNSUPPORTED_MEDIA_TYPE` (415) for another content type or encoding, `INVALID_JSON` (400)
- *   for a body that is not UTF-8 JSON
+ *   for a body that is not UTF-8 or not valid gzip
  * @internal
  */
-export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<unknown> {
+export async function readTextBody(
+  request: IncomingMessage,
+  limits: BodyLimits,
+  kind: 'json' | 'jsonl' = 'json',
+): Promise<string> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+  if (!(kind === 'json' ? jsonTypes(type) : jsonLinesTypes(type) || jsonTypes(type))) {
     request.resume();
+    const wanted = kind === 'json' ? 'application/json' : 'application/x-ndjson (JSON Lines)';
     throw new ServerError({
       code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: `Content-Type must be application/json, got ${type === '' ? 'none' : JSON.stringify(type)}; send the body as JSON`,
+      message: `Content-Type must be ${wanted}, got ${type === '' ? 'none' : JSON.stringify(type)}`,
       details: { field: 'content-type', content_type: type === '' ? null : type },
     });
   }
@@ -103,9 +118,8 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
       });
     }
   }
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new ServerError({
       code: 'INVALID_JSON',
@@ -113,6 +127,19 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
       details: { field: 'body' },
     });
   }
+}
+
+/**
+ * Reads a JSON request body ({@link readTextBody}), then parses it.
+ *
+ * @param request - the incoming request
+ * @param limits - the byte limits
+ * @returns the parsed value
+ * @throws as {@link readTextBody}, and {@link ServerError} `INVALID_JSON` (400) for text that is not JSON
+ * @internal
+ */
+export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<unknown> {
+  const text = await readTextBody(request, limits, 'json');
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

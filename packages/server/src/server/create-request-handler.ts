@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type BlockLimits, type IdGenerator, stitchBlocks, TraceError } from '@tracewarden/core';
 import type { ServerLimits } from '../config/index.js';
+import { exportLine, parseDatasetJsonl, parsePushBody } from '../datasets/index.js';
 import { ServerError, toErrorBody } from '../errors/index.js';
-import { readJsonBody, sendJson } from '../http/index.js';
+import { readJsonBody, readTextBody, sendJson } from '../http/index.js';
 import type { Organization, SqliteStore } from '../storage/index.js';
 
 /** What the handler needs from the running server. @internal */
@@ -25,7 +26,8 @@ type Handler = (
 
 interface RouteParams {
   organization: Organization;
-  traceId: string;
+  /** The path's trace id or dataset name. */
+  id: string;
   query: URLSearchParams;
 }
 
@@ -62,6 +64,14 @@ function traceNotFound(traceId: string): ServerError {
   });
 }
 
+function datasetNotFound(name: string): ServerError {
+  return new ServerError({
+    code: 'NOT_FOUND',
+    message: `dataset ${JSON.stringify(name)} not found in this organization`,
+    details: { dataset: name },
+  });
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -93,12 +103,12 @@ export function createRequestHandler(
     {
       pattern: /^\/traces\/([^/]+)$/,
       methods: {
-        GET: (_request, response, { organization, traceId }) => {
+        GET: (_request, response, { organization, id: traceId }) => {
           const trace = store.trace(organization.id, traceId);
           if (trace === undefined) throw traceNotFound(traceId);
           sendJson(response, 200, trace);
         },
-        DELETE: (_request, response, { organization, traceId }) => {
+        DELETE: (_request, response, { organization, id: traceId }) => {
           if (!store.deleteTrace(organization.id, traceId)) throw traceNotFound(traceId);
           sendJson(response, 204, undefined);
         },
@@ -107,7 +117,7 @@ export function createRequestHandler(
     {
       pattern: /^\/traces\/([^/]+)\/blocks$/,
       methods: {
-        GET: (_request, response, { organization, traceId, query }) => {
+        GET: (_request, response, { organization, id: traceId, query }) => {
           const page = store.listBlocks(organization.id, traceId, {
             cursor: cursorOf(query),
             limit: pageSize(query, 500),
@@ -115,7 +125,7 @@ export function createRequestHandler(
           if (page === undefined) throw traceNotFound(traceId);
           sendJson(response, 200, { blocks: page.items, next_cursor: page.next_cursor });
         },
-        POST: async (request, response, { organization, traceId }) => {
+        POST: async (request, response, { organization, id: traceId }) => {
           const body = await readJsonBody(request, limits);
           if (!isRecord(body) || !Array.isArray(body.blocks)) {
             throw new TraceError({
@@ -154,14 +164,154 @@ export function createRequestHandler(
     {
       pattern: /^\/traces\/([^/]+)\/blocks\.stitched$/,
       methods: {
-        GET: (_request, response, { organization, traceId }) => {
+        GET: (_request, response, { organization, id: traceId }) => {
           const blocks = store.traceBlocks(organization.id, traceId);
           if (blocks === undefined) throw traceNotFound(traceId);
           sendJson(response, 200, stitchBlocks(blocks, { traceId }));
         },
       },
     },
+    {
+      pattern: /^\/datasets$/,
+      methods: {
+        GET: (_request, response, { organization, query }) => {
+          const page = store.listDatasets(organization.id, {
+            cursor: cursorOf(query),
+            limit: pageSize(query, 50),
+          });
+          sendJson(response, 200, { datasets: page.items, next_cursor: page.next_cursor });
+        },
+        POST: async (request, response, { organization }) => {
+          const body = await readJsonBody(request, limits);
+          if (!isRecord(body) || typeof body.name !== 'string') {
+            throw new TraceError({
+              code: 'VALIDATION',
+              message: 'the body must be { "name": "<dataset>", "metadata": { ... } }',
+              details: { field: 'name' },
+            });
+          }
+          if (body.metadata !== undefined && !isRecord(body.metadata)) {
+            throw new TraceError({
+              code: 'VALIDATION',
+              message: 'metadata must be a JSON object, when given',
+              details: { field: 'metadata' },
+            });
+          }
+          sendJson(response, 201, store.createDataset(organization.id, body.name, body.metadata));
+        },
+      },
+    },
+    {
+      pattern: /^\/datasets\/([^/]+)$/,
+      methods: {
+        GET: (_request, response, { organization, id: name }) => {
+          const dataset = store.dataset(organization.id, name);
+          const traces = store.datasetEntries(organization.id, name);
+          if (dataset === undefined || traces === undefined) throw datasetNotFound(name);
+          sendJson(response, 200, { ...dataset, traces });
+        },
+        DELETE: (_request, response, { organization, id: name }) => {
+          if (!store.deleteDataset(organization.id, name)) throw datasetNotFound(name);
+          sendJson(response, 204, undefined);
+        },
+      },
+    },
+    {
+      pattern: /^\/datasets\/([^/]+)\/traces$/,
+      methods: {
+        POST: async (request, response, { organization, id: name }) => {
+          const body = await readJsonBody(request, limits);
+          const traces = isRecord(body) ? body.traces : undefined;
+          if (
+            !Array.isArray(traces) ||
+            !traces.every(
+              (entry) =>
+                isRecord(entry) &&
+                typeof entry.trace_id === 'string' &&
+                (entry.metadata === undefined || isRecord(entry.metadata)),
+            )
+          ) {
+            throw new TraceError({
+              code: 'VALIDATION',
+              message:
+                'the body must be { "traces": [{ "trace_id": "tr_...", "metadata": { ... } }, ...] }',
+              details: { field: 'traces' },
+            });
+          }
+          const added = store.addDatasetTraces(
+            organization.id,
+            name,
+            traces as { trace_id: string; metadata?: Record<string, unknown> }[],
+          );
+          sendJson(response, 200, { dataset: name, added });
+        },
+      },
+    },
+    {
+      pattern: /^\/datasets\/([^/]+)\/export$/,
+      methods: {
+        GET: async (_request, response, { organization, id: name, query }) => {
+          const dataset = store.dataset(organization.id, name);
+          const entries = store.datasetEntries(organization.id, name);
+          if (dataset === undefined || entries === undefined) throw datasetNotFound(name);
+          const fidelity = query.get('fidelity') ?? 'lossless';
+          if (fidelity !== 'chat' && fidelity !== 'lossless' && fidelity !== 'exact') {
+            throw new ServerError({
+              code: 'INVALID_REQUEST',
+              message: `fidelity must be chat, lossless or exact, got ${JSON.stringify(fidelity)}`,
+              details: { field: 'fidelity' },
+            });
+          }
+          response.writeHead(200, {
+            'content-type': 'application/x-ndjson; charset=utf-8',
+            'content-disposition': `attachment; filename="${name}.jsonl"`,
+            'cache-control': 'no-store',
+          });
+          response.write(`${JSON.stringify({ metadata: dataset.metadata })}\n`);
+          for (const entry of entries) {
+            const blocks = store.traceBlocks(organization.id, entry.trace_id) ?? [];
+            if (!response.write(exportLine(entry, blocks, fidelity))) {
+              await new Promise((resolve) => response.once('drain', resolve));
+            }
+          }
+          response.end();
+        },
+      },
+    },
+    {
+      pattern: /^\/datasets\/([^/]+)\/import$/,
+      methods: {
+        POST: async (request, response, { organization, id: name }) => {
+          const text = await readTextBody(request, limits, 'jsonl');
+          const file = parseDatasetJsonl(text, context.ids);
+          const ids = store.importTraces(organization.id, file.traces, {
+            blockLimits: context.blockLimits,
+            maxTraceBlocks: limits.maxTraceBlocks,
+            ids: context.ids,
+            dataset: { name, metadata: file.metadata },
+          });
+          sendJson(response, 201, { dataset: name, trace_ids: ids });
+        },
+      },
+    },
   ];
+
+  async function push(
+    request: IncomingMessage,
+    response: ServerResponse,
+    organization: Organization,
+  ) {
+    const body = await readJsonBody(request, limits);
+    const { traces, dataset } = parsePushBody(body, context.ids);
+    const ids = store.importTraces(organization.id, traces, {
+      blockLimits: context.blockLimits,
+      maxTraceBlocks: limits.maxTraceBlocks,
+      ids: context.ids,
+      dataset: dataset === undefined ? undefined : { name: dataset },
+    });
+    // Invariant Explorer's answer: the new trace ids, and the dataset they were added to
+    sendJson(response, 200, { id: ids, dataset: dataset ?? null });
+  }
 
   function authenticate(request: IncomingMessage): Organization {
     const header = request.headers.authorization ?? '';
@@ -204,6 +354,16 @@ export function createRequestHandler(
       });
     }
     const organization = authenticate(request);
+    if (path === '/api/v1/push/trace') {
+      if (method !== 'POST') {
+        throw new ServerError({
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${method} is not allowed on ${path}; use POST`,
+          details: { allow: ['POST'] },
+        });
+      }
+      return push(request, response, organization);
+    }
     const match = /^\/v1\/organizations\/([^/]+)(\/.*)?$/.exec(path);
     let name: string | undefined;
     try {
@@ -223,9 +383,9 @@ export function createRequestHandler(
     for (const candidate of routes) {
       const found = candidate.pattern.exec(rest);
       if (found === null || name === undefined) continue;
-      let traceId = '';
+      let id = '';
       try {
-        traceId = found[1] === undefined ? '' : decodeURIComponent(found[1]);
+        id = found[1] === undefined ? '' : decodeURIComponent(found[1]);
       } catch {
         throw traceNotFound(found[1] as string);
       }
@@ -238,7 +398,7 @@ export function createRequestHandler(
           details: { allow },
         });
       }
-      await handler(request, response, { organization, traceId, query: url.searchParams });
+      await handler(request, response, { organization, id, query: url.searchParams });
       return;
     }
     throw new ServerError({

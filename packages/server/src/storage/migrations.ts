@@ -93,4 +93,33 @@ CREATE INDEX trace_blocks_parent
 CREATE INDEX trace_blocks_trace_seq ON trace_blocks (organization_id, trace_id, seq);
 `,
   },
+  {
+    version: 2,
+    name: 'datasets (seed 001): named collections of traces with metadata',
+    sql: `
+CREATE TABLE datasets (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  organization_id INTEGER NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (organization_id, name)
+);
+
+CREATE TABLE dataset_traces (
+  dataset_seq INTEGER NOT NULL REFERENCES datasets (seq) ON DELETE CASCADE,
+  organization_id INTEGER NOT NULL,
+  trace_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  metadata TEXT NOT NULL,
+  annotations TEXT NOT NULL,
+  PRIMARY KEY (dataset_seq, trace_id),
+  UNIQUE (dataset_seq, position),
+  FOREIGN KEY (organization_id, trace_id)
+    REFERENCES traces (organization_id, id) ON DELETE CASCADE
+);
+CREATE INDEX dataset_traces_trace ON dataset_traces (organization_id, trace_id);
+`,
+  },
 ];

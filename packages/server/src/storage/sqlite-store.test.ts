@@ -58,7 +58,7 @@ function insertRaw(row: {
 describe('the schema enforces seed 002 invariants by itself', () => {
   it('migrates once: reopening keeps the data and the version', () => {
     const again = new SqliteStore(join(temporary, 'tracewarden.db'));
-    expect(again.schemaVersion).toBe(1);
+    expect(again.schemaVersion).toBe(2);
     expect(again.organization('default')?.name).toBe('default');
     again.close();
   });

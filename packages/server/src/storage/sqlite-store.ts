@@ -62,6 +62,29 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/** A dataset (seed 001) as listed. */
+export interface DatasetSummary {
+  name: string;
+  metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  trace_count: number;
+}
+
+/** A trace's membership in a dataset: its metadata and annotations there. */
+export interface DatasetEntry {
+  trace_id: string;
+  metadata: Record<string, unknown>;
+  annotations: unknown[];
+}
+
+/** A trace to store by {@link SqliteStore.importTraces}: its blocks (from core's converters). */
+export interface ImportedTrace {
+  blocks: readonly unknown[];
+  metadata?: Record<string, unknown> | undefined;
+  annotations?: unknown[] | undefined;
+}
+
 /** Options of {@link SqliteStore.appendBlocks}. */
 export interface AppendBlocksOptions {
   blockLimits: Readonly<BlockLimits>;
@@ -87,6 +110,15 @@ function loadSqlite(): typeof import('node:sqlite') {
 }
 
 const organizationNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+const datasetNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+
+function datasetNotFound(name: string): ServerError {
+  return new ServerError({
+    code: 'NOT_FOUND',
+    message: `dataset ${JSON.stringify(name)} not found in this organization`,
+    details: { dataset: name },
+  });
+}
 
 /** Children after parents: a valid batch in this order always names earlier blocks as parents. */
 const rank: Readonly<Record<string, number>> = {
@@ -801,6 +833,227 @@ export class SqliteStore {
       );
       return Number(result.changes) > 0;
     });
+  }
+
+  private datasetRow(organizationId: number, name: string): Record<string, unknown> | undefined {
+    return this.statement(
+      `SELECT d.seq, d.name, d.metadata, d.created_at, d.updated_at,
+         (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq) AS trace_count
+       FROM datasets d WHERE d.organization_id = ? AND d.name = ?`,
+    ).get(organizationId, name);
+  }
+
+  private static datasetOf(row: Record<string, unknown>): DatasetSummary {
+    return {
+      name: row.name as string,
+      metadata: JSON.parse(row.metadata as string) as Record<string, unknown>,
+      created_at: row.created_at as string,
+      updated_at: row.updated_at as string,
+      trace_count: row.trace_count as number,
+    };
+  }
+
+  /** A dataset's summary, or undefined. */
+  dataset(organizationId: number, name: string): DatasetSummary | undefined {
+    const row = this.datasetRow(organizationId, name);
+    return row === undefined ? undefined : SqliteStore.datasetOf(row);
+  }
+
+  /**
+   * Creates a dataset.
+   * @throws {@link ServerError} `CONFLICT` when the name is taken, `INVALID_REQUEST` for a bad name
+   */
+  createDataset(
+    organizationId: number,
+    name: string,
+    metadata: Record<string, unknown> = {},
+  ): DatasetSummary {
+    if (!datasetNamePattern.test(name)) {
+      throw new ServerError({
+        code: 'INVALID_REQUEST',
+        message: `dataset name ${JSON.stringify(name)} is not allowed; use 1 to 200 letters, digits, '_', '.' or '-', starting with a letter or digit`,
+        details: { field: 'name' },
+      });
+    }
+    if (this.datasetRow(organizationId, name) !== undefined) {
+      throw new ServerError({
+        code: 'CONFLICT',
+        message: `dataset ${JSON.stringify(name)} already exists; add traces to it, or pick another name`,
+        details: { dataset: name },
+      });
+    }
+    const time = now();
+    this.statement(
+      'INSERT INTO datasets (organization_id, name, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(organizationId, name, JSON.stringify(metadata), time, time);
+    return this.dataset(organizationId, name) as DatasetSummary;
+  }
+
+  /** One page of an organization's datasets, newest first. */
+  listDatasets(
+    organizationId: number,
+    page: { cursor?: string | undefined; limit: number },
+  ): Page<DatasetSummary> {
+    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
+    const rows = this.statement(
+      `SELECT d.seq, d.name, d.metadata, d.created_at, d.updated_at,
+         (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq) AS trace_count
+       FROM datasets d WHERE d.organization_id = ? AND d.seq < ? ORDER BY d.seq DESC LIMIT ?`,
+    ).all(organizationId, before, page.limit + 1);
+    const more = rows.length > page.limit;
+    const kept = more ? rows.slice(0, page.limit) : rows;
+    return {
+      items: kept.map((row) => SqliteStore.datasetOf(row)),
+      next_cursor: more ? encodeCursor(kept[kept.length - 1]?.seq as number) : null,
+    };
+  }
+
+  /**
+   * A dataset's traces in order, with their metadata and annotations.
+   * @returns undefined when the dataset does not exist
+   */
+  datasetEntries(organizationId: number, name: string): DatasetEntry[] | undefined {
+    const row = this.datasetRow(organizationId, name);
+    if (row === undefined) return undefined;
+    return this.statement(
+      'SELECT trace_id, metadata, annotations FROM dataset_traces WHERE dataset_seq = ? ORDER BY position',
+    )
+      .all(row.seq as number)
+      .map((entry) => ({
+        trace_id: entry.trace_id as string,
+        metadata: JSON.parse(entry.metadata as string) as Record<string, unknown>,
+        annotations: JSON.parse(entry.annotations as string) as unknown[],
+      }));
+  }
+
+  private addEntries(
+    organizationId: number,
+    datasetSeq: number,
+    entries: readonly {
+      trace_id: string;
+      metadata?: Record<string, unknown> | undefined;
+      annotations?: unknown[] | undefined;
+    }[],
+  ): number {
+    const last = this.statement(
+      'SELECT COALESCE(MAX(position), -1) AS position FROM dataset_traces WHERE dataset_seq = ?',
+    ).get(datasetSeq);
+    let position = (last?.position as number) + 1;
+    let added = 0;
+    const insert = this.statement(
+      `INSERT INTO dataset_traces (dataset_seq, organization_id, trace_id, position, metadata, annotations)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dataset_seq, trace_id) DO NOTHING`,
+    );
+    for (const entry of entries) {
+      if (this.trace(organizationId, entry.trace_id) === undefined) {
+        throw new ServerError({
+          code: 'NOT_FOUND',
+          message: `trace ${JSON.stringify(entry.trace_id)} not found in this organization; store its blocks first`,
+          details: { trace_id: entry.trace_id },
+        });
+      }
+      const result = insert.run(
+        datasetSeq,
+        organizationId,
+        entry.trace_id,
+        position,
+        JSON.stringify(entry.metadata ?? {}),
+        JSON.stringify(entry.annotations ?? []),
+      );
+      if (Number(result.changes) > 0) {
+        position++;
+        added++;
+      }
+    }
+    this.statement('UPDATE datasets SET updated_at = ? WHERE seq = ?').run(now(), datasetSeq);
+    return added;
+  }
+
+  /**
+   * Adds stored traces to a dataset, all or none; a trace already in it is left as is.
+   * @returns how many were added
+   * @throws {@link ServerError} `NOT_FOUND` for a missing dataset or trace
+   */
+  addDatasetTraces(
+    organizationId: number,
+    name: string,
+    entries: readonly { trace_id: string; metadata?: Record<string, unknown> | undefined }[],
+  ): number {
+    return this.transaction(() => {
+      const row = this.datasetRow(organizationId, name);
+      if (row === undefined) throw datasetNotFound(name);
+      return this.addEntries(organizationId, row.seq as number, entries);
+    });
+  }
+
+  /**
+   * Deletes a dataset (its traces stay).
+   * @returns false when there was no such dataset
+   */
+  deleteDataset(organizationId: number, name: string): boolean {
+    const result = this.statement(
+      'DELETE FROM datasets WHERE organization_id = ? AND name = ?',
+    ).run(organizationId, name);
+    return Number(result.changes) > 0;
+  }
+
+  /**
+   * Stores whole traces (each under a new trace id) and, when `dataset` is given, adds them to
+   * it (creating it with `metadata` when missing), all in one transaction: an import or a push
+   * is stored entirely or not at all.
+   * @returns the new trace ids, in order
+   * @throws core's `TraceError` with `details.trace_index` for a trace that breaks a rule
+   */
+  importTraces(
+    organizationId: number,
+    traces: readonly ImportedTrace[],
+    options: AppendBlocksOptions & {
+      dataset?: { name: string; metadata?: Record<string, unknown> | undefined } | undefined;
+    },
+  ): string[] {
+    try {
+      return this.transaction(() => {
+        const ids: string[] = [];
+        traces.forEach((trace, index) => {
+          const traceId = options.ids.traceId();
+          try {
+            // the converters' blocks carry a trace id of their own: store them under the new one
+            const blocks = trace.blocks.map((block) =>
+              isRecord(block) ? { ...block, trace_id: traceId } : block,
+            );
+            this.appendInTransaction(organizationId, traceId, blocks, options);
+          } catch (error) {
+            if (!(error instanceof TraceError)) throw error;
+            throw new TraceError({
+              code: error.code,
+              message: `trace ${index}: ${error.message}`,
+              details: { ...error.details, trace_index: index },
+              cause: error,
+            });
+          }
+          ids.push(traceId);
+        });
+        const dataset = options.dataset;
+        if (dataset !== undefined) {
+          if (this.datasetRow(organizationId, dataset.name) === undefined) {
+            this.createDataset(organizationId, dataset.name, dataset.metadata);
+          }
+          const row = this.datasetRow(organizationId, dataset.name);
+          this.addEntries(
+            organizationId,
+            row?.seq as number,
+            traces.map((trace, index) => ({
+              trace_id: ids[index] as string,
+              metadata: trace.metadata,
+              annotations: trace.annotations,
+            })),
+          );
+        }
+        return ids;
+      });
+    } catch (error) {
+      throw constraintError(error);
+    }
   }
 
   /**

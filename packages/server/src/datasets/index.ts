@@ -1,0 +1,7 @@
+export {
+  exportLine,
+  type ParsedDatasetFile,
+  type PushTraceBody,
+  parseDatasetJsonl,
+  parsePushBody,
+} from './convert-traces.js';
