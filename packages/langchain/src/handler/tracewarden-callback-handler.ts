@@ -7,6 +7,7 @@ import type { ChainValues } from '@langchain/core/utils/types';
 import {
   type AdapterOptions,
   type AdapterRuntime,
+  canonicalJson,
   createAdapterRuntime,
   createTracer,
   currentTracer,
@@ -16,10 +17,9 @@ import {
   optionChecks,
   PolicyViolationError,
   recordToolResult,
-  registerRefusal,
+  refusalFor,
   type Tracer,
   TracewardenError,
-  takeRefusal,
 } from '@tracewarden/core';
 import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
@@ -43,6 +43,7 @@ import {
   tracerOfCall,
   tracerOfMessages,
 } from '../tracing/conversation-links.js';
+import { handOverVerdicts, toolArguments } from '../tracing/hand-over-verdicts.js';
 import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
 import { type RunInfo, runMetadata } from '../tracing/run-metadata.js';
 
@@ -127,27 +128,6 @@ const maxOpenRuns = 10_000;
 
 /** Most refused calls remembered for runs without a call id (oldest dropped first). */
 const maxRefused = 1_000;
-
-/** Tool arguments (an object or its JSON text) as JSON text with sorted keys, for comparison. */
-function canonicalArguments(value: unknown): string {
-  let parsed = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return value;
-    }
-  }
-  return JSON.stringify(parsed, (_key, field: unknown) =>
-    typeof field === 'object' && field !== null && !Array.isArray(field)
-      ? Object.fromEntries(
-          Object.entries(field as Record<string, unknown>).sort(([a], [b]) =>
-            a < b ? -1 : a > b ? 1 : 0,
-          ),
-        )
-      : field,
-  );
-}
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
@@ -507,12 +487,8 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       );
       const outcome = handle.finish(response);
       noteAnswer(handle.tracer, outcome.messageBlockId);
-      if (this.#refuse)
-        for (const review of outcome.toolCalls)
-          if (review.refusedAtTool === true && review.refusal !== undefined) {
-            registerRefusal(review.call.id, review.refusal);
-            this.#rememberRefused(review.call.id, review.call.name, review.call.arguments);
-          }
+      for (const refused of handOverVerdicts(outcome))
+        this.#rememberRefused(refused.callId, refused.name, refused.arguments);
     } catch (error) {
       this.#fail(error);
     }
@@ -579,8 +555,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    */
   readonly #refused = new Map<string, { name: string; args: string }>();
 
-  #rememberRefused(callId: string, name: string, args: unknown): void {
-    this.#refused.set(callId, { name, args: canonicalArguments(args) });
+  #rememberRefused(callId: string, name: string, args: string | undefined): void {
+    if (args === undefined) return;
+    this.#refused.set(callId, { name, args });
     if (this.#refused.size > maxRefused) {
       const oldest = this.#refused.keys().next();
       if (oldest.done !== true) this.#refused.delete(oldest.value);
@@ -596,16 +573,17 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     name: string | undefined,
     input: string,
   ): string | undefined {
+    const args = toolArguments(input);
     if (toolCallId !== undefined) {
       this.#refused.delete(toolCallId);
-      return takeRefusal(toolCallId);
+      return refusalFor(toolCallId, name ?? '', args);
     }
     if (this.#refused.size === 0) return undefined;
-    const args = canonicalArguments(input);
+    const canonical = canonicalJson(args);
     for (const [callId, call] of this.#refused) {
-      if (call.name !== name || call.args !== args) continue;
+      if (call.name !== name || call.args !== canonical) continue;
       this.#refused.delete(callId);
-      return takeRefusal(callId);
+      return refusalFor(callId, call.name, args);
     }
     return undefined;
   }

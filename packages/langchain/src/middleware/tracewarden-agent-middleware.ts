@@ -7,9 +7,8 @@ import {
   type ModelCallHandle,
   optionChecks,
   recordToolResult,
-  registerRefusal,
+  refusalFor,
   type Tracer,
-  takeRefusal,
   withTrace,
 } from '@tracewarden/core';
 import type { AgentMiddleware } from 'langchain';
@@ -29,6 +28,7 @@ import {
   tracerOfCall,
   tracerOfMessages,
 } from '../tracing/conversation-links.js';
+import { handOverVerdicts } from '../tracing/hand-over-verdicts.js';
 import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
 
 /**
@@ -250,10 +250,7 @@ export function tracewardenAgentMiddleware(
     );
     const outcome = handle.finish(response);
     noteAnswer(tracer, outcome.messageBlockId);
-    if (refuse)
-      for (const review of outcome.toolCalls)
-        if (review.refusedAtTool === true && review.refusal !== undefined)
-          registerRefusal(review.call.id, review.refusal);
+    handOverVerdicts(outcome);
     return answer;
   }
 
@@ -264,7 +261,8 @@ export function tracewardenAgentMiddleware(
     const call = request.toolCall;
     const callId = call.id;
     if (callId !== undefined) {
-      const refusal = takeRefusal(callId);
+      // the verdict on this call, re-checked when its arguments changed since the review
+      const refusal = refusalFor(callId, call.name, call.args);
       // the refusal is already recorded as the call's TOOL_RESULT
       if (refusal !== undefined)
         return new ToolMessage({

@@ -7,8 +7,8 @@ import {
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
+  refusalFor,
   TracewardenError,
-  takeRefusal,
 } from '@tracewarden/core';
 import { tracerOfCall } from '../tracing/conversation-links.js';
 
@@ -199,7 +199,8 @@ export function guardTools(
         // a run without a tool call: the handler recorded its TOOL_CALL under the run's id
         const callId = toolCallId ?? runManager?.runId;
         if (toolCallId !== undefined) {
-          const refusal = takeRefusal(toolCallId);
+          // the model call's verdict, re-checked on the arguments that really run
+          const refusal = refusalFor(toolCallId, tool.name, input);
           if (refusal !== undefined)
             return refuse(
               new PolicyViolationError({ violations: [], message: refusal }),

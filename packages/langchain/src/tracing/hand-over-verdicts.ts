@@ -1,0 +1,49 @@
+import { canonicalJson, type ModelCallOutcome, registerReview } from '@tracewarden/core';
+
+/**
+ * Hands each verdict of a model call to the tool run that will execute the call (by the model's
+ * call id): a refusal to answer instead of running, or — with a policy — the reviewed arguments
+ * and a re-check, so a call whose arguments change before it runs (another middleware, a
+ * human-in-the-loop edit) is judged on what really runs. Tool runs ask `refusalFor(callId,
+ * toolName, args)` before running.
+ * @returns the calls refused, with their name and canonical arguments
+ * @internal
+ */
+export function handOverVerdicts(
+  outcome: ModelCallOutcome,
+): { callId: string; name: string; arguments: string | undefined }[] {
+  const refused: { callId: string; name: string; arguments: string | undefined }[] = [];
+  const recheck = outcome.recheck;
+  for (const review of outcome.toolCalls) {
+    const call = review.call;
+    if (review.refusal === undefined && recheck === undefined) continue;
+    const reviewed = canonicalJson(call.arguments);
+    registerReview(call.id, {
+      toolName: call.name,
+      arguments: reviewed,
+      refusal: review.refusal,
+      recheck:
+        recheck === undefined
+          ? undefined
+          : (toolName, args) =>
+              recheck({
+                id: call.id,
+                name: toolName,
+                arguments: (args ?? {}) as Record<string, unknown>,
+              }),
+    });
+    if (review.refusal !== undefined)
+      refused.push({ callId: call.id, name: call.name, arguments: reviewed });
+  }
+  return refused;
+}
+
+/** Tool input as LangChain hands it to `handleToolStart` (JSON text) as arguments. @internal */
+export function toolArguments(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return { input };
+  }
+}
