@@ -4,6 +4,12 @@ import type { ServerLimits } from '../config/index.js';
 import { exportLine, parseDatasetJsonl, parsePushBody } from '../datasets/index.js';
 import { ServerError, toErrorBody } from '../errors/index.js';
 import { readJsonBody, readTextBody, sendJson } from '../http/index.js';
+import {
+  checkBody,
+  createOpenApiDocument,
+  type JsonSchema,
+  requestSchemas,
+} from '../openapi/index.js';
 import type { Organization, SqliteStore } from '../storage/index.js';
 
 /** What the handler needs from the running server. @internal */
@@ -72,8 +78,19 @@ function datasetNotFound(name: string): ServerError {
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Checks a body against its request schema (the one the OpenAPI document publishes).
+ * @throws core's `TraceError` `VALIDATION` naming the first field that does not fit
+ */
+function requireBody(schema: JsonSchema, body: unknown, example: string): void {
+  const problem = checkBody(schema, body);
+  if (problem !== undefined) {
+    throw new TraceError({
+      code: 'VALIDATION',
+      message: `${problem.message}; send ${example} (schema: /v1/openapi.json)`,
+      details: { field: problem.path },
+    });
+  }
 }
 
 /**
@@ -127,15 +144,12 @@ export function createRequestHandler(
         },
         POST: async (request, response, { organization, id: traceId }) => {
           const body = await readJsonBody(request, limits);
-          if (!isRecord(body) || !Array.isArray(body.blocks)) {
-            throw new TraceError({
-              code: 'VALIDATION',
-              message:
-                'the body must be a JSON object with a "blocks" array: { "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
-              details: { field: 'blocks', trace_id: traceId },
-            });
-          }
-          const blocks: unknown[] = body.blocks;
+          requireBody(
+            requestSchemas.PostBlocks,
+            body,
+            '{ "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
+          );
+          const blocks = (body as { blocks: unknown[] }).blocks;
           if (blocks.length > limits.maxBatchBlocks) {
             throw new TraceError({
               code: 'PAYLOAD_TOO_LARGE',
@@ -183,21 +197,13 @@ export function createRequestHandler(
         },
         POST: async (request, response, { organization }) => {
           const body = await readJsonBody(request, limits);
-          if (!isRecord(body) || typeof body.name !== 'string') {
-            throw new TraceError({
-              code: 'VALIDATION',
-              message: 'the body must be { "name": "<dataset>", "metadata": { ... } }',
-              details: { field: 'name' },
-            });
-          }
-          if (body.metadata !== undefined && !isRecord(body.metadata)) {
-            throw new TraceError({
-              code: 'VALIDATION',
-              message: 'metadata must be a JSON object, when given',
-              details: { field: 'metadata' },
-            });
-          }
-          sendJson(response, 201, store.createDataset(organization.id, body.name, body.metadata));
+          requireBody(
+            requestSchemas.CreateDataset,
+            body,
+            '{ "name": "<dataset>", "metadata": { ... } }',
+          );
+          const { name, metadata } = body as { name: string; metadata?: Record<string, unknown> };
+          sendJson(response, 201, store.createDataset(organization.id, name, metadata));
         },
       },
     },
@@ -221,28 +227,15 @@ export function createRequestHandler(
       methods: {
         POST: async (request, response, { organization, id: name }) => {
           const body = await readJsonBody(request, limits);
-          const traces = isRecord(body) ? body.traces : undefined;
-          if (
-            !Array.isArray(traces) ||
-            !traces.every(
-              (entry) =>
-                isRecord(entry) &&
-                typeof entry.trace_id === 'string' &&
-                (entry.metadata === undefined || isRecord(entry.metadata)),
-            )
-          ) {
-            throw new TraceError({
-              code: 'VALIDATION',
-              message:
-                'the body must be { "traces": [{ "trace_id": "tr_...", "metadata": { ... } }, ...] }',
-              details: { field: 'traces' },
-            });
-          }
-          const added = store.addDatasetTraces(
-            organization.id,
-            name,
-            traces as { trace_id: string; metadata?: Record<string, unknown> }[],
+          requireBody(
+            requestSchemas.AddDatasetTraces,
+            body,
+            '{ "traces": [{ "trace_id": "tr_...", "metadata": { ... } }] }',
           );
+          const { traces } = body as {
+            traces: { trace_id: string; metadata?: Record<string, unknown> }[];
+          };
+          const added = store.addDatasetTraces(organization.id, name, traces);
           sendJson(response, 200, { dataset: name, added });
         },
       },
@@ -302,6 +295,7 @@ export function createRequestHandler(
     organization: Organization,
   ) {
     const body = await readJsonBody(request, limits);
+    requireBody(requestSchemas.PushTrace, body, '{ "messages": [[event, ...], ...] }');
     const { traces, dataset } = parsePushBody(body, context.ids);
     const ids = store.importTraces(organization.id, traces, {
       blockLimits: context.blockLimits,
@@ -354,6 +348,16 @@ export function createRequestHandler(
       });
     }
     const organization = authenticate(request);
+    if (path === '/v1/openapi.json') {
+      if (method !== 'GET') {
+        throw new ServerError({
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${method} is not allowed on ${path}; use GET`,
+          details: { allow: ['GET'] },
+        });
+      }
+      return sendJson(response, 200, createOpenApiDocument());
+    }
     if (path === '/api/v1/push/trace') {
       if (method !== 'POST') {
         throw new ServerError({
