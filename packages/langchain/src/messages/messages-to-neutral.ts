@@ -263,6 +263,9 @@ function messageToNeutral(message: LooseMessage): NeutralMessage {
         content: toolContentOf(message.content) as string | ContentPart[] | null,
         tool_call_id: typeof message.tool_call_id === 'string' ? message.tool_call_id : undefined,
       };
+      // an error ToolMessage (a tool node's caught error, a guard's refusal) failed
+      if (message.status === 'error') neutral.status = 'failure';
+      else if (message.status === 'success') neutral.status = 'success';
     } else {
       neutral = { role, content: contentOf(message.content) };
       if (typeof message.name === 'string' && message.name !== '') neutral.name = message.name;

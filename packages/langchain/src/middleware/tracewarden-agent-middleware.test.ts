@@ -5,7 +5,7 @@ import { createTracer, PolicyViolationError, parsePolicy, type Tracer } from '@t
 import { createAgent, createMiddleware } from 'langchain';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
-import { aiMessage, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
+import { aiMessage, explode, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from '../handler/index.js';
 import { guardTools } from '../tools/index.js';
 import { tracewardenAgentMiddleware } from './tracewarden-agent-middleware.js';
@@ -296,5 +296,27 @@ raise "mail leaves the company" if:
     const results = expectSoundTrace(tracer).filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results).toHaveLength(1);
     expect(results[0]?.metadata).toMatchObject({ refused: true });
+  });
+
+  it('records a tool error the handler only sees in the next request as a failed TOOL_RESULT', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    // LangChain's own switch: no tool callbacks for this handler, so the tool run is not observed
+    handler.ignoreAgent = true;
+    const model = fakeModel()
+      .respond(
+        aiMessage({
+          content: '',
+          tool_calls: [{ name: 'explode', args: {}, id: 'call_x', type: 'tool_call' }],
+        }),
+      )
+      .respond(aiMessage({ content: 'The tool failed.' }));
+    const agent = createAgent({ model, tools: [explode] });
+    await agent.invoke({ messages: [new HumanMessage('Go')] }, { callbacks: [handler] });
+    await handler.flush();
+    const result = expectSoundTrace(tracer).find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.call_id).toBe('call_x');
+    expect(String(result?.payload.output)).toContain('tool exploded');
+    expect(result?.metadata).toMatchObject({ status: 'failure' });
   });
 });
