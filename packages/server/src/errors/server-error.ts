@@ -13,7 +13,14 @@ export type ServerErrorCode =
   | 'NOT_IMPLEMENTED'
   | 'INTERNAL';
 
-/** HTTP status of each {@link ServerErrorCode}. */
+/**
+ * HTTP status of each {@link ServerErrorCode}.
+ *
+ * @example
+ * ```ts
+ * serverErrorHttpStatus.UNAUTHORIZED; // 401
+ * ```
+ */
 export const serverErrorHttpStatus: Readonly<Record<ServerErrorCode, number>> = Object.freeze({
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,

@@ -16,6 +16,11 @@ export interface JsonSchema {
  * The request bodies, as JSON Schemas. The routes check bodies against these (see
  * {@link checkBody}) and the OpenAPI document publishes them, so the two cannot drift. Blocks
  * and chat events are `$ref`s to core's schemas: core's validator checks those.
+ *
+ * @example
+ * ```ts
+ * requestSchemas.PostBlocks.required; // ['blocks']
+ * ```
  */
 export const requestSchemas = {
   PostBlocks: {
@@ -95,7 +100,11 @@ function matchesType(value: unknown, type: string): boolean {
  * @param value - the parsed body
  * @param path - the path of `value` (for messages)
  * @returns the first problem as `{ path, message }`, or undefined when the value fits
- * @internal
+ * @example
+ * ```ts
+ * checkBody(requestSchemas.PostBlocks, { blocks: 'x' });
+ * // { path: 'blocks', message: 'blocks must be array, got string' }
+ * ```
  */
 export function checkBody(
   schema: JsonSchema,

@@ -12,10 +12,22 @@ import { createRequestHandler } from './create-request-handler.js';
 /**
  * The collector's default port: clear of 3000 (dev servers), 4317/4318 (OTLP), 6006
  * (Storybook, Phoenix) and 8080.
+ *
+ * @example
+ * ```ts
+ * const url = `http://127.0.0.1:${defaultPort}`;
+ * ```
  */
 export const defaultPort = 7319;
 
-/** The organization created, with one API key, on a fresh data directory. */
+/**
+ * The organization created, with one API key, on a fresh data directory.
+ *
+ * @example
+ * ```ts
+ * const path = `/v1/organizations/${defaultOrganization}/traces`;
+ * ```
+ */
 export const defaultOrganization = 'default';
 
 /** Options of {@link startServer}. */
