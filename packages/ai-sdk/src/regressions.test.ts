@@ -147,7 +147,9 @@ describe('review regressions', () => {
       middleware: tracewardenMiddleware({ tracer }),
     });
     await generateText({ model, prompt: 'go' });
-    expect((assistants(tracer)[0]?.metadata as { usage?: unknown }).usage).toBeUndefined();
+    expect(
+      (assistants(tracer)[0]?.metadata as { usage?: unknown } | undefined)?.usage,
+    ).toBeUndefined();
   });
 
   it('telemetry toolGuards are checked when given: a typo throws at once', () => {
@@ -171,7 +173,9 @@ describe('review regressions', () => {
       middleware: tracewardenMiddleware({ tracer }),
     });
     await generateText({ model, prompt: 'go', timeout: 30, maxRetries: 0 }).catch(() => {});
-    expect((assistants(tracer).at(-1)?.metadata as { status?: unknown }).status).toBe('timeout');
+    expect((assistants(tracer).at(-1)?.metadata as { status?: unknown } | undefined)?.status).toBe(
+      'timeout',
+    );
   });
 
   for (const stream of [false, true])
@@ -211,7 +215,9 @@ describe('review regressions', () => {
       }
       clearTimeout(timer);
       expect(error).toBeInstanceOf(GuardTimeoutError);
-      expect((assistants(tracer).at(-1)?.metadata as { status?: unknown }).status).toBe('timeout');
+      expect(
+        (assistants(tracer).at(-1)?.metadata as { status?: unknown } | undefined)?.status,
+      ).toBe('timeout');
     });
 
   it('onTraceEnd fires once per top-level call, not for a generateText inside a tool', async () => {

@@ -301,7 +301,8 @@ describe('the budget on model calls', () => {
     });
     const call = runtime.recorder.start({ provider: 'acme', model: 'wide-model', messages });
     call.finish({ text: 'short', usage: { inputTokens: 10, outputTokens: 2000 } });
-    const decisions = (tracer.blocks().at(-1)?.metadata as { decisions?: unknown[] }).decisions;
+    const decisions = (tracer.blocks().at(-1)?.metadata as { decisions?: unknown[] } | undefined)
+      ?.decisions;
     expect(decisions).toContainEqual(
       expect.objectContaining({ guard: 'budget', event: 'exceeded', limit: 'max_cost_per_call' }),
     );
