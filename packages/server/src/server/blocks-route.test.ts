@@ -206,6 +206,14 @@ describe('POST /v1/organizations/:org/traces/:traceId/blocks', () => {
     expect(await storedBlocks('tr_retry')).toHaveLength(3);
   });
 
+  it('rejects an over-long trace id', async () => {
+    const response = await t.post('t'.repeat(257), [blocks.message('tb_m')]);
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({
+      error: { code: 'VALIDATION', details: { field: 'trace_id' } },
+    });
+  });
+
   it('rejects a block of another trace than the path', async () => {
     const response = await t.post('tr_path', [
       { ...blocks.message('tb_m'), trace_id: 'tr_elsewhere' },

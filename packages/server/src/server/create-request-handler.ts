@@ -43,6 +43,7 @@ interface Route {
 }
 
 const maxPageSize = 1000;
+const maxTraceIdLength = 256;
 
 function pageSize(query: URLSearchParams, fallback: number): number {
   const text = query.get('limit');
@@ -150,6 +151,13 @@ export function createRequestHandler(
             '{ "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
           );
           const blocks = (body as { blocks: unknown[] }).blocks;
+          if (traceId.length > maxTraceIdLength) {
+            throw new TraceError({
+              code: 'VALIDATION',
+              message: `a trace id has at most ${maxTraceIdLength} characters, got ${traceId.length}`,
+              details: { field: 'trace_id' },
+            });
+          }
           if (blocks.length > limits.maxBatchBlocks) {
             throw new TraceError({
               code: 'PAYLOAD_TOO_LARGE',

@@ -131,4 +131,42 @@ describe('startServer', () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
     await server.close();
   });
+
+  it('closes connections of requests still running after the drain timeout, storing nothing of them', async () => {
+    const server = await startServer({ port: 0, dataDir: join(temporary, 'stuck'), env: {} });
+    const key = server.initialApiKey?.key as string;
+    const { hostname, port } = new URL(server.url);
+    let connected: () => void = () => {};
+    const onSocket = new Promise<void>((resolve) => (connected = resolve));
+    const failed = new Promise<string>((resolve) => {
+      const request = httpRequest({
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/v1/organizations/default/traces/tr_stuck/blocks',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': '1000',
+        },
+      });
+      request.on('error', (error) => resolve(error.message));
+      request.on('response', () => resolve('answered'));
+      request.on('socket', (socket) => socket.on('connect', () => connected()));
+      request.write('{"blocks": [');
+    });
+    await onSocket;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.close({ timeoutMs: 50 });
+    expect(await failed).not.toBe('answered');
+    const reopened = await startServer({ port: 0, dataDir: join(temporary, 'stuck'), env: {} });
+    try {
+      const response = await fetch(`${reopened.url}/v1/organizations/default/traces`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(await response.json()).toEqual({ traces: [], next_cursor: null });
+    } finally {
+      await reopened.close();
+    }
+  });
 });

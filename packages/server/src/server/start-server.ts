@@ -65,9 +65,11 @@ export interface RunningServer {
   initialApiKey: { organization: string; key: string } | undefined;
   /**
    * Stops accepting connections, lets in-flight requests finish (`/readyz` answers 503
-   * meanwhile), then closes the database. Safe to call twice.
+   * meanwhile), then closes the database. Requests still running after `timeoutMs` have their
+   * connections closed (their transactions roll back: nothing is half-written). Safe to call twice.
+   * @param options - `timeoutMs`, how long to wait for requests in flight (default 30000)
    */
-  close(): Promise<void>;
+  close(options?: { timeoutMs?: number }): Promise<void>;
   /**
    * Creates an API key, and its organization if needed.
    * @returns `{ key }`, the secret (shown once), with its `id` and `organization`
@@ -95,11 +97,15 @@ export function resolveDataDir(
   return join(homedir(), '.tracewarden');
 }
 
-function writeCredentials(file: string, url: string, organization: string, key: string): void {
+function writeCredentials(
+  file: string,
+  url: string | undefined,
+  organization: string,
+  key: string,
+): void {
   const text = `# tracewarden collector credentials, written on first start (${new Date().toISOString()}).
 # Keep this file secret: the key gives full access to the organization's traces.
-TRACEWARDEN_URL=${url}
-TRACEWARDEN_ORGANIZATION=${organization}
+${url === undefined ? '' : `TRACEWARDEN_URL=${url}\n`}TRACEWARDEN_ORGANIZATION=${organization}
 TRACEWARDEN_API_KEY=${key}
 `;
   writeFileSync(file, text, { mode: 0o600 });
@@ -160,6 +166,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       name: 'created on first start',
       createOrganization: true,
     });
+    // at once, so the key is never lost if listening fails; again with the URL below
+    writeCredentials(credentialsFile, undefined, initial.organization, initial.key);
   }
 
   let draining = false;
@@ -210,12 +218,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     credentialsFile,
     initialApiKey:
       initial === undefined ? undefined : { organization: initial.organization, key: initial.key },
-    close() {
+    close({ timeoutMs = 30_000 } = {}) {
       closing ??= (async () => {
         draining = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        if (inFlight.size > 0) await new Promise<void>((resolve) => (idle = resolve));
+        if (inFlight.size > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await new Promise<void>((resolve) => {
+            idle = resolve;
+            timer = setTimeout(resolve, timeoutMs);
+          });
+          clearTimeout(timer);
+        }
         server.closeAllConnections();
         await stopped;
         store.close();

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import {
   type Block,
@@ -298,7 +299,7 @@ export class SqliteStore {
    */
   static openDataDir(dataDir: string): SqliteStore {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    return new SqliteStore(`${dataDir.replace(/\/+$/, '')}/tracewarden.db`);
+    return new SqliteStore(join(dataDir, 'tracewarden.db'));
   }
 
   private migrate(): void {
