@@ -63,10 +63,19 @@ class NoopHandler extends BaseCallbackHandler {
   constructor() {
     super({ _awaitHandler: true });
   }
+  // the callbacks TracewardenCallbackHandler implements, doing nothing: what LangChain's
+  // callback manager costs such a handler
   handleChatModelStart(): void {}
+  handleLLMStart(): void {}
+  handleLLMNewToken(): void {}
   handleLLMEnd(): void {}
+  handleLLMError(): void {}
   handleToolStart(): void {}
   handleToolEnd(): void {}
+  handleToolError(): void {}
+  handleChainStart(): void {}
+  handleChainEnd(): void {}
+  handleChainError(): void {}
 }
 
 const batch = 2_000;
