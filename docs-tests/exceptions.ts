@@ -11,8 +11,6 @@ export const exceptions: Readonly<Record<string, string>> = {
     'reads `.id` of a tracer method (`tracer.findToolCall` is a function, not a block); owner: core',
   'packages/core/src/model/parse-trace.ts#parseTrace':
     'shows `trace[0].tool_calls[0]...` as reading, not code: index access on a possibly-undefined element under noUncheckedIndexedAccess; owner: core',
-  'packages/core/src/policy/policy-error.ts#PolicyError':
-    'narrows with `TracewardenError.isInstance`, which does not know `line`/`column`: needs a per-class `isInstance` (issue 18, errors); owner: policy',
   'packages/core/src/policy/policy-types.ts#PolicyViolation':
     'the example is a record shape (`{ key, action, ... }` in prose notation), not a statement; owner: policy',
 };

@@ -59,7 +59,8 @@ export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
  * ```ts
  * const middleware: TracewardenAgentMiddleware = tracewardenAgentMiddleware();
  * await createAgent({ model, tools, middleware: [middleware] }).invoke({ messages });
- * console.log(renderTree(middleware.tracers[0].stitched()));
+ * const [first] = middleware.tracers;
+ * if (first !== undefined) console.log(renderTree(first.stitched()));
  * ```
  */
 export type TracewardenAgentMiddleware = AgentMiddleware & {
