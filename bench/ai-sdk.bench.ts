@@ -6,6 +6,8 @@
  * both alike; the wall figure is the median of the paired differences. Also prints the main
  * thread's CPU time per call (blocks of 100, summed per kind).
  * Targets (issue 12): < 50 µs added per call, < 0.1 ms added to the time to first chunk.
+ * A last section isolates the middleware from HTTP and from `wrapLanguageModel`'s own layer: a
+ * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -14,6 +16,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
 import { createTracer } from '@tracewarden/core';
 import { generateText, type LanguageModel, streamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 
 const calls = 1500;
 
@@ -188,6 +191,53 @@ try {
   console.log(
     `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
   );
+  await inProcess();
 } finally {
   killServer();
+}
+
+/** The middleware alone: a mock model in this process, interleaved rounds, medians. */
+async function inProcess(): Promise<void> {
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+  };
+  const mock = new MockLanguageModelV4({
+    modelId: 'gpt-4o-mini',
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'Echo: Say something short.' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    }),
+  });
+  const models: [string, LanguageModel][] = [
+    ['raw mock', mock],
+    ['wrapLanguageModel, empty middleware', wrapLanguageModel({ model: mock, middleware: {} })],
+    [
+      'wrapLanguageModel, tracewardenMiddleware',
+      wrapLanguageModel({
+        model: mock,
+        middleware: tracewardenMiddleware({ tracer: createTracer() }),
+      }),
+    ],
+  ];
+  const call = (model: LanguageModel) =>
+    generateText({ model, instructions: 'You echo.', prompt: 'Say something short.' });
+  for (let i = 0; i < 2000; i++) for (const [, model] of models) await call(model);
+  const rounds: number[][] = models.map(() => []);
+  for (let round = 0; round < 15; round++)
+    for (const [index, [, model]] of models.entries()) {
+      const start = performance.now();
+      for (let i = 0; i < 300; i++) await call(model);
+      rounds[index]?.push(((performance.now() - start) / 300) * 1000);
+    }
+  console.log('## in process, generateText on a mock model (median of 15 rounds of 300 calls)');
+  const base = median(rounds[1] ?? []);
+  for (const [index, [name]] of models.entries()) {
+    const value = median(rounds[index] ?? []);
+    console.log(
+      `${name.padEnd(42)} ${value.toFixed(1).padStart(7)} µs  vs empty middleware ${(value - base).toFixed(1).padStart(6)} µs`,
+    );
+  }
 }
