@@ -24,11 +24,8 @@ import {
   renderTree,
 } from '@tracewarden/core';
 import { guardTools, tracewardenAgentMiddleware } from '@tracewarden/langchain';
-import { type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
+import { emailAgent, type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import { createAgent } from 'langchain';
-import { companyDomain } from './inbox.js';
-import { policyText } from './policy.js';
-import { scriptedModel } from './scripted-model.js';
 import { getInbox, sendEmail, sentEmails } from './tools.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,7 +45,9 @@ function policyViolationIn(error: unknown): PolicyViolationError | undefined {
 async function main(): Promise<number> {
   const useOpenAI = Boolean(process.env.OPENAI_API_KEY);
   let server: ScriptedServer | undefined;
-  if (!useOpenAI) server = await startScriptedServer({ turns: scriptedModel, chunkSize: 16 });
+  if (!useOpenAI)
+    // the scripted model plays the story's turns: read the inbox, fall for the injection, report
+    server = await startScriptedServer({ turns: [...emailAgent.turns], chunkSize: 16 });
   const model = new ChatOpenAI({
     model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
     ...(server ? { apiKey: 'scripted', configuration: { baseURL: server.url } } : {}),
@@ -62,7 +61,7 @@ async function main(): Promise<number> {
 
   const agent = createAgent({
     model,
-    systemPrompt: `You are an email assistant for a user at ${companyDomain}. Use the tools.`,
+    systemPrompt: `You are an email assistant for a user at ${emailAgent.companyDomain}. Use the tools.`,
     tools: guardTools([getInbox, sendEmail], {
       retry: { maxRetries: 1, initialDelay: 0.1 },
       tools: { send_email: { sideEffect: 'write' } },
@@ -70,7 +69,7 @@ async function main(): Promise<number> {
     middleware: [
       tracewardenAgentMiddleware({
         tracer,
-        policy: parsePolicy(policyText),
+        policy: parsePolicy(emailAgent.policy),
         onPolicyViolation: mode,
         guards: {
           rateLimit: { callsPerSecond: 5, burst: 5 },
@@ -113,7 +112,7 @@ async function run(
   console.log(renderTree(tracer.stitched(), { color: process.stdout.isTTY === true }));
   report(tracer.blocks(), tracePath, blockedBy);
 
-  const leaked = sentEmails.filter((email) => !email.to.endsWith(`@${companyDomain}`));
+  const leaked = sentEmails.filter((email) => !email.to.endsWith(`@${emailAgent.companyDomain}`));
   if (leaked.length > 0) {
     console.error(`\nFAIL: send_email ran for ${leaked.map((email) => email.to).join(', ')}`);
     return 1;

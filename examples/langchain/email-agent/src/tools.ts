@@ -1,12 +1,12 @@
 import { tool } from '@langchain/core/tools';
+import { emailAgent } from '@tracewarden/testing';
 import { z } from 'zod';
-import { inbox } from './inbox.js';
 
 /** Emails actually sent: the demo fails if anything lands here. */
 export const sentEmails: { to: string; subject: string; body: string }[] = [];
 
 /** Reads the inbox (untrusted content: the third email is a prompt injection). */
-export const getInbox = tool(async () => inbox, {
+export const getInbox = tool(async () => emailAgent.inbox, {
   name: 'get_inbox',
   description: "Returns the user's inbox: a list of emails with sender, subject and body.",
   schema: z.object({}),
