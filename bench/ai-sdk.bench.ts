@@ -9,47 +9,16 @@
  * A last section isolates the middleware from HTTP and from `wrapLanguageModel`'s own layer: a
  * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
 import { createTracer } from '@tracewarden/core';
 import { generateText, type LanguageModel, streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { cpuPerCall, median, type Pairs, pairedPhase, startServerProcess } from './paired.js';
 
 const calls = 1500;
 
-function startServerProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const script = join(dirname(fileURLToPath(import.meta.url)), 'scripted-server-process.ts');
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@tracewarden/source', '--import', 'tsx', script],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`scripted server exited (${code})`)));
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (data: string) => {
-      out += data;
-      const line = out.indexOf('\n');
-      if (line >= 0) resolve({ url: out.slice(0, line).trim(), child });
-    });
-  });
-}
-
-const { url, child } = await startServerProcess();
-const killServer = () => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-};
-process.on('exit', killServer);
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    killServer();
-    process.exit(1);
-  });
+const { url, kill: killServer } = await startServerProcess();
 
 const provider = createOpenAICompatible({
   name: 'openai',
@@ -60,17 +29,6 @@ const provider = createOpenAICompatible({
 const raw = provider('gpt-4o-mini');
 const tracer = createTracer();
 const wrapped = wrapLanguageModel({ model: raw, middleware: tracewardenMiddleware({ tracer }) });
-
-function median(values: number[]): number {
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
-function cpuMs(): number {
-  const { user, system } = threadCpuUsage ? threadCpuUsage.call(process) : process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 interface Sample {
   total: number;
@@ -93,51 +51,6 @@ async function streamed(model: LanguageModel): Promise<Sample> {
   return { total: performance.now() - start, first };
 }
 
-interface Pairs {
-  raw: Sample[];
-  wrapped: Sample[];
-}
-
-async function phase(
-  rawCall: () => Promise<Sample>,
-  wrappedCall: () => Promise<Sample>,
-): Promise<Pairs> {
-  const pairs: Pairs = { raw: [], wrapped: [] };
-  for (let i = 0; i < calls; i++) {
-    if (i % 2 === 0) {
-      pairs.raw.push(await rawCall());
-      pairs.wrapped.push(await wrappedCall());
-    } else {
-      pairs.wrapped.push(await wrappedCall());
-      pairs.raw.push(await rawCall());
-    }
-  }
-  return pairs;
-}
-
-async function cpuPerCall(
-  rawCall: () => Promise<Sample>,
-  wrappedCall: () => Promise<Sample>,
-): Promise<{ raw: number; wrapped: number }> {
-  const block = 100;
-  const time = { raw: 0, wrapped: 0 };
-  const run = async (call: () => Promise<Sample>, kind: 'raw' | 'wrapped') => {
-    const start = cpuMs();
-    for (let j = 0; j < block; j++) await call();
-    time[kind] += cpuMs() - start;
-  };
-  for (let i = 0; i < calls / block; i++) {
-    if (i % 2 === 0) {
-      await run(rawCall, 'raw');
-      await run(wrappedCall, 'wrapped');
-    } else {
-      await run(wrappedCall, 'wrapped');
-      await run(rawCall, 'raw');
-    }
-  }
-  return { raw: time.raw / calls, wrapped: time.wrapped / calls };
-}
-
 try {
   for (let i = 0; i < 300; i++) {
     await generated(raw);
@@ -146,26 +59,30 @@ try {
     await streamed(wrapped);
   }
   globalThis.gc?.();
-  const plain = await phase(
+  const plain = await pairedPhase(
+    calls,
     () => generated(raw),
     () => generated(wrapped),
   );
   globalThis.gc?.();
-  const stream = await phase(
+  const stream = await pairedPhase(
+    calls,
     () => streamed(raw),
     () => streamed(wrapped),
   );
   globalThis.gc?.();
   const cpuPlain = await cpuPerCall(
+    calls,
     () => generated(raw),
     () => generated(wrapped),
   );
   const cpuStream = await cpuPerCall(
+    calls,
     () => streamed(raw),
     () => streamed(wrapped),
   );
   const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(7)} µs`;
-  const row = (name: string, pairs: Pairs, key: keyof Sample) => {
+  const row = (name: string, pairs: Pairs<Sample>, key: keyof Sample) => {
     const r = median(pairs.raw.map((sample) => sample[key]));
     const w = median(pairs.wrapped.map((sample) => sample[key]));
     const added = median(

@@ -16,45 +16,21 @@
  * The tracer has no sink, so each response's MESSAGE is built on the trace's next read
  * (decisions 008, 009); the bench reads it once at the end and prints what that first read cost.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTracer } from '@tracewarden/core';
 import { wrapOpenAI } from '@tracewarden/openai';
 import OpenAI from 'openai';
+import {
+  cpuMs,
+  cpuPerCall,
+  median,
+  type Pairs,
+  pairedPhase,
+  startServerProcess,
+} from './paired.js';
 
 const calls = 2000;
 
-function startServerProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const script = join(dirname(fileURLToPath(import.meta.url)), 'scripted-server-process.ts');
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@tracewarden/source', '--import', 'tsx', script],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`scripted server exited (${code})`)));
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (data: string) => {
-      out += data;
-      const line = out.indexOf('\n');
-      if (line >= 0) resolve({ url: out.slice(0, line).trim(), child });
-    });
-  });
-}
-
-const { url, child } = await startServerProcess();
-const killServer = () => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-};
-process.on('exit', killServer);
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    killServer();
-    process.exit(1);
-  });
+const { url, kill: killServer } = await startServerProcess();
 const server = { url };
 const raw = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
 const tracer = createTracer();
@@ -65,23 +41,6 @@ const messages = [
   { role: 'system' as const, content: 'You echo.' },
   { role: 'user' as const, content: 'Say something short.' },
 ];
-
-function median(values: number[]): number {
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
-
-/**
- * CPU time (user + system) of this process's main thread so far, in ms (Node 23.9+; else the
- * whole process). The main thread runs the clients; the GC's helper threads, whose concurrent
- * marking of the growing trace lands on whichever block runs then, are left out.
- */
-function cpuMs(): number {
-  const { user, system } = threadCpuUsage ? threadCpuUsage.call(process) : process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 interface Sample {
   /** Wall time of the whole call, ms. */
@@ -115,57 +74,6 @@ async function streamedCall(client: OpenAI, includeUsage = false): Promise<Sampl
   return { total, first, cpu: cpuMs() - cpu };
 }
 
-interface Pairs {
-  raw: Sample[];
-  wrapped: Sample[];
-}
-
-/** `calls` paired calls, raw and wrapped back to back, alternating which goes first. */
-async function phase(
-  rawCall: () => Promise<Sample>,
-  wrappedCall: () => Promise<Sample>,
-): Promise<Pairs> {
-  const pairs: Pairs = { raw: [], wrapped: [] };
-  for (let i = 0; i < calls; i++) {
-    if (i % 2 === 0) {
-      pairs.raw.push(await rawCall());
-      pairs.wrapped.push(await wrappedCall());
-    } else {
-      pairs.wrapped.push(await wrappedCall());
-      pairs.raw.push(await rawCall());
-    }
-  }
-  return pairs;
-}
-
-/**
- * CPU time per call of the main thread: blocks of 100 raw calls and 100 wrapped calls, alternating
- * which block goes first, the main thread's CPU time summed over each kind's blocks (per-call is
- * too coarse: the kernel accounts CPU time in ticks).
- */
-async function cpuPerCall(
-  rawCall: () => Promise<Sample>,
-  wrappedCall: () => Promise<Sample>,
-): Promise<{ raw: number; wrapped: number }> {
-  const block = 100;
-  const time = { raw: 0, wrapped: 0 };
-  const run = async (call: () => Promise<Sample>, kind: 'raw' | 'wrapped') => {
-    const start = cpuMs();
-    for (let j = 0; j < block; j++) await call();
-    time[kind] += cpuMs() - start;
-  };
-  for (let i = 0; i < calls / block; i++) {
-    if (i % 2 === 0) {
-      await run(rawCall, 'raw');
-      await run(wrappedCall, 'wrapped');
-    } else {
-      await run(wrappedCall, 'wrapped');
-      await run(rawCall, 'raw');
-    }
-  }
-  return { raw: time.raw / calls, wrapped: time.wrapped / calls };
-}
-
 async function measure(): Promise<void> {
   // warm-up: JIT, sockets
   for (let i = 0; i < 300; i++) {
@@ -176,37 +84,42 @@ async function measure(): Promise<void> {
     await streamedCall(wrapped);
   }
   globalThis.gc?.();
-  const plain = await phase(
+  const plain = await pairedPhase(
+    calls,
     () => plainCall(raw),
     () => plainCall(wrapped),
   );
   globalThis.gc?.();
   // the wrapper asks for usage (one more chunk from the server): the same request, raw
-  const stream = await phase(
+  const stream = await pairedPhase(
+    calls,
     () => streamedCall(raw, true),
     () => streamedCall(wrapped),
   );
   globalThis.gc?.();
   // reference only: the raw request without include_usage (one chunk fewer than the wrapped one)
-  const streamNoUsage = await phase(
+  const streamNoUsage = await pairedPhase(
+    calls,
     () => streamedCall(raw),
     () => streamedCall(wrapped),
   );
 
   const cpuPlain = await cpuPerCall(
+    calls,
     () => plainCall(raw),
     () => plainCall(wrapped),
   );
   const cpuStream = await cpuPerCall(
+    calls,
     () => streamedCall(raw, true),
     () => streamedCall(wrapped),
   );
 
   const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(7)} µs`;
   const pick = (samples: Sample[], key: keyof Sample) => samples.map((s) => s[key]);
-  const paired = (pairs: Pairs, key: keyof Sample) =>
+  const paired = (pairs: Pairs<Sample>, key: keyof Sample) =>
     median(pairs.wrapped.map((w, i) => w[key] - (pairs.raw[i]?.[key] ?? 0)));
-  const row = (name: string, pairs: Pairs, key: 'total' | 'first') => {
+  const row = (name: string, pairs: Pairs<Sample>, key: 'total' | 'first') => {
     const r = median(pick(pairs.raw, key));
     const w = median(pick(pairs.wrapped, key));
     console.log(
