@@ -5,6 +5,7 @@ import {
   type PolicyViolation,
   parsePolicy,
   parseTrace,
+  recommendedPolicy,
   type Trace,
   TracewardenError,
 } from '@tracewarden/core';
@@ -18,8 +19,10 @@ import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/inde
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {
-  /** The policy file (Invariant-style rules). */
-  policy: string;
+  /** The policy file (Invariant-style rules); give it or `recommended`. */
+  policy?: string | undefined;
+  /** Check with core's `recommendedPolicy()` (prompt-injection defense) instead of a file. */
+  recommended?: boolean | undefined;
   /** Report format. @default 'text' */
   format?: 'text' | 'json' | undefined;
   /** Force the input format instead of detecting it. */
@@ -176,13 +179,26 @@ export async function checkFiles(
   files: readonly string[],
   options: CheckOptions,
 ): Promise<number> {
-  const policy = await loadPolicy(options.policy);
+  if (options.recommended === true && options.policy !== undefined) {
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `give --policy or --recommended, not both (to combine them, start your policy file with recommendedPolicyText() from @tracewarden/core)`,
+    });
+  }
+  if (options.recommended !== true && options.policy === undefined) {
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `required option '-p, --policy <file>' not specified; give a policy file, or --recommended for the built-in prompt-injection policy`,
+    });
+  }
+  const policy =
+    options.policy === undefined ? recommendedPolicy() : await loadPolicy(options.policy);
   const json = options.format === 'json';
   const palette = context.palette;
   const report: CheckReport = {
     ok: true,
     interrupted: false,
-    policy: options.policy,
+    policy: options.policy ?? 'recommended',
     traces: 0,
     counts: { block: 0, warn: 0, log: 0 },
     violations: [],
@@ -333,7 +349,11 @@ export function addCheckCommand(program: Command, context: CommandContext): Comm
     .description(
       'Run a guardrail policy (Invariant-style rules: raise "..." if: ...) over every trace of the files, locally. Prints each violation as file:line: ACTION trace/address: message. Exits 1 when a rule whose action is block fires (or a trace cannot be read), 0 when only warn/log rules fire.',
     )
-    .requiredOption('-p, --policy <file>', 'the policy file')
+    .option('-p, --policy <file>', 'the policy file')
+    .option(
+      '--recommended',
+      'use the built-in recommended policy against prompt injection instead of a file (blocks tool calls carrying values from injected tool outputs, warns on the injected content)',
+    )
     .argument('<traces...>', 'trace files or datasets (.json or .jsonl)')
     .addOption(
       new Option('--format <format>', 'report format').choices(['text', 'json']).default('text'),
@@ -355,6 +375,7 @@ Examples:
   $ tracewarden check --policy policies/no-exfiltration.gr traces/*.jsonl
   $ tracewarden check -p policy.gr dataset.jsonl --format json > report.json
   $ tracewarden check -p policy.gr blocks.jsonl || echo "a blocking rule fired"
+  $ tracewarden check --recommended agent-runs/*.jsonl
 
 Policy example (policy.gr):
   raise "email sent outside the company" if:
