@@ -7,15 +7,14 @@ import type {
 } from '@ai-sdk/provider';
 import {
   type AdapterRuntime,
-  canonicalJson,
   createStreamGate,
+  handOverVerdict,
   type ModelCallDelta,
   type ModelCallHandle,
   type ModelCallOutcome,
   type ModelCallResponse,
   type ModelToolCall,
   type NeutralMessage,
-  registerReview,
   type StreamPartKind,
   type Tracer,
 } from '@tracewarden/core';
@@ -103,22 +102,7 @@ function applyOutcome(outcome: ModelCallOutcome, setup: ModelCallSetup): Set<str
       removed.add(call.id);
       continue;
     }
-    if (!setup.refusesAtTool(call.name)) continue;
-    if (review.refusal === undefined && recheck === undefined) continue;
-    registerReview(call.id, {
-      toolName: call.name,
-      arguments: canonicalJson(call.arguments),
-      refusal: review.refusal,
-      recheck:
-        recheck === undefined
-          ? undefined
-          : (toolName, args) =>
-              recheck({
-                id: call.id,
-                name: toolName,
-                arguments: (args ?? {}) as Record<string, unknown>,
-              }),
-    });
+    if (setup.refusesAtTool(call.name)) handOverVerdict(review, recheck);
   }
   return removed;
 }

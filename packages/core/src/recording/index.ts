@@ -27,6 +27,7 @@ export {
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
 export {
   canonicalJson,
+  handOverVerdict,
   maxPendingRefusals,
   type ReviewedCall,
   refusalFor,

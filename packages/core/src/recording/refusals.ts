@@ -6,6 +6,8 @@
  * {@link maxPendingRefusals}, so verdicts no tool ever claims cannot grow without limit.
  */
 
+import type { ModelToolCall, ToolCallReview } from './types.js';
+
 /** What a tool learns about the call it is asked to run. */
 export interface ReviewedCall {
   /** The tool the model called. */
@@ -133,4 +135,39 @@ export function refusalFor(callId: string, toolName: string, args: unknown): str
   if (review.arguments !== undefined && canonicalJson(args) === review.arguments)
     return review.refusal;
   return review.recheck(toolName, args);
+}
+
+/**
+ * Hands the verdict on one reviewed call to the tool that will run it (a refusal to answer, and
+ * with a policy the reviewed arguments and a re-check): what every adapter whose framework runs
+ * the tools itself does with each review of a model call's outcome. Nothing to hand over (no
+ * refusal, no policy) registers nothing.
+ * @param review - one of `outcome.toolCalls`
+ * @param recheck - `outcome.recheck`
+ * @example
+ * ```ts
+ * const outcome = handle.finish(response);
+ * for (const review of outcome.toolCalls) handOverVerdict(review, outcome.recheck);
+ * ```
+ */
+export function handOverVerdict(
+  review: ToolCallReview,
+  recheck: ((call: ModelToolCall) => string | undefined) | undefined,
+): void {
+  const call = review.call;
+  if (review.refusal === undefined && recheck === undefined) return;
+  registerReview(call.id, {
+    toolName: call.name,
+    arguments: canonicalJson(call.arguments),
+    refusal: review.refusal,
+    recheck:
+      recheck === undefined
+        ? undefined
+        : (toolName, args) =>
+            recheck({
+              id: call.id,
+              name: toolName,
+              arguments: (args ?? {}) as Record<string, unknown>,
+            }),
+  });
 }

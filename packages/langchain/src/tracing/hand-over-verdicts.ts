@@ -1,4 +1,4 @@
-import { canonicalJson, type ModelCallOutcome, registerReview } from '@tracewarden/core';
+import { canonicalJson, handOverVerdict, type ModelCallOutcome } from '@tracewarden/core';
 
 /**
  * Hands each verdict of a model call to the tool run that will execute the call (by the model's
@@ -13,27 +13,14 @@ export function handOverVerdicts(
   outcome: ModelCallOutcome,
 ): { callId: string; name: string; arguments: string | undefined }[] {
   const refused: { callId: string; name: string; arguments: string | undefined }[] = [];
-  const recheck = outcome.recheck;
   for (const review of outcome.toolCalls) {
-    const call = review.call;
-    if (review.refusal === undefined && recheck === undefined) continue;
-    const reviewed = canonicalJson(call.arguments);
-    registerReview(call.id, {
-      toolName: call.name,
-      arguments: reviewed,
-      refusal: review.refusal,
-      recheck:
-        recheck === undefined
-          ? undefined
-          : (toolName, args) =>
-              recheck({
-                id: call.id,
-                name: toolName,
-                arguments: (args ?? {}) as Record<string, unknown>,
-              }),
-    });
+    handOverVerdict(review, outcome.recheck);
     if (review.refusal !== undefined)
-      refused.push({ callId: call.id, name: call.name, arguments: reviewed });
+      refused.push({
+        callId: review.call.id,
+        name: review.call.name,
+        arguments: canonicalJson(review.call.arguments),
+      });
   }
   return refused;
 }
