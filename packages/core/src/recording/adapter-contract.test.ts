@@ -7,7 +7,7 @@ import { createTracer } from '../tracing/create-tracer.js';
 import { createAdapterRuntime } from './create-adapter-runtime.js';
 import { createStreamGate } from './create-stream-gate.js';
 import { recordToolResult } from './record-tool-result.js';
-import { maxPendingRefusals, registerRefusal, takeRefusal } from './refusals.js';
+import { maxPendingRefusals, refusalFor, registerReview } from './refusals.js';
 
 const messages = [{ role: 'user', content: 'hi' }];
 
@@ -232,14 +232,15 @@ describe('tool results under the model’s TOOL_CALL', () => {
 });
 
 describe('refusals handed to the tools', () => {
+  const refused = { toolName: 'send', arguments: undefined, refusal: 'no' };
   it('are taken once, and bounded (the oldest go first)', () => {
-    registerRefusal('call_a', 'no');
-    expect(takeRefusal('call_a')).toBe('no');
-    expect(takeRefusal('call_a')).toBeUndefined();
-    for (let i = 0; i <= maxPendingRefusals; i++) registerRefusal(`bulk_${i}`, 'no');
-    expect(takeRefusal('bulk_0')).toBeUndefined();
-    expect(takeRefusal(`bulk_${maxPendingRefusals}`)).toBe('no');
-    for (let i = 0; i <= maxPendingRefusals; i++) takeRefusal(`bulk_${i}`);
+    registerReview('call_a', refused);
+    expect(refusalFor('call_a', 'send', {})).toBe('no');
+    expect(refusalFor('call_a', 'send', {})).toBeUndefined();
+    for (let i = 0; i <= maxPendingRefusals; i++) registerReview(`bulk_${i}`, refused);
+    expect(refusalFor('bulk_0', 'send', {})).toBeUndefined();
+    expect(refusalFor(`bulk_${maxPendingRefusals}`, 'send', {})).toBe('no');
+    for (let i = 0; i <= maxPendingRefusals; i++) refusalFor(`bulk_${i}`, 'send', {});
   });
 });
 

@@ -31,9 +31,7 @@ export {
   maxPendingRefusals,
   type ReviewedCall,
   refusalFor,
-  registerRefusal,
   registerReview,
-  takeRefusal,
 } from './refusals.js';
 export { scrubRaw } from './scrub-raw.js';
 export type {

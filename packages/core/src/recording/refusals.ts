@@ -79,37 +79,6 @@ export function registerReview(callId: string, review: ReviewedCall): void {
 }
 
 /**
- * Records that the tool call `callId` was refused, with the text its tool must answer.
- * @param callId - the model's tool call id
- * @param refusal - what the model reads instead of the tool's result
- * @example
- * ```ts
- * registerRefusal('call_1', 'Tool call send_email was blocked by policy.');
- * takeRefusal('call_1'); // 'Tool call send_email was blocked by policy.'
- * ```
- */
-export function registerRefusal(callId: string, refusal: string): void {
-  registerReview(callId, { toolName: '', arguments: undefined, refusal });
-}
-
-/**
- * Takes the refusal of a tool call, if it was refused (once: a second take finds nothing).
- * @param callId - the model's tool call id
- * @returns the refusal text, or `undefined` when the call was not refused
- * @example
- * ```ts
- * const refusal = takeRefusal(toolCallId);
- * if (refusal !== undefined) throw new Error(refusal);
- * ```
- */
-export function takeRefusal(callId: string): string | undefined {
-  const review = pending.get(callId);
-  if (review === undefined) return undefined;
-  pending.delete(callId);
-  return review.refusal;
-}
-
-/**
  * What a tool must do with the call it is about to run: the refusal to answer instead, or
  * `undefined` to run. The verdict is taken (once). A call reviewed with other arguments than
  * the tool received (the framework repaired or transformed them) is checked again on the
