@@ -9,6 +9,7 @@ import {
   type GuardedFunction,
   type GuardOptions,
   guard,
+  guardOptionsSchema,
   optionChecks,
   PolicyViolationError,
   recordResultUnderCall,
@@ -16,6 +17,7 @@ import {
   type Sink,
   type TraceEntry,
   type Tracer,
+  validateOptions,
   withTrace,
 } from '@tracewarden/core';
 import type { Telemetry } from 'ai';
@@ -119,13 +121,14 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
           : "guard() options, with per-tool ones under 'tools'",
     },
   });
-  // Guard options are checked now, by making the guards (a typo must not fail every tool run
-  // later, or be ignored).
+  // Guard options are checked now, against guard()'s own schema (a typo must not fail every tool
+  // run later, or be ignored).
   const { tools: perToolGuards, ...sharedGuards } = options?.toolGuards ?? {};
   if (options?.toolGuards !== undefined) {
-    guard(() => undefined, { ...sharedGuards, name: 'toolGuards' } as GuardOptions);
+    const entryPoint = 'tracewardenTelemetry';
+    validateOptions(guardOptionsSchema, sharedGuards, { entryPoint, path: 'toolGuards' });
     for (const [name, own] of Object.entries(perToolGuards ?? {}))
-      guard(() => undefined, { ...sharedGuards, ...own, name } as GuardOptions);
+      validateOptions(guardOptionsSchema, own, { entryPoint, path: `toolGuards.tools.${name}` });
   }
   const calls = new Map<string, CallState>();
   const guardedTools = new Map<string, GuardedFunction<[unknown], unknown>>();
