@@ -48,6 +48,27 @@ function metadataOf(block: { metadata: unknown } | undefined): Record<string, un
   return (block?.metadata ?? {}) as Record<string, unknown>;
 }
 
+/** The message of the next process warning with this code (any earlier one counts too). */
+function nextWarning(code: string): Promise<string> {
+  const seen = seenWarnings.get(code);
+  if (seen !== undefined) return Promise.resolve(seen);
+  return new Promise((resolve) => {
+    const listener = (warning: Error & { code?: string }): void => {
+      if (warning.code !== code) return;
+      process.off('warning', listener);
+      resolve(warning.message);
+    };
+    process.on('warning', listener);
+  });
+}
+
+// warnings are said once per process: keep the first of each code for later tests
+const seenWarnings = new Map<string, string>();
+process.on('warning', (warning: Error & { code?: string }) => {
+  if (warning.code !== undefined && !seenWarnings.has(warning.code))
+    seenWarnings.set(warning.code, warning.message);
+});
+
 function emailTools(log: string[]) {
   return {
     get_inbox: tool({
@@ -298,6 +319,7 @@ describe('tracewardenMiddleware with generateText / streamText (MockLanguageMode
     });
 
     it(`${how}, 'refuse' with plain tools: the blocked call is removed, the refusal appended, nothing runs`, async () => {
+      const warned = nextWarning('TRACEWARDEN_REFUSE_ENDS_LOOP');
       const tracer = createTracer();
       const log: string[] = [];
       const model = wrapLanguageModel({
@@ -318,6 +340,8 @@ describe('tracewardenMiddleware with generateText / streamText (MockLanguageMode
       expect(result.steps).toBe(2);
       expect(result.text).toContain('Tool call send_email was blocked by policy');
       expectSound(tracer);
+      // the user learns (once) why the loop ended and what lets it go on
+      expect(await warned).toMatch(/not wrapped by guardTools.*guardTools\(tools\)/s);
     });
   }
 

@@ -99,7 +99,7 @@ export function tracewardenMiddleware(
   // steps aside, so the call is recorded once; one that enforces anything never does: an
   // integration registered for tracing must not switch a policy or a guard off.
   const tracingOnly = !stoppable && options?.policy === undefined;
-  const stepAside = (): boolean => tracingOnly && telemetryScope.getStore() === true;
+  const stepAside = (): boolean => tracingOnly && telemetryScope.getStore() !== undefined;
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
 
   function setup(
@@ -109,13 +109,15 @@ export function tracewardenMiddleware(
   ): ModelCallSetup {
     const { names, guarded } = toolsOf(params);
     const own = signals.get(params);
+    // inside the telemetry integration, its executeTool refuses a blocked call of a tool it runs
+    const runsThroughTelemetry = telemetryScope.getStore();
     return {
       runtime,
       provider: model.provider,
       modelId: model.modelId,
       messages: promptToNeutral(params.prompt),
       tools: names,
-      refusesAtTool: (name) => guarded.has(name),
+      refusesAtTool: (name) => guarded.has(name) || runsThroughTelemetry?.(name) === true,
       request: requestOf(params),
       userSignal: own === undefined ? params.abortSignal : own.user,
       stop: own?.stop,

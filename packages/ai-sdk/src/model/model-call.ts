@@ -88,6 +88,25 @@ function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
+const warnedTools = new Set<string>();
+
+/**
+ * Says once per tool that a refused call of a tool that cannot refuse it itself was removed: the
+ * AI SDK then ends the loop, which a user of `'refuse'` does not expect (a model middleware never
+ * sees a tool's `execute`, so it cannot answer the refusal as the tool's result).
+ */
+function warnRemoved(toolName: string): void {
+  if (warnedTools.has(toolName)) return;
+  warnedTools.add(toolName);
+  process.emitWarning(
+    `tracewarden: the policy blocked a call of tool '${toolName}', which is not wrapped by guardTools: ` +
+      'the call was removed and the refusal added to the text, so the AI SDK ends the loop here. ' +
+      'Wrap the tools with guardTools(tools) (or register tracewardenTelemetry) so the tool answers ' +
+      'the refusal as its result and the loop goes on.',
+    { code: 'TRACEWARDEN_REFUSE_ENDS_LOOP' },
+  );
+}
+
 /**
  * Hands each verdict to the tool that will run the call (a refusal to answer, or the reviewed
  * arguments and a re-check for arguments the SDK changes before running it); returns the ids of
@@ -100,6 +119,7 @@ function applyOutcome(outcome: ModelCallOutcome, setup: ModelCallSetup): Set<str
     const call = review.call;
     if (review.refusal !== undefined && review.refusedAtTool !== true) {
       removed.add(call.id);
+      warnRemoved(call.name);
       continue;
     }
     if (setup.refusesAtTool(call.name)) handOverVerdict(review, recheck);

@@ -224,6 +224,62 @@ describe('tracewardenTelemetry', () => {
     expect(assistants).toHaveLength(1);
   });
 
+  for (const stream of [false, true]) {
+    it(`an enforcing middleware ('refuse', plain tools) inside a tracing integration: the integration's executeTool refuses, the loop goes on${stream ? ' (streamText)' : ''}`, async () => {
+      const tracer = createTracer();
+      const log: string[] = [];
+      const model = wrapLanguageModel({
+        model: scriptedModel(loop),
+        middleware: tracewardenMiddleware({ tracer, policy, onPolicyViolation: 'refuse' }),
+      });
+      const options = {
+        model,
+        prompt: 'go',
+        tools: tools(log),
+        stopWhen: isStepCount(5),
+        telemetry: { integrations: [tracewardenTelemetry({ tracer })] },
+      };
+      let text: string;
+      if (stream) {
+        const result = streamText(options);
+        await result.consumeStream();
+        text = await result.text;
+      } else text = (await generateText(options)).text;
+      // the blocked call stayed in the response, executeTool answered the refusal, and the
+      // model's third step ran
+      expect(text).toBe('Nothing was sent.');
+      expect(log).toEqual(['get_inbox']);
+      expectSound(tracer);
+    });
+  }
+
+  it('an enforcing middleware inside an enforcing integration with another policy: the refusal holds', async () => {
+    const tracer = createTracer();
+    const log: string[] = [];
+    const otherPolicy = parsePolicy(`
+raise "no deleting" if:
+    (call: ToolCall)
+    call is tool:delete_all
+`);
+    const model = wrapLanguageModel({
+      model: scriptedModel(loop),
+      middleware: tracewardenMiddleware({ tracer, policy, onPolicyViolation: 'refuse' }),
+    });
+    const { text } = await generateText({
+      model,
+      prompt: 'go',
+      tools: tools(log),
+      stopWhen: isStepCount(5),
+      telemetry: {
+        integrations: [
+          tracewardenTelemetry({ tracer, policy: otherPolicy, onPolicyViolation: 'refuse' }),
+        ],
+      },
+    });
+    expect(text).toBe('Nothing was sent.');
+    expect(log).toEqual(['get_inbox']);
+  });
+
   it('options are checked where they are given', () => {
     expect(() => tracewardenTelemetry({ sink: [] } as never)).toThrow(/sink/);
     expect(() => tracewardenTelemetry({ toolGuards: 3 } as never)).toThrow(/toolGuards/);

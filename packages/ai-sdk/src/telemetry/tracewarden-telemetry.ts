@@ -236,7 +236,7 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
         tracer: state.tracer,
         stream: state.info.operationId === 'ai.streamText',
       };
-      return telemetryScope.run(true, async () => {
+      return telemetryScope.run(setup.refusesAtTool, async () => {
         if (setup.stream)
           return (await streamCall(
             setup,

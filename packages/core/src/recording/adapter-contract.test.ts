@@ -7,7 +7,7 @@ import { createTracer } from '../tracing/create-tracer.js';
 import { createAdapterRuntime } from './create-adapter-runtime.js';
 import { createStreamGate } from './create-stream-gate.js';
 import { recordToolResult } from './record-tool-result.js';
-import { maxPendingRefusals, refusalFor, registerReview } from './refusals.js';
+import { canonicalJson, maxPendingRefusals, refusalFor, registerReview } from './refusals.js';
 
 const messages = [{ role: 'user', content: 'hi' }];
 
@@ -241,6 +241,34 @@ describe('refusals handed to the tools', () => {
     expect(refusalFor('bulk_0', 'send', {})).toBeUndefined();
     expect(refusalFor(`bulk_${maxPendingRefusals}`, 'send', {})).toBe('no');
     for (let i = 0; i <= maxPendingRefusals; i++) refusalFor(`bulk_${i}`, 'send', {});
+  });
+
+  it('a call reviewed twice (nested reviewers) keeps the refusal and both re-checks', () => {
+    const args = canonicalJson({ to: 'a' });
+    registerReview('call_n', { toolName: 'send', arguments: args, refusal: 'inner says no' });
+    registerReview('call_n', { toolName: 'send', arguments: args, refusal: undefined });
+    expect(refusalFor('call_n', 'send', { to: 'a' })).toBe('inner says no');
+    registerReview('call_r', {
+      toolName: 'send',
+      arguments: args,
+      refusal: undefined,
+      recheck: (_name, changed) => ((changed as { to: string }).to === 'b' ? 'first' : undefined),
+    });
+    registerReview('call_r', {
+      toolName: 'send',
+      arguments: args,
+      refusal: undefined,
+      recheck: () => undefined,
+    });
+    expect(refusalFor('call_r', 'send', { to: 'b' })).toBe('first');
+    // another call that reuses the id is judged on its own
+    registerReview('call_s', { toolName: 'send', arguments: args, refusal: 'no' });
+    registerReview('call_s', {
+      toolName: 'send',
+      arguments: canonicalJson({ to: 'c' }),
+      refusal: undefined,
+    });
+    expect(refusalFor('call_s', 'send', { to: 'c' })).toBeUndefined();
   });
 });
 

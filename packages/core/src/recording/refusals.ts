@@ -60,6 +60,37 @@ export function canonicalJson(value: unknown): string | undefined {
   }
 }
 
+/** Two reviews of one proposed call (same tool, same arguments): nested reviewers. */
+function sameCall(
+  earlier: ReviewedCall | undefined,
+  review: ReviewedCall,
+): earlier is ReviewedCall {
+  return (
+    earlier !== undefined &&
+    earlier.toolName === review.toolName &&
+    earlier.arguments === review.arguments
+  );
+}
+
+/**
+ * One call reviewed twice (an enforcing middleware inside an enforcing telemetry integration,
+ * each with its own policy): a refusal is never undone by the other reviewer's allow, and
+ * changed arguments are re-checked by both.
+ */
+function strictest(earlier: ReviewedCall, review: ReviewedCall): ReviewedCall {
+  const first = earlier.recheck;
+  const second = review.recheck;
+  return {
+    toolName: review.toolName,
+    arguments: review.arguments,
+    refusal: review.refusal ?? earlier.refusal,
+    recheck:
+      first === undefined || second === undefined
+        ? (second ?? first)
+        : (toolName, args) => second(toolName, args) ?? first(toolName, args),
+  };
+}
+
 /**
  * Hands the verdict on a reviewed call to the tool that will run it.
  * @param callId - the model's tool call id
@@ -70,8 +101,9 @@ export function canonicalJson(value: unknown): string | undefined {
  * ```
  */
 export function registerReview(callId: string, review: ReviewedCall): void {
+  const earlier = pending.get(callId);
   pending.delete(callId);
-  pending.set(callId, review);
+  pending.set(callId, sameCall(earlier, review) ? strictest(earlier, review) : review);
   if (pending.size > maxPendingRefusals) {
     const oldest = pending.keys().next();
     if (oldest.done !== true) pending.delete(oldest.value);
