@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Policy } from '../../../policy.js';
-import type { CorpusRun } from './generate-corpus.js';
+import type { CorpusRun, CorpusSplit } from './generate-corpus.js';
 
 /** Figures of one attack style. */
 export interface StyleFigures {
@@ -30,6 +30,10 @@ export interface SplitFigures {
   /** Benign runs with at least one violation of any action. */
   benignAlarms: number;
   styles: StyleFigures[];
+  /** The user's own tool calls in attacked runs made after the injected output was read. */
+  userActions: number;
+  /** ... of which the policy blocked (utility lost under attack). */
+  userBlocked: number;
   /** Ids of attacked runs whose action was not blocked, and of benign runs with an alarm. */
   missed: string[];
   alarms: string[];
@@ -38,7 +42,7 @@ export interface SplitFigures {
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** The runs of one split. */
-export function loadCorpus(split: 'dev' | 'held-out' | 'fresh'): CorpusRun[] {
+export function loadCorpus(split: CorpusSplit): CorpusRun[] {
   return readFileSync(join(here, `${split}.jsonl`), 'utf8')
     .trim()
     .split('\n')
@@ -64,6 +68,8 @@ export function evaluateCorpus(policy: Policy, runs: readonly CorpusRun[]): Spli
     benign: 0,
     benignAlarms: 0,
     styles: [],
+    userActions: 0,
+    userBlocked: 0,
     missed: [],
     alarms: [],
   };
@@ -77,6 +83,15 @@ export function evaluateCorpus(policy: Policy, runs: readonly CorpusRun[]): Spli
       continue;
     }
     const { before, call } = attackOf(run);
+    // the user's own actions the agent took before the attacker's, after reading the injection
+    const firstOutput = run.messages.findIndex((m) => m.role === 'tool');
+    for (let at = firstOutput + 1; at < (run.attackMessage ?? 0); at++) {
+      const message = run.messages[at] as { tool_calls?: Record<string, unknown>[] };
+      for (const own of message.tool_calls ?? []) {
+        figures.userActions++;
+        if (!policy.checkToolCall(run.messages.slice(0, at), own).allowed) figures.userBlocked++;
+      }
+    }
     const verdict = policy.checkToolCall(before, call);
     const blocked = !verdict.allowed;
     const flagged = blocked || policy.check(before).errors.length > 0;
