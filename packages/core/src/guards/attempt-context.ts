@@ -1,0 +1,50 @@
+import type { CallState } from './call-state.js';
+import { GuardTimeoutError } from './guard-timeout-error.js';
+import type { GuardCallContext } from './types.js';
+
+/**
+ * The abort reason of an attempt that passed its deadline. Preallocated: a bare `abort()` builds
+ * a DOMException with a stack (~3 µs); a shared reason costs nothing.
+ */
+export const deadlineReason = new GuardTimeoutError({
+  message: 'The guarded call passed its timeout deadline; its attempt was aborted.',
+});
+const neverAborted = new AbortController().signal;
+const notAborted: unique symbol = Symbol('not aborted');
+
+/**
+ * The context handed to each attempt. The call id and, with a timeout, the attempt's own
+ * AbortController are made only when read: a tool that never looks at its signal pays nothing.
+ */
+export class AttemptContext implements GuardCallContext {
+  private controller: AbortController | undefined = undefined;
+  private abortReason: unknown = notAborted;
+
+  constructor(
+    private readonly call: CallState,
+    readonly attempt: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    // owned with a timeout; otherwise the caller's signal is the attempt's signal
+    if (this.call.runtime.timeoutMs === undefined) return this.call.signal ?? neverAborted;
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortReason !== notAborted) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  get callId(): string {
+    // the tool may record something under it: a tracer must then check it like any other id
+    this.call.callIdShared = true;
+    return this.call.callId;
+  }
+
+  /** Aborts the attempt's signal now, or as soon as it is first read. */
+  abort(reason: unknown): void {
+    if (this.abortReason !== notAborted) return;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+}

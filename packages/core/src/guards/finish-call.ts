@@ -1,0 +1,203 @@
+import type { ToolResultRecord, TraceEntry, ValidationResult } from '../model/tool-records.js';
+import {
+  type GuardedCallTracer,
+  ownsDirectPath,
+  recordGuardedCall,
+} from '../tracing/record-guarded-call.js';
+import { type CallState, type Ending, isoAt } from './call-state.js';
+import { DirectRecord } from './direct-record.js';
+import { errorMessage } from './error-message.js';
+import { errorType } from './error-type.js';
+import { GuardError } from './guard-error.js';
+import type { GuardRuntime } from './guard-runtime.js';
+import { isThenable } from './is-thenable.js';
+import { recordResultUnderCall } from './record-result-under-call.js';
+
+// the blocks are immutable: one frozen empty list serves every call without validators
+const noValidations: ValidationResult[] = Object.freeze([]) as unknown as ValidationResult[];
+
+export function finishCall(rt: GuardRuntime, s: CallState, ending: Ending): unknown {
+  rt.stats.byStatus[ending.status]++;
+  const thrown = ending.thrown;
+  const guardError =
+    thrown !== undefined &&
+    GuardError.isGuardError(thrown.error) &&
+    thrown.error.entry === undefined
+      ? thrown.error
+      : undefined;
+  if (thrown === undefined && s.track && rt.tracerOnly && s.tracer !== undefined) {
+    const tracer = s.tracer as Partial<GuardedCallTracer>;
+    if (
+      // not past a recordEntry of a wrapper's own: it must see every call
+      ownsDirectPath(tracer[recordGuardedCall], tracer.recordEntry) &&
+      !s.externalCallId &&
+      s.onEntry === undefined &&
+      rt.metadata === undefined &&
+      s.metadata === undefined
+    ) {
+      recordDirectly(rt, s, ending, tracer as GuardedCallTracer);
+      return ending.value;
+    }
+  }
+  if (s.track || guardError !== undefined) {
+    const entry = buildEntry(rt, s, ending);
+    // errors are built before the entry exists; attach it now (the field is readonly to users)
+    if (guardError !== undefined) (guardError as { entry: TraceEntry | undefined }).entry = entry;
+    if (s.track) emit(rt, s, entry);
+  }
+  if (thrown !== undefined) throw thrown.error;
+  return ending.value;
+}
+
+function measureEnd(rt: GuardRuntime, s: CallState): void {
+  if (Number.isNaN(s.startTick)) {
+    rt.endMs = rt.clock();
+    rt.elapsedMs = rt.endMs - s.startMs;
+    return;
+  }
+  // one reading: the quiet path's attempt end when it finished the call, else now
+  const endTick = s.endTick;
+  const end = Number.isNaN(endTick) ? rt.tick() : endTick;
+  rt.elapsedMs = end - s.startTick;
+  // an injected clock is also the duration clock: its reading is the end time itself
+  rt.endMs = rt.realClock ? s.startMs + rt.elapsedMs : end;
+}
+
+function guardRecord(rt: GuardRuntime, s: CallState): Record<string, unknown> {
+  s.expand();
+  const guard: Record<string, unknown> = {
+    attempts: s.attempts ?? [],
+    decisions: s.decisions ?? [],
+  };
+  if (rt.sideEffect !== undefined) guard.side_effect = rt.sideEffect;
+  if (s.costRecord !== undefined) guard.cost_record = s.costRecord;
+  return guard;
+}
+
+/**
+ * Only a `createTracer` tracer listens and the call threw nothing and has no metadata: the
+ * tracer builds the TOOL_CALL and TOOL_RESULT blocks straight from the call's fields, the same
+ * blocks `recordEntry(buildEntry(rt, s, ending))` would make, without the entry's objects.
+ */
+function recordDirectly(
+  rt: GuardRuntime,
+  s: CallState,
+  ending: Ending,
+  tracer: GuardedCallTracer,
+): void {
+  measureEnd(rt, s);
+  try {
+    const facts = s.onlyFacts;
+    tracer[recordGuardedCall](
+      new DirectRecord(
+        rt.recordInfo,
+        s.callId,
+        s.recordedArgs(),
+        s.keywords(),
+        isoAt(s.startMs),
+        s.sessionId ?? null,
+        ending.status,
+        ending.value === undefined ? null : ending.value,
+        rt.elapsedMs,
+        s.retries,
+        // the blocks are immutable: one frozen empty list serves every call without validators
+        s.validations ?? noValidations,
+        s.hallucination,
+        s.costMicroUsd,
+        isoAt(rt.endMs),
+        rt.ownCallIds && !s.callIdShared,
+        facts === undefined ? guardRecord(rt, s) : undefined,
+        facts,
+      ),
+      // Date.now() at the end (see measureEnd) only with the real clock, not replaced since
+      // (fake timers): the tracer may then draw the ids at it
+      rt.realClock && Date.now === rt.clock ? rt.endMs : undefined,
+    );
+  } catch (error) {
+    rt.warnOnce(
+      'record',
+      error,
+      `Could not record the call of tool "${rt.name}" in the trace: ${errorMessage(error)}`,
+      { tool: rt.name, call_id: s.callId },
+    );
+  }
+}
+
+function buildEntry(rt: GuardRuntime, s: CallState, ending: Ending): TraceEntry {
+  measureEnd(rt, s);
+  const error = ending.thrown?.error;
+  const result: ToolResultRecord = {
+    call_id: s.callId,
+    tool_name: rt.name,
+    status: ending.status,
+    return_value: ending.value === undefined ? null : ending.value,
+    exception: error === undefined ? null : errorMessage(error),
+    exception_type: error === undefined ? null : errorType(error),
+    execution_time_ms: rt.elapsedMs,
+    retry_count: s.retries,
+    validations: s.validations ?? [],
+    hallucination: s.hallucination,
+    cost: s.costMicroUsd === null ? null : s.costMicroUsd / 1e6,
+    timestamp: isoAt(rt.endMs),
+    metadata: { guard: guardRecord(rt, s) },
+  };
+  return { call: s.call(), result };
+}
+
+function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry): void {
+  if (s.tracer !== undefined) {
+    try {
+      // a model's tool call already in the trace gets its result; otherwise call and result
+      if (!(s.externalCallId && recordResultUnderCall(s.tracer, entry)))
+        s.tracer.recordEntry(entry);
+    } catch (error) {
+      rt.warnOnce(
+        'record',
+        error,
+        `Could not record the call of tool "${rt.name}" in the trace: ${errorMessage(error)}`,
+        { tool: rt.name, call_id: s.callId },
+      );
+    }
+  }
+  if (s.onEntry !== undefined) {
+    try {
+      s.onEntry(entry);
+    } catch (error) {
+      rt.logger.warn(`onEntry of a call of tool "${rt.name}" threw: ${errorMessage(error)}`, {
+        tool: rt.name,
+      });
+    }
+  }
+  const { onEntry, afterCall } = rt.options;
+  if (onEntry !== undefined) {
+    try {
+      onEntry(entry);
+    } catch (error) {
+      rt.warnOnce('onEntry', error, `onEntry of tool "${rt.name}" threw: ${errorMessage(error)}`, {
+        tool: rt.name,
+      });
+    }
+  }
+  if (afterCall !== undefined) {
+    try {
+      const done = afterCall(entry.call, entry.result);
+      if (isThenable(done)) {
+        done.then(undefined, (error: unknown) =>
+          rt.warnOnce(
+            'afterCall',
+            error,
+            `afterCall of tool "${rt.name}" failed: ${errorMessage(error)}`,
+            { tool: rt.name },
+          ),
+        );
+      }
+    } catch (error) {
+      rt.warnOnce(
+        'afterCall',
+        error,
+        `afterCall of tool "${rt.name}" threw: ${errorMessage(error)}`,
+        { tool: rt.name },
+      );
+    }
+  }
+}
