@@ -68,6 +68,48 @@ const leet: Record<string, string> = {
   $: 's',
 };
 
+// Cyrillic and Greek letters that look like Latin ones: a word mixing them with Latin letters
+// ("Іgnоrе", "thе") is written to slip past filters, and reads as its Latin look-alike
+const confusables: Record<string, string> = {
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ɡ: 'g',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+};
+const mixedWord = /[\p{L}\d]+/gu;
+const latin = /[a-z]/;
+const lookAlike = /[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0261]/;
+const lookAlikes = /[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0261]/g;
+
 // zero-width, bidi and soft-hyphen characters hide words from filters
 const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 // "i g n o r e" -> "ignore": four or more single letters separated by single spaces
@@ -86,9 +128,14 @@ const hasLeet = /[\d@$]/;
  */
 export function normalizeInjectionText(text: string): string {
   // most text is ASCII: skip the Unicode passes then (same result, several times faster)
-  let out = ascii.test(text)
-    ? text.toLowerCase()
-    : text.normalize('NFKC').replace(invisible, '').toLowerCase();
+  let out = text.toLowerCase();
+  if (!ascii.test(text)) {
+    out = out.normalize('NFKC').replace(invisible, '');
+    if (lookAlike.test(out))
+      out = out.replace(mixedWord, (w) =>
+        latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,
+      );
+  }
   if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
   if (leetHint.test(out)) {
     out = out.replace(token, (word) =>

@@ -1,0 +1,225 @@
+/**
+ * The signals of the offline prompt-injection detector (decision 050): each a log-odds weight
+ * and the patterns that show it, tested on a normalised sentence. Signals are what holds across
+ * attack styles (instructions addressed to the model, claims to speak as the user or system,
+ * task hijacking, template markers, secrecy, urgency, imperative requests for ordinary
+ * actions), with their wording in the languages attackers use most.
+ * @internal
+ */
+
+export interface Signal {
+  name: string;
+  weight: number;
+  /** Tested on the normalised sentence. */
+  pattern: RegExp;
+}
+
+// Each weight is a log-odds contribution; the bias keeps any one weak signal far below 0.5.
+// Set on the dev split of the corpus (decision 050), then frozen.
+export const BIAS = -4;
+
+/** A pattern that also matches each of `alternatives` (their wording in other languages). */
+function widen(pattern: RegExp, ...alternatives: string[]): RegExp {
+  return new RegExp([pattern.source, ...alternatives].join('|'), pattern.flags);
+}
+
+const MODEL_NAMES = String.raw`(?:ai|a\.i\.|assistant|ai assistant|ai agent|agent|language model|llm|model|chatbot|bot|gpt[\w.-]*|chatgpt|openai|claude|gemini|llama|copilot|mistral|qwen|deepseek)`;
+
+const OBJECTS =
+  '(?:instructions?|instrucions?|prompts?|rules|directions|guidelines|directives|commands|orders|context|tasks?|guidance|constraints)';
+
+const ACTION_VERBS =
+  '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
+
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+)?|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+)`;
+
+export const signals: Signal[] = [
+  {
+    // "ignore your previous instructions", tolerant of words between
+    name: 'override',
+    weight: 6.2,
+    pattern: new RegExp(
+      String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
+    ),
+  },
+  {
+    // the same phrase quoted, as texts about prompt injection cite it
+    name: 'override-mentioned',
+    weight: 1.2,
+    pattern: new RegExp(
+      String.raw`["'“‘](?:ignore|disregard|forget)\b[^.\n]{0,50}\b(?:previous|prior|above|all|your)\b[^.\n]{0,30}\b${OBJECTS}`,
+    ),
+  },
+  {
+    // role play and jailbreak vocabulary
+    name: 'role-change',
+    weight: 4.6,
+    pattern:
+      /\byou are now\b|\bfrom now on,? you\b|\bact as (?:an? )?(?:unrestricted|jailbroken|dan)\b|\bdeveloper mode\b|\bjailbreak|\bpretend (?:to be|you are) (?:an? )?(?:unrestricted|different)/,
+  },
+  {
+    name: 'reveal-prompt',
+    weight: 4.2,
+    pattern:
+      /\b(?:reveal|print|show|repeat|output|leak)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|your instructions|initial prompt)\b/,
+  },
+  {
+    // chat-template turns, role tags and delimiter games inside data
+    name: 'template-marker',
+    weight: 5.1,
+    pattern:
+      /<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start)\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\]|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b/,
+  },
+  {
+    // addressed to the model: "to you, GPT-4", "Note to the AI agent:", "Assistant, ..."
+    name: 'address-model',
+    weight: 3.2,
+    pattern: new RegExp(
+      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,6}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai (?:assistant|language model|model)\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b`,
+      'm',
+    ),
+  },
+  {
+    // obligations put on the agent in the third person: "all AI agents must", "the agent is required to"
+    name: 'agent-obligation',
+    weight: 2.2,
+    pattern:
+      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?|ai models?)\b[^.\n]{0,40}?\b(?:is |are )?(?:must|should|required to|needs? to|have to|has to|shall)\b/,
+  },
+  {
+    // claims to speak as the user, the system, the developer or an administrator
+    name: 'claim-role',
+    weight: 2.6,
+    pattern:
+      /\b(?:this is|it's|it is) (?:me|an? (?:important |urgent )?message from me|the user|your user|the developer|the system|your developer|the admin(?:istrator)?)\b|\bmessage from (?:me|the user|your user|the system|the developer|the admin(?:istrator)?|the (?:site|account) owner|the security team|it)\b|\b(?:system|developer|admin|administrator) (?:message|note|notice|update|instruction|override)s?\b|\b(?:notice|instructions?|update|request|message|note) from (?:the )?(?:it |site |account )?(?:administrator|admin|owner|developer|system|security team)\b|\bi am (?:the user|your user|your developer|your creator|the system|the admin)\b|\bon behalf of the user\b|\b(?:the user|account owner|site owner) (?:has )?(?:approved|authori[sz]ed|requested|wants you)\b|\bapproved by the (?:user|account owner|owner|administrator)\b|\bfrom: (?:the )?(?:user|account owner|site owner|owner|administrator|admin|developers?|system)\b|\bi forgot to (?:mention|tell you|add|ask)\b|\bupdate to my (?:request|task|instructions)\b|\badditional request has been made by the user\b|\b(?:verified|trusted) (?:safe|system|platform|content|provider|metadata)\b|\bprovenance\b|\bsigned,? (?:the user|emma johnson)\b/,
+  },
+  {
+    // task hijacking: another task first, instead of, or on top of the user's
+    name: 'task-hijack',
+    weight: 3.0,
+    pattern:
+      /\bbefore (?:you (?:can )?(?:solve|continue|proceed|answer|reply|respond|finish|complete|summari[sz]e|do anything|help|go on)|(?:solving|answering|completing|continuing|proceeding with) )|\b(?:do|complete|perform|carry out) the following (?:first|step|task|instruction)|\bdo (?:this|that) first\b|\byou (?:must|should|need to|have to) first\b|\b(?:first|firstly),? (?:you (?:must|should|need to|have to)|please)\b|\bthe task (?:that )?i gave you\b|\b(?:instead|rather),? (?:do|please|you (?:should|must))\b|\bdo\b[^\n]{3,300}\binstead\b|\bin addition to (?:your|the|my) (?:task|request)\b|\bwhile you(?:'re| are) at it\b|\balso carry out\b|\balong with the existing (?:user )?instruction|\b(?:your|the) (?:new|real|actual|updated|next|true) (?:task|instructions?|goal|objective|priority)\b|\b(?:new|updated) instructions\b|\bcomplete (?:the following|this|these|one more) (?:steps?|tasks?|actions?)\b|\bbefore (?:closing|finishing|resolving|answering|replying|responding|summari[sz]ing|you close|you finish|you reply|you respond)\b|\bmust be completed automatically\b|\bcarry out\s*:|\b(?:strictly )?(?:adhere to|obey|comply with) (?:the following|these|this|my)\b|\bfollow (?:these|the following|this one|my new)\b|\bproceed with this\b|\btake care of (?:that|this) first\b/,
+  },
+  {
+    // ... and the way back to the user's task once the attacker's is done
+    name: 'task-return',
+    weight: 2.0,
+    pattern:
+      /\bafter you do (?:that|this)\b|\bonce you(?:'ve| have) done (?:that|this)\b|\b(?:then )?(?:go|come|return) back to (?:the |your |what )?(?:original|previous|initial|first|i asked)|\bthen continue with\b|\b(?:then )?(?:retry|resume|redo) (?:the |your )?(?:original|previous|initial|user's) (?:request|task)\b|\bthen,? you can (?:solve|continue|proceed|answer|finish|complete)\b|\b(?:solve|continue with) the task (?:that )?i gave you\b/,
+  },
+  {
+    // keep the user out of the loop
+    name: 'secrecy',
+    weight: 2.1,
+    pattern:
+      /\bwithout (?:asking|telling|informing|confirming|confirmation|notifying|checking with|bothering)\b|\b(?:do not|don't|dont|never) (?:tell|inform|mention|notify|alert|ask|confirm|reveal to|let)\b[^.\n]{0,20}\b(?:the user|user|me|anyone|them)\b|\b(?:do not|don't|never) (?:mention|reveal|disclose|report) (?:this|these|that)\b|\bno need to (?:confirm|ask|tell|check)\b|\b(?:you )?don't need to (?:confirm|ask|check)\b|\b(?:silently|quietly|secretly)\b|\bskip these tags\b|\bnot (?:a|an) (?:prompt )?injection\b|\bnotapromptinjection\b/,
+  },
+  {
+    name: 'urgency',
+    weight: 1.0,
+    pattern:
+      /\bimportant\s*!+|\burgent(?:ly)?\b|\bimmediately\b|\bright away\b|\basap\b|\bmandatory\b|\bcritical\b|\bfailure to comply\b|\bstrictly\b|\bpriority\b|\bsecurity (?:notice|alert|warning)\b/,
+  },
+  {
+    // imperative requests for ordinary actions
+    name: 'action',
+    weight: 1.0,
+    pattern: new RegExp(`${IMPERATIVE_LEAD}(?:\\d+[.)]\\s*|[-*]\\s*)?${ACTION_VERBS}\\b`, 'm'),
+  },
+  {
+    name: 'todo-action',
+    weight: 2.5,
+    pattern: new RegExp(`\\b(?:todo|to-do|to do)\\s*:\\s*(?:please\\s+)?${ACTION_VERBS}\\b`),
+  },
+  {
+    // the attacker speaks of the user in the third person
+    name: 'third-person-user',
+    weight: 2.0,
+    pattern:
+      /\bthe user's (?:password|e-?mail|account|iban|data|information|messages|files|phone|address|contacts|credentials|history)\b|\b(?:of|about|to|from) the user\b|\bthe user (?:is|has|likes)\b|\buser information\b/,
+  },
+  {
+    // instructions in the shape of tool documentation
+    name: 'tool-instruction',
+    weight: 2.0,
+    pattern:
+      /\buse the (?:tool|function)\b|\bcall (?:the )?(?:tool|function)\b|\bwith the (?:following )?arguments\b|\bsubstitute the placeholders\b|\b(?:tool|function) call\b|\bthe agent (?:is|must|should)\b|\bto finish processing this\b/,
+  },
+  {
+    name: 'hidden-text',
+    weight: 2.0,
+    pattern:
+      /display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|color\s*:\s*(?:white|#fff)\b|<!--/,
+  },
+];
+
+// More ways to say the same things: other wordings in English, and the signals in the languages
+// injections are most often written in (German, French, Spanish, Portuguese, Italian, Chinese,
+// Japanese, Russian). A text in another language reads as itself, not as a translation.
+const widenings: Record<string, string[]> = {
+  override: [
+    String.raw`\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)\b[^.\n]{0,40}\b(?:vorherigen|bisherigen|obigen|alle|früheren|ursprünglichen)\b[^.\n]{0,30}\b(?:anweisungen|anordnungen|befehle|instruktionen|aufgaben?|regeln)`,
+    String.raw`\b(?:ignore[rz]?|oublie[rz]?)\b[^.\n]{0,40}\b(?:précédentes|antérieures|toutes|vos|tes|les)\b[^.\n]{0,30}\b(?:instructions|consignes|directives|règles)`,
+    String.raw`\b(?:ignora[rd]?|ignore|olvida|esquece|dimentica)\b[^.\n]{0,40}\b(?:anteriores|previas|todas|precedenti|tutte|las|as|le)\b[^.\n]{0,30}\b(?:instrucciones|instruções|instruzioni|indicaciones|órdenes|istruzioni|reglas|regras)`,
+    String.raw`(?:忽略|无视|忘记|忽视|不要理会)[^。\n]{0,20}(?:之前|以前|先前|所有|上述|上面)[^。\n]{0,10}(?:指令|指示|说明|命令|规则)`,
+    String.raw`(?:以前|前|これまで|上記)の(?:指示|命令|ルール)を(?:無視|忘れ)`,
+    String.raw`(?:игнорируй|игнорируйте|забудь|забудьте)[^.\n]{0,40}(?:предыдущие|все|прежние)[^.\n]{0,20}(?:инструкции|указания|команды)`,
+    // "ignore what the user asked", "disregard the user's request"
+    String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
+  ],
+  'address-model': [
+    // "GPT-4o, this part is for you", "Hey Claude", a named model as the one spoken to
+    String.raw`\b(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral|qwen|deepseek)\b[^.\n]{0,25}\b(?:this (?:part |note |message |one )?is for you|for you to (?:do|handle))`,
+    String.raw`\b(?:hey|hi|ok|okay|yo)\s*,?\s*(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral)\b`,
+    String.raw`\((?:ai |the )?(?:assistant|agent|model|bot)\s*:`,
+    String.raw`\b(?:ki|ai)-?(?:assistent(?:en|in)?|agent(?:en)?|modell)\b|\b(?:hinweis|nachricht|anweisung(?:en)?|notiz) (?:an|für) (?:den|die|das) (?:ki|assistent|agent|modell)`,
+    String.raw`\b(?:assistant|agent|modèle) (?:ia|d'ia|virtuel)\b|\b(?:message|note|instructions?) (?:important )?(?:pour|à|au) (?:l'|le |la )?(?:assistant|ia|agent|modèle)`,
+    String.raw`\b(?:asistente|assistente|agente|modelo|modello)(?: de| di| da)? (?:ia|ai|virtual|virtuale)\b|\b(?:nota|mensaje|mensagem|messaggio|instrucciones?|instruções) (?:importante )?(?:para|per|al|a|ao) (?:el |la |o |il |l'|a )?(?:asistente|assistente|agente|ia|modelo|modello)`,
+    String.raw`(?:给|致|对|请)\s*(?:ai|人工智能)\s*(?:助手|助理|智能体|代理|模型)|(?:ai|人工智能)(?:助手|助理|智能体)(?:的|：|:)`,
+    String.raw`aiアシスタント|ai ?エージェント|アシスタントへ`,
+    String.raw`(?:ии|ai)[- ]?(?:ассистент|агент|модель)|ассистент[уа]?\s*[,:]`,
+  ],
+  'agent-obligation': [
+    // "the calling model has to", "automated agents processing this record must"
+    String.raw`\b(?:the |any |all )?(?:calling |automated |autonomous |processing )?(?:models?|agents?|assistants?|bots?)\b (?:processing|reading|handling|receiving|calling|that (?:reads?|receives?|processes))\b[^.\n]{0,40}\b(?:must|should|has to|have to|needs? to|is required to|are required to)\b`,
+    String.raw`\bthe (?:calling|requesting) (?:model|agent|assistant)\b`,
+  ],
+  'claim-role': [
+    String.raw`^\W{1,6}(?:system|admin|administrator|developer|operator)\s*(?:[-—:\]]|$)|^\W{0,6}(?:system|admin|administrator|developer|operator) (?:message|notice|update|prompt|instruction)s?\b`,
+    String.raw`\bpre-?(?:authori[sz]ed|approved)\b|\balready (?:approved|authori[sz]ed|confirmed) by\b`,
+    String.raw`\b(?:systemnachricht|systemhinweis|message (?:du )?système|mensaje del sistema|mensagem do sistema|messaggio di sistema|系统(?:消息|通知|指令)|システムメッセージ|системное сообщение)\b`,
+  ],
+  'task-hijack': [
+    String.raw`\bbefore you (?:carry on|move on|do anything else)\b|\bbefore (?:anything else|the rest|doing anything else)\b`,
+    String.raw`\b(?:handle|do|take care of) (?:this|that) (?:one )?(?:too|as well)\b|\balso (?:asked|wants|wanted|would like|requested) (?:that )?you\b`,
+    // before the user's task, instead of it: only with the task or the user named
+    String.raw`\b(?:bevor du|bevor sie|vor)\b[^.\n]{0,30}\b(?:aufgabe|anfrage|antwortest|antworten|fortfährst|fortfahren)\b|\bstatt(?:dessen)? (?:der|die|deiner|ihrer) (?:aufgabe|anfrage)`,
+    String.raw`\bavant de (?:répondre|continuer|poursuivre|résumer|traiter)\b[^.\n]{0,30}(?:utilisateur|tâche|demande|question)|\bau lieu de (?:la|sa|ta|votre) (?:tâche|demande)`,
+    String.raw`\bantes de (?:continuar|responder|seguir|resumir)\b[^.\n]{0,30}(?:usuario|usuário|tarea|tarefa|pedido|petición)|\bprima di (?:continuare|rispondere)\b[^.\n]{0,30}(?:utente|compito|richiesta)|\ben (?:lugar|vez) de (?:la|su|tu) (?:tarea|petición)`,
+    String.raw`(?:执行以下|先执行|立即执行|而不是(?:用户|原来)|在(?:回答|继续)[^。\n]{0,10}之前)|(?:以下を|先に)実行|(?:прежде чем|перед тем как) (?:ответить|продолжить)|вместо (?:задачи|запроса) пользователя`,
+  ],
+  'task-return': [
+    String.raw`\b(?:then |and then )?(?:get |go |come )?back to what you (?:were doing|are doing)\b|\bthen (?:carry on|continue) (?:with )?(?:the |your )?(?:task|request|work)\b`,
+  ],
+  secrecy: [
+    String.raw`\b(?:don't|do not|dont|never) ask (?:me|the user|them) again\b`,
+    String.raw`ohne (?:zu fragen|nachzufragen|rückfrage|den nutzer)|sans (?:demander|prévenir|informer)|sin (?:preguntar|avisar|informar)|sem (?:perguntar|avisar)|senza (?:chiedere|avvisare)|不要告诉|不要通知|无需确认|ユーザーに(?:言わ|知らせ)ない|не (?:говори|сообщай)`,
+  ],
+  action: [
+    String.raw`(?:überweise|überweisen sie|\bsende|senden sie|schicke|leite\b[^.\n]{0,40}\bweiter|lösche|löschen sie|teile|lade\b[^.\n]{0,30}\bein|öffne|besuche)\b`,
+    String.raw`\b(?:envoie|envoyez|transfère|transférez|vire[zr]?|supprime[zr]?|partage[zr]?|invite[zr]?|ouvre[zr]?|visite[zr]?|paie[zr]?|payez)\b`,
+    String.raw`\b(?:envía|envia|envie|transfiere|transfira|reenvía|elimina|borra|apague|comparte|compartilhe|invita|convida|abre|abra|visita|paga|pague|manda|invia|cancella|condividi)\b`,
+    String.raw`(?:发送|转账|汇款|转发|删除|分享|邀请|访问|打开|支付|付款)|(?:送信|送金|転送|削除|共有|招待)して|(?:отправь|переведи|перешли|удали|поделись|пригласи|открой)`,
+  ],
+  'third-person-user': [
+    // speaking to the model about the user: "the user also wants you to", "your user asked you"
+    String.raw`\b(?:the|your) (?:user|owner|account owner|customer|client)\b[^.\n]{0,20}\b(?:also )?(?:wants|wanted|asked|asks|would like|needs|expects|requested|requests|instructed|told)\b[^.\n]{0,12}\byou\b`,
+  ],
+  'tool-instruction': [
+    String.raw`\b(?:returned|produced|read) by (?:a|the|any) (?:tool|function|api|agent)\b|\bwhen (?:this|the) (?:document|response|output|result|page|file) is (?:returned|read|loaded|processed)\b|\btool usage note\b|\bpending (?:operation|action|step)\b`,
+  ],
+};
+for (const signal of signals) {
+  const more = widenings[signal.name];
+  if (more !== undefined) signal.pattern = widen(signal.pattern, ...more);
+}
