@@ -1,5 +1,12 @@
 export { type ConsoleSinkOptions, createConsoleSink } from './create-console-sink.js';
 export {
+  createHttpSink,
+  type HttpSink,
+  type HttpSinkOptions,
+  httpSinkDefaults,
+  httpSinkLimits,
+} from './create-http-sink.js';
+export {
   createJsonlFileSink,
   type JsonlFileSink,
   type JsonlFileSinkOptions,
@@ -7,4 +14,9 @@ export {
 export { createMemorySink, type MemorySink } from './create-memory-sink.js';
 export { type RenderTreeOptions, renderTree } from './render-tree.js';
 export type { Sink } from './sink.js';
-export { SinkError, type SinkErrorCode, type SinkErrorOptions } from './sink-error.js';
+export {
+  SinkError,
+  type SinkErrorCode,
+  type SinkErrorOptions,
+  type SinkServerError,
+} from './sink-error.js';

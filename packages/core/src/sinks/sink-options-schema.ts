@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { zod } from '../errors/load-zod.js';
 import { lazySchema, optionSchemas } from '../errors/validate-options.js';
 import type { ConsoleSinkOptions } from './create-console-sink.js';
+import type { HttpSinkOptions } from './create-http-sink.js';
 import type { JsonlFileSinkOptions } from './create-jsonl-file-sink.js';
 
 function jsonlShape() {
@@ -24,6 +25,42 @@ function consoleShape() {
   };
 }
 
+function httpShape() {
+  const text = (what: string) =>
+    zod().custom<string>((value) => typeof value === 'string' && value.trim() !== '', {
+      error: what,
+    });
+  return {
+    url: text('the collector\'s base URL, e.g. "http://127.0.0.1:7319"'),
+    apiKey: text('a non-empty API key (tracewarden keys create)'),
+    organization: text("a non-empty organization name (the API key's)").optional(),
+    // upper bounds: the collector's default request limits (httpSinkLimits)
+    maxBatchBlocks: bounded(1, 10_000).optional(),
+    maxBatchBytes: bounded(1024, 8 * 1024 * 1024).optional(),
+    flushIntervalMs: bounded(0, 2_147_483_647).optional(),
+    maxBufferedBlocks: optionSchemas.integer(1).optional(),
+    requestTimeoutMs: bounded(1, 2_147_483_647).optional(),
+    retryBaseDelayMs: bounded(0, 2_147_483_647).optional(),
+    maxRetryDelayMs: bounded(0, 2_147_483_647).optional(),
+    flushTimeoutMs: bounded(1, 2_147_483_647).optional(),
+    compression: zod().enum(['gzip', 'none']).optional(),
+    onError: optionSchemas.function().optional(),
+    fetch: optionSchemas.function('a fetch function').optional(),
+  };
+}
+
+/** A whole number in `[min, max]`. */
+function bounded(min: number, max: number) {
+  return zod().custom<number>(
+    (value) =>
+      typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max,
+    { error: `a whole number between ${min} and ${max}` },
+  );
+}
+
+/** @internal */
+export const httpSinkOptionsSchema = lazySchema((): ZodType => zod().strictObject(httpShape()));
+
 /** @internal */
 export const jsonlFileSinkOptionsSchema = lazySchema(
   (): ZodType => zod().strictObject(jsonlShape()),
@@ -40,5 +77,7 @@ type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] ext
 // fail to compile when an option is added to a sink's options but not to its schema
 const jsonlKeysAgree: SameKeys<ReturnType<typeof jsonlShape>, JsonlFileSinkOptions> = true;
 const consoleKeysAgree: SameKeys<ReturnType<typeof consoleShape>, ConsoleSinkOptions> = true;
+const httpKeysAgree: SameKeys<ReturnType<typeof httpShape>, HttpSinkOptions> = true;
 void jsonlKeysAgree;
+void httpKeysAgree;
 void consoleKeysAgree;
