@@ -2,11 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningServer, type StartServerOptions, startServer } from '../server/index.js';
+import { type CollectorStore, PostgresStore, SqliteStore } from '../storage/index.js';
+import { createTestDatabase, type StoreKind, type TestDatabase } from './test-stores.js';
 
 /** A collector on a free port and a fresh data directory, with helpers for its API. */
 export interface TestServer {
   server: RunningServer;
+  /** The database the server stores in. */
+  store: StoreKind;
   dataDir: string;
+  /** The Postgres URL (its own schema), for a Postgres server. */
+  databaseUrl: string | undefined;
   /** The `default` organization's key, created on first start. */
   key: string;
   /** fetch on the server, with `Authorization: Bearer <key>` unless `key` is given (null: none). */
@@ -17,17 +23,31 @@ export interface TestServer {
     blocks: unknown[],
     options?: { organization?: string; key?: string },
   ): Promise<Response>;
-  /** Closes the server and removes its data directory. */
+  /** Opens the server's database directly (as the CLI's admin commands or a second server would). */
+  openStore(): Promise<CollectorStore>;
+  /** Closes the server and removes its data directory (and its Postgres schema). */
   stop(): Promise<void>;
 }
 
 /**
- * Starts a collector for one test file.
- * @param options - more options for startServer
+ * Starts a collector for one test file, on SQLite (a fresh data directory) or Postgres (a fresh
+ * schema in `TRACEWARDEN_TEST_DATABASE_URL`).
+ * @param options - the store (default SQLite) and more options for startServer
  */
-export async function startTestServer(options: StartServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: StartServerOptions & { store?: StoreKind } = {},
+): Promise<TestServer> {
+  const { store = 'sqlite', ...rest } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'tracewarden-server-'));
-  const server = await startServer({ port: 0, dataDir, env: {}, ...options });
+  const database: TestDatabase | undefined =
+    store === 'postgres' ? await createTestDatabase() : undefined;
+  const server = await startServer({
+    port: 0,
+    dataDir,
+    env: {},
+    ...(database === undefined ? {} : { databaseUrl: database.url }),
+    ...rest,
+  });
   const key = server.initialApiKey?.key as string;
   const request: TestServer['request'] = (path, init = {}) => {
     const { key: given, ...rest } = init;
@@ -38,7 +58,9 @@ export async function startTestServer(options: StartServerOptions = {}): Promise
   };
   return {
     server,
+    store,
     dataDir,
+    databaseUrl: database?.url,
     key,
     request,
     post(traceId, blocks, options = {}) {
@@ -53,9 +75,15 @@ export async function startTestServer(options: StartServerOptions = {}): Promise
         },
       );
     },
+    async openStore() {
+      return database === undefined
+        ? new SqliteStore(join(dataDir, 'tracewarden.db'))
+        : await PostgresStore.open({ connectionString: database.url });
+    },
     async stop() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

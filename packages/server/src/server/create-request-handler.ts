@@ -10,11 +10,11 @@ import {
   type JsonSchema,
   requestSchemas,
 } from '../openapi/index.js';
-import type { Organization, SqliteStore } from '../storage/index.js';
+import type { CollectorStore, Organization } from '../storage/index.js';
 
 /** What the handler needs from the running server. @internal */
 export interface HandlerContext {
-  store: SqliteStore;
+  store: CollectorStore;
   limits: Readonly<ServerLimits>;
   blockLimits: Readonly<BlockLimits>;
   ids: IdGenerator;
@@ -109,8 +109,8 @@ export function createRequestHandler(
     {
       pattern: /^\/traces$/,
       methods: {
-        GET: (_request, response, { organization, query }) => {
-          const page = store.listTraces(organization.id, {
+        GET: async (_request, response, { organization, query }) => {
+          const page = await store.listTraces(organization.id, {
             cursor: cursorOf(query),
             limit: pageSize(query, 50),
           });
@@ -121,13 +121,13 @@ export function createRequestHandler(
     {
       pattern: /^\/traces\/([^/]+)$/,
       methods: {
-        GET: (_request, response, { organization, id: traceId }) => {
-          const trace = store.trace(organization.id, traceId);
+        GET: async (_request, response, { organization, id: traceId }) => {
+          const trace = await store.trace(organization.id, traceId);
           if (trace === undefined) throw traceNotFound(traceId);
           sendJson(response, 200, trace);
         },
-        DELETE: (_request, response, { organization, id: traceId }) => {
-          if (!store.deleteTrace(organization.id, traceId)) throw traceNotFound(traceId);
+        DELETE: async (_request, response, { organization, id: traceId }) => {
+          if (!(await store.deleteTrace(organization.id, traceId))) throw traceNotFound(traceId);
           sendJson(response, 204, undefined);
         },
       },
@@ -135,8 +135,8 @@ export function createRequestHandler(
     {
       pattern: /^\/traces\/([^/]+)\/blocks$/,
       methods: {
-        GET: (_request, response, { organization, id: traceId, query }) => {
-          const page = store.listBlocks(organization.id, traceId, {
+        GET: async (_request, response, { organization, id: traceId, query }) => {
+          const page = await store.listBlocks(organization.id, traceId, {
             cursor: cursorOf(query),
             limit: pageSize(query, 500),
           });
@@ -170,7 +170,7 @@ export function createRequestHandler(
               },
             });
           }
-          const result = store.appendBlocks(organization.id, traceId, blocks, {
+          const result = await store.appendBlocks(organization.id, traceId, blocks, {
             blockLimits: context.blockLimits,
             maxTraceBlocks: limits.maxTraceBlocks,
             ids: context.ids,
@@ -186,8 +186,8 @@ export function createRequestHandler(
     {
       pattern: /^\/traces\/([^/]+)\/blocks\.stitched$/,
       methods: {
-        GET: (_request, response, { organization, id: traceId }) => {
-          const blocks = store.traceBlocks(organization.id, traceId);
+        GET: async (_request, response, { organization, id: traceId }) => {
+          const blocks = await store.traceBlocks(organization.id, traceId);
           if (blocks === undefined) throw traceNotFound(traceId);
           sendJson(response, 200, stitchBlocks(blocks, { traceId }));
         },
@@ -196,8 +196,8 @@ export function createRequestHandler(
     {
       pattern: /^\/datasets$/,
       methods: {
-        GET: (_request, response, { organization, query }) => {
-          const page = store.listDatasets(organization.id, {
+        GET: async (_request, response, { organization, query }) => {
+          const page = await store.listDatasets(organization.id, {
             cursor: cursorOf(query),
             limit: pageSize(query, 50),
           });
@@ -211,21 +211,21 @@ export function createRequestHandler(
             '{ "name": "<dataset>", "metadata": { ... } }',
           );
           const { name, metadata } = body as { name: string; metadata?: Record<string, unknown> };
-          sendJson(response, 201, store.createDataset(organization.id, name, metadata));
+          sendJson(response, 201, await store.createDataset(organization.id, name, metadata));
         },
       },
     },
     {
       pattern: /^\/datasets\/([^/]+)$/,
       methods: {
-        GET: (_request, response, { organization, id: name }) => {
-          const dataset = store.dataset(organization.id, name);
-          const traces = store.datasetEntries(organization.id, name);
+        GET: async (_request, response, { organization, id: name }) => {
+          const dataset = await store.dataset(organization.id, name);
+          const traces = await store.datasetEntries(organization.id, name);
           if (dataset === undefined || traces === undefined) throw datasetNotFound(name);
           sendJson(response, 200, { ...dataset, traces });
         },
-        DELETE: (_request, response, { organization, id: name }) => {
-          if (!store.deleteDataset(organization.id, name)) throw datasetNotFound(name);
+        DELETE: async (_request, response, { organization, id: name }) => {
+          if (!(await store.deleteDataset(organization.id, name))) throw datasetNotFound(name);
           sendJson(response, 204, undefined);
         },
       },
@@ -243,7 +243,7 @@ export function createRequestHandler(
           const { traces } = body as {
             traces: { trace_id: string; metadata?: Record<string, unknown> }[];
           };
-          const added = store.addDatasetTraces(organization.id, name, traces);
+          const added = await store.addDatasetTraces(organization.id, name, traces);
           sendJson(response, 200, { dataset: name, added });
         },
       },
@@ -252,8 +252,8 @@ export function createRequestHandler(
       pattern: /^\/datasets\/([^/]+)\/export$/,
       methods: {
         GET: async (_request, response, { organization, id: name, query }) => {
-          const dataset = store.dataset(organization.id, name);
-          const entries = store.datasetEntries(organization.id, name);
+          const dataset = await store.dataset(organization.id, name);
+          const entries = await store.datasetEntries(organization.id, name);
           if (dataset === undefined || entries === undefined) throw datasetNotFound(name);
           const fidelity = query.get('fidelity') ?? 'lossless';
           if (fidelity !== 'chat' && fidelity !== 'lossless' && fidelity !== 'exact') {
@@ -270,7 +270,7 @@ export function createRequestHandler(
           });
           response.write(`${JSON.stringify({ metadata: dataset.metadata })}\n`);
           for (const entry of entries) {
-            const blocks = store.traceBlocks(organization.id, entry.trace_id) ?? [];
+            const blocks = (await store.traceBlocks(organization.id, entry.trace_id)) ?? [];
             if (!response.write(exportLine(entry, blocks, fidelity))) {
               await new Promise((resolve) => response.once('drain', resolve));
             }
@@ -285,7 +285,7 @@ export function createRequestHandler(
         POST: async (request, response, { organization, id: name }) => {
           const text = await readTextBody(request, limits, 'jsonl');
           const file = parseDatasetJsonl(text, context.ids);
-          const ids = store.importTraces(organization.id, file.traces, {
+          const ids = await store.importTraces(organization.id, file.traces, {
             blockLimits: context.blockLimits,
             maxTraceBlocks: limits.maxTraceBlocks,
             ids: context.ids,
@@ -305,7 +305,7 @@ export function createRequestHandler(
     const body = await readJsonBody(request, limits);
     requireBody(requestSchemas.PushTrace, body, '{ "messages": [[event, ...], ...] }');
     const { traces, dataset } = parsePushBody(body, context.ids);
-    const ids = store.importTraces(organization.id, traces, {
+    const ids = await store.importTraces(organization.id, traces, {
       blockLimits: context.blockLimits,
       maxTraceBlocks: limits.maxTraceBlocks,
       ids: context.ids,
@@ -315,10 +315,10 @@ export function createRequestHandler(
     sendJson(response, 200, { id: ids, dataset: dataset ?? null });
   }
 
-  function authenticate(request: IncomingMessage): Organization {
+  async function authenticate(request: IncomingMessage): Promise<Organization> {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    const organization = match === null ? undefined : store.authenticate(match[1] as string);
+    const organization = match === null ? undefined : await store.authenticate(match[1] as string);
     if (organization === undefined) {
       throw new ServerError({
         code: 'UNAUTHORIZED',
@@ -344,7 +344,7 @@ export function createRequestHandler(
         });
       }
       if (path === '/healthz') return sendJson(response, 200, { status: 'ok' });
-      const ready = !context.draining() && store.ping();
+      const ready = !context.draining() && (await store.ping());
       return sendJson(response, ready ? 200 : 503, { status: ready ? 'ready' : 'draining' });
     }
     const isApi =
@@ -355,7 +355,7 @@ export function createRequestHandler(
         message: `no route ${path}; the API is under /v1/organizations/:org/traces`,
       });
     }
-    const organization = authenticate(request);
+    const organization = await authenticate(request);
     if (path === '/v1/openapi.json') {
       if (method !== 'GET') {
         throw new ServerError({

@@ -2,6 +2,7 @@ export {
   defaultOrganization,
   defaultPort,
   type RunningServer,
+  resolveDatabaseUrl,
   resolveDataDir,
   type StartServerOptions,
   startServer,

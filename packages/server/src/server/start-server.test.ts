@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blocks } from '../__fixtures__/test-server.js';
 import { ServerError } from '../errors/index.js';
-import { defaultPort, resolveDataDir, startServer } from './index.js';
+import { defaultPort, resolveDatabaseUrl, resolveDataDir, startServer } from './index.js';
 
 const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-start-'));
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
@@ -52,17 +52,35 @@ describe('startServer', () => {
     expect([3000, 4317, 4318, 6006, 8080]).not.toContain(defaultPort);
   });
 
-  it('refuses a Postgres database URL until it is supported, and bad limit variables', async () => {
+  it('refuses a database URL that is not Postgres, an unreachable Postgres, and bad limit variables', async () => {
     const dataDir = join(temporary, 'pg');
     await expect(
-      startServer({ port: 0, dataDir, databaseUrl: 'postgres://localhost/tw', env: {} }),
+      startServer({ port: 0, dataDir, databaseUrl: 'mysql://root:secret@localhost/tw', env: {} }),
     ).rejects.toSatisfy(
-      (error) => error instanceof ServerError && error.code === 'NOT_IMPLEMENTED',
+      (error) =>
+        error instanceof ServerError &&
+        error.code === 'INVALID_REQUEST' &&
+        /postgres:\/\//.test(error.message) &&
+        !error.message.includes('secret'),
+    );
+    // nothing listens on port 1: the start fails, as a 503-class error, and writes no key
+    await expect(
+      startServer({
+        port: 0,
+        dataDir,
+        env: { TRACEWARDEN_DATABASE_URL: 'postgres://127.0.0.1:1/tw' },
+      }),
+    ).rejects.toSatisfy(
+      (error) => error instanceof ServerError && error.code === 'SERVICE_UNAVAILABLE',
     );
     await expect(
       startServer({ port: 0, dataDir, env: { TRACEWARDEN_MAX_BODY_BYTES: '8MB' } }),
     ).rejects.toThrow(/TRACEWARDEN_MAX_BODY_BYTES/);
     expect(existsSync(join(dataDir, 'credentials'))).toBe(false);
+    expect(resolveDatabaseUrl(undefined, { TRACEWARDEN_DATABASE_URL: 'postgresql://db/tw' })).toBe(
+      'postgresql://db/tw',
+    );
+    expect(resolveDatabaseUrl('', {})).toBeUndefined();
   });
 
   it('lets createApiKey create organizations, each key working on its own organization', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { type BlockLimits, createIdGenerator, resolveBlockLimits } from '@tracewarden/core';
 import { resolveServerLimits, type ServerLimits } from '../config/index.js';
 import { ServerError } from '../errors/index.js';
-import { type CreatedApiKey, SqliteStore } from '../storage/index.js';
+import {
+  type CollectorStore,
+  type CreatedApiKey,
+  PostgresStore,
+  SqliteStore,
+} from '../storage/index.js';
 import { createRequestHandler } from './create-request-handler.js';
 
 /**
@@ -39,8 +44,9 @@ export interface StartServerOptions {
   /** Where the SQLite database and `credentials` live. @default `TRACEWARDEN_DATA_DIR`, else `~/.tracewarden` */
   dataDir?: string | undefined;
   /**
-   * A Postgres URL (`TRACEWARDEN_DATABASE_URL`). Not built yet: giving one fails with
-   * `NOT_IMPLEMENTED` rather than silently using SQLite.
+   * A Postgres URL (`postgres://user:password@host:5432/database`) to store in instead of the
+   * data directory's SQLite file; several collectors may share one database.
+   * @default `TRACEWARDEN_DATABASE_URL`, else none (SQLite)
    */
   databaseUrl?: string | undefined;
   /** Request limits to force; the rest from `TRACEWARDEN_MAX_*` or the defaults. */
@@ -57,8 +63,10 @@ export interface StartServerOptions {
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:7319`. */
   url: string;
-  /** The data directory in use. */
+  /** The data directory in use (the SQLite database, when no `databaseUrl`, and `credentials`). */
   dataDir: string;
+  /** Which database stores the traces: `sqlite` (the data directory's file) or `postgres`. */
+  database: 'sqlite' | 'postgres';
   /** `<dataDir>/credentials` (mode 0600), written on first start. */
   credentialsFile: string;
   /** On first start: the `default` organization's API key, to print once. */
@@ -75,6 +83,34 @@ export interface RunningServer {
    * @returns `{ key }`, the secret (shown once), with its `id` and `organization`
    */
   createApiKey(options: { organization: string; name?: string }): Promise<CreatedApiKey>;
+}
+
+/**
+ * The Postgres URL in force: the option, else `TRACEWARDEN_DATABASE_URL`; undefined for SQLite.
+ * @param databaseUrl - the option
+ * @param env - the environment
+ * @returns the URL, or undefined
+ * @throws {@link ServerError} `INVALID_REQUEST` for a URL that is not `postgres://` or `postgresql://`
+ * @example
+ * ```ts
+ * resolveDatabaseUrl(undefined, { TRACEWARDEN_DATABASE_URL: 'postgres://db/tracewarden' }); // 'postgres://db/tracewarden'
+ * ```
+ */
+export function resolveDatabaseUrl(
+  databaseUrl?: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
+  const given =
+    databaseUrl !== undefined && databaseUrl !== '' ? databaseUrl : env.TRACEWARDEN_DATABASE_URL;
+  if (given === undefined || given.trim() === '') return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(given)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `databaseUrl must be a Postgres URL (postgres://user:password@host:5432/database), got ${JSON.stringify(given.replace(/\/\/[^@/]*@/, '//***@'))}; leave it unset to use the built-in SQLite database`,
+      details: { field: 'databaseUrl' },
+    });
+  }
+  return given;
 }
 
 /**
@@ -115,13 +151,13 @@ TRACEWARDEN_API_KEY=${key}
 
 /**
  * Starts the collector: seed 002's trace-block API over `node:http`, stored in embedded SQLite
- * (`node:sqlite`, migrations applied at start). On a fresh data directory it creates the
- * organization `default` and one API key, returned as `initialApiKey` and written to
- * `<dataDir>/credentials` (mode 0600).
+ * (`node:sqlite`), or in Postgres with `databaseUrl` / `TRACEWARDEN_DATABASE_URL`; migrations
+ * are applied at start. On an empty database it creates the organization `default` and one API
+ * key, returned as `initialApiKey` and written to `<dataDir>/credentials` (mode 0600).
  *
- * @param options - host, port, data directory, limits
+ * @param options - host, port, data directory, Postgres URL, limits
  * @returns the running server: `url`, `close()`, `createApiKey()`
- * @throws {@link ServerError} `NOT_IMPLEMENTED` for a Postgres `databaseUrl`
+ * @throws {@link ServerError} `INVALID_REQUEST` for a `databaseUrl` that is not Postgres'; `SERVICE_UNAVAILABLE` when Postgres cannot be reached
  * @example
  * ```ts
  * const server = await startServer({ port: 0, dataDir: '/tmp/tracewarden-demo' });
@@ -137,22 +173,18 @@ TRACEWARDEN_API_KEY=${key}
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const databaseUrl = options.databaseUrl ?? env.TRACEWARDEN_DATABASE_URL;
-  if (databaseUrl !== undefined && databaseUrl !== '') {
-    throw new ServerError({
-      code: 'NOT_IMPLEMENTED',
-      message:
-        'Postgres (databaseUrl / TRACEWARDEN_DATABASE_URL) is not supported yet; leave it unset to use the built-in SQLite database',
-      details: { setting: 'databaseUrl' },
-    });
-  }
+  const databaseUrl = resolveDatabaseUrl(options.databaseUrl, env);
   const limits = resolveServerLimits(options.limits, env);
   const blockLimits = resolveBlockLimits(options.blockLimits, env);
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? defaultPort;
   const dataDir = resolveDataDir(options.dataDir, env);
   const credentialsFile = join(dataDir, 'credentials');
-  const store = SqliteStore.openDataDir(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store: CollectorStore =
+    databaseUrl === undefined
+      ? SqliteStore.openDataDir(dataDir)
+      : await PostgresStore.open({ connectionString: databaseUrl });
   const onError =
     options.onError ??
     ((error: unknown) => {
@@ -161,11 +193,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
 
   let initial: CreatedApiKey | undefined;
-  if (store.organizations().length === 0) {
-    initial = store.createApiKey(defaultOrganization, {
-      name: 'created on first start',
-      createOrganization: true,
-    });
+  try {
+    initial = await store.createInitialApiKey(defaultOrganization, 'created on first start');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  if (initial !== undefined) {
     // at once, so the key is never lost if listening fails; again with the URL below
     writeCredentials(credentialsFile, undefined, initial.organization, initial.key);
   }
@@ -202,7 +236,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     });
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -215,6 +249,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return {
     url,
     dataDir,
+    database: store.kind,
     credentialsFile,
     initialApiKey:
       initial === undefined ? undefined : { organization: initial.organization, key: initial.key },
@@ -233,7 +268,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         }
         server.closeAllConnections();
         await stopped;
-        store.close();
+        await store.close();
       })();
       return closing;
     },

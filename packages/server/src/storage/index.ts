@@ -1,13 +1,17 @@
-export {
-  type ApiKeyInfo,
-  type AppendBlocksOptions,
-  type AppendBlocksResult,
-  type CreatedApiKey,
-  type DatasetEntry,
-  type DatasetSummary,
-  type ImportedTrace,
-  type Organization,
-  type Page,
-  SqliteStore,
-  type TraceSummary,
-} from './sqlite-store.js';
+export { PostgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export { SqliteStore } from './sqlite-store.js';
+export type {
+  ApiKeyInfo,
+  AppendBlocksOptions,
+  AppendBlocksResult,
+  CollectorStore,
+  CreatedApiKey,
+  DatasetEntry,
+  DatasetSummary,
+  ImportedTrace,
+  ImportTracesOptions,
+  MaybePromise,
+  Organization,
+  Page,
+  TraceSummary,
+} from './store.js';

@@ -2,104 +2,46 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import {
-  type Block,
-  type BlockLimits,
-  createBlockValidator,
-  type IdGenerator,
-  TraceError,
-} from '@tracewarden/core';
+import type { Block } from '@tracewarden/core';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from '../auth/index.js';
-import { ServerError } from '../errors/index.js';
+import {
+  type AppendPlan,
+  type AppendQuery,
+  isRecord,
+  parseBody,
+  planAppend,
+  runPlan,
+} from './append-plan.js';
 import { migrations } from './migrations.js';
-import { isEarlier, summarizeBlocks } from './summarize-blocks.js';
-
-/** An organization: the unit of isolation. Every key belongs to one; `:org` in paths is its name. */
-export interface Organization {
-  id: number;
-  name: string;
-  created_at: string;
-}
-
-/** An API key as listed (never its secret). */
-export interface ApiKeyInfo {
-  id: string;
-  organization: string;
-  name: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-/** A new API key: `key` is the secret, shown once. */
-export interface CreatedApiKey {
-  id: string;
-  key: string;
-  organization: string;
-}
-
-/** A trace as listed by `GET /v1/organizations/:org/traces`. */
-export interface TraceSummary {
-  id: string;
-  /** When the collector stored the trace's first block. */
-  created_at: string;
-  /** When it stored the latest batch. */
-  updated_at: string;
-  block_count: number;
-  /** Text of the earliest user MESSAGE (first 500 characters), or null. */
-  first_user_message: string | null;
-  /** `error` when a block's `metadata.status` is a status other than `success`, else `ok`. */
-  status: 'ok' | 'error';
-  error_count: number;
-  /** Sum of the blocks' `metadata.cost`, in USD. */
-  cost_usd: number;
-  /** Sum of the lengths of the blocks' `metadata.violations`. */
-  violation_count: number;
-}
-
-/** One page of a keyset-paginated list. */
-export interface Page<T> {
-  items: T[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-}
-
-/** A dataset (seed 001) as listed. */
-export interface DatasetSummary {
-  name: string;
-  metadata: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  trace_count: number;
-}
-
-/** A trace's membership in a dataset: its metadata and annotations there. */
-export interface DatasetEntry {
-  trace_id: string;
-  metadata: Record<string, unknown>;
-  annotations: unknown[];
-}
-
-/** A trace to store by {@link SqliteStore.importTraces}: its blocks (from core's converters). */
-export interface ImportedTrace {
-  blocks: readonly unknown[];
-  metadata?: Record<string, unknown> | undefined;
-  annotations?: unknown[] | undefined;
-}
-
-/** Options of {@link SqliteStore.appendBlocks}. */
-export interface AppendBlocksOptions {
-  blockLimits: Readonly<BlockLimits>;
-  maxTraceBlocks: number;
-  ids: IdGenerator;
-}
-
-/** Result of {@link SqliteStore.appendBlocks}. */
-export interface AppendBlocksResult {
-  /** Every block of the batch as stored, in the batch's order. */
-  blocks: Block[];
-  /** How many were new (the others were already stored with the same content). */
-  inserted: number;
-}
+import type {
+  ApiKeyInfo,
+  AppendBlocksOptions,
+  AppendBlocksResult,
+  CollectorStore,
+  CreatedApiKey,
+  DatasetEntry,
+  DatasetSummary,
+  ImportedTrace,
+  ImportTracesOptions,
+  Organization,
+  Page,
+  TraceSummary,
+} from './store.js';
+import {
+  atTraceIndex,
+  checkDatasetName,
+  checkOrganizationName,
+  constraintTraceError,
+  datasetExists,
+  datasetNotFound,
+  datasetOf,
+  decodeCursor,
+  now,
+  organizationNotFound,
+  pageOf,
+  summaryOf,
+  traceMissing,
+} from './store-helpers.js';
 
 /**
  * `node:sqlite`, loaded on first use rather than at import: the CLI imports this package for
@@ -108,143 +50,6 @@ export interface AppendBlocksResult {
  */
 function loadSqlite(): typeof import('node:sqlite') {
   return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
-}
-
-const organizationNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
-const datasetNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
-
-function datasetNotFound(name: string): ServerError {
-  return new ServerError({
-    code: 'NOT_FOUND',
-    message: `dataset ${JSON.stringify(name)} not found in this organization`,
-    details: { dataset: name },
-  });
-}
-
-/** Children after parents: a valid batch in this order always names earlier blocks as parents. */
-const rank: Readonly<Record<string, number>> = {
-  MESSAGE: 0,
-  TOOL_CALL: 1,
-  THINK: 2,
-  TOOL_RESULT: 3,
-};
-
-function rankOf(input: unknown): number {
-  if (typeof input !== 'object' || input === null) return -1;
-  return rank[(input as { sub_type?: unknown }).sub_type as string] ?? -1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** JSON with object keys sorted, so equal values compare equal whatever their key order. */
-function canonical(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, item: unknown) =>
-      isRecord(item)
-        ? Object.fromEntries(
-            Object.keys(item)
-              .sort()
-              .map((key) => [key, item[key]]),
-          )
-        : item,
-    ) ?? 'undefined'
-  );
-}
-
-const comparedFields = [
-  'trace_id',
-  'block_type',
-  'sub_type',
-  'payload',
-  'parent_block_id',
-  'metadata',
-  'raw',
-  'extra',
-  'created_at',
-  'updated_at',
-] as const;
-const absentMeans: Readonly<Record<string, unknown>> = {
-  parent_block_id: null,
-  metadata: {},
-  raw: null,
-  extra: {},
-};
-
-/**
- * Whether a re-sent block is the stored one: every field it gives equals the stored field
- * (fields it leaves out were filled in by the collector: `created_at`, `updated_at`,
- * `block_type`; the others take their defaults).
- */
-function sameContent(input: Record<string, unknown>, stored: Block): boolean {
-  for (const field of comparedFields) {
-    let value = input[field];
-    if (value === undefined) {
-      if (!(field in absentMeans)) continue;
-      value = absentMeans[field];
-    }
-    if (canonical(value) !== canonical((stored as unknown as Record<string, unknown>)[field])) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** The same trace error, saying which block of the batch it is about (`details.path`). */
-function atIndex(error: unknown, index: number): unknown {
-  if (!(error instanceof TraceError)) return error;
-  return new TraceError({
-    code: error.code,
-    message: error.message,
-    details: { ...error.details, path: String(index) },
-    cause: error.cause,
-  });
-}
-
-/**
- * A database constraint the schema enforces, as the seed's error: reached only when a writer
- * got past core's validation (a race between processes sharing the database).
- */
-function constraintError(error: unknown): unknown {
-  const message = error instanceof Error ? error.message : '';
-  if (!/constraint failed/i.test(message)) return error;
-  const code = message.includes('trace_blocks.result_seq')
-    ? 'DUPLICATE_RESULT_SEQ'
-    : message.includes('trace_blocks.call_id')
-      ? 'DUPLICATE_CALL_ID'
-      : 'VALIDATION';
-  return new TraceError({
-    code,
-    message: `the database refused the batch (${message}); another writer stored a conflicting block first, or a block breaks a seed 002 rule`,
-    details: { constraint: message },
-    cause: error,
-  });
-}
-
-function now(): string {
-  return new Date().toISOString();
-}
-
-function encodeCursor(seq: number): string {
-  return Buffer.from(String(seq)).toString('base64url');
-}
-
-/**
- * The position a cursor stands for.
- * @throws {@link ServerError} `INVALID_REQUEST` when it is not a cursor this collector made
- */
-function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^\d{1,15}$/.test(text)) {
-    throw new ServerError({
-      code: 'INVALID_REQUEST',
-      message: `cursor ${JSON.stringify(cursor)} is not a cursor from this API; pass next_cursor from the previous page as is`,
-      details: { field: 'cursor' },
-    });
-  }
-  return Number(text);
 }
 
 /** Rows of `IN (...)` lists per statement, well under SQLite's parameter limit. */
@@ -263,7 +68,8 @@ const chunkSize = 500;
  * store.close();
  * ```
  */
-export class SqliteStore {
+export class SqliteStore implements CollectorStore {
+  readonly kind = 'sqlite';
   /** The database file. */
   readonly path: string;
   private readonly database: DatabaseSync;
@@ -396,13 +202,7 @@ export class SqliteStore {
    * @throws {@link ServerError} `INVALID_REQUEST` for a name that cannot be used in paths
    */
   createOrganization(name: string): { organization: Organization; created: boolean } {
-    if (!organizationNamePattern.test(name)) {
-      throw new ServerError({
-        code: 'INVALID_REQUEST',
-        message: `organization name ${JSON.stringify(name)} is not allowed; use 1 to 63 letters, digits, '_', '.' or '-', starting with a letter or digit`,
-        details: { field: 'organization' },
-      });
-    }
+    checkOrganizationName(name);
     const existing = this.organization(name);
     if (existing !== undefined) return { organization: existing, created: false };
     this.statement('INSERT INTO organizations (name, created_at) VALUES (?, ?)').run(name, now());
@@ -424,18 +224,26 @@ export class SqliteStore {
       options.createOrganization === true
         ? this.createOrganization(organization).organization
         : this.organization(organization);
-    if (found === undefined) {
-      throw new ServerError({
-        code: 'NOT_FOUND',
-        message: `organization ${JSON.stringify(organization)} does not exist; create it first (tracewarden orgs create ${organization})`,
-        details: { organization },
-      });
-    }
+    if (found === undefined) throw organizationNotFound(organization);
     const generated = generateApiKey();
     this.statement(
       'INSERT INTO api_keys (id, organization_id, secret_hash, name, created_at) VALUES (?, ?, ?, ?, ?)',
     ).run(generated.id, found.id, hashSecret(generated.secret), options.name ?? null, now());
     return { id: generated.id, key: generated.key, organization: found.name };
+  }
+
+  /**
+   * On an empty database only: creates the organization and one key, in one transaction.
+   * @param organization - the organization to create
+   * @param name - the key's label
+   * @returns the key, or undefined when the database already has an organization
+   */
+  createInitialApiKey(organization: string, name: string): CreatedApiKey | undefined {
+    return this.transaction(() =>
+      this.organizations().length > 0
+        ? undefined
+        : this.createApiKey(organization, { name, createOrganization: true }),
+    );
   }
 
   /**
@@ -494,68 +302,35 @@ export class SqliteStore {
       'SELECT body FROM trace_blocks WHERE organization_id = ? AND trace_id = ? AND id IN',
       [organizationId, traceId],
       ids,
-    ).map((row) => JSON.parse(row.body as string) as Block);
+    ).map((row) => parseBody(row.body));
   }
 
-  /**
-   * The stored blocks core's validator must know to judge `fresh`: their parents, calls with
-   * the same call ids, results with the same `(call_id, seq)`, and those blocks' own parents.
-   */
-  private contextOf(
-    organizationId: number,
-    traceId: string,
-    fresh: readonly Record<string, unknown>[],
-  ): Block[] {
-    const freshIds = new Set(fresh.map((input) => input.id));
-    const parentIds = new Set<string>();
-    const callIds = new Set<string>();
-    const resultKeys = new Set<string>();
-    const resultCallIds = new Set<string>();
-    for (const input of fresh) {
-      const parent = input.parent_block_id;
-      if (typeof parent === 'string' && !freshIds.has(parent)) parentIds.add(parent);
-      const payload = isRecord(input.payload) ? input.payload : {};
-      if (typeof payload.call_id !== 'string') continue;
-      if (input.sub_type === 'TOOL_CALL') callIds.add(payload.call_id);
-      if (input.sub_type === 'TOOL_RESULT' && typeof payload.seq === 'number') {
-        resultCallIds.add(payload.call_id);
-        resultKeys.add(`${payload.call_id}\u0000${payload.seq}`);
-      }
+  /** Answers one of {@link planAppend}'s queries. */
+  private answer(organizationId: number, traceId: string, query: AppendQuery): unknown {
+    if (query.kind === 'blocks') return this.storedBlocks(organizationId, traceId, query.ids);
+    if (query.kind === 'trace') {
+      return this.statement(
+        'SELECT block_count, first_user_message_at, first_user_message_block FROM traces WHERE organization_id = ? AND id = ?',
+      ).get(organizationId, traceId);
     }
-    const found = new Map<string, Block>();
-    const add = (block: Block): void => {
-      found.set(block.id, block);
-    };
-    this.storedBlocks(organizationId, traceId, [...parentIds]).forEach(add);
-    this.selectIn(
+    const found = this.storedBlocks(organizationId, traceId, query.parentIds);
+    for (const row of this.selectIn(
       `SELECT body FROM trace_blocks WHERE organization_id = ? AND trace_id = ?
        AND sub_type = 'TOOL_CALL' AND call_id IN`,
       [organizationId, traceId],
-      [...callIds],
-    ).forEach((row) => {
-      add(JSON.parse(row.body as string) as Block);
-    });
-    this.selectIn(
+      query.callIds,
+    )) {
+      found.push(parseBody(row.body));
+    }
+    for (const row of this.selectIn(
       `SELECT body FROM trace_blocks WHERE organization_id = ? AND trace_id = ?
        AND sub_type = 'TOOL_RESULT' AND result_seq IS NOT NULL AND call_id IN`,
       [organizationId, traceId],
-      [...resultCallIds],
-    ).forEach((row) => {
-      const block = JSON.parse(row.body as string) as Block;
-      const payload = block.payload as { call_id: string; seq?: number };
-      if (resultKeys.has(`${payload.call_id}\u0000${payload.seq}`)) add(block);
-    });
-    // parents of what was found, then theirs (a result's call's message): two levels at most
-    for (let level = 0; level < 2; level++) {
-      const missing = new Set<string>();
-      for (const block of found.values()) {
-        const parent = block.parent_block_id;
-        if (parent !== null && !found.has(parent)) missing.add(parent);
-      }
-      if (missing.size === 0) break;
-      this.storedBlocks(organizationId, traceId, [...missing]).forEach(add);
+      query.resultCallIds,
+    )) {
+      found.push(parseBody(row.body));
     }
-    return [...found.values()].sort((a, b) => rankOf(a) - rankOf(b));
+    return found;
   }
 
   /**
@@ -583,8 +358,14 @@ export class SqliteStore {
         this.appendInTransaction(organizationId, traceId, inputs, options),
       );
     } catch (error) {
-      throw constraintError(error);
+      throw SqliteStore.constraintError(error);
     }
+  }
+
+  /** A constraint SQLite enforced, as the seed's error (`DUPLICATE_CALL_ID`, ...). */
+  private static constraintError(error: unknown): unknown {
+    const message = error instanceof Error ? error.message : '';
+    return /constraint failed/i.test(message) ? constraintTraceError(message, error) : error;
   }
 
   private appendInTransaction(
@@ -593,89 +374,14 @@ export class SqliteStore {
     inputs: readonly unknown[],
     options: AppendBlocksOptions,
   ): AppendBlocksResult {
-    const results: Block[] = new Array(inputs.length);
-    const prepared = inputs.map((input) => {
-      if (!isRecord(input)) return { input, clientId: undefined };
-      const copy: Record<string, unknown> = { ...input };
-      const clientId = typeof copy.id === 'string' && copy.id !== '' ? copy.id : undefined;
-      if (copy.id === undefined) copy.id = options.ids.blockId();
-      if (copy.trace_id === undefined) copy.trace_id = traceId;
-      return { input: copy, clientId };
-    });
-    const clientIds = [
-      ...new Set(prepared.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]))),
-    ];
-    const stored = new Map(
-      this.storedBlocks(organizationId, traceId, clientIds).map((block) => [block.id, block]),
+    const plan: AppendPlan = runPlan(planAppend(traceId, inputs, options), (query) =>
+      this.answer(organizationId, traceId, query),
     );
-    const fresh: { index: number; input: unknown }[] = [];
-    prepared.forEach((item, index) => {
-      const existing = item.clientId === undefined ? undefined : stored.get(item.clientId);
-      if (existing === undefined) {
-        fresh.push({ index, input: item.input });
-      } else if (sameContent(item.input as Record<string, unknown>, existing)) {
-        results[index] = existing;
-      } else {
-        throw new TraceError({
-          code: 'VALIDATION',
-          message: `block ${existing.id} is already stored in trace ${traceId} with other content; blocks are immutable: re-send it unchanged, or give the new block its own id`,
-          details: {
-            field: 'id',
-            block_id: existing.id,
-            trace_id: traceId,
-            sub_type: existing.sub_type,
-            path: String(index),
-          },
-        });
-      }
-    });
-    if (fresh.length === 0) return { blocks: results, inserted: 0 };
+    if (plan.rows.length > 0) this.write(organizationId, traceId, plan);
+    return { blocks: plan.results, inserted: plan.rows.length };
+  }
 
-    const trace = this.statement(
-      'SELECT block_count, first_user_message_at, first_user_message_block FROM traces WHERE organization_id = ? AND id = ?',
-    ).get(organizationId, traceId);
-    const count = (trace?.block_count as number | undefined) ?? 0;
-    if (count + fresh.length > options.maxTraceBlocks) {
-      throw new TraceError({
-        code: 'PAYLOAD_TOO_LARGE',
-        message: `trace ${traceId} would hold ${count + fresh.length} blocks, over the limit of ${options.maxTraceBlocks} per trace (TRACEWARDEN_MAX_TRACE_BLOCKS); start a new trace`,
-        details: {
-          field: 'blocks',
-          trace_id: traceId,
-          limit_blocks: options.maxTraceBlocks,
-          actual_blocks: count + fresh.length,
-        },
-      });
-    }
-
-    const validator = createBlockValidator({ traceId, limits: options.blockLimits });
-    const freshInputs = fresh.flatMap((item) => (isRecord(item.input) ? [item.input] : []));
-    for (const block of this.contextOf(organizationId, traceId, freshInputs)) {
-      try {
-        validator.accept(block);
-      } catch (cause) {
-        throw new ServerError({
-          code: 'INTERNAL',
-          message: `stored block ${block.id} of trace ${traceId} no longer passes validation (were the LIMIT_* byte limits lowered?); raise the limits back to add blocks to this trace`,
-          cause,
-        });
-      }
-    }
-    const ordered = fresh
-      .map((item, position) => ({ ...item, position, rank: rankOf(item.input) }))
-      .sort((a, b) => a.rank - b.rank || a.position - b.position);
-    const accepted: Block[] = [];
-    for (const item of ordered) {
-      let block: Block;
-      try {
-        block = validator.accept(item.input);
-      } catch (error) {
-        throw atIndex(error, item.index);
-      }
-      results[item.index] = block;
-      accepted.push(block);
-    }
-
+  private write(organizationId: number, traceId: string, plan: AppendPlan): void {
     const time = now();
     this.statement(
       `INSERT INTO traces (organization_id, id, created_at, updated_at) VALUES (?, ?, ?, ?)
@@ -686,25 +392,23 @@ export class SqliteStore {
          parent_block_id, parent_sub_type, call_id, result_seq, created_at, updated_at, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    for (const block of accepted) {
-      const payload = block.payload as { call_id?: unknown; seq?: unknown };
-      const parent = block.parent_block_id;
+    for (const row of plan.rows) {
       insert.run(
         organizationId,
         traceId,
-        block.id,
-        block.block_type,
-        block.sub_type,
-        parent,
-        parent === null ? null : (validator.get(parent)?.sub_type ?? null),
-        typeof payload.call_id === 'string' ? payload.call_id : null,
-        block.sub_type === 'TOOL_RESULT' && typeof payload.seq === 'number' ? payload.seq : null,
-        block.created_at,
-        block.updated_at,
-        JSON.stringify(block),
+        row.id,
+        row.block_type,
+        row.sub_type,
+        row.parent_block_id,
+        row.parent_sub_type,
+        row.call_id,
+        row.result_seq,
+        row.created_at,
+        row.updated_at,
+        row.body,
       );
     }
-    const summary = summarizeBlocks(accepted);
+    const { summary, firstUserMessage: first } = plan;
     this.statement(
       `UPDATE traces SET block_count = block_count + ?, error_count = error_count + ?,
          cost_micro_usd = cost_micro_usd + ?, violation_count = violation_count + ?, updated_at = ?
@@ -718,23 +422,12 @@ export class SqliteStore {
       organizationId,
       traceId,
     );
-    const first = summary.firstUserMessage;
-    const currentAt = trace?.first_user_message_at as string | null | undefined;
-    if (
-      first !== undefined &&
-      (currentAt === null ||
-        currentAt === undefined ||
-        isEarlier(first, {
-          createdAt: currentAt,
-          blockId: trace?.first_user_message_block as string,
-        }))
-    ) {
+    if (first !== undefined) {
       this.statement(
         `UPDATE traces SET first_user_message = ?, first_user_message_at = ?, first_user_message_block = ?
          WHERE organization_id = ? AND id = ?`,
       ).run(first.text, first.createdAt, first.blockId, organizationId, traceId);
     }
-    return { blocks: results, inserted: accepted.length };
   }
 
   /**
@@ -753,12 +446,7 @@ export class SqliteStore {
       `SELECT seq, body FROM trace_blocks WHERE organization_id = ? AND trace_id = ? AND seq > ?
        ORDER BY seq LIMIT ?`,
     ).all(organizationId, traceId, after, page.limit + 1);
-    const more = rows.length > page.limit;
-    const kept = more ? rows.slice(0, page.limit) : rows;
-    return {
-      items: kept.map((row) => JSON.parse(row.body as string) as Block),
-      next_cursor: more ? encodeCursor(kept[kept.length - 1]?.seq as number) : null,
-    };
+    return pageOf(rows, page.limit, (row) => parseBody(row.body));
   }
 
   /**
@@ -771,22 +459,7 @@ export class SqliteStore {
       'SELECT body FROM trace_blocks WHERE organization_id = ? AND trace_id = ? ORDER BY seq',
     )
       .all(organizationId, traceId)
-      .map((row) => JSON.parse(row.body as string) as Block);
-  }
-
-  private static summaryOf(row: Record<string, unknown>): TraceSummary {
-    const errors = row.error_count as number;
-    return {
-      id: row.id as string,
-      created_at: row.created_at as string,
-      updated_at: row.updated_at as string,
-      block_count: row.block_count as number,
-      first_user_message: (row.first_user_message as string | null) ?? null,
-      status: errors > 0 ? 'error' : 'ok',
-      error_count: errors,
-      cost_usd: (row.cost_micro_usd as number) / 1e6,
-      violation_count: row.violation_count as number,
-    };
+      .map((row) => parseBody(row.body));
   }
 
   /** A trace's summary, or undefined. */
@@ -795,7 +468,7 @@ export class SqliteStore {
       organizationId,
       traceId,
     );
-    return row === undefined ? undefined : SqliteStore.summaryOf(row);
+    return row === undefined ? undefined : summaryOf(row);
   }
 
   /**
@@ -810,12 +483,7 @@ export class SqliteStore {
     const rows = this.statement(
       'SELECT * FROM traces WHERE organization_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
     ).all(organizationId, before, page.limit + 1);
-    const more = rows.length > page.limit;
-    const kept = more ? rows.slice(0, page.limit) : rows;
-    return {
-      items: kept.map((row) => SqliteStore.summaryOf(row)),
-      next_cursor: more ? encodeCursor(kept[kept.length - 1]?.seq as number) : null,
-    };
+    return pageOf(rows, page.limit, summaryOf);
   }
 
   /**
@@ -844,20 +512,10 @@ export class SqliteStore {
     ).get(organizationId, name);
   }
 
-  private static datasetOf(row: Record<string, unknown>): DatasetSummary {
-    return {
-      name: row.name as string,
-      metadata: JSON.parse(row.metadata as string) as Record<string, unknown>,
-      created_at: row.created_at as string,
-      updated_at: row.updated_at as string,
-      trace_count: row.trace_count as number,
-    };
-  }
-
   /** A dataset's summary, or undefined. */
   dataset(organizationId: number, name: string): DatasetSummary | undefined {
     const row = this.datasetRow(organizationId, name);
-    return row === undefined ? undefined : SqliteStore.datasetOf(row);
+    return row === undefined ? undefined : datasetOf(row);
   }
 
   /**
@@ -869,20 +527,8 @@ export class SqliteStore {
     name: string,
     metadata: Record<string, unknown> = {},
   ): DatasetSummary {
-    if (!datasetNamePattern.test(name)) {
-      throw new ServerError({
-        code: 'INVALID_REQUEST',
-        message: `dataset name ${JSON.stringify(name)} is not allowed; use 1 to 200 letters, digits, '_', '.' or '-', starting with a letter or digit`,
-        details: { field: 'name' },
-      });
-    }
-    if (this.datasetRow(organizationId, name) !== undefined) {
-      throw new ServerError({
-        code: 'CONFLICT',
-        message: `dataset ${JSON.stringify(name)} already exists; add traces to it, or pick another name`,
-        details: { dataset: name },
-      });
-    }
+    checkDatasetName(name);
+    if (this.datasetRow(organizationId, name) !== undefined) throw datasetExists(name);
     const time = now();
     this.statement(
       'INSERT INTO datasets (organization_id, name, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
@@ -901,12 +547,7 @@ export class SqliteStore {
          (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq) AS trace_count
        FROM datasets d WHERE d.organization_id = ? AND d.seq < ? ORDER BY d.seq DESC LIMIT ?`,
     ).all(organizationId, before, page.limit + 1);
-    const more = rows.length > page.limit;
-    const kept = more ? rows.slice(0, page.limit) : rows;
-    return {
-      items: kept.map((row) => SqliteStore.datasetOf(row)),
-      next_cursor: more ? encodeCursor(kept[kept.length - 1]?.seq as number) : null,
-    };
+    return pageOf(rows, page.limit, datasetOf);
   }
 
   /**
@@ -947,11 +588,7 @@ export class SqliteStore {
     );
     for (const entry of entries) {
       if (this.trace(organizationId, entry.trace_id) === undefined) {
-        throw new ServerError({
-          code: 'NOT_FOUND',
-          message: `trace ${JSON.stringify(entry.trace_id)} not found in this organization; store its blocks first`,
-          details: { trace_id: entry.trace_id },
-        });
+        throw traceMissing(entry.trace_id);
       }
       const result = insert.run(
         datasetSeq,
@@ -1008,9 +645,7 @@ export class SqliteStore {
   importTraces(
     organizationId: number,
     traces: readonly ImportedTrace[],
-    options: AppendBlocksOptions & {
-      dataset?: { name: string; metadata?: Record<string, unknown> | undefined } | undefined;
-    },
+    options: ImportTracesOptions,
   ): string[] {
     try {
       return this.transaction(() => {
@@ -1024,13 +659,7 @@ export class SqliteStore {
             );
             this.appendInTransaction(organizationId, traceId, blocks, options);
           } catch (error) {
-            if (!(error instanceof TraceError)) throw error;
-            throw new TraceError({
-              code: error.code,
-              message: `trace ${index}: ${error.message}`,
-              details: { ...error.details, trace_index: index },
-              cause: error,
-            });
+            throw atTraceIndex(error, index);
           }
           ids.push(traceId);
         });
@@ -1053,7 +682,7 @@ export class SqliteStore {
         return ids;
       });
     } catch (error) {
-      throw constraintError(error);
+      throw SqliteStore.constraintError(error);
     }
   }
 

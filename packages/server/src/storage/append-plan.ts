@@ -1,0 +1,341 @@
+import { type Block, createBlockValidator, TraceError } from '@tracewarden/core';
+import { ServerError } from '../errors/index.js';
+import type { AppendBlocksOptions } from './store.js';
+import { type BlocksSummary, isEarlier, summarizeBlocks } from './summarize-blocks.js';
+
+/**
+ * What appending a batch must read from the database, asked by {@link planAppend} one query at a
+ * time; each store answers with its own SQL (synchronously for SQLite, awaited for Postgres), so
+ * the rules live once and the stores only fetch and write.
+ * - `blocks`: the trace's stored blocks with these ids.
+ * - `context`: blocks with an id in `parentIds`, TOOL_CALLs with a call id in `callIds`, and
+ *   TOOL_RESULTs that have a seq with a call id in `resultCallIds`.
+ * - `trace`: the trace's row ({@link TraceState}), or undefined.
+ * @internal
+ */
+export type AppendQuery =
+  | { kind: 'blocks'; ids: string[] }
+  | { kind: 'context'; parentIds: string[]; callIds: string[]; resultCallIds: string[] }
+  | { kind: 'trace' };
+
+/** The columns of a trace's row that appending reads. @internal */
+export interface TraceState {
+  block_count: number;
+  first_user_message_at: string | null;
+  first_user_message_block: string | null;
+}
+
+/** One `trace_blocks` row to insert: the block's constraint columns and its JSON body. @internal */
+export interface BlockRow {
+  id: string;
+  block_type: string;
+  sub_type: string;
+  parent_block_id: string | null;
+  parent_sub_type: string | null;
+  call_id: string | null;
+  result_seq: number | null;
+  created_at: string;
+  updated_at: string;
+  body: string;
+}
+
+/** What to write for a batch (nothing when `rows` is empty: every block was already stored). @internal */
+export interface AppendPlan {
+  /** Every block of the batch as stored, in the batch's order. */
+  results: Block[];
+  /** New rows, parents before children. */
+  rows: BlockRow[];
+  /** What the new rows add to the trace's row. */
+  summary: BlocksSummary;
+  /** The trace's new first user message, when the batch holds an earlier one. */
+  firstUserMessage: BlocksSummary['firstUserMessage'];
+}
+
+/** Children after parents: a valid batch in this order always names earlier blocks as parents. */
+const rank: Readonly<Record<string, number>> = {
+  MESSAGE: 0,
+  TOOL_CALL: 1,
+  THINK: 2,
+  TOOL_RESULT: 3,
+};
+
+function rankOf(input: unknown): number {
+  if (typeof input !== 'object' || input === null) return -1;
+  return rank[(input as { sub_type?: unknown }).sub_type as string] ?? -1;
+}
+
+/** @internal */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON with object keys sorted, so equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, item: unknown) =>
+      isRecord(item)
+        ? Object.fromEntries(
+            Object.keys(item)
+              .sort()
+              .map((key) => [key, item[key]]),
+          )
+        : item,
+    ) ?? 'undefined'
+  );
+}
+
+const comparedFields = [
+  'trace_id',
+  'block_type',
+  'sub_type',
+  'payload',
+  'parent_block_id',
+  'metadata',
+  'raw',
+  'extra',
+  'created_at',
+  'updated_at',
+] as const;
+const absentMeans: Readonly<Record<string, unknown>> = {
+  parent_block_id: null,
+  metadata: {},
+  raw: null,
+  extra: {},
+};
+
+/**
+ * Whether a re-sent block is the stored one: every field it gives equals the stored field
+ * (fields it leaves out were filled in by the collector: `created_at`, `updated_at`,
+ * `block_type`; the others take their defaults).
+ */
+function sameContent(input: Record<string, unknown>, stored: Block): boolean {
+  for (const field of comparedFields) {
+    let value = input[field];
+    if (value === undefined) {
+      if (!(field in absentMeans)) continue;
+      value = absentMeans[field];
+    }
+    if (canonical(value) !== canonical((stored as unknown as Record<string, unknown>)[field])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The same trace error, saying which block of the batch it is about (`details.path`). */
+function atIndex(error: unknown, index: number): unknown {
+  if (!(error instanceof TraceError)) return error;
+  return new TraceError({
+    code: error.code,
+    message: error.message,
+    details: { ...error.details, path: String(index) },
+    cause: error.cause,
+  });
+}
+
+/** A stored block's row, as the stores select it: its JSON body. @internal */
+export function parseBody(body: unknown): Block {
+  return JSON.parse(body as string) as Block;
+}
+
+/**
+ * Validates a batch with core's validator against the stored blocks it needs, asking for them
+ * with {@link AppendQuery}s; returns what to write. Blocks without an `id` get a `tb_...` id,
+ * blocks without `trace_id` the trace's; core fills in `created_at` / `updated_at`. A block whose
+ * id is stored with the same content is left as is (a retried batch is a no-op); with other
+ * content the batch fails. Run it inside the store's transaction (and lock, for Postgres).
+ * @throws core's `TraceError` (with `details.path`, the block's index) for any rule broken
+ * @internal
+ */
+export function* planAppend(
+  traceId: string,
+  inputs: readonly unknown[],
+  options: AppendBlocksOptions,
+): Generator<AppendQuery, AppendPlan, unknown> {
+  const results: Block[] = new Array(inputs.length);
+  const prepared = inputs.map((input) => {
+    if (!isRecord(input)) return { input, clientId: undefined };
+    const copy: Record<string, unknown> = { ...input };
+    const clientId = typeof copy.id === 'string' && copy.id !== '' ? copy.id : undefined;
+    if (copy.id === undefined) copy.id = options.ids.blockId();
+    if (copy.trace_id === undefined) copy.trace_id = traceId;
+    return { input: copy, clientId };
+  });
+  const clientIds = [
+    ...new Set(prepared.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]))),
+  ];
+  const storedList =
+    clientIds.length === 0 ? [] : ((yield { kind: 'blocks', ids: clientIds }) as Block[]);
+  const stored = new Map(storedList.map((block) => [block.id, block]));
+  const fresh: { index: number; input: unknown }[] = [];
+  prepared.forEach((item, index) => {
+    const existing = item.clientId === undefined ? undefined : stored.get(item.clientId);
+    if (existing === undefined) {
+      fresh.push({ index, input: item.input });
+    } else if (sameContent(item.input as Record<string, unknown>, existing)) {
+      results[index] = existing;
+    } else {
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `block ${existing.id} is already stored in trace ${traceId} with other content; blocks are immutable: re-send it unchanged, or give the new block its own id`,
+        details: {
+          field: 'id',
+          block_id: existing.id,
+          trace_id: traceId,
+          sub_type: existing.sub_type,
+          path: String(index),
+        },
+      });
+    }
+  });
+  const empty = summarizeBlocks([]);
+  if (fresh.length === 0) {
+    return { results, rows: [], summary: empty, firstUserMessage: undefined };
+  }
+
+  const trace = (yield { kind: 'trace' }) as TraceState | undefined;
+  const count = trace?.block_count ?? 0;
+  if (count + fresh.length > options.maxTraceBlocks) {
+    throw new TraceError({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `trace ${traceId} would hold ${count + fresh.length} blocks, over the limit of ${options.maxTraceBlocks} per trace (TRACEWARDEN_MAX_TRACE_BLOCKS); start a new trace`,
+      details: {
+        field: 'blocks',
+        trace_id: traceId,
+        limit_blocks: options.maxTraceBlocks,
+        actual_blocks: count + fresh.length,
+      },
+    });
+  }
+
+  const validator = createBlockValidator({ traceId, limits: options.blockLimits });
+  const freshInputs = fresh.flatMap((item) => (isRecord(item.input) ? [item.input] : []));
+  // only a trace with stored blocks has context to load
+  const context = trace === undefined || count === 0 ? [] : yield* contextOf(freshInputs);
+  for (const block of context) {
+    try {
+      validator.accept(block);
+    } catch (cause) {
+      throw new ServerError({
+        code: 'INTERNAL',
+        message: `stored block ${block.id} of trace ${traceId} no longer passes validation (were the LIMIT_* byte limits lowered?); raise the limits back to add blocks to this trace`,
+        cause,
+      });
+    }
+  }
+  const ordered = fresh
+    .map((item, position) => ({ ...item, position, rank: rankOf(item.input) }))
+    .sort((a, b) => a.rank - b.rank || a.position - b.position);
+  const accepted: Block[] = [];
+  const rows: BlockRow[] = [];
+  for (const item of ordered) {
+    let block: Block;
+    try {
+      block = validator.accept(item.input);
+    } catch (error) {
+      throw atIndex(error, item.index);
+    }
+    results[item.index] = block;
+    accepted.push(block);
+    const payload = block.payload as { call_id?: unknown; seq?: unknown };
+    const parent = block.parent_block_id;
+    rows.push({
+      id: block.id,
+      block_type: block.block_type,
+      sub_type: block.sub_type,
+      parent_block_id: parent,
+      parent_sub_type: parent === null ? null : (validator.get(parent)?.sub_type ?? null),
+      call_id: typeof payload.call_id === 'string' ? payload.call_id : null,
+      result_seq:
+        block.sub_type === 'TOOL_RESULT' && typeof payload.seq === 'number' ? payload.seq : null,
+      created_at: block.created_at,
+      updated_at: block.updated_at,
+      body: JSON.stringify(block),
+    });
+  }
+  const summary = summarizeBlocks(accepted);
+  const first = summary.firstUserMessage;
+  const currentAt = trace?.first_user_message_at ?? null;
+  const replaces =
+    first !== undefined &&
+    (currentAt === null ||
+      isEarlier(first, {
+        createdAt: currentAt,
+        blockId: trace?.first_user_message_block as string,
+      }));
+  return { results, rows, summary, firstUserMessage: replaces ? first : undefined };
+}
+
+/**
+ * The stored blocks core's validator must know to judge `fresh`: their parents, calls with
+ * the same call ids, results with the same `(call_id, seq)`, and those blocks' own parents.
+ */
+function* contextOf(
+  fresh: readonly Record<string, unknown>[],
+): Generator<AppendQuery, Block[], unknown> {
+  const freshIds = new Set(fresh.map((input) => input.id));
+  const parentIds = new Set<string>();
+  const callIds = new Set<string>();
+  const resultKeys = new Set<string>();
+  const resultCallIds = new Set<string>();
+  for (const input of fresh) {
+    const parent = input.parent_block_id;
+    if (typeof parent === 'string' && !freshIds.has(parent)) parentIds.add(parent);
+    const payload = isRecord(input.payload) ? input.payload : {};
+    if (typeof payload.call_id !== 'string') continue;
+    if (input.sub_type === 'TOOL_CALL') callIds.add(payload.call_id);
+    if (input.sub_type === 'TOOL_RESULT' && typeof payload.seq === 'number') {
+      resultCallIds.add(payload.call_id);
+      resultKeys.add(`${payload.call_id}\u0000${payload.seq}`);
+    }
+  }
+  const found = new Map<string, Block>();
+  if (parentIds.size + callIds.size + resultCallIds.size > 0) {
+    const rows = (yield {
+      kind: 'context',
+      parentIds: [...parentIds],
+      callIds: [...callIds],
+      resultCallIds: [...resultCallIds],
+    }) as Block[];
+    for (const block of rows) {
+      if (block.sub_type === 'TOOL_RESULT' && !parentIds.has(block.id)) {
+        const payload = block.payload as { call_id: string; seq?: number };
+        if (!resultKeys.has(`${payload.call_id}\u0000${payload.seq}`)) continue;
+      }
+      found.set(block.id, block);
+    }
+  }
+  // parents of what was found, then theirs (a result's call's message): two levels at most
+  for (let level = 0; level < 2; level++) {
+    const missing = new Set<string>();
+    for (const block of found.values()) {
+      const parent = block.parent_block_id;
+      if (parent !== null && !found.has(parent)) missing.add(parent);
+    }
+    if (missing.size === 0) break;
+    for (const block of (yield { kind: 'blocks', ids: [...missing] }) as Block[]) {
+      found.set(block.id, block);
+    }
+  }
+  return [...found.values()].sort((a, b) => rankOf(a) - rankOf(b));
+}
+
+/** Runs a plan against a synchronous reader (SQLite inside its transaction). @internal */
+export function runPlan<T>(
+  plan: Generator<AppendQuery, T, unknown>,
+  answer: (query: AppendQuery) => unknown,
+): T {
+  let step = plan.next();
+  while (!step.done) step = plan.next(answer(step.value));
+  return step.value;
+}
+
+/** Runs a plan against an asynchronous reader (Postgres inside its transaction). @internal */
+export async function runPlanAsync<T>(
+  plan: Generator<AppendQuery, T, unknown>,
+  answer: (query: AppendQuery) => Promise<unknown>,
+): Promise<T> {
+  let step = plan.next();
+  while (!step.done) step = plan.next(await answer(step.value));
+  return step.value;
+}

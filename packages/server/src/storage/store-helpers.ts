@@ -1,0 +1,172 @@
+import { TraceError } from '@tracewarden/core';
+import { ServerError } from '../errors/index.js';
+import type { DatasetSummary, TraceSummary } from './store.js';
+
+/** Checks and helpers both stores share, so their answers match to the byte. @internal */
+
+const organizationNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+const datasetNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+
+/**
+ * @throws {@link ServerError} `INVALID_REQUEST` for a name that cannot be used in paths
+ * @internal
+ */
+export function checkOrganizationName(name: string): void {
+  if (!organizationNamePattern.test(name)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `organization name ${JSON.stringify(name)} is not allowed; use 1 to 63 letters, digits, '_', '.' or '-', starting with a letter or digit`,
+      details: { field: 'organization' },
+    });
+  }
+}
+
+/**
+ * @throws {@link ServerError} `INVALID_REQUEST` for a dataset name that cannot be used in paths
+ * @internal
+ */
+export function checkDatasetName(name: string): void {
+  if (!datasetNamePattern.test(name)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `dataset name ${JSON.stringify(name)} is not allowed; use 1 to 200 letters, digits, '_', '.' or '-', starting with a letter or digit`,
+      details: { field: 'name' },
+    });
+  }
+}
+
+/** @internal */
+export function organizationNotFound(organization: string): ServerError {
+  return new ServerError({
+    code: 'NOT_FOUND',
+    message: `organization ${JSON.stringify(organization)} does not exist; create it first (tracewarden orgs create ${organization})`,
+    details: { organization },
+  });
+}
+
+/** @internal */
+export function datasetNotFound(name: string): ServerError {
+  return new ServerError({
+    code: 'NOT_FOUND',
+    message: `dataset ${JSON.stringify(name)} not found in this organization`,
+    details: { dataset: name },
+  });
+}
+
+/** @internal */
+export function datasetExists(name: string): ServerError {
+  return new ServerError({
+    code: 'CONFLICT',
+    message: `dataset ${JSON.stringify(name)} already exists; add traces to it, or pick another name`,
+    details: { dataset: name },
+  });
+}
+
+/** @internal */
+export function traceMissing(traceId: string): ServerError {
+  return new ServerError({
+    code: 'NOT_FOUND',
+    message: `trace ${JSON.stringify(traceId)} not found in this organization; store its blocks first`,
+    details: { trace_id: traceId },
+  });
+}
+
+/** @internal */
+export function now(): string {
+  return new Date().toISOString();
+}
+
+/** @internal */
+export function encodeCursor(seq: number | string): string {
+  return Buffer.from(String(seq)).toString('base64url');
+}
+
+/**
+ * The position a cursor stands for.
+ * @throws {@link ServerError} `INVALID_REQUEST` when it is not a cursor this collector made
+ * @internal
+ */
+export function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `cursor ${JSON.stringify(cursor)} is not a cursor from this API; pass next_cursor from the previous page as is`,
+      details: { field: 'cursor' },
+    });
+  }
+  return Number(text);
+}
+
+/** One page of rows fetched with `limit + 1`: the items and the next cursor. @internal */
+export function pageOf<R extends Record<string, unknown>, T>(
+  rows: readonly R[],
+  limit: number,
+  map: (row: R) => T,
+): { items: T[]; next_cursor: string | null } {
+  const more = rows.length > limit;
+  const kept = more ? rows.slice(0, limit) : rows;
+  return {
+    items: kept.map(map),
+    next_cursor: more ? encodeCursor(kept[kept.length - 1]?.seq as number | string) : null,
+  };
+}
+
+/** A `traces` row as listed (numbers may arrive as strings from Postgres' BIGINT). @internal */
+export function summaryOf(row: Record<string, unknown>): TraceSummary {
+  const errors = Number(row.error_count);
+  return {
+    id: row.id as string,
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+    block_count: Number(row.block_count),
+    first_user_message: (row.first_user_message as string | null) ?? null,
+    status: errors > 0 ? 'error' : 'ok',
+    error_count: errors,
+    cost_usd: Number(row.cost_micro_usd) / 1e6,
+    violation_count: Number(row.violation_count),
+  };
+}
+
+/** A `datasets` row with its `trace_count`, as listed. @internal */
+export function datasetOf(row: Record<string, unknown>): DatasetSummary {
+  return {
+    name: row.name as string,
+    metadata: JSON.parse(row.metadata as string) as Record<string, unknown>,
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+    trace_count: Number(row.trace_count),
+  };
+}
+
+/** A trace error of an import, saying which of its traces broke the rule. @internal */
+export function atTraceIndex(error: unknown, index: number): unknown {
+  if (!(error instanceof TraceError)) return error;
+  return new TraceError({
+    code: error.code,
+    message: `trace ${index}: ${error.message}`,
+    details: { ...error.details, trace_index: index },
+    cause: error,
+  });
+}
+
+/**
+ * A database constraint the schema enforced, as the seed's error: reached only when a writer
+ * got past core's validation (a race between processes sharing the database).
+ * @param constraint - which constraint failed: the index name or SQLite's message
+ * @internal
+ */
+export function constraintTraceError(constraint: string, cause: unknown): TraceError {
+  const code = /trace_blocks[._]result_seq/.test(constraint)
+    ? 'DUPLICATE_RESULT_SEQ'
+    : /trace_blocks[._]call_id/.test(constraint)
+      ? 'DUPLICATE_CALL_ID'
+      : 'VALIDATION';
+  return new TraceError({
+    code,
+    message: `the database refused the batch (${constraint}); another writer stored a conflicting block first, or a block breaks a seed 002 rule`,
+    details: { constraint },
+    cause,
+  });
+}
