@@ -151,4 +151,35 @@ raise "no weather" if:
     const results = expectSoundTrace(tracer).filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results.map((block) => block.metadata.refused)).toEqual([true]);
   });
+
+  it('checks a plain tool run against the policy, and still matches a proposed call without its id', async () => {
+    ran.length = 0;
+    const tracer = createTracer();
+    const policy = parsePolicy(`
+raise "no weather in Oslo" if:
+    (call: ToolCall)
+    call is tool:weather
+    call.function.arguments.city == "Oslo"
+`);
+    const handler = new TracewardenCallbackHandler({ tracer, policy, pricing: false });
+    const model = new ScriptedChatModel(script());
+    const answer = await model.invoke([new HumanMessage('Weather?')], {
+      callbacks: [handler as never],
+    });
+    // 1.0.0 passes no call id: the run is matched to the reviewed call by name and arguments
+    await weather.invoke(answer.tool_calls![0]!, { callbacks: [handler as never] });
+    const error = await weather
+      .invoke({ city: 'Oslo' }, { callbacks: [handler as never] })
+      .catch((caught: unknown) => caught);
+    expect(PolicyViolationError.isInstance(error)).toBe(true);
+    expect(ran).toEqual(['Paris']);
+    const blocks = expectSoundTrace(tracer);
+    const calls = blocks.filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.map((block) => [block.payload.call_id, block.metadata.unlinked])).toEqual([
+      ['call_low', undefined],
+      [expect.any(String), true],
+    ]);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results.map((block) => block.metadata.status)).toEqual(['success', 'failure']);
+  });
 });

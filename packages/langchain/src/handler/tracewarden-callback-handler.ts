@@ -18,6 +18,7 @@ import {
   PolicyViolationError,
   recordToolResult,
   refusalFor,
+  type ToolCallReview,
   type Tracer,
   TracewardenError,
 } from '@tracewarden/core';
@@ -37,6 +38,13 @@ import {
   toolOutcomeOf,
 } from '../messages/tool-output.js';
 import {
+  blockingError,
+  recordBlockedResult,
+  reviewMetadata,
+  reviewUnlinkedToolCall,
+  type UnlinkedCallPolicy,
+} from '../tracing/check-unlinked-tool-call.js';
+import {
   linkCall,
   linkResponse,
   noteAnswer,
@@ -44,7 +52,7 @@ import {
   tracerOfMessages,
 } from '../tracing/conversation-links.js';
 import { handOverVerdicts, toolArguments } from '../tracing/hand-over-verdicts.js';
-import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
+import { argumentsOf, recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
 import { type RunInfo, runMetadata } from '../tracing/run-metadata.js';
 
 /**
@@ -126,8 +134,8 @@ function stringOf(value: unknown): string | undefined {
 /** Most runs open at once; past it the oldest (an abandoned stream, say) is dropped. */
 const maxOpenRuns = 10_000;
 
-/** Most refused calls remembered for runs without a call id (oldest dropped first). */
-const maxRefused = 1_000;
+/** Most reviewed calls remembered for runs without a call id (oldest dropped first). */
+const maxReviewed = 1_000;
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
@@ -182,6 +190,8 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
   readonly #runs = new Map<string, Run>();
   readonly #tracers: Tracer[] = [];
   readonly #refuse: boolean;
+  /** With a policy: how tool runs no model call proposed are judged. */
+  readonly #unlinkedPolicy: UnlinkedCallPolicy | undefined;
   readonly #onRecordingError: (error: unknown) => void;
 
   /**
@@ -203,6 +213,14 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     this.#runtime = runtime;
     this.#options = options ?? {};
     this.#refuse = runtime.recorder.onPolicyViolation === 'refuse' && runtime.recorder.hasPolicy;
+    this.#unlinkedPolicy =
+      options?.policy === undefined
+        ? undefined
+        : {
+            policy: options.policy,
+            mode: runtime.recorder.onPolicyViolation,
+            refusalMessage: options.refusalMessage,
+          };
     this.#onRecordingError =
       options?.onRecordingError ??
       ((error) =>
@@ -487,8 +505,15 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       );
       const outcome = handle.finish(response);
       noteAnswer(handle.tracer, outcome.messageBlockId);
-      for (const refused of handOverVerdicts(outcome))
-        this.#rememberRefused(refused.callId, refused.name, refused.arguments);
+      handOverVerdicts(outcome);
+      if (this.#unlinkedPolicy !== undefined)
+        for (const review of outcome.toolCalls)
+          this.#rememberReviewed(
+            review.call.id,
+            review.call.name,
+            canonicalJson(review.call.arguments),
+            review.refusal !== undefined,
+          );
     } catch (error) {
       this.#fail(error);
     }
@@ -513,9 +538,10 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
 
   /**
    * Starts a tool run. In `refuse` mode a call the policy refused is stopped here with a
-   * `PolicyViolationError` (the tool body never runs). A run whose call id the trace does not
-   * hold (a plain `tool.invoke(args)`) gets its TOOL_CALL now, under the latest assistant
-   * message.
+   * `PolicyViolationError` (the tool body never runs). A run no model call proposed (a plain
+   * `tool.invoke(args)`, or a call id no recorded TOOL_CALL has) gets its TOOL_CALL now, under
+   * the latest assistant message; with a policy it is checked first, and a blocked one is
+   * stopped here with a `PolicyViolationError` (recorded as a refused TOOL_RESULT).
    * @internal
    */
   override handleToolStart(
@@ -532,13 +558,22 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       runName ??
       stringOf((tool as { name?: unknown } | undefined)?.name) ??
       stringOf(tool?.id?.at(-1));
-    // the refusal is already recorded as the call's TOOL_RESULT
-    const refusal = this.#refusalOf(toolCallId, name, input);
-    if (refusal !== undefined && this.raiseError)
-      throw new PolicyViolationError({ violations: [], message: refusal });
+    const policy = this.#unlinkedPolicy;
+    let reviewed = false;
+    if (policy !== undefined) {
+      const claimed = this.#claimReviewed(toolCallId, name, input);
+      // the refusal is already recorded as the call's TOOL_RESULT
+      if (claimed.refusal !== undefined)
+        throw new PolicyViolationError({ violations: [], message: claimed.refusal });
+      reviewed = claimed.reviewed;
+    }
     const run = this.#open(runId, parentRunId, name, tags, metadata);
     run.startedAt = performance.now();
     run.toolInput = input;
+    if (policy !== undefined && !reviewed) {
+      this.#checkUnlinked(run, policy, toolCallId, input);
+      return;
+    }
     // Without a call id (a plain tool.invoke(args), or @langchain/core versions that do not pass
     // it) the call is known at the end, from the ToolMessage the tool returns.
     if (toolCallId === undefined) return;
@@ -550,42 +585,109 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
   }
 
   /**
-   * Refuse mode: the calls this handler refused and left in the answer, by call id, with the
-   * tool name and arguments, for cores that start a tool run without its call id (1.0.0).
+   * With a policy: a tool run's TOOL_CALL, checked against the policy on the trace so far unless a
+   * model call of the trace proposed it (core's recorder reviewed it then). A blocked call is
+   * recorded with its refusal and stopped by throwing (the handler raises errors with a policy).
+   * A policy that throws fails the run closed.
    */
-  readonly #refused = new Map<string, { name: string; args: string }>();
+  #checkUnlinked(
+    run: Run,
+    policy: UnlinkedCallPolicy,
+    toolCallId: string | undefined,
+    input: string,
+  ): void {
+    let tracer: Tracer | undefined;
+    const callId = toolCallId ?? run.runId;
+    try {
+      tracer = this.#tracerOf(run, () => tracerOfCall(toolCallId));
+      run.callId = callId;
+      run.toolTracer = tracer;
+      if (tracer.findToolCall(callId) !== undefined) return;
+    } catch (error) {
+      this.#onRecordingError(error);
+    }
+    const name = run.name ?? 'tool';
+    let review: ToolCallReview;
+    try {
+      review = reviewUnlinkedToolCall(tracer, policy, {
+        callId,
+        name,
+        arguments: argumentsOf(input),
+      });
+    } catch (error) {
+      this.#close(run.runId);
+      throw error;
+    }
+    const error = review.allowed ? undefined : blockingError(review);
+    if (tracer !== undefined) {
+      try {
+        recordUnlinkedToolCall(tracer, {
+          callId,
+          name,
+          input,
+          metadata: { langchain: runMetadata(run), ...reviewMetadata(review) },
+        });
+        linkCall(tracer, callId);
+        if (error !== undefined) recordBlockedResult(tracer, review, error, name);
+      } catch (recordingError) {
+        this.#onRecordingError(recordingError);
+      }
+    }
+    if (error === undefined) return;
+    // LangChain sends no end callback for a run its handler stopped
+    this.#close(run.runId);
+    throw error;
+  }
 
-  #rememberRefused(callId: string, name: string, args: string | undefined): void {
+  /**
+   * With a policy: the calls core's recorder reviewed in this handler's model calls, by call id,
+   * with the tool name, canonical arguments and whether the call was refused (and left in the
+   * answer, refuse mode), for cores that start a tool run without its call id (1.0.0).
+   */
+  readonly #reviewed = new Map<string, { name: string; args: string; refused: boolean }>();
+
+  #rememberReviewed(
+    callId: string,
+    name: string,
+    args: string | undefined,
+    refused: boolean,
+  ): void {
     if (args === undefined) return;
-    this.#refused.set(callId, { name, args });
-    if (this.#refused.size > maxRefused) {
-      const oldest = this.#refused.keys().next();
-      if (oldest.done !== true) this.#refused.delete(oldest.value);
+    this.#reviewed.delete(callId);
+    this.#reviewed.set(callId, { name, args, refused });
+    if (this.#reviewed.size > maxReviewed) {
+      const oldest = this.#reviewed.keys().next();
+      if (oldest.done !== true) this.#reviewed.delete(oldest.value);
     }
   }
 
   /**
-   * The refusal of the call a tool run is for: by its call id, or, when LangChain gives none,
-   * by the tool's name and arguments among the calls this handler refused.
+   * The verdict on the call a tool run is for: its refusal, by its call id, or, when LangChain
+   * gives none, by the tool's name and arguments among the calls this handler's model calls
+   * proposed (`reviewed`: the run answers one of them).
    */
-  #refusalOf(
+  #claimReviewed(
     toolCallId: string | undefined,
     name: string | undefined,
     input: string,
-  ): string | undefined {
+  ): { reviewed: boolean; refusal: string | undefined } {
     const args = toolArguments(input);
     if (toolCallId !== undefined) {
-      this.#refused.delete(toolCallId);
-      return refusalFor(toolCallId, name ?? '', args);
+      this.#reviewed.delete(toolCallId);
+      // whether the trace holds the call is known once its trace is resolved
+      return { reviewed: false, refusal: refusalFor(toolCallId, name ?? '', args) };
     }
-    if (this.#refused.size === 0) return undefined;
+    if (this.#reviewed.size === 0) return { reviewed: false, refusal: undefined };
     const canonical = canonicalJson(args);
-    for (const [callId, call] of this.#refused) {
+    for (const [callId, call] of this.#reviewed) {
       if (call.name !== name || call.args !== canonical) continue;
-      this.#refused.delete(callId);
-      return refusalFor(callId, call.name, args);
+      this.#reviewed.delete(callId);
+      return {
+        reviewed: true,
+        refusal: call.refused ? refusalFor(callId, call.name, args) : undefined,
+      };
     }
-    return undefined;
+    return { reviewed: false, refusal: undefined };
   }
 
   /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */

@@ -4,6 +4,7 @@ import { StructuredTool, tool } from '@langchain/core/tools';
 import {
   ConfigurationError,
   createTracer,
+  PolicyViolationError,
   parsePolicy,
   RateLimitedError,
   withTrace,
@@ -147,6 +148,9 @@ raise "no mail" if:
       () => guardTools([weather, weather]),
       () => guardTool(weather, { onGuardError: 'ignore' } as never),
       () => guardTool(weather, { retri: {} } as never),
+      () => guardTool(weather, { policy: {} as never }),
+      () => guardTool(weather, { onPolicyViolation: 'ignore' } as never),
+      () => guardTool(weather, { refusalMessage: 'no' } as never),
     ]) {
       expect(attempt).toThrow(ConfigurationError);
       try {
@@ -155,5 +159,75 @@ raise "no mail" if:
         expect((error as ConfigurationError).code).toBe('INVALID_OPTIONS');
       }
     }
+  });
+});
+
+describe('guardTool with a policy: runs no model call proposed', () => {
+  const outsideMail = parsePolicy(`
+raise "no mail outside acme.example" if:
+    (call: ToolCall)
+    call is tool:send_email
+    not match(r".*@acme\\.example$", call.function.arguments.to)
+`);
+
+  it('throws PolicyViolationError before the body runs for a plain invoke, recorded as a refused pair', async () => {
+    const tracer = createTracer();
+    const guardedMail = guardTool(sendEmail, { tracer, policy: outsideMail });
+    const error = await guardedMail
+      .invoke({ to: 'eve@evil.example', body: 'x' })
+      .catch((caught: unknown) => caught);
+    expect(PolicyViolationError.isInstance(error)).toBe(true);
+    expect(ran).toEqual([]);
+    const blocks = expectSoundTrace(tracer);
+    const call = blocks.find((block) => block.sub_type === 'TOOL_CALL');
+    expect(call?.metadata).toMatchObject({ unlinked: true, policy: 'block' });
+    const result = blocks.find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.metadata).toMatchObject({ status: 'failure', refused: true });
+  });
+
+  it('answers a tool call whose id no TOOL_CALL has with an error ToolMessage in refuse mode', async () => {
+    const tracer = createTracer();
+    const guardedMail = guardTool(sendEmail, {
+      tracer,
+      policy: outsideMail,
+      onPolicyViolation: 'refuse',
+    });
+    const message = (await guardedMail.invoke({
+      type: 'tool_call',
+      id: 'call_forged',
+      name: 'send_email',
+      args: { to: 'eve@evil.example', body: 'x' },
+    })) as ToolMessage;
+    expect(message.status).toBe('error');
+    expect(String(message.content)).toContain('no mail outside acme.example');
+    expect(ran).toEqual([]);
+    const blocks = expectSoundTrace(tracer);
+    expect(
+      blocks.filter((block) => block.payload.call_id === 'call_forged').map((b) => b.sub_type),
+    ).toEqual(['TOOL_CALL', 'TOOL_RESULT']);
+  });
+
+  it('runs an allowed call', async () => {
+    const guardedMail = guardTool(sendEmail, { tracer: createTracer(), policy: outsideMail });
+    expect(await guardedMail.invoke({ to: 'bob@acme.example', body: 'x' })).toEqual({
+      sent: true,
+      to: 'bob@acme.example',
+    });
+    expect(ran).toEqual(['send_email:bob@acme.example']);
+  });
+
+  it('checks the run the handler (without a policy) recorded as unlinked', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const guardedMail = guardTool(sendEmail, { policy: outsideMail });
+    const error = await guardedMail
+      .invoke({ to: 'eve@evil.example', body: 'x' }, { callbacks: [handler] })
+      .catch((caught: unknown) => caught);
+    await handler.flush();
+    expect(PolicyViolationError.isInstance(error)).toBe(true);
+    expect(ran).toEqual([]);
+    const blocks = expectSoundTrace(tracer);
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(1);
   });
 });

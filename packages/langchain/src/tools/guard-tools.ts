@@ -3,14 +3,26 @@ import { ToolMessage } from '@langchain/core/messages';
 import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
   configurationError,
+  currentTracer,
   type GuardCallContext,
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
   refusalFor,
+  type ToolCallPolicy,
+  type ToolCallReview,
+  type Tracer,
   TracewardenError,
 } from '@tracewarden/core';
-import { tracerOfCall } from '../tracing/conversation-links.js';
+import {
+  blockingError,
+  recordBlockedResult,
+  reviewMetadata,
+  reviewUnlinkedToolCall,
+  type UnlinkedCallPolicy,
+} from '../tracing/check-unlinked-tool-call.js';
+import { linkCall, tracerOfCall } from '../tracing/conversation-links.js';
+import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
 
 /**
  * What a guarded tool does with a guard's refusal (rate limit, budget, breaker, timeout,
@@ -42,6 +54,26 @@ export type GuardToolOptions = Omit<GuardOptions, 'name'> & {
    * @default 'message'
    */
   onGuardError?: GuardErrorMode | undefined;
+  /**
+   * Checked against every run of the tool that no model call proposed (a plain
+   * `tool.invoke(args)`, or a tool call whose id no recorded TOOL_CALL has), on the trace so far,
+   * before the tool body runs. A model's calls are reviewed when the model call ends, by the
+   * handler's or the agent middleware's `policy`: give them the same policy.
+   * @default none
+   */
+  policy?: ToolCallPolicy | undefined;
+  /**
+   * What a call the `policy` blocks becomes: `'throw'` rejects with `PolicyViolationError`;
+   * `'refuse'` answers with the refusal, as an error `ToolMessage` when the tool was invoked
+   * with a tool call (`onGuardError: 'message'`), else as the thrown error's message.
+   * @default 'throw'
+   */
+  onPolicyViolation?: 'throw' | 'refuse' | undefined;
+  /**
+   * The refusal text in `'refuse'` mode.
+   * @default `Tool call <name> was blocked by policy: <first violation>. It was not executed.`
+   */
+  refusalMessage?: ((review: ToolCallReview) => string) | undefined;
 };
 
 /**
@@ -129,9 +161,36 @@ export function guardTools(
 ): readonly GuardableTool[] {
   if (!Array.isArray(tools))
     throw configurationError('guardTools', 'tools', 'an array of LangChain tools', tools);
-  const { onGuardError = 'message', ...guardOptions } = options;
+  const {
+    onGuardError = 'message',
+    policy,
+    onPolicyViolation = 'throw',
+    refusalMessage,
+    ...guardOptions
+  } = options;
   if (onGuardError !== 'message' && onGuardError !== 'throw')
     throw configurationError('guardTools', 'onGuardError', "'message' or 'throw'", onGuardError);
+  if (
+    policy !== undefined &&
+    typeof (policy as { checkToolCall?: unknown } | null)?.checkToolCall !== 'function'
+  )
+    throw configurationError(
+      'guardTools',
+      'policy',
+      'a policy (parsePolicy(), or an object with checkToolCall)',
+      policy,
+    );
+  if (onPolicyViolation !== 'throw' && onPolicyViolation !== 'refuse')
+    throw configurationError(
+      'guardTools',
+      'onPolicyViolation',
+      "'throw' or 'refuse'",
+      onPolicyViolation,
+    );
+  if (refusalMessage !== undefined && typeof refusalMessage !== 'function')
+    throw configurationError('guardTools', 'refusalMessage', 'a function', refusalMessage);
+  const unlinkedPolicy: UnlinkedCallPolicy | undefined =
+    policy === undefined ? undefined : { policy, mode: onPolicyViolation, refusalMessage };
   const bodies: Record<string, (...args: unknown[]) => unknown> = {};
   const originals = new Map<string, ToolCall>();
   for (const [index, tool] of (tools as readonly GuardableTool[]).entries()) {
@@ -172,7 +231,9 @@ export function guardTools(
     const contentAndArtifact =
       (tool as { responseFormat?: unknown }).responseFormat === 'content_and_artifact';
     const refuse = (error: unknown, toolCallId: string | undefined): unknown => {
+      // in throw mode a policy block is thrown, whatever onGuardError says
       if (
+        (unlinkedPolicy?.mode === 'throw' && PolicyViolationError.isInstance(error)) ||
         onGuardError === 'throw' ||
         toolCallId === undefined ||
         !TracewardenError.isInstance(error)
@@ -197,7 +258,7 @@ export function guardTools(
       ): Promise<unknown> {
         const toolCallId = config?.toolCall?.id;
         // a run without a tool call: the handler recorded its TOOL_CALL under the run's id
-        const callId = toolCallId ?? runManager?.runId;
+        let callId = toolCallId ?? runManager?.runId;
         if (toolCallId !== undefined) {
           // the model call's verdict, re-checked on the arguments that really run
           const refusal = refusalFor(toolCallId, tool.name, input);
@@ -207,7 +268,13 @@ export function guardTools(
               toolCallId,
             );
         }
-        const tracer = explicitTracer ?? tracerOfCall(callId);
+        let tracer = explicitTracer ?? tracerOfCall(callId);
+        if (unlinkedPolicy !== undefined) {
+          tracer ??= currentTracer();
+          const checked = checkUnlinkedRun(unlinkedPolicy, tracer, callId, tool.name, input);
+          if (checked.error !== undefined) return refuse(checked.error, toolCallId);
+          callId = checked.callId;
+        }
         try {
           return await guardedBody.invoke(
             {
@@ -249,4 +316,52 @@ export function guardTool<Tool extends GuardableTool>(
   options: GuardToolOptions = {},
 ): Tool {
   return guardTools([tool], options)[0] as Tool;
+}
+
+/**
+ * A guarded tool's run no model call proposed (no TOOL_CALL for its id, or one the handler
+ * recorded for the run itself, `unlinked`): checked against the policy on the trace so far,
+ * before the body runs. A blocked call is recorded (its TOOL_CALL with the violations, when the
+ * handler did not record it, and the refused TOOL_RESULT) and its error returned.
+ */
+function checkUnlinkedRun(
+  settings: UnlinkedCallPolicy,
+  tracer: Tracer | undefined,
+  runCallId: string | undefined,
+  name: string,
+  input: unknown,
+): { error?: PolicyViolationError; callId: string | undefined } {
+  const existing = runCallId === undefined ? undefined : tracer?.findToolCall(runCallId);
+  // a model's call: reviewed when the model call ended
+  if (existing !== undefined && existing.metadata.unlinked !== true) return { callId: runCallId };
+  const callId = runCallId ?? `call_${crypto.randomUUID()}`;
+  const args =
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? (input as Record<string, unknown>)
+      : { input };
+  const review = reviewUnlinkedToolCall(tracer, settings, { callId, name, arguments: args });
+  // nothing to say about an allowed call: the guard records it as it always does
+  if (review.allowed && review.violations.length === 0) return { callId: runCallId };
+  const error = review.allowed ? undefined : blockingError(review);
+  if (tracer !== undefined) {
+    try {
+      // the guard records its TOOL_RESULT under this TOOL_CALL (by the call id it is given)
+      if (existing === undefined) {
+        recordUnlinkedToolCall(tracer, {
+          callId,
+          name,
+          input: JSON.stringify(args),
+          metadata: { ...reviewMetadata(review) },
+        });
+        linkCall(tracer, callId);
+      }
+      if (error !== undefined) recordBlockedResult(tracer, review, error, name);
+    } catch (recordingError) {
+      process.emitWarning(
+        `tracewarden: a refused tool call could not be recorded: ${String(recordingError)}`,
+        { code: 'TRACEWARDEN_RECORDING' },
+      );
+    }
+  }
+  return error === undefined ? { callId } : { error, callId };
 }

@@ -12,11 +12,16 @@ function latestAssistant(tracer: Tracer): string | undefined {
   return undefined;
 }
 
-/** Tool input (LangChain hands it over as JSON text) as TOOL_CALL arguments. */
-function argumentsOf(input: string): unknown {
+/**
+ * Tool input (LangChain hands it over as JSON text) as TOOL_CALL arguments: the parsed object,
+ * or `{ input }` for a string tool's input.
+ * @internal
+ */
+export function argumentsOf(input: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(input);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // not JSON: a string tool's input
   }
