@@ -1,34 +1,35 @@
-import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to-blocks.js';
+import type { GuardedCallRecord } from '../convert/entry-to-blocks.js';
+import { guardedCallToBlocks } from '../convert/entry-to-blocks.js';
 import { entryToBlocks } from '../convert/index.js';
 import { TraceError, TracewardenError } from '../errors/index.js';
 import { validateOptions } from '../errors/validate-options.js';
-import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
-import { blockIdAt as blockIdAtKey, type ClockedIdGenerator } from '../model/ids.js';
 import type {
   Block,
-  IdGenerator,
   MessageBlock,
   ThinkBlock,
   ToolCallBlock,
   ToolResultBlock,
   TraceEntry,
 } from '../model/index.js';
-import { createIdGenerator } from '../model/index.js';
+import { createIdGenerator, type IdGenerator } from '../model/index.js';
 import { exitStateKey } from '../sinks/create-jsonl-file-sink.js';
 import type { Sink } from '../sinks/sink.js';
 import type { UnwrittenBlocks } from '../sinks/unwritten-at-exit.js';
 import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
 import { createTraceValidator } from '../validation/create-block-validator.js';
-import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
-import { jsonProblem, withTrustedJson } from '../validation/json-problem.js';
+import { type DraftBlock, emptyObject } from '../validation/inspect-block.js';
+import { withTrustedJson } from '../validation/json-problem.js';
 import type { BlockLimits } from '../validation/types.js';
+import { CandidateBuilder } from './candidate-builder.js';
+import { DeferredBlocks, userPartsWritable } from './deferred-blocks.js';
 import { type ExitFlushable, flushOnExit, stopFlushOnExit } from './flush-on-exit.js';
 import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
 import { recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
-import { TracerFlushError } from './tracer-flush-error.js';
+import { TracerIds } from './tracer-ids.js';
 import { tracerOptionsSchema } from './tracer-options-schema.js';
+import { TracerSinks } from './tracer-sinks.js';
 import type { LogActInput, LogMessageInput, LogThinkInput, Tracer } from './types.js';
 
 /** Options of {@link createTracer}. */
@@ -59,33 +60,6 @@ export interface TracerOptions {
    */
   onError?: (error: unknown) => void;
 }
-
-const syntheticMetadata = Object.freeze({ synthetic: true });
-
-// 10000-01-01T00:00:00.000Z: clock readings in [0, this) are formatted as 24 characters
-const maxDeferredMs = 253_402_300_800_000;
-
-/**
- * A model response's MESSAGE waiting in a sinkless tracer (see `recordModelResponse`): only what
- * the block is made of, its clock reading kept as a number. Kept until the trace is read, and so
- * copied by every young-generation GC until then: one small object, no draft or payload yet.
- */
-class DeferredResponse {
-  constructor(
-    readonly id: string,
-    readonly content: string | null,
-    readonly metadata: Record<string, unknown>,
-    readonly raw: unknown,
-    /** Epoch milliseconds within years 1970-9999: formatted as a valid 24-character timestamp. */
-    readonly at: number,
-  ) {}
-}
-
-/**
- * A block as the tracer submits it: already in canonical block form (every field, in block
- * order), so the validator checks it and freezes it in place instead of copying it.
- */
-type Candidate = DraftBlock;
 
 /**
  * Creates a tracer that records one trace as validated blocks and sends each accepted block to
@@ -129,195 +103,26 @@ type Candidate = DraftBlock;
 export function createTracer(options: TracerOptions = {}): Tracer {
   validateOptions(tracerOptionsSchema, options, { entryPoint: 'createTracer' });
   const clock = options.clock ?? Date.now;
-  const ids = options.ids ?? createIdGenerator(clock);
-  // the tracer's own ids are unique and increasing: a deferred call's ids need no check now
-  const ownIds = options.ids === undefined;
-  const traceId = options.traceId ?? ids.traceId();
-  const sinks = options.sinks ? options.sinks.slice() : [];
-  const sinkCount = sinks.length;
-  const onError = options.onError;
+  const source = options.ids ?? createIdGenerator(clock);
+  const ids = new TracerIds(source, options.ids === undefined, clock, options.clock === undefined);
+  const traceId = options.traceId ?? source.traceId();
+  const sinks = new TracerSinks(
+    options.sinks ? options.sinks.slice() : [],
+    traceId,
+    options.onError,
+  );
   const validator = createTraceValidator(
     options.limits === undefined ? { traceId } : { traceId, limits: options.limits },
   );
+  const build = new CandidateBuilder(traceId, clock, ids);
+  const deferred = new DeferredBlocks(traceId, validator, validator.limits, build, sinks, ids.own);
 
   // the validator's own list of accepted blocks, in acceptance order (read-only here)
   const accepted = validator.accepted();
-  const writeErrors: unknown[] = [];
-  /** Which sinks threw from `write()` since the last flush, for the failed-sink count. */
-  const failedWriteSinks = new Set<number>();
   let lastMessageId: string | null = null;
   let closed = false;
   let shutdownPromise: Promise<void> | undefined;
-  /** Blocks went to the sinks since the last flush began (for `flushOnExit`). */
-  let unflushed = false;
   let exitHandle: ExitFlushable | undefined;
-  // Ids drawn for blocks that were then rejected; later blocks take them first, so a rejection
-  // leaves no trace, not even a gap in sequential ids.
-  const spareIds: string[] = [];
-  // Guarded calls and model responses whose blocks are recorded on the next read or write (see
-  // `recordGuardedCall`, `recordModelResponse`): with no sink waiting for them, a guarded call
-  // costs one record instead of two validated, frozen blocks, and a model response one unfrozen
-  // draft. Every method that reads or adds blocks materializes first, in this order.
-  let deferred: (GuardedCallRecord | DeferredResponse)[] = [];
-  // the one-block batch a deferred response is adopted as (reused: adoption keeps no reference to it)
-  const single: Candidate[] = [];
-  const limits = validator.limits;
-  /** The ISO text of a clock reading; throws the tracer's error for a reading that is no time. */
-  function timestampOf(ms: number): string {
-    // a number is a valid time within ±8.64e15 ms (the Date range); anything else goes through Date
-    if (typeof ms === 'number') {
-      if (Math.abs(ms) <= 8.64e15) return formatIsoTimestamp(ms);
-    } else if (!Number.isNaN(new Date(ms).getTime())) {
-      return new Date(ms).toISOString();
-    }
-    throw new TraceError({
-      code: 'VALIDATION',
-      message: `the tracer's clock() returned ${String(ms)}; it must return epoch milliseconds like Date.now()`,
-      details: { field: 'created_at', trace_id: traceId },
-    });
-  }
-
-  function nextId(): string {
-    return spareIds.length === 0 ? ids.blockId() : (spareIds.shift() as string);
-  }
-
-  // the tracer's own ids read the tracer's clock: a reading just made can be handed over
-  const blockIdAt: ((at: number) => string) | undefined = ownIds
-    ? (ids as ClockedIdGenerator)[blockIdAtKey]
-    : undefined;
-  // Date.now is the tracer's clock: a guard's end time (also Date.now) may stamp the ids
-  const clockIsDateNow = options.clock === undefined;
-
-  /** {@link nextId}, for a block stamped with the clock reading `ms` just made. */
-  function nextIdAt(ms: number): string {
-    if (spareIds.length !== 0) return spareIds.shift() as string;
-    return blockIdAt === undefined ? ids.blockId() : blockIdAt(ms);
-  }
-
-  /** The ids of a guarded call's two blocks, stamped with its end time when that is the same clock. */
-  function guardedCallId(endMs: number | undefined): string {
-    // (and still is: fake timers may have replaced Date.now since the tracer took it)
-    return clockIsDateNow && endMs !== undefined && clock === Date.now ? nextIdAt(endMs) : nextId();
-  }
-
-  function returnIds(inputs: readonly Candidate[]): void {
-    spareIds.unshift(...inputs.map((input) => input.id as string));
-  }
-
-  // entryToBlocks draws its block ids through the same spare-aware source
-  const entryIds: IdGenerator = {
-    blockId: nextId,
-    traceId: () => ids.traceId(),
-    callId: () => ids.callId(),
-  };
-
-  /**
-   * Records the deferred guarded calls' and model responses' blocks, in order. Their rules were
-   * checked when deferred.
-   */
-  function materialize(): void {
-    if (deferred.length === 0) return;
-    const records = deferred;
-    deferred = [];
-    for (let i = 0; i < records.length; i++) {
-      const item = records[i] as GuardedCallRecord | DeferredResponse;
-      if (item instanceof DeferredResponse) {
-        // a model response's MESSAGE, a root: only its id is entered (unique by construction).
-        // Its clock reading is formatted now, as candidate() would have at once.
-        single[0] = responseMessage(
-          item.id,
-          item.content,
-          item.metadata,
-          item.raw,
-          formatIsoTimestamp(item.at),
-        );
-        try {
-          validator.adoptAllOwned(single);
-        } catch (error) {
-          writeErrors.push(error);
-          if (onError !== undefined) onError(error);
-        }
-        single.pop(); // not `length = 0`: a runtime call per response
-        continue;
-      }
-      const record = item;
-      const pair = guardedCallToBlocks(
-        record,
-        traceId,
-        record.parentBlockId,
-        record.callBlockId,
-        record.resultBlockId,
-        emptyObject,
-      );
-      try {
-        validator.adoptAllOwned(pair as unknown as Candidate[]);
-      } catch (error) {
-        // only a call id the trace already had (one logged by hand) can land here: reported
-        // like a sink failure, so flush() rejects, never dropped silently
-        writeErrors.push(error);
-        if (onError !== undefined) onError(error);
-      }
-    }
-  }
-
-  /**
-   * Whether a guarded call's blocks would pass every rule, so they can be built later: the
-   * values the call brought (tool name, arguments, output, timestamps) are checked now, and the
-   * rest holds by construction (a fresh call id, the tracer's own ids, an accepted parent).
-   */
-  function canDefer(record: GuardedCallRecord): boolean {
-    return (
-      sinkCount === 0 &&
-      ownIds &&
-      lastMessageId !== null &&
-      record.uniqueCallId &&
-      typeof record.callId === 'string' &&
-      record.callId !== '' &&
-      typeof record.toolName === 'string' &&
-      record.toolName !== '' &&
-      // a Date#toISOString string of 24 characters is a valid ISO timestamp (years 0000-9999)
-      record.callTimestamp.length === 24 &&
-      record.resultTimestamp.length === 24 &&
-      isRecord(record.kwargs) &&
-      fitsLimit(record.kwargs, limits.toolArgumentsBytes) &&
-      fitsLimit(record.returnValue ?? null, limits.toolResultBytes) &&
-      // the other values the call brought: a deferred block must be as writable as a checked one
-      (record.args.length === 0 || jsonProblem(record.args, false) === undefined) &&
-      userPartsWritable(record)
-    );
-  }
-
-  /** The parts of a guarded call's metadata that user code made: validator and detector results. */
-  function userPartsWritable(record: GuardedCallRecord): boolean {
-    const validations = record.validations;
-    const hallucination = record.hallucination;
-    return (
-      (validations.length === 0 || jsonProblem(validations, false) === undefined) &&
-      (hallucination === null || jsonProblem(hallucination, false) === undefined)
-    );
-  }
-
-  /**
-   * Whether a model response's MESSAGE (`role: 'assistant'`, built by the tracer) passes every
-   * rule its values are subject to: content within the message limit and encodable (the same
-   * check the validator runs, via `fitsLimit`; `null` needs none), metadata a plain object. The
-   * rest holds by construction: the tracer's own trace id and ids, no parent; the caller checks
-   * that the clock's reading formats as a valid timestamp.
-   */
-  function canDeferResponse(content: string | null, metadata: Record<string, unknown>): boolean {
-    if (sinkCount !== 0 || !ownIds) return false;
-    if (typeof metadata !== 'object' || metadata === null) return false;
-    const prototype = Object.getPrototypeOf(metadata);
-    if (prototype !== Object.prototype && prototype !== null) return false;
-    if (content === null) return true;
-    return typeof content === 'string' && fitsLimit(content, limits.messageBytes);
-  }
-
-  function takeFailedWriteSinks(): Set<number> {
-    const failed = new Set(failedWriteSinks);
-    failedWriteSinks.clear();
-    return failed;
-  }
 
   function ensureOpen(method: string): void {
     if (closed) throw new TracerClosedError({ traceId, method });
@@ -325,105 +130,19 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
   function commit(block: Block): void {
     if (block.sub_type === 'MESSAGE') lastMessageId = block.id;
-    unflushed = true;
-    for (let i = 0; i < sinkCount; i++) {
-      try {
-        (sinks[i] as Sink).write(block);
-      } catch (error) {
-        writeErrors.push(error);
-        failedWriteSinks.add(i);
-        if (onError !== undefined) onError(error);
-      }
-    }
+    sinks.write(block);
   }
 
-  function accept(input: Candidate): Block {
+  function accept(input: DraftBlock): Block {
     let block: Block;
     try {
       block = validator.acceptOwned(input);
     } catch (error) {
-      spareIds.unshift(input.id as string);
+      ids.giveBackOne(input.id as string);
       throw error;
     }
     commit(block);
     return block;
-  }
-
-  // a block in canonical form, the clock read before the id: a clock failure draws no id
-  function candidate(
-    blockType: 'MESSAGE' | 'ACT' | 'OBSERVE',
-    subType: 'MESSAGE' | 'TOOL_CALL' | 'THINK' | 'TOOL_RESULT',
-    payload: Record<string, unknown>,
-    parent: unknown,
-    metadata: Record<string, unknown> | undefined,
-    raw: unknown,
-    extra: Record<string, unknown> | undefined,
-  ): Candidate {
-    const ms = clock();
-    const at = timestampOf(ms);
-    return {
-      id: nextIdAt(ms),
-      trace_id: traceId,
-      block_type: blockType,
-      sub_type: subType,
-      payload,
-      // a MESSAGE with a parent is invalid; pass it through so the validator says so
-      parent_block_id: parent ?? null,
-      metadata: metadata === undefined ? emptyObject : metadata,
-      raw: raw === undefined ? null : raw,
-      extra: extra === undefined ? emptyObject : extra,
-      created_at: at,
-      updated_at: at,
-    };
-  }
-
-  /**
-   * A model response's MESSAGE candidate stamped `at`, with the payload logMessage's rest copy
-   * would make, in the same key order: built at once, or from a {@link DeferredResponse}.
-   */
-  function responseMessage(
-    id: string,
-    content: string | null,
-    metadata: Record<string, unknown>,
-    raw: unknown,
-    at: string,
-  ): Candidate {
-    return {
-      id,
-      trace_id: traceId,
-      block_type: 'MESSAGE',
-      sub_type: 'MESSAGE',
-      payload: { role: 'assistant', content },
-      parent_block_id: null,
-      metadata: metadata === undefined ? emptyObject : metadata,
-      raw: raw === undefined ? null : raw,
-      extra: emptyObject,
-      created_at: at,
-      updated_at: at,
-    };
-  }
-
-  /** A model response's MESSAGE built at once, stamped with the clock reading `ms` (its id too). */
-  function ownedMessage(
-    content: string | null,
-    metadata: Record<string, unknown>,
-    raw: unknown,
-    ms: number,
-    at: string,
-  ): Candidate {
-    return responseMessage(nextIdAt(ms), content, metadata, raw, at);
-  }
-
-  function syntheticMessageInput(): Candidate {
-    return candidate(
-      'MESSAGE',
-      'MESSAGE',
-      { role: 'assistant', content: null },
-      undefined,
-      syntheticMetadata,
-      undefined,
-      undefined,
-    );
   }
 
   /**
@@ -432,12 +151,12 @@ export function createTracer(options: TracerOptions = {}): Tracer {
    * result over the byte limit) leaves nothing behind. On failure the ids drawn for them are
    * given back.
    */
-  function acceptAll(inputs: Candidate[]): Block[] {
+  function acceptAll(inputs: DraftBlock[]): Block[] {
     let blocks: Block[];
     try {
       blocks = validator.acceptAllOwned(inputs);
     } catch (error) {
-      returnIds(inputs);
+      ids.giveBack(inputs);
       throw error;
     }
     for (const block of blocks) commit(block);
@@ -450,12 +169,12 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     input: LogActInput | LogThinkInput,
   ): Block {
     ensureOpen(method);
-    materialize();
+    deferred.materialize();
     requireObject(input, method, subType, traceId);
     // as on seed 002's server, a TOOL_CALL or THINK names its MESSAGE: a missing parent is a
     // VALIDATION error from the validator, never an implicit attachment
     const { payload, parent_block_id, metadata, raw, extra } = input;
-    return accept(candidate('ACT', subType, payload, parent_block_id, metadata, raw, extra));
+    return accept(build.candidate('ACT', subType, payload, parent_block_id, metadata, raw, extra));
   }
 
   function recordResponse(
@@ -464,26 +183,24 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     raw: unknown,
   ): string {
     ensureOpen('logMessage');
-    if (canDeferResponse(content, metadata)) {
+    if (deferred.canDeferResponse(content, metadata)) {
       // the clock is read before the id is drawn, as in candidate()
       const ms = clock();
-      if (typeof ms === 'number' && ms >= 0 && ms < maxDeferredMs) {
+      if (deferred.deferrableAt(ms)) {
         // formatted when materialized: for these readings a valid 24-character timestamp
-        const id = nextIdAt(ms);
-        deferred.push(
-          new DeferredResponse(id, content, metadata, raw === undefined ? null : raw, ms),
-        );
+        const id = ids.nextAt(ms);
+        deferred.deferResponse(id, content, metadata, raw, ms);
         lastMessageId = id;
         return id;
       }
       // any other reading is formatted (or refused) now, as logMessage would
-      const at = timestampOf(ms);
-      materialize();
-      return accept(ownedMessage(content, metadata, raw, ms, at)).id;
+      const at = build.timestampOf(ms);
+      deferred.materialize();
+      return accept(build.ownedMessage(content, metadata, raw, ms, at)).id;
     }
-    materialize();
+    deferred.materialize();
     const ms = clock();
-    return accept(ownedMessage(content, metadata, raw, ms, timestampOf(ms))).id;
+    return accept(build.ownedMessage(content, metadata, raw, ms, build.timestampOf(ms))).id;
   }
 
   const tracer: GuardedCallTracer = {
@@ -491,13 +208,13 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     logMessage(input) {
       ensureOpen('logMessage');
-      materialize();
+      deferred.materialize();
       requireObject(input, 'logMessage', 'MESSAGE', traceId);
       const { metadata, raw, extra, parent_block_id, ...payload } = input as LogMessageInput & {
         parent_block_id?: unknown;
       };
       return accept(
-        candidate('MESSAGE', 'MESSAGE', payload, parent_block_id, metadata, raw, extra),
+        build.candidate('MESSAGE', 'MESSAGE', payload, parent_block_id, metadata, raw, extra),
       ) as MessageBlock;
     },
 
@@ -511,54 +228,32 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     logObserve(input) {
       ensureOpen('logObserve');
-      materialize();
+      deferred.materialize();
       requireObject(input, 'logObserve', 'TOOL_RESULT', traceId);
-      let parent: string | null | undefined = input.parent_block_id;
-      if (parent === undefined) {
-        const payload: unknown = input.payload;
-        const callId =
-          typeof payload === 'object' && payload !== null
-            ? (payload as { call_id?: unknown }).call_id
-            : undefined;
-        if (typeof callId === 'string') {
-          const call = validator.toolCall(callId);
-          if (call === undefined) {
-            throw new TraceError({
-              code: 'VALIDATION',
-              message: `logObserve: trace ${traceId} has no TOOL_CALL with call_id "${callId}"; log the call with logAct first or pass parent_block_id`,
-              details: {
-                sub_type: 'TOOL_RESULT',
-                field: 'payload.call_id',
-                call_id: callId,
-                trace_id: traceId,
-              },
-            });
-          }
-          parent = call.id;
-        } else {
-          parent = null;
-        }
-      }
+      const parent =
+        input.parent_block_id === undefined
+          ? callParent(validator, input.payload, traceId)
+          : input.parent_block_id;
       const { metadata, raw, extra } = input;
       return accept(
-        candidate('OBSERVE', 'TOOL_RESULT', input.payload, parent, metadata, raw, extra),
+        build.candidate('OBSERVE', 'TOOL_RESULT', input.payload, parent, metadata, raw, extra),
       ) as ToolResultBlock;
     },
 
     recordEntry(entry: TraceEntry, recordOptions?: { parentBlockId?: string }) {
       ensureOpen('recordEntry');
-      materialize();
+      deferred.materialize();
       const parentId = recordOptions?.parentBlockId ?? lastMessageId;
-      const message = parentId === null ? syntheticMessageInput() : undefined;
+      const message = parentId === null ? build.syntheticMessage() : undefined;
       let pair: [ToolCallBlock, ToolResultBlock];
       try {
         pair = entryToBlocks(entry, {
           traceId,
           parentBlockId: message === undefined ? (parentId as string) : (message.id as string),
-          ids: entryIds,
+          ids: ids.forEntries,
         });
       } catch (error) {
-        if (message !== undefined) returnIds([message]);
+        if (message !== undefined) ids.giveBack([message]);
         if (TracewardenError.isInstance(error)) throw error;
         throw new TraceError({
           code: 'VALIDATION',
@@ -568,7 +263,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         });
       }
       // entryToBlocks builds complete blocks in block order: they go in as owned candidates
-      const pairInputs = pair as unknown as Candidate[];
+      const pairInputs = pair as unknown as DraftBlock[];
       const blocks = acceptAll(
         message === undefined ? pairInputs : [message, pairInputs[0]!, pairInputs[1]!],
       );
@@ -579,25 +274,25 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     [recordGuardedCall](record: GuardedCallRecord, endMs?: number) {
       ensureOpen('recordEntry');
-      if (canDefer(record)) {
+      if (deferred.canDeferCall(record, lastMessageId)) {
         record.parentBlockId = lastMessageId as string;
-        record.callBlockId = guardedCallId(endMs);
-        record.resultBlockId = guardedCallId(endMs);
-        deferred.push(record);
+        record.callBlockId = ids.nextForGuardedCall(endMs);
+        record.resultBlockId = ids.nextForGuardedCall(endMs);
+        deferred.deferCall(record);
         return;
       }
-      materialize();
+      deferred.materialize();
       const parentId = lastMessageId;
-      const message = parentId === null ? syntheticMessageInput() : undefined;
-      const callBlockId = guardedCallId(endMs);
+      const message = parentId === null ? build.syntheticMessage() : undefined;
+      const callBlockId = ids.nextForGuardedCall(endMs);
       const pair = guardedCallToBlocks(
         record,
         traceId,
         message === undefined ? (parentId as string) : (message.id as string),
         callBlockId,
-        guardedCallId(endMs),
+        ids.nextForGuardedCall(endMs),
         emptyObject,
-      ) as unknown as Candidate[];
+      ) as unknown as DraftBlock[];
       // the metadata is the guard's own strings and numbers, plus the validator and detector
       // results: when those are plain JSON, the validator need not walk it again
       const inputs = message === undefined ? pair : [message, pair[0]!, pair[1]!];
@@ -609,71 +304,36 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     },
 
     get(id) {
-      materialize();
+      deferred.materialize();
       return validator.get(id);
     },
 
     findToolCall(callId) {
-      materialize();
+      deferred.materialize();
       return validator.toolCall(callId);
     },
 
     blocks() {
-      materialize();
+      deferred.materialize();
       return accepted.slice();
     },
 
     stitched(): StitchedTrace {
-      materialize();
+      deferred.materialize();
       return stitchBlocks(accepted, { traceId });
     },
 
     async flush() {
-      materialize();
-      unflushed = false;
-      const errors = writeErrors.splice(0);
-      const failed = takeFailedWriteSinks();
-      const settled = await Promise.allSettled(sinks.map(async (sink) => sink.flush()));
-      settled.forEach((outcome, i) => {
-        if (outcome.status !== 'rejected') return;
-        errors.push(outcome.reason);
-        failed.add(i);
-      });
-      if (errors.length > 0)
-        throw new TracerFlushError({
-          traceId,
-          operation: 'flush',
-          errors,
-          failedSinks: failed.size,
-          sinkCount,
-        });
+      deferred.materialize();
+      return sinks.settle('flush');
     },
 
     shutdown() {
       if (shutdownPromise === undefined) {
-        materialize();
+        deferred.materialize();
         closed = true;
-        unflushed = false;
         if (exitHandle !== undefined) stopFlushOnExit(exitHandle);
-        shutdownPromise = (async () => {
-          const errors = writeErrors.splice(0);
-          const failed = takeFailedWriteSinks();
-          const settled = await Promise.allSettled(sinks.map(async (sink) => sink.close()));
-          settled.forEach((outcome, i) => {
-            if (outcome.status !== 'rejected') return;
-            errors.push(outcome.reason);
-            failed.add(i);
-          });
-          if (errors.length > 0) {
-            throw new TracerFlushError({
-              traceId,
-              operation: 'shutdown',
-              errors,
-              failedSinks: failed.size,
-              sinkCount,
-            });
-          }
-        })();
+        shutdownPromise = sinks.settle('shutdown');
       }
       return shutdownPromise;
     },
@@ -684,21 +344,52 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // direct paths only while the public methods they stand in for are this tracer's own
   (recordResponse as { [standsInFor]?: unknown })[standsInFor] = tracer.logMessage;
   (tracer[recordGuardedCall] as { [standsInFor]?: unknown })[standsInFor] = tracer.recordEntry;
-  if (options.flushOnExit === true && sinkCount > 0) {
-    for (const sink of sinks) {
+  if (options.flushOnExit === true && sinks.count > 0) {
+    for (const sink of sinks.sinks) {
       const state = (sink as { [exitStateKey]?: UnwrittenBlocks })[exitStateKey];
       // `process.exit()` leaves no event loop to flush in: file sinks then write synchronously
       if (state !== undefined) state.writeAtExit = true;
     }
     exitHandle = {
       traceId,
-      unflushed: () => unflushed,
+      unflushed: () => sinks.unflushed,
       flush: () => tracer.flush(),
       shutdown: () => tracer.shutdown(),
     };
     flushOnExit(exitHandle);
   }
   return tracer;
+}
+
+/**
+ * The parent of a `logObserve` without `parent_block_id`: the TOOL_CALL with the payload's
+ * `call_id` (a VALIDATION error when the trace has none), or null when there is no call id (the
+ * validator then says what is missing).
+ */
+function callParent(
+  validator: { toolCall(callId: string): Block | undefined },
+  payload: unknown,
+  traceId: string,
+): string | null {
+  const callId =
+    typeof payload === 'object' && payload !== null
+      ? (payload as { call_id?: unknown }).call_id
+      : undefined;
+  if (typeof callId !== 'string') return null;
+  const call = validator.toolCall(callId);
+  if (call === undefined) {
+    throw new TraceError({
+      code: 'VALIDATION',
+      message: `logObserve: trace ${traceId} has no TOOL_CALL with call_id "${callId}"; log the call with logAct first or pass parent_block_id`,
+      details: {
+        sub_type: 'TOOL_RESULT',
+        field: 'payload.call_id',
+        call_id: callId,
+        trace_id: traceId,
+      },
+    });
+  }
+  return call.id;
 }
 
 function requireObject(input: unknown, method: string, subType: string, traceId: string): void {
