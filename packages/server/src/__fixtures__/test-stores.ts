@@ -20,8 +20,13 @@ const howToRun =
  */
 export function describeStores(name: string, body: (store: StoreKind) => void): void {
   describe(`${name} (sqlite)`, () => body('sqlite'));
+  describePostgres(name, () => body('postgres'));
+}
+
+/** A suite that needs Postgres (`name (postgres)`), skipped or failing as {@link describeStores} says. */
+export function describePostgres(name: string, body: () => void): void {
   if (testDatabaseUrl !== undefined) {
-    describe(`${name} (postgres)`, () => body('postgres'));
+    describe(`${name} (postgres)`, body);
   } else if (inCi) {
     describe(`${name} (postgres)`, () => {
       it('runs against Postgres in CI', () => {
