@@ -103,8 +103,17 @@ function weightOf(mask: number): number {
   return total;
 }
 
-/** @internal {@link findPromptInjection} without its cache (tests check determinism with it). */
-export function analysePromptInjection(text: string): PromptInjectionFinding {
+const scoreOf = (z: number): number => Math.round((1 / (1 + Math.exp(-z))) * 1000) / 1000;
+
+/** A text's sentences with their signals, and its finding. */
+interface Analysis {
+  sentences: Sentence[];
+  finding: PromptInjectionFinding;
+}
+
+const NOTHING: PromptInjectionFinding = Object.freeze({ score: 0, start: 0, end: 0, signals: [] });
+
+function analyse(text: string): Analysis {
   const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
   const sentences = sentencesOf(input);
   let best = { z: Number.NEGATIVE_INFINITY, start: 0, end: 0, mask: 0 };
@@ -120,20 +129,87 @@ export function analysePromptInjection(text: string): PromptInjectionFinding {
       if (z > best.z) best = { z, start: first.start, end: sentence.end, mask };
     }
   }
-  if (best.mask === 0) return { score: 0, start: 0, end: 0, signals: [] };
-  const score = Math.round((1 / (1 + Math.exp(-best.z))) * 1000) / 1000;
+  if (best.mask === 0) return { sentences, finding: { ...NOTHING, signals: [] } };
+  const score = scoreOf(best.z);
   return {
-    score,
-    start: best.start,
-    end: best.end,
-    signals: signalNames.filter((_, i) => (best.mask & (1 << i)) !== 0),
+    sentences,
+    finding: {
+      score,
+      start: best.start,
+      end: best.end,
+      signals: signalNames.filter((_, i) => (best.mask & (1 << i)) !== 0),
+    },
   };
+}
+
+/** @internal {@link findPromptInjection} without its cache (tests check determinism with it). */
+export function analysePromptInjection(text: string): PromptInjectionFinding {
+  return analyse(text).finding;
 }
 
 // Deterministic, so results can be reused: traces re-checked on every proposed call send the
 // same tool outputs again and again.
-const cache = new Map<string, PromptInjectionFinding>();
+const cache = new Map<string, Analysis>();
 const CACHE_SIZE = 4096;
+
+function analysed(text: string): Analysis {
+  const known = cache.get(text);
+  if (known !== undefined) return known;
+  const analysis = analyse(text);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(text, analysis);
+  return analysis;
+}
+
+/**
+ * The parts of a text that read as an injection: the character ranges covered by every window
+ * of sentences scoring at least `threshold`, merged, in order. A value the injected instructions
+ * name lies inside them; one the text carries for its own sake (a bill's IBAN, an email's
+ * sender) usually does not.
+ * @param text - any text
+ * @param threshold - the score a window needs, in [0, 1]
+ * @returns sorted, disjoint `[start, end)` ranges (empty when no window reaches `threshold`)
+ * @internal
+ */
+export function findInjectedRanges(text: string, threshold: number): [number, number][] {
+  if (typeof text !== 'string' || text === '') return [];
+  const { sentences, finding } = analysed(text);
+  if (finding.score < threshold || finding.signals.length === 0) return [];
+  // A window starting at sentence i and ending at j or before reaches the threshold
+  const qualifies = (i: number, last: number): boolean => {
+    let mask = 0;
+    for (let j = i; j <= Math.min(last, i + WINDOW - 1); j++) {
+      mask |= (sentences[j] as Sentence).mask;
+      // scored as the finding is, so a window at exactly `threshold` counts
+      if (mask !== 0 && scoreOf(BIAS + weightOf(mask)) >= threshold) return true;
+    }
+    return false;
+  };
+  // Runs of sentences with signals, at most one sentence without any between two of them: an
+  // injection is one block of text, and the data around it (an invoice's own "please pay to
+  // IBAN ..." line two sentences before) is not part of it. A run that holds a window reaching
+  // the threshold is injected, from its first signal to the sentence after its last (which
+  // often finishes the request: "The event title should be ...").
+  const ranges: [number, number][] = [];
+  let i = 0;
+  while (i < sentences.length) {
+    if ((sentences[i] as Sentence).mask === 0) {
+      i++;
+      continue;
+    }
+    let last = i;
+    for (let j = i + 1; j < sentences.length && j - last <= 2; j++)
+      if ((sentences[j] as Sentence).mask !== 0) last = j;
+    for (let k = i; k <= last; k++) {
+      if ((sentences[k] as Sentence).mask === 0 || !qualifies(k, last)) continue;
+      const end = sentences[last + 1] ?? (sentences[last] as Sentence);
+      ranges.push([(sentences[i] as Sentence).start, end.end]);
+      break;
+    }
+    i = last + 1;
+  }
+  return ranges;
+}
 
 /**
  * Finds the most suspicious window of a text and explains its score: the signals that hold
@@ -154,12 +230,7 @@ const CACHE_SIZE = 4096;
  */
 export function findPromptInjection(text: string): PromptInjectionFinding {
   if (typeof text !== 'string' || text === '') return { score: 0, start: 0, end: 0, signals: [] };
-  const known = cache.get(text);
-  if (known !== undefined) return known;
-  const finding = analysePromptInjection(text);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(text, finding);
-  return finding;
+  return analysed(text).finding;
 }
 
 /**

@@ -70,7 +70,8 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
       for (const m of text.matchAll(pattern)) {
         let value = m[0].replace(/[.,;:!?)]+$/, '');
         // a link is the same link with or without its scheme or a trailing slash
-        if (kind === 'url') value = value.replace(/^https?:\/\//i, '').replace(/\/+$/, '');
+        if (kind === 'url')
+          value = value.replace(/^(?:https?:\/\/)?(?:www\.)?/i, '').replace(/\/+$/, '');
         add(value, kind, argument);
       }
     }
@@ -92,8 +93,9 @@ const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g
  * A search for `needle` (lower case) standing as a whole token: not inside a longer word at an
  * end that is itself a word character. A regex, so a text repeating the needle inside words
  * (written to slow the guard down or to hide the real occurrence) is still scanned in one pass.
+ * @internal
  */
-function tokenPattern(needle: string): RegExp {
+export function tokenPattern(needle: string): RegExp {
   const head = isWordChar(needle.charCodeAt(0)) ? '(?<![A-Za-z0-9_])' : '';
   const tail = isWordChar(needle.charCodeAt(needle.length - 1)) ? '(?![A-Za-z0-9_])' : '';
   return new RegExp(`${head}${escapeRegex(needle)}${tail}`);

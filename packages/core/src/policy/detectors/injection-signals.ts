@@ -31,7 +31,7 @@ const OBJECTS =
 const ACTION_VERBS =
   '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+)?|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+)?|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+)`;
 
 export const signals: Signal[] = [
   {
@@ -168,6 +168,8 @@ const widenings: Record<string, string[]> = {
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
   ],
   'address-model': [
+    // "action item for the assistant", "a task for the AI agent" (not "the assistant manager")
+    String.raw`\b(?:items?|tasks?|steps?|notes?|actions?|requests?|reminders?|instructions?) for (?:the |our |my |any )?(?:ai |virtual )?(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
     // "GPT-4o, this part is for you", "Hey Claude", a named model as the one spoken to
     String.raw`\b(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral|qwen|deepseek)\b[^.\n]{0,25}\b(?:this (?:part |note |message |one )?is for you|for you to (?:do|handle))`,
     String.raw`\b(?:hey|hi|ok|okay|yo)\s*,?\s*(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral)\b`,
@@ -180,9 +182,14 @@ const widenings: Record<string, string[]> = {
     String.raw`(?:ии|ai)[- ]?(?:ассистент|агент|модель)|ассистент[уа]?\s*[,:]`,
   ],
   'agent-obligation': [
+    String.raw`\b(?:the|this|any|every) (?:ai )?model\b[^.\n]{0,30}?\b(?:must|should|has to|needs? to|is required to|shall)\b`,
     // "the calling model has to", "automated agents processing this record must"
     String.raw`\b(?:the |any |all )?(?:calling |automated |autonomous |processing )?(?:models?|agents?|assistants?|bots?)\b (?:processing|reading|handling|receiving|calling|that (?:reads?|receives?|processes))\b[^.\n]{0,40}\b(?:must|should|has to|have to|needs? to|is required to|are required to)\b`,
     String.raw`\bthe (?:calling|requesting) (?:model|agent|assistant)\b`,
+  ],
+  'template-marker': [
+    // any tag naming a privileged role or instructions: <system_notice>, <admin-instructions>
+    String.raw`<\/?\s*[\w-]*(?:system|admin|instruction|prompt|developer|operator)[\w-]*\b[^>]{0,80}>`,
   ],
   'claim-role': [
     String.raw`^\W{1,6}(?:system|admin|administrator|developer|operator)\s*(?:[-—:\]]|$)|^\W{0,6}(?:system|admin|administrator|developer|operator) (?:message|notice|update|prompt|instruction)s?\b`,
@@ -213,9 +220,10 @@ const widenings: Record<string, string[]> = {
   ],
   'third-person-user': [
     // speaking to the model about the user: "the user also wants you to", "your user asked you"
-    String.raw`\b(?:the|your) (?:user|owner|account owner|customer|client)\b[^.\n]{0,20}\b(?:also )?(?:wants|wanted|asked|asks|would like|needs|expects|requested|requests|instructed|told)\b[^.\n]{0,12}\byou\b`,
+    String.raw`\b(?:the|your) (?:user|owner|account owner)\b[^.\n]{0,20}\b(?:also )?(?:wants|wanted|asked|asks|would like|needs|expects|requested|requests|instructed|told)\b[^.\n]{0,12}\byou\b`,
   ],
   'tool-instruction': [
+    String.raw`\b(?:call|invoke|use|run|trigger) (?:the |a |an )?(?:[\w-]+ ){0,2}(?:tool|function|action|endpoint|api)\b`,
     String.raw`\b(?:returned|produced|read) by (?:a|the|any) (?:tool|function|api|agent)\b|\bwhen (?:this|the) (?:document|response|output|result|page|file) is (?:returned|read|loaded|processed)\b|\btool usage note\b|\bpending (?:operation|action|step)\b`,
   ],
 };

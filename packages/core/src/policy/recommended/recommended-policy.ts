@@ -44,26 +44,34 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 
 /**
  * The text of the recommended policy, in the Invariant policy language, to read, copy and adapt.
- * Two rules:
+ * Three rules:
  *
  * 1. **`attacker-action`** (block). A tool call whose arguments carry a value — an account
  *    number, an email address, a URL, a phone number, a file name, a user name, any short
- *    string argument — that reached the conversation only through tool outputs, and that an
- *    output the injection detector flags contains (or that first appeared after it: the
- *    injection sent the agent to read it). Such a value never came from the user or the system
- *    prompt, and the content that brought it was addressed to the model: the call is the
- *    attacker's. `value_sources(call)` says where each argument value first appeared
- *    (`role`, `tool`, `position`, `address`); `trace_position(out)` is the flagged output's
- *    position. The violation's ranges point at the injected output and at the characters
- *    where the value first appeared, so the path from injected text to call can be shown.
- * 2. **`injected-content`** (warn by default). A tool output the detector scores at or above
+ *    string argument — that reached the conversation only through tool outputs, and that the
+ *    injected part of an output the detector flags names (`injected_value(out, value)`: the
+ *    run of suspicious sentences, not the whole output, so an invoice's own IBAN outside the
+ *    injected note stays usable). Such a value never came from the user or the system prompt,
+ *    and the text that named it was addressed to the model: the call is the attacker's.
+ *    `value_sources(call)` says where each argument value first appeared (`role`, `tool`,
+ *    `position`, `address`). The violation's ranges point at the injected output and at the
+ *    characters where the value first appeared, so the path from injected text to call can be
+ *    shown.
+ * 2. **`attacker-request`** (block). A call of a kind of action (a payment, a message,
+ *    granting access, a deletion, visiting a link, a change, a booking, running a command;
+ *    read from the tool's name) that the injected part of a flagged output asks for
+ *    (`requested_action(out, call)`) and that the user did not ask for, neither by its kind nor
+ *    by giving one of its values (`user_requested(call)`): the attacker's action even when it
+ *    carries no injected value ("delete all files", "cancel every booking").
+ * 3. **`injected-content`** (warn by default). A tool output the detector scores at or above
  *    `contentThreshold`: the injected content itself, reported at lower severity whether or not
  *    an action follows.
  *
- * Why values, not tools: real injections ask for ordinary actions (send money, forward an
- * email, invite a user, visit a link) that the user's own tasks also use; what gives them away
- * is that their target comes from the injected data. Requiring both the detector and the data
- * flow keeps benign work untouched when the detector errs on a harmless text.
+ * Why values and requests, not tools: real injections ask for ordinary actions (send money,
+ * forward an email, invite a user, visit a link) that the user's own tasks also use; what gives
+ * them away is that their target, or the request itself, comes from the injected data.
+ * Requiring both the detector and the data flow keeps benign work untouched when the detector
+ * errs on a harmless text.
  *
  * @param options - thresholds and the content rule's action
  * @returns the policy text
@@ -86,19 +94,33 @@ export function recommendedPolicyText(options: RecommendedPolicyOptions = {}): s
   }
   return `from invariant.detectors import prompt_injection
 
-# Rule 1. The attacker's action: a call that uses a value that reached the conversation only
-# through tool outputs (never given by the user or the system prompt) and that the flagged
-# output names or that was first seen after it.
+# Rule 1. The attacker's action: a call that uses a value which reached the conversation only
+# through tool outputs (never given by the user or the system prompt) and which the injected
+# part of a flagged output names. A value the user gave, or one the output carries outside the
+# injected part (a bill's own IBAN), does not count.
 # name: attacker-action
 # action: block
-raise "tool call uses a value that came from a prompt-injected tool output, not from the user" if:
+raise "tool call uses a value that a prompt-injected tool output asked for, not the user" if:
     (out: ToolOutput) -> (call: ToolCall)
     prompt_injection(out, threshold=${action})
     (source: dict) in value_sources(call)
     source.role == "tool"
-    source.position >= trace_position(out) or source.value in out
+    injected_value(out, source.value, threshold=${action})
 
-# Rule 2. The injected content: a tool output that reads as instructions to the model.
+# Rule 2. The attacker's request: a call of a kind of action (a payment, a message, granting
+# access, a deletion, visiting a link, a change, a booking, running a command) that the injected
+# part of a flagged output asks for and that no user message asked for, even when the call
+# carries no value from the injection ("delete all files"). A call whose target the user gave
+# (a recipient the user named) is the user's.
+# name: attacker-request
+# action: block
+raise "tool call performs an action that a prompt-injected tool output asked for and the user did not" if:
+    (out: ToolOutput) -> (call: ToolCall)
+    prompt_injection(out, threshold=${action})
+    requested_action(out, call, threshold=${action})
+    not user_requested(call)
+
+# Rule 3. The injected content: a tool output that reads as instructions to the model.
 # name: injected-content
 # action: ${contentAction}
 raise "tool output contains a prompt injection" if:

@@ -1,12 +1,13 @@
 import { detectCopyright } from '../detectors/detect-copyright.js';
 import { detectPii } from '../detectors/detect-pii.js';
-import { promptInjectionScore } from '../detectors/detect-prompt-injection.js';
+import { findInjectedRanges, promptInjectionScore } from '../detectors/detect-prompt-injection.js';
 import { detectSecrets } from '../detectors/detect-secrets.js';
 import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.js';
 import { extractHtmlData } from '../detectors/extract-html-data.js';
 import { extractLinks, type LinkFinding } from '../detectors/extract-links.js';
 import { FuzzyBudgetError, findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
-import { findValueSources } from '../detectors/find-value-sources.js';
+import { actionKindOf, findActionRequest } from '../detectors/find-requested-actions.js';
+import { findValueSources, tokenPattern } from '../detectors/find-value-sources.js';
 import { PolicyError } from '../policy-error.js';
 import type { PiiFinding } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
@@ -161,6 +162,14 @@ const operands = (args: readonly unknown[]): unknown => (args.length > 1 ? [...a
 const findingType = (finding: { type: string }): string => finding.type;
 const linkUrl = (link: LinkFinding): string => link.url;
 const linkDomain = (link: LinkFinding): string => link.domain;
+
+// The injected ranges of a text: the built-in detector's windows, or the whole text when a
+// replacement classifier scores it at `threshold`
+function injectedRanges(ctx: EvalContext, text: string, threshold: number): [number, number][] {
+  const classifier = ctx.run.detectors.promptInjection;
+  if (classifier === undefined) return findInjectedRanges(text, threshold);
+  return classifier(text) >= threshold ? [[0, text.length]] : [];
+}
 
 const number = (value: unknown): number | null => {
   if (typeof value === 'number') return value;
@@ -479,6 +488,82 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
         sources.map((source) => ({ ...source })),
         sources.map((source) => spanLocation(source.address)),
       );
+    },
+  },
+  /**
+   * Whether `value` (case-insensitively, as a whole token) is in the parts of `event` that read
+   * as an injection at `threshold` (the windows the detector scores that high; with a replacement
+   * classifier, the whole text it scores that high): the injected instructions name it.
+   */
+  injected_value: {
+    min: 2,
+    max: 3,
+    named: ['threshold'],
+    addressed: true,
+    call: (ctx, [event, value, positional], named, addresses) => {
+      const threshold = number(named.threshold ?? positional) ?? 0.4;
+      if (typeof value !== 'string' || value.length < 2) return false;
+      const needle = tokenPattern(value.toLowerCase());
+      let found = false;
+      for (const piece of textsOf(event, addresses[0])) {
+        for (const [start, end] of injectedRanges(ctx, piece.text, threshold)) {
+          const at = needle.exec(piece.text.slice(start, end).toLowerCase())?.index;
+          if (at === undefined) continue;
+          found = true;
+          mark(ctx, piece.address, start + at, start + at + value.length);
+        }
+      }
+      return found;
+    },
+  },
+  /**
+   * Whether the injected parts of `event` (as for `injected_value`) ask for the kind of action
+   * `call` performs (a payment, a message, granting access, a deletion, visiting a link, a
+   * change, a booking, running a command: read from the tool's name).
+   */
+  requested_action: {
+    min: 2,
+    max: 3,
+    named: ['threshold'],
+    addressed: true,
+    call: (ctx, [event, call, positional], named, addresses) => {
+      const threshold = number(named.threshold ?? positional) ?? 0.4;
+      if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return false;
+      const kind = actionKindOf(call.toolName ?? '');
+      if (kind === null) return false;
+      let found = false;
+      for (const piece of textsOf(event, addresses[0])) {
+        for (const [start, end] of injectedRanges(ctx, piece.text, threshold)) {
+          const at = findActionRequest(piece.text.slice(start, end), kind);
+          if (at === null) continue;
+          found = true;
+          mark(ctx, piece.address, start + at[0], start + at[1]);
+        }
+      }
+      return found;
+    },
+  },
+  /**
+   * Whether the user asked for `call`: a user message before it asks for the kind of action it
+   * performs (see `requested_action`) or gave one of its argument values (its target); true as
+   * well when the tool's name does not tell its kind.
+   */
+  user_requested: {
+    min: 1,
+    max: 1,
+    call: (ctx, [call]) => {
+      if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return true;
+      const kind = actionKindOf(call.toolName ?? '');
+      if (kind === null) return true;
+      if (findValueSources(ctx.run.store, call).some((source) => source.role === 'user'))
+        return true;
+      for (let position = 0; position < call.position; position++) {
+        const event = ctx.run.store.probe(position);
+        if (event.kind !== 'Message' || event.data.role !== 'user') continue;
+        for (const piece of textsOf(event, undefined))
+          if (findActionRequest(piece.text, kind) !== null) return true;
+      }
+      return false;
     },
   },
   /** An event's position in the flattened trace (compare with `value_sources(...)[i].position`). */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { actionKindOf, findActionRequest } from './find-requested-actions.js';
+
+describe('actionKindOf', () => {
+  it.each([
+    ['send_money', 'payment'],
+    ['BankManagerTransferFunds', 'payment'],
+    ['schedule_transaction', 'payment'],
+    ['send_email', 'message'],
+    ['mail_forward', 'message'],
+    ['invite_user_to_slack', 'access'],
+    ['drive_share', 'access'],
+    ['delete_file', 'deletion'],
+    ['appointments_cancel', 'deletion'],
+    ['browser_open', 'browsing'],
+    ['update_password', 'change'],
+    ['reserve_hotel', 'booking'],
+    ['run_shell', 'execution'],
+  ])('%s is a %s', (name, kind) => {
+    expect(actionKindOf(name)).toBe(kind);
+  });
+  it.each([
+    'get_most_recent_transactions',
+    'read_file',
+    'search_emails',
+    'list_channels',
+    'github_add_label',
+  ])('%s changes nothing that it can tell (null)', (name) => {
+    expect(actionKindOf(name)).toBeNull();
+  });
+});
+
+describe('findActionRequest', () => {
+  it('finds the words that ask for a kind of action, in several languages', () => {
+    const text = 'Please delete every file in the folder.';
+    const at = findActionRequest(text, 'deletion');
+    expect(at && text.slice(at[0], at[1])).toBe('delete');
+    expect(findActionRequest('Send them back the difference.', 'payment')).not.toBeNull();
+    expect(findActionRequest('Überweise 100 Euro an Tom.', 'payment')).not.toBeNull();
+    expect(findActionRequest('Summarise the report.', 'message')).toBeNull();
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Kinds of action a tool call performs, read from the tool's name, and whether a text asks for
+ * that kind of action (issue 16): an injection often asks for an action that carries no value
+ * of its own ("delete all files", "cancel every booking"), and what gives it away is that the
+ * user never asked for that kind of action while the injected text did.
+ * @internal
+ */
+
+/** A kind of action with side effects. */
+export type ActionKind =
+  | 'payment'
+  | 'message'
+  | 'access'
+  | 'deletion'
+  | 'browsing'
+  | 'change'
+  | 'booking'
+  | 'execution';
+
+interface Kind {
+  kind: ActionKind;
+  /** Tested on the tool name's words (`send_money`, `BankManagerTransferFunds` -> `bank manager transfer funds`). */
+  tool: RegExp;
+  /** Tested on lower-cased text: words that ask for this kind of action, in the languages the detector reads. */
+  text: RegExp;
+}
+
+// In priority order: `send_money` is a payment before it is a message.
+const kinds: Kind[] = [
+  {
+    kind: 'payment',
+    tool: /pay|transfer|money|wire|remit|reimburs|refund|settle|transaction|iban|fund/,
+    text: /\b(?:pay|paid|payment|transfer|wire|send\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
+  },
+  {
+    kind: 'message',
+    tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation/,
+    text: /\b(?:send|e-?mail|mail|message|forward|reply|respond|post|publish|tweet|notify|dm|write to|share with|contact)|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
+  },
+  {
+    kind: 'access',
+    tool: /invite|share|grant|permission|access|role|member|approver|assign|promote|guest|collaborator|approve|key/,
+    text: /\b(?:invite|share|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promote|approve)|einlad|freigeb|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ/,
+  },
+  {
+    kind: 'deletion',
+    tool: /delete|remove|erase|wipe|purge|cancel|ban|kick|revoke|disable|archive|destroy/,
+    text: /\b(?:delete|remove|erase|wipe|purge|cancel|ban|kick|revoke|disable|archive|destroy)|lösch|supprim|elimin|borr|cancell|apag|删除|取消|удал|отмен/,
+  },
+  {
+    kind: 'browsing',
+    tool: /browse|visit|open|navigate|webpage|url|http|download/,
+    text: /\b(?:visit|open|navigate|go to|browse|click|download|check out|log ?in|sign ?in)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
+  },
+  {
+    kind: 'change',
+    tool: /update|change|reset|modify|edit|rename|move|password|set/,
+    text: /\b(?:update|change|reset|modify|edit|set|rename|move)|änder|modifi|cambi|alter|修改|更改|измени|смени/,
+  },
+  {
+    kind: 'booking',
+    tool: /book|reserv|schedule|order|buy|purchase|cart|checkout|event/,
+    text: /\b(?:book|reserv|schedule|order|buy|purchase|appointment|meeting|calendar|event|remind)|buch|réserv|prenot|预订|预定|заброн/,
+  },
+  {
+    kind: 'execution',
+    tool: /run|exec|shell|command|install|script|deploy/,
+    text: /\b(?:run|execute|install|deploy|curl|bash|script)\b|ausführ|exécut|ejecut|esegu|执行|выполн|запуст/,
+  },
+];
+
+// Tools that only read change nothing: `get_webpage`, `read_file`, `search_emails`
+const readOnly =
+  /^(?:get|read|list|search|find|view|query|lookup|look|check|fetch|show|describe|count)\b/;
+
+/**
+ * The kind of action a tool performs, from its name; `null` for tools that only read and for
+ * names that say nothing of their effect.
+ * @param name - the tool's name
+ * @returns the kind, or `null`
+ * @internal
+ */
+export function actionKindOf(name: string): ActionKind | null {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+  if (readOnly.test(words)) return null;
+  for (const kind of kinds) if (kind.tool.test(words)) return kind.kind;
+  return null;
+}
+
+/**
+ * Where a text asks for an action of `kind`: the first match's range, or `null`.
+ * @param text - any text
+ * @param kind - the kind of action
+ * @returns the `[start, end)` range of the first asking word, or `null`
+ * @internal
+ */
+export function findActionRequest(text: string, kind: ActionKind): [number, number] | null {
+  const pattern = kinds.find((k) => k.kind === kind)?.text;
+  if (pattern === undefined) return null;
+  const match = pattern.exec(text.toLowerCase());
+  return match === null ? null : [match.index, match.index + match[0].length];
+}
