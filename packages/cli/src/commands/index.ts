@@ -14,6 +14,12 @@ export {
   convertTargets,
 } from './convert-command.js';
 export {
+  addPushCommand,
+  type PushOptions,
+  type PushReport,
+  pushFiles,
+} from './push-command.js';
+export {
   addServeCommand,
   dataDirOption,
   parsePort,

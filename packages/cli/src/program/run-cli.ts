@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { addKeysCommand, addOrgsCommand } from '../commands/admin-commands.js';
 import { addCheckCommand } from '../commands/check-command.js';
 import { addConvertCommand } from '../commands/convert-command.js';
+import { addPushCommand } from '../commands/push-command.js';
 import { addServeCommand } from '../commands/serve-command.js';
 import { addStatsCommand } from '../commands/stats-command.js';
 import { addValidateCommand } from '../commands/validate-command.js';
@@ -49,6 +50,7 @@ Examples:
   $ tracewarden check --policy policy.gr dataset.jsonl
   $ tracewarden stats traces/*.jsonl
   $ tracewarden serve
+  $ tracewarden push traces/*.jsonl
 
 Formats (detected per file, or --format): events (chat-event traces), dataset
 (traces with metadata), blocks (trace blocks, e.g. the JSONL sink's files),
@@ -66,6 +68,7 @@ Colour: only on a terminal; NO_COLOR disables it, FORCE_COLOR forces it.`,
   addServeCommand(program, context);
   addOrgsCommand(program, context);
   addKeysCommand(program, context);
+  addPushCommand(program, context);
   return program;
 }
 

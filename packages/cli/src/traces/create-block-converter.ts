@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type Block,
   createSequentialIds,
@@ -27,6 +28,21 @@ export interface BlockConverterOptions {
    * `tr_` id, for display. @default false
    */
   labelTraceIds?: boolean;
+  /**
+   * Ids that depend only on each chat-event trace's content: a trace without an id gets
+   * `tr_` + a hash of its events, and each trace's block and call ids start from 1, so the same
+   * trace converts to the same blocks whichever file or position it is read from (what `push`
+   * needs for a re-push to be a no-op, and two files' traces not to collide). @default false
+   */
+  contentIds?: boolean;
+}
+
+/** A chat-event trace's id from its content: `tr_` and 26 hex digits of its SHA-256. */
+function contentTraceId(value: unknown): string {
+  return `tr_${createHash('sha256')
+    .update(JSON.stringify(value) ?? '')
+    .digest('hex')
+    .slice(0, 26)}`;
 }
 
 /** Turns a file's items into blocks, one item at a time. */
@@ -86,10 +102,12 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
               `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}`,
             );
           }
-          const traceId =
-            item.label.startsWith('#') && options.labelTraceIds !== true
-              ? ids.traceId()
-              : item.label;
+          const unnamed = item.label.startsWith('#') && options.labelTraceIds !== true;
+          if (options.contentIds === true) {
+            const traceId = unnamed ? contentTraceId(item.value) : item.label;
+            return eventsToBlocks(trace, { traceId, ids: createSequentialIds(), startTime: 0 });
+          }
+          const traceId = unnamed ? ids.traceId() : item.label;
           return eventsToBlocks(trace, { traceId, ids, startTime: 0 });
         }
         case 'entry': {

@@ -32,6 +32,8 @@ export interface ForEachTraceOptions {
   maxLineBytes?: number | undefined;
   /** Name chat-event traces without an id by their label (`#0`), for display. @default false */
   labelTraceIds?: boolean | undefined;
+  /** Ids from each chat-event trace's content (see `createBlockConverter`). @default false */
+  contentIds?: boolean | undefined;
   /**
    * Traces of a JSONL file kept open at once once the file turns out to interleave traces
    * (least recently used is finished first). @default 256
@@ -121,6 +123,7 @@ export async function forEachTrace(
   let currentFile = '';
   const converter = createBlockConverter({
     labelTraceIds: options.labelTraceIds === true,
+    contentIds: options.contentIds === true,
     onSkip: (skip) => {
       result.skipped++;
       if (options.onSkip !== undefined) return options.onSkip(currentFile, skip);

@@ -1,0 +1,218 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Block, stitchBlocks } from '@tracewarden/core';
+import { type RunningServer, startServer } from '@tracewarden/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryIo, type MemoryIoOptions } from '../program/create-memory-io.js';
+import { runCli } from '../program/run-cli.js';
+
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../../__fixtures__/${name}`, import.meta.url));
+const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-cli-push-'));
+let server: RunningServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer({
+    port: 0,
+    dataDir: join(temporary, 'collector'),
+    env: {},
+    onError: () => undefined,
+  });
+  key = server.initialApiKey?.key as string;
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(temporary, { recursive: true, force: true });
+});
+
+async function push(argv: string[], options: MemoryIoOptions = {}) {
+  const io = createMemoryIo({
+    env: { TRACEWARDEN_URL: server.url, TRACEWARDEN_API_KEY: key },
+    ...options,
+  });
+  const code = await runCli(['push', ...argv], io);
+  return { code, stdout: io.stdoutText, stderr: io.stderrText };
+}
+
+async function get(path: string, apiKey = key): Promise<unknown> {
+  const response = await fetch(`${server.url}${path}`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+function blocksOf(file: string): Block[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Block);
+}
+
+async function traceSummaries(organization = 'default', apiKey = key) {
+  const list = (await get(`/v1/organizations/${organization}/traces?limit=100`, apiKey)) as {
+    traces: { id: string; block_count: number }[];
+  };
+  return list.traces;
+}
+
+describe('tracewarden push', () => {
+  it('uploads a JSONL block file split by trace_id; the collector stitches each trace as core does', async () => {
+    const file = fixture('blocks.jsonl');
+    const { code, stdout, stderr } = await push([file]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      `ok: pushed 2 traces (10 blocks) from 1 file to ${server.url}/v1/organizations/default\n`,
+    );
+    const blocks = blocksOf(file);
+    for (const traceId of ['tr_weather', 'tr_mail']) {
+      const stitched = await get(`/v1/organizations/default/traces/${traceId}/blocks.stitched`);
+      const own = blocks.filter((block) => block.trace_id === traceId);
+      expect(stitched).toEqual(JSON.parse(JSON.stringify(stitchBlocks(own, { traceId }))));
+    }
+  });
+
+  it('uploads a dataset; pushing it again stores nothing twice (ids come from the content)', async () => {
+    const { key: acmeKey } = await server.createApiKey({ organization: 'datasets' });
+    const argv = [fixture('chat-dataset.jsonl'), '--org', 'datasets', '--api-key', acmeKey];
+    const first = await push(argv);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('ok: pushed 2 traces');
+    const before = await traceSummaries('datasets', acmeKey);
+    expect(before.map((trace) => trace.id)).toContain('run-1');
+    const second = await push(argv);
+    expect(second.code).toBe(0);
+    expect(await traceSummaries('datasets', acmeKey)).toEqual(before);
+    // another file's unnamed trace does not collide with this one's
+    const other = await push([
+      fixture('chat-trace.json'),
+      '--org',
+      'datasets',
+      '--api-key',
+      acmeKey,
+    ]);
+    expect(other.code).toBe(0);
+    expect(await traceSummaries('datasets', acmeKey)).toHaveLength(before.length + 1);
+  });
+
+  it('reports a block the collector refuses with its file, line and code, pushes the other traces, and exits 1', async () => {
+    const file = join(temporary, 'mixed.jsonl');
+    const good = readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_good_');
+    writeFileSync(file, `${readFileSync(fixture('malformed/wrong-parent.jsonl'), 'utf8')}${good}`);
+    const { code, stdout } = await push([file]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      new RegExp(`^${file.replaceAll('.', '\\.')}:3: VALIDATION tr_1/tb_003: .*tb_missing`, 'm'),
+    );
+    expect(stdout).toContain('3 blocks of this trace not stored');
+    expect(stdout).toContain('1 problem; pushed 2 traces (10 blocks) from 1 file');
+    const ids = (await traceSummaries()).map((trace) => trace.id);
+    expect(ids).toEqual(expect.arrayContaining(['tr_good_weather', 'tr_good_mail']));
+    expect(ids).not.toContain('tr_1');
+  });
+
+  it('names the file and line of an unreadable line, pushes the rest, and exits 1', async () => {
+    const file = join(temporary, 'bad-line.jsonl');
+    writeFileSync(
+      file,
+      `${readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_line_')}{"id": oops\n`,
+    );
+    const { code, stderr, stdout } = await push([file, '--json']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`skipped ${file}:11: `);
+    const report = JSON.parse(stdout) as {
+      ok: boolean;
+      files: { traces: number; blocks: number }[];
+      problems: { line: number; code: string }[];
+    };
+    expect(report.ok).toBe(false);
+    expect(report.files).toEqual([{ file, traces: 2, blocks: 10 }]);
+    expect(report.problems).toMatchObject([{ line: 11, code: 'SKIPPED' }]);
+  });
+
+  it('draws the progress bar on a terminal only', async () => {
+    const file = join(temporary, 'progress.jsonl');
+    writeFileSync(file, readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_tty_'));
+    const onTerminal = await push([file], { tty: true });
+    expect(onTerminal.code).toBe(0);
+    expect(onTerminal.stderr).toMatch(/progress\.jsonl \[[=> ]+\] +\d+%/);
+    const piped = await push([file]);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('stops with a usage error (exit 2) when no key is given, the key is refused, or the organization is not the key’s', async () => {
+    const io = createMemoryIo({ env: { TRACEWARDEN_URL: server.url } });
+    expect(await runCli(['push', fixture('blocks.jsonl')], io)).toBe(2);
+    expect(io.stderrText).toContain('no API key: pass --api-key or set TRACEWARDEN_API_KEY');
+
+    const refused = await push([fixture('blocks.jsonl'), '--api-key', 'twk_not_a_key']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refused the API key (401 UNAUTHORIZED)');
+
+    const otherOrg = await push([fixture('blocks.jsonl'), '--org', 'someone-else']);
+    expect(otherOrg.code).toBe(2);
+    expect(otherOrg.stderr).toContain('does not belong to organization "someone-else"');
+
+    const badUrl = await push([fixture('blocks.jsonl'), '--url', 'ftp://collector']);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('--url must be');
+  });
+
+  it('exits 1 naming the URL when no collector answers, having pushed nothing', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const { code, stderr } = await push([
+      fixture('blocks.jsonl'),
+      '--url',
+      `http://127.0.0.1:${port}`,
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `cannot reach the collector at http://127.0.0.1:${port} (ECONNREFUSED)`,
+    );
+  });
+
+  it('stops with exit 1 naming the file and line when the collector keeps failing past --timeout', async () => {
+    // answers the check before the push, then 503 to every batch
+    const failing = createHttpServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(request.method === 'GET' ? 200 : 503, {
+          'content-type': 'application/json',
+        });
+        response.end(
+          request.method === 'GET'
+            ? '{"traces":[],"next_cursor":null}'
+            : '{"error":{"code":"UNAVAILABLE","http_status":503,"message":"draining","details":{}}}',
+        );
+      });
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(failing.address() as { port: number }).port}`;
+    try {
+      const file = fixture('blocks.jsonl');
+      const { code, stderr } = await push([file, '--url', url, '--timeout', '1']);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`${file}:1: trace tr_weather was not stored`);
+      expect(stderr).toContain('503 UNAVAILABLE: draining');
+      expect(stderr).toContain('run the same command again when the collector is back');
+    } finally {
+      failing.closeAllConnections();
+      await new Promise<void>((resolve) => failing.close(() => resolve()));
+    }
+  });
+
+  it('exits 2 for a missing file', async () => {
+    const { code, stderr } = await push([join(temporary, 'nope.jsonl')]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('nope.jsonl');
+  });
+});
