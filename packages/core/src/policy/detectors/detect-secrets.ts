@@ -1,4 +1,4 @@
-import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { createRequire } from 'node:module';
 import type { SecretFinding } from '../policy-types.js';
 
 interface RuleReport {
@@ -49,10 +49,31 @@ const mayHoldSecret =
 
 let compiled: { id: string; handler: RuleHandler; sink: RuleReport[] }[] | undefined;
 
+/**
+ * secretlint's preset, loaded on the first text worth scanning rather than at import: it is
+ * about half of what importing core costs (issue 18 §4), and most processes never scan for
+ * secrets. It is an ES module, loaded synchronously (`require` of ES modules, Node >= 22.12);
+ * where the runtime cannot, the four base patterns still run and a warning says so once.
+ */
+function secretlintRules(): RuleCreator[] {
+  try {
+    const preset = createRequire(import.meta.url)('@secretlint/secretlint-rule-preset-recommend');
+    return (preset as { rules: RuleCreator[] }).rules;
+  } catch (error) {
+    process.emitWarning(
+      `tracewarden: secrets() runs only its four base patterns: secretlint's rules could not be loaded (${
+        error instanceof Error ? error.message : String(error)
+      }). Use Node.js >= 22.12, which loads ES modules with require().`,
+      { code: 'TRACEWARDEN_SECRETS_PRESET' },
+    );
+    return [];
+  }
+}
+
 function secretlintHandlers(): { id: string; handler: RuleHandler; sink: RuleReport[] }[] {
   if (compiled !== undefined) return compiled;
   compiled = [];
-  for (const rule of secretlintRules as unknown as RuleCreator[]) {
+  for (const rule of secretlintRules()) {
     if (rule.meta.id.endsWith('filter-comments')) continue;
     const sink: RuleReport[] = [];
     const context: RuleContext = {
