@@ -1,0 +1,25 @@
+/*
+ * How a call that threw ended: the caller stopped it, or a deadline did.
+ */
+
+/**
+ * Whether an error means the caller stopped the call: their signal aborted, or an abort error by
+ * name (`AbortError`, the OpenAI SDK's `APIUserAbortError`, whose `name` is plain 'Error' on
+ * openai 7, hence the class name too).
+ * @internal
+ */
+export function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  if (signal?.aborted === true) return true;
+  if (!(error instanceof Error)) return false;
+  const name = error.name === 'Error' ? error.constructor.name : error.name;
+  return name === 'AbortError' || name === 'APIUserAbortError' || name === 'ResponseAborted';
+}
+
+/** Whether an abort came from a deadline (a `TimeoutError` as the error or the signal's reason). @internal */
+export function isTimeout(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
+  return (
+    (error as { name?: unknown } | null)?.name === 'TimeoutError' ||
+    (reason as { name?: unknown } | null)?.name === 'TimeoutError'
+  );
+}

@@ -1,0 +1,156 @@
+import type { ContentPart } from '../model/index.js';
+import type { Tracer } from '../tracing/types.js';
+import {
+  type ChainKey,
+  hashPair,
+  messageStep,
+  plainText,
+  rootChainKey,
+} from './message-fingerprint.js';
+import { normalizeContent } from './normalize-content.js';
+import type { RecorderCore } from './recorder-core.js';
+import { recordToolCall } from './response-blocks.js';
+import {
+  hasResult,
+  keyedByFields,
+  rememberSent,
+  type SentMessage,
+  type TracerState,
+} from './tracer-state.js';
+import type { NeutralMessage } from './types.js';
+
+/*
+ * The conversation history: a request's messages become blocks once. Every recorded
+ * conversation prefix is kept per tracer as a chain of message fingerprints (decision 007), so a
+ * conversation re-sent on every turn is recorded once, while the same text sent again later is a
+ * new message.
+ */
+
+/**
+ * Records the request's messages that no earlier request recorded.
+ * @returns the chain key of the whole request (the prefix the response extends)
+ * @internal
+ */
+export function recordRequest(
+  core: RecorderCore,
+  tracer: Tracer,
+  state: TracerState,
+  messages: readonly NeutralMessage[],
+): ChainKey {
+  let key = rootChainKey;
+  let index = 0;
+  // The leading messages the last request sent too, as the same objects with the same fields:
+  // their keys are known, and among the prefixes (which only grow).
+  const sent = state.sent;
+  const known = Math.min(sent.length, messages.length);
+  for (; index < known; index++) {
+    const message = messages[index] as NeutralMessage;
+    const entry = sent[index] as SentMessage;
+    if (
+      entry.message !== message ||
+      entry.role !== message.role ||
+      entry.content !== message.content ||
+      entry.toolCallId !== message.tool_call_id ||
+      !keyedByFields(message)
+    )
+      break;
+    key = entry.key;
+  }
+  // from here on `sent` is rewritten, for as long as the messages stay keyed by their fields
+  if (sent.length > index) sent.length = index;
+  let remembering = true;
+  let step: { fingerprint: string; key: ChainKey } | undefined;
+  for (; index < messages.length; index++) {
+    const message = messages[index] as NeutralMessage;
+    step = messageStep(key, message);
+    if (!state.prefixes.has(step.key.a, step.key.b)) break;
+    key = step.key;
+    if (remembering) {
+      if (keyedByFields(message)) rememberSent(sent, message, key);
+      else remembering = false;
+    }
+  }
+  for (; index < messages.length; index++) {
+    const message = messages[index] as NeutralMessage;
+    // the first new message's step is already known from the loop above
+    if (step === undefined) step = messageStep(key, message);
+    key = step.key;
+    state.prefixes.add(key.a, key.b);
+    if (remembering) {
+      if (keyedByFields(message)) rememberSent(sent, message, key);
+      else remembering = false;
+    }
+    recordInputMessage(core, tracer, state, message, step.fingerprint);
+    step = undefined;
+  }
+  return key;
+}
+
+/** Records one request message not recorded before (a tool output under its call). */
+function recordInputMessage(
+  core: RecorderCore,
+  tracer: Tracer,
+  state: TracerState,
+  message: NeutralMessage,
+  fingerprint: string,
+): void {
+  const role = message.role;
+  if (role === 'tool' || role === 'function') {
+    const callId = message.tool_call_id;
+    if (typeof callId !== 'string' || hasResult(tracer, state, callId)) return;
+    const call = tracer.findToolCall(callId);
+    // A result whose call is not in this trace cannot be attached (no orphans): skip it.
+    if (call === undefined) return;
+    const text = plainText(message.content);
+    const status = message.status;
+    const block = core.safely(() =>
+      tracer.logObserve({
+        parent_block_id: call.id,
+        payload: { call_id: callId, output: text ?? normalizeContent(message.content) },
+        ...(typeof status === 'string' ? { metadata: { status } } : {}),
+      }),
+    );
+    if (block !== undefined) state.results.add(callId);
+    return;
+  }
+  if (role === 'assistant') {
+    const [h1, h2] = hashPair(fingerprint);
+    if (state.responses.has(h1, h2)) return;
+    // An assistant turn re-sent as its tool calls alone (the Responses API's usual loop appends
+    // only the `function_call` items) is the recorded response, not a new message: when it has
+    // no text and every call id is already in the trace, there is nothing new to record.
+    const calls = message.tool_calls;
+    if (
+      calls !== undefined &&
+      calls.length > 0 &&
+      (message.content === null ||
+        message.content === undefined ||
+        plainText(message.content) === '') &&
+      calls.every((call) => tracer.findToolCall(call.id) !== undefined)
+    )
+      return;
+    const block = core.safely(() =>
+      tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }),
+    );
+    if (block === undefined) return;
+    for (const call of message.tool_calls ?? []) {
+      recordToolCall(core, tracer, block.id, {
+        id: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+      });
+    }
+    return;
+  }
+  const input: {
+    role: 'system' | 'user';
+    content: string | ContentPart[] | null;
+    [key: string]: unknown;
+  } = {
+    role: role === 'system' || role === 'developer' ? 'system' : 'user',
+    content: normalizeContent(message.content),
+  };
+  if (role !== 'system' && role !== 'user') input.original_role = role;
+  if (typeof message.name === 'string') input.name = message.name;
+  core.safely(() => tracer.logMessage(input));
+}

@@ -1,0 +1,134 @@
+import { ownsDirectPath } from '../tracing/record-guarded-call.js';
+import { type ModelResponseTracer, recordModelResponse } from '../tracing/record-model-response.js';
+import type { Tracer } from '../tracing/types.js';
+import { parseArguments } from './message-fingerprint.js';
+import type { RecorderCore } from './recorder-core.js';
+import { violationSummary } from './tool-call-review.js';
+import type { TracerState } from './tracer-state.js';
+import type { ModelToolCall, ToolCallReview } from './types.js';
+
+/*
+ * The response's blocks: the assistant MESSAGE, its THINK, a TOOL_CALL per proposed call and,
+ * in `refuse` mode, the refusal as the blocked call's TOOL_RESULT.
+ */
+
+/**
+ * Records a TOOL_CALL under `parent` (once per call id: a call already in the trace is not
+ * recorded again).
+ * @returns the TOOL_CALL block's id, or `undefined` when it could not be recorded
+ * @internal
+ */
+export function recordToolCall(
+  core: RecorderCore,
+  tracer: Tracer,
+  parent: string,
+  call: ModelToolCall,
+  metadata?: Record<string, unknown>,
+): string | undefined {
+  const existing = tracer.findToolCall(call.id);
+  if (existing !== undefined) return existing.id;
+  const parsed = parseArguments(call.arguments);
+  const payload: { call_id: string; name: string; arguments: unknown; [key: string]: unknown } = {
+    call_id: call.id,
+    name: call.name,
+    arguments: parsed.value,
+  };
+  if (!parsed.valid)
+    payload.invalid_arguments =
+      typeof call.arguments === 'string' ? call.arguments : String(call.arguments);
+  const block = core.safely(() =>
+    tracer.logAct({
+      parent_block_id: parent,
+      payload,
+      ...(metadata === undefined ? {} : { metadata }),
+    }),
+  );
+  return block?.id;
+}
+
+/** A response as its blocks record it. @internal */
+export interface ResponseRecord {
+  text: string | null;
+  reasoning: string;
+  calls: readonly ModelToolCall[];
+  /** Indexes (in `calls`) of calls whose streamed arguments are not complete JSON. */
+  partialCalls: ReadonlySet<number> | undefined;
+  metadata: Record<string, unknown>;
+  raw: unknown;
+  /** One review per call, in order (finished calls only). */
+  reviews: readonly ToolCallReview[] | undefined;
+}
+
+/**
+ * Records a response: the assistant MESSAGE (through a `createTracer` tracer's direct path, so a
+ * tracer without sinks may build it later), THINK, the TOOL_CALLs and, for calls refused in
+ * `refuse` mode, their refusal as TOOL_RESULT.
+ * @returns the MESSAGE block's id, or `undefined` when it could not be recorded
+ * @internal
+ */
+export function recordResponseBlocks(
+  core: RecorderCore,
+  tracer: Tracer,
+  state: TracerState,
+  response: ResponseRecord,
+): string | undefined {
+  let blockId: string | undefined;
+  try {
+    // createTracer's tracers take the response directly (deferred when nothing can see it)
+    // (not past a logMessage of a wrapper's own: it must see every response)
+    blockId = ownsDirectPath(
+      (tracer as Partial<ModelResponseTracer>)[recordModelResponse],
+      tracer.logMessage,
+    )
+      ? (tracer as ModelResponseTracer)[recordModelResponse](
+          response.text,
+          response.metadata,
+          response.raw,
+        )
+      : tracer.logMessage({
+          role: 'assistant',
+          content: response.text,
+          metadata: response.metadata,
+          raw: response.raw,
+        }).id;
+  } catch (recordingError) {
+    core.onRecordingError(recordingError);
+  }
+  if (blockId === undefined) return undefined;
+  const parentId = blockId;
+  if (response.reasoning !== '')
+    core.safely(() =>
+      tracer.logThink({ parent_block_id: parentId, payload: { text: response.reasoning } }),
+    );
+  const { calls, reviews } = response;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as ModelToolCall;
+    const review = reviews?.[i];
+    const callMetadata: Record<string, unknown> = {};
+    if (response.partialCalls?.has(i)) callMetadata.partial = true;
+    if (review !== undefined && review.violations.length > 0) {
+      callMetadata.policy = review.decision;
+      callMetadata.violations = violationSummary(review.violations);
+    }
+    const callBlockId = recordToolCall(core, tracer, parentId, call, callMetadata);
+    if (review?.refusal !== undefined && callBlockId !== undefined) {
+      const refusal = review.refusal;
+      const recorded = core.safely(() =>
+        tracer.logObserve({
+          parent_block_id: callBlockId,
+          payload: { call_id: call.id, output: refusal },
+          // A TOOL_RESULT status is a seed-004 ToolCallStatus: the call did not run
+          // (`failure`); `refused` and the policy decision say why (decision 007).
+          metadata: {
+            status: 'failure',
+            refused: true,
+            policy: 'block',
+            violations: violationSummary(review.violations),
+          },
+        }),
+      );
+      if (recorded !== undefined) state.results.add(call.id);
+    }
+  }
+  return blockId;
+}

@@ -1,0 +1,104 @@
+import type { ModelCallAttempt, ModelCallCost, ModelCallStatus, ModelUsage } from './types.js';
+
+/*
+ * The response MESSAGE's metadata, built in one place and in one key order.
+ */
+
+/** What a response MESSAGE's metadata records. @internal */
+export interface ResponseMetadataFields {
+  provider: string;
+  api: string | undefined;
+  /** The model that answered. */
+  model: string;
+  /** The model the request named. */
+  requestModel: string;
+  status: ModelCallStatus;
+  stream: boolean;
+  latencyMs: number;
+  timeToFirstTokenMs: number | null;
+  requestId: string | null;
+  /** The array the trace keeps (attempts recorded later still land in it). */
+  attempts: ModelCallAttempt[];
+  responseId: string | undefined;
+  finishReason: string | undefined;
+  usage: ModelUsage | undefined;
+  cost: ModelCallCost | undefined;
+}
+
+/**
+ * A response MESSAGE's metadata: the adapter's own keys first (rare), then the recorder's over
+ * them, always in the same order (`provider`, `api`, `model`, `request_model`, `status`,
+ * `stream`, `latency_ms`, `time_to_first_token_ms`, `request_id`, `attempts`, then `response_id`,
+ * `finish_reason`, `usage` and `cost` when known). The caller adds the rarer keys after these.
+ * @internal
+ */
+export function responseMetadata(
+  fields: ResponseMetadataFields,
+  extra: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const metadata: Record<string, unknown> = extra === undefined ? {} : { ...extra };
+  metadata.provider = fields.provider;
+  if (fields.api !== undefined) metadata.api = fields.api;
+  metadata.model = fields.model;
+  metadata.request_model = fields.requestModel;
+  metadata.status = fields.status;
+  metadata.stream = fields.stream;
+  metadata.latency_ms = fields.latencyMs;
+  metadata.time_to_first_token_ms = fields.timeToFirstTokenMs;
+  metadata.request_id = fields.requestId;
+  metadata.attempts = fields.attempts;
+  if (fields.responseId !== undefined) metadata.response_id = fields.responseId;
+  if (fields.finishReason !== undefined) metadata.finish_reason = fields.finishReason;
+  if (fields.usage !== undefined) metadata.usage = usageMetadata(fields.usage);
+  if (fields.cost !== undefined) metadata.cost = fields.cost;
+  return metadata;
+}
+
+/** Usage as recorded (snake_case, the total computed when not reported). @internal */
+export function usageMetadata(usage: ModelUsage): Record<string, number> {
+  const metadata: Record<string, number> = {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens ?? usage.inputTokens + usage.outputTokens,
+  };
+  if (usage.cachedInputTokens !== undefined) metadata.cached_input_tokens = usage.cachedInputTokens;
+  if (usage.reasoningTokens !== undefined) metadata.reasoning_tokens = usage.reasoningTokens;
+  return metadata;
+}
+
+/**
+ * The error's class name: `name` unless it is the inherited `'Error'` (openai 7's error classes
+ * do not set it), then the constructor's name (`InternalServerError`, `RateLimitError`).
+ */
+function errorType(error: Error): string {
+  if (error.name !== 'Error') return error.name;
+  const constructorName = (error.constructor as { name?: unknown } | undefined)?.name;
+  return typeof constructorName === 'string' && constructorName !== '' ? constructorName : 'Error';
+}
+
+/** An error as the response MESSAGE's `metadata.error` records it. @internal */
+export function errorSummary(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    const summary: Record<string, unknown> = { type: errorType(error), message: error.message };
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' || typeof status === 'string') summary.status = status;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') summary.code = code;
+    return summary;
+  }
+  return { type: typeof error, message: String(error) };
+}
+
+/** Milliseconds rounded to the microsecond. @internal */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** The request id of the last attempt that had one. @internal */
+export function lastRequestId(attempts: readonly ModelCallAttempt[]): string | null {
+  for (let i = attempts.length - 1; i >= 0; i--) {
+    const id = attempts[i]?.request_id;
+    if (id !== undefined) return id;
+  }
+  return null;
+}

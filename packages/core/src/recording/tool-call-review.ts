@@ -1,0 +1,180 @@
+import type { Message, ToolCall, ToolOutput, Trace } from '../model/index.js';
+import type { PolicyViolation } from '../policy/policy-types.js';
+import type { Tracer } from '../tracing/types.js';
+import { parseArguments } from './message-fingerprint.js';
+import { normalizeContent } from './normalize-content.js';
+import { recordToolResult } from './record-tool-result.js';
+import type { RecorderCore } from './recorder-core.js';
+import type { ModelToolCall, NeutralMessage, ToolCallReview } from './types.js';
+
+/*
+ * The tool-call review: every proposed call is checked against the policy before anything runs,
+ * and in `refuse` mode a blocked call's refusal replaces it in what the caller sees.
+ */
+
+/**
+ * The default refusal text of a blocked call.
+ * @internal
+ */
+export function defaultRefusal(review: ToolCallReview): string {
+  const first =
+    review.violations.find((violation) => violation.action === 'block') ?? review.violations[0];
+  return `Tool call ${review.call.name} was blocked by policy: ${first?.message ?? 'not allowed'}. It was not executed.`;
+}
+
+/** The chat-event view of request messages, for the policy. */
+function toChatEvents(messages: readonly NeutralMessage[]): Trace {
+  const events: Trace = [];
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const event: ToolOutput = { role: 'tool', content: normalizeContent(message.content) };
+      if (message.tool_call_id !== undefined) event.tool_call_id = message.tool_call_id;
+      events.push(event);
+      continue;
+    }
+    const event: Message = { role: message.role, content: normalizeContent(message.content) };
+    if (message.tool_calls && message.tool_calls.length > 0) {
+      event.tool_calls = message.tool_calls.map((call) =>
+        toPolicyCall(call.id, call.function.name, call.function.arguments),
+      );
+    }
+    events.push(event);
+  }
+  return events;
+}
+
+function toPolicyCall(id: string, name: string, args: unknown): ToolCall {
+  return { id, type: 'function', function: { name, arguments: parseArguments(args).value } };
+}
+
+/**
+ * Reviews each proposed call of a response, in order (without a policy, every call is allowed).
+ * Earlier calls of the same response are part of the trace the later ones are checked against.
+ * @internal
+ */
+export function reviewToolCalls(
+  core: RecorderCore,
+  messages: readonly NeutralMessage[],
+  text: string | null,
+  calls: readonly ModelToolCall[],
+): ToolCallReview[] {
+  const reviews: ToolCallReview[] = [];
+  if (calls.length === 0) return reviews;
+  const policy = core.policy;
+  if (policy === undefined) {
+    for (const call of calls)
+      reviews.push({ call, allowed: true, decision: 'allow', violations: [] });
+    return reviews;
+  }
+  const events = toChatEvents(messages);
+  const assistant: Message = { role: 'assistant', content: text, tool_calls: [] };
+  events.push(assistant);
+  for (const call of calls) {
+    const proposed = toPolicyCall(call.id, call.name, call.arguments);
+    const verdict = policy.checkToolCall(events, proposed);
+    const violations = verdict.violations;
+    let decision: ToolCallReview['decision'] = 'allow';
+    if (!verdict.allowed) decision = 'block';
+    else if (violations.some((violation) => violation.action === 'warn')) decision = 'warn';
+    else if (violations.length > 0) decision = 'log';
+    const review: ToolCallReview = { call, allowed: verdict.allowed, decision, violations };
+    if (!verdict.allowed && core.mode === 'refuse') review.refusal = core.refusalMessage(review);
+    reviews.push(review);
+    if (verdict.allowed) assistant.tool_calls?.push(proposed);
+  }
+  return reviews;
+}
+
+/**
+ * Re-checks a proposed call whose arguments the framework changed before running it (a repaired
+ * call, a schema that trims or coerces): a block is recorded as the call's refusal and its text
+ * returned, whatever the mode (the call must not run on arguments nobody checked).
+ * @internal
+ */
+export function recheckToolCall(
+  core: RecorderCore,
+  tracer: Tracer,
+  messages: readonly NeutralMessage[],
+  text: string | null,
+  call: ModelToolCall,
+): string | undefined {
+  const review = reviewToolCalls(core, messages, text, [call])[0];
+  if (review === undefined || review.allowed) return undefined;
+  const refusal = review.refusal ?? core.refusalMessage(review);
+  core.safely(() =>
+    recordToolResult(tracer, {
+      callId: call.id,
+      output: refusal,
+      metadata: {
+        status: 'failure',
+        refused: true,
+        policy: 'block',
+        rechecked_arguments:
+          typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+        violations: violationSummary(review.violations),
+      },
+    }),
+  );
+  return refusal;
+}
+
+/**
+ * The violations as a block's metadata records them.
+ * @internal
+ */
+export function violationSummary(
+  violations: readonly PolicyViolation[],
+): Record<string, unknown>[] {
+  return violations.map((violation) => ({
+    message: violation.message,
+    action: violation.action,
+    key: violation.key,
+    rule: violation.rule.name ?? violation.rule.index,
+    addresses: violation.addresses,
+  }));
+}
+
+/** What the caller sees (and re-sends next turn) of a reviewed response. @internal */
+export interface DeliveredResponse {
+  text: string | null;
+  calls: readonly ModelToolCall[];
+  /** The refusals appended to the text, one a line; `undefined` when none was. */
+  refusalText: string | undefined;
+  /** Whether a blocked call was removed from the response. */
+  refused: boolean;
+}
+
+/**
+ * What the caller sees of a response: blocked calls with a refusal removed and their refusals
+ * appended to the text, except calls the framework's tool executor refuses itself
+ * (`keepRefusedCall`, marked `refusedAtTool`).
+ * @internal
+ */
+export function deliveredResponse(
+  text: string | null,
+  calls: readonly ModelToolCall[],
+  blocked: readonly ToolCallReview[],
+  keepRefusedCall: ((call: ModelToolCall) => boolean) | undefined,
+): DeliveredResponse {
+  const refusals =
+    blocked.length === 0
+      ? blocked
+      : blocked.filter((review) => {
+          if (review.refusal === undefined) return false;
+          // refused by the framework's tool executor instead: the call stays in the response
+          if (keepRefusedCall?.(review.call) === true) {
+            review.refusedAtTool = true;
+            return false;
+          }
+          return true;
+        });
+  if (refusals.length === 0) return { text, calls, refusalText: undefined, refused: false };
+  const refusalText = refusals.map((review) => review.refusal).join('\n');
+  const refused = new Set(refusals.map((review) => review.call));
+  return {
+    text: text === null ? refusalText : `${text}\n\n${refusalText}`,
+    calls: calls.filter((call) => !refused.has(call)),
+    refusalText,
+    refused: true,
+  };
+}
