@@ -41,9 +41,15 @@ const categoryNames = [
 ] as const;
 
 const known: ReadonlySet<string> = new Set(categoryNames);
-const single = new Map<string, RegExp>(
-  categoryNames.map((name) => [name, new RegExp(`^\\p{gc=${name}}$`, 'u')]),
-);
+// One Unicode property regex per category, compiled on first use, not at import: compiling
+// 30 `\p{gc=…}` classes is a measurable share of importing core (issue 18 §4).
+let compiledCategories: Map<string, RegExp> | undefined;
+function categoryRegexes(): Map<string, RegExp> {
+  compiledCategories ??= new Map(
+    categoryNames.map((name) => [name, new RegExp(`^\\p{gc=${name}}$`, 'u')]),
+  );
+  return compiledCategories;
+}
 const categoryCache = new Map<number, string>();
 const searchCache = new Map<string, RegExp | null>();
 
@@ -52,7 +58,7 @@ function categoryOf(character: string): string {
   const hit = categoryCache.get(codePoint);
   if (hit !== undefined) return hit;
   let found = 'Cn';
-  for (const [name, regex] of single) {
+  for (const [name, regex] of categoryRegexes()) {
     if (regex.test(character)) {
       found = name;
       break;
