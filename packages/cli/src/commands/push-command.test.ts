@@ -136,6 +136,36 @@ describe('tracewarden push', () => {
     expect(report.problems).toMatchObject([{ line: 11, code: 'SKIPPED' }]);
   });
 
+  it('lets the collector time blocks the file gives no created_at, and a re-push stays a no-op', async () => {
+    const file = join(temporary, 'untimed.jsonl');
+    writeFileSync(
+      file,
+      [
+        {
+          id: 'tb_1',
+          trace_id: 'tr_untimed',
+          sub_type: 'MESSAGE',
+          payload: { role: 'user', content: 'hi' },
+        },
+        {
+          id: 'tb_2',
+          trace_id: 'tr_untimed',
+          sub_type: 'MESSAGE',
+          payload: { role: 'assistant', content: 'hello' },
+        },
+      ]
+        .map((block) => `${JSON.stringify(block)}\n`)
+        .join(''),
+    );
+    expect((await push([file])).code).toBe(0);
+    expect((await push([file])).code).toBe(0);
+    const stored = (await get('/v1/organizations/default/traces/tr_untimed/blocks')) as {
+      blocks: { id: string; created_at: string }[];
+    };
+    expect(stored.blocks.map((block) => block.id)).toEqual(['tb_1', 'tb_2']);
+    for (const block of stored.blocks) expect(Date.parse(block.created_at)).not.toBeNaN();
+  });
+
   it('draws the progress bar on a terminal only', async () => {
     const file = join(temporary, 'progress.jsonl');
     writeFileSync(file, readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_tty_'));

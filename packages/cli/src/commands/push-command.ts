@@ -1,4 +1,4 @@
-import { createHttpSink, type HttpSink, SinkError } from '@tracewarden/core';
+import { type Block, createHttpSink, type HttpSink, SinkError } from '@tracewarden/core';
 import { defaultPort } from '@tracewarden/server';
 import { type Command, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
@@ -133,6 +133,17 @@ function whyNotStored(error: SinkError, timeoutMs: number): string {
   return `the collector did not accept it within --timeout (${timeoutMs / 1000} s)${reason}`;
 }
 
+/**
+ * A block whose file gave no `created_at` is sent without one (and without an empty
+ * `updated_at`), so the collector times it on arrival instead of refusing the empty timestamp
+ * that reading the file filled in.
+ */
+function untimedAsGiven(block: Block): Block {
+  if (block.created_at !== '') return block;
+  const { created_at: _created, updated_at: updated, ...rest } = block;
+  return (updated === '' ? rest : { ...rest, updated_at: updated }) as Block;
+}
+
 /** The line a block was read from, by its id (the trace's first line when not found). */
 function lineOf(trace: GroupedTrace, blockId: unknown): number | undefined {
   if (typeof blockId === 'string') {
@@ -220,7 +231,7 @@ export async function pushFiles(
     let refused = false;
     for (let start = 0; start < trace.blocks.length; start += blocksPerFlush) {
       const end = Math.min(trace.blocks.length, start + blocksPerFlush);
-      for (let i = start; i < end; i++) sink.write(trace.blocks[i] as (typeof trace.blocks)[0]);
+      for (let i = start; i < end; i++) sink.write(untimedAsGiven(trace.blocks[i] as Block));
       let outcome: 'done' | 'aborted';
       try {
         outcome = await settle(sink.flush());
