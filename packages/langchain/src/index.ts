@@ -4,6 +4,8 @@ export {
   type TracewardenCallbackHandlerOptions,
 } from './handler/index.js';
 export {
+  type AgentModelRequest,
+  type AgentToolCallRequest,
   type TracewardenAgentMiddleware,
   type TracewardenAgentMiddlewareOptions,
   tracewardenAgentMiddleware,

@@ -1,4 +1,6 @@
 export {
+  type AgentModelRequest,
+  type AgentToolCallRequest,
   type TracewardenAgentMiddleware,
   type TracewardenAgentMiddlewareOptions,
   tracewardenAgentMiddleware,

@@ -1,4 +1,4 @@
-import { ToolMessage } from '@langchain/core/messages';
+import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import {
   type AdapterOptions,
   createAdapterRuntime,
@@ -11,7 +11,6 @@ import {
   type Tracer,
   withTrace,
 } from '@tracewarden/core';
-import type { AgentMiddleware } from 'langchain';
 import { messageToResponse } from '../messages/message-to-response.js';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
 import { rawResponseOf } from '../messages/model-call-info.js';
@@ -54,7 +53,45 @@ export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
 }
 
 /**
- * The middleware, with the traces it made.
+ * A `createAgent` model request, as the middleware reads it: the parts every `langchain@1` has
+ * (its `ModelRequest` fits).
+ * @example
+ * ```ts
+ * const request: AgentModelRequest = { messages: [new HumanMessage('Hi')], systemPrompt: 'Be brief.' };
+ * ```
+ */
+export interface AgentModelRequest {
+  /** The agent's chat model. */
+  model?: unknown;
+  /** The conversation sent to the model (without the system message). */
+  messages?: readonly BaseMessage[];
+  /** The system message, when the agent has one. */
+  systemMessage?: BaseMessage | undefined;
+  /** The system prompt text (older `langchain@1` releases). */
+  systemPrompt?: unknown;
+  /** The tools bound to the model. */
+  tools?: readonly unknown[];
+  /** The run's runtime: its abort signal. */
+  runtime?: { signal?: AbortSignal | undefined } | undefined;
+}
+
+/**
+ * A `createAgent` tool-call request, as the middleware reads it (its `ToolCallRequest` fits).
+ * @example
+ * ```ts
+ * const request: AgentToolCallRequest = { toolCall: { id: 'call_1', name: 'weather', args: { city: 'Paris' } } };
+ * ```
+ */
+export interface AgentToolCallRequest {
+  /** The model's tool call. */
+  toolCall: { id?: string | undefined; name: string; args: Record<string, unknown> };
+}
+
+/**
+ * The middleware, with the traces it made. Typed by shape rather than as `langchain`'s
+ * `AgentMiddleware`, so these declarations need only `@langchain/core` (`langchain` is an
+ * optional peer); it is assignable to `AgentMiddleware` and goes into `createAgent({ middleware })`
+ * as is.
  * @example
  * ```ts
  * const middleware: TracewardenAgentMiddleware = tracewardenAgentMiddleware();
@@ -63,24 +100,31 @@ export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
  * if (first !== undefined) console.log(renderTree(first.stitched()));
  * ```
  */
-export type TracewardenAgentMiddleware = AgentMiddleware & {
+export interface TracewardenAgentMiddleware {
+  /** The middleware's name in the agent (`'TracewardenMiddleware'`). */
+  readonly name: string;
+  /**
+   * Guards, records and reviews one model call of the agent (see {@link tracewardenAgentMiddleware}).
+   * @param request - the agent's model request
+   * @param handler - calls the model (and the middleware inside this one)
+   * @returns the model's answer
+   */
+  wrapModelCall<Answer>(
+    request: AgentModelRequest,
+    handler: (request: never) => Answer | PromiseLike<Answer>,
+  ): Promise<Answer>;
+  /**
+   * Records one tool call's result, or answers a refused call with its refusal `ToolMessage`.
+   * @param request - the agent's tool-call request
+   * @param handler - runs the tool (and the middleware inside this one)
+   * @returns the tool's result, or the refusal
+   */
+  wrapToolCall<Result>(
+    request: AgentToolCallRequest,
+    handler: (request: never) => Result | PromiseLike<Result>,
+  ): Promise<Result | ToolMessage>;
   /** The traces this middleware recorded into, oldest first (at most the last 100). */
   readonly tracers: readonly Tracer[];
-};
-
-/** A `createAgent` model request, as read here (the parts every `langchain@1` has). */
-interface ModelRequestLike {
-  model?: unknown;
-  messages?: readonly LooseMessage[];
-  systemMessage?: LooseMessage | undefined;
-  systemPrompt?: unknown;
-  tools?: readonly unknown[];
-  runtime?: { signal?: AbortSignal | undefined } | undefined;
-}
-
-/** A `createAgent` tool-call request. */
-interface ToolCallRequestLike {
-  toolCall: { id?: string | undefined; name: string; args: Record<string, unknown> };
 }
 
 const keptTraces = 100;
@@ -205,7 +249,7 @@ export function tracewardenAgentMiddleware(
   }
 
   async function wrapModelCall(
-    request: ModelRequestLike,
+    request: AgentModelRequest,
     handler: (request: never) => Promise<unknown>,
   ): Promise<unknown> {
     const conversation = request.messages ?? [];
@@ -256,7 +300,7 @@ export function tracewardenAgentMiddleware(
   }
 
   async function wrapToolCall(
-    request: ToolCallRequestLike,
+    request: AgentToolCallRequest,
     handler: (request: never) => Promise<unknown>,
   ): Promise<unknown> {
     const call = request.toolCall;
