@@ -161,9 +161,16 @@ export function* planAppend(
     if (copy.trace_id === undefined) copy.trace_id = traceId;
     return { input: copy, clientId };
   });
-  const clientIds = [
-    ...new Set(prepared.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]))),
-  ];
+  // a trace not stored yet has no blocks to compare with or to build on: one query, not three
+  const trace = (yield { kind: 'trace' }) as TraceState | undefined;
+  const clientIds =
+    trace === undefined || trace.block_count === 0
+      ? []
+      : [
+          ...new Set(
+            prepared.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId])),
+          ),
+        ];
   const storedList =
     clientIds.length === 0 ? [] : ((yield { kind: 'blocks', ids: clientIds }) as Block[]);
   const stored = new Map(storedList.map((block) => [block.id, block]));
@@ -193,7 +200,6 @@ export function* planAppend(
     return { results, rows: [], summary: empty, firstUserMessage: undefined };
   }
 
-  const trace = (yield { kind: 'trace' }) as TraceState | undefined;
   const count = trace?.block_count ?? 0;
   if (count + fresh.length > options.maxTraceBlocks) {
     throw new TraceError({

@@ -425,12 +425,6 @@ export class PostgresStore implements CollectorStore {
     traceId: string,
     plan: AppendPlan,
   ): Promise<void> {
-    const time = now();
-    await client.query(
-      `INSERT INTO traces (organization_id, id, created_at, updated_at) VALUES ($1, $2, $3, $3)
-       ON CONFLICT (organization_id, id) DO NOTHING`,
-      [organizationId, traceId, time],
-    );
     const columns: unknown[][] = [[], [], [], [], [], [], [], [], [], []];
     for (const row of plan.rows) {
       const values = [
@@ -447,9 +441,27 @@ export class PostgresStore implements CollectorStore {
       ];
       for (let index = 0; index < values.length; index++) columns[index]?.push(values[index]);
     }
-    // one statement for the whole batch, rows in the plan's order (parents first)
+    const { summary, firstUserMessage: first } = plan;
+    // one statement, one round trip: the trace's row inserted or updated (its foreign key is
+    // checked at the statement's end, when both exist), then the blocks in the plan's order
     await client.query(
-      `INSERT INTO trace_blocks (organization_id, trace_id, id, block_type, sub_type,
+      `WITH trace AS (
+         INSERT INTO traces AS t (organization_id, id, created_at, updated_at, block_count,
+           error_count, cost_micro_usd, violation_count, first_user_message,
+           first_user_message_at, first_user_message_block)
+         VALUES ($1, $2, $13, $13, $14, $15, $16, $17, $19, $20, $21)
+         ON CONFLICT (organization_id, id) DO UPDATE SET
+           block_count = t.block_count + EXCLUDED.block_count,
+           error_count = t.error_count + EXCLUDED.error_count,
+           cost_micro_usd = t.cost_micro_usd + EXCLUDED.cost_micro_usd,
+           violation_count = t.violation_count + EXCLUDED.violation_count,
+           updated_at = EXCLUDED.updated_at,
+           first_user_message = CASE WHEN $18 THEN EXCLUDED.first_user_message ELSE t.first_user_message END,
+           first_user_message_at = CASE WHEN $18 THEN EXCLUDED.first_user_message_at ELSE t.first_user_message_at END,
+           first_user_message_block = CASE WHEN $18 THEN EXCLUDED.first_user_message_block ELSE t.first_user_message_block END
+         RETURNING 1
+       )
+       INSERT INTO trace_blocks (organization_id, trace_id, id, block_type, sub_type,
          parent_block_id, parent_sub_type, call_id, result_seq, created_at, updated_at, body)
        SELECT $1, $2, r.id, r.block_type, r.sub_type, r.parent_block_id, r.parent_sub_type,
          r.call_id, r.result_seq, r.created_at, r.updated_at, r.body
@@ -457,25 +469,17 @@ export class PostgresStore implements CollectorStore {
          $9::int[], $10::text[], $11::text[], $12::text[])
          WITH ORDINALITY AS r (id, block_type, sub_type, parent_block_id, parent_sub_type, call_id,
            result_seq, created_at, updated_at, body, position)
+       WHERE EXISTS (SELECT 1 FROM trace)
        ORDER BY r.position`,
-      [organizationId, traceId, ...columns],
-    );
-    const { summary, firstUserMessage: first } = plan;
-    await client.query(
-      `UPDATE traces SET block_count = block_count + $3, error_count = error_count + $4,
-         cost_micro_usd = cost_micro_usd + $5, violation_count = violation_count + $6, updated_at = $7,
-         first_user_message = CASE WHEN $8 THEN $9 ELSE first_user_message END,
-         first_user_message_at = CASE WHEN $8 THEN $10 ELSE first_user_message_at END,
-         first_user_message_block = CASE WHEN $8 THEN $11 ELSE first_user_message_block END
-       WHERE organization_id = $1 AND id = $2`,
       [
         organizationId,
         traceId,
+        ...columns,
+        now(),
         summary.count,
         summary.errors,
         summary.costMicroUsd,
         summary.violations,
-        time,
         first !== undefined,
         first?.text ?? null,
         first?.createdAt ?? null,
