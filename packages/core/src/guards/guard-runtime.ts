@@ -6,7 +6,6 @@ import { CallState } from './call-state.js';
 import {
   type CircuitBreakerLimits,
   type CircuitBreakerStore,
-  createMemoryCircuitBreakerStore,
   storeIgnoresTimeOfClosedSuccess,
 } from './circuit-breaker-store.js';
 import { consoleGuardLogger } from './console-guard-logger.js';
@@ -27,11 +26,9 @@ import type {
   RetryOptions,
 } from './guard-options.js';
 import { nextCallId } from './next-call-id.js';
-import {
-  defaultRateLimitStore,
-  type RateLimitStore,
-  type TokenBucketLimit,
-} from './rate-limit-store.js';
+import type { RateLimitStore, TokenBucketLimit } from './rate-limit-store.js';
+import { resolveCircuitBreaker } from './resolve-circuit-breaker.js';
+import { type ResolvedRateLimit, resolveRateLimit } from './resolve-rate-limit.js';
 import { type FirstAttemptRace, onFastDeadline, runFastPath } from './run-fast-path.js';
 import { runGeneralPath } from './run-general-path.js';
 import type { Validator } from './run-validators.js';
@@ -40,28 +37,6 @@ import type { GuardClock, GuardLogger } from './types.js';
 const defaultClock: GuardClock = Date.now;
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
 const defaultTick: GuardClock = () => performance.now();
-
-let ownBuckets = 0;
-
-/** A guard's own rate-limit bucket, forgotten when the guard is collected. */
-interface OwnBucket {
-  readonly store: RateLimitStore;
-  readonly key: string;
-}
-
-/**
- * Forgets the bucket of a `sharedKey: ''` guard once the guard is garbage: no other guard can
- * take from its key, so nothing can tell, and guards made per request or session leave no bucket
- * behind in a long-lived store. What is registered is a token only the guard holds, so the guard
- * itself stays as collectable as before.
- */
-const ownBucketCleanup = new FinalizationRegistry<OwnBucket>((bucket) => {
-  try {
-    Promise.resolve(bucket.store.reset(bucket.key)).catch(() => {});
-  } catch {
-    // a store that throws on reset keeps the bucket, as it would have anyway
-  }
-});
 
 function zeroStatuses(): Record<ToolCallStatus, number> {
   return {
@@ -121,14 +96,15 @@ export class GuardRuntime {
   readonly breakerStore: CircuitBreakerStore | undefined;
   readonly breakerKey: string;
   readonly breakerLimits: CircuitBreakerLimits | undefined;
+  readonly onOpen: GuardAction = 'block';
   /** The store does not read the time of a closed call's success: skip the clock (slow in VMs). */
   readonly breakerSkipsClockOnClosedSuccess: boolean = false;
   // rate limit
   readonly bucketStore: RateLimitStore | undefined;
   readonly bucketKey: string;
   readonly bucketLimits: readonly TokenBucketLimit[];
-  /** Held only by this guard: registered so that its own bucket is forgotten with it. */
-  readonly ownBucketToken: object | undefined = undefined;
+  /** The rate limit as resolved; its `ownKeyHolder` lives as long as this guard. */
+  readonly rateLimit: ResolvedRateLimit | undefined;
   // validation, hallucination
   readonly inputValidators: Validator | readonly Validator[] | undefined;
   readonly outputValidators: Validator | readonly Validator[] | undefined;
@@ -197,40 +173,19 @@ export class GuardRuntime {
     this.breaker = breaker;
     this.breakerKey = breaker?.key ?? this.name;
     if (breaker !== undefined) {
-      this.breakerStore = breaker.store ?? createMemoryCircuitBreakerStore();
-      this.breakerLimits = Object.freeze({
-        failureThreshold: Math.max(1, breaker.failureThreshold ?? 5),
-        recoveryTimeoutMs: (breaker.recoveryTimeout ?? 60) * 1000,
-        successThreshold: Math.max(1, breaker.successThreshold ?? 1),
-      });
+      const resolved = resolveCircuitBreaker(breaker);
+      this.breakerStore = resolved.store;
+      this.breakerLimits = resolved.limits;
+      this.onOpen = resolved.onOpen;
       this.breakerState = 'closed';
       this.breakerSkipsClockOnClosedSuccess = storeIgnoresTimeOfClosedSuccess(this.breakerStore);
     }
 
-    const rate = options.rateLimit;
-    const burst = Math.max(1, rate?.burst ?? 1);
-    const limits: TokenBucketLimit[] = [];
-    if (rate?.callsPerSecond !== undefined)
-      limits.push({ capacity: burst, refillPerMs: rate.callsPerSecond / 1000 });
-    if (rate?.callsPerMinute !== undefined)
-      limits.push({ capacity: burst, refillPerMs: rate.callsPerMinute / 60_000 });
-    if (rate?.callsPerHour !== undefined)
-      limits.push({ capacity: burst, refillPerMs: rate.callsPerHour / 3_600_000 });
-    this.bucketLimits = Object.freeze(limits);
-    this.bucketStore = limits.length > 0 ? (rate?.store ?? defaultRateLimitStore) : undefined;
-    this.bucketKey =
-      rate?.sharedKey === undefined
-        ? `tool:${this.name}`
-        : rate.sharedKey === ''
-          ? `own:${++ownBuckets}`
-          : `shared:${rate.sharedKey}`;
-    if (this.bucketStore !== undefined && rate?.sharedKey === '') {
-      this.ownBucketToken = {};
-      ownBucketCleanup.register(this.ownBucketToken, {
-        store: this.bucketStore,
-        key: this.bucketKey,
-      });
-    }
+    const rate = resolveRateLimit(options.rateLimit);
+    this.rateLimit = rate;
+    this.bucketLimits = rate === undefined ? Object.freeze([]) : rate.limits;
+    this.bucketStore = rate?.store;
+    this.bucketKey = rate?.key ?? `tool:${this.name}`;
 
     const budget = options.budget;
     this.budget =

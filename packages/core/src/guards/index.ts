@@ -39,6 +39,7 @@ export {
   type HallucinationSignal,
   type ResultProfile,
 } from './create-hallucination-detector.js';
+export { errorType } from './error-type.js';
 export { guard } from './guard.js';
 export { GuardError, type GuardErrorCode, type GuardErrorOptions } from './guard-error.js';
 export type {

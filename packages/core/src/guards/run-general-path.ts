@@ -47,7 +47,7 @@ export async function runGeneralPath(
     rt.breakerState = admission.state;
     if (admission.allowed) s.admission = admission;
     else {
-      const action = rt.breaker?.onOpen ?? 'block';
+      const action = rt.onOpen;
       s.decide({ guard: 'circuit_breaker', event: 'refused', action, state: admission.state });
       const message = `Circuit breaker of tool "${rt.name}" is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not run. Retry after the recovery timeout (${rt.breakerLimits!.recoveryTimeoutMs / 1000} s).`;
       if (action === 'block')
@@ -218,8 +218,8 @@ export async function completeCall(rt: GuardRuntime, s: CallState): Promise<unkn
 }
 
 async function waitForToken(rt: GuardRuntime, s: CallState, firstWait: number): Promise<unknown> {
-  const rate = rt.options.rateLimit;
-  const maxWaitMs = rate?.maxWaitMs ?? 0;
+  const rate = rt.rateLimit!;
+  const maxWaitMs = rate.maxWaitMs;
   const store = rt.bucketStore!;
   let wait = firstWait;
   let waited = 0;
@@ -237,7 +237,7 @@ async function waitForToken(rt: GuardRuntime, s: CallState, firstWait: number): 
   if (waited > 0)
     s.decide({ guard: 'rate_limit', event: 'waited', wait_ms: waited, key: rt.bucketKey });
   if (wait === 0) return undefined;
-  const action = rate?.onLimit ?? 'block';
+  const action = rate.onLimit;
   s.decide({
     guard: 'rate_limit',
     event: 'refused',

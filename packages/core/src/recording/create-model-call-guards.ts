@@ -1,10 +1,5 @@
 import { TracewardenError } from '../errors/index.js';
 import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
-import {
-  type CircuitBreakerLimits,
-  type CircuitBreakerStore,
-  createMemoryCircuitBreakerStore,
-} from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
 import { consoleGuardLogger } from '../guards/console-guard-logger.js';
 import {
@@ -14,8 +9,9 @@ import {
   createBudget,
 } from '../guards/create-budget.js';
 import type { CircuitBreakerOptions, RateLimitOptions } from '../guards/guard-options.js';
-import { defaultRateLimitStore, type TokenBucketLimit } from '../guards/rate-limit-store.js';
 import { RateLimitedError } from '../guards/rate-limited-error.js';
+import { resolveCircuitBreaker } from '../guards/resolve-circuit-breaker.js';
+import { resolveRateLimit } from '../guards/resolve-rate-limit.js';
 import type { GuardDecision, GuardLogger, MaybePromise } from '../guards/types.js';
 import type { ModelCallGuard, ModelCallGuardContext, ModelCallGuardTicket } from './types.js';
 
@@ -65,29 +61,21 @@ function callKey(context: ModelCallGuardContext): string {
   return `${context.provider}:${context.model}`;
 }
 
-let ownKeys = 0;
-
 function rateLimitGuard(
   options: RateLimitOptions,
   logger: GuardLogger,
   clock: () => number,
 ): ModelCallGuard | undefined {
-  const burst = options.burst ?? 1;
-  const limits: TokenBucketLimit[] = [];
-  if (options.callsPerSecond !== undefined)
-    limits.push({ capacity: burst, refillPerMs: options.callsPerSecond / 1000 });
-  if (options.callsPerMinute !== undefined)
-    limits.push({ capacity: burst, refillPerMs: options.callsPerMinute / 60_000 });
-  if (options.callsPerHour !== undefined)
-    limits.push({ capacity: burst, refillPerMs: options.callsPerHour / 3_600_000 });
-  if (limits.length === 0) return undefined;
-  const store = options.store ?? defaultRateLimitStore;
-  const action = options.onLimit ?? 'block';
-  const ownKey = options.sharedKey === '' ? `model-call#${++ownKeys}` : undefined;
+  // resolved as guard() resolves it: the same burst, buckets and sharedKey buckets
+  const resolved = resolveRateLimit(options);
+  if (resolved === undefined) return undefined;
+  const { limits, store, key: fixedKey, onLimit: action } = resolved;
   return {
     name: 'rate_limit',
     admit(context) {
-      const key = ownKey ?? options.sharedKey ?? callKey(context);
+      const key = fixedKey ?? callKey(context);
+      // keeps a sharedKey: '' bucket (forgotten once this guard is collected) alive while in use
+      void resolved.ownKeyHolder;
       const wait = sync(store.take(key, limits, clock()), 'rateLimit.store.take()');
       if (wait === 0) return undefined;
       const decision: GuardDecision = {
@@ -110,13 +98,8 @@ function circuitBreakerGuard(
   logger: GuardLogger,
   clock: () => number,
 ): ModelCallGuard {
-  const limits: CircuitBreakerLimits = {
-    failureThreshold: options.failureThreshold ?? 5,
-    recoveryTimeoutMs: (options.recoveryTimeout ?? 60) * 1000,
-    successThreshold: options.successThreshold ?? 1,
-  };
-  const store: CircuitBreakerStore = options.store ?? createMemoryCircuitBreakerStore();
-  const action = options.onOpen ?? 'block';
+  // resolved as guard() resolves it: thresholds below 1 count as 1
+  const { limits, store, onOpen: action } = resolveCircuitBreaker(options);
   return {
     name: 'circuit_breaker',
     admit(context) {

@@ -1,4 +1,4 @@
-import { type ToolCallStatus, ToolCallStatusSchema } from '@tracewarden/core';
+import { errorType, type ToolCallStatus, ToolCallStatusSchema } from '@tracewarden/core';
 import { type LooseMessage, messageType, toolContentOf } from './messages-to-neutral.js';
 
 /** Whether a value is a LangChain `ToolMessage` (read by its fields, across package copies). @internal */
@@ -73,13 +73,6 @@ function toolMessageIn(
 export function errorStatusOf(error: unknown): ToolCallStatus {
   const parsed = ToolCallStatusSchema.safeParse((error as { status?: unknown } | null)?.status);
   return parsed.success && parsed.data !== 'success' ? parsed.data : 'failure';
-}
-
-/** The error's class name (`name`, or the constructor's when `name` is the inherited 'Error'). */
-function errorType(error: Error): string {
-  if (error.name !== 'Error') return error.name;
-  const name = (error.constructor as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' && name !== '' ? name : 'Error';
 }
 
 /** `{ type, message, code? }` of an error, for a TOOL_RESULT's metadata. @internal */
