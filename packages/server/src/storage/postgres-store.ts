@@ -1,5 +1,4 @@
 import type { Block } from '@tracewarden/core';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from '../auth/index.js';
 import { ServerError } from '../errors/index.js';
 import {
@@ -10,15 +9,14 @@ import {
   planAppend,
   runPlanAsync,
 } from './append-plan.js';
-import { postgresMigrations } from './postgres-migrations.js';
+import { mapError, type Queryable } from './postgres-database.js';
+import { PostgresDatasets } from './postgres-datasets.js';
 import type {
   ApiKeyInfo,
   AppendBlocksOptions,
   AppendBlocksResult,
   CollectorStore,
   CreatedApiKey,
-  DatasetEntry,
-  DatasetSummary,
   ImportedTrace,
   ImportTracesOptions,
   Organization,
@@ -29,16 +27,11 @@ import {
   atTraceIndex,
   checkDatasetName,
   checkOrganizationName,
-  constraintTraceError,
-  datasetExists,
-  datasetNotFound,
-  datasetOf,
   decodeCursor,
   now,
   organizationNotFound,
   pageOf,
   summaryOf,
-  traceMissing,
 } from './store-helpers.js';
 
 /** Options of {@link PostgresStore.open}. */
@@ -49,61 +42,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number | undefined;
 }
 
-/** Something to run SQL on: the pool, or a client inside a transaction. */
-interface Queryable {
-  query<R extends QueryResultRow>(
-    text: string,
-    values?: unknown[],
-  ): Promise<{ rows: R[]; rowCount: number | null }>;
-}
-
-/** Advisory lock key (single bigint space) held while migrating: one process migrates at a time. */
-const migrationLock = 7_319_001;
 /** Advisory lock key held while creating the first organization and key. */
 const initialKeyLock = 7_319_002;
-
-const selectDataset = `SELECT d.seq, d.name, d.metadata, d.created_at, d.updated_at,
-  (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq)::int AS trace_count
-  FROM datasets d`;
-
-/** Connection-level failures: the database is down or restarting, so the client may retry. */
-const unavailableCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-]);
-
-/** A pg error as the collector's answer: constraints as seed codes, an outage as a 503. */
-function mapError(error: unknown): unknown {
-  if (typeof error !== 'object' || error === null) return error;
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  if (code === '23505' || code === '23503' || code === '23514') {
-    return constraintTraceError(constraint ?? String(code), error);
-  }
-  if (
-    (code !== undefined && (unavailableCodes.has(code) || code.startsWith('08'))) ||
-    (error instanceof Error && /Connection terminated|connection timeout/i.test(error.message))
-  ) {
-    return new ServerError({
-      code: 'SERVICE_UNAVAILABLE',
-      message: `the database is unavailable (${error instanceof Error ? error.message : code}); retry later`,
-      cause: error,
-    });
-  }
-  return error;
-}
-
-/** Errors worth running the transaction again for (none are expected with the trace lock). */
-function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '40001' || code === '40P01';
-}
 
 /**
  * The collector's storage on Postgres (driver `pg`): the same schema, answers and invariants
@@ -120,13 +60,8 @@ function isRetryable(error: unknown): boolean {
  * await store.close();
  * ```
  */
-export class PostgresStore implements CollectorStore {
+export class PostgresStore extends PostgresDatasets implements CollectorStore {
   readonly kind = 'postgres';
-  private readonly pool: Pool;
-
-  private constructor(pool: Pool) {
-    this.pool = pool;
-  }
 
   /**
    * Connects (`pg` is loaded on first use) and applies pending migrations.
@@ -151,94 +86,6 @@ export class PostgresStore implements CollectorStore {
       throw mapError(error);
     }
     return store;
-  }
-
-  private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('SELECT pg_advisory_lock($1)', [migrationLock]);
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-      );
-      const { rows } = await client.query<{ version: number }>(
-        'SELECT version FROM schema_migrations',
-      );
-      const applied = new Set(rows.map((row) => row.version));
-      for (const migration of postgresMigrations) {
-        if (applied.has(migration.version)) continue;
-        await client.query('BEGIN');
-        try {
-          await client.query(migration.sql);
-          await client.query(
-            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
-            [migration.version, migration.name, now()],
-          );
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
-      }
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [migrationLock]).catch(() => {});
-      client.release();
-    }
-  }
-
-  /** The schema version in force. */
-  async schemaVersion(): Promise<number> {
-    const { rows } = await this.query<{ version: number | null }>(
-      'SELECT MAX(version) AS version FROM schema_migrations',
-    );
-    return rows[0]?.version ?? 0;
-  }
-
-  private async query<R extends QueryResultRow>(
-    text: string,
-    values?: unknown[],
-    on: Queryable = this.pool as unknown as Queryable,
-  ): Promise<{ rows: R[]; rowCount: number | null }> {
-    try {
-      return await on.query<R>(text, values);
-    } catch (error) {
-      throw mapError(error);
-    }
-  }
-
-  /** Runs `work` in one transaction on one connection, again on a deadlock or serialization failure. */
-  private async transaction<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      let client: PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (error) {
-        throw mapError(error);
-      }
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const result = await work(client as unknown as Queryable);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((rollback: Error) => {
-          broken = rollback;
-        });
-        if (attempt < 3 && isRetryable(error)) continue;
-        throw mapError(error);
-      } finally {
-        client.release(broken);
-      }
-    }
-  }
-
-  /** Whether the database answers (for `/readyz`). */
-  async ping(): Promise<boolean> {
-    try {
-      return (await this.pool.query('SELECT 1 AS ok')).rows[0]?.ok === 1;
-    } catch {
-      return false;
-    }
   }
 
   /** The organization with this name. */
@@ -560,135 +407,6 @@ export class PostgresStore implements CollectorStore {
     });
   }
 
-  private async datasetRow(
-    organizationId: number,
-    name: string,
-    on?: Queryable,
-    lock = false,
-  ): Promise<Record<string, unknown> | undefined> {
-    const sql = lock
-      ? 'SELECT seq FROM datasets WHERE organization_id = $1 AND name = $2 FOR UPDATE'
-      : `${selectDataset} WHERE d.organization_id = $1 AND d.name = $2`;
-    return (await this.query(sql, [organizationId, name], on)).rows[0];
-  }
-
-  /** A dataset's summary, or undefined. */
-  async dataset(organizationId: number, name: string): Promise<DatasetSummary | undefined> {
-    const row = await this.datasetRow(organizationId, name);
-    return row === undefined ? undefined : datasetOf(row);
-  }
-
-  /** Creates a dataset (`CONFLICT` when the name is taken). */
-  async createDataset(
-    organizationId: number,
-    name: string,
-    metadata: Record<string, unknown> = {},
-    on?: Queryable,
-  ): Promise<DatasetSummary> {
-    checkDatasetName(name);
-    const time = now();
-    const { rows } = await this.query(
-      `INSERT INTO datasets (organization_id, name, metadata, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $4) ON CONFLICT (organization_id, name) DO NOTHING RETURNING seq`,
-      [organizationId, name, JSON.stringify(metadata), time],
-      on,
-    );
-    if (rows.length === 0) throw datasetExists(name);
-    return datasetOf((await this.datasetRow(organizationId, name, on)) as Record<string, unknown>);
-  }
-
-  /** One page of an organization's datasets, newest first. */
-  async listDatasets(
-    organizationId: number,
-    page: { cursor?: string | undefined; limit: number },
-  ): Promise<Page<DatasetSummary>> {
-    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
-    const { rows } = await this.query<{ seq: string }>(
-      `${selectDataset} WHERE d.organization_id = $1 AND d.seq < $2 ORDER BY d.seq DESC LIMIT $3`,
-      [organizationId, before, page.limit + 1],
-    );
-    return pageOf(rows, page.limit, datasetOf);
-  }
-
-  /** A dataset's traces in order; undefined for a missing dataset. */
-  async datasetEntries(organizationId: number, name: string): Promise<DatasetEntry[] | undefined> {
-    const row = await this.datasetRow(organizationId, name);
-    if (row === undefined) return undefined;
-    const { rows } = await this.query(
-      'SELECT trace_id, metadata, annotations FROM dataset_traces WHERE dataset_seq = $1 ORDER BY position',
-      [row.seq],
-    );
-    return rows.map((entry) => ({
-      trace_id: entry.trace_id as string,
-      metadata: JSON.parse(entry.metadata as string) as Record<string, unknown>,
-      annotations: JSON.parse(entry.annotations as string) as unknown[],
-    }));
-  }
-
-  private async addEntries(
-    client: Queryable,
-    organizationId: number,
-    datasetSeq: unknown,
-    entries: readonly {
-      trace_id: string;
-      metadata?: Record<string, unknown> | undefined;
-      annotations?: unknown[] | undefined;
-    }[],
-  ): Promise<number> {
-    const last = await client.query<{ position: number }>(
-      'SELECT COALESCE(MAX(position), -1) AS position FROM dataset_traces WHERE dataset_seq = $1',
-      [datasetSeq],
-    );
-    let position = (last.rows[0]?.position ?? -1) + 1;
-    let added = 0;
-    for (const entry of entries) {
-      if ((await this.trace(organizationId, entry.trace_id, client)) === undefined) {
-        throw traceMissing(entry.trace_id);
-      }
-      const result = await client.query(
-        `INSERT INTO dataset_traces (dataset_seq, organization_id, trace_id, position, metadata, annotations)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dataset_seq, trace_id) DO NOTHING`,
-        [
-          datasetSeq,
-          organizationId,
-          entry.trace_id,
-          position,
-          JSON.stringify(entry.metadata ?? {}),
-          JSON.stringify(entry.annotations ?? []),
-        ],
-      );
-      if ((result.rowCount ?? 0) > 0) {
-        position++;
-        added++;
-      }
-    }
-    await client.query('UPDATE datasets SET updated_at = $1 WHERE seq = $2', [now(), datasetSeq]);
-    return added;
-  }
-
-  /** Adds stored traces to a dataset, all or none; returns how many were added. */
-  async addDatasetTraces(
-    organizationId: number,
-    name: string,
-    entries: readonly { trace_id: string; metadata?: Record<string, unknown> | undefined }[],
-  ): Promise<number> {
-    return this.transaction(async (client) => {
-      // the row lock orders concurrent additions (positions are unique per dataset)
-      const row = await this.datasetRow(organizationId, name, client, true);
-      if (row === undefined) throw datasetNotFound(name);
-      return this.addEntries(client, organizationId, row.seq, entries);
-    });
-  }
-
-  /** Deletes a dataset (its traces stay); false when there was none. */
-  async deleteDataset(organizationId: number, name: string): Promise<boolean> {
-    const result = await this.query(
-      'DELETE FROM datasets WHERE organization_id = $1 AND name = $2',
-      [organizationId, name],
-    );
-    return (result.rowCount ?? 0) > 0;
-  }
-
   /** Stores whole traces under new ids (and in a dataset), all in one transaction. */
   async importTraces(
     organizationId: number,
@@ -732,18 +450,5 @@ export class PostgresStore implements CollectorStore {
       }
       return ids;
     });
-  }
-
-  /**
-   * Runs raw SQL (tests and maintenance).
-   * @internal
-   */
-  async exec(sql: string, ...parameters: unknown[]): Promise<void> {
-    await this.query(sql, parameters);
-  }
-
-  /** Closes every connection of the pool. */
-  async close(): Promise<void> {
-    if (!this.pool.ended) await this.pool.end();
   }
 }

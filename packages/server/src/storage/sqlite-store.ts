@@ -1,7 +1,5 @@
-import { chmodSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Block } from '@tracewarden/core';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from '../auth/index.js';
 import {
@@ -12,15 +10,13 @@ import {
   planAppend,
   runPlan,
 } from './append-plan.js';
-import { migrations } from './migrations.js';
+import { SqliteDatasets } from './sqlite-datasets.js';
 import type {
   ApiKeyInfo,
   AppendBlocksOptions,
   AppendBlocksResult,
   CollectorStore,
   CreatedApiKey,
-  DatasetEntry,
-  DatasetSummary,
   ImportedTrace,
   ImportTracesOptions,
   Organization,
@@ -29,31 +25,14 @@ import type {
 } from './store.js';
 import {
   atTraceIndex,
-  checkDatasetName,
   checkOrganizationName,
   constraintTraceError,
-  datasetExists,
-  datasetNotFound,
-  datasetOf,
   decodeCursor,
   now,
   organizationNotFound,
   pageOf,
   summaryOf,
-  traceMissing,
 } from './store-helpers.js';
-
-/**
- * `node:sqlite`, loaded on first use rather than at import: the CLI imports this package for
- * `serve`, and on Node 22 before 22.13 the module needs a flag (later 22.x print an
- * experimental warning), which must not touch `tracewarden validate` and the other commands.
- */
-function loadSqlite(): typeof import('node:sqlite') {
-  return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
-}
-
-/** Rows of `IN (...)` lists per statement, well under SQLite's parameter limit. */
-const chunkSize = 500;
 
 /**
  * The collector's storage on embedded SQLite (`node:sqlite`): organizations, API keys, traces
@@ -68,35 +47,8 @@ const chunkSize = 500;
  * store.close();
  * ```
  */
-export class SqliteStore implements CollectorStore {
+export class SqliteStore extends SqliteDatasets implements CollectorStore {
   readonly kind = 'sqlite';
-  /** The database file. */
-  readonly path: string;
-  private readonly database: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
-
-  /**
-   * Opens (creating when needed) the database and applies pending migrations.
-   * @param path - database file; `:memory:` for a throwaway one
-   */
-  constructor(path: string) {
-    this.path = path;
-    this.database = new (loadSqlite().DatabaseSync)(path);
-    if (path !== ':memory:') {
-      try {
-        chmodSync(path, 0o600);
-      } catch {
-        // not ours to change (a shared file): leave its mode
-      }
-    }
-    this.database.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      PRAGMA foreign_keys = ON;
-      PRAGMA busy_timeout = 5000;
-    `);
-    this.migrate();
-  }
 
   /**
    * Creates the data directory (mode 0700) and opens its `tracewarden.db`.
@@ -106,78 +58,6 @@ export class SqliteStore implements CollectorStore {
   static openDataDir(dataDir: string): SqliteStore {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     return new SqliteStore(join(dataDir, 'tracewarden.db'));
-  }
-
-  private migrate(): void {
-    this.database.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    const applied = new Set(
-      this.database
-        .prepare('SELECT version FROM schema_migrations')
-        .all()
-        .map((row) => row.version as number),
-    );
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      this.transaction(() => {
-        this.database.exec(migration.sql);
-        this.statement(
-          'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
-        ).run(migration.version, migration.name, now());
-      });
-    }
-  }
-
-  /** The schema version in force. */
-  get schemaVersion(): number {
-    const row = this.statement('SELECT MAX(version) AS version FROM schema_migrations').get();
-    return (row?.version as number | null) ?? 0;
-  }
-
-  private statement(sql: string): StatementSync {
-    let statement = this.statements.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private transaction<T>(work: () => T): T {
-    this.database.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.database.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.database.isTransaction) this.database.exec('ROLLBACK');
-      throw error;
-    }
-  }
-
-  /** Rows of `sql` (ending in `IN`) for every value, in chunks of {@link chunkSize}. */
-  private selectIn(
-    sql: string,
-    leading: SQLInputValue[],
-    values: readonly string[],
-  ): Record<string, unknown>[] {
-    const rows: Record<string, unknown>[] = [];
-    for (let start = 0; start < values.length; start += chunkSize) {
-      const chunk = values.slice(start, start + chunkSize);
-      const list = chunk.map(() => '?').join(', ');
-      rows.push(...this.statement(`${sql} (${list})`).all(...leading, ...chunk));
-    }
-    return rows;
-  }
-
-  /** Whether the database answers (for `/readyz`). */
-  ping(): boolean {
-    try {
-      return this.statement('SELECT 1 AS ok').get()?.ok === 1;
-    } catch {
-      return false;
-    }
   }
 
   /** The organization with this name. */
@@ -504,137 +384,6 @@ export class SqliteStore implements CollectorStore {
     });
   }
 
-  private datasetRow(organizationId: number, name: string): Record<string, unknown> | undefined {
-    return this.statement(
-      `SELECT d.seq, d.name, d.metadata, d.created_at, d.updated_at,
-         (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq) AS trace_count
-       FROM datasets d WHERE d.organization_id = ? AND d.name = ?`,
-    ).get(organizationId, name);
-  }
-
-  /** A dataset's summary, or undefined. */
-  dataset(organizationId: number, name: string): DatasetSummary | undefined {
-    const row = this.datasetRow(organizationId, name);
-    return row === undefined ? undefined : datasetOf(row);
-  }
-
-  /**
-   * Creates a dataset.
-   * @throws {@link ServerError} `CONFLICT` when the name is taken, `INVALID_REQUEST` for a bad name
-   */
-  createDataset(
-    organizationId: number,
-    name: string,
-    metadata: Record<string, unknown> = {},
-  ): DatasetSummary {
-    checkDatasetName(name);
-    if (this.datasetRow(organizationId, name) !== undefined) throw datasetExists(name);
-    const time = now();
-    this.statement(
-      'INSERT INTO datasets (organization_id, name, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(organizationId, name, JSON.stringify(metadata), time, time);
-    return this.dataset(organizationId, name) as DatasetSummary;
-  }
-
-  /** One page of an organization's datasets, newest first. */
-  listDatasets(
-    organizationId: number,
-    page: { cursor?: string | undefined; limit: number },
-  ): Page<DatasetSummary> {
-    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
-    const rows = this.statement(
-      `SELECT d.seq, d.name, d.metadata, d.created_at, d.updated_at,
-         (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq) AS trace_count
-       FROM datasets d WHERE d.organization_id = ? AND d.seq < ? ORDER BY d.seq DESC LIMIT ?`,
-    ).all(organizationId, before, page.limit + 1);
-    return pageOf(rows, page.limit, datasetOf);
-  }
-
-  /**
-   * A dataset's traces in order, with their metadata and annotations.
-   * @returns undefined when the dataset does not exist
-   */
-  datasetEntries(organizationId: number, name: string): DatasetEntry[] | undefined {
-    const row = this.datasetRow(organizationId, name);
-    if (row === undefined) return undefined;
-    return this.statement(
-      'SELECT trace_id, metadata, annotations FROM dataset_traces WHERE dataset_seq = ? ORDER BY position',
-    )
-      .all(row.seq as number)
-      .map((entry) => ({
-        trace_id: entry.trace_id as string,
-        metadata: JSON.parse(entry.metadata as string) as Record<string, unknown>,
-        annotations: JSON.parse(entry.annotations as string) as unknown[],
-      }));
-  }
-
-  private addEntries(
-    organizationId: number,
-    datasetSeq: number,
-    entries: readonly {
-      trace_id: string;
-      metadata?: Record<string, unknown> | undefined;
-      annotations?: unknown[] | undefined;
-    }[],
-  ): number {
-    const last = this.statement(
-      'SELECT COALESCE(MAX(position), -1) AS position FROM dataset_traces WHERE dataset_seq = ?',
-    ).get(datasetSeq);
-    let position = (last?.position as number) + 1;
-    let added = 0;
-    const insert = this.statement(
-      `INSERT INTO dataset_traces (dataset_seq, organization_id, trace_id, position, metadata, annotations)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dataset_seq, trace_id) DO NOTHING`,
-    );
-    for (const entry of entries) {
-      if (this.trace(organizationId, entry.trace_id) === undefined) {
-        throw traceMissing(entry.trace_id);
-      }
-      const result = insert.run(
-        datasetSeq,
-        organizationId,
-        entry.trace_id,
-        position,
-        JSON.stringify(entry.metadata ?? {}),
-        JSON.stringify(entry.annotations ?? []),
-      );
-      if (Number(result.changes) > 0) {
-        position++;
-        added++;
-      }
-    }
-    this.statement('UPDATE datasets SET updated_at = ? WHERE seq = ?').run(now(), datasetSeq);
-    return added;
-  }
-
-  /**
-   * Adds stored traces to a dataset, all or none; a trace already in it is left as is.
-   * @returns how many were added
-   * @throws {@link ServerError} `NOT_FOUND` for a missing dataset or trace
-   */
-  addDatasetTraces(
-    organizationId: number,
-    name: string,
-    entries: readonly { trace_id: string; metadata?: Record<string, unknown> | undefined }[],
-  ): number {
-    return this.transaction(() => {
-      const row = this.datasetRow(organizationId, name);
-      if (row === undefined) throw datasetNotFound(name);
-      return this.addEntries(organizationId, row.seq as number, entries);
-    });
-  }
-
-  /**
-   * Deletes a dataset (its traces stay).
-   * @returns false when there was no such dataset
-   */
-  deleteDataset(organizationId: number, name: string): boolean {
-    const result = this.statement(
-      'DELETE FROM datasets WHERE organization_id = ? AND name = ?',
-    ).run(organizationId, name);
-    return Number(result.changes) > 0;
-  }
-
   /**
    * Stores whole traces (each under a new trace id) and, when `dataset` is given, adds them to
    * it (creating it with `metadata` when missing), all in one transaction: an import or a push
@@ -684,18 +433,5 @@ export class SqliteStore implements CollectorStore {
     } catch (error) {
       throw SqliteStore.constraintError(error);
     }
-  }
-
-  /**
-   * Runs raw SQL (tests and maintenance).
-   * @internal
-   */
-  exec(sql: string, ...parameters: SQLInputValue[]): void {
-    this.database.prepare(sql).run(...parameters);
-  }
-
-  /** Closes the database. */
-  close(): void {
-    if (this.database.isOpen) this.database.close();
   }
 }
