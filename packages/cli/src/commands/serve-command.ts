@@ -90,7 +90,7 @@ export async function serveCollector(
     startFailure(error, options);
   }
   const { bold, dim } = context.palette;
-  let text = `tracewarden collector listening on ${bold(server.url)}\ndata: ${server.dataDir} (SQLite)\n`;
+  let text = `tracewarden collector listening on ${bold(server.url)}\ndata: ${server.database === 'postgres' ? `Postgres (credentials in ${server.dataDir})` : `${server.dataDir} (SQLite)`}\n`;
   if (server.initialApiKey !== undefined) {
     text += `first start: created organization "${server.initialApiKey.organization}" and its API key (shown once; also saved to ${server.credentialsFile}, mode 0600):\n  ${server.initialApiKey.key}\n`;
   }
@@ -137,7 +137,7 @@ export function addServeCommand(program: Command, context: CommandContext): Comm
     .addOption(
       new Option(
         '--database-url <url>',
-        'Postgres URL (not supported yet; default: $TRACEWARDEN_DATABASE_URL)',
+        'Postgres URL to store in instead of SQLite; several collectors may share it (default: $TRACEWARDEN_DATABASE_URL)',
       ),
     )
     .addHelpText(

@@ -56,7 +56,7 @@ describe('tracewarden serve', () => {
     expect(await second.stop()).toBe(0);
   });
 
-  it('rejects a bad port and a Postgres URL as usage errors', async () => {
+  it('rejects a bad port and an unreachable Postgres URL as usage errors', async () => {
     const badPort = await run(['serve', '--port', '70000']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('expected a port from 0 to 65535');

@@ -39,7 +39,7 @@ export function mapError(error: unknown): unknown {
   ) {
     return new ServerError({
       code: 'SERVICE_UNAVAILABLE',
-      message: `the database is unavailable (${error instanceof Error ? error.message : code}); retry later`,
+      message: `Postgres is unavailable (${error instanceof Error ? error.message : code}); retry later, and check that the database at databaseUrl / TRACEWARDEN_DATABASE_URL runs and accepts connections`,
       cause: error,
     });
   }
