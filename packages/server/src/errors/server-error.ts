@@ -54,6 +54,8 @@ export interface ServerErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.ServerError');
+
 /**
  * An HTTP-level problem the collector reports (no or a bad API key, an unknown route, malformed
  * JSON, a wrong content type). Trace rules are core's `TraceError`s; both serialise to the same
@@ -66,6 +68,8 @@ export interface ServerErrorOptions {
  * ```
  */
 export class ServerError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: ServerErrorCode;
   /** HTTP status matching the code. */
   readonly httpStatus: number;
@@ -94,5 +98,19 @@ export class ServerError extends TracewardenError {
         details: this.details,
       },
     };
+  }
+
+  /**
+   * Whether `error` is a `ServerError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (ServerError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is ServerError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }

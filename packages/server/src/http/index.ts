@@ -1,2 +1,2 @@
 export { type BodyLimits, readJsonBody, readTextBody } from './read-json-body.js';
-export { sendJson } from './send-json.js';
+export { sendJson, sendJsonText } from './send-json.js';

@@ -19,3 +19,17 @@ export function sendJson(
   });
   response.end(text);
 }
+
+/**
+ * Answers with a body already serialised as JSON (encoded once: no second pass to count bytes).
+ * @internal
+ */
+export function sendJsonText(response: ServerResponse, status: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(bytes.length),
+    'cache-control': 'no-store',
+  });
+  response.end(bytes);
+}

@@ -3,7 +3,7 @@ import { type BlockLimits, type IdGenerator, stitchBlocks, TraceError } from '@t
 import type { ServerLimits } from '../config/index.js';
 import { exportLine, parseDatasetJsonl, parsePushBody } from '../datasets/index.js';
 import { ServerError, toErrorBody } from '../errors/index.js';
-import { readJsonBody, readTextBody, sendJson } from '../http/index.js';
+import { readJsonBody, readTextBody, sendJson, sendJsonText } from '../http/index.js';
 import {
   checkBody,
   createOpenApiDocument,
@@ -175,11 +175,21 @@ export function createRequestHandler(
             maxTraceBlocks: limits.maxTraceBlocks,
             ids: context.ids,
           });
-          sendJson(response, result.inserted > 0 ? 201 : 200, {
-            trace_id: traceId,
-            inserted: result.inserted,
-            blocks: result.blocks,
-          });
+          const status = result.inserted > 0 ? 201 : 200;
+          if (result.blocksJson === undefined) {
+            sendJson(response, status, {
+              trace_id: traceId,
+              inserted: result.inserted,
+              blocks: result.blocks,
+            });
+          } else {
+            // the blocks were serialised once, for their rows: the answer reuses that text
+            sendJsonText(
+              response,
+              status,
+              `{"trace_id":${JSON.stringify(traceId)},"inserted":${result.inserted},"blocks":${result.blocksJson}}`,
+            );
+          }
         },
       },
     },

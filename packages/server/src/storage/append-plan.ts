@@ -43,6 +43,8 @@ export interface BlockRow {
 export interface AppendPlan {
   /** Every block of the batch as stored, in the batch's order. */
   results: Block[];
+  /** `results` as a JSON array (each new block serialised once, for its row and the answer). */
+  resultsJson: string;
   /** New rows, parents before children. */
   rows: BlockRow[];
   /** What the new rows add to the trace's row. */
@@ -197,7 +199,13 @@ export function* planAppend(
   });
   const empty = summarizeBlocks([]);
   if (fresh.length === 0) {
-    return { results, rows: [], summary: empty, firstUserMessage: undefined };
+    return {
+      results,
+      resultsJson: JSON.stringify(results),
+      rows: [],
+      summary: empty,
+      firstUserMessage: undefined,
+    };
   }
 
   const count = trace?.block_count ?? 0;
@@ -234,6 +242,7 @@ export function* planAppend(
     .sort((a, b) => a.rank - b.rank || a.position - b.position);
   const accepted: Block[] = [];
   const rows: BlockRow[] = [];
+  const texts: string[] = new Array(inputs.length);
   for (const item of ordered) {
     let block: Block;
     try {
@@ -243,6 +252,8 @@ export function* planAppend(
     }
     results[item.index] = block;
     accepted.push(block);
+    const body = JSON.stringify(block);
+    texts[item.index] = body;
     const payload = block.payload as { call_id?: unknown; seq?: unknown };
     const parent = block.parent_block_id;
     rows.push({
@@ -256,7 +267,7 @@ export function* planAppend(
         block.sub_type === 'TOOL_RESULT' && typeof payload.seq === 'number' ? payload.seq : null,
       created_at: block.created_at,
       updated_at: block.updated_at,
-      body: JSON.stringify(block),
+      body,
     });
   }
   const summary = summarizeBlocks(accepted);
@@ -269,7 +280,16 @@ export function* planAppend(
         createdAt: currentAt,
         blockId: trace?.first_user_message_block as string,
       }));
-  return { results, rows, summary, firstUserMessage: replaces ? first : undefined };
+  for (let index = 0; index < results.length; index++) {
+    texts[index] ??= JSON.stringify(results[index]);
+  }
+  return {
+    results,
+    resultsJson: `[${texts.join(',')}]`,
+    rows,
+    summary,
+    firstUserMessage: replaces ? first : undefined,
+  };
 }
 
 /**

@@ -263,7 +263,7 @@ export class PostgresStore extends PostgresDatasets implements CollectorStore {
       this.answer(client, organizationId, traceId, query),
     );
     if (plan.rows.length > 0) await this.write(client, organizationId, traceId, plan);
-    return { blocks: plan.results, inserted: plan.rows.length };
+    return { blocks: plan.results, inserted: plan.rows.length, blocksJson: plan.resultsJson };
   }
 
   private async write(

@@ -258,7 +258,7 @@ export class SqliteStore extends SqliteDatasets implements CollectorStore {
       this.answer(organizationId, traceId, query),
     );
     if (plan.rows.length > 0) this.write(organizationId, traceId, plan);
-    return { blocks: plan.results, inserted: plan.rows.length };
+    return { blocks: plan.results, inserted: plan.rows.length, blocksJson: plan.resultsJson };
   }
 
   private write(organizationId: number, traceId: string, plan: AppendPlan): void {

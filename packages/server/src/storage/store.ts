@@ -88,6 +88,8 @@ export interface AppendBlocksResult {
   blocks: Block[];
   /** How many were new (the others were already stored with the same content). */
   inserted: number;
+  /** `blocks` as JSON text, when the store has it at hand (the route sends it as is). */
+  blocksJson?: string | undefined;
 }
 
 /** Options of {@link CollectorStore.importTraces}. */
