@@ -63,6 +63,11 @@ export interface CheckReport {
    * `--max-open-traces` other traces: each part was checked on its own.
    */
   splitTraces: number;
+  /**
+   * Traces whose violations passed the policy's cap (`maxViolations`, 10,000 by default): only the
+   * first ones are listed and counted.
+   */
+  truncated: string[];
 }
 
 async function loadPolicy(path: string): Promise<Policy> {
@@ -204,6 +209,7 @@ export async function checkFiles(
     violations: [],
     skipped: [],
     splitTraces: 0,
+    truncated: [],
   };
 
   const checkTrace = async (
@@ -227,6 +233,13 @@ export async function checkFiles(
           `${context.errorPalette.yellow('skipped')} ${file}: trace ${label}: ${error instanceof Error ? error.message : String(error)}\n`,
         );
       return;
+    }
+    if (result.truncated) {
+      report.truncated.push(label);
+      if (!json)
+        context.err(
+          `${context.errorPalette.yellow('truncated')} ${file}: trace ${label}: more than ${result.errors.length} violations; only the first ${result.errors.length} are shown and counted (the policy's maxViolations cap)\n`,
+        );
     }
     for (const violation of result.errors) {
       report.counts[violation.action]++;

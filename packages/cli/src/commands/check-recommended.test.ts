@@ -88,3 +88,28 @@ describe('check --recommended', () => {
     expect(both.stderr).toContain('--policy or --recommended');
   });
 });
+
+describe('check on a trace whose violations pass the cap', () => {
+  it('says the list was truncated, in text and in the JSON report', async () => {
+    // two ToolCall variables over 150 calls: 22,350 pairs, past the 10,000 cap
+    const calls = Array.from({ length: 150 }, (_, i) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call(`c${i}`, 'search', { q: String(i) })],
+    }));
+    const file = join(folder, 'many.json');
+    writeFileSync(file, JSON.stringify(calls));
+    const policy = join(folder, 'pairs.policy');
+    writeFileSync(
+      policy,
+      'raise "pair" if:\n    (a: ToolCall)\n    (b: ToolCall)\n    a is tool:search\n    b is tool:search\n',
+    );
+    const text = await run(['check', '--policy', policy, file]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/truncated.*more than 10000 violations/);
+    const json = await run(['check', '--policy', policy, '--format', 'json', file]);
+    const report = JSON.parse(json.stdout) as { truncated: string[]; counts: { block: number } };
+    expect(report.truncated).toHaveLength(1);
+    expect(report.counts.block).toBe(10_000);
+  });
+});
