@@ -114,12 +114,7 @@ function recordDirectly(
       rt.realClock && Date.now === rt.clock ? rt.endMs : undefined,
     );
   } catch (error) {
-    rt.warnOnce(
-      'record',
-      error,
-      `Could not record the call of tool "${rt.name}" in the trace: ${errorMessage(error)}`,
-      { tool: rt.name, call_id: s.callId },
-    );
+    warnNotRecorded(rt, s, error);
   }
 }
 
@@ -151,12 +146,7 @@ function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry): void {
       if (!(s.externalCallId && recordResultUnderCall(s.tracer, entry)))
         s.tracer.recordEntry(entry);
     } catch (error) {
-      rt.warnOnce(
-        'record',
-        error,
-        `Could not record the call of tool "${rt.name}" in the trace: ${errorMessage(error)}`,
-        { tool: rt.name, call_id: s.callId },
-      );
+      warnNotRecorded(rt, s, error);
     }
   }
   if (s.onEntry !== undefined) {
@@ -200,4 +190,14 @@ function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry): void {
       );
     }
   }
+}
+
+/** A tracer refused or failed to record the call: reported once per cause, never thrown. */
+function warnNotRecorded(rt: GuardRuntime, s: CallState, error: unknown): void {
+  rt.warnOnce(
+    'record',
+    error,
+    `Could not record the call of tool "${rt.name}" in the trace: ${errorMessage(error)}`,
+    { tool: rt.name, call_id: s.callId },
+  );
 }
