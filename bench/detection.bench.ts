@@ -9,6 +9,9 @@
  * so every output is analysed. The baseline is the same check with a one-rule policy (building
  * the session and appending the trace), measured in the same run.
  *
+ * "one new 30 KB output" replaces the last benign output of the trace by a 30 KB file (corpus
+ * outputs joined) that the detector has not seen: the cost of the first look at a large output.
+ *
  * Times are CPU time per operation (ns). Run: `node --conditions=@tracewarden/source --expose-gc --import tsx bench/detection.bench.ts`
  */
 import { parsePolicy, recommendedPolicy } from '@tracewarden/core';
@@ -46,7 +49,7 @@ function measure(
 const pct = (part: number, whole: number): string =>
   whole === 0 ? '   -' : `${((100 * part) / whole).toFixed(1)}%`.padStart(6);
 
-for (const split of ['dev', 'held-out', 'fresh'] as const) {
+for (const split of ['dev', 'held-out', 'fresh', 'novel', 'sealed'] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
   console.log(`\n## corpus: ${split} split`);
@@ -63,6 +66,9 @@ for (const split of ['dev', 'held-out', 'fresh'] as const) {
   );
   console.log(
     `${'benign runs with any alarm'.padEnd(34)} ${String(figures.benign).padStart(5)} ${pct(figures.benignAlarms, figures.benign).padStart(8)}`,
+  );
+  console.log(
+    `${"user's own actions blocked (attacked)".padEnd(34)} ${String(figures.userActions).padStart(5)} ${pct(figures.userBlocked, figures.userActions).padStart(8)}`,
   );
 }
 
@@ -97,6 +103,24 @@ raise "never" if:
     call is tool:no_such_tool
 `);
 
+// one large output the detector has not seen, in place of the trace's last benign output
+const texts = dev.flatMap((run) =>
+  run.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)),
+);
+let large = '';
+for (let i = 0; large.length < 30_000; i++) large += `${texts[i % texts.length]}\n`;
+const lastBenign = trace
+  .slice(0, trace.length - attackPrefix.length)
+  .findLastIndex((m) => m.role === 'tool');
+function largeTrace(): Record<string, unknown>[] {
+  nonce++;
+  return trace.map((m, i) => (i === lastBenign ? { ...m, content: `${large} [${nonce}]` } : m));
+}
+const largeTraces = Array.from({ length: 60 }, largeTrace);
+let largeAt = 0;
+const nextLarge = (): Record<string, unknown>[] =>
+  largeTraces[largeAt++ % largeTraces.length] as Record<string, unknown>[];
+
 if (policy.checkToolCall(trace, attackCall).allowed)
   throw new Error('the bench attack is not blocked');
 
@@ -118,6 +142,11 @@ report('per proposed tool call (checkToolCall on a 100-message trace)', [
       samples: 9,
       warmup: 0,
     },
+  ),
+  measure(
+    'recommendedPolicy, one new 30 KB output',
+    () => policy.checkToolCall(nextLarge(), attackCall),
+    { batch: 6, samples: 9, warmup: 0 },
   ),
 ]);
 report('per whole trace (check on a 100-message trace)', [

@@ -21,15 +21,29 @@ const TARGET_WEIGHT = 0.8;
 
 // Fields whose values describe something (a review, a product, a transaction's subject): an
 // imperative request with a concrete target is out of place there, unlike in an email body.
-const descriptiveField =
-  /(?:"(?:review[\w]*|description|comments?|bio|tweet|title|name|subject|snippet|caption|summary|reviews)"\s*:\s*"|^\s*-?\s*(?:review[\w]*|description|comments?|bio|title|name|subject|snippet|caption|summary)\s*:\s)[^"\n]*$/i;
+const FIELDS =
+  'review[\\w]*|description|comments?|bio|tweet|title|name|subject|snippet|caption|summary|reviews';
+// `"review": "` just before the value's opening quote (JSON), or `- review: ` at a line start (YAML)
+const jsonField = new RegExp(`"(?:${FIELDS})"\\s*:\\s*"$`, 'i');
+const yamlField =
+  /^\s*-?\s*(?:review[\w]*|description|comments?|bio|title|name|subject|snippet|caption|summary)\s*:\s/i;
 const OUT_OF_PLACE_WEIGHT = 2.5;
 
+/**
+ * Whether the sentence at `start` sits in a descriptive field: the value of the field is what
+ * comes after the last unescaped quote of its line (JSON strings keep `\n` escaped, so a JSON
+ * field's value is on one line), or the whole line when it has none. Reads back only to that
+ * quote, so long one-line JSON costs no more than short text.
+ */
 function outOfPlace(text: string, start: number): boolean {
-  // the field that the sentence sits in: look back to the line start (JSON strings keep `\n`
-  // escaped, so a JSON field's value is on one line)
   const lineStart = Math.max(text.lastIndexOf('\n', start - 1) + 1, start - 2000);
-  return descriptiveField.test(text.slice(lineStart, start).replace(/\\"/g, "'"));
+  let quote = text.lastIndexOf('"', start - 1);
+  while (quote >= lineStart && text.charCodeAt(quote - 1) === 92)
+    quote = quote === 0 ? -1 : text.lastIndexOf('"', quote - 1);
+  if (quote < lineStart)
+    return yamlField.test(text.slice(lineStart, Math.min(start, lineStart + 80)));
+  const from = Math.max(lineStart, quote - 80);
+  return jsonField.test(text.slice(from, quote + 1).replace(/\\"/g, "'"));
 }
 
 interface Sentence {
@@ -39,13 +53,87 @@ interface Sentence {
   weight: number;
 }
 
+const asciiWord = /[A-Za-z]{3}/;
 const hasWord = /\p{L}{3}/u;
 const markerHint = /[<%#[｜]/;
 
 // Sentences: lines (also JSON-escaped `\n`) and sentence ends; offsets into the original text
 // and the ends of JSON strings (`"` before `,` `}` `]` `:`), so one field's value is not read
-// with the next field
-const boundary = /\\n|\r?\n|(?<=[.!?])\s+(?=\S)|(?<=\|>)|(?=<\|)|(?<!\\)"(?=\s*[,}\]:])/g;
+// with the next field. As the regex
+//   /\\n|\r?\n|(?<=[.!?])\s+(?=\S)|(?<=\|>)|(?=<\|)|(?<!\\)"(?=\s*[,}\]:])/g
+// would find them with `matchAll`, in one pass over the characters (the regex's lookbehinds made
+// it the detector's slowest step).
+const isSpace = (c: number): boolean =>
+  (c >= 9 && c <= 13) ||
+  c === 32 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+
+/** @internal Calls `found(index, length)` for each sentence boundary, in order. */
+export function forEachBoundary(text: string, found: (at: number, length: number) => void): void {
+  const n = text.length;
+  let p = 0;
+  while (p < n) {
+    const c = text.charCodeAt(p);
+    if (c === 92 && text.charCodeAt(p + 1) === 110) {
+      found(p, 2);
+      p += 2;
+      continue;
+    }
+    if (c === 13 && text.charCodeAt(p + 1) === 10) {
+      found(p, 2);
+      p += 2;
+      continue;
+    }
+    if (c === 10) {
+      found(p, 1);
+      p += 1;
+      continue;
+    }
+    if (p > 0 && isSpace(c)) {
+      const before = text.charCodeAt(p - 1);
+      if (before === 46 || before === 33 || before === 63) {
+        let end = p + 1;
+        while (end < n && isSpace(text.charCodeAt(end))) end++;
+        if (end < n) {
+          found(p, end - p);
+          p = end;
+          continue;
+        }
+      }
+    }
+    if (p >= 2 && text.charCodeAt(p - 2) === 124 && text.charCodeAt(p - 1) === 62) {
+      found(p, 0);
+      p += 1;
+      continue;
+    }
+    if (c === 60 && text.charCodeAt(p + 1) === 124) {
+      found(p, 0);
+      p += 1;
+      continue;
+    }
+    if (c === 34 && (p === 0 || text.charCodeAt(p - 1) !== 92)) {
+      let next = p + 1;
+      while (next < n && isSpace(text.charCodeAt(next))) next++;
+      const after = text.charCodeAt(next);
+      if (after === 44 || after === 125 || after === 93 || after === 58) {
+        found(p, 1);
+        p += 1;
+        continue;
+      }
+    }
+    p++;
+  }
+  // a zero-width boundary at the very end (after a final "|>")
+  if (n >= 2 && text.charCodeAt(n - 2) === 124 && text.charCodeAt(n - 1) === 62) found(n, 0);
+}
 
 function sentencesOf(text: string): Sentence[] {
   const out: Sentence[] = [];
@@ -55,16 +143,17 @@ function sentencesOf(text: string): Sentence[] {
     const raw = text.slice(start, end);
     // a line without a word of three letters (ids, amounts, dates, JSON punctuation) carries no
     // signal but a template marker
-    if (!hasWord.test(raw) && !markerHint.test(raw)) return;
+    if (!asciiWord.test(raw) && !hasWord.test(raw) && !markerHint.test(raw)) return;
     const normalised = normalizeInjectionText(raw);
     let mask = 0;
     let weight = 0;
-    signals.forEach((signal, i) => {
+    for (let i = 0; i < signals.length; i++) {
+      const signal = signals[i] as Signal;
       if (signal.pattern.test(normalised)) {
         mask |= 1 << i;
         weight += signal.weight;
       }
-    });
+    }
     // an action with a concrete target weighs more than a bare imperative
     if ((mask & (1 << ACTION_INDEX)) !== 0 && target.test(raw)) {
       mask |= 1 << signals.length;
@@ -76,11 +165,10 @@ function sentencesOf(text: string): Sentence[] {
     }
     out.push({ start, end, mask, weight });
   };
-  boundary.lastIndex = 0;
-  for (const m of text.matchAll(boundary)) {
-    push(m.index);
-    start = m.index + m[0].length;
-  }
+  forEachBoundary(text, (at, length) => {
+    push(at);
+    start = at + length;
+  });
   push(text.length);
   return out;
 }
@@ -109,12 +197,19 @@ const scoreOf = (z: number): number => Math.round((1 / (1 + Math.exp(-z))) * 100
 interface Analysis {
   sentences: Sentence[];
   finding: PromptInjectionFinding;
+  /** Injected ranges by threshold (a policy asks for the same threshold at every call). */
+  ranges?: Map<number, [number, number][]>;
 }
 
 const NOTHING: PromptInjectionFinding = Object.freeze({ score: 0, start: 0, end: 0, signals: [] });
 
+// A regex match flattens a string built by concatenation (a V8 cons string) in place; reading a
+// cons string character by character costs a lookup through its pieces each time
+const flatten = /^/;
+
 function analyse(text: string): Analysis {
   const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  flatten.test(input);
   const sentences = sentencesOf(input);
   let best = { z: Number.NEGATIVE_INFINITY, start: 0, end: 0, mask: 0 };
   for (let i = 0; i < sentences.length; i++) {
@@ -173,8 +268,11 @@ function analysed(text: string): Analysis {
  */
 export function findInjectedRanges(text: string, threshold: number): [number, number][] {
   if (typeof text !== 'string' || text === '') return [];
-  const { sentences, finding } = analysed(text);
+  const analysis = analysed(text);
+  const { sentences, finding } = analysis;
   if (finding.score < threshold || finding.signals.length === 0) return [];
+  const known = analysis.ranges?.get(threshold);
+  if (known !== undefined) return known;
   // A window starting at sentence i and ending at j or before reaches the threshold
   const qualifies = (i: number, last: number): boolean => {
     let mask = 0;
@@ -208,6 +306,8 @@ export function findInjectedRanges(text: string, threshold: number): [number, nu
     }
     i = last + 1;
   }
+  analysis.ranges ??= new Map();
+  analysis.ranges.set(threshold, ranges);
   return ranges;
 }
 

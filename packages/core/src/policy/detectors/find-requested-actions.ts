@@ -5,6 +5,10 @@
  * user never asked for that kind of action while the injected text did.
  * @internal
  */
+import type { EventStore } from '../runtime/event-store.js';
+import type { PolicyEvent } from '../runtime/policy-event.js';
+import { textsOf } from '../runtime/policy-values.js';
+import { findValueSources } from './find-value-sources.js';
 
 /** A kind of action with side effects. */
 export type ActionKind =
@@ -103,4 +107,54 @@ export function findActionRequest(text: string, kind: ActionKind): [number, numb
   if (pattern === undefined) return null;
   const match = pattern.exec(text.toLowerCase());
   return match === null ? null : [match.index, match.index + match[0].length];
+}
+
+// The user's messages of a store, lower-cased, read once: a policy asks about every call of the
+// trace, each call about the messages before it
+const userTexts = new WeakMap<
+  EventStore,
+  { scanned: number; texts: { position: number; text: string }[] }
+>();
+function userTextsBefore(store: EventStore, end: number): { position: number; text: string }[] {
+  let entry = userTexts.get(store);
+  if (entry === undefined) {
+    entry = { scanned: 0, texts: [] };
+    userTexts.set(store, entry);
+  }
+  for (; entry.scanned < end; entry.scanned++) {
+    const event = store.probe(entry.scanned);
+    if (event.kind !== 'Message' || event.data.role !== 'user') continue;
+    for (const piece of textsOf(event, undefined))
+      entry.texts.push({ position: entry.scanned, text: piece.text.toLowerCase() });
+  }
+  return entry.texts;
+}
+
+const requestedByUser = new WeakMap<PolicyEvent, boolean>();
+
+/**
+ * Whether the user asked for a tool call: a user message before it asks for the kind of action
+ * it performs, or gave one of its argument values (its target). True as well when the tool's
+ * name does not tell its kind (nothing to hold against it).
+ * @param store - the events of the trace
+ * @param call - a tool-call event of that store
+ * @returns whether the call is the user's
+ * @internal
+ */
+export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
+  const known = requestedByUser.get(call);
+  if (known !== undefined) return known;
+  const kind = actionKindOf(call.toolName ?? '');
+  let requested = kind === null;
+  if (!requested) {
+    const pattern = kinds.find((k) => k.kind === kind)?.text;
+    requested = userTextsBefore(store, call.position).some(
+      (entry) =>
+        entry.position < call.position && pattern !== undefined && pattern.test(entry.text),
+    );
+  }
+  if (!requested)
+    requested = findValueSources(store, call).some((source) => source.role === 'user');
+  requestedByUser.set(call, requested);
+  return requested;
 }

@@ -40,9 +40,34 @@ const exact = new Set([...keywords, 'forgot', 'fellow', 'fallow', 'hollow', 'pri
 const heads = new Set(keywords.map((k) => k.slice(0, 2)));
 const tails = new Set(keywords.map((k) => k.slice(-2)));
 
+// One edit adds at most one letter that the keyword does not have: a word with two letters
+// outside every keyword of a close length is none of them (checked before any string is built)
+const letterMask = (word: string): number => {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i) - 97;
+    mask |= c >= 0 && c < 26 ? 1 << c : 1 << 26;
+  }
+  return mask;
+};
+const keywordShapes = keywords.map((keyword) => ({
+  length: keyword.length,
+  mask: letterMask(keyword),
+}));
+function nearKeyword(token: string): boolean {
+  const mask = letterMask(token);
+  for (const shape of keywordShapes) {
+    if (Math.abs(shape.length - token.length) > 1) continue;
+    const extra = mask & ~shape.mask;
+    if ((extra & (extra - 1)) === 0) return true;
+  }
+  return false;
+}
+
 function correct(token: string): string {
-  if (token.length < 5 || token.length > 13 || exact.has(token)) return token;
+  if (token.length < 5 || token.length > 13) return token;
   if (!heads.has(token.slice(0, 2)) && !tails.has(token.slice(-2))) return token;
+  if (exact.has(token) || !nearKeyword(token)) return token;
   const direct = deletions.get(token);
   if (direct !== undefined && Math.abs(direct.length - token.length) <= 1) return direct;
   for (let i = 0; i < token.length; i++) {
@@ -53,6 +78,14 @@ function correct(token: string): string {
 }
 
 const ascii = /^[\x00-\x7f]*$/;
+// the same patterns for ASCII text, without Unicode classes
+const asciiSpacedHint = /\b[a-z] [a-z] [a-z] [a-z]\b/;
+const asciiSpaced = /\b(?:[a-z] ){3,}[a-z]\b/g;
+const asciiLeetHint = /[a-z][\d@$]|[\d@$][a-z]/;
+// tokens that mix letters with leetspeak characters (the only ones `readLeet` may change)
+const asciiToken = /(?<![a-z\d@$])(?=[a-z\d@$]*?(?:[a-z][\d@$]|[\d@$][a-z]))[a-z\d@$]+/g;
+// whitespace other than single spaces, or at either end
+const oddSpace = /\s\s|[^\S ]|^\s|\s$/;
 const spacedHint = /\b\p{L} \p{L} \p{L} \p{L}\b/u;
 const leetHint = /\p{L}[\d@$]|[\d@$]\p{L}/u;
 // candidate words for the misspelling check (the keywords are 5 to 12 letters long)
@@ -110,6 +143,52 @@ const latin = /[a-z]/;
 const lookAlike = /[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0261]/;
 const lookAlikes = /[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0261]/g;
 
+const code = (text: string, at: number): number =>
+  text.charCodeAt(at) * 128 + text.charCodeAt(at + 1);
+const headCodes = new Set([...heads].map((head) => code(head, 0)));
+const tailCodes = new Set([...tails].map((tail) => code(tail, 0)));
+
+// `correct` on each run of 5 to 13 ASCII letters, by one pass over the characters: most words
+// fail the two-letter test without a slice or a call (the same result as a regex replace)
+function correctAsciiWords(text: string): string {
+  let out = '';
+  let copied = 0;
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    if (c >= 97 && c <= 122) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const length = i - start;
+    // a run longer than 13 letters is read in pieces of 13, as /[a-z]{4,13}/g does
+    for (let from = start; from < i; from += 13) {
+      const to = Math.min(i, from + 13);
+      const size = to - from;
+      if (size >= 5 && (headCodes.has(code(text, from)) || tailCodes.has(code(text, to - 2)))) {
+        const piece = text.slice(from, to);
+        const fixed = correct(piece);
+        if (fixed !== piece) {
+          out += text.slice(copied, from) + fixed;
+          copied = to;
+        }
+      }
+      if (length <= 13) break;
+    }
+    start = -1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+// leetspeak digits inside a word read as letters; addresses and numbers with dashes (IBANs,
+// phone numbers) stay as they are
+function readLeet(word: string): string {
+  return !hasLeet.test(word) || !hasLetter.test(word) || /^[a-z]{0,3}\d{4,}/.test(word)
+    ? word
+    : word.replace(/[013457@$]/g, (c) => leet[c] ?? c);
+}
+
 // zero-width, bidi and soft-hyphen characters hide words from filters
 const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 // "i g n o r e" -> "ignore": four or more single letters separated by single spaces
@@ -127,23 +206,22 @@ const hasLeet = /[\d@$]/;
  * @internal
  */
 export function normalizeInjectionText(text: string): string {
-  // most text is ASCII: skip the Unicode passes then (same result, several times faster)
   let out = text.toLowerCase();
-  if (!ascii.test(text)) {
+  // most text is ASCII: skip the Unicode passes then, and use ASCII classes (same result,
+  // several times faster)
+  if (ascii.test(text)) {
+    if (asciiSpacedHint.test(out)) out = out.replace(asciiSpaced, (m) => m.replaceAll(' ', ''));
+    if (asciiLeetHint.test(out)) out = out.replace(asciiToken, readLeet);
+    out = correctAsciiWords(out);
+  } else {
     out = out.normalize('NFKC').replace(invisible, '');
     if (lookAlike.test(out))
       out = out.replace(mixedWord, (w) =>
         latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,
       );
+    if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
+    if (leetHint.test(out)) out = out.replace(token, readLeet);
+    out = out.replace(word, correct);
   }
-  if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
-  if (leetHint.test(out)) {
-    out = out.replace(token, (word) =>
-      // keep addresses and numbers with dashes (IBANs, phone numbers) as they are
-      !hasLeet.test(word) || !hasLetter.test(word) || /^[a-z]{0,3}\d{4,}/.test(word)
-        ? word
-        : word.replace(/[013457@$]/g, (c) => leet[c] ?? c),
-    );
-  }
-  return out.replace(word, correct).replace(/\s+/g, ' ').trim();
+  return oddSpace.test(out) ? out.replace(/\s+/g, ' ').trim() : out;
 }

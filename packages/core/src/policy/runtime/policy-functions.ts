@@ -6,7 +6,11 @@ import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.
 import { extractHtmlData } from '../detectors/extract-html-data.js';
 import { extractLinks, type LinkFinding } from '../detectors/extract-links.js';
 import { FuzzyBudgetError, findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
-import { actionKindOf, findActionRequest } from '../detectors/find-requested-actions.js';
+import {
+  actionKindOf,
+  findActionRequest,
+  isUserRequested,
+} from '../detectors/find-requested-actions.js';
 import { findValueSources, tokenPattern } from '../detectors/find-value-sources.js';
 import { PolicyError } from '../policy-error.js';
 import type { PiiFinding } from '../policy-types.js';
@@ -162,6 +166,18 @@ const operands = (args: readonly unknown[]): unknown => (args.length > 1 ? [...a
 const findingType = (finding: { type: string }): string => finding.type;
 const linkUrl = (link: LinkFinding): string => link.url;
 const linkDomain = (link: LinkFinding): string => link.domain;
+
+// Whole-token searches for values, by value (a policy asks about the same values at each output)
+const needles = new Map<string, RegExp>();
+function needleOf(value: string): RegExp {
+  let needle = needles.get(value);
+  if (needle === undefined) {
+    if (needles.size >= 4096) needles.delete(needles.keys().next().value as string);
+    needle = tokenPattern(value.toLowerCase());
+    needles.set(value, needle);
+  }
+  return needle;
+}
 
 // The injected ranges of a text: the built-in detector's windows, or the whole text when a
 // replacement classifier scores it at `threshold`
@@ -503,11 +519,10 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     call: (ctx, [event, value, positional], named, addresses) => {
       const threshold = number(named.threshold ?? positional) ?? 0.4;
       if (typeof value !== 'string' || value.length < 2) return false;
-      const needle = tokenPattern(value.toLowerCase());
       let found = false;
       for (const piece of textsOf(event, addresses[0])) {
         for (const [start, end] of injectedRanges(ctx, piece.text, threshold)) {
-          const at = needle.exec(piece.text.slice(start, end).toLowerCase())?.index;
+          const at = needleOf(value).exec(piece.text.slice(start, end).toLowerCase())?.index;
           if (at === undefined) continue;
           found = true;
           mark(ctx, piece.address, start + at, start + at + value.length);
@@ -553,17 +568,7 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     max: 1,
     call: (ctx, [call]) => {
       if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return true;
-      const kind = actionKindOf(call.toolName ?? '');
-      if (kind === null) return true;
-      if (findValueSources(ctx.run.store, call).some((source) => source.role === 'user'))
-        return true;
-      for (let position = 0; position < call.position; position++) {
-        const event = ctx.run.store.probe(position);
-        if (event.kind !== 'Message' || event.data.role !== 'user') continue;
-        for (const piece of textsOf(event, undefined))
-          if (findActionRequest(piece.text, kind) !== null) return true;
-      }
-      return false;
+      return isUserRequested(ctx.run.store, call);
     },
   },
   /** An event's position in the flattened trace (compare with `value_sources(...)[i].position`). */
