@@ -14,11 +14,6 @@ export interface RecordInfo {
   readonly maxPerSessionMicroUsd: number | undefined;
 }
 
-// DirectRecord.facts: which fast-path facts the record holds
-const reservedBit = 1;
-const settledBit = 2;
-const attemptedBit = 4;
-
 /**
  * What a guard hands a `createTracer` tracer for a call it records directly. A tracer with no
  * sink keeps it until the trace is read (every young GC copies it until then), so it is small:
@@ -32,7 +27,10 @@ export class DirectRecord implements GuardedCallRecord {
   parentBlockId = '';
   callBlockId = '';
   resultBlockId = '';
-  private readonly facts: number = 0;
+  /** Which fast-path facts the record holds: the budget's decisions, the one attempt. */
+  private readonly reserved: boolean = false;
+  private readonly settled: boolean = false;
+  private readonly attempted: boolean = false;
   private readonly factSessionId: string = '';
   private readonly reservedMicroUsd: number = 0;
   private readonly spentAtReserve: number = 0;
@@ -63,10 +61,9 @@ export class DirectRecord implements GuardedCallRecord {
     facts: CallDetails | undefined,
   ) {
     if (facts !== undefined) {
-      this.facts =
-        (facts.reservedFact ? reservedBit : 0) |
-        (facts.settledFact ? settledBit : 0) |
-        (facts.attemptFact ? attemptedBit : 0);
+      this.reserved = facts.reservedFact;
+      this.settled = facts.settledFact;
+      this.attempted = facts.attemptFact;
       this.factSessionId = facts.factSessionId;
       this.reservedMicroUsd = facts.factReservedMicroUsd;
       this.spentAtReserve = facts.factSpentAtReserve;
@@ -94,21 +91,18 @@ export class DirectRecord implements GuardedCallRecord {
   /** The guard record: as `guardRecord` builds it (same keys, same order). */
   get guard(): Record<string, unknown> {
     if (this.built !== undefined) return this.built;
-    const facts = this.facts;
     const sessionId = this.factSessionId;
-    const reserved =
-      (facts & reservedBit) !== 0
-        ? reservedDecision(sessionId, this.reservedMicroUsd, this.spentAtReserve)
-        : undefined;
+    const reserved = this.reserved
+      ? reservedDecision(sessionId, this.reservedMicroUsd, this.spentAtReserve)
+      : undefined;
     const remaining =
       this.remainingMicroUsd === undefined ? this.derivedRemaining() : this.remainingMicroUsd;
-    const settled =
-      (facts & settledBit) !== 0
-        ? settledDecision(sessionId, this.chargedMicroUsd, this.spentMicroUsd, remaining)
-        : undefined;
+    const settled = this.settled
+      ? settledDecision(sessionId, this.chargedMicroUsd, this.spentMicroUsd, remaining)
+      : undefined;
     const duration = this.durationMs === undefined ? this.executionTimeMs : this.durationMs;
     const guard: Record<string, unknown> = {
-      attempts: (facts & attemptedBit) !== 0 ? [firstAttemptSucceeded(duration)] : [],
+      attempts: this.attempted ? [firstAttemptSucceeded(duration)] : [],
       decisions:
         reserved === undefined ? [] : settled === undefined ? [reserved] : [reserved, settled],
     };
