@@ -6,6 +6,10 @@ export default defineProject({
   test: {
     name: 'server',
     include: ['src/**/*.test.ts'],
+    // every suite runs on Postgres too, over real HTTP, often beside other test files on a
+    // loaded machine: a request takes tens of milliseconds there, so the 5 s default is short
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
   },
 });
