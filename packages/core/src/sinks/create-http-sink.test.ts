@@ -290,6 +290,24 @@ describe('createHttpSink', () => {
     expect(server.stored.get(tracer.traceId)).toEqual(ids);
   });
 
+  it('drops a block with no JSON form, reports it in flush(), and sends the others', async () => {
+    const server = await collector();
+    const sink = sinkFor(server);
+    const tracer = createTracer({ sinks: [sink] });
+    const ids = logMessages(tracer, 2);
+    const [first] = tracer.blocks();
+    sink.write({ ...(first as Block), id: 'tb_bigint', metadata: { count: 1n } });
+    sink.write({ ...(first as Block), id: 'tb_no_trace', trace_id: '' });
+    const error = await sink.flush().catch((caught: unknown) => caught as SinkError);
+    expect(error?.code).toBe('SINK_WRITE_FAILED');
+    expect(error?.droppedBlocks).toBe(2);
+    expect(error?.message).toMatch(/tb_bigint could not be serialised as JSON/);
+    expect(error?.message).toMatch(/tb_no_trace has no trace_id/);
+    expect(server.stored.get(tracer.traceId)).toEqual(ids);
+    expect(sink.droppedBlocks).toBe(2);
+    await expect(sink.flush()).resolves.toBeUndefined();
+  });
+
   it('close() flushes; a write after it throws SINK_CLOSED', async () => {
     const server = await collector();
     const sink = sinkFor(server);

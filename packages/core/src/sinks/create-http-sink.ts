@@ -110,11 +110,16 @@ export const httpSinkLimits = Object.freeze({
 /** `{"blocks":[` and `]}` around the blocks of a request. */
 const envelopeBytes = 13;
 
-/** One buffered block: its write order, its JSON and the JSON's UTF-8 size. */
+/**
+ * One buffered block: its write order, and the block until it is serialised (off `write()`'s
+ * path: see `prepare`), then its JSON and the JSON's UTF-8 size.
+ */
 interface Queued {
   readonly seq: number;
-  readonly json: string;
-  readonly bytes: number;
+  readonly traceId: string;
+  block: Block | undefined;
+  json: string;
+  bytes: number;
 }
 
 /** One trace's buffered blocks, in write order; `head` is the first not yet taken. */
@@ -178,6 +183,9 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
   let queuedBlocks = 0;
   let queuedBytes = 0;
   let inFlight: readonly Queued[] | undefined;
+  /** Written, not yet serialised: `prepare` turns them into JSON a moment after `write()`. */
+  let unprepared: Queued[] = [];
+  let prepareScheduled = false;
   let lastSeq = 0;
   /** Blocks up to this seq are due now (a flush, or the interval timer, asked for them). */
   let drainTarget = 0;
@@ -215,8 +223,65 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
     return min;
   }
 
+  /**
+   * Serialises what was written since the last call. `JSON.stringify` is most of a block's cost
+   * here, so it runs after the writer's synchronous work (or when a batch is taken), not in
+   * `write()`. A block with no JSON form is dropped and reported.
+   */
+  function prepare(): void {
+    if (unprepared.length === 0) return;
+    const items = unprepared;
+    unprepared = [];
+    let dropped: Set<Queued> | undefined;
+    for (const item of items) {
+      let json: string | undefined;
+      let cause: unknown;
+      try {
+        json = JSON.stringify(item.block);
+      } catch (error) {
+        cause = error;
+      }
+      if (typeof json !== 'string') {
+        dropUnwritable(item.block as Block, 'could not be serialised as JSON', cause);
+        queuedBlocks--;
+        dropped ??= new Set();
+        dropped.add(item);
+        continue;
+      }
+      item.json = json;
+      item.bytes = Buffer.byteLength(json);
+      item.block = undefined;
+      queuedBytes += item.bytes + 1;
+    }
+    if (dropped !== undefined) forgetDropped(dropped);
+    if (queuedBytes >= maxBatchBytes) schedulePump();
+  }
+
+  /** Takes blocks that could not be serialised out of their traces' queues. */
+  function forgetDropped(dropped: Set<Queued>): void {
+    const traces = new Set([...dropped].map((item) => item.traceId));
+    for (const traceId of traces) {
+      const queue = queues.get(traceId);
+      if (queue === undefined) continue;
+      queue.items = queue.items.slice(queue.head).filter((item) => !dropped.has(item));
+      queue.head = 0;
+      if (queue.items.length === 0) queues.delete(traceId);
+    }
+  }
+
+  function schedulePrepare(): void {
+    if (prepareScheduled) return;
+    prepareScheduled = true;
+    const immediate = setImmediate(() => {
+      prepareScheduled = false;
+      prepare();
+    });
+    immediate.unref?.();
+  }
+
   /** The trace to send a batch of now, or undefined when nothing is due. */
   function dueTrace(): string | undefined {
+    prepare();
     if (queuedBlocks === 0) return undefined;
     let oldest: string | undefined;
     let oldestSeq = Number.POSITIVE_INFINITY;
@@ -444,6 +509,8 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
   }
 
   function flush(): Promise<void> {
+    // blocks with no JSON form are found (and reported) now, not after this flush
+    prepare();
     const target = lastSeq;
     if (minPendingSeq() > target) {
       const error = takeReport();
@@ -505,26 +572,19 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
         dropUnwritable(block, 'has no trace_id');
         return;
       }
-      let json: string;
-      try {
-        json = JSON.stringify(block);
-      } catch (cause) {
-        dropUnwritable(block, 'could not be serialised as JSON', cause);
-        return;
-      }
-      const bytes = Buffer.byteLength(json);
-      const item: Queued = { seq: ++lastSeq, json, bytes };
+      const item: Queued = { seq: ++lastSeq, traceId, block, json: '', bytes: 0 };
       const queue = queues.get(traceId);
       if (queue === undefined) queues.set(traceId, { items: [item], head: 0 });
       else queue.items.push(item);
+      unprepared.push(item);
       queuedBlocks++;
-      queuedBytes += bytes + 1;
       if (!tracked) {
         tracked = true;
         trackUnwritten(exitState);
       }
-      if (queuedBlocks >= maxBatchBlocks || queuedBytes >= maxBatchBytes) schedulePump();
-      else if (intervalTimer === undefined) {
+      if (queuedBlocks >= maxBatchBlocks) schedulePump();
+      else schedulePrepare();
+      if (intervalTimer === undefined) {
         intervalTimer = setTimeout(() => {
           intervalTimer = undefined;
           if (lastSeq > drainTarget) drainTarget = lastSeq;
