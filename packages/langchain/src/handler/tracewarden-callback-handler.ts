@@ -498,10 +498,13 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       );
       response.metadata = { langchain: runMetadata(run) };
       if (this.#runtime.recordRaw) response.raw = rawResponseOf(message);
+      // with a fixed tracer every run records there: the answer need not point to its trace
+      // (a WeakMap entry per answer, and the GC's work on it), only its call ids do (guarded
+      // tools find the trace of their call by them)
       linkResponse(
         handle.tracer,
-        generation?.message,
-        (response.toolCalls ?? []).map((call) => call.id),
+        this.#options.tracer === undefined ? generation?.message : undefined,
+        response.toolCalls,
       );
       const outcome = handle.finish(response);
       noteAnswer(handle.tracer, outcome.messageBlockId);

@@ -288,11 +288,7 @@ export function tracewardenAgentMiddleware(
     const response = messageToResponse(message, `agent_${Date.now().toString(36)}`);
     response.metadata = { langchain: { source: 'agent_middleware' } };
     if (runtime.recordRaw) response.raw = rawResponseOf(message);
-    linkResponse(
-      tracer,
-      answer,
-      (response.toolCalls ?? []).map((call) => call.id),
-    );
+    linkResponse(tracer, answer, response.toolCalls);
     const outcome = handle.finish(response);
     noteAnswer(tracer, outcome.messageBlockId);
     handOverVerdicts(outcome);

@@ -19,9 +19,13 @@ const byCallId = new Map<string, Tracer>();
 const maxCallIds = 10_000;
 
 /** Remembers that `tracer` recorded `message` (a model's answer) and its tool calls. @internal */
-export function linkResponse(tracer: Tracer, message: unknown, callIds: readonly string[]): void {
+export function linkResponse(
+  tracer: Tracer,
+  message: unknown,
+  calls: readonly { readonly id: string }[] | undefined,
+): void {
   if (typeof message === 'object' && message !== null) byMessage.set(message, tracer);
-  for (const id of callIds) linkCall(tracer, id);
+  if (calls !== undefined) for (const call of calls) linkCall(tracer, call.id);
 }
 
 /** Remembers that `tracer` holds the TOOL_CALL `callId`. @internal */
