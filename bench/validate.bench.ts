@@ -1,22 +1,51 @@
 // node-flags: --max-old-space-size=4096 --expose-gc
 /**
- * Parse + validate of 1,000,000 JSONL blocks against `JSON.parse` alone of the same lines
- * (target: at most 1.3x), with zod's `BlockSchema.safeParse` for reference, then streaming
- * validation of a JSONL file far larger than the heap of the child process that reads it.
+ * Parse + validate against `JSON.parse` alone of the same lines (target: at most 1.3x), for both
+ * APIs, on every shape issue 18 names: small blocks (~250 bytes: user messages, tool calls with
+ * two small arguments, tool results) and large ones (~2 KB, with large metadata, arguments and
+ * outputs); in order and with parents after their children; on one trace and on many. Each case
+ * measures the parse and the parse + validate of the same lines back to back, alternating which
+ * goes first, and reports the median of the per-round ratios. Then streaming validation of a
+ * JSONL file far larger than the heap of the child process that reads it.
+ *
+ * `--against <module>` also measures a second implementation (a module exporting
+ * `validateBlocks` and `createBlockValidator`, e.g. an older checkout's
+ * `packages/core/src/validation/index.ts`) interleaved with this one, for an A/B in one process.
+ * `--rounds N` sets the rounds per case (default 60); `--dump <folder>` writes each case's lines
+ * to a JSONL file there (for `node --cpu-prof` runs) and stops.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { BlockSchema, type BlockValidator, createBlockValidator } from '@tracewarden/core';
-import { type Measurement, mib, report, time } from './lib.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as core from '@tracewarden/core';
+import { mib } from './lib.js';
+import { median } from './paired.js';
 
-const gc = (globalThis as { gc?: () => void }).gc;
-const blocksPerTrace = 100;
-const lineCount = 1_000_000;
-const streamLineCount = 1_000_000;
+const gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
+
+/** The streaming validator; `acceptLine` is absent from checkouts before it existed. */
+interface StreamValidator {
+  accept(input: unknown): unknown;
+  acceptLine?: (line: string) => unknown;
+}
+
+/** The two APIs under test, from this checkout or from `--against`. */
+interface Subject {
+  name: string;
+  validateBlocks: (blocks: unknown[]) => { ok: boolean; errors: unknown[] };
+  createBlockValidator: (options: { traceId: string }) => StreamValidator;
+}
 
 /** Deterministic pseudo-random numbers, so every run measures the same lines. */
 function createRandom(seed: number): () => number {
@@ -58,93 +87,430 @@ function sentence(random: () => number, count: number): string {
   return text;
 }
 
+type Size = 'small' | 'large';
+
 /**
- * Yields realistic block lines: per trace a user message, then turns of an assistant message
- * (sometimes without content), a think, a tool call and one or two results (some streamed with seq).
+ * The lines of one trace, parents first. Small: a user message, then turns of an assistant
+ * message (mostly without content), a tool call with two small arguments (half as an object,
+ * half as JSON text) and its result (now and then streamed with seq), about 250 bytes a line.
+ * Large: the same turns with long texts, a think, provider metadata on assistant messages, large
+ * arguments and outputs, about 2 KB a line.
  */
-function* generateLines(count: number, seed: number): Generator<string> {
-  const random = createRandom(seed);
-  let produced = 0;
-  let traceNumber = 0;
-  const start = Date.UTC(2025, 0, 31, 12);
-  while (produced < count) {
-    const traceId = `tr_01JD3X4Y5Z6A7B8C9D${String(traceNumber++).padStart(8, '0')}`;
-    let n = 0;
-    let messageId = '';
-    const block = (
-      subType: string,
-      parent: string | null,
-      payload: unknown,
-      extra = '',
-    ): string => {
-      const id = `tb_01JD3X4Y5Z${String(traceNumber).padStart(8, '0')}${String(n).padStart(8, '0')}`;
-      const createdAt = new Date(start + traceNumber * 1000 + n).toISOString();
-      n++;
-      produced++;
-      const parentField = parent === null ? '' : `,"parent_block_id":"${parent}"`;
-      return `{"id":"${id}","trace_id":"${traceId}","sub_type":"${subType}","payload":${JSON.stringify(payload)}${parentField}${extra},"created_at":"${createdAt}"}`;
+function traceLines(
+  size: Size,
+  traceNumber: number,
+  count: number,
+  random: () => number,
+): string[] {
+  const lines: string[] = [];
+  const traceId = `tr_01JD3X4Y5Z6A7B8C9D${String(traceNumber).padStart(8, '0')}`;
+  const start = Date.UTC(2025, 0, 31, 12) + traceNumber * 60_000;
+  const large = size === 'large';
+  let n = 0;
+  const block = (subType: string, parent: string | null, payload: unknown, rest = ''): string => {
+    const id = `tb_01JD3X4Y5Z${String(traceNumber).padStart(8, '0')}${String(n).padStart(8, '0')}`;
+    const createdAt = new Date(start + n).toISOString();
+    n++;
+    const parentField = parent === null ? '' : `,"parent_block_id":"${parent}"`;
+    lines.push(
+      `{"id":"${id}","trace_id":"${traceId}","sub_type":"${subType}","payload":${JSON.stringify(payload)}${parentField}${rest},"created_at":"${createdAt}"}`,
+    );
+    return id;
+  };
+  const metadata = (): string =>
+    large
+      ? `,"metadata":${JSON.stringify({
+          model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
+          request_id: `req_${Math.floor(random() * 1e12)}`,
+          usage: {
+            input_tokens: 812,
+            output_tokens: 64,
+            input_tokens_details: { cached_tokens: 512 },
+            output_tokens_details: { reasoning_tokens: 32 },
+          },
+          cost_usd: 0.00184,
+          latency_ms: 812,
+          time_to_first_token_ms: 231,
+          attempts: [
+            { attempt: 1, status: 429, error: sentence(random, 8), retry_after_ms: 200 },
+            { attempt: 2, status: 200 },
+          ],
+          tags: ['agent', 'weather', 'prod', 'eu-west-1'],
+          labels: Object.fromEntries(
+            Array.from({ length: 12 }, (_, i) => [`label_${i}`, sentence(random, 3)]),
+          ),
+        })}`
+      : '';
+  block('MESSAGE', null, { role: 'user', content: sentence(random, large ? 250 : 12) });
+  let turn = 0;
+  while (n < count) {
+    const hasContent = random() < (large ? 0.7 : 0.2);
+    const message = block(
+      'MESSAGE',
+      null,
+      {
+        role: 'assistant',
+        content: hasContent ? sentence(random, large ? 120 : 10) : null,
+      },
+      metadata(),
+    );
+    if (large && n < count) block('THINK', message, { text: sentence(random, 250) });
+    if (n >= count) break;
+    const callId = `call_${traceNumber}_${turn++}`;
+    const smallArguments = { city: 'bogotá', units: 'celsius' };
+    const largeArguments = {
+      query: sentence(random, 60),
+      filters: Array.from({ length: 8 }, (_, i) => ({
+        field: `field_${i}`,
+        op: 'eq',
+        value: sentence(random, 4),
+      })),
+      limit: 20,
+      include_archived: false,
     };
-    const first = block('MESSAGE', null, { role: 'user', content: sentence(random, 20) });
-    messageId = first.slice(7, 7 + 29);
-    yield first;
-    while (n < blocksPerTrace && produced < count) {
-      const hasContent = random() < 0.6;
-      const assistant = block(
-        'MESSAGE',
-        null,
-        { role: 'assistant', content: hasContent ? sentence(random, 30) : null },
-        ',"metadata":{"model":"gpt-4.1","usage":{"input_tokens":812,"output_tokens":64}}',
-      );
-      messageId = assistant.slice(7, 7 + 29);
-      yield assistant;
-      if (n >= blocksPerTrace || produced >= count) break;
-      yield block('THINK', messageId, { text: sentence(random, 25) });
-      if (n >= blocksPerTrace || produced >= count) break;
-      const callId = `call_${traceNumber}_${n}`;
-      const call = block('TOOL_CALL', messageId, {
+    const args = large ? largeArguments : smallArguments;
+    const call = block('TOOL_CALL', message, {
+      call_id: callId,
+      name: 'get_weather',
+      arguments: random() < 0.5 ? args : JSON.stringify(args),
+    });
+    if (n >= count) break;
+    if (random() < 0.8) {
+      const output = large
+        ? {
+            items: Array.from({ length: 10 }, (_, i) => ({
+              id: i,
+              title: sentence(random, 6),
+              summary: sentence(random, 18),
+              score: random(),
+            })),
+            total: 10,
+          }
+        : random() < 0.5
+          ? { forecast: sentence(random, 3), temperature: 22 }
+          : sentence(random, 5);
+      block('TOOL_RESULT', call, { call_id: callId, output }, large ? ',"extra":{"reward":1}' : '');
+    } else {
+      block('TOOL_RESULT', call, {
         call_id: callId,
-        name: 'get_weather',
-        arguments:
-          random() < 0.5
-            ? { city: 'bogotá', units: 'celsius' }
-            : '{"city":"bogotá","units":"celsius"}',
+        delta: sentence(random, large ? 120 : 4),
+        seq: 0,
       });
-      const callBlockId = call.slice(7, 7 + 29);
-      yield call;
-      if (n >= blocksPerTrace || produced >= count) break;
-      if (random() < 0.7) {
-        yield block(
-          'TOOL_RESULT',
-          callBlockId,
-          { call_id: callId, output: { forecast: sentence(random, 12), temperature: 22 } },
-          ',"extra":{"reward":1}',
+      if (n >= count) break;
+      block('TOOL_RESULT', call, {
+        call_id: callId,
+        delta: sentence(random, large ? 120 : 4),
+        seq: 1,
+      });
+    }
+  }
+  return lines;
+}
+
+type Layout = 'one trace' | 'many traces' | 'interleaved';
+type Order = 'in order' | 'parents last';
+
+/**
+ * `count` lines in windows of `window` lines, each window whole on its own (every parent in
+ * it): one trace per window, or traces of 100 blocks one after another, or the window's traces
+ * open at once with their blocks interleaved; parents last reverses each trace's lines.
+ */
+function caseLines(
+  size: Size,
+  layout: Layout,
+  order: Order,
+  count: number,
+  window: number,
+): string[] {
+  const random = createRandom(size === 'small' ? 42 : 43);
+  const perTrace = layout === 'one trace' ? window : 100;
+  const traces: string[][] = [];
+  for (let produced = 0, t = 0; produced < count; t++) {
+    const lines = traceLines(size, t, Math.min(perTrace, count - produced), random);
+    if (order === 'parents last') lines.reverse();
+    traces.push(lines);
+    produced += lines.length;
+  }
+  if (layout !== 'interleaved') return traces.flat();
+  const lines: string[] = [];
+  const open = window / perTrace;
+  for (let group = 0; group < traces.length; group += open) {
+    const batch = traces.slice(group, group + open);
+    const longest = Math.max(...batch.map((lines) => lines.length));
+    for (let i = 0; i < longest; i++)
+      for (const trace of batch) {
+        const line = trace[i];
+        if (line !== undefined) lines.push(line);
+      }
+  }
+  return lines;
+}
+
+type Api = 'validateBlocks' | 'createBlockValidator';
+
+/** What the streaming API is given: each line's text (`acceptLine`) or its parsed object. */
+type Input = 'lines' | 'objects';
+
+interface Case {
+  api: Api;
+  input: Input;
+  size: Size;
+  layout: Layout;
+  order: Order;
+  lines: string[];
+}
+
+function parseAll(lines: string[]): unknown[] {
+  const blocks = new Array<unknown>(lines.length);
+  for (let i = 0; i < lines.length; i++) blocks[i] = JSON.parse(lines[i] as string);
+  return blocks;
+}
+
+/** Parse + validate of a case's lines with one subject; throws if any generated block is rejected. */
+function validator(subject: Subject, testCase: Case): (lines: string[]) => unknown {
+  if (testCase.api === 'validateBlocks') {
+    return (lines) => {
+      const report = subject.validateBlocks(parseAll(lines));
+      if (!report.ok)
+        throw new Error(`${subject.name} rejected a generated block: ${report.errors[0]}`);
+      return report;
+    };
+  }
+  // a checkout without acceptLine takes the parsed object
+  const accept = (validator: StreamValidator, line: string): unknown =>
+    testCase.input === 'lines' && validator.acceptLine !== undefined
+      ? validator.acceptLine(line)
+      : validator.accept(JSON.parse(line));
+  if (testCase.layout === 'interleaved') {
+    return (lines) => {
+      const validators = new Map<string, StreamValidator>();
+      let last: unknown;
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i] as string;
+        const traceId = traceIdOf(line);
+        let validator = validators.get(traceId);
+        if (validator === undefined) {
+          validator = subject.createBlockValidator({ traceId });
+          validators.set(traceId, validator);
+        }
+        last = accept(validator, line);
+      }
+      return last;
+    };
+  }
+  return (lines) => {
+    let validator: StreamValidator | undefined;
+    let traceId = '';
+    let last: unknown;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      const lineTrace = traceIdOf(line);
+      if (lineTrace !== traceId) {
+        traceId = lineTrace;
+        validator = subject.createBlockValidator({ traceId });
+      }
+      last = accept(validator as StreamValidator, line);
+    }
+    return last;
+  };
+}
+
+/**
+ * The trace id of a generated line, read from its fixed place (after `{"id":"` and a 29-character id,
+ * then `","trace_id":"`): a reader that routes lines to per-trace validators does as much.
+ */
+function traceIdOf(line: string): string {
+  return line.slice(50, 79);
+}
+
+/** Baseline of a case: `JSON.parse` of the same lines, kept the same way the subject gets them. */
+function parser(testCase: Case): (lines: string[]) => unknown {
+  if (testCase.api === 'validateBlocks') return parseAll;
+  return (lines) => {
+    let last: unknown;
+    for (let i = 0; i < lines.length; i++) last = JSON.parse(lines[i] as string);
+    return last;
+  };
+}
+
+function timed(run: (lines: string[]) => unknown, lines: string[]): number {
+  // each timing starts with an empty young generation: no run pays for another's garbage
+  gc?.({ type: 'minor' });
+  const started = process.hrtime.bigint();
+  run(lines);
+  return Number(process.hrtime.bigint() - started) / lines.length;
+}
+
+/** The 10th percentile: on a shared host, the runs that other processes disturbed least. */
+function quick(values: number[]): number {
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 10)] ?? 0;
+}
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(argument('--rounds') ?? 60);
+  const subjects: Subject[] = [
+    { name: 'this checkout', ...(core as unknown as Omit<Subject, 'name'>) },
+  ];
+  const against = argument('--against');
+  if (against !== undefined) {
+    const module = (await import(pathToFileURL(resolve(against)).href)) as Omit<Subject, 'name'>;
+    subjects.push({ name: 'against', ...module });
+  }
+  // each case's lines, and the window each pair of timings takes from them: a few ms per timing,
+  // so a change of the host's phase rarely falls between the two timings of a pair
+  const counts: Record<Size, number> = { small: 20_000, large: 10_000 };
+  const windows: Record<Size, number> = { small: 1_000, large: 400 };
+  const cases: Case[] = [];
+  for (const size of ['small', 'large'] as const) {
+    for (const layout of ['one trace', 'many traces'] as const)
+      for (const order of ['in order', 'parents last'] as const)
+        cases.push({
+          api: 'validateBlocks',
+          input: 'objects',
+          size,
+          layout,
+          order,
+          lines: caseLines(size, layout, order, counts[size], windows[size]),
+        });
+    // the streaming API takes parents first (a child before its parent is rejected, as on the
+    // seed's server); its out-of-order case is many traces open at once, interleaved
+    for (const input of ['lines', 'objects'] as const)
+      for (const layout of ['one trace', 'many traces', 'interleaved'] as const)
+        cases.push({
+          api: 'createBlockValidator',
+          input,
+          size,
+          layout,
+          order: 'in order',
+          lines: caseLines(size, layout, 'in order', counts[size], windows[size]),
+        });
+  }
+  const dump = argument('--dump');
+  if (dump !== undefined) {
+    mkdirSync(dump, { recursive: true });
+    for (const testCase of cases) {
+      const name =
+        `${testCase.api}-${testCase.size}-${testCase.layout}-${testCase.order}`.replaceAll(
+          ' ',
+          '-',
         );
-      } else {
-        yield block('TOOL_RESULT', callBlockId, {
-          call_id: callId,
-          delta: sentence(random, 8),
-          seq: 0,
-        });
-        if (n >= blocksPerTrace || produced >= count) break;
-        yield block('TOOL_RESULT', callBlockId, {
-          call_id: callId,
-          delta: sentence(random, 8),
-          seq: 1,
-        });
+      writeFileSync(join(dump, `${name}.jsonl`), `${testCase.lines.join('\n')}\n`);
+    }
+    console.log(`wrote ${cases.length} cases to ${dump}`);
+    return;
+  }
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
+  console.log(`load average before: ${load()}`);
+  // ratios[case][subject]: validate / parse of the same lines in the same round
+  const ratios = cases.map(() => subjects.map(() => [] as number[]));
+  const parseNs = cases.map(() => [] as number[]);
+  const validateNs = cases.map(() => subjects.map(() => [] as number[]));
+  const runners = cases.map((testCase) => ({
+    parse: parser(testCase),
+    validate: subjects.map((subject) => validator(subject, testCase)),
+  }));
+  // every line of every case is validated once, untimed, so a generated block that a subject
+  // rejects fails the bench
+  for (let c = 0; c < cases.length; c++) {
+    const testCase = cases[c] as Case;
+    for (const run of runners[c]!.validate) run(testCase.lines);
+  }
+  for (let round = -3; round < rounds; round++) {
+    for (let c = 0; c < cases.length; c++) {
+      const testCase = cases[c] as Case;
+      const runner = runners[c]!;
+      const window = windows[testCase.size];
+      const from = ((round + 3) * window) % testCase.lines.length;
+      const lines = testCase.lines.slice(from, from + window);
+      for (let s = 0; s < subjects.length; s++) {
+        // parse and validate back to back, alternating which goes first (and which subject)
+        const subject = (round + c) % 2 === 0 ? s : subjects.length - 1 - s;
+        let parse: number;
+        let validate: number;
+        if ((round + s) % 2 === 0) {
+          parse = timed(runner.parse, lines);
+          validate = timed(runner.validate[subject]!, lines);
+        } else {
+          validate = timed(runner.validate[subject]!, lines);
+          parse = timed(runner.parse, lines);
+        }
+        // the first rounds warm up
+        if (round < 0) continue;
+        parseNs[c]!.push(parse);
+        validateNs[c]![subject]!.push(validate);
+        ratios[c]![subject]!.push(validate / parse);
       }
     }
   }
+  console.log(`load average after: ${load()}`);
+  console.log(
+    `\n## parse + validate / JSON.parse of the same lines (target <= 1.30), median of ${rounds} rounds, each pair measured back to back`,
+  );
+  const header = [
+    'api',
+    'given',
+    'blocks',
+    'layout',
+    'order',
+    'bytes/line',
+    'parse ns',
+    ...subjects.flatMap((s) => [`${s.name} ns`, `${s.name} ratio`, `${s.name} p10 ratio`]),
+  ];
+  const rows = cases.map((testCase, c) => {
+    const bytes =
+      testCase.lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0) /
+      testCase.lines.length;
+    return [
+      testCase.api === 'validateBlocks'
+        ? 'validateBlocks(array)'
+        : testCase.input === 'lines'
+          ? 'validator.acceptLine'
+          : 'validator.accept',
+      testCase.input,
+      `${testCase.size}`,
+      testCase.layout,
+      testCase.order,
+      bytes.toFixed(0),
+      median(parseNs[c]!).toFixed(0),
+      ...subjects.flatMap((_, s) => {
+        const values = ratios[c]![s]!;
+        return [
+          median(validateNs[c]![s]!).toFixed(0),
+          `x${median(values).toFixed(2)}`,
+          `x${(quick(validateNs[c]![s]!) / quick(parseNs[c]!)).toFixed(2)}`,
+        ];
+      }),
+    ];
+  });
+  console.log(
+    'ns are medians per line; ratio is the median of the per-pair ratios; p10 ratio divides the 10th-percentile times (the runs least disturbed by other processes)',
+  );
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`| ${header.map(() => '---').join(' | ')} |`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  if (process.argv.includes('--no-stream')) return;
+  await streamingFile();
 }
 
-/** Validates parsed lines with a fresh validator per trace; returns the number of rejected blocks. */
+/** Validates parsed lines with a fresh validator per trace (the streaming child). */
 function createStreamValidator(): (line: string) => void {
-  let validator: BlockValidator | undefined;
+  let validator: core.BlockValidator | undefined;
   let traceId = '';
   return (line) => {
     const block = JSON.parse(line) as { trace_id: string };
     if (block.trace_id !== traceId) {
       traceId = block.trace_id;
-      validator = createBlockValidator({ traceId });
+      validator = core.createBlockValidator({ traceId });
     }
     validator!.accept(block);
   };
@@ -170,133 +536,20 @@ async function streamChild(path: string): Promise<void> {
   );
 }
 
-async function main(): Promise<void> {
-  const lines = Array.from(generateLines(lineCount, 42));
-  const bytes = lines.reduce((sum, line) => sum + line.length, 0);
-  console.log(`${lines.length} lines, ${mib(bytes)}, ${blocksPerTrace} blocks per trace`);
-
-  const blockTypes: Record<string, string> = {
-    MESSAGE: 'MESSAGE',
-    TOOL_CALL: 'ACT',
-    THINK: 'ACT',
-    TOOL_RESULT: 'OBSERVE',
-  };
-  // Each variant runs over the same chunk of lines; many alternating short rounds, keeping each
-  // variant's fastest, so a busy machine disturbs the comparison as little as possible.
-  const chunk = 50_000;
-  let offset = 0;
-  const parseOnly = () => {
-    let last: unknown;
-    for (let i = offset; i < offset + chunk; i++) last = JSON.parse(lines[i]!);
-    return last;
-  };
-  const parseAndKeep = () => {
-    let kept = new Map<string, unknown>();
-    let traceId = '';
-    for (let i = offset; i < offset + chunk; i++) {
-      const value = JSON.parse(lines[i]!) as Record<string, unknown>;
-      if (value.trace_id !== traceId) {
-        traceId = value.trace_id as string;
-        kept = new Map();
-      }
-      const { id, trace_id, sub_type, payload, parent_block_id, metadata, extra, created_at } =
-        value;
-      Object.freeze(payload);
-      kept.set(
-        id as string,
-        Object.freeze({
-          id,
-          trace_id,
-          block_type: blockTypes[sub_type as string],
-          sub_type,
-          payload,
-          parent_block_id: parent_block_id ?? null,
-          metadata: metadata ?? {},
-          raw: null,
-          extra: extra ?? {},
-          created_at,
-          updated_at: created_at,
-        }),
-      );
-    }
-    return kept;
-  };
-  const parseAndValidate = () => {
-    const validate = createStreamValidator();
-    for (let i = offset; i < offset + chunk; i++) validate(lines[i]!);
-  };
-  const parseAndZod = () => {
-    let failures = 0;
-    for (let i = offset; i < offset + chunk; i++) {
-      const value = JSON.parse(lines[i]!) as Record<string, unknown>;
-      if (
-        !BlockSchema.safeParse({ block_type: blockTypes[value.sub_type as string], ...value })
-          .success
-      )
-        failures++;
-    }
-    if (failures > 0) throw new Error(`zod rejected ${failures} generated blocks`);
-  };
-  const variants = [parseOnly, parseAndKeep, parseAndValidate, parseAndZod];
-  const best = variants.map(() => Number.POSITIVE_INFINITY);
-  // validate / parse of each round: both measured back to back, so a slow phase of the host
-  // shows in both and mostly cancels
-  const roundRatios: number[] = [];
-  const floorRatios: number[] = [];
-  const chunks = lines.length / chunk;
-  const rounds = chunks;
-  const total = await time(() => {
-    for (let round = 0; round < rounds; round++) {
-      // every chunk is measured at least once per variant, and every line is validated
-      offset = (round % chunks) * chunk;
-      const took = variants.map(() => 0);
-      for (let v = 0; v < variants.length; v++) {
-        // each variant starts with an empty young generation: no variant pays for another's garbage
-        gc?.();
-        const started = process.hrtime.bigint();
-        variants[v]!();
-        took[v] = Number(process.hrtime.bigint() - started) / chunk;
-        best[v] = Math.min(best[v]!, took[v]!);
-      }
-      roundRatios.push(took[2]! / took[0]!);
-      floorRatios.push(took[1]! / took[0]!);
-    }
-  });
-  const row = (name: string, v: number): Measurement => ({
-    name,
-    nsPerOp: best[v]!,
-    ops: rounds * chunk,
-  });
-  report(
-    `parse + validate JSONL blocks, ${chunk} lines per round, best of ${rounds} rounds (ns per block)`,
-    [
-      row('JSON.parse alone', 0),
-      row('JSON.parse + keep frozen blocks per trace (floor)', 1),
-      row('JSON.parse + validator.accept', 2),
-      row('JSON.parse + zod BlockSchema.safeParse', 3),
-    ],
-  );
-  // The headline pairs each round's validate with the same round's parse of the same lines,
-  // measured back to back: a slow phase of the host hits both. (The best-of rows above take each
-  // variant's best round separately, which one unusually fast parse round can skew.)
-  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
-  const paired = median(roundRatios);
-  console.log(
-    `parse + validate / parse alone: x${paired.toFixed(2)} (target <= 1.30), median of ${rounds} rounds each measured back to back (best x${roundRatios[0]!.toFixed(2)}, worst x${roundRatios[roundRatios.length - 1]!.toFixed(2)}); keeping frozen blocks alone: x${median(floorRatios).toFixed(2)}`,
-  );
-  console.log(
-    `best-of-rounds ratio (each variant's best round): x${(best[2]! / best[0]!).toFixed(2)}; ${rounds * chunk} blocks per variant in ${(total.ms / 1000).toFixed(1)} s`,
-  );
-
-  lines.length = 0;
+/** Streaming validation of a 1M-line JSONL file in a child whose heap is far smaller than the file. */
+async function streamingFile(): Promise<void> {
   const folder = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
   const path = join(folder, `validate-${process.pid}.jsonl`);
   mkdirSync(folder, { recursive: true });
   try {
     const out = createWriteStream(path);
     let chunk = '';
-    for (const line of generateLines(streamLineCount, 7)) {
-      chunk += `${line}\n`;
+    const random = createRandom(7);
+    for (let trace = 0, produced = 0; produced < 1_000_000; trace++) {
+      for (const line of traceLines(trace % 10 === 0 ? 'large' : 'small', trace, 100, random)) {
+        chunk += `${line}\n`;
+        produced++;
+      }
       if (chunk.length > 1 << 20) {
         if (!out.write(chunk)) await once(out, 'drain');
         chunk = '';
@@ -330,7 +583,7 @@ async function main(): Promise<void> {
     const result = JSON.parse(output) as { lines: number; peakHeap: number; maxRss: number };
     console.log(`\n## streaming validation of a JSONL file larger than the heap`);
     console.log(
-      `file ${mib(fileBytes)}, ${result.lines} lines, child ${flags.join(' ')}: ${ms.toFixed(0)} ms (${((ms * 1e6) / result.lines).toFixed(0)} ns per line incl. startup)`,
+      `file ${mib(fileBytes)}, ${result.lines} lines (one trace in ten large), child ${flags.join(' ')}: ${ms.toFixed(0)} ms (${((ms * 1e6) / result.lines).toFixed(0)} ns per line incl. startup)`,
     );
     console.log(
       `peak heapUsed ${mib(result.peakHeap)}, peak RSS ${mib(result.maxRss)} (file / peak RSS = x${(fileBytes / result.maxRss).toFixed(1)})`,

@@ -6,7 +6,7 @@ import { TraceError } from '../errors/index.js';
  * @internal
  */
 export function asTraceError(error: unknown, path: string | undefined): TraceError {
-  if (error instanceof TraceError) return error;
+  if (TraceError.isInstance(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new TraceError({
     code: 'VALIDATION',

@@ -479,6 +479,7 @@ describe('check and accept', () => {
     expect(Object.getPrototypeOf(validator)).toBe(Object.prototype);
     expect(Object.keys(validator)).toEqual([
       'accept',
+      'acceptLine',
       'check',
       'acceptOwned',
       'acceptAllOwned',

@@ -1,4 +1,4 @@
-import type { TraceError } from '../errors/index.js';
+import { TraceError } from '../errors/index.js';
 import type { Block, ToolCallBlock } from '../model/index.js';
 import { asTraceError } from './as-trace-error.js';
 import {
@@ -9,6 +9,7 @@ import {
   inspectBlock,
   inspectDraft,
 } from './inspect-block.js';
+import { forgetParsedText, trustParsedText } from './parsed-text.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import type { BlockLimits, BlockValidator, BlockValidatorOptions } from './types.js';
 
@@ -437,6 +438,32 @@ class TraceState {
     return block;
   }
 
+  acceptLine(line: string): Block {
+    if (typeof line !== 'string')
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `block: must be JSON text, got ${line === null ? 'null' : `a ${typeof line}`}; pass one block's JSON text, e.g. a line of a JSONL file, or use accept() for an object`,
+        details: {},
+      });
+    let input: unknown;
+    try {
+      input = JSON.parse(line);
+    } catch (cause) {
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `block: is not valid JSON (${(cause as Error).message}); pass one block's JSON text, e.g. a line of a JSONL file`,
+        details: {},
+        cause,
+      });
+    }
+    trustParsedText(line);
+    try {
+      return this.accept(input);
+    } finally {
+      forgetParsedText();
+    }
+  }
+
   check(input: unknown): TraceError[] {
     const errors: TraceError[] = [];
     try {
@@ -513,6 +540,9 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
   const validator = {
     accept(input: unknown): Block {
       return state.accept(input);
+    },
+    acceptLine(line: string): Block {
+      return state.acceptLine(line);
     },
     check(input: unknown): TraceError[] {
       return state.check(input);

@@ -6,6 +6,7 @@ import { isJsonObjectText } from './is-json-object-text.js';
 import { isWellFormed } from './is-well-formed.js';
 import { jsonByteBound } from './json-byte-bound.js';
 import { jsonProblem, maxJsonDepth } from './json-problem.js';
+import { parsedText } from './parsed-text.js';
 import type { BlockLimits } from './types.js';
 import { stringByteLength } from './utf8-byte-length.js';
 
@@ -27,6 +28,13 @@ export interface DraftBlock {
   created_at: unknown;
   updated_at: unknown;
 }
+
+/**
+ * Where a block is in a batch (its index, formatted only when an error names it), or
+ * `undefined` for a block validated on its own.
+ * @internal
+ */
+export type BlockPath = string | number | undefined;
 
 /**
  * Shared default for `metadata` and `extra`: frozen, so sharing it between blocks is safe.
@@ -135,9 +143,9 @@ export function report(errors: TraceError[] | undefined, error: TraceError): voi
  * Details every error about a block carries, from whatever identifying fields are valid.
  * @internal
  */
-function baseDetails(draft: DraftBlock | undefined, path: string | undefined): TraceErrorDetails {
+function baseDetails(draft: DraftBlock | undefined, path: BlockPath): TraceErrorDetails {
   const details: TraceErrorDetails = {};
-  if (path !== undefined) details.path = path;
+  if (path !== undefined) details.path = String(path);
   if (draft === undefined) return details;
   if (typeof draft.sub_type === 'string') details.sub_type = draft.sub_type;
   if (typeof draft.trace_id === 'string') details.trace_id = draft.trace_id;
@@ -149,7 +157,7 @@ function baseDetails(draft: DraftBlock | undefined, path: string | undefined): T
 }
 
 /** How a block is named in messages: its index in a batch, and its id when it has one. @internal */
-function blockLabel(draft: DraftBlock | undefined, path: string | undefined): string {
+function blockLabel(draft: DraftBlock | undefined, path: BlockPath): string {
   const id =
     draft !== undefined && typeof draft.id === 'string' && draft.id !== '' ? draft.id : undefined;
   if (path !== undefined) return id === undefined ? `block ${path}` : `block ${path} (${id})`;
@@ -161,7 +169,7 @@ export function fail(
   errors: TraceError[] | undefined,
   code: TraceErrorCode,
   draft: DraftBlock | undefined,
-  path: string | undefined,
+  path: BlockPath,
   message: string,
   extra: TraceErrorDetails,
 ): void {
@@ -176,7 +184,7 @@ export function fail(
 function failField(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   field: string,
   message: string,
 ): void {
@@ -190,7 +198,7 @@ function failField(
 function checkLimitedField(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   field: string,
   value: unknown,
   limit: number,
@@ -201,6 +209,8 @@ function checkLimitedField(
     text = value;
   } else {
     isString = false;
+    // parsed from a short enough text: it fits, encodes and nests shallowly, nothing to count
+    if (parsedText.serialisable && parsedText.maxJsonBytes <= limit) return;
     const bound = jsonByteBound(value, 0);
     if (bound >= 0 && bound <= limit) return;
     // JSON.stringify below catches cycles and BigInt, but nesting only past the stack's depth
@@ -258,7 +268,7 @@ function checkLimitedField(
         trace_id: typeof draft.trace_id === 'string' ? draft.trace_id : null,
         parent_block_id: typeof draft.parent_block_id === 'string' ? draft.parent_block_id : null,
       };
-      if (path !== undefined) details.path = path;
+      if (path !== undefined) details.path = String(path);
       report(
         errors,
         new TraceError({
@@ -269,7 +279,7 @@ function checkLimitedField(
       );
     }
   }
-  if (isString ? !isWellFormed(text) : hasEscapedLoneSurrogate(text)) {
+  if (isString ? !parsedText.wellFormed && !isWellFormed(text) : hasEscapedLoneSurrogate(text)) {
     failField(
       errors,
       draft,
@@ -303,7 +313,7 @@ export function fitsLimit(value: unknown, limit: number): boolean {
 function checkNonEmptyString(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   field: string,
   value: unknown,
   what: string,
@@ -322,7 +332,7 @@ function checkNonEmptyString(
 function checkMessagePayload(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   payload: Record<string, unknown>,
   limits: BlockLimits,
 ): void {
@@ -397,7 +407,7 @@ function checkMessagePayload(
 function checkToolCallPayload(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   payload: Record<string, unknown>,
   limits: BlockLimits,
 ): void {
@@ -450,7 +460,7 @@ function checkToolCallPayload(
 function checkToolResultPayload(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   payload: Record<string, unknown>,
   limits: BlockLimits,
 ): void {
@@ -500,7 +510,7 @@ function checkToolResultPayload(
 function checkTimestamp(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   field: string,
   value: unknown,
 ): void {
@@ -518,7 +528,7 @@ function checkTimestamp(
 function checkObjectField(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   field: 'metadata' | 'extra',
   value: unknown,
 ): void {
@@ -532,7 +542,7 @@ function checkObjectField(
     );
     return;
   }
-  checkSerialisable(errors, draft, path, field, value, true);
+  if (!parsedText.serialisable) checkSerialisable(errors, draft, path, field, value, true);
 }
 
 /**
@@ -546,7 +556,7 @@ export function inspectBlock(
   input: unknown,
   limits: BlockLimits,
   errors: TraceError[] | undefined,
-  path: string | undefined,
+  path: BlockPath,
 ): DraftBlock | undefined {
   if (!isRecord(input)) {
     fail(
@@ -605,7 +615,7 @@ export function inspectDraft(
   givenUpdatedAt: unknown,
   limits: BlockLimits,
   errors: TraceError[] | undefined,
-  path: string | undefined,
+  path: BlockPath,
 ): void {
   const subType = draft.sub_type;
   const parent = draft.parent_block_id;
@@ -616,7 +626,7 @@ export function inspectDraft(
   const id = draft.id;
   if (typeof id !== 'string' || id === '') {
     failField(errors, draft, path, 'id', `id must be a non-empty string, got ${describe(id)}`);
-  } else if (!isWellFormed(id)) {
+  } else if (!parsedText.wellFormed && !isWellFormed(id)) {
     failField(
       errors,
       draft,
@@ -625,7 +635,11 @@ export function inspectDraft(
       'id contains a lone UTF-16 surrogate, which cannot be encoded as UTF-8 without loss; use ASCII ids',
     );
   }
-  if (typeof draft.trace_id === 'string' && !isWellFormed(draft.trace_id)) {
+  if (
+    typeof draft.trace_id === 'string' &&
+    !parsedText.wellFormed &&
+    !isWellFormed(draft.trace_id)
+  ) {
     failField(
       errors,
       draft,
@@ -734,10 +748,12 @@ export function inspectDraft(
         checkToolResultPayload(errors, draft, path, draft.payload, limits);
         break;
     }
-    checkOtherPayloadFields(errors, draft, path, draft.payload, subType);
+    if (!parsedText.serialisable)
+      checkOtherPayloadFields(errors, draft, path, draft.payload, subType);
   }
   const raw = draft.raw;
-  if (raw !== null) checkSerialisable(errors, draft, path, 'raw', raw, false);
+  if (raw !== null && !parsedText.serialisable)
+    checkSerialisable(errors, draft, path, 'raw', raw, false);
 }
 
 /** The payload field each sub type checks by size (and so already for its JSON form). */
@@ -761,7 +777,7 @@ function limitedFieldOf(subType: unknown): string | undefined {
 function checkOtherPayloadFields(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   payload: Record<string, unknown>,
   subType: unknown,
 ): void {
@@ -783,7 +799,7 @@ function checkOtherPayloadFields(
 function checkSerialisable(
   errors: TraceError[] | undefined,
   draft: DraftBlock,
-  path: string | undefined,
+  path: BlockPath,
   field: string,
   value: unknown,
   checkKeys: boolean,

@@ -19,9 +19,46 @@ export function digitsAt(text: string, start: number, count: number): number {
 const isoTimestamp =
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-// The last timestamp that passed: the tracer stamps every block of a millisecond with the same
-// string, and a JSONL file often repeats one. Only a cache: it was fully checked.
+// The last timestamp that passed, and its first 17 characters (`YYYY-MM-DDTHH:MM:`): the tracer
+// stamps every block of a millisecond with the same string, and the blocks of a file mostly
+// share their minute with the block before. A timestamp with that prefix needs only its seconds,
+// fraction and zone checked (the day's range depends on the prefix alone). Only a cache: both
+// were fully checked.
 let trustedTimestamp: string | undefined;
+let trustedPrefix = '';
+
+/** Whether `text[at..]` is `SS[.fraction](Z|+HH:MM|-HH:MM)` to its end, every field in range. */
+function isSecondsAndZone(text: string, at: number): boolean {
+  const length = text.length;
+  const tens = text.charCodeAt(at);
+  const units = text.charCodeAt(at + 1);
+  // 00-59 or 60 (a leap second)
+  if (!(tens >= 48 && tens <= 53 ? units >= 48 && units <= 57 : tens === 54 && units === 48))
+    return false;
+  let index = at + 2;
+  if (text.charCodeAt(index) === 46) {
+    const first = index + 1;
+    index = first;
+    while (index < length) {
+      const code = text.charCodeAt(index);
+      if (code < 48 || code > 57) break;
+      index++;
+    }
+    if (index === first || index - first > 9) return false;
+  }
+  const zone = text.charCodeAt(index);
+  if (zone === 90) return index + 1 === length;
+  if ((zone !== 43 && zone !== 45) || index + 6 !== length) return false;
+  const hours = digitsAt(text, index + 1, 2);
+  return (
+    hours >= 0 && hours <= 23 && text.charCodeAt(index + 3) === 58 && isMinutes(text, index + 4)
+  );
+}
+
+function isMinutes(text: string, at: number): boolean {
+  const minutes = digitsAt(text, at, 2);
+  return minutes >= 0 && minutes <= 59;
+}
 
 /**
  * Whether `text` is a strict ISO 8601 date-time with a zone (`2025-01-31T12:00:00.000Z`,
@@ -31,11 +68,17 @@ let trustedTimestamp: string | undefined;
  */
 export function isIsoTimestamp(text: string): boolean {
   if (text === trustedTimestamp) return true;
+  if (text.startsWith(trustedPrefix) && trustedPrefix !== '') {
+    if (!isSecondsAndZone(text, 17)) return false;
+    trustedTimestamp = text;
+    return true;
+  }
   if (!isoTimestamp.test(text)) return false;
   // the pattern allows days 01-31 in every month: past the 28th, check the month's length
   const day = digitsAt(text, 8, 2);
   if (day > 28 && day > daysInMonth(digitsAt(text, 0, 4), digitsAt(text, 5, 2))) return false;
   trustedTimestamp = text;
+  trustedPrefix = text.slice(0, 17);
   return true;
 }
 

@@ -1,49 +1,10 @@
 import { TraceError } from '../errors/index.js';
 import { asTraceError } from './as-trace-error.js';
-import { type DraftBlock, fail, inspectBlock } from './inspect-block.js';
+import { BatchIndex } from './batch-index.js';
+import { type DraftBlock, inspectBlock } from './inspect-block.js';
+import { reportCrossBlockErrors } from './report-cross-block-errors.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import type { ValidateBlocksOptions, ValidationReport } from './types.js';
-
-interface Entry {
-  draft: DraftBlock;
-  index: number;
-  id: string;
-  traceId: string;
-  subType: string;
-  createdAt: string;
-  /** JSON text of the block, computed only to break a tie between blocks with the same id. */
-  text?: string;
-}
-
-function textOf(entry: Entry): string {
-  if (entry.text === undefined) {
-    try {
-      entry.text = JSON.stringify(entry.draft) ?? '';
-    } catch {
-      entry.text = '';
-    }
-  }
-  return entry.text;
-}
-
-/**
- * Canonical order for deciding which of two clashing blocks is "the first": `created_at`, then
- * `id`, then the block's JSON text, then input position (reached only by identical blocks, where
- * it makes no difference). It makes the reported duplicates independent of input order.
- */
-function precedes(a: Entry, b: Entry): boolean {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt;
-  if (a.id !== b.id) return a.id < b.id;
-  const textA = textOf(a);
-  const textB = textOf(b);
-  if (textA !== textB) return textA < textB;
-  return a.index < b.index;
-}
-
-function keepFirst(map: Map<string, Entry>, key: string, entry: Entry): void {
-  const current = map.get(key);
-  if (current === undefined || precedes(entry, current)) map.set(key, entry);
-}
 
 function isSubType(value: unknown): value is string {
   return (
@@ -99,17 +60,19 @@ export function validateBlocks(
     });
   const limits = resolveBlockLimits(options.limits);
   const errors: TraceError[] = [];
-  const entries: Entry[] = [];
-  const byId = new Map<string, Entry>();
+  // the drafts with a readable identity, and their positions in the input
+  const drafts: DraftBlock[] = [];
+  const positions: number[] = [];
+  const index = new BatchIndex();
 
-  let index = 0;
+  let position = 0;
   for (const input of blocks) {
-    const path = String(index);
     let draft: DraftBlock | undefined;
     try {
-      draft = inspectBlock(input, limits, errors, path);
+      // the position is formatted only when an error names it
+      draft = inspectBlock(input, limits, errors, position);
     } catch (error) {
-      errors.push(asTraceError(error, path));
+      errors.push(asTraceError(error, String(position)));
       draft = undefined;
     }
     // a block with a readable identity takes part in the cross-block rules even when its own
@@ -122,133 +85,18 @@ export function validateBlocks(
       draft.trace_id !== '' &&
       isSubType(draft.sub_type)
     ) {
-      const entry: Entry = {
-        draft,
-        index,
-        id: draft.id,
-        traceId: draft.trace_id,
-        subType: draft.sub_type,
-        createdAt: typeof draft.created_at === 'string' ? draft.created_at : '',
-      };
-      entries.push(entry);
-      keepFirst(byId, entry.id, entry);
+      drafts.push(draft);
+      positions.push(position);
+      index.add(draft);
     }
-    index++;
+    position++;
   }
-
-  const calls = new Map<string, Entry>();
-  const seqs = new Map<string, Entry>();
-  for (const entry of entries) {
-    if (byId.get(entry.id) !== entry) continue;
-    const { call_id: callId, seq } = entry.draft.payload;
-    if (typeof callId !== 'string' || callId === '') continue;
-    if (entry.subType === 'TOOL_CALL') {
-      keepFirst(calls, `${entry.traceId}\u0000${callId}`, entry);
-    } else if (
-      entry.subType === 'TOOL_RESULT' &&
-      typeof seq === 'number' &&
-      Number.isSafeInteger(seq) &&
-      seq >= 0
-    ) {
-      keepFirst(seqs, `${entry.traceId}\u0000${callId}\u0000${seq}`, entry);
-    }
+  index.settle();
+  // nearly every batch has no clash at all: only then are the exact cross-block rules needed
+  if (index.mayClash) {
+    reportCrossBlockErrors(drafts, positions, errors);
+    // stable: per-block problems stay before cross-block ones at the same position
+    errors.sort((a, b) => pathIndex(a) - pathIndex(b));
   }
-
-  for (const entry of entries) {
-    const { draft, id, traceId, subType } = entry;
-    const path = String(entry.index);
-    if (byId.get(id) !== entry) {
-      fail(
-        errors,
-        'VALIDATION',
-        draft,
-        path,
-        `block id ${id} is used by more than one block; block ids must be unique`,
-        { field: 'id' },
-      );
-      continue;
-    }
-    const parentId = draft.parent_block_id;
-    const wanted =
-      subType === 'TOOL_RESULT' ? 'TOOL_CALL' : subType === 'MESSAGE' ? undefined : 'MESSAGE';
-    const callId = draft.payload.call_id;
-    if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
-      const parent = byId.get(parentId);
-      if (parent === undefined) {
-        fail(
-          errors,
-          'VALIDATION',
-          draft,
-          path,
-          `parent_block_id ${parentId} is not the id of any block; every ${subType} needs an existing ${wanted} parent`,
-          { field: 'parent_block_id' },
-        );
-      } else if (parent.traceId !== traceId) {
-        fail(
-          errors,
-          'VALIDATION',
-          draft,
-          path,
-          `parent_block_id ${parentId} is a block of trace ${parent.traceId}, not ${traceId}; parents must be in the same trace`,
-          { field: 'parent_block_id' },
-        );
-      } else if (parent.subType !== wanted) {
-        fail(
-          errors,
-          'PARENT_SUBTYPE_MISMATCH',
-          draft,
-          path,
-          `a ${subType} block's parent must be a ${wanted} block, but ${parentId} is a ${parent.subType}`,
-          { field: 'parent_block_id', parent_sub_type: parent.subType },
-        );
-      } else if (
-        subType === 'TOOL_RESULT' &&
-        typeof callId === 'string' &&
-        callId !== parent.draft.payload.call_id
-      ) {
-        fail(
-          errors,
-          'VALIDATION',
-          draft,
-          path,
-          `payload.call_id ${callId} does not match call_id ${String(parent.draft.payload.call_id)} of its parent TOOL_CALL ${parentId}; a result must answer its parent call`,
-          { field: 'call_id', call_id: callId },
-        );
-      }
-    }
-    if (typeof callId !== 'string' || callId === '') continue;
-    if (subType === 'TOOL_CALL') {
-      if (calls.get(`${traceId}\u0000${callId}`) !== entry) {
-        fail(
-          errors,
-          'DUPLICATE_CALL_ID',
-          draft,
-          path,
-          `trace ${traceId} has more than one TOOL_CALL with call_id ${callId}; give each call its own id`,
-          { field: 'call_id', call_id: callId },
-        );
-      }
-    } else if (subType === 'TOOL_RESULT') {
-      const seq = draft.payload.seq;
-      if (
-        typeof seq === 'number' &&
-        Number.isSafeInteger(seq) &&
-        seq >= 0 &&
-        seqs.get(`${traceId}\u0000${callId}\u0000${seq}`) !== entry
-      ) {
-        fail(
-          errors,
-          'DUPLICATE_RESULT_SEQ',
-          draft,
-          path,
-          `call ${callId} has more than one TOOL_RESULT with seq ${seq}; number each streamed piece once`,
-          { field: 'seq', call_id: callId, seq },
-        );
-      }
-    }
-  }
-
-  // stable: per-block problems stay before cross-block ones at the same position
-  errors.sort((a, b) => pathIndex(a) - pathIndex(b));
   return { ok: errors.length === 0, errors };
 }
