@@ -225,7 +225,15 @@ async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> } 
   // pg is the server package's dependency, not the root's
   const { Client } = createRequire(new URL('../packages/server/package.json', import.meta.url))(
     'pg',
-  ) as typeof import('pg');
+  ) as {
+    Client: new (config: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
   const schema = `tw_bench_${randomBytes(4).toString('hex')}`;
   const admin = async (sql: string) => {
     const client = new Client({ connectionString: databaseUrl });
