@@ -40,6 +40,8 @@ export interface CliErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.CliError');
+
 /**
  * An error the command line reports to the user and exits on: a usage problem (exit 2) or an
  * input that cannot be read at all.
@@ -50,6 +52,8 @@ export interface CliErrorOptions {
  * ```
  */
 export class CliError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: CliErrorCode;
   /** The file concerned, when there is one. */
   readonly file: string | undefined;
@@ -69,5 +73,19 @@ export class CliError extends TracewardenError {
     this.line = options.line;
     this.column = options.column;
     this.exitCode = options.exitCode ?? exitCodes.usage;
+  }
+
+  /**
+   * Whether `error` is a `CliError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (CliError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is CliError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }

@@ -15,6 +15,8 @@ export interface DatasetErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.DatasetError');
+
 /**
  * A dataset or JSONL file could not be read or written (missing file, permissions, a
  * directory in the way). Invalid content is a `TraceError` `VALIDATION` instead.
@@ -22,11 +24,13 @@ export interface DatasetErrorOptions {
  * @example
  * ```ts
  * try { await readDatasetJson('missing.json'); } catch (e) {
- *   if (e instanceof DatasetError) console.error(e.code, e.path);
+ *   if (DatasetError.isInstance(e)) console.error(e.code, e.path);
  * }
  * ```
  */
 export class DatasetError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: DatasetErrorCode;
   /** The file that could not be read or written. */
   readonly path: string;
@@ -37,6 +41,20 @@ export class DatasetError extends TracewardenError {
   constructor(options: DatasetErrorOptions) {
     super(options.code, { message: options.message, cause: options.cause });
     this.path = options.path;
+  }
+
+  /**
+   * Whether `error` is a `DatasetError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (DatasetError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is DatasetError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }
 

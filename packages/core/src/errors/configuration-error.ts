@@ -25,6 +25,8 @@ export interface ConfigurationErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.ConfigurationError');
+
 /**
  * Options given to a tracewarden entry point (`guard`, `guardTools`, `createTracer`,
  * `createBudget`, the sinks, the adapters) were rejected where they were given: an unknown key
@@ -44,6 +46,8 @@ export interface ConfigurationErrorOptions {
  * ```
  */
 export class ConfigurationError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: ConfigurationErrorCode;
   /** The function the options were given to, e.g. `guard`. */
   readonly entryPoint: string;
@@ -65,15 +69,16 @@ export class ConfigurationError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is a configuration error, from this or any other copy of the package.
+   * Whether `error` is a `ConfigurationError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
    * @param error - any thrown value
-   * @returns true for a tracewarden error with code `INVALID_OPTIONS`
+   * @returns true when `error` carries this class's marker
    * @example
    * ```ts
-   * if (ConfigurationError.isInstance(e)) console.error(e.message);
+   * if (ConfigurationError.isInstance(e)) console.error(e.code, e.message);
    * ```
    */
   static override isInstance(error: unknown): error is ConfigurationError {
-    return TracewardenError.isInstance(error) && error.code === 'INVALID_OPTIONS';
+    return TracewardenError.hasMarker(error, marker);
   }
 }

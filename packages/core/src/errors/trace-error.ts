@@ -55,6 +55,8 @@ export interface TraceErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.TraceError');
+
 /**
  * A trace was invalid: a rejected block, payload or event. Serialises to exactly the seed's
  * error body with {@link TraceError.toJSON}.
@@ -66,6 +68,8 @@ export interface TraceErrorOptions {
  * ```
  */
 export class TraceError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: TraceErrorCode;
   /** HTTP status matching the code (422, 413 or 409). */
   readonly httpStatus: number;
@@ -91,5 +95,19 @@ export class TraceError extends TracewardenError {
         details: this.details,
       },
     };
+  }
+
+  /**
+   * Whether `error` is a `TraceError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (TraceError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is TraceError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }

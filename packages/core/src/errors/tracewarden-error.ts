@@ -39,11 +39,24 @@ export class TracewardenError extends Error {
    * @returns true when `error` carries the tracewarden marker
    */
   static isInstance(error: unknown): error is TracewardenError {
+    return TracewardenError.hasMarker(error, marker);
+  }
+
+  /**
+   * Whether `error` carries a class's marker: each error class sets its own
+   * `Symbol.for('tracewarden.error.<ClassName>')` on its instances and tests it in its static
+   * `isInstance`, so a class recognises its instances (and its subclasses') from any copy of the
+   * package. Safe on any thrown value.
+   * @param error - any thrown value
+   * @param classMarker - the class's `Symbol.for` marker
+   * @returns true when `error` is an object whose `classMarker` property is `true`
+   */
+  protected static hasMarker(error: unknown, classMarker: symbol): boolean {
     try {
       return (
         typeof error === 'object' &&
         error !== null &&
-        (error as Record<symbol, unknown>)[marker] === true
+        (error as Record<symbol, unknown>)[classMarker] === true
       );
     } catch {
       // a thrown value whose property reads throw (a hostile Proxy) is no tracewarden error

@@ -22,6 +22,8 @@ export interface GuardErrorOptions {
   toolName?: string | undefined;
 }
 
+const marker = Symbol.for('tracewarden.error.GuardError');
+
 /**
  * Base class of the errors a guard throws when its action is `block`. Carries the seed's
  * {@link ToolCallStatus} of the refused call and the {@link TraceEntry} recorded for it, so a
@@ -33,11 +35,13 @@ export interface GuardErrorOptions {
  * @example
  * ```ts
  * try { await search('x'); } catch (e) {
- *   if (GuardError.isGuardError(e)) console.log(e.code, e.status, e.entry?.result.metadata);
+ *   if (GuardError.isInstance(e)) console.log(e.code, e.status, e.entry?.result.metadata);
  * }
  * ```
  */
 export class GuardError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: GuardErrorCode;
   /** The seed's status of the refused call (`timeout`, `circuit_open`, ...). */
   readonly status: ToolCallStatus;
@@ -54,18 +58,25 @@ export class GuardError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is a guard refusal, from this or any other copy of the package.
+   * The same as {@link GuardError.isInstance} (its earlier name).
    * @param error - any thrown value
-   * @returns true when `error` is a tracewarden error carrying a guard `status`
+   * @returns true for guard refusals
    */
   static isGuardError(error: unknown): error is GuardError {
-    try {
-      return (
-        TracewardenError.isInstance(error) &&
-        typeof (error as { status?: unknown }).status === 'string'
-      );
-    } catch {
-      return false;
-    }
+    return GuardError.isInstance(error);
+  }
+
+  /**
+   * Whether `error` is a `GuardError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (GuardError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is GuardError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }

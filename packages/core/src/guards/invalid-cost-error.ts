@@ -10,6 +10,8 @@ export interface InvalidCostErrorOptions {
   toolName?: string | undefined;
 }
 
+const marker = Symbol.for('tracewarden.error.InvalidCostError');
+
 /**
  * A call's cost was not a finite amount >= 0: a budget's `cost` / `costPerCall` function returned
  * NaN, a string, Infinity or a negative number (or a settlement was given one). The value never
@@ -24,6 +26,8 @@ export interface InvalidCostErrorOptions {
  * ```
  */
 export class InvalidCostError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: 'INVALID_COST';
   /** The rejected cost, as produced. */
   readonly cost: unknown;
@@ -40,11 +44,16 @@ export class InvalidCostError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is an invalid-cost error, from this or any other copy of the package.
+   * Whether `error` is an `InvalidCostError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
    * @param error - any thrown value
-   * @returns true for a tracewarden error with code `INVALID_COST`
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (InvalidCostError.isInstance(e)) console.error(e.code, e.message);
+   * ```
    */
   static override isInstance(error: unknown): error is InvalidCostError {
-    return TracewardenError.isInstance(error) && error.code === 'INVALID_COST';
+    return TracewardenError.hasMarker(error, marker);
   }
 }

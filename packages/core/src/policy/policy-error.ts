@@ -8,13 +8,6 @@ import { TracewardenError } from '../errors/tracewarden-error.js';
  */
 export type PolicyErrorCode = 'POLICY_SYNTAX' | 'POLICY_TYPE' | 'POLICY_INPUT' | 'POLICY_LIMIT';
 
-const policyCodes: ReadonlySet<string> = new Set<PolicyErrorCode>([
-  'POLICY_SYNTAX',
-  'POLICY_TYPE',
-  'POLICY_INPUT',
-  'POLICY_LIMIT',
-]);
-
 /** Options of {@link PolicyError}. */
 export interface PolicyErrorOptions {
   code: PolicyErrorCode;
@@ -29,6 +22,8 @@ export interface PolicyErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.PolicyError');
+
 /**
  * A policy could not be parsed or compiled, or was given unusable input. Syntax and type errors
  * carry the 1-based `line` and `column` of the offending token, and the message ends with
@@ -42,6 +37,8 @@ export interface PolicyErrorOptions {
  * ```
  */
 export class PolicyError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: PolicyErrorCode;
   /** 1-based line of the problem in the policy text, when it has one. */
   readonly line: number | undefined;
@@ -64,25 +61,25 @@ export class PolicyError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is a {@link PolicyError}, from this or any other copy of the package (use it
-   * rather than `instanceof`).
-   * @param error - any thrown value
-   * @returns true for policy errors
-   * @example
-   * ```ts
-   * if (PolicyError.isInstance(e) && e.code === 'POLICY_LIMIT') console.warn(e.message);
-   * ```
-   */
-  static override isInstance(error: unknown): error is PolicyError {
-    return TracewardenError.isInstance(error) && policyCodes.has(error.code);
-  }
-
-  /**
    * The same as {@link PolicyError.isInstance} (its earlier name).
    * @param error - any thrown value
    * @returns true for policy errors
    */
   static isPolicyError(error: unknown): error is PolicyError {
     return PolicyError.isInstance(error);
+  }
+
+  /**
+   * Whether `error` is a `PolicyError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (PolicyError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is PolicyError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }

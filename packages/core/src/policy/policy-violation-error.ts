@@ -10,6 +10,8 @@ export interface PolicyViolationErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.PolicyViolationError');
+
 /**
  * A policy blocked an action: thrown by adapters (and {@link Policy.assertToolCall}) when a
  * violation with action `block` was found. Carries every violation found.
@@ -21,6 +23,8 @@ export interface PolicyViolationErrorOptions {
  * ```
  */
 export class PolicyViolationError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: 'POLICY_VIOLATION';
   /** Every violation found, blocking or not. */
   readonly violations: readonly PolicyViolation[];
@@ -39,16 +43,16 @@ export class PolicyViolationError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is a {@link PolicyViolationError}, from this or any other copy of the package
-   * (use it rather than `instanceof`).
+   * Whether `error` is a `PolicyViolationError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
    * @param error - any thrown value
-   * @returns true for policy violations
+   * @returns true when `error` carries this class's marker
    * @example
    * ```ts
-   * if (PolicyViolationError.isInstance(e)) console.error(e.violations.map((v) => v.message));
+   * if (PolicyViolationError.isInstance(e)) console.error(e.code, e.message);
    * ```
    */
   static override isInstance(error: unknown): error is PolicyViolationError {
-    return TracewardenError.isInstance(error) && error.code === 'POLICY_VIOLATION';
+    return TracewardenError.hasMarker(error, marker);
   }
 }

@@ -15,13 +15,6 @@ export type SinkErrorCode =
   | 'SINK_REJECTED'
   | 'SINK_BUFFER_FULL';
 
-const sinkErrorCodes: ReadonlySet<string> = new Set<SinkErrorCode>([
-  'SINK_WRITE_FAILED',
-  'SINK_CLOSED',
-  'SINK_REJECTED',
-  'SINK_BUFFER_FULL',
-]);
-
 /** A server's error answer (seed 002's body: `{ error: { code, http_status, message, details } }`). */
 export interface SinkServerError {
   /** The server's code, e.g. `VALIDATION`, `UNAUTHORIZED`, `PAYLOAD_TOO_LARGE`. */
@@ -54,6 +47,8 @@ export interface SinkErrorOptions {
   cause?: unknown;
 }
 
+const marker = Symbol.for('tracewarden.error.SinkError');
+
 /**
  * A sink could not make blocks durable (`SINK_WRITE_FAILED`: the blocks stay buffered and the
  * next `flush()` retries them), was used after `close()` (`SINK_CLOSED`), had blocks refused by
@@ -63,11 +58,13 @@ export interface SinkErrorOptions {
  * @example
  * ```ts
  * try { await sink.flush(); } catch (e) {
- *   if (e instanceof SinkError && e.code === 'SINK_WRITE_FAILED') console.error(e.path, e.cause);
+ *   if (SinkError.isInstance(e) && e.code === 'SINK_WRITE_FAILED') console.error(e.path, e.cause);
  * }
  * ```
  */
 export class SinkError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: SinkErrorCode;
   /** The destination path, when the sink writes to a file. */
   readonly path: string | undefined;
@@ -93,11 +90,16 @@ export class SinkError extends TracewardenError {
   }
 
   /**
-   * Whether `error` is a sink error, from this or any other copy of the package.
+   * Whether `error` is a `SinkError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
    * @param error - any thrown value
-   * @returns true for a tracewarden error with one of the {@link SinkErrorCode}s
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (SinkError.isInstance(e)) console.error(e.code, e.message);
+   * ```
    */
   static override isInstance(error: unknown): error is SinkError {
-    return TracewardenError.isInstance(error) && sinkErrorCodes.has(error.code);
+    return TracewardenError.hasMarker(error, marker);
   }
 }

@@ -29,6 +29,8 @@ function where(failed: number, total: number | undefined): string {
   return total === undefined ? `in ${sinks}` : `in ${sinks} of ${total}`;
 }
 
+const marker = Symbol.for('tracewarden.error.TracerFlushError');
+
 /**
  * One or more sinks of a tracer failed to flush or close, or threw from `write()`. Every sink
  * was attempted; `errors` holds each failure. Blocks a file sink could not write stay buffered
@@ -37,11 +39,13 @@ function where(failed: number, total: number | undefined): string {
  * @example
  * ```ts
  * try { await tracer.flush(); } catch (e) {
- *   if (e instanceof TracerFlushError) for (const cause of e.errors) console.error(cause);
+ *   if (TracerFlushError.isInstance(e)) for (const cause of e.errors) console.error(cause);
  * }
  * ```
  */
 export class TracerFlushError extends TracewardenError {
+  /** @internal */
+  readonly [marker] = true;
   declare readonly code: 'TRACER_FLUSH_FAILED';
   /** Every failure, in sink order. */
   readonly errors: readonly unknown[];
@@ -62,5 +66,19 @@ export class TracerFlushError extends TracewardenError {
     this.errors = options.errors;
     this.traceId = options.traceId;
     this.failedSinks = options.failedSinks ?? options.errors.length;
+  }
+
+  /**
+   * Whether `error` is a `TracerFlushError` (or a subclass's instance), from this or any other copy of
+   * the package: use it rather than `instanceof`.
+   * @param error - any thrown value
+   * @returns true when `error` carries this class's marker
+   * @example
+   * ```ts
+   * if (TracerFlushError.isInstance(e)) console.error(e.code, e.message);
+   * ```
+   */
+  static override isInstance(error: unknown): error is TracerFlushError {
+    return TracewardenError.hasMarker(error, marker);
   }
 }

@@ -4,10 +4,11 @@ import {
   type ToolCallStatus,
   ToolCallStatusSchema,
   type Tracer,
-  TracewardenError,
 } from '@tracewarden/core';
 import { tracerOfCalls, tracerOfObject } from '../wrap/link-recorded.js';
 import { defaultTracerOf } from '../wrap/wrap-openai.js';
+import { ToolArgumentsError } from './tool-arguments-error.js';
+import { UnknownToolError } from './unknown-tool-error.js';
 
 /** A tool implementation: receives the parsed arguments object. Guarded tools (`guard(fn)`) fit. */
 export type ToolFunction = (args: Record<string, unknown>) => unknown;
@@ -92,33 +93,6 @@ function toText(value: unknown): string {
   }
 }
 
-/** A tool named by the model that is not in the tool set (status `hallucinated`). */
-export class UnknownToolError extends TracewardenError {
-  declare readonly code: 'UNKNOWN_TOOL';
-  /** The name the model used. */
-  readonly toolName: string;
-
-  constructor(options: { toolName: string; known: readonly string[]; cause?: unknown }) {
-    super('UNKNOWN_TOOL', {
-      message: `the model called tool "${options.toolName}", which is not in the tool set (${options.known.join(', ') || 'none'}); add it or tell the model which tools exist`,
-      cause: options.cause,
-    });
-    this.toolName = options.toolName;
-  }
-}
-
-/** A tool's arguments were not JSON text of an object (status `validation_failed`). */
-export class ToolArgumentsError extends TracewardenError {
-  declare readonly code: 'TOOL_ARGUMENTS_INVALID';
-
-  constructor(options: { toolName: string; callId: string; cause?: unknown }) {
-    super('TOOL_ARGUMENTS_INVALID', {
-      message: `tool call ${options.callId} of "${options.toolName}" has arguments that are not a JSON object; the model must send a JSON object`,
-      cause: options.cause,
-    });
-  }
-}
-
 function parseArgs(call: ProposedCall): Record<string, unknown> {
   if (call.arguments.trim() === '') return {};
   let parsed: unknown;
@@ -134,8 +108,8 @@ function parseArgs(call: ProposedCall): Record<string, unknown> {
 
 /** A seed-004 ToolCallStatus, whatever the error carries (`failure` for anything else). */
 function statusOf(error: unknown): ToolCallStatus {
-  if (error instanceof UnknownToolError) return 'hallucinated';
-  if (error instanceof ToolArgumentsError) return 'validation_failed';
+  if (UnknownToolError.isInstance(error)) return 'hallucinated';
+  if (ToolArgumentsError.isInstance(error)) return 'validation_failed';
   return toolStatus((error as { status?: unknown } | null)?.status, 'failure');
 }
 

@@ -3,7 +3,15 @@ export {
   type ExecuteToolCallsOptions,
   executeToolCalls,
   type FunctionCallOutputItem,
-  ToolArgumentsError,
   type ToolFunction,
-  UnknownToolError,
 } from './execute-tool-calls.js';
+export {
+  ToolArgumentsError,
+  type ToolArgumentsErrorCode,
+  type ToolArgumentsErrorOptions,
+} from './tool-arguments-error.js';
+export {
+  UnknownToolError,
+  type UnknownToolErrorCode,
+  type UnknownToolErrorOptions,
+} from './unknown-tool-error.js';
