@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect, createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ServerProcess, spawnServer } from '../__fixtures__/spawn-server.js';
-import { blocks } from '../__fixtures__/test-server.js';
+import { blocks, startTestServer, type TestServer } from '../__fixtures__/test-server.js';
 import {
   createTestDatabase,
   describePostgres,
@@ -266,4 +267,80 @@ describePostgres('faults: two server processes on one database', () => {
       }),
     );
   }, 120_000);
+});
+
+/** A TCP proxy to Postgres that can be cut (every connection dropped, new ones refused) and restored. */
+async function startProxy(target: { host: string; port: number }) {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  const listen = async () => {
+    server = createTcpServer((client) => {
+      const upstream = connect(target.port, target.host);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server?.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  };
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    async cut() {
+      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+    restore: listen,
+  };
+}
+
+describePostgres('faults: Postgres down, then back', () => {
+  let database: TestDatabase;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let t: TestServer;
+  beforeAll(async () => {
+    if (testDatabaseUrl === undefined) return;
+    database = await createTestDatabase();
+    const url = new URL(database.url);
+    proxy = await startProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.host = `127.0.0.1:${proxy.port}`;
+    // the outage's 503s are logged by default: not in the test's output
+    t = await startTestServer({ databaseUrl: url.toString(), onError: () => {} });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE while the database is unreachable, loses nothing stored, and serves again once it is back', async () => {
+    expect((await t.post('tr_outage', [blocks.message('tb_m')])).status).toBe(201);
+    await proxy.cut();
+    const during = await t.post('tr_outage', [blocks.call('tb_c', 'tb_m', 'call_1')]);
+    expect(during.status).toBe(503);
+    expect(
+      ((await during.json()) as { error: { code: string; message: string } }).error,
+    ).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('Postgres is unavailable'),
+    });
+    expect((await t.request('/readyz')).status).toBe(503);
+
+    await proxy.restore();
+    // the client's retry of the same batch
+    const retried = await t.post('tr_outage', [blocks.call('tb_c', 'tb_m', 'call_1')]);
+    expect(retried.status).toBe(201);
+    expect((await t.request('/readyz')).status).toBe(200);
+    const stored = (await (
+      await t.request('/v1/organizations/default/traces/tr_outage/blocks')
+    ).json()) as { blocks: { id: string }[] };
+    expect(stored.blocks.map((block) => block.id)).toEqual(['tb_m', 'tb_c']);
+  });
 });
