@@ -86,7 +86,8 @@ export interface TracerOptions {
  * are built (or adopted), frozen and recorded on the next read or write (`blocks`, `get`,
  * `stitched`, any `log*`, `flush`, `shutdown`). Nothing observable changes (the same blocks, ids
  * and refusals); a traced call costs one small record until then. With any sink, every block is
- * recorded (and written) at once.
+ * recorded (and written) at once; a guarded call's blocks whose values were checked that way are
+ * adopted without being inspected again (decision 080).
  *
  * @param options - trace id, sinks, limits, clock, id generator and error callback
  * @returns a {@link Tracer}
@@ -282,6 +283,26 @@ export function createTracer(options: TracerOptions = {}): Tracer {
         return;
       }
       deferred.materialize();
+      if (deferred.valuesChecked(record, lastMessageId)) {
+        // with sinks: the same blocks and checks as deferral, recorded now and sent to the sinks
+        const pair = guardedCallToBlocks(
+          record,
+          traceId,
+          lastMessageId as string,
+          ids.nextForGuardedCall(endMs),
+          ids.nextForGuardedCall(endMs),
+          emptyObject,
+        ) as unknown as DraftBlock[];
+        try {
+          validator.adoptAllOwned(pair);
+        } catch (error) {
+          ids.giveBack(pair);
+          throw error;
+        }
+        commit(pair[0] as unknown as Block);
+        commit(pair[1] as unknown as Block);
+        return;
+      }
       const parentId = lastMessageId;
       const message = parentId === null ? build.syntheticMessage() : undefined;
       const callBlockId = ids.nextForGuardedCall(endMs);

@@ -56,7 +56,7 @@ export class DeferredBlocks {
     private readonly limits: BlockLimits,
     private readonly build: CandidateBuilder,
     private readonly sinks: TracerSinks,
-    ownIds: boolean,
+    private readonly ownIds: boolean,
   ) {
     this.possible = sinks.count === 0 && ownIds;
   }
@@ -67,9 +67,20 @@ export class DeferredBlocks {
    * rest holds by construction (a fresh call id, the tracer's own ids, an accepted parent).
    */
   canDeferCall(record: GuardedCallRecord, lastMessageId: string | null): boolean {
+    return this.possible && this.valuesChecked(record, lastMessageId);
+  }
+
+  /**
+   * Whether every rule a guarded call's blocks are subject to holds, but for the uniqueness of
+   * their ids and call id: the values the call brought pass their checks now, and the rest holds
+   * by construction (the tracer's own ids, an accepted parent, the guard's own metadata). Such
+   * blocks may be adopted (`adoptAllOwned`: ids and call ids still checked) rather than inspected
+   * again, whether they are recorded now (a tracer with sinks) or later ({@link canDeferCall}).
+   */
+  valuesChecked(record: GuardedCallRecord, lastMessageId: string | null): boolean {
     const limits = this.limits;
     return (
-      this.possible &&
+      this.ownIds &&
       lastMessageId !== null &&
       record.uniqueCallId &&
       typeof record.callId === 'string' &&

@@ -50,7 +50,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'read' as const }) },
 );
 
-async function run(steps: Step[], sinks: Sink[]) {
+/** `entryPath`: the guard sees a wrapper with its own recordEntry, so no direct channel is taken. */
+async function run(steps: Step[], sinks: Sink[], entryPath = false) {
   let now = Date.parse('2025-01-31T12:00:00.000Z');
   const clock = () => now++;
   const tracer = createTracer({
@@ -64,7 +65,17 @@ async function run(steps: Step[], sinks: Sink[]) {
     warn: (message) => warnings.push(message.replace(/tb_\w+/g, 'tb_')),
   };
   let output: unknown;
-  const tool = guard((..._args: unknown[]) => output, { name: 'tool', tracer, clock, logger });
+  let target: Tracer = tracer;
+  if (entryPath) {
+    target = Object.create(tracer) as Tracer;
+    target.recordEntry = (entry, options) => tracer.recordEntry(entry, options);
+  }
+  const tool = guard((..._args: unknown[]) => output, {
+    name: 'tool',
+    tracer: target,
+    clock,
+    logger,
+  });
   const reads: unknown[] = [];
   for (const s of steps) {
     if (s.kind === 'call') {
@@ -88,6 +99,21 @@ describe('a tracer without sinks defers guarded calls', () => {
         expect(deferred.blocks).toStrictEqual(immediate.blocks);
         expect(deferred.reads).toStrictEqual(immediate.reads);
         expect(deferred.warnings).toStrictEqual(immediate.warnings);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('records with a sink the same blocks, reads and refusals as through recordEntry (property)', async () => {
+    // a tracer with sinks adopts a guarded call's blocks whose values it checked, without
+    // inspecting them again: it must agree with the fully checked path of a TraceEntry
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {
+        const adopted = await run(steps, [noopSink]);
+        const checked = await run(steps, [noopSink], true);
+        expect(adopted.blocks).toStrictEqual(checked.blocks);
+        expect(adopted.reads).toStrictEqual(checked.reads);
+        expect(adopted.warnings).toStrictEqual(checked.warnings);
       }),
       { numRuns: 150 },
     );

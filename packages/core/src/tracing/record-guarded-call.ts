@@ -4,7 +4,10 @@ import type { Tracer } from './types.js';
 /**
  * Key of the method through which `createTracer`'s tracers record a guarded call without its
  * `TraceEntry` (see `guardedCallToBlocks`): a guard with no other listener skips building the
- * entry. Other `Tracer` implementations lack it and get `recordEntry`.
+ * entry, and the tracer adopts blocks whose values it checked instead of inspecting them again
+ * (with sinks: recorded and written at once; without: on the next read). Kept because users with
+ * a memory or JSONL file sink gain from it, not only sinkless tracers (decision 080). Other
+ * `Tracer` implementations lack it and get `recordEntry`.
  * @internal
  */
 export const recordGuardedCall: unique symbol = Symbol('tracewarden.recordGuardedCall');
