@@ -1,7 +1,7 @@
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type { IdGenerator, ToolCallBlock, ToolResultBlock, TraceEntry } from '../model/index.js';
 import { createIdGenerator } from '../model/index.js';
-import { digitsAt } from '../validation/is-iso-timestamp.js';
+import { digitsAt } from '../text/is-iso-timestamp.js';
 
 /** Options of {@link entryToBlocks}. */
 export interface EntryToBlocksOptions {

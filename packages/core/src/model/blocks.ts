@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { lazyZodSchema } from '../errors/load-zod.js';
-import { isIsoTimestamp } from '../validation/is-iso-timestamp.js';
-import { isWellFormed } from '../validation/is-well-formed.js';
-import { jsonByteBound } from '../validation/json-byte-bound.js';
-import { stringByteLength } from '../validation/utf8-byte-length.js';
+import { isIsoTimestamp } from '../text/is-iso-timestamp.js';
+import { isWellFormed } from '../text/is-well-formed.js';
+import { jsonByteBound } from '../text/json-byte-bound.js';
+import { stringByteLength } from '../text/string-byte-length.js';
 import { ContentSchema } from './chat-events.js';
 
 /** Semantic meaning of a block (seed 002). */

@@ -1,14 +1,14 @@
 import { TraceError, type TraceErrorCode, type TraceErrorDetails } from '../errors/index.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type { Block, BlockType, SubType } from '../model/index.js';
-import { isIsoTimestamp } from './is-iso-timestamp.js';
+import { isIsoTimestamp } from '../text/is-iso-timestamp.js';
+import { isWellFormed } from '../text/is-well-formed.js';
+import { jsonByteBound } from '../text/json-byte-bound.js';
+import { stringByteLength } from '../text/string-byte-length.js';
 import { isJsonObjectText } from './is-json-object-text.js';
-import { isWellFormed } from './is-well-formed.js';
-import { jsonByteBound } from './json-byte-bound.js';
 import { jsonProblem, maxJsonDepth } from './json-problem.js';
 import { parsedText } from './parsed-text.js';
 import type { BlockLimits } from './types.js';
-import { stringByteLength } from './utf8-byte-length.js';
 
 /**
  * A block read from input, with defaults filled in and the payload copied. Fields hold whatever

@@ -1,4 +1,4 @@
-import { isWellFormed } from './is-well-formed.js';
+import { isWellFormed } from '../text/is-well-formed.js';
 
 /**
  * Deepest nesting a value in a block may have. `JSON.stringify` recurses on the stack: past a

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
-import { jsonByteBound } from './json-byte-bound.js';
-import { stringByteLength, utf8ByteLength } from './utf8-byte-length.js';
+import { jsonByteBound } from '../text/json-byte-bound.js';
+import { stringByteLength } from '../text/string-byte-length.js';
+import { utf8ByteLength } from './utf8-byte-length.js';
 
 const encoder = new TextEncoder();
 
