@@ -9,7 +9,8 @@ import {
   type FakeCollector,
   startFakeCollector,
 } from './__fixtures__/fake-collector.js';
-import { createHttpSink, type HttpSinkOptions } from './create-http-sink.js';
+import { createHttpSink } from './create-http-sink.js';
+import type { HttpSinkOptions } from './http-sink-options.js';
 import { SinkError } from './sink-error.js';
 
 const fast = { retryBaseDelayMs: 1, maxRetryDelayMs: 5, flushIntervalMs: 60_000 } as const;
@@ -206,6 +207,23 @@ describe('createHttpSink', () => {
     // reported once; what comes next is sent
     const later = logMessages(tracer, 1);
     await tracer.flush();
+    expect(server.stored.get(tracer.traceId)).toEqual(later);
+  });
+
+  it('keeps sending when onError throws', async () => {
+    const server = await collector((index) =>
+      index === 0 ? { kind: 'fail', status: 422, body: seedError } : { kind: 'ok' },
+    );
+    const sink = sinkFor(server, {
+      onError: () => {
+        throw new Error('a broken callback');
+      },
+    });
+    const tracer = createTracer({ sinks: [sink] });
+    logMessages(tracer, 1);
+    await expect(sink.flush()).rejects.toMatchObject({ code: 'SINK_REJECTED' });
+    const later = logMessages(tracer, 2);
+    await sink.flush();
     expect(server.stored.get(tracer.traceId)).toEqual(later);
   });
 

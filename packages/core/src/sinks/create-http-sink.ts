@@ -1,61 +1,13 @@
 import { configurationError, validateOptions } from '../errors/validate-options.js';
 import type { Block } from '../model/index.js';
+import { type HttpSinkOptions, httpSinkDefaults } from './http-sink-options.js';
+import { HttpSinkQueue, type Queued } from './http-sink-queue.js';
 import { retryDelayMs } from './http-sink-retry.js';
 import { type BatchOutcome, postBlocksBatch } from './post-blocks-batch.js';
 import type { Sink } from './sink.js';
 import { SinkError, type SinkServerError } from './sink-error.js';
 import { httpSinkOptionsSchema } from './sink-options-schema.js';
 import { forgetUnwritten, trackUnwritten, type UnwrittenBlocks } from './unwritten-at-exit.js';
-
-/** Options of {@link createHttpSink}. */
-export interface HttpSinkOptions {
-  /** The collector's base URL, e.g. `http://127.0.0.1:7319` (what `tracewarden serve` prints). */
-  url: string;
-  /** An API key of `organization` (`tracewarden keys create`), sent as `Authorization: Bearer`. */
-  apiKey: string;
-  /** The organization the key belongs to: `:org` in `/v1/organizations/:org/...`. @default 'default' */
-  organization?: string;
-  /**
-   * Blocks per request (at most {@link httpSinkLimits}`.maxBatchBlocks`, the collector's own
-   * default cap). A batch is sent as soon as this many blocks are buffered.
-   * @default 500
-   */
-  maxBatchBlocks?: number;
-  /**
-   * Bytes of block JSON per request, before compression (at most
-   * {@link httpSinkLimits}`.maxBatchBytes`, the collector's default body limit). A block larger
-   * than this is sent alone.
-   * @default 1048576 (1 MiB)
-   */
-  maxBatchBytes?: number;
-  /** Longest time a block waits in the buffer before it is sent. @default 1000 */
-  flushIntervalMs?: number;
-  /**
-   * Blocks held (buffered and in flight) at most. A block written past this is dropped, counted
-   * and reported by the next `flush()` as `SINK_BUFFER_FULL`: `write()` never blocks and memory
-   * stays bounded while the collector is unreachable.
-   * @default 100000
-   */
-  maxBufferedBlocks?: number;
-  /** Time one request may take before it is abandoned and retried. @default 30000 */
-  requestTimeoutMs?: number;
-  /** First retry waits about this long; each further retry twice as long (with jitter). @default 250 */
-  retryBaseDelayMs?: number;
-  /** Longest wait between retries (a server's `Retry-After` may ask for more, up to 5 minutes). @default 30000 */
-  maxRetryDelayMs?: number;
-  /**
-   * How long `flush()` waits for the collector to accept what was written before it. Past this
-   * it rejects with `SINK_WRITE_FAILED`; the blocks stay buffered and are still retried.
-   * @default 120000
-   */
-  flushTimeoutMs?: number;
-  /** `gzip` compresses request bodies of 1 KiB and more (`Content-Encoding: gzip`). @default 'gzip' */
-  compression?: 'gzip' | 'none';
-  /** Called at once with each failure (a refused batch, a full buffer, a retry that gave up). */
-  onError?: (error: SinkError) => void;
-  /** The `fetch` used for requests (a proxy-aware one, or a fake in tests). @default globalThis.fetch */
-  fetch?: typeof globalThis.fetch;
-}
 
 /** A {@link Sink} sending blocks to a tracewarden collector over HTTP. */
 export interface HttpSink extends Sink {
@@ -69,63 +21,6 @@ export interface HttpSink extends Sink {
   readonly droppedBlocks: number;
   /** The same as `close()`: flushes, then stops the sink's timer. */
   shutdown(): Promise<void>;
-}
-
-/**
- * Defaults of {@link createHttpSink}'s options.
- *
- * @example
- * ```ts
- * httpSinkDefaults.maxBatchBlocks; // 500
- * ```
- */
-export const httpSinkDefaults = Object.freeze({
-  organization: 'default',
-  maxBatchBlocks: 500,
-  maxBatchBytes: 1024 * 1024,
-  flushIntervalMs: 1000,
-  maxBufferedBlocks: 100_000,
-  requestTimeoutMs: 30_000,
-  retryBaseDelayMs: 250,
-  maxRetryDelayMs: 30_000,
-  flushTimeoutMs: 120_000,
-  compression: 'gzip' as 'gzip' | 'none',
-});
-
-/**
- * Upper bounds of {@link createHttpSink}'s batch options: the collector's default request limits
- * (`TRACEWARDEN_MAX_BATCH_BLOCKS`, `TRACEWARDEN_MAX_BODY_BYTES`). A collector configured lower
- * answers 413, and the sink splits the batch.
- *
- * @example
- * ```ts
- * createHttpSink({ url, apiKey, maxBatchBlocks: httpSinkLimits.maxBatchBlocks });
- * ```
- */
-export const httpSinkLimits = Object.freeze({
-  maxBatchBlocks: 10_000,
-  maxBatchBytes: 8 * 1024 * 1024,
-});
-
-/** `{"blocks":[` and `]}` around the blocks of a request. */
-const envelopeBytes = 13;
-
-/**
- * One buffered block: its write order, and the block until it is serialised (off `write()`'s
- * path: see `prepare`), then its JSON and the JSON's UTF-8 size.
- */
-interface Queued {
-  readonly seq: number;
-  readonly traceId: string;
-  block: Block | undefined;
-  json: string;
-  bytes: number;
-}
-
-/** One trace's buffered blocks, in write order; `head` is the first not yet taken. */
-interface TraceQueue {
-  items: Queued[];
-  head: number;
 }
 
 /** A `flush()` waiting for every block up to `target` to be settled. */
@@ -175,18 +70,14 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
   const orgUrl = `${base}/v1/organizations/${encodeURIComponent(organization)}`;
   const settings = { ...httpSinkDefaults, ...definedOnly(options) };
   const maxBatchBlocks = settings.maxBatchBlocks;
-  const maxBatchBytes = settings.maxBatchBytes;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const onError = options.onError;
 
-  const queues = new Map<string, TraceQueue>();
-  let queuedBlocks = 0;
-  let queuedBytes = 0;
+  const queue = new HttpSinkQueue(maxBatchBlocks, settings.maxBatchBytes, (block, cause) =>
+    dropUnwritable(block, 'could not be serialised as JSON', cause),
+  );
   let inFlight: readonly Queued[] | undefined;
-  /** Written, not yet serialised: `prepare` turns them into JSON a moment after `write()`. */
-  let unprepared: Queued[] = [];
   let prepareScheduled = false;
-  let lastSeq = 0;
   /** Blocks up to this seq are due now (a flush, or the interval timer, asked for them). */
   let drainTarget = 0;
   let pumping = false;
@@ -205,7 +96,7 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
   let closing: Promise<void> | undefined;
   let tracked = false;
 
-  const pending = () => queuedBlocks + (inFlight?.length ?? 0);
+  const pending = () => queue.queuedBlocks + (inFlight?.length ?? 0);
   const exitState: UnwrittenBlocks = {
     path: orgUrl,
     writeAtExit: false,
@@ -215,58 +106,15 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
   };
 
   function minPendingSeq(): number {
-    let min = inFlight?.[0]?.seq ?? Number.POSITIVE_INFINITY;
-    for (const queue of queues.values()) {
-      const seq = (queue.items[queue.head] as Queued).seq;
-      if (seq < min) min = seq;
-    }
-    return min;
+    const first = inFlight?.[0]?.seq ?? Number.POSITIVE_INFINITY;
+    const oldest = queue.oldest()?.seq ?? Number.POSITIVE_INFINITY;
+    return Math.min(first, oldest);
   }
 
-  /**
-   * Serialises what was written since the last call. `JSON.stringify` is most of a block's cost
-   * here, so it runs after the writer's synchronous work (or when a batch is taken), not in
-   * `write()`. A block with no JSON form is dropped and reported.
-   */
+  /** Serialises what was written, then sends at once when that filled a batch. */
   function prepare(): void {
-    if (unprepared.length === 0) return;
-    const items = unprepared;
-    unprepared = [];
-    let dropped: Set<Queued> | undefined;
-    for (const item of items) {
-      let json: string | undefined;
-      let cause: unknown;
-      try {
-        json = JSON.stringify(item.block);
-      } catch (error) {
-        cause = error;
-      }
-      if (typeof json !== 'string') {
-        dropUnwritable(item.block as Block, 'could not be serialised as JSON', cause);
-        queuedBlocks--;
-        dropped ??= new Set();
-        dropped.add(item);
-        continue;
-      }
-      item.json = json;
-      item.bytes = Buffer.byteLength(json);
-      item.block = undefined;
-      queuedBytes += item.bytes + 1;
-    }
-    if (dropped !== undefined) forgetDropped(dropped);
-    if (queuedBytes >= maxBatchBytes) schedulePump();
-  }
-
-  /** Takes blocks that could not be serialised out of their traces' queues. */
-  function forgetDropped(dropped: Set<Queued>): void {
-    const traces = new Set([...dropped].map((item) => item.traceId));
-    for (const traceId of traces) {
-      const queue = queues.get(traceId);
-      if (queue === undefined) continue;
-      queue.items = queue.items.slice(queue.head).filter((item) => !dropped.has(item));
-      queue.head = 0;
-      if (queue.items.length === 0) queues.delete(traceId);
-    }
+    queue.prepare();
+    if (queue.full) schedulePump();
   }
 
   function schedulePrepare(): void {
@@ -281,41 +129,10 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
 
   /** The trace to send a batch of now, or undefined when nothing is due. */
   function dueTrace(): string | undefined {
-    prepare();
-    if (queuedBlocks === 0) return undefined;
-    let oldest: string | undefined;
-    let oldestSeq = Number.POSITIVE_INFINITY;
-    for (const [traceId, queue] of queues) {
-      const seq = (queue.items[queue.head] as Queued).seq;
-      if (seq < oldestSeq) {
-        oldestSeq = seq;
-        oldest = traceId;
-      }
-    }
-    const due =
-      oldestSeq <= drainTarget || queuedBlocks >= maxBatchBlocks || queuedBytes >= maxBatchBytes;
-    return due ? oldest : undefined;
-  }
-
-  function takeBatch(traceId: string): Queued[] {
-    const queue = queues.get(traceId) as TraceQueue;
-    const batch: Queued[] = [];
-    let bytes = envelopeBytes;
-    while (queue.head < queue.items.length && batch.length < maxBatchBlocks) {
-      const item = queue.items[queue.head] as Queued;
-      if (batch.length > 0 && bytes + item.bytes + 1 > maxBatchBytes) break;
-      batch.push(item);
-      bytes += item.bytes + 1;
-      queue.head++;
-      queuedBlocks--;
-      queuedBytes -= item.bytes + 1;
-    }
-    if (queue.head === queue.items.length) queues.delete(traceId);
-    else if (queue.head > 1024 && queue.head * 2 > queue.items.length) {
-      queue.items = queue.items.slice(queue.head);
-      queue.head = 0;
-    }
-    return batch;
+    queue.prepare();
+    const oldest = queue.oldest();
+    if (oldest === undefined) return undefined;
+    return oldest.seq <= drainTarget || queue.full ? oldest.traceId : undefined;
   }
 
   function sleep(ms: number): Promise<void> {
@@ -381,9 +198,16 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
     pumping = true;
     try {
       for (let traceId = dueTrace(); traceId !== undefined; traceId = dueTrace()) {
-        const batch = takeBatch(traceId);
+        const batch = queue.take(traceId);
         inFlight = batch;
-        await deliver(traceId, batch);
+        try {
+          await deliver(traceId, batch);
+        } catch (cause) {
+          throw Object.assign(new Error('unexpected error while sending'), {
+            cause,
+            lost: batch.length,
+          });
+        }
         inFlight = undefined;
         settleWaiters();
       }
@@ -402,13 +226,41 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
     pumpScheduled = true;
     queueMicrotask(() => {
       pumpScheduled = false;
-      void pump();
+      pump().catch(stalled);
     });
+  }
+
+  /** A defect in the sink stopped its sending: every pending flush() hears of it. */
+  function stalled(failure: unknown): void {
+    const { cause, lost } = failure as { cause?: unknown; lost?: number };
+    droppedBlocks += lost ?? 0;
+    const error = new SinkError({
+      code: 'SINK_WRITE_FAILED',
+      message: `http sink: sending to ${orgUrl} stopped on an unexpected error (${cause instanceof Error ? cause.message : String(cause)}): the ${lost ?? 0} blocks being sent were dropped, and the ${pending()} still buffered are sent by the next flush(). Please report this as a bug.`,
+      path: orgUrl,
+      pendingBlocks: pending(),
+      droppedBlocks: lost ?? 0,
+      cause,
+    });
+    notify(error);
+    for (const waiter of waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(error);
+    }
   }
 
   function record(error: SinkError): void {
     unreported.push(error);
-    onError?.(error);
+    notify(error);
+  }
+
+  /** Tells `onError`; a callback that throws must not stop the sink. */
+  function notify(error: SinkError): void {
+    try {
+      onError?.(error);
+    } catch {
+      // the failure itself still reaches flush()
+    }
   }
 
   function refused(traceId: string, count: number, serverError: SinkServerError): void {
@@ -504,14 +356,14 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
       pendingBlocks: count,
       cause: retrying?.cause,
     });
-    onError?.(error);
+    notify(error);
     waiter.reject(error);
   }
 
   function flush(): Promise<void> {
     // blocks with no JSON form are found (and reported) now, not after this flush
     prepare();
-    const target = lastSeq;
+    const target = queue.lastSeq;
     if (minPendingSeq() > target) {
       const error = takeReport();
       return error === undefined ? Promise.resolve() : Promise.reject(error);
@@ -564,7 +416,7 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
       }
       if (pending() >= settings.maxBufferedBlocks) {
         droppedBlocks++;
-        if (fullSinceReport++ === 0) onError?.(bufferFullError(1));
+        if (fullSinceReport++ === 0) notify(bufferFullError(1));
         return;
       }
       const traceId = block?.trace_id;
@@ -572,22 +424,17 @@ export function createHttpSink(options: HttpSinkOptions): HttpSink {
         dropUnwritable(block, 'has no trace_id');
         return;
       }
-      const item: Queued = { seq: ++lastSeq, traceId, block, json: '', bytes: 0 };
-      const queue = queues.get(traceId);
-      if (queue === undefined) queues.set(traceId, { items: [item], head: 0 });
-      else queue.items.push(item);
-      unprepared.push(item);
-      queuedBlocks++;
+      queue.add(traceId, block);
       if (!tracked) {
         tracked = true;
         trackUnwritten(exitState);
       }
-      if (queuedBlocks >= maxBatchBlocks) schedulePump();
+      if (queue.queuedBlocks >= maxBatchBlocks) schedulePump();
       else schedulePrepare();
       if (intervalTimer === undefined) {
         intervalTimer = setTimeout(() => {
           intervalTimer = undefined;
-          if (lastSeq > drainTarget) drainTarget = lastSeq;
+          if (queue.lastSeq > drainTarget) drainTarget = queue.lastSeq;
           schedulePump();
         }, settings.flushIntervalMs);
         intervalTimer.unref?.();

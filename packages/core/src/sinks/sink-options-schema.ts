@@ -2,8 +2,8 @@ import type { ZodType } from 'zod';
 import { zod } from '../errors/load-zod.js';
 import { lazySchema, optionSchemas } from '../errors/validate-options.js';
 import type { ConsoleSinkOptions } from './create-console-sink.js';
-import type { HttpSinkOptions } from './create-http-sink.js';
 import type { JsonlFileSinkOptions } from './create-jsonl-file-sink.js';
+import type { HttpSinkOptions } from './http-sink-options.js';
 
 function jsonlShape() {
   return {
