@@ -25,7 +25,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { type Block, stitchBlocks } from '@tracewarden/core';
+import { type Block, createHttpSink, stitchBlocks } from '@tracewarden/core';
 import autocannon from 'autocannon';
 
 const batchSize = Number(process.env.BENCH_SERVER_BATCH ?? 100);
@@ -355,6 +355,21 @@ async function main(): Promise<void> {
     }
     console.log(`load ${load()}\n`);
 
+    console.log(
+      'the same load through createHttpSink (4 agents x 25,000 blocks, 500-block batches):',
+    );
+    for (const server of servers) {
+      if (server.kind === 'baseline') continue;
+      const rates: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        rates.push(await throughHttpSink(server, 4, 25_000, `r${round}_`));
+      }
+      console.log(
+        `  ${server.kind.padEnd(8)} ${Math.round(median(rates)).toLocaleString('en-US')} blocks/s (median of ${rounds}); load ${load()}`,
+      );
+    }
+    console.log('');
+
     console.log('stitched read of a 10,000-block trace (GET .../blocks.stitched, median of 15):');
     for (const server of servers) {
       if (server.kind === 'baseline') continue;
@@ -377,6 +392,61 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     await schema?.drop();
   }
+}
+
+/**
+ * The same kind of load through core's `createHttpSink`, as an instrumented agent sends it:
+ * `agents` sinks (each its own batching, one request in flight) each write `perAgent` blocks
+ * (traces of 1,000 blocks), then flush; blocks/s until every flush resolved.
+ */
+async function throughHttpSink(server: Running, agents: number, perAgent: number, prefix: string) {
+  const time = new Date().toISOString();
+  const sinks = Array.from({ length: agents }, () =>
+    createHttpSink({ url: server.url, apiKey: server.key, compression: 'none' }),
+  );
+  const start = performance.now();
+  sinks.forEach((sink, agent) => {
+    for (let index = 0; index < perAgent; index++) {
+      const traceId = `tr_sink_${prefix}${agent}_${Math.floor(index / 1000)}`;
+      const position = index % 1000;
+      const message = `tb_${agent}_${index - position}`;
+      const common = {
+        trace_id: traceId,
+        metadata: {},
+        raw: null,
+        extra: {},
+        created_at: time,
+        updated_at: time,
+      };
+      const block =
+        position === 0
+          ? {
+              ...common,
+              id: message,
+              block_type: 'MESSAGE',
+              sub_type: 'MESSAGE',
+              parent_block_id: null,
+              payload: { role: 'user', content: 'weather?' },
+            }
+          : {
+              ...common,
+              id: `tb_${agent}_${index}`,
+              block_type: 'ACT',
+              sub_type: 'TOOL_CALL',
+              parent_block_id: message,
+              payload: {
+                call_id: `call_${index}`,
+                name: 'get_weather',
+                arguments: { city: 'Bogotá' },
+              },
+            };
+      sink.write(block as Block);
+    }
+  });
+  await Promise.all(sinks.map((sink) => sink.flush()));
+  const seconds = (performance.now() - start) / 1000;
+  await Promise.all(sinks.map((sink) => sink.close()));
+  return (agents * perAgent) / seconds;
 }
 
 async function allBlocks(server: Running): Promise<Block[]> {
