@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHttpSink, createTracer, type SinkError, TracerFlushError } from '@tracewarden/core';
+import {
+  createHttpSink,
+  createTracer,
+  guard,
+  type SinkError,
+  TracerFlushError,
+} from '@tracewarden/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './index.js';
 
@@ -93,6 +99,30 @@ describe('createHttpSink against the collector', () => {
     );
     expect(stitched).toEqual(JSON.parse(JSON.stringify(tracer.stitched())));
     expectExactlyOnce(await storedIds(server, key, tracer.traceId), tracer);
+  });
+
+  it('stores what guards record through the tracer (guarded tool calls, with their decisions)', async () => {
+    const server = await start({ dataDir: temporaryDataDir() });
+    const key = server.initialApiKey?.key as string;
+    const tracer = createTracer({
+      sinks: [createHttpSink({ url: server.url, apiKey: key, ...fast })],
+    });
+    tracer.logMessage({ role: 'user', content: 'look up the weather in two cities' });
+    const weather = guard(async (city: string) => ({ city, forecast: '22°C' }), {
+      name: 'get_weather',
+      tracer,
+      retry: { maxRetries: 1 },
+    });
+    await weather('Bogotá');
+    await weather('Lima');
+    await tracer.shutdown();
+    const stitched = await get(
+      server,
+      key,
+      `/v1/organizations/default/traces/${tracer.traceId}/blocks.stitched`,
+    );
+    expect(stitched).toEqual(JSON.parse(JSON.stringify(tracer.stitched())));
+    expect(tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(2);
   });
 
   it('retries through a collector restart on the same data directory: nothing is lost or doubled', async () => {
