@@ -82,6 +82,12 @@ class NoopHandler extends BaseCallbackHandler {
   constructor() {
     super({ _awaitHandler: true });
   }
+  // as TracewardenCallbackHandler does: LangChain copies every handler into each child run's
+  // callback manager, and the inherited copy() constructs a new handler each time (~20 µs of
+  // a tool call here), which would make the baseline dearer than the machinery ours pays
+  override copy(): BaseCallbackHandler {
+    return this;
+  }
   // the callbacks TracewardenCallbackHandler implements, doing nothing: what LangChain's
   // callback manager costs such a handler
   handleChatModelStart(): void {}
