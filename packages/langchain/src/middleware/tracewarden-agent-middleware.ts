@@ -21,6 +21,13 @@ import {
   toolOutcomeOf,
 } from '../messages/tool-output.js';
 import {
+  blockingError,
+  recordBlockedResult,
+  reviewMetadata,
+  reviewUnlinkedToolCall,
+  type UnlinkedCallPolicy,
+} from '../tracing/check-unlinked-tool-call.js';
+import {
   linkCall,
   linkResponse,
   noteAnswer,
@@ -224,6 +231,14 @@ export function tracewardenAgentMiddleware(
     extraOptions: { tracerFactory: optionChecks.function },
   });
   const refuse = runtime.recorder.hasPolicy && runtime.recorder.onPolicyViolation === 'refuse';
+  const unlinkedPolicy: UnlinkedCallPolicy | undefined =
+    options?.policy === undefined
+      ? undefined
+      : {
+          policy: options.policy,
+          mode: runtime.recorder.onPolicyViolation,
+          refusalMessage: options.refusalMessage,
+        };
   const tracers: Tracer[] = [];
   /** The trace of an agent run, by its first message (the same object in every step). */
   const byFirstMessage = new WeakMap<object, Tracer>();
@@ -316,16 +331,41 @@ export function tracewardenAgentMiddleware(
     const tracer = options?.tracer ?? tracerOfCall(callId) ?? currentTracer() ?? tracerOf([]);
     const id = callId ?? `call_${Date.now().toString(36)}`;
     if (tracer.findToolCall(id) === undefined) {
+      // a call no model call of this trace proposed (another middleware's, an edited one): with a
+      // policy it is checked here, on the trace so far, before the tool runs
+      const review =
+        unlinkedPolicy === undefined
+          ? undefined
+          : reviewUnlinkedToolCall(tracer, unlinkedPolicy, {
+              callId: id,
+              name: call.name,
+              arguments: call.args ?? {},
+            });
+      const blocked = review === undefined || review.allowed ? undefined : blockingError(review);
       try {
         recordUnlinkedToolCall(tracer, {
           callId: id,
           name: call.name,
           input: JSON.stringify(call.args ?? {}),
-          metadata: { langchain: { source: 'agent_middleware' } },
+          metadata: {
+            langchain: { source: 'agent_middleware' },
+            ...(review === undefined ? undefined : reviewMetadata(review)),
+          },
         });
         linkCall(tracer, id);
+        if (review !== undefined && blocked !== undefined)
+          recordBlockedResult(tracer, review, blocked, call.name);
       } catch (error) {
         (options?.onRecordingError ?? (() => {}))(error);
+      }
+      if (blocked !== undefined) {
+        if (review?.refusal === undefined) throw blocked;
+        return new ToolMessage({
+          content: review.refusal,
+          tool_call_id: id,
+          name: call.name,
+          status: 'error',
+        });
       }
     }
     const started = performance.now();
