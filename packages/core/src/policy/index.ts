@@ -12,6 +12,7 @@ export { detectUnicode, type UnicodeFinding } from './detectors/detect-unicode.j
 export { extractHtmlData, type HtmlData, type HtmlFinding } from './detectors/extract-html-data.js';
 export { extractLinks, type LinkFinding } from './detectors/extract-links.js';
 export { type FuzzyFinding, findFuzzy, fuzzyTolerance } from './detectors/find-fuzzy.js';
+export type { ValueSource } from './detectors/find-value-sources.js';
 export {
   type ArgumentPattern,
   anyEvent,

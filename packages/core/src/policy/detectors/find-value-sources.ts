@@ -2,7 +2,24 @@ import type { EventStore } from '../runtime/event-store.js';
 import { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 
-/** Where a value of a tool call's arguments first appeared in the trace. */
+/**
+ * Where a value of a tool call's arguments first appeared in the trace: an element of
+ * `value_sources(call)` in a policy, the data flow the recommended policy's `attacker-action`
+ * rule follows from an injected tool output to the call.
+ * @example
+ * ```ts
+ * import { parsePolicy, type ValueSource } from '@tracewarden/core';
+ * const policy = parsePolicy(`
+ * raise PolicyViolation("argument value came from a tool output", source=source) if:
+ *     (call: ToolCall)
+ *     (source: dict) in value_sources(call)
+ *     source.role == "tool"
+ * `);
+ * const [violation] = policy.check(trace).errors;
+ * const source = violation?.namedArgs.source as ValueSource | undefined;
+ * console.log(source?.value, source?.tool, source?.address); // e.g. 'bob@evil.com' 'read_inbox' '2.content:31-43'
+ * ```
+ */
 export interface ValueSource {
   /** The value as it is in the arguments (a whole short string, or a token found in a long one). */
   value: string;
