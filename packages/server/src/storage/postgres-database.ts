@@ -1,14 +1,28 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { ServerError } from '../errors/index.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { constraintTraceError, now } from './store-helpers.js';
 
+/** A result row as `pg` gives it. */
+export type Row = Record<string, unknown>;
+
 /** Something to run SQL on: the pool, or a client inside a transaction. */
 export interface Queryable {
-  query<R extends QueryResultRow>(
-    text: string,
-    values?: unknown[],
-  ): Promise<{ rows: R[]; rowCount: number | null }>;
+  query<R = Row>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** A pooled connection, as far as the stores use it. */
+export interface PooledClient extends Queryable {
+  release(error?: Error): void;
+}
+
+/**
+ * The part of `pg`'s `Pool` the stores use, typed here so the package's declarations do not
+ * need `@types/pg`.
+ */
+export interface ConnectionPool extends Queryable {
+  connect(): Promise<PooledClient>;
+  end(): Promise<void>;
+  readonly ended: boolean;
 }
 
 /** Advisory lock key (single bigint space) held while migrating: one process migrates at a time. */
@@ -58,9 +72,9 @@ function isRetryable(error: unknown): boolean {
  * transactions retried on a deadlock or serialization failure.
  */
 export class PostgresDatabase {
-  protected readonly pool: Pool;
+  protected readonly pool: ConnectionPool;
 
-  protected constructor(pool: Pool) {
+  protected constructor(pool: ConnectionPool) {
     this.pool = pool;
   }
 
@@ -104,10 +118,10 @@ export class PostgresDatabase {
     return rows[0]?.version ?? 0;
   }
 
-  protected async query<R extends QueryResultRow>(
+  protected async query<R = Row>(
     text: string,
     values?: unknown[],
-    on: Queryable = this.pool as unknown as Queryable,
+    on: Queryable = this.pool,
   ): Promise<{ rows: R[]; rowCount: number | null }> {
     try {
       return await on.query<R>(text, values);
@@ -119,7 +133,7 @@ export class PostgresDatabase {
   /** Runs `work` in one transaction on one connection, again on a deadlock or serialization failure. */
   protected async transaction<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let client: PoolClient;
+      let client: PooledClient;
       try {
         client = await this.pool.connect();
       } catch (error) {
@@ -128,7 +142,7 @@ export class PostgresDatabase {
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(client as unknown as Queryable);
+        const result = await work(client);
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -9,7 +9,7 @@ import {
   planAppend,
   runPlanAsync,
 } from './append-plan.js';
-import { mapError, type Queryable } from './postgres-database.js';
+import { type ConnectionPool, mapError, type Queryable } from './postgres-database.js';
 import { PostgresDatasets } from './postgres-datasets.js';
 import type {
   ApiKeyInfo,
@@ -78,7 +78,7 @@ export class PostgresStore extends PostgresDatasets implements CollectorStore {
     });
     // an idle client's connection dropped (database restarted): the pool replaces it
     pool.on('error', () => {});
-    const store = new PostgresStore(pool);
+    const store = new PostgresStore(pool as unknown as ConnectionPool);
     try {
       await store.migrate();
     } catch (error) {
