@@ -18,7 +18,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
@@ -156,6 +156,26 @@ interface IngestFigures {
   errors: number;
   /** CPU time of the server process per stored block (user + system), in microseconds. */
   cpuMicrosPerBlock: number;
+  /** CPU time of the local `postgres` processes per stored block, in microseconds. */
+  databaseMicrosPerBlock: number;
+}
+
+/**
+ * CPU time of every `postgres` process on this machine so far, in ms (0 when Postgres runs
+ * elsewhere): with Postgres, most of a batch's work happens there, not in the collector.
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += processCpuMs(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 }
 
 /** User + system CPU time of a process so far, in ms (Linux `/proc/<pid>/stat`, 10 ms ticks). */
@@ -172,6 +192,7 @@ async function ingest(server: Running, prefix: string): Promise<IngestFigures> {
   const template = bodyTemplate();
   let counter = 0;
   const cpuBefore = processCpuMs(server.child.pid);
+  const databaseBefore = server.kind === 'postgres' ? postgresCpuMs() : 0;
   const result = await autocannon({
     url: server.url,
     connections,
@@ -197,12 +218,14 @@ async function ingest(server: Running, prefix: string): Promise<IngestFigures> {
   });
   const ok = result['2xx'];
   const cpuMs = processCpuMs(server.child.pid) - cpuBefore;
+  const databaseMs = server.kind === 'postgres' ? postgresCpuMs() - databaseBefore : 0;
   return {
     blocksPerSecond: (ok * batchSize) / (result.duration || seconds),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
     cpuMicrosPerBlock: (cpuMs * 1000) / Math.max(1, ok * batchSize),
+    databaseMicrosPerBlock: (databaseMs * 1000) / Math.max(1, ok * batchSize),
   };
 }
 
@@ -337,20 +360,20 @@ async function main(): Promise<void> {
         const result = await ingest(server, `r${round}_`);
         figures.get(server.kind)?.push(result);
         console.log(
-          `  round ${round + 1} ${server.kind.padEnd(8)} ${Math.round(result.blocksPerSecond).toLocaleString('en-US').padStart(8)} blocks/s  p50 ${result.p50} ms  p99 ${result.p99} ms  server CPU ${result.cpuMicrosPerBlock.toFixed(1)} µs/block${result.errors > 0 ? `  ERRORS ${result.errors}` : ''}  load ${load()}`,
+          `  round ${round + 1} ${server.kind.padEnd(8)} ${Math.round(result.blocksPerSecond).toLocaleString('en-US').padStart(8)} blocks/s  p50 ${result.p50} ms  p99 ${result.p99} ms  server CPU ${result.cpuMicrosPerBlock.toFixed(1)} µs/block${result.databaseMicrosPerBlock > 0 ? ` + postgres ${result.databaseMicrosPerBlock.toFixed(1)}` : ''}${result.errors > 0 ? `  ERRORS ${result.errors}` : ''}  load ${load()}`,
         );
       }
     }
     const baseline = median((figures.get('baseline') ?? []).map((row) => row.blocksPerSecond));
     console.log(
-      '\n| server | blocks/s (median) | x baseline | p50 ms | p99 ms | server CPU µs/block |',
+      '\n| server | blocks/s (median) | x baseline | p50 ms | p99 ms | server CPU µs/block | postgres CPU µs/block |',
     );
-    console.log('| --- | --- | --- | --- | --- | --- |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
     for (const kind of kinds) {
       const rows = figures.get(kind) ?? [];
       const rate = median(rows.map((row) => row.blocksPerSecond));
       console.log(
-        `| ${kind} | ${Math.round(rate).toLocaleString('en-US')} | x${(rate / baseline).toFixed(2)} | ${median(rows.map((row) => row.p50))} | ${median(rows.map((row) => row.p99))} | ${median(rows.map((row) => row.cpuMicrosPerBlock)).toFixed(1)} |`,
+        `| ${kind} | ${Math.round(rate).toLocaleString('en-US')} | x${(rate / baseline).toFixed(2)} | ${median(rows.map((row) => row.p50))} | ${median(rows.map((row) => row.p99))} | ${median(rows.map((row) => row.cpuMicrosPerBlock)).toFixed(1)} | ${kind === 'postgres' ? median(rows.map((row) => row.databaseMicrosPerBlock)).toFixed(1) : '-'} |`,
       );
     }
     console.log(`load ${load()}\n`);
