@@ -1,4 +1,4 @@
-import type { DraftBlock } from './inspect-block.js';
+import type { DraftBlock } from './draft-block.js';
 
 /** The call ids of one trace's TOOL_CALLs, and the `seq`s of each call's results. */
 interface TraceCalls {

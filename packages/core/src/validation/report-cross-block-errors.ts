@@ -1,5 +1,6 @@
 import type { TraceError } from '../errors/index.js';
-import { type DraftBlock, fail } from './inspect-block.js';
+import type { DraftBlock } from './draft-block.js';
+import { reportBlockError } from './report-block-error.js';
 
 interface Entry {
   draft: DraftBlock;
@@ -95,7 +96,7 @@ export function reportCrossBlockErrors(
     const { draft, id, traceId, subType } = entry;
     const path = entry.index;
     if (byId.get(id) !== entry) {
-      fail(
+      reportBlockError(
         errors,
         'VALIDATION',
         draft,
@@ -112,7 +113,7 @@ export function reportCrossBlockErrors(
     if (wanted !== undefined && typeof parentId === 'string' && parentId !== id) {
       const parent = byId.get(parentId);
       if (parent === undefined) {
-        fail(
+        reportBlockError(
           errors,
           'VALIDATION',
           draft,
@@ -121,7 +122,7 @@ export function reportCrossBlockErrors(
           { field: 'parent_block_id' },
         );
       } else if (parent.traceId !== traceId) {
-        fail(
+        reportBlockError(
           errors,
           'VALIDATION',
           draft,
@@ -130,7 +131,7 @@ export function reportCrossBlockErrors(
           { field: 'parent_block_id' },
         );
       } else if (parent.subType !== wanted) {
-        fail(
+        reportBlockError(
           errors,
           'PARENT_SUBTYPE_MISMATCH',
           draft,
@@ -143,7 +144,7 @@ export function reportCrossBlockErrors(
         typeof callId === 'string' &&
         callId !== parent.draft.payload.call_id
       ) {
-        fail(
+        reportBlockError(
           errors,
           'VALIDATION',
           draft,
@@ -156,7 +157,7 @@ export function reportCrossBlockErrors(
     if (typeof callId !== 'string' || callId === '') continue;
     if (subType === 'TOOL_CALL') {
       if (calls.get(`${traceId}\u0000${callId}`) !== entry) {
-        fail(
+        reportBlockError(
           errors,
           'DUPLICATE_CALL_ID',
           draft,
@@ -173,7 +174,7 @@ export function reportCrossBlockErrors(
         seq >= 0 &&
         seqs.get(`${traceId}\u0000${callId}\u0000${seq}`) !== entry
       ) {
-        fail(
+        reportBlockError(
           errors,
           'DUPLICATE_RESULT_SEQ',
           draft,

@@ -1,7 +1,8 @@
 import { TraceError } from '../errors/index.js';
 import { asTraceError } from './as-trace-error.js';
 import { BatchIndex } from './batch-index.js';
-import { type DraftBlock, inspectBlock } from './inspect-block.js';
+import type { DraftBlock } from './draft-block.js';
+import { inspectBlock } from './inspect-block.js';
 import { reportCrossBlockErrors } from './report-cross-block-errors.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import type { ValidateBlocksOptions, ValidationReport } from './types.js';

@@ -1,0 +1,293 @@
+import { TraceError } from '../errors/index.js';
+import type { Block, ToolCallBlock } from '../model/index.js';
+import { asTraceError } from './as-trace-error.js';
+import { blockTypeOf } from './block-type-of.js';
+import type { DraftBlock } from './draft-block.js';
+import { freezeBlock } from './freeze-block.js';
+import { inspectBlock } from './inspect-block.js';
+import { inspectDraft } from './inspect-draft.js';
+import { forgetParsedText, trustParsedText } from './parsed-text.js';
+import { anyPending, failDuplicateCallId, failDuplicateId, relateDraft } from './relate-draft.js';
+import type { BlockLimits } from './types.js';
+
+/**
+ * The state of one validator and the rules that need it. A class rather than closures in
+ * {@link createTraceValidator}: nothing per validator but the object itself and its maps.
+ */
+export class TraceState {
+  readonly limits: Readonly<BlockLimits>;
+  traceId: string | undefined;
+  readonly blocks = new Map<string, Block>();
+  readonly calls = new Map<string, ToolCallBlock>();
+  // the seqs of each call's results: a number while there is one (most streamed results are a
+  // few pieces), a Set from the second on
+  readonly resultSeqs = new Map<string, number | Set<number>>();
+  // The last block recorded, the last MESSAGE and the last TOOL_CALL: nearly every parent is one
+  // of them, and an identity comparison is cheaper than hashing the id again. Blocks are never
+  // removed, so these never go stale.
+  lastBlock: Block | undefined = undefined;
+  lastMessage: Block | undefined = undefined;
+  lastCall: Block | undefined = undefined;
+  // every accepted block in acceptance order
+  readonly order: Block[] = [];
+  // The id index is built lazily. An id that sorts after every id entered so far (`maxId`) is
+  // new without a lookup: monotonic ids (the tracer's ULIDs) never touch the map on the hot
+  // path. `blocks` holds every accepted block, except `order[indexed..]`, which `index()` adds
+  // before any lookup by id.
+  maxId = '';
+  indexed = 0;
+
+  constructor(limits: Readonly<BlockLimits>, traceId: string | undefined) {
+    this.limits = limits;
+    this.traceId = traceId;
+  }
+
+  /** The id index, brought up to date. */
+  index(): Map<string, Block> {
+    const order = this.order;
+    const blocks = this.blocks;
+    const length = order.length;
+    let indexed = this.indexed;
+    for (; indexed < length; indexed++) {
+      const block = order[indexed] as Block;
+      blocks.set(block.id, block);
+    }
+    this.indexed = indexed;
+    return blocks;
+  }
+
+  /** The accepted (or entered) block with this id; `pending` drafts were entered in this batch. */
+  find(
+    id: string,
+    pending: readonly DraftBlock[] | undefined,
+    pendingCount: number,
+  ): Block | undefined {
+    const lastBlock = this.lastBlock;
+    if (lastBlock !== undefined && lastBlock.id === id) return lastBlock;
+    const lastMessage = this.lastMessage;
+    if (lastMessage !== undefined && lastMessage.id === id) return lastMessage;
+    const lastCall = this.lastCall;
+    if (lastCall !== undefined && lastCall.id === id) return lastCall;
+    if (pending !== undefined) {
+      for (let i = pendingCount - 1; i >= 0; i--) {
+        const other = pending[i] as DraftBlock;
+        if (other.id === id) return other as unknown as Block;
+      }
+    }
+    return id > this.maxId ? undefined : this.index().get(id);
+  }
+
+  /**
+   * Enters a draft that passed every other rule under its id (and call id), checking those are
+   * new with the insertion itself: one hash lookup each instead of a lookup, then an insertion.
+   * An id after `maxId` is new without any lookup and is indexed later. `pending` are the drafts
+   * entered before in this batch. A clash puts back what was there and throws, so nothing
+   * changes.
+   */
+  enterUnique(
+    draft: DraftBlock,
+    pending: readonly DraftBlock[] | undefined,
+    pendingCount: number,
+  ): void {
+    const id = draft.id as string;
+    const maxIdBefore = this.maxId;
+    let inserted = false;
+    if (id > maxIdBefore) {
+      this.maxId = id;
+    } else {
+      const map = this.index();
+      const size = map.size;
+      map.set(id, draft as unknown as Block);
+      if (map.size === size) {
+        map.set(id, this.order.find((block) => block.id === id) as Block);
+        failDuplicateId(undefined, draft, id);
+      }
+      if (anyPending(pending, pendingCount, (other) => other.id === id)) {
+        map.delete(id);
+        failDuplicateId(undefined, draft, id);
+      }
+      inserted = true;
+    }
+    if (draft.sub_type === 'TOOL_CALL') {
+      const callId = draft.payload.call_id as string;
+      const calls = this.calls;
+      const callSize = calls.size;
+      calls.set(callId, draft as unknown as ToolCallBlock);
+      if (calls.size === callSize) {
+        calls.set(
+          callId,
+          this.order.find(
+            (block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId,
+          ) as ToolCallBlock,
+        );
+        if (inserted) this.blocks.delete(id);
+        this.maxId = maxIdBefore;
+        failDuplicateCallId(undefined, draft, callId);
+      }
+    }
+  }
+
+  /** Records an accepted block that {@link TraceState.enterUnique} entered. */
+  record(block: Block): void {
+    this.order.push(block);
+    this.lastBlock = block;
+    if (this.traceId === undefined) this.traceId = block.trace_id;
+    if (block.sub_type === 'MESSAGE') {
+      this.lastMessage = block;
+    } else if (block.sub_type === 'TOOL_CALL') {
+      this.lastCall = block;
+    } else if (block.sub_type === 'TOOL_RESULT') {
+      const seq = block.payload.seq;
+      if (seq !== undefined) {
+        const callId = block.payload.call_id;
+        const resultSeqs = this.resultSeqs;
+        const seqs = resultSeqs.get(callId);
+        if (seqs === undefined) resultSeqs.set(callId, seq);
+        // add, add: no array and no iteration, as `new Set([a, b])` would take
+        else if (typeof seqs === 'number')
+          resultSeqs.set(callId, new Set<number>().add(seqs).add(seq));
+        else seqs.add(seq);
+      }
+    }
+  }
+
+  /**
+   * Takes the first `entered` drafts of a failed batch back out of the maps: each was new under
+   * its keys (or never indexed), so deleting them restores the maps exactly. Returns the error
+   * to throw.
+   */
+  rollBack(
+    error: unknown,
+    drafts: readonly DraftBlock[],
+    entered: number,
+    maxIdBefore: string,
+  ): TraceError {
+    this.maxId = maxIdBefore;
+    for (let i = 0; i < entered; i++) {
+      const draft = drafts[i] as DraftBlock;
+      this.blocks.delete(draft.id as string);
+      if (draft.sub_type === 'TOOL_CALL') this.calls.delete(draft.payload.call_id as string);
+    }
+    return asTraceError(error, undefined);
+  }
+
+  inspectOwned(draft: DraftBlock): void {
+    inspectDraft(
+      draft,
+      blockTypeOf(draft.sub_type),
+      draft.payload,
+      // the same string as created_at needs no second check; a missing one is reported
+      draft.updated_at === draft.created_at ? undefined : (draft.updated_at ?? null),
+      this.limits,
+      undefined,
+      undefined,
+    );
+  }
+
+  accept(input: unknown): Block {
+    let draft: DraftBlock | undefined;
+    try {
+      // throwing mode: the first problem throws, and nothing below records anything
+      draft = inspectBlock(input, this.limits, undefined, undefined);
+      if (draft !== undefined) {
+        relateDraft(this, draft, undefined, undefined, 0, true);
+        this.enterUnique(draft, undefined, 0);
+      }
+    } catch (error) {
+      throw asTraceError(error, undefined);
+    }
+    if (draft === undefined) throw asTraceError(new TypeError('not an object'), undefined);
+    const block = freezeBlock(draft);
+    this.record(block);
+    return block;
+  }
+
+  acceptLine(line: string): Block {
+    if (typeof line !== 'string')
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `block: must be JSON text, got ${line === null ? 'null' : `a ${typeof line}`}; pass one block's JSON text, e.g. a line of a JSONL file, or use accept() for an object`,
+        details: {},
+      });
+    let input: unknown;
+    try {
+      input = JSON.parse(line);
+    } catch (cause) {
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `block: is not valid JSON (${(cause as Error).message}); pass one block's JSON text, e.g. a line of a JSONL file`,
+        details: {},
+        cause,
+      });
+    }
+    trustParsedText(line);
+    try {
+      return this.accept(input);
+    } finally {
+      forgetParsedText();
+    }
+  }
+
+  check(input: unknown): TraceError[] {
+    const errors: TraceError[] = [];
+    try {
+      const draft = inspectBlock(input, this.limits, errors, undefined);
+      if (draft !== undefined) relateDraft(this, draft, errors, undefined, 0, false);
+    } catch (error) {
+      errors.push(asTraceError(error, undefined));
+    }
+    return errors;
+  }
+
+  acceptOwned(draft: DraftBlock): Block {
+    try {
+      this.inspectOwned(draft);
+      relateDraft(this, draft, undefined, undefined, 0, true);
+      this.enterUnique(draft, undefined, 0);
+    } catch (error) {
+      throw asTraceError(error, undefined);
+    }
+    const block = freezeBlock(draft);
+    this.record(block);
+    return block;
+  }
+
+  acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
+    let entered = 0;
+    const maxIdBefore = this.maxId;
+    try {
+      for (; entered < drafts.length; entered++) {
+        const draft = drafts[entered] as DraftBlock;
+        this.inspectOwned(draft);
+        relateDraft(this, draft, undefined, drafts, entered, true);
+        this.enterUnique(draft, drafts, entered);
+      }
+    } catch (error) {
+      throw this.rollBack(error, drafts, entered, maxIdBefore);
+    }
+    const accepted: Block[] = [];
+    for (const draft of drafts) {
+      const block = freezeBlock(draft);
+      this.record(block);
+      accepted.push(block);
+    }
+    return accepted;
+  }
+
+  adoptAllOwned(drafts: readonly DraftBlock[]): void {
+    let entered = 0;
+    const maxIdBefore = this.maxId;
+    try {
+      for (; entered < drafts.length; entered++) {
+        this.enterUnique(drafts[entered] as DraftBlock, drafts, entered);
+      }
+    } catch (error) {
+      throw this.rollBack(error, drafts, entered, maxIdBefore);
+    }
+    for (let i = 0; i < drafts.length; i++) this.record(freezeBlock(drafts[i] as DraftBlock));
+  }
+
+  get(id: string): Block | undefined {
+    return id > this.maxId ? undefined : this.index().get(id);
+  }
+}
