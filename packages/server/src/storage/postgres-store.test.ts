@@ -168,6 +168,16 @@ describePostgres('the Postgres schema enforces seed 002 invariants by itself', (
     ).rejects.toMatchObject({ code: 'VALIDATION' });
   });
 
+  it('refuses to delete a block that still has children (a whole trace goes at once)', async () => {
+    await expect(
+      store.exec(
+        "DELETE FROM trace_blocks WHERE organization_id = $1 AND trace_id = 'tr_1' AND id = 'tb_m'",
+        organizationId,
+      ),
+    ).rejects.toMatchObject({ code: 'VALIDATION' });
+    expect(await store.deleteTrace(organizationId, 'tr_2')).toBe(true);
+  });
+
   it('keeps API keys only as hashes, and revokes them', async () => {
     const created = await store.createApiKey('default', { name: 'ci' });
     expect((await store.authenticate(created.key))?.name).toBe('default');
