@@ -291,7 +291,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       tags,
       metadata,
       tracer: undefined,
-      ambient: parent === undefined ? currentTracer() : undefined,
+      // the enclosing withTrace matters only when no tracer was given (an AsyncLocalStorage read)
+      ambient:
+        parent === undefined && this.#options.tracer === undefined ? currentTracer() : undefined,
     };
     this.#runs.set(runId, run);
     if (this.#runs.size > maxOpenRuns) this.#evictOldest();
