@@ -162,7 +162,7 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:ignore[rz]?|oublie[rz]?)\b[^.\n]{0,40}\b(?:précédentes|antérieures|toutes|vos|tes|les)\b[^.\n]{0,30}\b(?:instructions|consignes|directives|règles)`,
     String.raw`\b(?:ignora[rd]?|ignore|olvida|esquece|dimentica)\b[^.\n]{0,40}\b(?:anteriores|previas|todas|precedenti|tutte|las|as|le)\b[^.\n]{0,30}\b(?:instrucciones|instruções|instruzioni|indicaciones|órdenes|istruzioni|reglas|regras)`,
     String.raw`(?:忽略|无视|忘记|忽视|不要理会)[^。\n]{0,20}(?:之前|以前|先前|所有|上述|上面)[^。\n]{0,10}(?:指令|指示|说明|命令|规则)`,
-    String.raw`(?:以前|前|これまで|上記)の(?:指示|命令|ルール)を(?:無視|忘れ)`,
+    `(?:以前|前|これまで|上記)の(?:指示|命令|ルール)を(?:無視|忘れ)`,
     String.raw`(?:игнорируй|игнорируйте|забудь|забудьте)[^.\n]{0,40}(?:предыдущие|все|прежние)[^.\n]{0,20}(?:инструкции|указания|команды)`,
     // "ignore what the user asked", "disregard the user's request"
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
@@ -178,7 +178,7 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:assistant|agent|modèle) (?:ia|d'ia|virtuel)\b|\b(?:message|note|instructions?) (?:important )?(?:pour|à|au) (?:l'|le |la )?(?:assistant|ia|agent|modèle)`,
     String.raw`\b(?:asistente|assistente|agente|modelo|modello)(?: de| di| da)? (?:ia|ai|virtual|virtuale)\b|\b(?:nota|mensaje|mensagem|messaggio|instrucciones?|instruções) (?:importante )?(?:para|per|al|a|ao) (?:el |la |o |il |l'|a )?(?:asistente|assistente|agente|ia|modelo|modello)`,
     String.raw`(?:给|致|对|请)\s*(?:ai|人工智能)\s*(?:助手|助理|智能体|代理|模型)|(?:ai|人工智能)(?:助手|助理|智能体)(?:的|：|:)`,
-    String.raw`aiアシスタント|ai ?エージェント|アシスタントへ`,
+    `aiアシスタント|ai ?エージェント|アシスタントへ`,
     String.raw`(?:ии|ai)[- ]?(?:ассистент|агент|модель)|ассистент[уа]?\s*[,:]`,
   ],
   'agent-obligation': [
@@ -210,13 +210,13 @@ const widenings: Record<string, string[]> = {
   ],
   secrecy: [
     String.raw`\b(?:don't|do not|dont|never) ask (?:me|the user|them) again\b`,
-    String.raw`ohne (?:zu fragen|nachzufragen|rückfrage|den nutzer)|sans (?:demander|prévenir|informer)|sin (?:preguntar|avisar|informar)|sem (?:perguntar|avisar)|senza (?:chiedere|avvisare)|不要告诉|不要通知|无需确认|ユーザーに(?:言わ|知らせ)ない|не (?:говори|сообщай)`,
+    `ohne (?:zu fragen|nachzufragen|rückfrage|den nutzer)|sans (?:demander|prévenir|informer)|sin (?:preguntar|avisar|informar)|sem (?:perguntar|avisar)|senza (?:chiedere|avvisare)|不要告诉|不要通知|无需确认|ユーザーに(?:言わ|知らせ)ない|не (?:говори|сообщай)`,
   ],
   action: [
     String.raw`(?:überweise|überweisen sie|\bsende|senden sie|schicke|leite\b[^.\n]{0,40}\bweiter|lösche|löschen sie|teile|lade\b[^.\n]{0,30}\bein|öffne|besuche)\b`,
     String.raw`\b(?:envoie|envoyez|transfère|transférez|vire[zr]?|supprime[zr]?|partage[zr]?|invite[zr]?|ouvre[zr]?|visite[zr]?|paie[zr]?|payez)\b`,
     String.raw`\b(?:envía|envia|envie|transfiere|transfira|reenvía|elimina|borra|apague|comparte|compartilhe|invita|convida|abre|abra|visita|paga|pague|manda|invia|cancella|condividi)\b`,
-    String.raw`(?:发送|转账|汇款|转发|删除|分享|邀请|访问|打开|支付|付款)|(?:送信|送金|転送|削除|共有|招待)して|(?:отправь|переведи|перешли|удали|поделись|пригласи|открой)`,
+    `(?:发送|转账|汇款|转发|删除|分享|邀请|访问|打开|支付|付款)|(?:送信|送金|転送|削除|共有|招待)して|(?:отправь|переведи|перешли|удали|поделись|пригласи|открой)`,
   ],
   'third-person-user': [
     // speaking to the model about the user: "the user also wants you to", "your user asked you"
