@@ -79,9 +79,12 @@ async function serve(kind: Kind): Promise<void> {
     close = () => server.close();
   }
   process.stdout.write(`${JSON.stringify({ url, key })}\n`);
-  process.on('SIGTERM', () => {
+  const shutdown = () => {
     void close().then(() => process.exit(0));
-  });
+  };
+  process.on('SIGTERM', shutdown);
+  // the driver died without stopping us (killed, or its output pipe closed): do not linger
+  process.on('disconnect', shutdown);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +103,7 @@ async function spawnServer(kind: Kind, env: Record<string, string>): Promise<Run
   const child = spawn(
     process.execPath,
     [...process.execArgv, ...flags, fileURLToPath(import.meta.url), '--serve', kind],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
   );
   const [line] = (await once(
     createInterface({ input: child.stdout as NodeJS.ReadableStream }),
