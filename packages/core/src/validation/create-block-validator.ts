@@ -12,7 +12,8 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
  * dropped) and frozen cheaply: the block is a new frozen object, and the given `payload`,
  * `metadata` and `extra` objects are frozen in place (pass copies if you mean to keep mutating
  * yours). Nested values (arguments, outputs, content parts, raw) are not deep-frozen: treat them
- * as read-only.
+ * as read-only. Given JSON text, `acceptLine` parses it and skips the checks the text already
+ * proves (no cycles, BigInt or lone surrogates, shallow nesting, a bound on each field's size).
  *
  * @param options - `limits` to force and the `traceId` this validator holds
  * @returns a {@link BlockValidator}
@@ -25,6 +26,8 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
  *   payload: { role: 'user', content: "what's the weather?" },
  * });
  * validator.check({ ...otherBlock }); // TraceError[]; empty when it would be accepted
+ * // a line of a JSONL file, parsed and accepted as accept(JSON.parse(line)) would
+ * const next = validator.acceptLine(line);
  * ```
  */
 export function createBlockValidator(options: BlockValidatorOptions = {}): BlockValidator {

@@ -52,9 +52,9 @@ export interface BlockValidator {
   accept(input: unknown): Block;
   /**
    * Parses one block's JSON text (a JSONL line) and accepts it as {@link BlockValidator.accept}
-   * does, with the same rules. Faster than `accept(JSON.parse(line))`: what the text proves
-   * (plain data, no lone surrogate, shallow nesting, a size bound) is not checked again value
-   * by value. Throws a {@link TraceError} `VALIDATION` when the text is not valid JSON.
+   * does, with the same rules and the same errors. What the text proves (plain data, no lone
+   * surrogate, shallow nesting, a bound on each field's size) is not checked again value by
+   * value. Throws a {@link TraceError} `VALIDATION` when the text is not valid JSON.
    */
   acceptLine(line: string): Block;
   /** Every problem `input` would have, without recording it. */
