@@ -101,6 +101,31 @@ describe('tracewarden push', () => {
     expect(await traceSummaries('datasets', acmeKey)).toHaveLength(before.length + 1);
   });
 
+  it('uploads trace entries by session; a re-push stores nothing twice, another file of the same session adds to it', async () => {
+    const { key: entriesKey } = await server.createApiKey({ organization: 'entries' });
+    const argv = (file: string) => [file, '--org', 'entries', '--api-key', entriesKey];
+    expect((await push(argv(fixture('entries.jsonl')))).code).toBe(0);
+    const before = await traceSummaries('entries', entriesKey);
+    expect(before.map((trace) => trace.id).sort()).toEqual(['s1', 's2']);
+    expect((await push(argv(fixture('entries.jsonl')))).code).toBe(0);
+    expect(await traceSummaries('entries', entriesKey)).toEqual(before);
+    // the same session, other calls: their blocks do not collide with the first file's
+    const later = join(temporary, 'later-entries.jsonl');
+    writeFileSync(
+      later,
+      readFileSync(fixture('entries.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"session_id":"s1"'))
+        .map((line) => line.replaceAll('0b6f2c1e-', 'later-').replaceAll('select ', 'select 1'))
+        .join('\n'),
+    );
+    const third = await push(argv(later));
+    expect(third.stdout).toContain('ok: pushed 1 trace');
+    const after = await traceSummaries('entries', entriesKey);
+    const s1 = (list: typeof after) => list.find((trace) => trace.id === 's1')?.block_count ?? 0;
+    expect(s1(after)).toBeGreaterThan(s1(before));
+  });
+
   it('reports a block the collector refuses with its file, line and code, pushes the other traces, and exits 1', async () => {
     const file = join(temporary, 'mixed.jsonl');
     const good = readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_good_');

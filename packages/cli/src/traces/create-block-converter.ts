@@ -32,17 +32,40 @@ export interface BlockConverterOptions {
    * Ids that depend only on each chat-event trace's content: a trace without an id gets
    * `tr_` + a hash of its events, and each trace's block and call ids start from 1, so the same
    * trace converts to the same blocks whichever file or position it is read from (what `push`
-   * needs for a re-push to be a no-op, and two files' traces not to collide). @default false
+   * needs for a re-push to be a no-op, and two files' traces not to collide). Trace entries get
+   * block ids from each entry's content too (and a session-less file's trace an id from its
+   * first entry). @default false
    */
   contentIds?: boolean;
 }
 
-/** A chat-event trace's id from its content: `tr_` and 26 hex digits of its SHA-256. */
-function contentTraceId(value: unknown): string {
-  return `tr_${createHash('sha256')
+/** 26 hex digits of the SHA-256 of a value's JSON. */
+function contentHash(value: unknown): string {
+  return createHash('sha256')
     .update(JSON.stringify(value) ?? '')
     .digest('hex')
-    .slice(0, 26)}`;
+    .slice(0, 26);
+}
+
+/** A chat-event trace's id from its content: `tr_` and 26 hex digits of its SHA-256. */
+function contentTraceId(value: unknown): string {
+  return `tr_${contentHash(value)}`;
+}
+
+/**
+ * Ids for one trace entry's blocks from the entry's content (`tb_<hash>_1`, ...), so the same
+ * entry gives the same blocks in any file, and entries of one session from two files never
+ * reuse each other's block ids.
+ */
+function entryIds(value: unknown): IdGenerator {
+  const hash = contentHash(value);
+  let block = 0;
+  let call = 0;
+  return {
+    blockId: () => `tb_${hash}_${++block}`,
+    traceId: () => `tr_${hash}`,
+    callId: () => `call_${hash}_${++call}`,
+  };
 }
 
 /** Turns a file's items into blocks, one item at a time. */
@@ -122,12 +145,14 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           const entry = parsed.data;
           const session = entry.call.session_id ?? '';
           const out: Block[] = [];
+          const own = options.contentIds === true ? entryIds(item.value) : ids;
           let state = sessions.get(session);
           if (state === undefined) {
-            const traceId = session === '' ? ids.traceId() : session;
+            // with content ids: the session's first entry names a trace without a session id
+            const traceId = session === '' ? own.traceId() : session;
             const createdAt = new Date(Date.parse(entry.call.timestamp) || 0).toISOString();
             const message: Block = {
-              id: ids.blockId(),
+              id: own.blockId(),
               trace_id: traceId,
               block_type: 'MESSAGE',
               sub_type: 'MESSAGE',
@@ -148,7 +173,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             ...entryToBlocks(entry, {
               traceId: state.traceId,
               parentBlockId: state.messageId,
-              ids,
+              ids: own,
             }),
           );
           return out;
