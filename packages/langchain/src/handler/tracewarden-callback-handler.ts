@@ -7,7 +7,6 @@ import type { ChainValues } from '@langchain/core/utils/types';
 import {
   type AdapterOptions,
   type AdapterRuntime,
-  canonicalJson,
   createAdapterRuntime,
   createTracer,
   currentTracer,
@@ -17,7 +16,6 @@ import {
   optionChecks,
   PolicyViolationError,
   recordToolResult,
-  refusalFor,
   type ToolCallReview,
   type Tracer,
   TracewardenError,
@@ -51,8 +49,9 @@ import {
   tracerOfCall,
   tracerOfMessages,
 } from '../tracing/conversation-links.js';
-import { handOverVerdicts, toolArguments } from '../tracing/hand-over-verdicts.js';
+import { handOverVerdicts } from '../tracing/hand-over-verdicts.js';
 import { argumentsOf, recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
+import { ReviewedCalls } from '../tracing/reviewed-calls.js';
 import { type RunInfo, runMetadata } from '../tracing/run-metadata.js';
 
 /**
@@ -134,9 +133,6 @@ function stringOf(value: unknown): string | undefined {
 /** Most runs open at once; past it the oldest (an abandoned stream, say) is dropped. */
 const maxOpenRuns = 10_000;
 
-/** Most reviewed calls remembered for runs without a call id (oldest dropped first). */
-const maxReviewed = 1_000;
-
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
@@ -192,6 +188,8 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
   readonly #refuse: boolean;
   /** With a policy: how tool runs no model call proposed are judged. */
   readonly #unlinkedPolicy: UnlinkedCallPolicy | undefined;
+  /** With a policy: the calls this handler's model calls proposed, for runs without a call id. */
+  readonly #reviewed = new ReviewedCalls();
   readonly #onRecordingError: (error: unknown) => void;
 
   /**
@@ -511,14 +509,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       const outcome = handle.finish(response);
       noteAnswer(handle.tracer, outcome.messageBlockId);
       handOverVerdicts(outcome);
-      if (this.#unlinkedPolicy !== undefined)
-        for (const review of outcome.toolCalls)
-          this.#rememberReviewed(
-            review.call.id,
-            review.call.name,
-            canonicalJson(review.call.arguments),
-            review.refusal !== undefined,
-          );
+      if (this.#unlinkedPolicy !== undefined) this.#reviewed.remember(outcome);
     } catch (error) {
       this.#fail(error);
     }
@@ -566,7 +557,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     const policy = this.#unlinkedPolicy;
     let reviewed = false;
     if (policy !== undefined) {
-      const claimed = this.#claimReviewed(toolCallId, name, input);
+      const claimed = this.#reviewed.claim(toolCallId, name, input);
       // the refusal is already recorded as the call's TOOL_RESULT
       if (claimed.refusal !== undefined)
         throw new PolicyViolationError({ violations: [], message: claimed.refusal });
@@ -642,57 +633,6 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     // LangChain sends no end callback for a run its handler stopped
     this.#close(run.runId);
     throw error;
-  }
-
-  /**
-   * With a policy: the calls core's recorder reviewed in this handler's model calls, by call id,
-   * with the tool name, canonical arguments and whether the call was refused (and left in the
-   * answer, refuse mode), for cores that start a tool run without its call id (1.0.0).
-   */
-  readonly #reviewed = new Map<string, { name: string; args: string; refused: boolean }>();
-
-  #rememberReviewed(
-    callId: string,
-    name: string,
-    args: string | undefined,
-    refused: boolean,
-  ): void {
-    if (args === undefined) return;
-    this.#reviewed.delete(callId);
-    this.#reviewed.set(callId, { name, args, refused });
-    if (this.#reviewed.size > maxReviewed) {
-      const oldest = this.#reviewed.keys().next();
-      if (oldest.done !== true) this.#reviewed.delete(oldest.value);
-    }
-  }
-
-  /**
-   * The verdict on the call a tool run is for: its refusal, by its call id, or, when LangChain
-   * gives none, by the tool's name and arguments among the calls this handler's model calls
-   * proposed (`reviewed`: the run answers one of them).
-   */
-  #claimReviewed(
-    toolCallId: string | undefined,
-    name: string | undefined,
-    input: string,
-  ): { reviewed: boolean; refusal: string | undefined } {
-    const args = toolArguments(input);
-    if (toolCallId !== undefined) {
-      this.#reviewed.delete(toolCallId);
-      // whether the trace holds the call is known once its trace is resolved
-      return { reviewed: false, refusal: refusalFor(toolCallId, name ?? '', args) };
-    }
-    if (this.#reviewed.size === 0) return { reviewed: false, refusal: undefined };
-    const canonical = canonicalJson(args);
-    for (const [callId, call] of this.#reviewed) {
-      if (call.name !== name || call.args !== canonical) continue;
-      this.#reviewed.delete(callId);
-      return {
-        reviewed: true,
-        refusal: call.refused ? refusalFor(callId, call.name, args) : undefined,
-      };
-    }
-    return { reviewed: false, refusal: undefined };
   }
 
   /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */
