@@ -1,3 +1,4 @@
+import { errorType } from '../guards/error-type.js';
 import type { ModelCallAttempt, ModelCallCost, ModelCallStatus, ModelUsage } from './types.js';
 
 /*
@@ -64,16 +65,6 @@ export function usageMetadata(usage: ModelUsage): Record<string, number> {
   if (usage.cachedInputTokens !== undefined) metadata.cached_input_tokens = usage.cachedInputTokens;
   if (usage.reasoningTokens !== undefined) metadata.reasoning_tokens = usage.reasoningTokens;
   return metadata;
-}
-
-/**
- * The error's class name: `name` unless it is the inherited `'Error'` (openai 7's error classes
- * do not set it), then the constructor's name (`InternalServerError`, `RateLimitError`).
- */
-function errorType(error: Error): string {
-  if (error.name !== 'Error') return error.name;
-  const constructorName = (error.constructor as { name?: unknown } | undefined)?.name;
-  return typeof constructorName === 'string' && constructorName !== '' ? constructorName : 'Error';
 }
 
 /** An error as the response MESSAGE's `metadata.error` records it. @internal */

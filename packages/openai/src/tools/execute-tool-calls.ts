@@ -1,5 +1,6 @@
 import {
   currentTracer,
+  errorType,
   recordToolResult,
   type ToolCallStatus,
   ToolCallStatusSchema,
@@ -116,14 +117,6 @@ function statusOf(error: unknown): ToolCallStatus {
 function toolStatus(value: unknown, fallback: ToolCallStatus): ToolCallStatus {
   const parsed = ToolCallStatusSchema.safeParse(value);
   return parsed.success ? parsed.data : fallback;
-}
-
-/** The error's class name (openai 7's errors, and others, leave `name` as 'Error'). */
-function errorType(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error;
-  if (error.name !== 'Error') return error.name;
-  const constructorName = (error.constructor as { name?: unknown } | undefined)?.name;
-  return typeof constructorName === 'string' && constructorName !== '' ? constructorName : 'Error';
 }
 
 /**
