@@ -397,7 +397,7 @@ async function main(): Promise<void> {
     mkdirSync(dump, { recursive: true });
     for (const testCase of cases) {
       const name =
-        `${testCase.api}-${testCase.size}-${testCase.layout}-${testCase.order}`.replaceAll(
+        `${testCase.api}-${testCase.input}-${testCase.size}-${testCase.layout}-${testCase.order}`.replaceAll(
           ' ',
           '-',
         );
