@@ -7,6 +7,7 @@ import type {
   ValidationResult,
 } from '../model/tool-records.js';
 import type { Tracer } from '../tracing/types.js';
+import { isPlainObject } from '../validation/is-record.js';
 import type { CircuitAdmission } from './circuit-breaker-store.js';
 import type { BudgetReservation } from './create-budget.js';
 import type { GuardRuntime } from './guard-runtime.js';
@@ -32,14 +33,6 @@ export function isoAt(time: number): string {
   return formatIsoTimestamp(Math.trunc(time));
 }
 
-/** A call of one plain-object argument passes keyword arguments. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** What a call records beyond the plain in-memory path: made only when first written. */
 export class CallDetails {
   id: string | undefined = undefined;
   decisions: GuardDecision[] | undefined = undefined;

@@ -1,7 +1,8 @@
 import type { ToolCallStatus } from '../model/tool-records.js';
+import { isPlainObject } from '../validation/is-record.js';
 import { abortableSleep, sleepUnlessAborted } from './abortable-sleep.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
-import { type CallState, type Ending, isPlainObject } from './call-state.js';
+import type { CallState, Ending } from './call-state.js';
 import type { CircuitAdmission } from './circuit-breaker-store.js';
 import { CircuitOpenError } from './circuit-open-error.js';
 import { type BudgetReservation, defaultBudgetSession } from './create-budget.js';
