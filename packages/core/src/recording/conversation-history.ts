@@ -9,9 +9,11 @@ import {
 } from './message-fingerprint.js';
 import { normalizeContent } from './normalize-content.js';
 import type { RecorderCore } from './recorder-core.js';
-import { recordToolCall } from './response-blocks.js';
+import { recordToolCall, traceCallId } from './response-blocks.js';
 import {
+  answeredCallId,
   hasResult,
+  isAbsentCallId,
   keyedByFields,
   rememberSent,
   type SentMessage,
@@ -96,8 +98,9 @@ function recordInputMessage(
 ): void {
   const role = message.role;
   if (role === 'tool' || role === 'function') {
-    const callId = message.tool_call_id;
-    if (typeof callId !== 'string' || hasResult(tracer, state, callId)) return;
+    // an absent or empty id links by the order rule (decisions 002, 030)
+    const callId = answeredCallId(state, message.tool_call_id);
+    if (callId === undefined || hasResult(state, callId)) return;
     const call = tracer.findToolCall(callId);
     // A result whose call is not in this trace cannot be attached (no orphans): skip it.
     if (call === undefined) return;
@@ -126,7 +129,7 @@ function recordInputMessage(
       (message.content === null ||
         message.content === undefined ||
         plainText(message.content) === '') &&
-      calls.every((call) => tracer.findToolCall(call.id) !== undefined)
+      calls.every((call) => !isAbsentCallId(call.id) && tracer.findToolCall(call.id) !== undefined)
     )
       return;
     const block = core.safely(() =>
@@ -134,11 +137,12 @@ function recordInputMessage(
     );
     if (block === undefined) return;
     for (const call of message.tool_calls ?? []) {
-      recordToolCall(core, tracer, block.id, {
+      const proposed = {
         id: call.id,
         name: call.function.name,
         arguments: call.function.arguments,
-      });
+      };
+      recordToolCall(core, tracer, state, block.id, proposed, traceCallId(tracer, state, proposed));
     }
     return;
   }

@@ -13,7 +13,7 @@ import {
   responseHashPair,
 } from './message-fingerprint.js';
 import { guardStatuses, type RecorderCore } from './recorder-core.js';
-import { recordResponseBlocks } from './response-blocks.js';
+import { recordResponseBlocks, traceCallId } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
 import { scrubRaw } from './scrub-raw.js';
 import { estimateTokens, quarterTokens } from './token-estimate.js';
@@ -409,9 +409,10 @@ export class ModelCall implements ModelCallHandle {
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i];
         if (slot === undefined) continue;
-        const id = slot.id || `call_${i}`;
+        // a call streamed without an id keeps `""`: the response is delivered (and re-sent) so,
+        // and its TOOL_CALL gets a generated id (traceCallId)
         if (!parseArguments(slot.arguments).valid) (partialCalls ??= new Set()).add(calls.length);
-        calls.push({ id, name: slot.name, arguments: slot.arguments });
+        calls.push({ id: slot.id, name: slot.name, arguments: slot.arguments });
       }
     } else calls = [];
     const finalText = response?.text !== undefined ? response.text : this.text;
@@ -481,15 +482,19 @@ export class ModelCall implements ModelCallHandle {
     if (error !== undefined) metadata.error = errorSummary(error);
     if (input.tools !== undefined && input.tools.length > 0)
       metadata.tools = input.tools.map((tool) => tool.name);
+    const state = this.state;
+    // the ids the TOOL_CALLs are recorded under (a call without one gets one here)
+    const callIds = output.calls.map((call) => traceCallId(tracer, state, call));
     let blocked: ToolCallReview[] = [];
     if (reviews !== undefined && reviews.length > 0) {
       blocked = reviews.filter((review) => !review.allowed);
       const flagged = reviews.filter((review) => review.violations.length > 0);
       if (flagged.length > 0) {
+        const idOf = (review: ToolCallReview) => callIds[reviews.indexOf(review)];
         metadata.policy = {
           mode: core.mode,
-          blocked: blocked.map((review) => review.call.id),
-          flagged: flagged.map((review) => review.call.id),
+          blocked: blocked.map(idOf),
+          flagged: flagged.map(idOf),
         };
       }
     }
@@ -498,11 +503,11 @@ export class ModelCall implements ModelCallHandle {
         ? { request: input.raw }
         : { request: input.raw, response: response.raw },
     );
-    const state = this.state;
     const blockId = recordResponseBlocks(core, tracer, state, {
       text: output.text,
       reasoning: output.reasoning,
       calls: output.calls,
+      callIds,
       partialCalls: output.partialCalls,
       metadata,
       raw,

@@ -1,9 +1,13 @@
 import type { Tracer } from '../tracing/types.js';
-import { hasResult, stateOf } from './tracer-state.js';
+import { answeredCallId, hasResult, stateOf } from './tracer-state.js';
 
 /** Input of {@link recordToolResult}. */
 export interface RecordToolResultInput {
-  /** The call id of the TOOL_CALL this result answers (the model's tool call id). */
+  /**
+   * The call id of the TOOL_CALL this result answers (the model's tool call id). `""` means
+   * absent (decision 030): the result answers the most recent unanswered call recorded in the
+   * trace, else the most recent call (decision 002's order rule).
+   */
   callId: string;
   /** The tool's output as it returned it (or the error text the model reads). */
   output: unknown;
@@ -28,15 +32,16 @@ export interface RecordToolResultInput {
  */
 export function recordToolResult(tracer: Tracer, input: RecordToolResultInput): boolean {
   const state = stateOf(tracer);
-  if (hasResult(tracer, state, input.callId)) return false;
-  const call = tracer.findToolCall(input.callId);
+  const callId = answeredCallId(state, input.callId);
+  if (callId === undefined || hasResult(state, callId)) return false;
+  const call = tracer.findToolCall(callId);
   if (call === undefined) return false;
   tracer.logObserve({
     parent_block_id: call.id,
-    payload: { call_id: input.callId, output: input.output },
+    payload: { call_id: callId, output: input.output },
     ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
     ...(input.extra === undefined ? {} : { extra: input.extra }),
   });
-  state.results.add(input.callId);
+  state.results.add(callId);
   return true;
 }

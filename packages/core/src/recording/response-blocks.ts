@@ -4,7 +4,7 @@ import type { Tracer } from '../tracing/types.js';
 import { parseArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
-import type { TracerState } from './tracer-state.js';
+import { generatedCallId, isAbsentCallId, rememberCall, type TracerState } from './tracer-state.js';
 import type { ModelToolCall, ToolCallReview } from './types.js';
 
 /*
@@ -21,15 +21,17 @@ import type { ModelToolCall, ToolCallReview } from './types.js';
 export function recordToolCall(
   core: RecorderCore,
   tracer: Tracer,
+  state: TracerState,
   parent: string,
   call: ModelToolCall,
+  callId: string,
   metadata?: Record<string, unknown>,
 ): string | undefined {
-  const existing = tracer.findToolCall(call.id);
+  const existing = tracer.findToolCall(callId);
   if (existing !== undefined) return existing.id;
   const parsed = parseArguments(call.arguments);
   const payload: { call_id: string; name: string; arguments: unknown; [key: string]: unknown } = {
-    call_id: call.id,
+    call_id: callId,
     name: call.name,
     arguments: parsed.value,
   };
@@ -43,7 +45,17 @@ export function recordToolCall(
       ...(metadata === undefined ? {} : { metadata }),
     }),
   );
+  if (block !== undefined) rememberCall(state, callId);
   return block?.id;
+}
+
+/**
+ * The id a proposed call is recorded under: its own, or, when it has none (`""`, as
+ * Gemini-backed agents send), one generated for it (decision 030). Never `""`.
+ * @internal
+ */
+export function traceCallId(tracer: Tracer, state: TracerState, call: ModelToolCall): string {
+  return isAbsentCallId(call.id) ? generatedCallId(tracer, state) : call.id;
 }
 
 /** A response as its blocks record it. @internal */
@@ -51,6 +63,8 @@ export interface ResponseRecord {
   text: string | null;
   reasoning: string;
   calls: readonly ModelToolCall[];
+  /** The id each call is recorded under ({@link traceCallId}), by index. */
+  callIds: readonly string[];
   /** Indexes (in `calls`) of calls whose streamed arguments are not complete JSON. */
   partialCalls: ReadonlySet<number> | undefined;
   metadata: Record<string, unknown>;
@@ -100,9 +114,10 @@ export function recordResponseBlocks(
     core.safely(() =>
       tracer.logThink({ parent_block_id: parentId, payload: { text: response.reasoning } }),
     );
-  const { calls, reviews } = response;
+  const { calls, callIds, reviews } = response;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as ModelToolCall;
+    const callId = callIds[i] as string;
     const review = reviews?.[i];
     const callMetadata: Record<string, unknown> = {};
     if (response.partialCalls?.has(i)) callMetadata.partial = true;
@@ -110,13 +125,13 @@ export function recordResponseBlocks(
       callMetadata.policy = review.decision;
       callMetadata.violations = violationSummary(review.violations);
     }
-    const callBlockId = recordToolCall(core, tracer, parentId, call, callMetadata);
+    const callBlockId = recordToolCall(core, tracer, state, parentId, call, callId, callMetadata);
     if (review?.refusal !== undefined && callBlockId !== undefined) {
       const refusal = review.refusal;
       const recorded = core.safely(() =>
         tracer.logObserve({
           parent_block_id: callBlockId,
-          payload: { call_id: call.id, output: refusal },
+          payload: { call_id: callId, output: refusal },
           // A TOOL_RESULT status is a seed-004 ToolCallStatus: the call did not run
           // (`failure`); `refused` and the policy decision say why (decision 007).
           metadata: {
@@ -127,7 +142,7 @@ export function recordResponseBlocks(
           },
         }),
       );
-      if (recorded !== undefined) state.results.add(call.id);
+      if (recorded !== undefined) state.results.add(callId);
     }
   }
   return blockId;

@@ -14,10 +14,21 @@ export interface TracerState {
   prefixes: PairSet;
   /** Hashes of the fingerprints of recorded responses: never re-recorded when re-sent. */
   responses: PairSet;
-  /** Call ids whose result is recorded. */
+  /**
+   * Call ids whose result is recorded: those in the trace when recording first saw the tracer,
+   * then every result recorded through core (the recorder, `recordToolResult`, which guards and
+   * every adapter use). Looked up per tool result, so never rebuilt from the trace's blocks.
+   */
   results: Set<string>;
-  /** How many tracer blocks were scanned for results recorded by others. */
-  scanned: number;
+  /**
+   * Call ids of TOOL_CALLs recorded through the recorder (and found at the first scan), oldest
+   * first, answered ones popped lazily from the top: the order rule's stack (decision 002).
+   */
+  unanswered: string[];
+  /** The most recent such call id (the order rule's fallback when every call is answered). */
+  lastCall: string | undefined;
+  /** How many call ids this state generated for calls without one. */
+  generatedIds: number;
   /**
    * The leading messages of the last request whose key depends only on fields compared here
    * (string or no content, no tool calls: `messageStep`'s rule), with those fields and the key
@@ -66,25 +77,68 @@ export function stateOf(tracer: Tracer): TracerState {
       prefixes: new PairSet(),
       responses: new PairSet(),
       results: new Set(),
-      scanned: 0,
+      unanswered: [],
+      lastCall: undefined,
+      generatedIds: 0,
       sent: [],
     };
+    // What the trace already holds (blocks logged before any recorder saw this tracer): read
+    // once, here; from now on the index grows as core records.
+    for (const block of tracer.blocks()) {
+      if (block.sub_type === 'TOOL_RESULT') state.results.add(block.payload.call_id);
+      else if (block.sub_type === 'TOOL_CALL') rememberCall(state, block.payload.call_id);
+    }
     states.set(tracer, state);
   }
   return state;
 }
 
+/** Remembers a TOOL_CALL recorded in the trace, for the order rule. */
+export function rememberCall(state: TracerState, callId: string): void {
+  state.unanswered.push(callId);
+  state.lastCall = callId;
+}
+
 /**
- * Whether the result of `callId` is recorded in `tracer` (by a recorder, or by anyone else, e.g.
- * a guarded tool: the tracer's new blocks are scanned once).
+ * Whether the result of `callId` is recorded in `tracer`: a set lookup (results recorded through
+ * core are indexed as they are written, and what the trace held before at the first scan). A
+ * TOOL_RESULT logged straight through `tracer.logObserve` after that is not seen here.
  */
-export function hasResult(tracer: Tracer, state: TracerState, callId: string): boolean {
-  if (state.results.has(callId)) return true;
-  const blocks = tracer.blocks();
-  for (let i = state.scanned; i < blocks.length; i++) {
-    const block = blocks[i];
-    if (block?.sub_type === 'TOOL_RESULT') state.results.add(block.payload.call_id);
-  }
-  state.scanned = blocks.length;
+export function hasResult(state: TracerState, callId: string): boolean {
   return state.results.has(callId);
+}
+
+/**
+ * Whether a tool call id is absent: `""` (as Gemini-backed agents send every id), `undefined`,
+ * `null` or no string at all (decision 030).
+ */
+export function isAbsentCallId(callId: unknown): boolean {
+  return typeof callId !== 'string' || callId === '';
+}
+
+/**
+ * The call a tool result answers. An explicit id is kept as it is; an absent one
+ * ({@link isAbsentCallId}) is linked by decision 002's order rule over the calls recorded in
+ * this trace: the most recent unanswered call, else the most recent call, else none.
+ * @returns the call id, or `undefined` when the trace has no call to link to
+ */
+export function answeredCallId(state: TracerState, callId: unknown): string | undefined {
+  if (!isAbsentCallId(callId)) return callId as string;
+  const stack = state.unanswered;
+  // answered calls leave the top lazily: amortised O(1) per result
+  while (stack.length > 0 && state.results.has(stack[stack.length - 1] as string)) stack.pop();
+  return stack[stack.length - 1] ?? state.lastCall;
+}
+
+/**
+ * The id a TOOL_CALL without one is recorded under: unique in the trace (it names the trace and
+ * counts), never `""`.
+ */
+export function generatedCallId(tracer: Tracer, state: TracerState): string {
+  let id: string;
+  do {
+    state.generatedIds += 1;
+    id = `call_${tracer.traceId}_${state.generatedIds}`;
+  } while (tracer.findToolCall(id) !== undefined);
+  return id;
 }

@@ -1,0 +1,279 @@
+import { describe, expect, it } from 'vitest';
+import { parsePolicy } from '../policy/index.js';
+import { createTracer } from '../tracing/index.js';
+import type { Tracer } from '../tracing/types.js';
+import { createModelCallRecorder } from './create-model-call-recorder.js';
+import { recordToolResult } from './record-tool-result.js';
+import type { NeutralMessage } from './types.js';
+
+const user = (content: string): NeutralMessage => ({ role: 'user', content });
+const assistantCalls = (content: string | null, ...names: string[]): NeutralMessage => ({
+  role: 'assistant',
+  content,
+  tool_calls: names.map((name) => ({
+    id: '',
+    type: 'function' as const,
+    function: { name, arguments: '{}' },
+  })),
+});
+const toolOutput = (content: string): NeutralMessage => ({
+  role: 'tool',
+  tool_call_id: '',
+  content,
+});
+
+/** Each TOOL_CALL of the trace as `name -> outputs`, and what could not be attached. */
+function linked(tracer: Tracer) {
+  const stitched = tracer.stitched();
+  const calls = stitched.messages.flatMap((message) => message.tool_calls);
+  return {
+    calls: calls.map((call) => ({
+      name: call.block.payload.name,
+      outputs: call.results.map((result) => result.payload.output),
+    })),
+    ids: calls.map((call) => call.block.payload.call_id),
+    orphans: stitched.orphans,
+  };
+}
+
+describe('empty call ids are absent (decision 030) in the recorder', () => {
+  it('links a Gemini-style loop ("" on every call and output) call by call, assistant text between included', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const history: NeutralMessage[] = [user('weather in Paris, then the time?')];
+    recorder
+      .start({ provider: 'p', model: 'gemini', messages: [...history] })
+      .finish({ text: 'Checking.', toolCalls: [{ id: '', name: 'get_weather', arguments: '{}' }] });
+    history.push(assistantCalls('Checking.', 'get_weather'), toolOutput('22°C'));
+    recorder.start({ provider: 'p', model: 'gemini', messages: [...history] }).finish({
+      text: 'Now the time.',
+      toolCalls: [{ id: '', name: 'get_time', arguments: '{}' }],
+    });
+    history.push(assistantCalls('Now the time.', 'get_time'), toolOutput('10:00'));
+    recorder
+      .start({ provider: 'p', model: 'gemini', messages: [...history] })
+      .finish({ text: '22°C at 10:00.' });
+
+    const result = linked(tracer);
+    expect(result.calls).toEqual([
+      { name: 'get_weather', outputs: ['22°C'] },
+      { name: 'get_time', outputs: ['10:00'] },
+    ]);
+    expect(result.ids.every((id) => id !== '')).toBe(true);
+    expect(new Set(result.ids).size).toBe(2);
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+    // the re-sent assistant turns are the recorded responses, not new messages
+    expect(
+      tracer
+        .blocks()
+        .filter((block) => block.sub_type === 'MESSAGE')
+        .map((block) => block.payload.content),
+    ).toEqual(['weather in Paris, then the time?', 'Checking.', 'Now the time.', '22°C at 10:00.']);
+  });
+
+  it('gives calls streamed without an id their own ids, never shared between responses', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const history: NeutralMessage[] = [user('two lookups')];
+    for (const [name, output] of [
+      ['lookup_a', 'A'],
+      ['lookup_b', 'B'],
+    ] as const) {
+      const call = recorder.start({
+        provider: 'p',
+        model: 'gemini',
+        messages: [...history],
+        stream: true,
+      });
+      call.chunk({ toolCalls: [{ index: 0, id: '', name, arguments: '{"q":' }] });
+      call.chunk({ toolCalls: [{ index: 0, arguments: '1}' }] });
+      call.finish();
+      history.push(
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: '', type: 'function', function: { name, arguments: '{"q":1}' } }],
+        },
+        toolOutput(output),
+      );
+    }
+    recorder
+      .start({ provider: 'p', model: 'gemini', messages: [...history] })
+      .finish({ text: 'ok' });
+    const result = linked(tracer);
+    // (a stream's id-less call used to be `call_0` in every response: the second one was then
+    // taken for the first, and its output landed under the first call)
+    expect(result.calls).toEqual([
+      { name: 'lookup_a', outputs: ['A'] },
+      { name: 'lookup_b', outputs: ['B'] },
+    ]);
+    expect(new Set(result.ids).size).toBe(2);
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+
+  it('pairs parallel calls without ids most recent first, one result each (decision 002)', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    recorder.start({ provider: 'p', model: 'gemini', messages: [user('both')] }).finish({
+      text: null,
+      toolCalls: [
+        { id: '', name: 'first', arguments: '{}' },
+        { id: '', name: 'second', arguments: '{}' },
+      ],
+    });
+    recorder
+      .start({
+        provider: 'p',
+        model: 'gemini',
+        messages: [
+          user('both'),
+          assistantCalls(null, 'first', 'second'),
+          toolOutput('out 1'),
+          toolOutput('out 2'),
+        ],
+      })
+      .finish({ text: 'done' });
+    const result = linked(tracer);
+    expect(result.calls).toEqual([
+      { name: 'first', outputs: ['out 2'] },
+      { name: 'second', outputs: ['out 1'] },
+    ]);
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+
+  it('links the outputs of a history recorded for the first time ("" ids, text between call and output)', () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({
+        provider: 'p',
+        model: 'gemini',
+        messages: [
+          user('go'),
+          assistantCalls(null, 'search'),
+          { role: 'assistant', content: 'still searching…' },
+          toolOutput('found it'),
+        ],
+      })
+      .finish({ text: 'Here it is.' });
+    const result = linked(tracer);
+    expect(result.calls).toEqual([{ name: 'search', outputs: ['found it'] }]);
+    expect(result.ids[0]).not.toBe('');
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+
+  it('records a result given "" through recordToolResult under the unanswered call, once', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    recorder
+      .start({ provider: 'p', model: 'gemini', messages: [user('go')] })
+      .finish({ text: null, toolCalls: [{ id: '', name: 'run', arguments: '{}' }] });
+    expect(recordToolResult(tracer, { callId: '', output: 'ran' })).toBe(true);
+    // the tool message re-sent next turn is that result, not a second one
+    recorder
+      .start({
+        provider: 'p',
+        model: 'gemini',
+        messages: [user('go'), assistantCalls(null, 'run'), toolOutput('ran')],
+      })
+      .finish({ text: 'done' });
+    expect(linked(tracer).calls).toEqual([{ name: 'run', outputs: ['ran'] }]);
+    // with no call in the trace, an id-less result has nothing to answer
+    expect(recordToolResult(createTracer(), { callId: '', output: 'x' })).toBe(false);
+  });
+
+  it('keeps a policy verdict on the call it is about when ids are empty (refuse mode)', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({
+      tracer,
+      onPolicyViolation: 'refuse',
+      policy: parsePolicy(
+        'raise "no email" if:\n    (call: ToolCall)\n    call is tool:send_email',
+      ),
+    });
+    const outcome = recorder
+      .start({ provider: 'p', model: 'gemini', messages: [user('go')] })
+      .finish({
+        text: null,
+        toolCalls: [
+          { id: '', name: 'read_inbox', arguments: '{}' },
+          { id: '', name: 'send_email', arguments: '{}' },
+        ],
+      });
+    // only the blocked call is refused (both have the id "")
+    expect(outcome.refused).toBe(true);
+    const result = linked(tracer);
+    expect(result.calls.map((call) => [call.name, call.outputs.length])).toEqual([
+      ['read_inbox', 0],
+      ['send_email', 1],
+    ]);
+    const response = tracer
+      .blocks()
+      .find((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
+    expect(response?.metadata.policy).toEqual({
+      mode: 'refuse',
+      blocked: [result.ids[1]],
+      flagged: [result.ids[1]],
+    });
+  });
+});
+
+describe('hasResult', () => {
+  it('looks results up without reading the trace again, however long it grows', () => {
+    const inner = createTracer();
+    let reads = 0;
+    const tracer = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (key === 'blocks')
+          return () => {
+            reads += 1;
+            return target.blocks();
+          };
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const recorder = createModelCallRecorder({ tracer });
+    const history: NeutralMessage[] = [user('loop')];
+    const turns = 400;
+    for (let turn = 0; turn < turns; turn++) {
+      const id = `call_${turn}`;
+      recorder
+        .start({ provider: 'p', model: 'm', messages: [...history] })
+        .finish({ text: null, toolCalls: [{ id, name: 'step', arguments: '{}' }] });
+      // a guard or an executor records the result first (by id), then the loop re-sends it
+      recordToolResult(tracer, { callId: id, output: `out ${turn}` });
+      history.push(
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id, type: 'function', function: { name: 'step', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: id, content: `out ${turn}` },
+      );
+    }
+    recorder.start({ provider: 'p', model: 'm', messages: [...history] }).finish({ text: 'end' });
+    // once, when recording first met this tracer (it used to be once per new result: O(trace) each)
+    expect(reads).toBe(1);
+    const stitched = inner.stitched();
+    const calls = stitched.messages.flatMap((message) => message.tool_calls);
+    expect(calls).toHaveLength(turns);
+    expect(calls.every((call) => call.results.length === 1)).toBe(true);
+  });
+
+  it('sees results the trace held before recording first met the tracer', () => {
+    const tracer = createTracer();
+    const message = tracer.logMessage({ role: 'assistant', content: null });
+    tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'c1', name: 'f', arguments: {} },
+    });
+    tracer.logObserve({ payload: { call_id: 'c1', output: 'logged by hand' } });
+    createModelCallRecorder({ tracer })
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: [user('go'), { role: 'tool', tool_call_id: 'c1', content: 'logged by hand' }],
+      })
+      .finish({ text: 'ok' });
+    expect(tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(1);
+  });
+});
