@@ -35,6 +35,12 @@ const suffixText = fc.oneof(
 );
 
 describe('isIsoTimestamp after a timestamp of the same minute', () => {
+  // first in this file: the module's cache is still empty
+  it('rejects an empty or short text before any timestamp passed', () => {
+    expect(isIsoTimestamp('')).toBe(false);
+    expect(isIsoTimestamp('2025-01-31T12:00:')).toBe(false);
+  });
+
   it('checks the seconds, fraction and zone of the next timestamp exactly (property)', () => {
     fc.assert(
       fc.property(

@@ -19,13 +19,21 @@ export function digitsAt(text: string, start: number, count: number): number {
 const isoTimestamp =
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-// The last timestamp that passed, and its first 17 characters (`YYYY-MM-DDTHH:MM:`): the tracer
-// stamps every block of a millisecond with the same string, and the blocks of a file mostly
-// share their minute with the block before. A timestamp with that prefix needs only its seconds,
-// fraction and zone checked (the day's range depends on the prefix alone). Only a cache: both
-// were fully checked.
+// The last timestamp that passed: the tracer stamps every block of a millisecond with the same
+// string, and the blocks of a file mostly share their minute with the block before. A timestamp
+// with its first 17 characters (`YYYY-MM-DDTHH:MM:`) needs only its seconds, fraction and zone
+// checked (the day's range depends on that prefix alone). Only a cache: it was fully checked.
 let trustedTimestamp: string | undefined;
-let trustedPrefix = '';
+
+/**
+ * Whether `text` starts with the 17 characters of `trusted`, compared from the last: texts of
+ * another minute differ in the minute's digits, so a miss costs two or three comparisons and
+ * no string is built.
+ */
+function sameMinute(text: string, trusted: string): boolean {
+  for (let i = 16; i >= 0; i--) if (text.charCodeAt(i) !== trusted.charCodeAt(i)) return false;
+  return true;
+}
 
 /** Whether `text[at..]` is `SS[.fraction](Z|+HH:MM|-HH:MM)` to its end, every field in range. */
 function isSecondsAndZone(text: string, at: number): boolean {
@@ -68,7 +76,7 @@ function isMinutes(text: string, at: number): boolean {
  */
 export function isIsoTimestamp(text: string): boolean {
   if (text === trustedTimestamp) return true;
-  if (text.startsWith(trustedPrefix) && trustedPrefix !== '') {
+  if (trustedTimestamp !== undefined && sameMinute(text, trustedTimestamp)) {
     if (!isSecondsAndZone(text, 17)) return false;
     trustedTimestamp = text;
     return true;
@@ -78,7 +86,6 @@ export function isIsoTimestamp(text: string): boolean {
   const day = digitsAt(text, 8, 2);
   if (day > 28 && day > daysInMonth(digitsAt(text, 0, 4), digitsAt(text, 5, 2))) return false;
   trustedTimestamp = text;
-  trustedPrefix = text.slice(0, 17);
   return true;
 }
 
