@@ -203,10 +203,10 @@ export interface GuardStats {
   byStatus: Record<ToolCallStatus, number>;
 }
 
-/** `any` would match `GuardCallContext` and be taken for a context parameter. @internal */
+/** `any` would match `GuardCallContext` and be taken for a context parameter. */
 type IsAny<T> = 0 extends 1 & T ? true : false;
 
-/** Strips an optional trailing context parameter, walking the required ones first. @internal */
+/** Strips an optional trailing context parameter, walking the required ones first. */
 type RecursiveStrip<A extends unknown[]> = A extends []
   ? []
   : A extends [infer First, ...infer Rest]
