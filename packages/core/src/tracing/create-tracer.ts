@@ -17,7 +17,7 @@ import type { Sink } from '../sinks/sink.js';
 import type { UnwrittenBlocks } from '../sinks/unwritten-at-exit.js';
 import { stitchBlocks } from '../stitching/index.js';
 import type { StitchedTrace } from '../stitching/types.js';
-import { createTraceValidator } from '../validation/create-block-validator.js';
+import { createTraceValidator } from '../validation/create-trace-validator.js';
 import { type DraftBlock, emptyObject } from '../validation/inspect-block.js';
 import { withTrustedJson } from '../validation/json-problem.js';
 import type { BlockLimits } from '../validation/types.js';

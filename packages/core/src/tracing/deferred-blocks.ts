@@ -1,6 +1,6 @@
 import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to-blocks.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
-import type { TraceValidator } from '../validation/create-block-validator.js';
+import type { TraceValidator } from '../validation/create-trace-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
 import { jsonProblem } from '../validation/json-problem.js';
 import type { BlockLimits } from '../validation/types.js';

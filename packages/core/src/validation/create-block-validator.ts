@@ -33,6 +33,3 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
 export function createBlockValidator(options: BlockValidatorOptions = {}): BlockValidator {
   return createTraceValidator(options);
 }
-
-// The tracer (tracing/create-tracer.ts) imports these from here; they live in their own file.
-export { createTraceValidator, type TraceValidator } from './create-trace-validator.js';
