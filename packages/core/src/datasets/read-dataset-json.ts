@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { TraceError } from '../errors/index.js';
+import { nodeFsPromises } from '../platform/node-builtins.js';
 import type { Dataset } from './dataset.js';
 import { toDatasetError } from './dataset-error.js';
 import { parseDataset } from './parse-dataset.js';
@@ -23,7 +23,7 @@ import { parseDataset } from './parse-dataset.js';
 export async function readDatasetJson(path: string): Promise<Dataset> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await nodeFsPromises().readFile(path, 'utf8');
   } catch (error) {
     throw toDatasetError(error, 'DATASET_READ_FAILED', path);
   }

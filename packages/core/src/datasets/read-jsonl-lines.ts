@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { TraceError } from '../errors/index.js';
 import { configurationError } from '../errors/validate-options.js';
+import { nodeFs } from '../platform/node-builtins.js';
 import { toDatasetError } from './dataset-error.js';
 
 /** Where JSONL is read from: a file path, or any stream / async iterable of bytes or text. */
@@ -84,7 +84,7 @@ export async function* readJsonlLines(
       'a file path, or a stream / (async) iterable of Uint8Array or string chunks',
       source,
     );
-  const stream = typeof source === 'string' ? createReadStream(source) : source;
+  const stream = typeof source === 'string' ? nodeFs().createReadStream(source) : source;
   let chunkIndex = 0;
 
   let parts: Uint8Array[] = [];

@@ -1,5 +1,5 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { nodeFsPromises } from '../platform/node-builtins.js';
 import type { Dataset } from './dataset.js';
 import { toDatasetError } from './dataset-error.js';
 
@@ -35,11 +35,14 @@ export async function writeDatasetJson(
       null,
       options.pretty ? 2 : undefined,
     );
+    const { mkdir, rename, writeFile } = nodeFsPromises();
     await mkdir(dirname(path), { recursive: true });
     await writeFile(temporary, `${text}\n`, 'utf8');
     await rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    await nodeFsPromises()
+      .rm(temporary, { force: true })
+      .catch(() => undefined);
     throw toDatasetError(error, 'DATASET_WRITE_FAILED', path);
   }
 }

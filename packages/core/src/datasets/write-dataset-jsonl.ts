@@ -1,8 +1,10 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import {
+  nodeFs,
+  nodeFsPromises,
+  nodeStream,
+  nodeStreamPromises,
+} from '../platform/node-builtins.js';
 import type { DatasetTrace } from './dataset.js';
 import { toDatasetError } from './dataset-error.js';
 
@@ -40,8 +42,11 @@ export async function writeDatasetJsonl(
     }
   }
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await pipeline(Readable.from(lines()), createWriteStream(path));
+    await nodeFsPromises().mkdir(dirname(path), { recursive: true });
+    await nodeStreamPromises().pipeline(
+      nodeStream().Readable.from(lines()),
+      nodeFs().createWriteStream(path),
+    );
   } catch (error) {
     throw toDatasetError(error, 'DATASET_WRITE_FAILED', path);
   }

@@ -1,8 +1,8 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { configurationError, validateOptions } from '../errors/validate-options.js';
 import type { Block } from '../model/index.js';
+import { nodeFs, nodeFsPromises } from '../platform/node-builtins.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
 import { jsonlFileSinkOptionsSchema } from './sink-options-schema.js';
@@ -126,6 +126,7 @@ export function createJsonlFileSink(
     let written = 0;
     let handle: FileHandle | undefined;
     try {
+      const { mkdir, open } = nodeFsPromises();
       await mkdir(dirname(path), { recursive: true });
       handle = await open(path, 'a');
       while (written < data.length) {
@@ -180,6 +181,7 @@ export function createJsonlFileSink(
     if (blocks === 0) return inFlightBlocks;
     try {
       const fresh = Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`, 'utf8');
+      const { appendFileSync, mkdirSync } = nodeFs();
       mkdirSync(dirname(path), { recursive: true });
       appendFileSync(path, head === undefined ? fresh : Buffer.concat([head, fresh]));
       lines = [];

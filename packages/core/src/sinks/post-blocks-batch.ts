@@ -1,9 +1,15 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { nodeZlib } from '../platform/node-builtins.js';
 import { isRetryableStatus, parseRetryAfter } from './http-sink-retry.js';
 import type { SinkServerError } from './sink-error.js';
 
-const gzipAsync = promisify(gzip);
+/** `text` gzipped, off the main thread (zlib's thread pool). */
+function gzipText(text: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    nodeZlib().gzip(text, (error, compressed) =>
+      error === null ? resolve(compressed) : reject(error),
+    );
+  });
+}
 
 /**
  * Bodies smaller than this are sent as they are even with gzip on: compressing a few hundred
@@ -61,7 +67,7 @@ export async function postBlocksBatch(request: BatchRequest): Promise<BatchOutco
   };
   let body: string | Uint8Array = text;
   if (request.gzip && text.length >= gzipMinBytes) {
-    body = await gzipAsync(text);
+    body = await gzipText(text);
     headers['content-encoding'] = 'gzip';
   }
   let response: Response;

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { nodeV8 } from '../../platform/node-builtins.js';
 import { PolicyError } from '../policy-error.js';
 import {
   BoundedRegex,
@@ -39,7 +39,7 @@ function linearEngine(): boolean {
     linearFlag = true;
   } catch {
     try {
-      setFlagsFromString('--enable-experimental-regexp-engine');
+      nodeV8().setFlagsFromString('--enable-experimental-regexp-engine');
       // biome-ignore lint/complexity/useRegexLiterals: as above
       new RegExp('a', 'l');
       linearFlag = true;
