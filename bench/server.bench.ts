@@ -65,8 +65,7 @@ async function serve(kind: Kind): Promise<void> {
     url = `http://127.0.0.1:${address.port}`;
     close = () => new Promise((resolve) => server.close(() => resolve()));
   } else {
-    // the package's source entry point (the root does not depend on @tracewarden/server)
-    const { startServer } = await import('../packages/server/src/index.js');
+    const { startServer } = await import('@tracewarden/server');
     const server = await startServer({
       port: 0,
       dataDir: process.env.BENCH_SERVER_DATA_DIR as string,
