@@ -1,5 +1,13 @@
-import { resolveDataDir, ServerError, SqliteStore } from '@tracewarden/server';
+import {
+  type CollectorStore,
+  PostgresStore,
+  resolveDatabaseUrl,
+  resolveDataDir,
+  ServerError,
+  SqliteStore,
+} from '@tracewarden/server';
 import type { Command } from 'commander';
+import { Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { dataDirOption } from './serve-command.js';
@@ -7,15 +15,39 @@ import { dataDirOption } from './serve-command.js';
 /** Options shared by `orgs` and `keys` subcommands. */
 export interface AdminOptions {
   dataDir?: string | undefined;
+  databaseUrl?: string | undefined;
 }
 
-/** Runs `work` on the data directory's store, closing it after; server errors become usage errors. */
+/** `--database-url`: the collector's Postgres, as `serve` takes it. */
+function databaseUrlOption(): Option {
+  return new Option(
+    '--database-url <url>',
+    "the collector's Postgres (default: $TRACEWARDEN_DATABASE_URL; else the data directory's SQLite)",
+  );
+}
+
+/**
+ * Runs `work` on the collector's store (its Postgres with `--database-url` /
+ * `TRACEWARDEN_DATABASE_URL`, else the data directory's SQLite), closing it after; server errors
+ * become usage errors.
+ */
 async function withStore<T>(
   context: CommandContext,
   options: AdminOptions,
-  work: (store: SqliteStore) => T | Promise<T>,
+  work: (store: CollectorStore) => T | Promise<T>,
 ): Promise<T> {
-  const store = SqliteStore.openDataDir(resolveDataDir(options.dataDir, context.env));
+  let store: CollectorStore;
+  try {
+    const databaseUrl = resolveDatabaseUrl(options.databaseUrl, context.env);
+    store =
+      databaseUrl === undefined
+        ? SqliteStore.openDataDir(resolveDataDir(options.dataDir, context.env))
+        : await PostgresStore.open({ connectionString: databaseUrl });
+  } catch (error) {
+    if (error instanceof ServerError)
+      throw new CliError({ code: 'CLI_USAGE', message: error.message, cause: error });
+    throw error;
+  }
   try {
     return await work(store);
   } catch (error) {
@@ -29,7 +61,7 @@ async function withStore<T>(
     }
     throw error;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -54,9 +86,10 @@ export function addOrgsCommand(program: Command, context: CommandContext): Comma
     )
     .argument('<name>', "the organization's name, as in /v1/organizations/<name>/...")
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
     .action(async (name: string, options: AdminOptions) => {
       await withStore(context, options, async (store) => {
-        const { created } = store.createOrganization(name);
+        const { created } = await store.createOrganization(name);
         if (!created) {
           throw new CliError({
             code: 'CLI_USAGE',
@@ -71,10 +104,11 @@ export function addOrgsCommand(program: Command, context: CommandContext): Comma
     .command('list')
     .description('list organizations')
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
     .option('--json', 'print JSON')
     .action(async (options: AdminOptions & { json?: boolean }) => {
       await withStore(context, options, async (store) => {
-        const all = store.organizations();
+        const all = await store.organizations();
         if (options.json === true) {
           await context.out(
             `${JSON.stringify(
@@ -110,9 +144,10 @@ export function addKeysCommand(program: Command, context: CommandContext): Comma
     .option('--organization <name>', 'the organization the key belongs to', 'default')
     .option('--name <label>', 'a label to recognise the key by in keys list')
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
     .action(async (options: AdminOptions & { organization: string; name?: string }) => {
       await withStore(context, options, async (store) => {
-        const created = store.createApiKey(options.organization, { name: options.name });
+        const created = await store.createApiKey(options.organization, { name: options.name });
         context.err(
           `created key ${created.id} for organization "${created.organization}" (shown once; store it now)\n`,
         );
@@ -124,9 +159,10 @@ export function addKeysCommand(program: Command, context: CommandContext): Comma
     .description('revoke an API key: requests with it get 401 from then on')
     .argument('<id>', 'the key id (as keys list shows it) or the key itself')
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
     .action(async (id: string, options: AdminOptions) => {
       await withStore(context, options, async (store) => {
-        if (!store.revokeApiKey(id)) {
+        if (!(await store.revokeApiKey(id))) {
           throw new CliError({
             code: 'CLI_USAGE',
             message: `no active key ${id}; see tracewarden keys list`,
@@ -142,9 +178,10 @@ export function addKeysCommand(program: Command, context: CommandContext): Comma
     .option('--organization <name>', "only this organization's keys")
     .option('--json', 'print JSON')
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
     .action(async (options: AdminOptions & { organization?: string; json?: boolean }) => {
       await withStore(context, options, async (store) => {
-        const all = store.listApiKeys(options.organization);
+        const all = await store.listApiKeys(options.organization);
         if (options.json === true) {
           await context.out(`${JSON.stringify(all, null, 2)}\n`);
           return;
