@@ -101,6 +101,28 @@ describe('tracewarden push', () => {
     expect(await traceSummaries('datasets', acmeKey)).toHaveLength(before.length + 1);
   });
 
+  it('--dataset files the pushed traces under a dataset of the collector, created once; a re-push adds nothing', async () => {
+    const { key: evalKey } = await server.createApiKey({ organization: 'evals' });
+    const argv = [fixture('chat-dataset.jsonl'), '--org', 'evals', '--api-key', evalKey];
+    const first = await push([...argv, '--dataset', 'nightly', '--json']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).dataset).toEqual({ name: 'nightly', created: true, added: 2 });
+    const dataset = (await get('/v1/organizations/evals/datasets/nightly', evalKey)) as {
+      name: string;
+      traces: { trace_id: string }[];
+    };
+    expect(dataset.traces.map((trace) => trace.trace_id).sort()).toEqual(
+      (await traceSummaries('evals', evalKey)).map((trace) => trace.id).sort(),
+    );
+    const again = await push([...argv, '--dataset', 'nightly', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).dataset).toMatchObject({ name: 'nightly', created: false });
+    const after = (await get('/v1/organizations/evals/datasets/nightly', evalKey)) as {
+      traces: unknown[];
+    };
+    expect(after.traces).toHaveLength(2);
+  });
+
   it('uploads trace entries by session; a re-push stores nothing twice, another file of the same session adds to it', async () => {
     const { key: entriesKey } = await server.createApiKey({ organization: 'entries' });
     const argv = (file: string) => [file, '--org', 'entries', '--api-key', entriesKey];

@@ -28,6 +28,11 @@ export interface PushOptions {
   maxOpenTraces?: number | undefined;
   /** Print one JSON report instead of lines. */
   json?: boolean | undefined;
+  /**
+   * Also file the pushed traces under this dataset of the collector (created when it does not
+   * exist; traces already in it stay).
+   */
+  dataset?: string | undefined;
 }
 
 /** The `push --json` report. */
@@ -40,6 +45,8 @@ export interface PushReport {
   files: { file: string; traces: number; blocks: number }[];
   /** Items that could not be read, and blocks the collector refused. */
   problems: Problem[];
+  /** With `--dataset`: the dataset and how many pushed traces it gained. */
+  dataset?: { name: string; created: boolean; added: number } | undefined;
 }
 
 /** Blocks written to the sink between two flushes: bounds memory and the sink's buffer. */
@@ -110,6 +117,72 @@ async function preflight(target: ReturnType<typeof resolveTarget>): Promise<void
       `the API key does not belong to organization "${target.organization}" (404 NOT_FOUND); pass the key's organization with --org (or TRACEWARDEN_ORGANIZATION). Nothing was pushed.`,
     );
   }
+}
+
+/** One JSON request to the collector's organization API; a refusal is a push failure. */
+async function collectorRequest(
+  target: ReturnType<typeof resolveTarget>,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const address = `${target.url}/v1/organizations/${encodeURIComponent(target.organization)}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(address, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(preflightTimeoutMs),
+    });
+  } catch (error) {
+    throw new CliError({
+      code: 'CLI_PUSH_FAILED',
+      message: `cannot reach the collector at ${target.url} to file the traces under the dataset (${error instanceof Error ? describeFailure(error) : String(error)}); the traces are stored: run the same command again to file them`,
+      exitCode: exitCodes.problems,
+      cause: error,
+    });
+  }
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json };
+}
+
+/**
+ * Files the pushed traces under a dataset of the collector: creates it when it does not exist
+ * (409 `DATASET_EXISTS`-style answers mean it does), then adds the traces.
+ */
+async function fileUnderDataset(
+  target: ReturnType<typeof resolveTarget>,
+  name: string,
+  traceIds: string[],
+): Promise<{ name: string; created: boolean; added: number }> {
+  const refused = (what: string, answer: { status: number; json: unknown }): CliError => {
+    const error = (answer.json as { error?: { code?: string; message?: string } } | undefined)
+      ?.error;
+    return new CliError({
+      code: 'CLI_PUSH_FAILED',
+      message: `the collector refused to ${what} dataset "${name}" (${answer.status} ${error?.code ?? ''}: ${error?.message ?? 'no error body'}); the traces are stored`,
+      exitCode: answer.status >= 400 && answer.status < 500 ? exitCodes.usage : exitCodes.problems,
+    });
+  };
+  const create = await collectorRequest(target, '/datasets', { name });
+  if (create.status !== 201 && create.status !== 409) throw refused('create', create);
+  let added = 0;
+  // the collector takes a bounded number of traces per request
+  for (let start = 0; start < traceIds.length; start += 1000) {
+    const traces = traceIds.slice(start, start + 1000).map((trace_id) => ({ trace_id }));
+    const answer = await collectorRequest(target, `/datasets/${encodeURIComponent(name)}/traces`, {
+      traces,
+    });
+    if (answer.status !== 200) throw refused('add traces to', answer);
+    added += Number((answer.json as { added?: unknown } | undefined)?.added ?? traces.length);
+  }
+  return { name, created: create.status === 201, added };
 }
 
 function describeFailure(error: Error): string {
@@ -198,6 +271,7 @@ export async function pushFiles(
     problems: [],
   };
   const perFile = new Map<string, { file: string; traces: number; blocks: number }>();
+  const pushedTraceIds = new Set<string>();
   for (const file of files) {
     const counts = { file, traces: 0, blocks: 0 };
     perFile.set(file, counts);
@@ -246,6 +320,7 @@ export async function pushFiles(
     if (counts !== undefined && !refused) {
       counts.traces++;
       counts.blocks += trace.blocks.length;
+      if (options.dataset !== undefined) pushedTraceIds.add(trace.traceId);
     }
   }
 
@@ -312,6 +387,8 @@ export async function pushFiles(
   }
   report.interrupted = result.interrupted || context.signal.aborted;
   if (!report.interrupted) await sink.close();
+  if (!report.interrupted && options.dataset !== undefined)
+    report.dataset = await fileUnderDataset(target, options.dataset, [...pushedTraceIds]);
   report.ok = report.problems.length === 0 && !report.interrupted;
   if (result.splitTraces > 0) {
     context.err(
@@ -367,6 +444,10 @@ export function addPushCommand(program: Command, context: CommandContext): Comma
     )
     .addOption(formatOption())
     .option('--json', 'print one JSON report (files, counts, problems) instead of lines')
+    .option(
+      '--dataset <name>',
+      'also file the pushed traces under this dataset of the collector (created if it does not exist)',
+    )
     .addOption(
       maxOpenTracesOption('while their blocks are read (each trace is pushed when finished)'),
     )
