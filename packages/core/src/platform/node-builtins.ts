@@ -16,45 +16,24 @@ import type * as Zlib from 'node:zlib';
 
 const load = createRequire(import.meta.url);
 
-let fs: typeof Fs | undefined;
-let fsPromises: typeof FsPromises | undefined;
-let stream: typeof Stream | undefined;
-let streamPromises: typeof StreamPromises | undefined;
-let v8: typeof V8 | undefined;
-let zlib: typeof Zlib | undefined;
+/** A getter of one built-in module, required on its first call. */
+function onFirstUse<Module>(id: string): () => Module {
+  let loaded: Module | undefined;
+  return () => {
+    loaded ??= load(id) as Module;
+    return loaded;
+  };
+}
 
 /** `node:fs`, loaded on first use. @internal */
-export function nodeFs(): typeof Fs {
-  fs ??= load('node:fs') as typeof Fs;
-  return fs;
-}
-
+export const nodeFs = onFirstUse<typeof Fs>('node:fs');
 /** `node:fs/promises`, loaded on first use. @internal */
-export function nodeFsPromises(): typeof FsPromises {
-  fsPromises ??= load('node:fs/promises') as typeof FsPromises;
-  return fsPromises;
-}
-
+export const nodeFsPromises = onFirstUse<typeof FsPromises>('node:fs/promises');
 /** `node:stream`, loaded on first use. @internal */
-export function nodeStream(): typeof Stream {
-  stream ??= load('node:stream') as typeof Stream;
-  return stream;
-}
-
+export const nodeStream = onFirstUse<typeof Stream>('node:stream');
 /** `node:stream/promises`, loaded on first use. @internal */
-export function nodeStreamPromises(): typeof StreamPromises {
-  streamPromises ??= load('node:stream/promises') as typeof StreamPromises;
-  return streamPromises;
-}
-
+export const nodeStreamPromises = onFirstUse<typeof StreamPromises>('node:stream/promises');
 /** `node:v8`, loaded on first use. @internal */
-export function nodeV8(): typeof V8 {
-  v8 ??= load('node:v8') as typeof V8;
-  return v8;
-}
-
+export const nodeV8 = onFirstUse<typeof V8>('node:v8');
 /** `node:zlib`, loaded on first use. @internal */
-export function nodeZlib(): typeof Zlib {
-  zlib ??= load('node:zlib') as typeof Zlib;
-  return zlib;
-}
+export const nodeZlib = onFirstUse<typeof Zlib>('node:zlib');

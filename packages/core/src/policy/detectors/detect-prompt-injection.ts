@@ -1,3 +1,4 @@
+import { isSpace } from '../../text/is-space.js';
 import { BIAS, type Signal, signals } from './injection-signals.js';
 import { normalizeInjectionText } from './normalize-injection-text.js';
 
@@ -63,18 +64,6 @@ const markerHint = /[<%#[｜]/;
 //   /\\n|\r?\n|(?<=[.!?])\s+(?=\S)|(?<=\|>)|(?=<\|)|(?<!\\)"(?=\s*[,}\]:])/g
 // would find them with `matchAll`, in one pass over the characters (the regex's lookbehinds made
 // it the detector's slowest step).
-const isSpace = (c: number): boolean =>
-  (c >= 9 && c <= 13) ||
-  c === 32 ||
-  c === 0xa0 ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000 ||
-  c === 0xfeff;
 
 /** @internal Calls `found(index, length)` for each sentence boundary, in order. */
 export function forEachBoundary(text: string, found: (at: number, length: number) => void): void {

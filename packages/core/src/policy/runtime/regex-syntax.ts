@@ -1,3 +1,4 @@
+import { isSpace } from '../../text/is-space.js';
 /**
  * The syntax of policy regexes (JavaScript's, without backreferences), parsed into a tree that
  * the bounded matcher compiles and {@link isBacktrackingSafe} inspects.
@@ -23,18 +24,6 @@ export type Node =
 export const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isSpace = (c: number): boolean =>
-  (c >= 9 && c <= 13) ||
-  c === 32 ||
-  c === 0xa0 ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000 ||
-  c === 0xfeff;
 const isLineTerminator = (c: number): boolean =>
   c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 
