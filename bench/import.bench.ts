@@ -55,8 +55,18 @@ const cases: { label: string; args: string[]; times: number[] }[] = [
     times: [],
   },
   {
+    // no options to check: zod is never loaded
+    label: 'import, createTracer(), guard(fn)',
+    args: [
+      '--input-type=module',
+      '-e',
+      `const core = await import(${bundleUrl}); core.createTracer(); core.guard(async () => 1);`,
+    ],
+    times: [],
+  },
+  {
     // the first guard and tracer validate their options: zod is loaded then, not at import
-    label: 'import, then createTracer() + guard()',
+    label: 'import, guard(fn, { tracer }) (zod)',
     args: [
       '--input-type=module',
       '-e',

@@ -8,6 +8,26 @@ export interface ValidateOptionsContext {
   entryPoint: string;
   /** Prefix of every reported path, when the value is part of a larger options object (e.g. `guards`). */
   path?: string | undefined;
+  /**
+   * Every option of the schema is optional, so no options at all (`undefined` or `{}`) are
+   * valid: they are accepted without loading zod (about 50-100 ms of a cold start).
+   */
+  allOptional?: boolean | undefined;
+}
+
+/** `undefined`, or a plain object with no own keys; false for anything whose reads throw. */
+function isNothingGiven(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    const prototype = Object.getPrototypeOf(value);
+    return (
+      (prototype === Object.prototype || prototype === null) && Reflect.ownKeys(value).length === 0
+    );
+  } catch {
+    // a hostile Proxy: the schema path reports it
+    return false;
+  }
 }
 
 /** A schema, or a function that builds it on first use (see {@link lazySchema}). */
@@ -56,6 +76,7 @@ export function validateOptions<T>(
   value: unknown,
   context: ValidateOptionsContext,
 ): T {
+  if (context.allOptional === true && isNothingGiven(value)) return value as T;
   const resolved = typeof schema === 'function' ? schema() : schema;
   let result: ReturnType<ZodType['safeParse']>;
   try {

@@ -259,7 +259,7 @@ export const guardToolsOptionsSchema = lazySchema((): ZodType => {
 export function checkGuardArguments(fn: unknown, options: unknown): void {
   if (typeof fn !== 'function')
     throw configurationError('guard', 'fn', 'a function (the tool to guard)', fn);
-  validateOptions(guardOptionsSchema, options, { entryPoint: 'guard' });
+  validateOptions(guardOptionsSchema, options, { entryPoint: 'guard', allOptional: true });
 }
 
 /**
@@ -275,7 +275,10 @@ export function checkGuardToolsArguments(tools: unknown, options: unknown): void
   for (const [name, tool] of Object.entries(tools))
     if (typeof tool !== 'function')
       throw configurationError('guardTools', `tools.${name}`, 'a function (the tool)', tool);
-  validateOptions(guardToolsOptionsSchema, options, { entryPoint: 'guardTools' });
+  validateOptions(guardToolsOptionsSchema, options, {
+    entryPoint: 'guardTools',
+    allOptional: true,
+  });
   const perTool = (options as { tools?: Record<string, unknown> } | undefined)?.tools;
   if (perTool === undefined) return;
   const names = Object.keys(tools);

@@ -34,7 +34,10 @@ export interface ConsoleSinkOptions {
  * ```
  */
 export function createConsoleSink(options: ConsoleSinkOptions = {}): Sink {
-  validateOptions(consoleSinkOptionsSchema, options, { entryPoint: 'createConsoleSink' });
+  validateOptions(consoleSinkOptionsSchema, options, {
+    entryPoint: 'createConsoleSink',
+    allOptional: true,
+  });
   const stream = options.stream ?? process.stdout;
   const renderOptions = {
     color: options.color ?? false,

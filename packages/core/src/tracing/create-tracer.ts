@@ -102,7 +102,7 @@ export interface TracerOptions {
  * ```
  */
 export function createTracer(options: TracerOptions = {}): Tracer {
-  validateOptions(tracerOptionsSchema, options, { entryPoint: 'createTracer' });
+  validateOptions(tracerOptionsSchema, options, { entryPoint: 'createTracer', allOptional: true });
   const clock = options.clock ?? Date.now;
   const source = options.ids ?? createIdGenerator(clock);
   const ids = new TracerIds(source, options.ids === undefined, clock, options.clock === undefined);
