@@ -34,6 +34,7 @@ export {
   registerReview,
 } from './refusals.js';
 export { scrubRaw } from './scrub-raw.js';
+export { reviewToolCall, violationSummary } from './tool-call-review.js';
 export type {
   ModelCallAttempt,
   ModelCallCost,

@@ -5,7 +5,7 @@ import { parseArguments } from './message-fingerprint.js';
 import { normalizeContent } from './normalize-content.js';
 import { recordToolResult } from './record-tool-result.js';
 import type { RecorderCore } from './recorder-core.js';
-import type { ModelToolCall, NeutralMessage, ToolCallReview } from './types.js';
+import type { ModelToolCall, NeutralMessage, ToolCallPolicy, ToolCallReview } from './types.js';
 
 /*
  * The tool-call review: every proposed call is checked against the policy before anything runs,
@@ -69,20 +69,68 @@ export function reviewToolCalls(
   const events = toChatEvents(messages);
   const assistant: Message = { role: 'assistant', content: text, tool_calls: [] };
   events.push(assistant);
+  const options = { onPolicyViolation: core.mode, refusalMessage: core.refusalMessage };
   for (const call of calls) {
     const proposed = toPolicyCall(call.id, call.name, call.arguments);
-    const verdict = policy.checkToolCall(events, proposed);
-    const violations = verdict.violations;
-    let decision: ToolCallReview['decision'] = 'allow';
-    if (!verdict.allowed) decision = 'block';
-    else if (violations.some((violation) => violation.action === 'warn')) decision = 'warn';
-    else if (violations.length > 0) decision = 'log';
-    const review: ToolCallReview = { call, allowed: verdict.allowed, decision, violations };
-    if (!verdict.allowed && core.mode === 'refuse') review.refusal = core.refusalMessage(review);
+    const review = judge(policy, events, call, proposed, options);
     reviews.push(review);
-    if (verdict.allowed) assistant.tool_calls?.push(proposed);
+    if (review.allowed) assistant.tool_calls?.push(proposed);
   }
   return reviews;
+}
+
+/**
+ * Reviews one proposed tool call against a policy, on the trace's chat events so far: the
+ * verdict, the decision recorded on the TOOL_CALL (`block`, `warn`, `log` or `allow`), the
+ * violations, and in `refuse` mode the refusal text. What the recorder does for each call a
+ * model proposes; an adapter calls it for a tool run no model proposed (a plain tool invocation).
+ * @param policy - the policy (`parsePolicy`, `recommendedPolicy`)
+ * @param events - the trace so far, as chat events (without the call itself)
+ * @param call - the proposed call (arguments parsed or as JSON text)
+ * @param options - the mode and the refusal text (default: the recorder's)
+ * @returns the review
+ * @example
+ * ```ts
+ * const review = reviewToolCall(policy, [{ role: 'user', content: 'hi' }], {
+ *   id: 'call_1',
+ *   name: 'send_email',
+ *   arguments: { to: 'a@b.example' },
+ * });
+ * if (!review.allowed) console.log(review.decision, review.violations.length);
+ * ```
+ */
+export function reviewToolCall(
+  policy: ToolCallPolicy,
+  events: Trace,
+  call: ModelToolCall,
+  options: ReviewOptions = {},
+): ToolCallReview {
+  return judge(policy, events, call, toPolicyCall(call.id, call.name, call.arguments), options);
+}
+
+interface ReviewOptions {
+  onPolicyViolation?: 'throw' | 'refuse' | undefined;
+  refusalMessage?: ((review: ToolCallReview) => string) | undefined;
+}
+
+/** {@link reviewToolCall} on the call as the policy sees it (built once by the caller). */
+function judge(
+  policy: ToolCallPolicy,
+  events: Trace,
+  call: ModelToolCall,
+  proposed: ToolCall,
+  options: ReviewOptions,
+): ToolCallReview {
+  const verdict = policy.checkToolCall(events, proposed);
+  const violations = verdict.violations;
+  let decision: ToolCallReview['decision'] = 'allow';
+  if (!verdict.allowed) decision = 'block';
+  else if (violations.some((violation) => violation.action === 'warn')) decision = 'warn';
+  else if (violations.length > 0) decision = 'log';
+  const review: ToolCallReview = { call, allowed: verdict.allowed, decision, violations };
+  if (!verdict.allowed && options.onPolicyViolation === 'refuse')
+    review.refusal = (options.refusalMessage ?? defaultRefusal)(review);
+  return review;
 }
 
 /**
@@ -119,8 +167,14 @@ export function recheckToolCall(
 }
 
 /**
- * The violations as a block's metadata records them.
- * @internal
+ * The violations as a block's metadata records them (`message`, `action`, `key`, `rule`,
+ * `addresses`), under `metadata.violations` of a TOOL_CALL or a refused TOOL_RESULT.
+ * @param violations - a review's violations
+ * @returns one plain object per violation
+ * @example
+ * ```ts
+ * const metadata = { policy: review.decision, violations: violationSummary(review.violations) };
+ * ```
  */
 export function violationSummary(
   violations: readonly PolicyViolation[],

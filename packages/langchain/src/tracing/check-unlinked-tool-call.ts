@@ -1,12 +1,14 @@
 import {
   type Block,
   blocksToEvents,
-  type PolicyViolation,
   PolicyViolationError,
   recordToolResult,
+  reviewToolCall,
   type ToolCallPolicy,
   type ToolCallReview,
+  type Trace,
   type Tracer,
+  violationSummary,
 } from '@tracewarden/core';
 
 /**
@@ -29,15 +31,8 @@ export interface UnlinkedCall {
   readonly arguments: Record<string, unknown>;
 }
 
-/** Core's default refusal text (`createModelCallRecorder`'s), so both paths read alike. */
-function defaultRefusal(review: ToolCallReview): string {
-  const first =
-    review.violations.find((violation) => violation.action === 'block') ?? review.violations[0];
-  return `Tool call ${review.call.name} was blocked by policy: ${first?.message ?? 'not allowed'}. It was not executed.`;
-}
-
 /** The trace's chat events without the judged call's own TOOL_CALL and results. */
-function eventsWithout(tracer: Tracer | undefined, callId: string): unknown[] {
+function eventsWithout(tracer: Tracer | undefined, callId: string): Trace {
   if (tracer === undefined) return [];
   const blocks = tracer.blocks();
   if (blocks.length === 0) return [];
@@ -59,35 +54,12 @@ export function reviewUnlinkedToolCall(
   settings: UnlinkedCallPolicy,
   call: UnlinkedCall,
 ): ToolCallReview {
-  const verdict = settings.policy.checkToolCall(eventsWithout(tracer, call.callId) as never, {
-    id: call.callId,
-    type: 'function',
-    function: { name: call.name, arguments: call.arguments },
-  });
-  const violations = verdict.violations;
-  let decision: ToolCallReview['decision'] = 'allow';
-  if (!verdict.allowed) decision = 'block';
-  else if (violations.some((violation) => violation.action === 'warn')) decision = 'warn';
-  else if (violations.length > 0) decision = 'log';
-  const review: ToolCallReview = {
-    call: { id: call.callId, name: call.name, arguments: call.arguments },
-    allowed: verdict.allowed,
-    decision,
-    violations,
-  };
-  if (!verdict.allowed && settings.mode === 'refuse')
-    review.refusal = (settings.refusalMessage ?? defaultRefusal)(review);
-  return review;
-}
-
-function violationSummary(violations: readonly PolicyViolation[]): Record<string, unknown>[] {
-  return violations.map((violation) => ({
-    message: violation.message,
-    action: violation.action,
-    key: violation.key,
-    rule: violation.rule.name ?? violation.rule.index,
-    addresses: violation.addresses,
-  }));
+  return reviewToolCall(
+    settings.policy,
+    eventsWithout(tracer, call.callId),
+    { id: call.callId, name: call.name, arguments: call.arguments },
+    { onPolicyViolation: settings.mode, refusalMessage: settings.refusalMessage },
+  );
 }
 
 /**
