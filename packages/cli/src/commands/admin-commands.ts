@@ -36,22 +36,16 @@ async function withStore<T>(
   options: AdminOptions,
   work: (store: CollectorStore) => T | Promise<T>,
 ): Promise<T> {
-  let store: CollectorStore;
+  let store: CollectorStore | undefined;
   try {
     const databaseUrl = resolveDatabaseUrl(options.databaseUrl, context.env);
     store =
       databaseUrl === undefined
         ? SqliteStore.openDataDir(resolveDataDir(options.dataDir, context.env))
         : await PostgresStore.open({ connectionString: databaseUrl });
-  } catch (error) {
-    if (error instanceof ServerError)
-      throw new CliError({ code: 'CLI_USAGE', message: error.message, cause: error });
-    throw error;
-  }
-  try {
     return await work(store);
   } catch (error) {
-    if (error instanceof ServerError) {
+    if (ServerError.isInstance(error)) {
       throw new CliError({
         code: 'CLI_USAGE',
         message: error.message,
@@ -61,7 +55,7 @@ async function withStore<T>(
     }
     throw error;
   } finally {
-    await store.close();
+    await store?.close();
   }
 }
 
