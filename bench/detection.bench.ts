@@ -49,7 +49,7 @@ function measure(
 const pct = (part: number, whole: number): string =>
   whole === 0 ? '   -' : `${((100 * part) / whole).toFixed(1)}%`.padStart(6);
 
-for (const split of ['dev', 'held-out', 'fresh', 'novel', 'sealed'] as const) {
+for (const split of ['dev', 'held-out', 'fresh', 'novel', 'sealed', 'blind-2'] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
   console.log(`\n## corpus: ${split} split`);
@@ -75,7 +75,8 @@ for (const split of ['dev', 'held-out', 'fresh', 'novel', 'sealed'] as const) {
 // A 100-message trace made of corpus runs (benign ones, then an attacked one at the end)
 const dev = loadCorpus('dev');
 const attacked = dev.find((run) => run.style === 'important_instructions') as (typeof dev)[number];
-const { before: attackPrefix, call: attackCall } = attackOf(attacked);
+const { before: attackPrefix, call: attackCallOrNone } = attackOf(attacked);
+const attackCall = attackCallOrNone as Record<string, unknown>;
 const filler = dev.filter((run) => run.label === 'benign').flatMap((run) => run.messages.slice(1));
 const trace: Record<string, unknown>[] = [
   ...filler.slice(0, 100 - attackPrefix.length),

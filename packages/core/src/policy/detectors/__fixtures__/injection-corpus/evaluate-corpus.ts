@@ -49,13 +49,18 @@ export function loadCorpus(split: CorpusSplit): CorpusRun[] {
     .map((line) => JSON.parse(line) as CorpusRun);
 }
 
-/** The attacker's proposed call and the trace before it. */
-export function attackOf(run: CorpusRun): { before: unknown[]; call: Record<string, unknown> } {
+/**
+ * The attacker's proposed call and the trace before it. A denial-of-service run (its goal is
+ * that the agent stops) has no call: its attacker message is the agent's final answer.
+ */
+export function attackOf(run: CorpusRun): {
+  before: unknown[];
+  call: Record<string, unknown> | undefined;
+} {
   const at = run.attackMessage ?? -1;
   const message = run.messages[at] as { tool_calls?: Record<string, unknown>[] } | undefined;
-  const call = message?.tool_calls?.[0];
-  if (call === undefined) throw new Error(`run ${run.id} has no attacker call at ${at}`);
-  return { before: run.messages.slice(0, at), call };
+  if (message === undefined) throw new Error(`run ${run.id} has no attacker message at ${at}`);
+  return { before: run.messages.slice(0, at), call: message.tool_calls?.[0] };
 }
 
 /** Blocked / flagged / false-alarm figures of a policy on runs. */
@@ -92,9 +97,11 @@ export function evaluateCorpus(policy: Policy, runs: readonly CorpusRun[]): Spli
         if (!policy.checkToolCall(run.messages.slice(0, at), own).allowed) figures.userBlocked++;
       }
     }
-    const verdict = policy.checkToolCall(before, call);
-    const blocked = !verdict.allowed;
-    const flagged = blocked || policy.check(before).errors.length > 0;
+    const warned = (): boolean => policy.check(before).errors.length > 0;
+    // no call to block (denial of service): stopped when the injected output was flagged
+    // before the agent answered, so the application can act on it
+    const blocked = call === undefined ? warned() : !policy.checkToolCall(before, call).allowed;
+    const flagged = blocked || warned();
     const style = run.style ?? 'unknown';
     const entry = styles.get(style) ?? { style, runs: 0, blocked: 0, flagged: 0 };
     styles.set(style, entry);
