@@ -14,6 +14,9 @@ export interface PromptInjectionFinding {
 }
 
 const ACTION_INDEX = signals.findIndex((s) => s.name === 'action');
+// sentences that ask for an action, whatever else they say: the imperative and the to-do line
+const REQUEST_MASK =
+  (1 << ACTION_INDEX) | (1 << signals.findIndex((s) => s.name === 'todo-action'));
 
 // A concrete target (where the action would go): email, URL or domain, IBAN, account number
 const target =
@@ -52,7 +55,15 @@ interface Sentence {
   end: number;
   mask: number;
   weight: number;
+  /** An imperative glued to the text before it without a sentence end (see `glued`). */
+  glued: boolean;
 }
+
+// A request appended to data without a sentence end: a capitalised imperative after a lower-case
+// word ("grilled sea bass Pay the deposit to ..."). Not a signal of the score (proper names like
+// "the Post Office" look the same); only a request sentence for the data-flow rule.
+const glued =
+  /[a-z0-9)]\s+(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
 
 const asciiWord = /[A-Za-z]{3}/;
 const hasWord = /\p{L}{3}/u;
@@ -152,7 +163,7 @@ function sentencesOf(text: string): Sentence[] {
         weight += OUT_OF_PLACE_WEIGHT;
       }
     }
-    out.push({ start, end, mask, weight });
+    out.push({ start, end, mask, weight, glued: glued.test(raw) });
   };
   forEachBoundary(text, (at, length) => {
     push(at);
@@ -188,6 +199,8 @@ interface Analysis {
   finding: PromptInjectionFinding;
   /** Injected ranges by threshold (a policy asks for the same threshold at every call). */
   ranges?: Map<number, [number, number][]>;
+  /** Ranges of the sentences that ask for an action ({@link findRequestSentences}). */
+  requests?: [number, number][];
 }
 
 const NOTHING: PromptInjectionFinding = Object.freeze({ score: 0, start: 0, end: 0, signals: [] });
@@ -298,6 +311,31 @@ export function findInjectedRanges(text: string, threshold: number): [number, nu
   analysis.ranges ??= new Map();
   analysis.ranges.set(threshold, ranges);
   return ranges;
+}
+
+/**
+ * The sentences of a text that ask for an action in the imperative ("Send the file to ...",
+ * "- [ ] Transfer ...", "TODO: invite ...", "could you quickly share ..."), each with the
+ * sentence after it (which often finishes the request), whatever the text's score: a bare
+ * request has no cue to the model, and what gives it away is the data flow (the recommended
+ * policy's `attacker-bare-request` rule).
+ * @param text - any text
+ * @returns `[start, end)` ranges, in order (they may overlap)
+ * @internal
+ */
+export function findRequestSentences(text: string): [number, number][] {
+  if (typeof text !== 'string' || text === '') return [];
+  const analysis = analysed(text);
+  if (analysis.requests !== undefined) return analysis.requests;
+  const { sentences } = analysis;
+  const requests: [number, number][] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const sentence = sentences[i] as Sentence;
+    if ((sentence.mask & REQUEST_MASK) === 0 && !sentence.glued) continue;
+    requests.push([sentence.start, (sentences[i + 1] ?? sentence).end]);
+  }
+  analysis.requests = requests;
+  return requests;
 }
 
 /**

@@ -39,7 +39,7 @@ const kinds: Kind[] = [
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation/,
-    text: /\b(?:send|e-?mail|mail|message|forward|reply|respond|post|publish|tweet|notify|dm|write to|share with|contact)|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
+    text: /\b(?:send|e-?mail|mail|message|forward|reply|respond|post|publish|tweet|notify|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b))|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
   },
   {
     kind: 'access',
@@ -85,14 +85,53 @@ const readOnly =
  * @internal
  */
 export function actionKindOf(name: string): ActionKind | null {
-  const words = name
+  return actionKindsOf(name)[0] ?? null;
+}
+
+const toolWords = (name: string): string =>
+  name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
-  if (readOnly.test(words)) return null;
-  for (const kind of kinds) if (kind.tool.test(words)) return kind.kind;
-  return null;
+
+/**
+ * Every kind of action a tool's name tells, in priority order (`workspace_remove_member` both
+ * grants access and deletes); empty for tools that only read.
+ * @param name - the tool's name
+ * @returns the kinds, the first one {@link actionKindOf}'s
+ * @internal
+ */
+export function actionKindsOf(name: string): ActionKind[] {
+  const words = toolWords(name);
+  if (readOnly.test(words)) return [];
+  return kinds.filter((kind) => kind.tool.test(words)).map((kind) => kind.kind);
+}
+
+// Words of a tool's name that say what it does (not its domain's filler words)
+const fillerWords = new Set(['the', 'for', 'and', 'with', 'api', 'tool', 'item', 'items', 'data']);
+const wordPatterns = new Map<string, RegExp | null>();
+
+/**
+ * A search for any of the words of a tool's name (three letters or more, with common endings:
+ * `teacher` finds "teachers"), for tools whose name tells no kind of action; `null` for
+ * read-only tools.
+ * @param name - the tool's name
+ * @returns the pattern, or `null` when the name has no such word
+ * @internal
+ */
+export function toolWordsPattern(name: string): RegExp | null {
+  const known = wordPatterns.get(name);
+  if (known !== undefined) return known;
+  const all = toolWords(name);
+  const words = (readOnly.test(all) ? '' : all)
+    .split(' ')
+    .filter((word) => word.length >= 3 && !fillerWords.has(word) && /^[a-z]+$/.test(word));
+  const pattern =
+    words.length === 0 ? null : new RegExp(`\\b(?:${words.join('|')})(?:s|es|ed|d|ing|er)?\\b`);
+  if (wordPatterns.size >= 1024) wordPatterns.delete(wordPatterns.keys().next().value as string);
+  wordPatterns.set(name, pattern);
+  return pattern;
 }
 
 /**
@@ -132,6 +171,33 @@ function userTextsBefore(store: EventStore, end: number): { position: number; te
 
 const requestedByUser = new WeakMap<PolicyEvent, boolean>();
 
+// The user hands the agent instructions found in data: "do the tasks on my to-do list", "follow
+// the instructions in the email", "do what my sister asks", "handle anything that needs my
+// attention", "adjust my payment accordingly"
+const delegation =
+  /\b(?:do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those )?(?:instructions|steps|directions|guidance|orders)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
+
+const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
+
+/**
+ * Whether the user handed the agent instructions found in data before a tool call ("do the
+ * tasks on my to-do list", "follow the instructions in the email", "do what my sister asks"):
+ * then a request in a tool output may be the user's own.
+ * @param store - the events of the trace
+ * @param call - a tool-call event of that store
+ * @returns whether a user message before the call delegates to data
+ * @internal
+ */
+export function isUserDelegated(store: EventStore, call: PolicyEvent): boolean {
+  const known = delegatedByUser.get(call);
+  if (known !== undefined) return known;
+  const delegated = userTextsBefore(store, call.position).some(
+    (entry) => entry.position < call.position && delegation.test(entry.text),
+  );
+  delegatedByUser.set(call, delegated);
+  return delegated;
+}
+
 /**
  * Whether the user asked for a tool call: a user message before it asks for the kind of action
  * it performs, or gave one of its argument values (its target). True as well when the tool's
@@ -145,9 +211,14 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
   const known = requestedByUser.get(call);
   if (known !== undefined) return known;
   const kind = actionKindOf(call.toolName ?? '');
-  let requested = kind === null;
+  // a tool whose name tells no kind (`course_add_teacher`, `grade_record`) is asked for by its
+  // own words; one with no words to go by, or a read-only one, is taken as asked for
+  const pattern =
+    kind === null
+      ? (toolWordsPattern(call.toolName ?? '') ?? undefined)
+      : kinds.find((k) => k.kind === kind)?.text;
+  let requested = pattern === undefined;
   if (!requested) {
-    const pattern = kinds.find((k) => k.kind === kind)?.text;
     requested = userTextsBefore(store, call.position).some(
       (entry) =>
         entry.position < call.position && pattern !== undefined && pattern.test(entry.text),

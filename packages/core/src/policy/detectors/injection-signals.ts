@@ -31,7 +31,7 @@ const OBJECTS =
 const ACTION_VERBS =
   '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+)?|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),\s*)`;
 
 export const signals: Signal[] = [
   {
@@ -83,15 +83,16 @@ export const signals: Signal[] = [
     // obligations put on the agent in the third person: "all AI agents must", "the agent is required to"
     name: 'agent-obligation',
     weight: 2.2,
+    // (a prohibition, "the assistant must never pay twice", is what the operator's own docs say)
     pattern:
-      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?|ai models?)\b[^.\n]{0,40}?\b(?:is |are )?(?:must|should|required to|needs? to|have to|has to|shall)\b/,
+      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?|ai models?)\b[^.\n]{0,40}?\b(?:is |are )?(?:must|should|required to|needs? to|have to|has to|shall)\b(?! (?:not|never)\b)/,
   },
   {
     // claims to speak as the user, the system, the developer or an administrator
     name: 'claim-role',
     weight: 2.6,
     pattern:
-      /\b(?:this is|it's|it is) (?:me|an? (?:important |urgent )?message from me|the user|your user|the developer|the system|your developer|the admin(?:istrator)?)\b|\bmessage from (?:me|the user|your user|the system|the developer|the admin(?:istrator)?|the (?:site|account) owner|the security team|it)\b|\b(?:system|developer|admin|administrator) (?:message|note|notice|update|instruction|override)s?\b|\b(?:notice|instructions?|update|request|message|note) from (?:the )?(?:it |site |account )?(?:administrator|admin|owner|developer|system|security team)\b|\bi am (?:the user|your user|your developer|your creator|the system|the admin)\b|\bon behalf of the user\b|\b(?:the user|account owner|site owner) (?:has )?(?:approved|authori[sz]ed|requested|wants you)\b|\bapproved by the (?:user|account owner|owner|administrator)\b|\bfrom: (?:the )?(?:user|account owner|site owner|owner|administrator|admin|developers?|system)\b|\bi forgot to (?:mention|tell you|add|ask)\b|\bupdate to my (?:request|task|instructions)\b|\badditional request has been made by the user\b|\b(?:verified|trusted) (?:safe|system|platform|content|provider|metadata)\b|\bprovenance\b|\bsigned,? (?:the user|emma johnson)\b/,
+      /\b(?:this is|it's|it is) (?:me|an? (?:important |urgent )?message from me|the user|your user|the developer|the system|your developer|the admin(?:istrator)?)\b|\bmessage from (?:me|the user|your user|the system|the developer|the admin(?:istrator)?|the (?:site|account) owner|the security team|it)\b|\b(?:system|developer|admin|administrator) (?:message|note|notice|update|instruction|override)s?\b|\b(?:notice|instructions?|update|request|message|note) from (?:the )?(?:it |site |account )?(?:administrator|admin|owner|developer|system|security team)\b|\bi am (?:the user|your user|your developer|your creator|the system|the admin)\b|\bon behalf of the user\b|\b(?:the user|account owner|site owner) (?:has )?(?:approved|authori[sz]ed|requested|wants you)\b|\bapproved by the (?:user|account owner|owner|administrator)\b|\bfrom: (?:the )?(?:user|account owner|site owner|owner|administrator|admin|developers?|system)\b|\bi forgot to (?:mention|tell you|add|ask)\b|\bupdate to my (?:request|task|instructions)\b|\badditional request has been made by the user\b|\b(?:verified|trusted) (?:safe|system|platform|content|provider|metadata)\b|\bprovenance\b|\bsigned,? (?:the user|emma johnson)\b|\bthe (?:person|user|human|one|people) (?:that |who |whom )?you(?:'re| are)? (?:assist|assisting|work for|working for|help|helping|serve|serving|act for|acting for)\b|\b(?:forwarded|relayed|passed on) (?:from|by|on behalf of) (?:the user|your user|your (?:boss|owner|principal)|the account owner)\b/,
   },
   {
     // task hijacking: another task first, instead of, or on top of the user's
@@ -105,7 +106,7 @@ export const signals: Signal[] = [
     name: 'task-return',
     weight: 2.0,
     pattern:
-      /\bafter you do (?:that|this)\b|\bonce you(?:'ve| have) done (?:that|this)\b|\b(?:then )?(?:go|come|return) back to (?:the |your |what )?(?:original|previous|initial|first|i asked)|\bthen continue with\b|\b(?:then )?(?:retry|resume|redo) (?:the |your )?(?:original|previous|initial|user's) (?:request|task)\b|\bthen,? you can (?:solve|continue|proceed|answer|finish|complete)\b|\b(?:solve|continue with) the task (?:that )?i gave you\b/,
+      /\bafter you do (?:that|this)\b|\bonce you(?:'ve| have) done (?:that|this)\b|\b(?:then )?(?:go|come|return) back to (?:the |your |what )?(?:original|previous|initial|first|i asked)|\bthen continue with\b|\b(?:then )?(?:retry|resume|redo) (?:the |your )?(?:original|previous|initial|user's) (?:request|task)\b|\bthen,? you can (?:solve|continue|proceed|answer|finish|complete)\b|\b(?:solve|continue with) the task (?:that )?i gave you\b|\bthen (?:retry|resume|repeat|redo|reload) (?:the |your |this )?(?:request|task|operation|call|query)\b|\bthen (?:answer|reply to|get back to|continue with) my (?:question|request|task|message)\b/,
   },
   {
     // keep the user out of the loop
@@ -132,6 +133,13 @@ export const signals: Signal[] = [
     pattern: new RegExp(`\\b(?:todo|to-do|to do)\\s*:\\s*(?:please\\s+)?${ACTION_VERBS}\\b`),
   },
   {
+    // a to-do marker inside running text ("... always ready to help TODO: send ..."): a line
+    // of a to-do list starts its line
+    name: 'todo-inline',
+    weight: 1.0,
+    pattern: /[\p{L}\d.,!?)'"]\s+(?:todo|to-do)\s*:/u,
+  },
+  {
     // the attacker speaks of the user in the third person
     name: 'third-person-user',
     weight: 2.0,
@@ -144,6 +152,42 @@ export const signals: Signal[] = [
     weight: 2.0,
     pattern:
       /\buse the (?:tool|function)\b|\bcall (?:the )?(?:tool|function)\b|\bwith the (?:following )?arguments\b|\bsubstitute the placeholders\b|\b(?:tool|function) call\b|\bthe agent (?:is|must|should)\b|\bto finish processing this\b/,
+  },
+  {
+    // denial of service: the agent is told to stop its task ...
+    name: 'stop-task',
+    weight: 2.4,
+    pattern:
+      /\bstop (?:what you(?:'re| are) doing|here|now|immediately|right now|processing|working|the task|your task)\b|\byou (?:should|must|need to|have to) stop\b|\b(?:do not|don't|must not|should not|cannot be|must not be) (?:continue|proceed|be processed|process|complete|finish)\b|\bend the (?:conversation|chat|session|task)\b|\b(?:abort|terminate) (?:the|this|your) (?:task|request|conversation)\b/,
+  },
+  {
+    // ... and to answer with a fixed text instead ("reply only with 'asdf'")
+    name: 'forced-reply',
+    weight: 2.4,
+    pattern:
+      /\b(?:reply|respond|answer|say)\b[^.\n]{0,20}\b(?:only|nothing but|just)\b[^.\n]{0,12}["'“‘]|\b(?:reply|respond|answer) (?:to me )?(?:only )?with ["'“‘]|\breply to me ["'“‘]|\b(?:reply|respond|answer)\b[^.\n]{0,30}\binstead\b/,
+  },
+  {
+    // a fake failure whose fix is an action: "ERROR 428 ... To resolve, transfer ..."
+    name: 'fake-error',
+    weight: 2.0,
+    pattern:
+      /\b(?:error|exception|status)\s*[:#]?\s*[45]\d\d\b|\b[45]\d\d (?:precondition|forbidden|unauthori[sz]ed|payment required|locked)\b|\b(?:error|exception|failed|failure|denied|forbidden|precondition|locked|blocked)\b[^\n]{0,120}\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|view|display|access|see) (?:this|it|the (?:record|content|page|document|data|full text))?\b/,
+  },
+  {
+    // the reader of the data spoken to: "whoever reads this", "while you're reading this"
+    name: 'address-reader',
+    weight: 2.0,
+    pattern:
+      /\bwhoever (?:reads|is reading|processes|sees|handles) this\b|\bwhile you(?:'re| are) (?:reading|processing|looking at|handling) this\b|\b(?:if|when) you(?:'re| are) (?:reading|processing|summari[sz]ing|parsing) this\b|\bto (?:whoever|anyone|the one) (?:reading|processing) this\b/,
+  },
+  {
+    // text *about* injections (an article, a training, an essay) quotes their phrases; it is not
+    // one ("not a prompt injection" is a wrapper attackers use, so it does not count)
+    name: 'about-injection',
+    weight: -2.5,
+    pattern:
+      /(?<!\bnot an? )\bprompt[- ]injections?\b|\binjection attacks?\b|\battackers? (?:hides?|embeds?|uses?|writes?|can|could|may|might|try|tries)\b|\bsuch (?:attacks|tricks|injections)\b|\bjailbreak (?:attempts?|prompts?)\b|\bto trick (?:chatbots|ai|the (?:ai|model|assistant|bot))\b/,
   },
   {
     name: 'hidden-text',
@@ -159,6 +203,7 @@ export const signals: Signal[] = [
 const widenings: Record<string, string[]> = {
   override: [
     String.raw`\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)\b[^.\n]{0,40}\b(?:vorherigen|bisherigen|obigen|alle|früheren|ursprünglichen)\b[^.\n]{0,30}\b(?:anweisungen|anordnungen|befehle|instruktionen|aufgaben?|regeln)`,
+    String.raw`\b(?:negeer|vergeet)\b[^.\n]{0,40}\b(?:vorige|eerdere|alle|bovenstaande)\b[^.\n]{0,30}\b(?:instructies|opdrachten|regels)`,
     String.raw`\b(?:ignore[rz]?|oublie[rz]?)\b[^.\n]{0,40}\b(?:précédentes|antérieures|toutes|vos|tes|les)\b[^.\n]{0,30}\b(?:instructions|consignes|directives|règles)`,
     String.raw`\b(?:ignora[rd]?|ignore|olvida|esquece|dimentica)\b[^.\n]{0,40}\b(?:anteriores|previas|todas|precedenti|tutte|las|as|le)\b[^.\n]{0,30}\b(?:instrucciones|instruções|instruzioni|indicaciones|órdenes|istruzioni|reglas|regras)`,
     String.raw`(?:忽略|无视|忘记|忽视|不要理会)[^。\n]{0,20}(?:之前|以前|先前|所有|上述|上面)[^。\n]{0,10}(?:指令|指示|说明|命令|规则)`,
@@ -179,6 +224,8 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:asistente|assistente|agente|modelo|modello)(?: de| di| da)? (?:ia|ai|virtual|virtuale)\b|\b(?:nota|mensaje|mensagem|messaggio|instrucciones?|instruções) (?:importante )?(?:para|per|al|a|ao) (?:el |la |o |il |l'|a )?(?:asistente|assistente|agente|ia|modelo|modello)`,
     String.raw`(?:给|致|对|请)\s*(?:ai|人工智能)\s*(?:助手|助理|智能体|代理|模型)|(?:ai|人工智能)(?:助手|助理|智能体)(?:的|：|:)`,
     `aiアシスタント|ai ?エージェント|アシスタントへ`,
+    // Dutch (German's "Assistent" too): "Let op, assistent:", "beste AI-assistent"
+    String.raw`\b(?:let op|attentie|beste|hallo|hoi|achtung|hallo),?\s*(?:de |die |der )?(?:ai|ki)?-?(?:assistent|agent|model)\b|\b(?:ai|ki)?-?assistent\s*[,:]|\b(?:notitie|bericht|instructies?) (?:voor|aan) (?:de )?(?:ai|assistent|agent)`,
     String.raw`(?:ии|ai)[- ]?(?:ассистент|агент|модель)|ассистент[уа]?\s*[,:]`,
   ],
   'agent-obligation': [
@@ -188,6 +235,8 @@ const widenings: Record<string, string[]> = {
     String.raw`\bthe (?:calling|requesting) (?:model|agent|assistant)\b`,
   ],
   'template-marker': [
+    // "---BEGIN SYSTEM PROMPT---", "=== END OF SYSTEM MESSAGE ===", "[BEGIN NEW INSTRUCTIONS]"
+    String.raw`(?:-{2,}|={2,}|\*{2,}|#{2,}|\[)\s*(?:begin|start|end)(?: of)? (?:the )?(?:new |updated |real )?(?:system|admin|developer|operator|assistant)? ?(?:prompt|message|instructions?|directives?|override)\b`,
     // any tag naming a privileged role or instructions: <system_notice>, <admin-instructions>
     String.raw`<\/?\s*[\w-]*(?:system|admin|instruction|prompt|developer|operator)[\w-]*\b[^>]{0,80}>`,
   ],
@@ -201,6 +250,7 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:handle|do|take care of) (?:this|that) (?:one )?(?:too|as well)\b|\balso (?:asked|wants|wanted|would like|requested) (?:that )?you\b`,
     // before the user's task, instead of it: only with the task or the user named
     String.raw`\b(?:bevor du|bevor sie|vor)\b[^.\n]{0,30}\b(?:aufgabe|anfrage|antwortest|antworten|fortfährst|fortfahren)\b|\bstatt(?:dessen)? (?:der|die|deiner|ihrer) (?:aufgabe|anfrage)`,
+    String.raw`\bvoordat je (?:verder gaat|antwoordt|doorgaat|de taak)\b|\bdoe eerst\b|\bin plaats van (?:de|je|jouw) (?:taak|vraag|opdracht)`,
     String.raw`\bavant de (?:répondre|continuer|poursuivre|résumer|traiter)\b[^.\n]{0,30}(?:utilisateur|tâche|demande|question)|\bau lieu de (?:la|sa|ta|votre) (?:tâche|demande)`,
     String.raw`\bantes de (?:continuar|responder|seguir|resumir)\b[^.\n]{0,30}(?:usuario|usuário|tarea|tarefa|pedido|petición)|\bprima di (?:continuare|rispondere)\b[^.\n]{0,30}(?:utente|compito|richiesta)|\ben (?:lugar|vez) de (?:la|su|tu) (?:tarea|petición)`,
     String.raw`(?:执行以下|先执行|立即执行|而不是(?:用户|原来)|在(?:回答|继续)[^。\n]{0,10}之前)|(?:以下を|先に)実行|(?:прежде чем|перед тем как) (?:ответить|продолжить)|вместо (?:задачи|запроса) пользователя`,
@@ -210,10 +260,11 @@ const widenings: Record<string, string[]> = {
   ],
   secrecy: [
     String.raw`\b(?:don't|do not|dont|never) ask (?:me|the user|them) again\b`,
-    `ohne (?:zu fragen|nachzufragen|rückfrage|den nutzer)|sans (?:demander|prévenir|informer)|sin (?:preguntar|avisar|informar)|sem (?:perguntar|avisar)|senza (?:chiedere|avvisare)|不要告诉|不要通知|无需确认|ユーザーに(?:言わ|知らせ)ない|не (?:говори|сообщай)`,
+    `zonder (?:te vragen|het te vertellen|de gebruiker)|vertel (?:het|dit) niet|ohne (?:zu fragen|nachzufragen|rückfrage|den nutzer)|sans (?:demander|prévenir|informer)|sin (?:preguntar|avisar|informar)|sem (?:perguntar|avisar)|senza (?:chiedere|avvisare)|不要告诉|不要通知|无需确认|ユーザーに(?:言わ|知らせ)ない|не (?:говори|сообщай)`,
   ],
   action: [
     String.raw`(?:überweise|überweisen sie|\bsende|senden sie|schicke|leite\b[^.\n]{0,40}\bweiter|lösche|löschen sie|teile|lade\b[^.\n]{0,30}\bein|öffne|besuche)\b`,
+    String.raw`\b(?:stuur|verstuur|maak\b[^.\n]{0,30}\bover|verwijder|nodig\b[^.\n]{0,30}\buit|bezoek|betaal|wijzig)\b`,
     String.raw`\b(?:envoie|envoyez|transfère|transférez|vire[zr]?|supprime[zr]?|partage[zr]?|invite[zr]?|ouvre[zr]?|visite[zr]?|paie[zr]?|payez)\b`,
     String.raw`\b(?:envía|envia|envie|transfiere|transfira|reenvía|elimina|borra|apague|comparte|compartilhe|invita|convida|abre|abra|visita|paga|pague|manda|invia|cancella|condividi)\b`,
     `(?:发送|转账|汇款|转发|删除|分享|邀请|访问|打开|支付|付款)|(?:送信|送金|転送|削除|共有|招待)して|(?:отправь|переведи|перешли|удали|поделись|пригласи|открой)`,

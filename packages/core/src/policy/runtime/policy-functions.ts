@@ -1,6 +1,10 @@
 import { detectCopyright } from '../detectors/detect-copyright.js';
 import { detectPii } from '../detectors/detect-pii.js';
-import { findInjectedRanges, promptInjectionScore } from '../detectors/detect-prompt-injection.js';
+import {
+  findInjectedRanges,
+  findRequestSentences,
+  promptInjectionScore,
+} from '../detectors/detect-prompt-injection.js';
 import { detectSecrets } from '../detectors/detect-secrets.js';
 import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.js';
 import { extractHtmlData } from '../detectors/extract-html-data.js';
@@ -8,8 +12,11 @@ import { extractLinks, type LinkFinding } from '../detectors/extract-links.js';
 import { FuzzyBudgetError, findFuzzy, fuzzyTolerance } from '../detectors/find-fuzzy.js';
 import {
   actionKindOf,
+  actionKindsOf,
   findActionRequest,
+  isUserDelegated,
   isUserRequested,
+  toolWordsPattern,
 } from '../detectors/find-requested-actions.js';
 import { findValueSources, tokenPattern } from '../detectors/find-value-sources.js';
 import { PolicyError } from '../policy-error.js';
@@ -569,6 +576,53 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
     call: (ctx, [call]) => {
       if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return true;
       return isUserRequested(ctx.run.store, call);
+    },
+  },
+  /**
+   * Whether a sentence of `event` asks, in the imperative, for the kind of action `call`
+   * performs and names `value` (in that sentence or the next): "TODO: send the file to
+   * x@y.com", "- [ ] Transfer 4,900 EUR to NL91...". Needs no detector score: a bare request
+   * has no cue to the model.
+   */
+  requested_value: {
+    min: 3,
+    max: 3,
+    addressed: true,
+    call: (ctx, [event, call, value], _named, addresses) => {
+      if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return false;
+      if (typeof value !== 'string' || value.length < 2) return false;
+      const kinds = actionKindsOf(call.toolName ?? '');
+      // a tool whose name tells no kind is asked for by its own words ("add ... as a teacher")
+      const words = kinds.length === 0 ? toolWordsPattern(call.toolName ?? '') : null;
+      if (kinds.length === 0 && words === null) return false;
+      let found = false;
+      for (const piece of textsOf(event, addresses[0])) {
+        for (const [start, end] of findRequestSentences(piece.text)) {
+          const request = piece.text.slice(start, end);
+          const asked =
+            words === null
+              ? kinds.some((kind) => findActionRequest(request, kind) !== null)
+              : words.test(request.toLowerCase());
+          if (!asked) continue;
+          const at = needleOf(value).exec(request.toLowerCase())?.index;
+          if (at === undefined) continue;
+          found = true;
+          mark(ctx, piece.address, start + at, start + at + value.length);
+        }
+      }
+      return found;
+    },
+  },
+  /**
+   * Whether a user message before `call` hands the agent instructions found in data ("do the
+   * tasks on my to-do list", "follow the instructions in the email", "do what she asks").
+   */
+  user_delegated: {
+    min: 1,
+    max: 1,
+    call: (ctx, [call]) => {
+      if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return false;
+      return isUserDelegated(ctx.run.store, call);
     },
   },
   /** An event's position in the flattened trace (compare with `value_sources(...)[i].position`). */
