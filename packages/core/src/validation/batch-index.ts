@@ -1,5 +1,8 @@
 import type { DraftBlock } from './draft-block.js';
 
+/** How many of the calls since the last MESSAGE are looked at for a parent. */
+const recentCallSlots = 8;
+
 /** The call ids of one trace's TOOL_CALLs, and the `seq`s of each call's results. */
 interface TraceCalls {
   calls: Set<string>;
@@ -37,9 +40,13 @@ export class BatchIndex {
   readonly #traces = new Map<string, TraceCalls>();
   #traceId: string | undefined = undefined;
   #trace: TraceCalls | undefined = undefined;
-  // Nearly every parent is the last MESSAGE or one of the calls made since it
+  // Nearly every parent is the last MESSAGE or one of the last calls made since it: a ring of
+  // the last `recentCallSlots` calls and how many were made since that MESSAGE. Emptied by
+  // resetting the count: setting an array's length is a runtime call, ~1% of a small block's
+  // validateBlocks in a CPU profile of bench/validate.bench.ts (decision 070).
   #lastMessage: DraftBlock | undefined = undefined;
-  readonly #recentCalls: DraftBlock[] = [];
+  readonly #recentCalls: (DraftBlock | undefined)[] = new Array(recentCallSlots).fill(undefined);
+  #recentCallCount = 0;
   // children whose parent was not seen yet: the top ones are matched as their parent arrives
   // (a trace written children first), the rest when the batch is settled
   readonly #waiting: DraftBlock[] = [];
@@ -64,7 +71,7 @@ export class BatchIndex {
     if (subType === 'MESSAGE') {
       this.#lastMessage = draft;
       this.#parents.push(draft);
-      if (this.#recentCalls.length !== 0) this.#recentCalls.length = 0;
+      this.#recentCallCount = 0;
       return;
     }
     const parentId = draft.parent_block_id;
@@ -75,7 +82,8 @@ export class BatchIndex {
     }
     if (subType === 'TOOL_CALL') {
       this.#parents.push(draft);
-      this.#recentCalls.push(draft);
+      this.#recentCalls[this.#recentCallCount % recentCallSlots] = draft;
+      this.#recentCallCount++;
     }
     const callId = draft.payload.call_id;
     if (typeof callId !== 'string' || callId === '') return;
@@ -127,8 +135,9 @@ export class BatchIndex {
     const lastMessage = this.#lastMessage;
     if (lastMessage !== undefined && lastMessage.id === parentId) return lastMessage;
     const calls = this.#recentCalls;
-    for (let i = calls.length - 1; i >= 0 && i >= calls.length - 8; i--) {
-      const call = calls[i] as DraftBlock;
+    const count = this.#recentCallCount;
+    for (let i = count - 1; i >= 0 && i >= count - recentCallSlots; i--) {
+      const call = calls[i % recentCallSlots] as DraftBlock;
       if (call.id === parentId) return call;
     }
     return undefined;

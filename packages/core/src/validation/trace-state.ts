@@ -129,9 +129,15 @@ export class TraceState {
 
   /** Records an accepted block that {@link TraceState.enterUnique} entered. */
   record(block: Block): void {
-    this.order.push(block);
+    const order = this.order;
+    // The first block's trace id string replaces the one the options gave, which has the same
+    // text: every block's trace id is compared with it, and a string sliced out of a line (as a
+    // reader that routes lines by trace makes) compares ~5x slower than the flat strings
+    // JSON.parse makes (bench/validate.bench.ts, acceptLine and accept rows; decision 070).
+    if (order.length === 0 && (this.traceId === undefined || this.traceId === block.trace_id))
+      this.traceId = block.trace_id;
+    order.push(block);
     this.lastBlock = block;
-    if (this.traceId === undefined) this.traceId = block.trace_id;
     if (block.sub_type === 'MESSAGE') {
       this.lastMessage = block;
     } else if (block.sub_type === 'TOOL_CALL') {
