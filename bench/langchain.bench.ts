@@ -10,13 +10,18 @@
  * - model call: `FakeListChatModel.invoke()` (no network), a two-message request;
  * - tool call: `tool().invoke(toolCall)` whose TOOL_CALL is already in the trace (the usual
  *   loop: the handler recorded the model's call), so the handler records its TOOL_RESULT; 100
- *   calls per trace.
+ *   calls per trace. Two more rows take the path that avoids LangChain's callback manager: the
+ *   tool wrapped by `guardTools` (no callbacks), without a tracer (the guard alone) and with the
+ *   trace's `tracer` (it records the TOOL_RESULT, as the handler does).
  *
  * Each variant is reported twice: wall time (what a caller waits) and the main thread's CPU time
  * (what the work costs; far steadier than wall time when other processes load the machine). The
  * load averages at the start and the end are printed with the figures.
  *
  * Targets (issue 13): < 50 µs added per model call, < 10 µs added per tool call.
+ *
+ * The handler is awaited by LangChain whatever `LANGCHAIN_CALLBACKS_BACKGROUND` says (it asks to
+ * be, being cheaper inline than queued); the variable is set here for the no-op handler's sake.
  */
 process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false';
 
@@ -25,6 +30,7 @@ import { createTracer } from '@tracewarden/core';
 import {
   BaseCallbackHandler,
   FakeListChatModel,
+  guardTools,
   HumanMessage,
   TracewardenCallbackHandler,
   tool,
@@ -139,10 +145,13 @@ const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
 // The model's calls as the handler records them in a loop, 100 per trace (a long conversation):
 // one answer with its TOOL_CALL blocks; each measured tool call answers the next one.
 const perTrace = 100;
-// tool calls: 3 interleaved variants (warm-up + 15 rounds of 1,000), then the direct ones
-const totalCalls = 3 * 16 * 1_000 + batch * (samples + 1) + 10;
-const traces: { tracer: ReturnType<typeof createTracer>; handler: TracewardenCallbackHandler }[] =
-  [];
+// tool calls: 5 interleaved variants (warm-up + 15 rounds of 1,000), then the direct ones
+const totalCalls = 5 * 16 * 1_000 + batch * (samples + 1) + 10;
+const traces: {
+  tracer: ReturnType<typeof createTracer>;
+  handler: TracewardenCallbackHandler;
+  guarded: typeof weather;
+}[] = [];
 for (let t = 0; t * perTrace < totalCalls; t++) {
   const traceOfCalls = createTracer();
   const answer = traceOfCalls.logMessage({ role: 'assistant', content: null });
@@ -151,11 +160,14 @@ for (let t = 0; t * perTrace < totalCalls; t++) {
       parent_block_id: answer.id,
       payload: { call_id: `call_${i}`, name: 'weather', arguments: { city: 'Paris' } },
     });
+  const [guarded] = guardTools([weather], { tracer: traceOfCalls });
   traces.push({
     tracer: traceOfCalls,
     handler: new TracewardenCallbackHandler({ tracer: traceOfCalls }),
+    guarded,
   });
 }
+const [guardedAlone] = guardTools([weather]);
 let next = 0;
 const call = (index: number) => ({
   name: 'weather',
@@ -163,8 +175,8 @@ const call = (index: number) => ({
   id: `call_${index}`,
   type: 'tool_call' as const,
 });
-const handlerFor = (index: number) =>
-  (traces[Math.floor(index / perTrace)] as (typeof traces)[number]).handler;
+const traceFor = (index: number) => traces[Math.floor(index / perTrace)] as (typeof traces)[number];
+const handlerFor = (index: number) => traceFor(index).handler;
 
 const toolRows = await interleaved([
   { name: 'tool.invoke, no callbacks', fn: () => weather.invoke(call(next++)) },
@@ -177,6 +189,14 @@ const toolRows = await interleaved([
     fn: () => {
       const index = next++;
       return weather.invoke(call(index), { callbacks: [handlerFor(index)] });
+    },
+  },
+  { name: 'tool.invoke, guardTools (no tracer)', fn: () => guardedAlone.invoke(call(next++)) },
+  {
+    name: 'tool.invoke, guardTools({ tracer })',
+    fn: () => {
+      const index = next++;
+      return traceFor(index).guarded.invoke(call(index));
     },
   },
 ]);
@@ -242,15 +262,23 @@ report('LangChain model call (FakeListChatModel.invoke), wall time', modelRows.w
 report('LangChain model call, main-thread CPU time', modelRows.cpu);
 report('LangChain tool call (tool().invoke(toolCall)), wall time', toolRows.wall);
 report('LangChain tool call, main-thread CPU time', toolRows.cpu);
-const added = (rows: { nsPerOp: number }[], base: number) =>
-  (((rows[2]?.nsPerOp ?? 0) - (rows[base]?.nsPerOp ?? 0)) / 1000).toFixed(1);
+const added = (rows: { nsPerOp: number }[], row: number, base: number) =>
+  (((rows[row]?.nsPerOp ?? 0) - (rows[base]?.nsPerOp ?? 0)) / 1000).toFixed(1);
 for (const [what, rows, target] of [
   ['model call', modelRows, 50],
   ['tool call', toolRows, 10],
 ] as const)
   console.log(
-    `\nadded per ${what}: ${added(rows.wall, 0)} µs wall / ${added(rows.cpu, 0)} µs CPU vs no callbacks, ` +
-      `${added(rows.wall, 1)} µs wall / ${added(rows.cpu, 1)} µs CPU vs a no-op handler (target < ${target} µs)`,
+    `\nadded per ${what}: ${added(rows.wall, 2, 0)} µs wall / ${added(rows.cpu, 2, 0)} µs CPU vs no callbacks, ` +
+      `${added(rows.wall, 2, 1)} µs wall / ${added(rows.cpu, 2, 1)} µs CPU vs a no-op handler (target < ${target} µs)`,
+  );
+for (const [row, what] of [
+  [3, 'guardTools (no tracer)'],
+  [4, 'guardTools({ tracer })'],
+] as const)
+  console.log(
+    `added per tool call by ${what}, no callbacks: ${added(toolRows.wall, row, 0)} µs wall / ` +
+      `${added(toolRows.cpu, row, 0)} µs CPU vs the raw tool`,
   );
 console.log('\n## the handler alone (its callbacks called directly, no callback manager)');
 for (const row of directRows)

@@ -73,7 +73,7 @@ export async function runAgent(run: AgentRun): Promise<BaseMessage[]> {
     const result = await agent.invoke(input, config);
     return result.messages;
   } finally {
-    // an observing handler may run in the background: nothing is read before it is done
+    // the traces' sinks, and any callback another handler left in LangChain's queue
     await handler?.flush();
   }
 }

@@ -9,4 +9,4 @@ export { AIMessage, HumanMessage } from '@langchain/core/messages';
 export { tool } from '@langchain/core/tools';
 export { FakeListChatModel } from '@langchain/core/utils/testing';
 export { z } from 'zod';
-export { TracewardenCallbackHandler } from '../index.js';
+export { guardTools, TracewardenCallbackHandler } from '../index.js';

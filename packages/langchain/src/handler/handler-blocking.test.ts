@@ -340,13 +340,18 @@ describe('attachment and background callbacks', () => {
     expect(response?.metadata.langchain).toMatchObject({ tags: ['bound-tag'] });
   });
 
-  it('loses nothing when LangChain runs it in the background: flush() waits for the queue', async () => {
+  it('observing, is awaited by LangChain: the trace is complete when the call returns', async () => {
+    const previous = process.env.LANGCHAIN_CALLBACKS_BACKGROUND;
+    // LangChain's default: handlers run in its background queue unless they ask to be awaited
+    delete process.env.LANGCHAIN_CALLBACKS_BACKGROUND;
     const tracer = createTracer();
     const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
-    expect(handler.awaitHandlers).toBe(false);
+    if (previous !== undefined) process.env.LANGCHAIN_CALLBACKS_BACKGROUND = previous;
+    expect(handler.awaitHandlers).toBe(true);
+    expect(handler.raiseError).toBe(false);
     const model = new FakeListChatModel({ responses: ['one', 'two', 'three'] });
     for (const question of ['a', 'b', 'c']) await model.invoke(question, { callbacks: [handler] });
-    await handler.flush();
+    // read before flush(): nothing is left in a queue
     const blocks = expectSoundTrace(tracer);
     expect(responses(blocks).map((block) => block.payload.content)).toEqual([
       'one',

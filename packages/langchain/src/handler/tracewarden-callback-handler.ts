@@ -162,8 +162,10 @@ function round(ms: number): number {
  * tool node hands it to the model as an error `ToolMessage`). A timeout or a budget cut-off
  * cannot interrupt a running request from a callback: the call rejects when it ends.
  *
- * Without guards or policy the handler only observes and LangChain may run it in the
- * background: `await handler.flush()` (or `awaitAllCallbacks()`) before reading the trace.
+ * Without guards or policy the handler only observes: LangChain still awaits it (it is cheaper
+ * inline than in LangChain's background queue), so a run's trace is complete when the call
+ * returns; `await handler.flush()` flushes the traces' sinks (and any other background
+ * callbacks) before a process exits.
  *
  * @example
  * ```ts
@@ -206,8 +208,18 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       options?.policy !== undefined ||
       options?.timeoutSeconds !== undefined;
     // raiseError makes LangChain await the handler and rethrow what it throws: the only way a
-    // callback handler can stop a tool or a model call (decision 011).
-    super(blocking ? { raiseError: true } : undefined);
+    // callback handler can stop a tool or a model call (decision 011). An observing handler is
+    // awaited too (`_awaitHandler`, as LangChain's own event-stream and run-collector tracers
+    // are): its callbacks are synchronous and a few µs, and LangChain's background queue costs
+    // more than they do (4-11 µs CPU and 10-50 µs wall per model call in in-process A/Bs of the
+    // bench/langchain.bench.ts model call, handler queued vs awaited).
+    // Retrievers and custom events it does not record: LangChain then skips the handler.
+    super({
+      raiseError: blocking,
+      _awaitHandler: true,
+      ignoreRetriever: true,
+      ignoreCustomEvent: true,
+    });
     this.#runtime = runtime;
     this.#options = options ?? {};
     this.#refuse = runtime.recorder.onPolicyViolation === 'refuse' && runtime.recorder.hasPolicy;
@@ -244,9 +256,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
   }
 
   /**
-   * Waits for LangChain's background callbacks (`awaitAllCallbacks()`), then flushes every
-   * trace's sinks. Call it before reading a trace or exiting when the handler observes only
-   * (no guards or policy), since LangChain then runs handlers in the background.
+   * Waits for LangChain's background callbacks (`awaitAllCallbacks()`: other handlers', or
+   * callbacks a caller dispatched itself), then flushes every trace's sinks. Call it before a
+   * process exits, so that file or HTTP sinks have written everything.
    * @returns when every callback ran and every sink is flushed
    * @example
    * ```ts

@@ -162,6 +162,56 @@ raise "no mail" if:
   });
 });
 
+describe('guardTools and abort signals', () => {
+  /** A tool that waits until its signal aborts, and says what signal it was given. */
+  function waiting(seen: (AbortSignal | undefined)[]) {
+    return tool(
+      (_input: { city: string }, config) => {
+        const signal = config?.signal;
+        seen.push(signal);
+        return new Promise<string>((resolve, reject) => {
+          if (signal === undefined) return resolve('no signal');
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          setTimeout(() => resolve('finished'), 200);
+        });
+      },
+      { name: 'slow_weather', description: 'Slow weather', schema: z.object({ city: z.string() }) },
+    );
+  }
+  const slowCall = (id: string) => ({
+    name: 'slow_weather',
+    args: { city: 'Paris' },
+    id,
+    type: 'tool_call' as const,
+  });
+
+  it("aborts a timed tool's signal at the timeout (shared or per-tool options)", async () => {
+    for (const options of [
+      { timeout: { timeoutSeconds: 0.02 } },
+      { tools: { slow_weather: { timeout: { timeoutSeconds: 0.02 } } } },
+    ]) {
+      const seen: (AbortSignal | undefined)[] = [];
+      const [guarded] = guardTools([waiting(seen)], options);
+      const message = (await guarded.invoke(slowCall('call_slow'))) as ToolMessage;
+      expect(message.status).toBe('error');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.aborted).toBe(true);
+    }
+  });
+
+  it("hands an untimed tool the caller's own signal, so the caller's abort reaches it", async () => {
+    const seen: (AbortSignal | undefined)[] = [];
+    const [guarded] = guardTools([waiting(seen)]);
+    const controller = new AbortController();
+    const pending = guarded.invoke(slowCall('call_abort'), { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('caller gave up'));
+    await expect(pending).rejects.toThrow('caller gave up');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe(controller.signal);
+  });
+});
+
 describe('guardTool with a policy: runs no model call proposed', () => {
   const outsideMail = parsePolicy(`
 raise "no mail outside acme.example" if:

@@ -116,11 +116,19 @@ type ToolCall = (
   config: ToolRunnableConfig | undefined,
 ) => unknown;
 
+/**
+ * The tool's config with the guard's attempt signal (aborted at the attempt's timeout). Only a
+ * timed tool gets one: without a timeout the attempt's signal is the caller's own (already in the
+ * config) or one that never aborts, and LangChain's `tool()` adds and removes an abort listener
+ * on any signal it is given (with the spread, ~4 µs a call: `guardTools` rows of
+ * bench/langchain.bench.ts).
+ */
 function withSignal(
   config: ToolRunnableConfig | undefined,
   signal: AbortSignal,
-): ToolRunnableConfig {
+): ToolRunnableConfig | undefined {
   const own = config?.signal;
+  if (own === signal) return config;
   return { ...config, signal: own === undefined ? signal : AbortSignal.any([own, signal]) };
 }
 
@@ -214,12 +222,21 @@ export function guardTools(
   const wrappers = new Map<string, GuardableTool>();
   for (const tool of tools as readonly GuardableTool[]) {
     const original = originals.get(tool.name) as ToolCall;
+    // core's guardTools lays a tool's own options over the shared ones
+    const own = options.tools?.[tool.name];
+    const timed =
+      (own !== undefined && 'timeout' in own ? own.timeout : guardOptions.timeout) !== undefined;
     bodies[tool.name] = (input, runManager, config, context) =>
       original.call(
         wrappers.get(tool.name),
         input,
         runManager as CallbackManagerForToolRun | undefined,
-        withSignal(config as ToolRunnableConfig | undefined, (context as GuardCallContext).signal),
+        timed
+          ? withSignal(
+              config as ToolRunnableConfig | undefined,
+              (context as GuardCallContext).signal,
+            )
+          : (config as ToolRunnableConfig | undefined),
       );
   }
   const guarded = guardFunctions(bodies, guardOptions as never);
