@@ -8,8 +8,8 @@ import type {
 } from '../model/tool-records.js';
 import type { Tracer } from '../tracing/types.js';
 import { isPlainObject } from '../validation/is-record.js';
+import type { BudgetReservation } from './budget.js';
 import type { CircuitAdmission } from './circuit-breaker-store.js';
-import type { BudgetReservation } from './create-budget.js';
 import type { GuardRuntime } from './guard-runtime.js';
 import type { GuardAttemptRecord, GuardDecision } from './types.js';
 

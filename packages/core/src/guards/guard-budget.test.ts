@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEntry } from '../model/tool-records.js';
 import { fakeTime, memoryLogger } from './__fixtures__/fake-time.js';
+import type { BudgetAlert } from './budget.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { createMemoryCostLedger } from './cost-ledger.js';
-import { type BudgetAlert, createBudget, usdToMicro } from './create-budget.js';
+import { createBudget } from './create-budget.js';
 import { guard } from './guard.js';
+import { usdToMicro } from './usd-to-micro.js';
 
 function decisionsOf(entry: TraceEntry) {
   return (entry.result.metadata!.guard as { decisions: Record<string, unknown>[] }).decisions;

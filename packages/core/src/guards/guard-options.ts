@@ -8,8 +8,8 @@ import type {
 } from '../model/tool-records.js';
 import type { Tracer } from '../tracing/types.js';
 import type { BackoffOptions } from './backoff-delay.js';
+import type { Budget, BudgetOptions } from './budget.js';
 import type { CircuitBreakerStore, CircuitTransition } from './circuit-breaker-store.js';
-import type { Budget, BudgetOptions } from './create-budget.js';
 import type { HallucinationOptions } from './create-hallucination-detector.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { ValidatorsOptions } from './run-validators.js';

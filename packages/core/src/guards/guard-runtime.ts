@@ -2,6 +2,7 @@ import type { CircuitState, GuardAction, ToolCallStatus } from '../model/tool-re
 import { currentTracer } from '../tracing/index.js';
 import type { Tracer } from '../tracing/types.js';
 import type { AttemptContext } from './attempt-context.js';
+import type { Budget } from './budget.js';
 import { CallState } from './call-state.js';
 import {
   type CircuitBreakerLimits,
@@ -9,7 +10,7 @@ import {
   storeIgnoresTimeOfClosedSuccess,
 } from './circuit-breaker-store.js';
 import { consoleGuardLogger } from './console-guard-logger.js';
-import { type Budget, createBudget, MemoryBudget } from './create-budget.js';
+import { createBudget } from './create-budget.js';
 import {
   createHallucinationDetector,
   type HallucinationDetector,
@@ -25,6 +26,7 @@ import type {
   GuardStats,
   RetryOptions,
 } from './guard-options.js';
+import { MemoryBudget } from './memory-budget.js';
 import { nextCallId } from './next-call-id.js';
 import type { RateLimitStore, TokenBucketLimit } from './rate-limit-store.js';
 import { resolveCircuitBreaker } from './resolve-circuit-breaker.js';

@@ -1,4 +1,5 @@
-import { type Budget, createBudget } from './create-budget.js';
+import type { Budget } from './budget.js';
+import { createBudget } from './create-budget.js';
 import { createHallucinationDetector } from './create-hallucination-detector.js';
 import { guard } from './guard.js';
 import type { GuardedFunction, GuardOptions, ToolArgs } from './guard-options.js';

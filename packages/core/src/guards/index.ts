@@ -1,5 +1,14 @@
 export { abortableSleep } from './abortable-sleep.js';
 export { type BackoffOptions, backoffDelay } from './backoff-delay.js';
+export {
+  type Budget,
+  type BudgetAlert,
+  type BudgetCost,
+  type BudgetOptions,
+  type BudgetReservation,
+  type BudgetSettlement,
+  defaultBudgetSession,
+} from './budget.js';
 export { BudgetExceededError } from './budget-exceeded-error.js';
 export {
   type CircuitAdmission,
@@ -19,17 +28,7 @@ export {
   type LedgerReserveResult,
   type LedgerSnapshot,
 } from './cost-ledger.js';
-export {
-  type Budget,
-  type BudgetAlert,
-  type BudgetCost,
-  type BudgetOptions,
-  type BudgetReservation,
-  type BudgetSettlement,
-  createBudget,
-  defaultBudgetSession,
-  usdToMicro,
-} from './create-budget.js';
+export { createBudget } from './create-budget.js';
 export {
   createHallucinationDetector,
   defaultHallucinationWeights,
@@ -96,4 +95,5 @@ export type {
   GuardSleep,
   MaybePromise,
 } from './types.js';
+export { usdToMicro } from './usd-to-micro.js';
 export { ValidationFailedError } from './validation-failed-error.js';

@@ -1,6 +1,6 @@
 import { AttemptContext, deadlineReason } from './attempt-context.js';
+import { defaultBudgetSession } from './budget.js';
 import type { CallState } from './call-state.js';
-import { defaultBudgetSession } from './create-budget.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import { executeAttempts } from './execute-attempts.js';
 import { finishCall } from './finish-call.js';

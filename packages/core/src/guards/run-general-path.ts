@@ -1,11 +1,11 @@
 import type { ToolCallStatus } from '../model/tool-records.js';
 import { isPlainObject } from '../validation/is-record.js';
 import { abortableSleep, sleepUnlessAborted } from './abortable-sleep.js';
+import { type BudgetReservation, defaultBudgetSession } from './budget.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import type { CallState, Ending } from './call-state.js';
 import type { CircuitAdmission } from './circuit-breaker-store.js';
 import { CircuitOpenError } from './circuit-open-error.js';
-import { type BudgetReservation, defaultBudgetSession } from './create-budget.js';
 import { executeAttempts } from './execute-attempts.js';
 import { finishCall } from './finish-call.js';
 import type { GuardRuntime } from './guard-runtime.js';

@@ -1,7 +1,7 @@
+import type { Budget, BudgetReservation, BudgetSettlement } from './budget.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import type { CallState, Ending, Outcome } from './call-state.js';
 import type { CircuitTransition } from './circuit-breaker-store.js';
-import type { Budget, BudgetReservation, BudgetSettlement } from './create-budget.js';
 import { errorMessage } from './error-message.js';
 import { finishCall } from './finish-call.js';
 import type { CircuitBreakerOptions } from './guard-options.js';

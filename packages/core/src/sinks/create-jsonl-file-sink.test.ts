@@ -84,6 +84,18 @@ describe('createJsonlFileSink', () => {
     expect(readBack(path)).toHaveLength(401);
   });
 
+  it('makes the directory again when it is removed between appends', async () => {
+    const path = join(directory, 'runs', 'trace.jsonl');
+    const sink = createJsonlFileSink(path);
+    const tracer = createTracer({ sinks: [sink] });
+    tracer.logMessage({ role: 'user', content: 'one' });
+    await tracer.flush();
+    rmSync(join(directory, 'runs'), { recursive: true });
+    const second = tracer.logMessage({ role: 'user', content: 'two' });
+    await tracer.flush();
+    expect(readBack(path)).toEqual([second]);
+  });
+
   it('appends to an existing file', async () => {
     const path = join(directory, 'trace.jsonl');
     const first = createTracer({ sinks: [createJsonlFileSink(path)] });

@@ -12,7 +12,9 @@ import { forgetUnwritten, trackUnwritten, type UnwrittenBlocks } from './unwritt
 export interface JsonlFileSinkOptions {
   /**
    * Buffered size (in UTF-16 code units of the serialized lines, close to bytes for ASCII) past
-   * which a background append starts. Nothing is written synchronously from `write()`.
+   * which a background append starts. Blocks are serialized when they are appended, so the size
+   * of the blocks buffered is estimated from the average line of the last append (512 until the
+   * first). Nothing is written synchronously from `write()`.
    * @default 65536
    */
   bufferBytes?: number;
@@ -49,6 +51,11 @@ export const exitStateKey: unique symbol = Symbol('tracewarden.jsonlSinkExitStat
 const defaultJsonlBufferBytes = 64 * 1024;
 
 const newline = 10;
+const empty = new Uint8Array(0);
+
+// The serialized size of a block before any was serialized: a small guarded call's blocks are
+// 400-900 characters each. Only decides when the first background append starts.
+const initialCharsPerBlock = 512;
 
 function countNewlines(buffer: Uint8Array): number {
   let count = 0;
@@ -58,9 +65,10 @@ function countNewlines(buffer: Uint8Array): number {
 
 /**
  * Creates a sink that appends each block as one JSON line to `path` (JSONL, the seed's block
- * fields exactly). `write()` only serializes into an in-memory buffer; appends happen in the
- * background once the buffer passes `bufferBytes`, and on `flush()` / `close()`, which resolve
- * only when every block written before the call is on disk. Parent directories are created.
+ * fields exactly). `write()` only keeps the block (the tracer's blocks are frozen); blocks are
+ * serialized together when they are appended, in the background once the buffer passes
+ * `bufferBytes`, and on `flush()` / `close()`, which resolve only when every block written
+ * before the call is on disk. Parent directories are created.
  *
  * A failed append is never silent: the error goes to `onError`, the next `flush()` rejects
  * with a {@link SinkError} `SINK_WRITE_FAILED` naming the path and cause, and the unwritten
@@ -92,8 +100,11 @@ export function createJsonlFileSink(
   const onError = options.onError;
   const sync = options.sync ?? false;
 
-  let lines: string[] = [];
-  let bufferedChars = 0;
+  // Blocks written and not yet serialized: serializing them here, a batch at a time, keeps
+  // JSON.stringify and every per-line string off `write()` (bench/guards.bench.ts, JSONL rows).
+  let blocks: Block[] = [];
+  // A background append starts once this many blocks are buffered (bufferBytes / average line).
+  let appendAfterBlocks = Math.max(1, Math.ceil(bufferBytes / initialCharsPerBlock));
   // Unwritten tail of a failed append; written before anything newer.
   let head: Uint8Array | undefined;
   let headBlocks = 0;
@@ -102,14 +113,14 @@ export function createJsonlFileSink(
   let backgroundFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
-  // Blocks of the append in flight (moved out of `lines`, not yet known to be on disk).
+  // Blocks of the append in flight (serialized out of `blocks`, not yet known to be on disk).
   let inFlightBlocks = 0;
   // Registered with the exit check while anything is unwritten (see unwritten-at-exit.ts).
   let tracked = false;
   const exitState: UnwrittenBlocks = {
     path,
     writeAtExit: options.flushOnExit === true,
-    unwrittenBlocks: () => headBlocks + lines.length + inFlightBlocks,
+    unwrittenBlocks: () => headBlocks + blocks.length + inFlightBlocks,
     writeNow,
   };
   // Blocks write() could not serialise: they are lost, so every later flush() says so.
@@ -127,8 +138,15 @@ export function createJsonlFileSink(
     let handle: FileHandle | undefined;
     try {
       const { mkdir, open } = nodeFsPromises();
-      await mkdir(dirname(path), { recursive: true });
-      handle = await open(path, 'a');
+      // the directory is made only when missing: a mkdir per append was one more round trip
+      // through the thread pool for every bufferBytes of blocks
+      try {
+        handle = await open(path, 'a');
+      } catch (cause) {
+        if ((cause as { code?: unknown } | null)?.code !== 'ENOENT') throw cause;
+        await mkdir(dirname(path), { recursive: true });
+        handle = await open(path, 'a');
+      }
       while (written < data.length) {
         const result = await handle.write(data, written, data.length - written);
         written += result.bytesWritten;
@@ -144,22 +162,71 @@ export function createJsonlFileSink(
     }
   }
 
+  /** How many lines the last {@link serializeBuffered} made. */
+  let serializedLines = 0;
+
+  /**
+   * Serializes the buffered blocks as JSONL (every line ends with a newline), UTF-8 encoded, and
+   * empties the buffer, setting {@link serializedLines}. A block with no JSON form is dropped
+   * and reported (see {@link dropUnwritable}).
+   */
+  function serializeBuffered(): Uint8Array {
+    const batch = blocks;
+    blocks = [];
+    const texts: string[] = [];
+    let units = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const block = batch[i] as Block;
+      let line: string | undefined;
+      try {
+        line = JSON.stringify(block);
+      } catch (cause) {
+        dropUnwritable(block, cause);
+        continue;
+      }
+      // `undefined` (a function, a symbol): no JSON text at all
+      if (typeof line !== 'string') dropUnwritable(block, 'it has no JSON form');
+      else {
+        texts.push(line);
+        units += line.length + 1;
+      }
+    }
+    serializedLines = texts.length;
+    if (serializedLines === 0) return empty;
+    appendAfterBlocks = Math.max(1, Math.ceil((bufferBytes * serializedLines) / units));
+    // Each line encoded straight into one buffer (a UTF-16 unit is at most 3 UTF-8 bytes): a
+    // join of the lines and a Buffer.from of the result cost ~2.5 µs more per guarded call
+    // (two blocks) in bench/guards.bench.ts's JSONL rows.
+    const data = Buffer.allocUnsafe(units * 3);
+    let at = 0;
+    for (let i = 0; i < texts.length; i++) {
+      at += data.write(texts[i] as string, at);
+      data[at++] = newline;
+    }
+    return data.subarray(0, at);
+  }
+
+  async function appendFlight(
+    data: Uint8Array,
+    count: number,
+  ): Promise<{ written: number; cause?: unknown }> {
+    inFlightBlocks = count;
+    const outcome = await appendAll(data);
+    inFlightBlocks = 0;
+    return outcome;
+  }
+
   async function drain(): Promise<SinkError | undefined> {
-    if (lines.length === 0 && head === undefined) return undefined;
-    const batchBlocks = lines.length;
-    const fresh = batchBlocks === 0 ? '' : `${lines.join('\n')}\n`;
-    lines = [];
-    bufferedChars = 0;
-    const encoded = Buffer.from(fresh, 'utf8');
+    if (blocks.length === 0 && head === undefined) return undefined;
+    const encoded = serializeBuffered();
     const data = head === undefined ? encoded : Buffer.concat([head, encoded]);
-    const blocks = headBlocks + batchBlocks;
+    const count = headBlocks + serializedLines;
     head = undefined;
     headBlocks = 0;
-    inFlightBlocks = blocks;
-    const { written, cause } = await appendAll(data);
-    inFlightBlocks = 0;
+    // every buffered block was unwritable (reported): nothing to append
+    const { written, cause } = data.length === 0 ? { written: 0 } : await appendFlight(data, count);
     if (cause === undefined) {
-      if (tracked && lines.length === 0 && head === undefined) {
+      if (tracked && blocks.length === 0 && head === undefined) {
         tracked = false;
         forgetUnwritten(exitState);
       }
@@ -167,7 +234,7 @@ export function createJsonlFileSink(
     }
     if (written < data.length) {
       head = data.subarray(written);
-      headBlocks = written === 0 ? blocks : countNewlines(head);
+      headBlocks = written === 0 ? count : countNewlines(head);
     }
     return report(cause);
   }
@@ -177,25 +244,28 @@ export function createJsonlFileSink(
    * Returns the blocks still unwritten: those of an append in flight, or all when this fails.
    */
   function writeNow(): number {
-    const blocks = headBlocks + lines.length;
-    if (blocks === 0) return inFlightBlocks;
+    if (headBlocks + blocks.length === 0) return inFlightBlocks;
+    // serialized once: a failed write keeps the text as the head, to be counted as unwritten
+    const fresh = serializeBuffered();
+    if (fresh.length > 0) {
+      head = head === undefined ? fresh : Buffer.concat([head, fresh]);
+      headBlocks += serializedLines;
+    }
+    if (head === undefined) return inFlightBlocks;
     try {
-      const fresh = Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`, 'utf8');
       const { appendFileSync, mkdirSync } = nodeFs();
       mkdirSync(dirname(path), { recursive: true });
-      appendFileSync(path, head === undefined ? fresh : Buffer.concat([head, fresh]));
-      lines = [];
-      bufferedChars = 0;
+      appendFileSync(path, head);
       head = undefined;
       headBlocks = 0;
       return inFlightBlocks;
     } catch {
-      return blocks + inFlightBlocks;
+      return headBlocks + inFlightBlocks;
     }
   }
 
   function report(cause: unknown): SinkError {
-    const pending = headBlocks + lines.length;
+    const pending = headBlocks + blocks.length;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const error = new SinkError({
       code: 'SINK_WRITE_FAILED',
@@ -235,7 +305,7 @@ export function createJsonlFileSink(
       code: 'SINK_WRITE_FAILED',
       message: `jsonl file sink: ${unwritableCount} block${unwritableCount === 1 ? '' : 's'} (${unwritableIds.join(', ')}${more}) could not be serialised as JSON (${reason}) and ${unwritableCount === 1 ? 'was' : 'were'} not written to ${path}. Validate blocks before writing them (createTracer and validateBlocks reject such blocks); every later flush() reports this, so create a new sink to start clean.`,
       path,
-      pendingBlocks: headBlocks + lines.length,
+      pendingBlocks: headBlocks + blocks.length,
       droppedBlocks: unwritableCount,
       cause,
     });
@@ -245,7 +315,7 @@ export function createJsonlFileSink(
   const sink: JsonlFileSink = {
     path,
     get pendingBlocks() {
-      return headBlocks + lines.length;
+      return headBlocks + blocks.length;
     },
 
     write(block) {
@@ -256,20 +326,12 @@ export function createJsonlFileSink(
           path,
         });
       }
-      let line: string;
-      try {
-        line = JSON.stringify(block);
-      } catch (cause) {
-        dropUnwritable(block, cause);
-        return;
-      }
-      lines.push(line);
-      bufferedChars += line.length + 1;
+      blocks.push(block);
       if (!tracked) {
         tracked = true;
         trackUnwritten(exitState);
       }
-      if (bufferedChars >= bufferBytes && !backgroundScheduled && !backgroundFailed) {
+      if (blocks.length >= appendAfterBlocks && !backgroundScheduled && !backgroundFailed) {
         backgroundScheduled = true;
         void enqueue().then((error) => {
           backgroundScheduled = false;
