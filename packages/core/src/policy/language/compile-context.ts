@@ -2,11 +2,12 @@ import { PolicyError } from '../policy-error.js';
 import type { PolicyAction, PolicyEventType } from '../policy-types.js';
 import type { Compiled, EvalContext, PolicyFunction } from '../runtime/rule-plan.js';
 import type { Expr, Position, Statement, TopLevel } from './policy-ast.js';
+import type { ImportedNames } from './policy-imports.js';
 
-/**
- * @internal What the policy compiler's parts share: symbols, scopes, frames and the compiled form
- * of an expression (its closure, the quantified variables it reads, whether it reads the whole
- * trace).
+/*
+ * What the policy compiler's parts share: the state of one compilation, symbols, scopes, frames
+ * and the compiled form of an expression (its closure, the quantified variables it reads, whether
+ * it reads the whole trace).
  */
 
 export const eventTypes: ReadonlySet<string> = new Set([
@@ -90,6 +91,21 @@ export interface Env {
 export interface CompileOptions {
   actions: Readonly<Record<string | number, PolicyAction>>;
   functions: Readonly<Record<string, PolicyFunction>>;
+}
+
+/**
+ * @internal The state of one compilation, passed explicitly to every part of the compiler. The
+ * parts recurse into each other (an expression calls a predicate, a predicate plans a block, a
+ * block compiles expressions), so none keeps state of its own: predicates and global bindings are
+ * compiled on first use, in any order, and remember it here.
+ */
+export interface CompileContext {
+  readonly options: CompileOptions;
+  readonly imported: ImportedNames;
+  /** Predicates by name (`name(x) := ...`, `def name(x):`). */
+  readonly predicates: Map<string, PredicateInfo>;
+  /** Top-level bindings `name := ...` by name. */
+  readonly globals: Map<string, GlobalInfo>;
 }
 
 export interface PredicateInfo {

@@ -1,7 +1,8 @@
 import { PolicyError } from '../policy-error.js';
-import { ExpressionParser } from './parse-expression.js';
+import { parseArguments } from './parse-arguments.js';
+import { parseExpression } from './parse-expression.js';
 import type { Expr, Parameter, PolicyAst, Position, Statement, TopLevel } from './policy-ast.js';
-import { keywords } from './token-stream.js';
+import { keywords, TokenStream } from './token-stream.js';
 import { type LineComment, type Token, tokenizePolicy } from './tokenize-policy.js';
 
 export { MAX_POLICY_NESTING } from './token-stream.js';
@@ -9,7 +10,7 @@ export { MAX_POLICY_NESTING } from './token-stream.js';
 const actions = new Set(['block', 'warn', 'log']);
 
 /** Parses a policy: imports, bindings, predicates and rules, their blocks and statements. */
-class Parser extends ExpressionParser {
+class Parser extends TokenStream {
   private readonly commentsByLine = new Map<number, LineComment>();
 
   constructor(tokens: Token[], comments: LineComment[]) {
@@ -78,7 +79,7 @@ class Parser extends ExpressionParser {
         if (this.isOp(':=', 1)) {
           this.next();
           this.next();
-          const expr = this.parseExpression();
+          const expr = parseExpression(this);
           this.expectNewline();
           return { kind: 'binding', name: token.value, expr, ...at };
         }
@@ -89,7 +90,7 @@ class Parser extends ExpressionParser {
           let body: Statement[];
           if (this.peek().kind === 'newline') body = this.parseBlock();
           else {
-            const expr = this.parseExpression();
+            const expr = parseExpression(this);
             this.expectNewline();
             body = [{ kind: 'condition', expr, line: expr.line, column: expr.column }];
           }
@@ -172,7 +173,7 @@ class Parser extends ExpressionParser {
     } else if (target.kind === 'name' && !keywords.has(target.value) && this.isOp('(', 1)) {
       this.next();
       this.next();
-      const parsed = this.parseArguments();
+      const parsed = parseArguments(this);
       const first = parsed.args[0];
       if (first === undefined) {
         // keyword arguments only: the arguments carry the meaning, the message is empty
@@ -265,7 +266,7 @@ class Parser extends ExpressionParser {
       let max: Expr | undefined;
       if (head.value === 'count') {
         this.next(); // (
-        const parsed = this.parseArguments();
+        const parsed = parseArguments(this);
         if (parsed.args.length > 0) {
           const first = parsed.args[0] as Expr;
           throw new PolicyError({
@@ -305,11 +306,11 @@ class Parser extends ExpressionParser {
     if (token.kind === 'name' && !keywords.has(token.value) && this.isOp(':=', 1)) {
       this.next();
       this.next();
-      const expr = this.parseExpression();
+      const expr = parseExpression(this);
       this.expectNewline();
       return { kind: 'binding', name: token.value, expr, ...at };
     }
-    const expr = this.parseExpression();
+    const expr = parseExpression(this);
     this.expectNewline();
     return { kind: 'condition', expr, ...at };
   }

@@ -51,7 +51,8 @@ function describe(token: Token): string {
 
 /**
  * @internal The parser's view of the tokens: lookahead, expectations with positioned
- * `POLICY_SYNTAX` errors, and the nesting counter behind {@link MAX_POLICY_NESTING}.
+ * `POLICY_SYNTAX` errors, and the nesting counter behind {@link MAX_POLICY_NESTING}. It is the one
+ * state the parser's parts share: each takes the stream it reads from.
  */
 export class TokenStream {
   private position = 0;
@@ -59,12 +60,12 @@ export class TokenStream {
 
   constructor(private readonly tokens: Token[]) {}
 
-  protected peek(offset = 0): Token {
+  peek(offset = 0): Token {
     return (this.tokens[this.position + offset] ?? this.tokens[this.tokens.length - 1]) as Token;
   }
 
-  /** One level deeper (see {@link MAX_POLICY_NESTING}); pair with {@link Parser.leave}. */
-  protected enter(token: Token = this.peek()): void {
+  /** One level deeper (see {@link MAX_POLICY_NESTING}); pair with {@link TokenStream.leave}. */
+  enter(token: Token = this.peek()): void {
     this.depth++;
     if (this.depth > MAX_POLICY_NESTING) {
       throw new PolicyError({
@@ -76,27 +77,27 @@ export class TokenStream {
     }
   }
 
-  protected leave(levels = 1): void {
+  leave(levels = 1): void {
     this.depth -= levels;
   }
 
-  protected next(): Token {
+  next(): Token {
     const token = this.peek();
     if (this.position < this.tokens.length - 1) this.position++;
     return token;
   }
 
-  protected isOp(value: string, offset = 0): boolean {
+  isOp(value: string, offset = 0): boolean {
     const token = this.peek(offset);
     return token.kind === 'op' && token.value === value;
   }
 
-  protected isName(value: string, offset = 0): boolean {
+  isName(value: string, offset = 0): boolean {
     const token = this.peek(offset);
     return token.kind === 'name' && token.value === value;
   }
 
-  protected fail(expected: string, token: Token = this.peek()): never {
+  fail(expected: string, token: Token = this.peek()): never {
     throw new PolicyError({
       code: 'POLICY_SYNTAX',
       message: `expected ${expected}, found ${describe(token)}`,
@@ -105,18 +106,18 @@ export class TokenStream {
     });
   }
 
-  protected expectOp(value: string, context = ''): Token {
+  expectOp(value: string, context = ''): Token {
     if (!this.isOp(value)) this.fail(`'${value}'${context}`);
     return this.next();
   }
 
-  protected expectName(what = 'a name'): Token {
+  expectName(what = 'a name'): Token {
     const token = this.peek();
     if (token.kind !== 'name' || keywords.has(token.value)) this.fail(what);
     return this.next();
   }
 
-  protected expectNewline(): void {
+  expectNewline(): void {
     const token = this.peek();
     if (token.kind === 'newline') {
       this.next();
