@@ -1,3 +1,5 @@
+import { isObject } from './is-object.js';
+
 /** The input formats the command line reads, as named by `--format`. */
 export const inputFormats = ['events', 'dataset', 'blocks', 'entries'] as const;
 
@@ -28,10 +30,6 @@ export type ValueKind =
   | 'blocks'
   | 'entry'
   | 'entries';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isBlockLike(value: Record<string, unknown>): boolean {
   return 'sub_type' in value || 'block_type' in value;

@@ -26,6 +26,9 @@ export interface ReadLinesOptions {
   onBytes?: (bytes: number) => void;
 }
 
+/** Default longest line, in bytes (64 MiB). */
+export const defaultMaxLineBytes = 64 * 1024 * 1024;
+
 const newline = 0x0a;
 
 /**
@@ -43,7 +46,7 @@ export async function* readLines(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<TextLine> {
-  const maxLineBytes = options.maxLineBytes ?? 64 * 1024 * 1024;
+  const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
   const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
   let parts: Uint8Array[] = [];
   let partsBytes = 0;

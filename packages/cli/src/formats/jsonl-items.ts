@@ -1,0 +1,154 @@
+import { classifyValue, formatOfKind, type InputFormat, type ValueKind } from './classify-value.js';
+import type { InputItem, TraceItem } from './input-items.js';
+import { parseJson } from './parse-json.js';
+import type { TextLine } from './read-lines.js';
+import { traceLabel } from './trace-label.js';
+
+const formatDescriptions: Record<InputFormat, string> = {
+  events: 'chat-event traces',
+  dataset: 'a dataset of chat-event traces',
+  blocks: 'trace blocks',
+  entries: 'trace entries (tool call records)',
+};
+
+const kindDescriptions: Record<ValueKind, string> = {
+  trace: 'a chat-event trace',
+  traces: 'a list of chat-event traces',
+  dataset: 'a dataset',
+  'dataset-header': "a dataset's metadata",
+  event: 'a chat event',
+  block: 'a block',
+  blocks: 'a list of blocks',
+  entry: 'a trace entry',
+  entries: 'a list of trace entries',
+};
+
+/** A dataset is a collection of event traces: a line of either may stand in the other's file. */
+function sameFamily(a: InputFormat, b: InputFormat): boolean {
+  const family = (f: InputFormat) => (f === 'dataset' ? 'events' : f);
+  return family(a) === family(b);
+}
+
+/**
+ * @internal The items of a JSONL file, one line at a time: consecutive chat-event lines make one
+ * trace; a line that is not JSON, over the line limit or of another format than the file's is a
+ * problem item, and reading goes on.
+ * @param peeked - the lines already read to tell the format, read again first
+ * @param rest - the lines after them (closed when reading ends, early or not)
+ * @param format - the file's format
+ * @param forced - whether `--format` gave it (problems then do not say where it was detected)
+ * @param maxLineBytes - the line limit, for the message of a line over it
+ */
+export async function* jsonlItems(
+  peeked: TextLine[],
+  rest: AsyncIterator<TextLine>,
+  format: InputFormat,
+  forced: boolean,
+  maxLineBytes: number,
+): AsyncGenerator<InputItem> {
+  let traceIndex = 0;
+  let formatLine: number | undefined;
+  let pendingEvents: unknown[] = [];
+  let pendingLines: number[] = [];
+
+  const traceItem = (value: unknown, line: number, lines?: number[]): TraceItem => {
+    const index = traceIndex++;
+    return {
+      type: 'trace',
+      value,
+      index,
+      label: traceLabel(value, index),
+      line,
+      lineOfEvent: lines === undefined ? () => line : (event) => lines[event],
+    };
+  };
+  function* flushEvents(): Generator<InputItem> {
+    if (pendingEvents.length === 0) return;
+    const lines = pendingLines;
+    const item = traceItem(pendingEvents, lines[0] ?? 0, lines);
+    pendingEvents = [];
+    pendingLines = [];
+    yield item;
+  }
+
+  function* itemsOf(text: string, line: number): Generator<InputItem> {
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      yield {
+        type: 'problem',
+        line,
+        column: parsed.column,
+        code: 'VALIDATION',
+        message: `invalid JSON at column ${parsed.column}: ${parsed.reason}; each line of a JSONL file must be one complete JSON value`,
+      };
+      return;
+    }
+    const value = parsed.value;
+    const kind = classifyValue(value);
+    if (kind !== 'event') yield* flushEvents();
+    if (kind !== undefined && !sameFamily(formatOfKind(kind), format)) {
+      yield {
+        type: 'problem',
+        line,
+        code: 'VALIDATION',
+        message: `line holds ${kindDescriptions[kind]}, but this file holds ${formatDescriptions[format]}${formatLine === undefined || forced ? '' : ` (detected from line ${formatLine})`}; keep one format per file`,
+      };
+      return;
+    }
+    formatLine ??= line;
+    if (format === 'blocks' || format === 'entries') {
+      const type = format === 'blocks' ? 'block' : 'entry';
+      if (Array.isArray(value))
+        for (let i = 0; i < value.length; i++)
+          yield { type, value: value[i], line, path: String(i) };
+      else yield { type, value, line, path: '' };
+      return;
+    }
+    switch (kind) {
+      case 'event':
+        pendingEvents.push(value);
+        pendingLines.push(line);
+        return;
+      case 'dataset': {
+        const { traces, ...metadata } = value as Record<string, unknown>;
+        yield { type: 'dataset-metadata', value: metadata, line };
+        for (const trace of Array.isArray(traces) ? traces : []) yield traceItem(trace, line);
+        return;
+      }
+      case 'dataset-header':
+        yield { type: 'dataset-metadata', value, line };
+        return;
+      case 'traces':
+        for (const trace of value as unknown[]) yield traceItem(trace, line);
+        return;
+      default:
+        yield traceItem(value, line);
+    }
+  }
+
+  function* handle(line: TextLine): Generator<InputItem> {
+    if (line.tooLong !== undefined) {
+      yield {
+        type: 'problem',
+        line: line.line,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `line is ${line.tooLong.bytes} bytes, over the ${maxLineBytes}-byte line limit; it was skipped (raise the limit with --max-line-bytes if the record is legitimate)`,
+      };
+      return;
+    }
+    if (line.text.trim() === '') return;
+    yield* itemsOf(line.text, line.line);
+  }
+
+  try {
+    for (const line of peeked) yield* handle(line);
+    for (;;) {
+      const next = await rest.next();
+      if (next.done === true) break;
+      yield* handle(next.value);
+    }
+    yield* flushEvents();
+  } finally {
+    await rest.return?.();
+  }
+}
