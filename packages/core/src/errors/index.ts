@@ -4,6 +4,7 @@ export {
   type ConfigurationErrorOptions,
   type ConfigurationIssue,
 } from './configuration-error.js';
+export { type OptionObjectType, type OptionType, optionTypes } from './option-types.js';
 export {
   TraceError,
   type TraceErrorBody,

@@ -1,6 +1,10 @@
 import type { ZodType } from 'zod';
 import { ConfigurationError, type ConfigurationIssue } from './configuration-error.js';
-import { zod } from './load-zod.js';
+import type { RawIssue } from './option-checks.js';
+import { isOptionType, type OptionType } from './option-types.js';
+import { zodIssues } from './zod-options.js';
+
+export { optionSchemas } from './zod-options.js';
 
 /** Where the options being validated were given, for the error message. */
 export interface ValidateOptionsContext {
@@ -10,7 +14,7 @@ export interface ValidateOptionsContext {
   path?: string | undefined;
   /**
    * Every option of the schema is optional, so no options at all (`undefined` or `{}`) are
-   * valid: they are accepted without loading zod (about 50-100 ms of a cold start).
+   * valid: they are accepted without building the schema.
    */
   allOptional?: boolean | undefined;
 }
@@ -30,8 +34,15 @@ function isNothingGiven(value: unknown): boolean {
   }
 }
 
-/** A schema, or a function that builds it on first use (see {@link lazySchema}). */
-export type OptionsSchema<T> = ZodType<T> | (() => ZodType<T>);
+/**
+ * An options schema: core's plain {@link OptionType} (no zod needed) or a zod schema, or a
+ * function that builds either on first use (see {@link lazySchema}).
+ */
+export type OptionsSchema<T> =
+  | OptionType<T>
+  | ZodType<T>
+  | (() => OptionType<T>)
+  | (() => ZodType<T>);
 
 /**
  * Defers building a schema until it is first used, then keeps it: schemas built at import time
@@ -40,12 +51,12 @@ export type OptionsSchema<T> = ZodType<T> | (() => ZodType<T>);
  * @returns a function returning the schema, to pass to {@link validateOptions}
  * @example
  * ```ts
- * const schema = lazySchema(() => z.strictObject({ retries: z.number().int().min(0).optional() }));
+ * const schema = lazySchema(() => optionTypes.strictObject({ retries: optionTypes.integer(0).optional() }));
  * validateOptions(schema, options, { entryPoint: 'myAdapter' });
  * ```
  */
-export function lazySchema<T>(build: () => ZodType<T>): () => ZodType<T> {
-  let schema: ZodType<T> | undefined;
+export function lazySchema<S extends OptionType<unknown> | ZodType>(build: () => S): () => S {
+  let schema: S | undefined;
   return () => {
     if (schema === undefined) schema = build();
     return schema;
@@ -55,9 +66,10 @@ export function lazySchema<T>(build: () => ZodType<T>): () => ZodType<T> {
 /**
  * Checks options once, where they are given, against a strict schema, and throws one
  * {@link ConfigurationError} naming every rejected option (path, what was expected, what was
- * given). Unknown keys must be rejected by the schema (`z.strictObject`): a typo must never
- * silently disable a guard. Returns the value itself, not a parsed copy, so identities (a
- * shared budget, a tracer) are kept. Call it at construction, never per call.
+ * given). Unknown keys must be rejected by the schema (`optionTypes.strictObject`, or zod's
+ * `z.strictObject`): a typo must never silently disable a guard. Returns the value itself, not
+ * a parsed copy, so identities (a shared budget, a tracer) are kept. Call it at construction,
+ * never per call. A plain {@link OptionType} schema is checked without loading zod.
  *
  * @param schema - the options' schema, or a {@link lazySchema}
  * @param value - the options as given (`undefined` is checked like any other value)
@@ -66,9 +78,11 @@ export function lazySchema<T>(build: () => ZodType<T>): () => ZodType<T> {
  * @throws {ConfigurationError} code `INVALID_OPTIONS` when any option is rejected
  * @example
  * ```ts
- * const schema = lazySchema(() => z.strictObject({ timeoutSeconds: z.number().positive().optional() }));
+ * const schema = lazySchema(() =>
+ *   optionTypes.strictObject({ timeoutSeconds: optionTypes.finite(0).optional() }),
+ * );
  * validateOptions(schema, { timeoutSeconds: '5' }, { entryPoint: 'wrapOpenAI' });
- * // ConfigurationError: Invalid option given to wrapOpenAI(): timeoutSeconds: expected a number, got "5".
+ * // ConfigurationError: Invalid option given to wrapOpenAI(): timeoutSeconds: expected a finite number >= 0, got "5". …
  * ```
  */
 export function validateOptions<T>(
@@ -78,9 +92,13 @@ export function validateOptions<T>(
 ): T {
   if (context.allOptional === true && isNothingGiven(value)) return value as T;
   const resolved = typeof schema === 'function' ? schema() : schema;
-  let result: ReturnType<ZodType['safeParse']>;
+  let raw: RawIssue[] | undefined;
   try {
-    result = resolved.safeParse(value, { error: expectedOf });
+    if (isOptionType(resolved)) {
+      const collected: RawIssue[] = [];
+      resolved.collect(value, [], collected);
+      if (collected.length > 0) raw = collected;
+    } else raw = zodIssues(resolved as ZodType, value);
   } catch (cause) {
     // options whose reads throw (a getter, a hostile Proxy) cannot be checked, so not used
     const issues = [
@@ -97,10 +115,9 @@ export function validateOptions<T>(
       cause,
     });
   }
-  if (result.success) return value as T;
+  if (raw === undefined) return value as T;
   const issues: ConfigurationIssue[] = [];
-  for (const issue of result.error.issues)
-    collectIssues(issue as RawIssue, [], resolved, value, context.path, issues);
+  for (const issue of raw) collectIssues(issue, [], value, context.path, issues);
   throw new ConfigurationError({
     message: formatMessage(context.entryPoint, issues),
     entryPoint: context.entryPoint,
@@ -136,133 +153,16 @@ export function configurationError(
   });
 }
 
-/**
- * Schemas for option values zod has no direct type for, shared by every entry point's options
- * schema (core's and the adapters').
- */
-export const optionSchemas = {
-  /**
-   * Any function.
-   * @param expected - how the function is described in messages @default 'a function'
-   * @returns the schema
-   */
-  function<F extends (...args: never[]) => unknown>(expected = 'a function'): ZodType<F> {
-    return zod().custom<F>((value) => typeof value === 'function', { error: expected });
-  },
-  /**
-   * An object (or function) with the given methods: interfaces such as a tracer, a sink or a
-   * store, checked by shape so that objects from another copy of the package pass.
-   * @param expected - how the object is described in messages, e.g. `a Tracer (from createTracer())`
-   * @param methods - names of the methods it must have
-   * @returns the schema
-   */
-  withMethods<T>(expected: string, methods: readonly string[]): ZodType<T> {
-    return zod().custom<T>((value) => hasMethods(value, methods), { error: expected });
-  },
-  /**
-   * An `AbortSignal`.
-   * @returns the schema
-   */
-  abortSignal(): ZodType<AbortSignal> {
-    return zod().custom<AbortSignal>(
-      (value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal,
-      { error: 'an AbortSignal' },
-    );
-  },
-  /**
-   * A finite number in `[min, max]`.
-   * @param min - smallest allowed value @default 0
-   * @param max - largest allowed value @default Number.MAX_VALUE
-   * @param unit - appended to the description, e.g. `seconds`
-   * @returns the schema
-   */
-  finite(min = 0, max = Number.MAX_VALUE, unit = ''): ZodType<number> {
-    const range =
-      max === Number.MAX_VALUE ? `>= ${min}` : `between ${min} and ${max}${unit ? ` ${unit}` : ''}`;
-    const expected = `a finite number ${range}${unit && max === Number.MAX_VALUE ? ` (${unit})` : ''}`;
-    return zod().custom<number>(
-      (value) =>
-        typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max,
-      { error: expected },
-    );
-  },
-  /**
-   * A whole number `>= min`.
-   * @param min - smallest allowed value @default 0
-   * @returns the schema
-   */
-  integer(min = 0): ZodType<number> {
-    return zod().custom<number>(
-      (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= min,
-      { error: `a whole number >= ${min}` },
-    );
-  },
-};
-
-function hasMethods(value: unknown, methods: readonly string[]): boolean {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
-  try {
-    for (const method of methods)
-      if (typeof (value as Record<string, unknown>)[method] !== 'function') return false;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The parts of a zod issue this module reads. */
-interface RawIssue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-  errors?: RawIssue[][];
-}
-
-/** Describes what a failed check expected, for issues whose schema gave no message of its own. */
-function expectedOf(issue: object): string {
-  const raw = issue as Record<string, unknown>;
-  switch (raw.code) {
-    case 'invalid_type': {
-      const expected = String(raw.expected);
-      if (expected === 'int') return 'a whole number';
-      if (expected === 'number') return 'a finite number';
-      if (expected === 'object') return 'an object';
-      if (expected === 'array') return 'an array';
-      return `a ${expected}`;
-    }
-    case 'too_small':
-    case 'too_big': {
-      const bound = raw.code === 'too_small' ? raw.minimum : raw.maximum;
-      const inclusive = raw.inclusive !== false;
-      const op = raw.code === 'too_small' ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<';
-      const origin = String(raw.origin);
-      if (origin === 'string') return `a string of ${op} ${String(bound)} characters`;
-      if (origin === 'array' || origin === 'set') return `a list of ${op} ${String(bound)} items`;
-      return `a number ${op} ${String(bound)}`;
-    }
-    case 'invalid_value':
-      return `one of ${(raw.values as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'invalid_format':
-      return `a string in ${String(raw.format)} format`;
-    case 'not_multiple_of':
-      return `a multiple of ${String(raw.divisor)}`;
-    default:
-      return 'a valid value';
-  }
-}
-
 function collectIssues(
   issue: RawIssue,
   base: PropertyKey[],
-  schema: ZodType,
   root: unknown,
   prefix: string | undefined,
   out: ConfigurationIssue[],
 ): void {
   const path = [...base, ...issue.path];
   if (issue.code === 'unrecognized_keys' && issue.keys !== undefined) {
-    const known = knownKeysAt(schema, path);
+    const known = issue.known ?? [];
     for (const key of issue.keys) {
       const suggestion = closest(key, known);
       const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
@@ -280,7 +180,7 @@ function collectIssues(
   if (issue.code === 'invalid_union' && issue.errors !== undefined && issue.errors.length > 0) {
     const branch = furthestBranch(issue.errors);
     if (branch !== undefined) {
-      for (const inner of branch) collectIssues(inner, path, schema, root, prefix, out);
+      for (const inner of branch) collectIssues(inner, path, root, prefix, out);
       return;
     }
     const expected = [...new Set(issue.errors.flat().map((inner) => inner.message))];
@@ -318,51 +218,6 @@ function furthestBranch(branches: RawIssue[][]): RawIssue[] | undefined {
     }
   }
   return best;
-}
-
-/** The keys an object schema accepts at `path` (through optional, nullable and union wrappers). */
-function knownKeysAt(schema: ZodType, path: PropertyKey[]): string[] {
-  const keys = new Set<string>();
-  const visit = (node: unknown, rest: PropertyKey[], depth: number): void => {
-    if (depth > 32 || node === null || typeof node !== 'object') return;
-    const def = (node as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-    if (def === undefined) return;
-    switch (def.type) {
-      case 'optional':
-      case 'nullable':
-      case 'default':
-      case 'readonly':
-      case 'nonoptional':
-        visit(def.innerType, rest, depth + 1);
-        return;
-      case 'pipe':
-        visit(def.in, rest, depth + 1);
-        return;
-      case 'lazy':
-        visit((def.getter as () => unknown)(), rest, depth + 1);
-        return;
-      case 'union':
-        for (const option of def.options as unknown[]) visit(option, rest, depth + 1);
-        return;
-      case 'object': {
-        const shape = def.shape as Record<string, unknown>;
-        if (rest.length === 0) {
-          for (const key of Object.keys(shape)) keys.add(key);
-          return;
-        }
-        const [head, ...tail] = rest;
-        if (typeof head === 'string' && head in shape) visit(shape[head], tail, depth + 1);
-        return;
-      }
-      case 'record':
-        if (rest.length > 0) visit(def.valueType, rest.slice(1), depth + 1);
-        return;
-      default:
-        return;
-    }
-  };
-  visit(schema, path, 0);
-  return [...keys];
 }
 
 /** The known key closest to a misspelt one (at most two edits, or a case-only difference). */

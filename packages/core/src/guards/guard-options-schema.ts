@@ -1,11 +1,5 @@
-import type { ZodType } from 'zod';
-import { zod } from '../errors/load-zod.js';
-import {
-  configurationError,
-  lazySchema,
-  optionSchemas,
-  validateOptions,
-} from '../errors/validate-options.js';
+import { optionTypes } from '../errors/option-types.js';
+import { configurationError, lazySchema, validateOptions } from '../errors/validate-options.js';
 import type { BudgetOptions } from './create-budget.js';
 import type { GuardOptions } from './guard-options.js';
 
@@ -16,71 +10,67 @@ import type { GuardOptions } from './guard-options.js';
 export const maxTimeoutSeconds = 2_147_483.647;
 
 const action = () =>
-  zod().enum(['block', 'warn', 'log'], { error: 'one of "block", "warn", "log"' }).optional();
-const optionalFunction = (expected?: string) => optionSchemas.function(expected).optional();
+  optionTypes.oneOf(['block', 'warn', 'log'], 'one of "block", "warn", "log"').optional();
+const optionalFunction = (expected?: string) => optionTypes.function(expected).optional();
 const plainRecord = () =>
-  zod().custom<Record<string, unknown>>(
-    (value) => {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-      const proto = Object.getPrototypeOf(value);
-      return proto === Object.prototype || proto === null;
-    },
-    { error: 'a plain object' },
-  );
-const usd = () => optionSchemas.finite(0, Number.MAX_VALUE, 'USD').optional();
+  optionTypes.custom<Record<string, unknown>>((value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+  }, 'a plain object');
+const usd = () => optionTypes.finite(0, Number.MAX_VALUE, 'USD').optional();
 const modelPrice = () =>
-  zod().tuple([optionSchemas.finite(), optionSchemas.finite()], {
-    error: 'a pair [input, output] of USD per 1M tokens',
-  });
+  optionTypes.tuple(
+    [optionTypes.finite(), optionTypes.finite()],
+    'a pair [input, output] of USD per 1M tokens',
+  );
 const validator = () =>
-  zod().custom<unknown>(
+  optionTypes.custom<unknown>(
     (value) =>
       typeof value === 'function' ||
       (typeof value === 'object' &&
         value !== null &&
         ('~standard' in value || typeof (value as { validate?: unknown }).validate === 'function')),
-    { error: 'a validator: a function, a Standard Schema (zod, valibot, ...) or { validate }' },
+    'a validator: a function, a Standard Schema (zod, valibot, ...) or { validate }',
   );
 const validators = () =>
-  zod()
-    .union([validator(), zod().array(validator())])
-    .optional();
+  optionTypes.union([validator(), optionTypes.array(validator())]).optional();
 
 /**
  * The schema of {@link BudgetOptions} (USD amounts finite and >= 0, whole-number call limits, no
  * unknown keys).
  * @internal
  */
-export const budgetOptionsSchema = lazySchema((): ZodType => zod().strictObject(budgetShape()));
+export const budgetOptionsSchema = lazySchema(() => optionTypes.strictObject(budgetShape()));
 
 function budgetShape() {
   return {
     maxCostPerCall: usd(),
     maxCostPerSession: usd(),
-    maxCallsPerSession: optionSchemas.integer(0).optional(),
-    alertThreshold: optionSchemas.finite(0).optional(),
+    maxCallsPerSession: optionTypes.integer(0).optional(),
+    alertThreshold: optionTypes.finite(0).optional(),
     onExceed: action(),
-    costPerCall: zod()
+    costPerCall: optionTypes
       .union([
-        optionSchemas.finite(0, Number.MAX_VALUE, 'USD'),
-        optionSchemas.function('a function of the result returning USD'),
+        optionTypes.finite(0, Number.MAX_VALUE, 'USD'),
+        optionTypes.function('a function of the result returning USD'),
       ])
       .optional(),
     cost: optionalFunction('a function of the result returning USD'),
     estimateCost: usd(),
-    unestimatedCalls: zod()
-      .enum(['concurrent', 'one-at-a-time'], { error: 'one of "concurrent", "one-at-a-time"' })
+    unestimatedCalls: optionTypes
+      .oneOf(['concurrent', 'one-at-a-time'], 'one of "concurrent", "one-at-a-time"')
       .optional(),
     llmUsage: optionalFunction(),
-    useDynamicLlmCosts: zod().boolean().optional(),
-    modelPricingOverrides: zod().record(zod().string(), modelPrice()).optional(),
-    unknownModel: zod()
+    useDynamicLlmCosts: optionTypes.boolean().optional(),
+    modelPricingOverrides: optionTypes.record(modelPrice()).optional(),
+    unknownModel: optionTypes
       .union([
-        zod().enum(['refuse', 'warn'], { error: 'one of "refuse", "warn"' }),
-        zod().strictObject({ fallback: modelPrice() }),
+        optionTypes.oneOf(['refuse', 'warn'], 'one of "refuse", "warn"'),
+        optionTypes.strictObject({ fallback: modelPrice() }),
       ])
       .optional(),
-    costLedger: optionSchemas
+    costLedger: optionTypes
       .withMethods('a CostLedger (reserve, settle, release, spent, reset)', [
         'reserve',
         'settle',
@@ -89,13 +79,13 @@ function budgetShape() {
         'reset',
       ])
       .optional(),
-    recordLlmSpend: zod().boolean().optional(),
+    recordLlmSpend: optionTypes.boolean().optional(),
     onAlert: optionalFunction(),
   };
 }
 
 const budgetObject = () =>
-  optionSchemas.withMethods('a Budget (from createBudget())', [
+  optionTypes.withMethods('a Budget (from createBudget())', [
     'reserve',
     'settle',
     'release',
@@ -104,117 +94,117 @@ const budgetObject = () =>
 
 function guardShape() {
   return {
-    name: zod().string().min(1).optional(),
-    sessionId: zod().string().optional(),
+    name: optionTypes.string(1).optional(),
+    sessionId: optionTypes.string().optional(),
     metadata: plainRecord().optional(),
-    retry: zod()
+    retry: optionTypes
       .strictObject({
-        maxRetries: optionSchemas.integer(0).optional(),
+        maxRetries: optionTypes.integer(0).optional(),
         // a sleep is one timer: past Node's maximum it would fire at once
-        initialDelay: optionSchemas.finite(0, maxTimeoutSeconds, 'seconds').optional(),
-        maxDelay: optionSchemas.finite(0, maxTimeoutSeconds, 'seconds').optional(),
-        backoffFactor: optionSchemas.finite(0).optional(),
-        jitter: zod().boolean().optional(),
-        retryOn: zod()
+        initialDelay: optionTypes.finite(0, maxTimeoutSeconds, 'seconds').optional(),
+        maxDelay: optionTypes.finite(0, maxTimeoutSeconds, 'seconds').optional(),
+        backoffFactor: optionTypes.finite(0).optional(),
+        jitter: optionTypes.boolean().optional(),
+        retryOn: optionTypes
           .union([
-            optionSchemas.function('a predicate (error, attempt) => boolean'),
-            zod().array(optionSchemas.function('an error class')),
+            optionTypes.function('a predicate (error, attempt) => boolean'),
+            optionTypes.array(optionTypes.function('an error class')),
           ])
           .optional(),
-        idempotent: zod().boolean().optional(),
+        idempotent: optionTypes.boolean().optional(),
       })
       .optional(),
-    timeout: zod()
+    timeout: optionTypes
       .strictObject({
-        timeoutSeconds: zod().custom<number>(
+        timeoutSeconds: optionTypes.custom<number>(
           (value) =>
             typeof value === 'number' &&
             Number.isFinite(value) &&
             value > 0 &&
             value <= maxTimeoutSeconds,
-          {
-            error: `a number of seconds > 0 and <= ${maxTimeoutSeconds} (Node's timer maximum, about 24.8 days)`,
-          },
+          `a number of seconds > 0 and <= ${maxTimeoutSeconds} (Node's timer maximum, about 24.8 days)`,
         ),
         onTimeout: action(),
       })
       .optional(),
-    budget: zod().union([budgetObject(), budgetOptionsSchema()]).optional(),
-    rateLimit: zod()
+    budget: optionTypes.union([budgetObject(), budgetOptionsSchema()]).optional(),
+    rateLimit: optionTypes
       .strictObject({
-        callsPerSecond: optionSchemas.finite(Number.MIN_VALUE).optional(),
-        callsPerMinute: optionSchemas.finite(Number.MIN_VALUE).optional(),
-        callsPerHour: optionSchemas.finite(Number.MIN_VALUE).optional(),
-        burst: optionSchemas.integer(0).optional(),
+        callsPerSecond: optionTypes.finite(Number.MIN_VALUE).optional(),
+        callsPerMinute: optionTypes.finite(Number.MIN_VALUE).optional(),
+        callsPerHour: optionTypes.finite(Number.MIN_VALUE).optional(),
+        burst: optionTypes.integer(0).optional(),
         onLimit: action(),
-        sharedKey: zod().string().optional(),
-        maxWaitMs: optionSchemas.finite(0, maxTimeoutSeconds * 1000, 'milliseconds').optional(),
-        store: optionSchemas
+        sharedKey: optionTypes.string().optional(),
+        maxWaitMs: optionTypes.finite(0, maxTimeoutSeconds * 1000, 'milliseconds').optional(),
+        store: optionTypes
           .withMethods('a RateLimitStore (take, reset)', ['take', 'reset'])
           .optional(),
       })
       .optional(),
-    circuitBreaker: zod()
+    circuitBreaker: optionTypes
       .strictObject({
-        failureThreshold: optionSchemas.integer(0).optional(),
-        recoveryTimeout: optionSchemas.finite(0, Number.MAX_VALUE, 'seconds').optional(),
-        successThreshold: optionSchemas.integer(0).optional(),
+        failureThreshold: optionTypes.integer(0).optional(),
+        recoveryTimeout: optionTypes.finite(0, Number.MAX_VALUE, 'seconds').optional(),
+        successThreshold: optionTypes.integer(0).optional(),
         onOpen: action(),
         isFailure: optionalFunction(),
         onStateChange: optionalFunction(),
-        store: optionSchemas
+        store: optionTypes
           .withMethods('a CircuitBreakerStore (acquire, record)', ['acquire', 'record'])
           .optional(),
-        key: zod().string().optional(),
+        key: optionTypes.string().optional(),
       })
       .optional(),
-    validators: zod()
+    validators: optionTypes
       .strictObject({ input: validators(), output: validators(), onInvalid: action() })
       .optional(),
-    hallucination: zod()
+    hallucination: optionTypes
       .strictObject({
-        threshold: optionSchemas.finite(0).optional(),
+        threshold: optionTypes.finite(0).optional(),
         onHallucination: action(),
-        knownTools: zod()
+        knownTools: optionTypes
           .custom<Iterable<string>>(
             (value) =>
               typeof value === 'object' &&
               value !== null &&
               typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function',
-            { error: 'an iterable of tool names' },
+            'an iterable of tool names',
           )
           .optional(),
-        argumentsSchema: zod()
-          .custom((value) => typeof value === 'object' && value !== null && '~standard' in value, {
-            error: 'a Standard Schema (zod, valibot, ...)',
-          })
+        argumentsSchema: optionTypes
+          .custom(
+            (value) => typeof value === 'object' && value !== null && '~standard' in value,
+            'a Standard Schema (zod, valibot, ...)',
+          )
           .optional(),
-        idArguments: zod()
-          .union([zod().instanceof(RegExp, { error: 'a RegExp' }), zod().array(zod().string())])
+        idArguments: optionTypes
+          .union([
+            optionTypes.instanceOf(RegExp, 'a RegExp'),
+            optionTypes.array(optionTypes.string()),
+          ])
           .optional(),
-        profile: zod()
+        profile: optionTypes
           .strictObject({
-            minLatencyMs: optionSchemas.finite(0).optional(),
-            maxLatencyMs: optionSchemas.finite(0).optional(),
-            requiredFields: zod().array(zod().string()).optional(),
-            forbiddenFields: zod().array(zod().string()).optional(),
-            patterns: zod()
-              .record(zod().string(), zod().instanceof(RegExp, { error: 'a RegExp' }))
-              .optional(),
+            minLatencyMs: optionTypes.finite(0).optional(),
+            maxLatencyMs: optionTypes.finite(0).optional(),
+            requiredFields: optionTypes.array(optionTypes.string()).optional(),
+            forbiddenFields: optionTypes.array(optionTypes.string()).optional(),
+            patterns: optionTypes.record(optionTypes.instanceOf(RegExp, 'a RegExp')).optional(),
           })
           .optional(),
-        weights: zod().record(zod().string(), optionSchemas.finite(0)).optional(),
-        detector: optionSchemas
+        weights: optionTypes.record(optionTypes.finite(0)).optional(),
+        detector: optionTypes
           .withMethods('a HallucinationDetector (check, observe)', ['check', 'observe'])
           .optional(),
       })
       .optional(),
-    sideEffect: zod()
-      .enum(['read', 'write', 'destructive'], { error: 'one of "read", "write", "destructive"' })
+    sideEffect: optionTypes
+      .oneOf(['read', 'write', 'destructive'], 'one of "read", "write", "destructive"')
       .optional(),
-    tracer: optionSchemas.withMethods('a Tracer (from createTracer())', ['recordEntry']).optional(),
-    logger: optionSchemas.withMethods('a logger with a warn method', ['warn']).optional(),
-    signal: optionSchemas.abortSignal().optional(),
+    tracer: optionTypes.withMethods('a Tracer (from createTracer())', ['recordEntry']).optional(),
+    logger: optionTypes.withMethods('a logger with a warn method', ['warn']).optional(),
+    signal: optionTypes.abortSignal().optional(),
     beforeCall: optionalFunction(),
     afterCall: optionalFunction(),
     onEntry: optionalFunction(),
@@ -235,18 +225,18 @@ function guardShape() {
  * validateOptions(guardOptionsSchema, options.guards, { entryPoint: 'wrapOpenAI', path: 'guards' });
  * ```
  */
-export const guardOptionsSchema = lazySchema((): ZodType => zod().strictObject(guardShape()));
+export const guardOptionsSchema = lazySchema(() => optionTypes.strictObject(guardShape()));
 
 /**
  * The schema of `guardTools()`'s options: the shared guard options (without `name`) and `tools`,
  * per-tool guard options by tool name.
  * @internal
  */
-export const guardToolsOptionsSchema = lazySchema((): ZodType => {
+export const guardToolsOptionsSchema = lazySchema(() => {
   const { name: _name, ...shared } = guardShape();
-  return zod().strictObject({
+  return optionTypes.strictObject({
     ...shared,
-    tools: zod().record(zod().string(), guardOptionsSchema()).optional(),
+    tools: optionTypes.record(guardOptionsSchema()).optional(),
   });
 });
 

@@ -1,4 +1,3 @@
-import type { ZodObject } from 'zod';
 import { configurationError, lazySchema, validateOptions } from '../errors/index.js';
 import { guardOptionsSchema } from '../guards/guard-options-schema.js';
 import type { PriceUsageOptions } from '../pricing/price-usage.js';
@@ -98,16 +97,14 @@ function warnOnce(message: string): void {
 
 /** The options of model-call guards: `guard()`'s, for the keys that apply to model calls. */
 const modelCallGuardsSchema = lazySchema(() =>
-  (guardOptionsSchema() as ZodObject)
-    .pick({
-      rateLimit: true,
-      circuitBreaker: true,
-      budget: true,
-      sessionId: true,
-      logger: true,
-      clock: true,
-    })
-    .strict(),
+  guardOptionsSchema().pick([
+    'rateLimit',
+    'circuitBreaker',
+    'budget',
+    'sessionId',
+    'logger',
+    'clock',
+  ]),
 );
 
 /**

@@ -1,23 +1,23 @@
-import type { ZodType } from 'zod';
-import { zod } from '../errors/load-zod.js';
-import { lazySchema, optionSchemas } from '../errors/validate-options.js';
+import { optionTypes } from '../errors/option-types.js';
+import { lazySchema } from '../errors/validate-options.js';
+import { optionSchemas } from '../errors/zod-options.js';
 import type { TracerOptions } from './create-tracer.js';
 
-const byteLimit = () => optionSchemas.integer(1).optional();
+const byteLimit = () => optionTypes.integer(1).optional();
 
 function tracerShape() {
   return {
-    traceId: zod().string().min(1).optional(),
-    sinks: zod()
+    traceId: optionTypes.string(1).optional(),
+    sinks: optionTypes
       .array(
-        optionSchemas.withMethods('a Sink (write, flush, close), e.g. from createMemorySink()', [
+        optionTypes.withMethods('a Sink (write, flush, close), e.g. from createMemorySink()', [
           'write',
           'flush',
           'close',
         ]),
       )
       .optional(),
-    limits: zod()
+    limits: optionTypes
       .strictObject({
         messageBytes: byteLimit(),
         thinkBytes: byteLimit(),
@@ -25,12 +25,12 @@ function tracerShape() {
         toolResultBytes: byteLimit(),
       })
       .optional(),
-    clock: optionSchemas.function('a function returning epoch milliseconds').optional(),
-    ids: optionSchemas
+    clock: optionTypes.function('a function returning epoch milliseconds').optional(),
+    ids: optionTypes
       .withMethods('an IdGenerator (blockId, traceId, callId)', ['blockId', 'traceId', 'callId'])
       .optional(),
-    onError: optionSchemas.function().optional(),
-    flushOnExit: zod().boolean().optional(),
+    onError: optionTypes.function().optional(),
+    flushOnExit: optionTypes.boolean().optional(),
   };
 }
 
@@ -39,7 +39,7 @@ function tracerShape() {
  * byte limits whole numbers >= 1.
  * @internal
  */
-export const tracerOptionsSchema = lazySchema((): ZodType => zod().strictObject(tracerShape()));
+export const tracerOptionsSchema = lazySchema(() => optionTypes.strictObject(tracerShape()));
 
 /**
  * A tracer as an option of another entry point (an adapter's `tracer`): an object with the
@@ -52,7 +52,8 @@ export const tracerOptionsSchema = lazySchema((): ZodType => zod().strictObject(
  * ```
  */
 export const tracerSchema = lazySchema(
-  (): ZodType =>
+  // zod, unlike core's own schemas: it is documented for composing into a zod schema
+  () =>
     optionSchemas.withMethods('a Tracer (from createTracer())', [
       'logMessage',
       'logAct',
