@@ -123,6 +123,21 @@ function toIso(timestamp: string): string {
   return iso;
 }
 
+/** The result record's own fields, as every TOOL_RESULT block's metadata holds them. */
+function resultMetadata(result: TraceEntry['result']) {
+  return {
+    status: result.status,
+    exception: result.exception,
+    exception_type: result.exception_type,
+    execution_time_ms: result.execution_time_ms,
+    retry_count: result.retry_count,
+    validations: result.validations,
+    hallucination: result.hallucination,
+    cost: result.cost,
+    timestamp: result.timestamp,
+  };
+}
+
 /**
  * Converts a guarded tool call record (seed 004 `TraceEntry`) to a TOOL_CALL block and a
  * TOOL_RESULT block under it, losslessly (`blocksToEntry` is the way back).
@@ -192,28 +207,10 @@ export function entryToBlocks(
     parent_block_id: callBlock.id,
     metadata:
       plain && resultExtra === undefined
-        ? {
-            status: result.status,
-            exception: result.exception,
-            exception_type: result.exception_type,
-            execution_time_ms: result.execution_time_ms,
-            retry_count: result.retry_count,
-            validations: result.validations,
-            hallucination: result.hallucination,
-            cost: result.cost,
-            timestamp: result.timestamp,
-          }
+        ? resultMetadata(result)
         : // rare: extra metadata, or a record that differs from its call
           {
-            status: result.status,
-            exception: result.exception,
-            exception_type: result.exception_type,
-            execution_time_ms: result.execution_time_ms,
-            retry_count: result.retry_count,
-            validations: result.validations,
-            hallucination: result.hallucination,
-            cost: result.cost,
-            timestamp: result.timestamp,
+            ...resultMetadata(result),
             ...(result.tool_name === call.tool_name ? {} : { tool_name: result.tool_name }),
             ...(failedWithoutValue ? { output_source: 'exception' } : {}),
             ...resultExtra,

@@ -4,21 +4,36 @@ import type { DatasetSummary, TraceSummary } from './store.js';
 
 /** Checks and helpers both stores share, so their answers match to the byte. @internal */
 
-const organizationNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
-const datasetNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+/**
+ * Names that appear in paths: a letter or digit, then letters, digits, `_`, `.` or `-`, up to a
+ * length; `field` is the request field a bad name is reported on.
+ */
+const nameRules = {
+  organization: {
+    pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/,
+    maxLength: 63,
+    field: 'organization',
+  },
+  dataset: { pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/, maxLength: 200, field: 'name' },
+} as const;
+
+function checkName(kind: keyof typeof nameRules, name: string): void {
+  const { pattern, maxLength, field } = nameRules[kind];
+  if (!pattern.test(name)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `${kind} name ${JSON.stringify(name)} is not allowed; use 1 to ${maxLength} letters, digits, '_', '.' or '-', starting with a letter or digit`,
+      details: { field },
+    });
+  }
+}
 
 /**
  * @throws {@link ServerError} `INVALID_REQUEST` for a name that cannot be used in paths
  * @internal
  */
 export function checkOrganizationName(name: string): void {
-  if (!organizationNamePattern.test(name)) {
-    throw new ServerError({
-      code: 'INVALID_REQUEST',
-      message: `organization name ${JSON.stringify(name)} is not allowed; use 1 to 63 letters, digits, '_', '.' or '-', starting with a letter or digit`,
-      details: { field: 'organization' },
-    });
-  }
+  checkName('organization', name);
 }
 
 /**
@@ -26,13 +41,7 @@ export function checkOrganizationName(name: string): void {
  * @internal
  */
 export function checkDatasetName(name: string): void {
-  if (!datasetNamePattern.test(name)) {
-    throw new ServerError({
-      code: 'INVALID_REQUEST',
-      message: `dataset name ${JSON.stringify(name)} is not allowed; use 1 to 200 letters, digits, '_', '.' or '-', starting with a letter or digit`,
-      details: { field: 'name' },
-    });
-  }
+  checkName('dataset', name);
 }
 
 /** @internal */
