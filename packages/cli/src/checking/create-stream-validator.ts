@@ -10,7 +10,13 @@ import {
   type TraceError,
   validateBlocks,
 } from '@tracewarden/core';
-import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
+import {
+  type BlockItem,
+  type EntryItem,
+  type InputItem,
+  isObject,
+  type TraceItem,
+} from '../formats/index.js';
 import type { Problem } from '../output/index.js';
 import { toProblem } from './to-problem.js';
 
@@ -73,10 +79,6 @@ export interface StreamValidator {
 
 /** Blocks of earlier traces kept open while a file's traces look contiguous. */
 const contiguousBlockBudget = 10_000;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;

@@ -1,3 +1,4 @@
+import { isObject } from '../formats/index.js';
 import { createPercentileSketch, type PercentileSketch } from './create-percentile-sketch.js';
 
 /** Token and cost totals of one model. */
@@ -79,10 +80,6 @@ export interface StatsAggregatorOptions {
 }
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function firstNumber(...values: unknown[]): number | undefined {
   for (const value of values) if (typeof value === 'number' && Number.isFinite(value)) return value;

@@ -1,8 +1,5 @@
 import { type Block, blockTypeOf, type SubType } from '@tracewarden/core';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from '../formats/index.js';
 
 const subTypes = new Set<string>(Object.keys(blockTypeOf));
 
