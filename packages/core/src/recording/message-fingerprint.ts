@@ -195,10 +195,9 @@ export function mixChainKey(previous: ChainKey, h1: number, h2: number): ChainKe
   return { a, b };
 }
 
-/** What {@link messageStep} remembers of one message object. */
+/** What {@link messageStep} remembers of one message content. */
 interface StepMemo {
   role: unknown;
-  content: unknown;
   toolCallId: unknown;
   fingerprint: string;
   h1: number;
@@ -208,14 +207,24 @@ interface StepMemo {
   next: ChainKey | undefined;
 }
 
-const memos = new WeakMap<object, StepMemo>();
+/**
+ * Memos keyed by the message's content text (`''` for none), not by message object: frameworks
+ * such as the AI SDK rebuild every prompt message object on every step, so an identity-keyed memo
+ * (a WeakMap) missed on every call and paid an ephemeron entry per message for the GC; the same
+ * content string comes back, and V8 caches a string's hash, so the lookup is O(1) after the first.
+ * Bounded by entries and by characters kept (cleared when either is passed).
+ */
+const memos = new Map<string, StepMemo>();
+const maxMemos = 4096;
+const maxMemoChars = 8 * 1024 * 1024;
+let memoChars = 0;
 
 /**
  * The fingerprint of a message and the chain key it makes after `previous`: the same as
- * `messageFingerprint` and `chainKey`, remembered per message object, so that history re-sent on
+ * `messageFingerprint` and `chainKey`, remembered per content text, so that history re-sent on
  * every turn is not re-serialised and re-hashed. Only messages whose fingerprint depends on
- * immutable fields alone are remembered (string or no content, no tool calls), and the memo is
- * used only while role, content and tool_call_id are the very same values.
+ * role, content and tool_call_id alone are remembered (string or no content, no tool calls), and
+ * a memo is used only while role and tool_call_id are the very same values.
  * @internal
  */
 export function messageStep(
@@ -230,18 +239,14 @@ export function messageStep(
     const fingerprint = messageFingerprint(message);
     return { fingerprint, key: chainKey(previous, fingerprint) };
   }
-  let memo = memos.get(message);
-  if (
-    memo === undefined ||
-    memo.role !== message.role ||
-    memo.content !== content ||
-    memo.toolCallId !== message.tool_call_id
-  ) {
+  // null, undefined and '' content have one fingerprint (no content)
+  const text = typeof content === 'string' ? content : '';
+  let memo = memos.get(text);
+  if (memo === undefined || memo.role !== message.role || memo.toolCallId !== message.tool_call_id) {
     const fingerprint = messageFingerprint(message);
     const [h1, h2] = hashPair(fingerprint);
     memo = {
       role: message.role,
-      content,
       toolCallId: message.tool_call_id,
       fingerprint,
       h1,
@@ -249,7 +254,14 @@ export function messageStep(
       previous: undefined,
       next: undefined,
     };
-    memos.set(message, memo);
+    if (memos.size >= maxMemos || memoChars + text.length > maxMemoChars) {
+      memos.clear();
+      memoChars = 0;
+    }
+    if (text.length <= maxMemoChars) {
+      if (!memos.has(text)) memoChars += text.length;
+      memos.set(text, memo);
+    }
   }
   if (
     memo.next === undefined ||
