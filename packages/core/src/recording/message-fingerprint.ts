@@ -242,7 +242,11 @@ export function messageStep(
   // null, undefined and '' content have one fingerprint (no content)
   const text = typeof content === 'string' ? content : '';
   let memo = memos.get(text);
-  if (memo === undefined || memo.role !== message.role || memo.toolCallId !== message.tool_call_id) {
+  if (
+    memo === undefined ||
+    memo.role !== message.role ||
+    memo.toolCallId !== message.tool_call_id
+  ) {
     const fingerprint = messageFingerprint(message);
     const [h1, h2] = hashPair(fingerprint);
     memo = {
