@@ -6,53 +6,16 @@ import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
 import {
   type AdapterOptions,
-  type AdapterRuntime,
   createAdapterRuntime,
-  createTracer,
-  currentTracer,
-  type ModelCallHandle,
-  type ModelCallStartInput,
-  type NeutralMessage,
   optionChecks,
-  PolicyViolationError,
-  recordToolResult,
-  type ToolCallReview,
   type Tracer,
-  TracewardenError,
 } from '@tracewarden/core';
-import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
-import {
-  type ModelCallInfo,
-  modelCallInfo,
-  rawRequestOf,
-  rawResponseOf,
-} from '../messages/model-call-info.js';
-import {
-  errorOutputOf,
-  errorStatusOf,
-  errorSummaryOf,
-  toolCallIdOf,
-  toolOutcomeOf,
-} from '../messages/tool-output.js';
-import {
-  blockingError,
-  recordBlockedResult,
-  reviewMetadata,
-  reviewUnlinkedToolCall,
-  type UnlinkedCallPolicy,
-} from '../tracing/check-unlinked-tool-call.js';
-import {
-  linkCall,
-  linkResponse,
-  noteAnswer,
-  tracerOfCall,
-  tracerOfMessages,
-} from '../tracing/conversation-links.js';
-import { handOverVerdicts } from '../tracing/hand-over-verdicts.js';
-import { argumentsOf, recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
-import { ReviewedCalls } from '../tracing/reviewed-calls.js';
-import { type RunInfo, runMetadata } from '../tracing/run-metadata.js';
+import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
+import { HandlerContext } from './handler-context.js';
+import { ModelRuns } from './model-runs.js';
+import { RunRegistry } from './run-registry.js';
+import { ToolRuns } from './tool-runs.js';
 
 /**
  * What a tracer factory learns about the top-level run a new trace is for.
@@ -106,37 +69,6 @@ export interface TracewardenCallbackHandlerOptions extends AdapterOptions {
   preferStreaming?: boolean | undefined;
 }
 
-/** Most traces the handler keeps in {@link TracewardenCallbackHandler.tracers}. */
-const keptTraces = 100;
-
-/** One LangChain run the handler has seen, by `runId`. */
-interface Run extends RunInfo {
-  readonly parent: Run | undefined;
-  /** Root runs: the trace of the whole run, once something was recorded. */
-  tracer: Tracer | undefined;
-  /** Root runs: the enclosing `withTrace` when the run started. */
-  readonly ambient: Tracer | undefined;
-  /** Model runs. */
-  handle?: ModelCallHandle | undefined;
-  input?: ModelCallStartInput | undefined;
-  /** Tool runs: the call id its TOOL_RESULT answers, and where. */
-  callId?: string | undefined;
-  toolTracer?: Tracer | undefined;
-  toolInput?: string | undefined;
-  startedAt?: number | undefined;
-}
-
-function stringOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** Most runs open at once; past it the oldest (an abandoned stream, say) is dropped. */
-const maxOpenRuns = 10_000;
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
 /**
  * A LangChain.js callback handler that traces every chat model, tool, chain, agent and
  * LangGraph node run it sees, and blocks what the guards or the policy refuse.
@@ -183,16 +115,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
   /** Whether `invoke()` of a chat model streams internally for this handler (`preferStreaming`). */
   readonly lc_prefer_streaming: boolean;
 
-  readonly #runtime: AdapterRuntime;
-  readonly #options: TracewardenCallbackHandlerOptions;
-  readonly #runs = new Map<string, Run>();
-  readonly #tracers: Tracer[] = [];
-  readonly #refuse: boolean;
-  /** With a policy: how tool runs no model call proposed are judged. */
-  readonly #unlinkedPolicy: UnlinkedCallPolicy | undefined;
-  /** With a policy: the calls this handler's model calls proposed, for runs without a call id. */
-  readonly #reviewed = new ReviewedCalls();
-  readonly #onRecordingError: (error: unknown) => void;
+  readonly #runs: RunRegistry;
+  readonly #models: ModelRuns;
+  readonly #tools: ToolRuns;
 
   /**
    * @param options - tracer, guards, timeout, policy and its mode, pricing, tracer factory
@@ -220,24 +145,24 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
       ignoreRetriever: true,
       ignoreCustomEvent: true,
     });
-    this.#runtime = runtime;
-    this.#options = options ?? {};
-    this.#refuse = runtime.recorder.onPolicyViolation === 'refuse' && runtime.recorder.hasPolicy;
-    this.#unlinkedPolicy =
+    const report = recordingErrorReporter(options?.onRecordingError, 'a LangChain run');
+    this.#runs = new RunRegistry(options?.tracer, options?.tracerFactory, report);
+    const context = new HandlerContext(
+      runtime,
+      this.#runs,
+      options?.tracer,
+      blocking,
       options?.policy === undefined
         ? undefined
         : {
             policy: options.policy,
             mode: runtime.recorder.onPolicyViolation,
             refusalMessage: options.refusalMessage,
-          };
-    this.#onRecordingError =
-      options?.onRecordingError ??
-      ((error) =>
-        process.emitWarning(
-          `tracewarden: a LangChain run could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
-          { code: 'TRACEWARDEN_RECORDING' },
-        ));
+          },
+      report,
+    );
+    this.#models = new ModelRuns(context);
+    this.#tools = new ToolRuns(context);
     this.lc_prefer_streaming = options?.preferStreaming === true;
   }
 
@@ -252,7 +177,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * ```
    */
   get tracers(): readonly Tracer[] {
-    return this.#tracers;
+    return this.#runs.tracers;
   }
 
   /**
@@ -268,7 +193,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    */
   async flush(): Promise<void> {
     await awaitAllCallbacks();
-    await Promise.all(this.#tracers.map((tracer) => tracer.flush()));
+    await Promise.all(this.#runs.tracers.map((tracer) => tracer.flush()));
   }
 
   /**
@@ -284,123 +209,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     return this;
   }
 
-  // ---------------------------------------------------------------- runs and traces
-
-  #open(
-    runId: string,
-    parentRunId: string | undefined,
-    name: string | undefined,
-    tags: string[] | undefined,
-    metadata: Record<string, unknown> | undefined,
-  ): Run {
-    const parent = parentRunId === undefined ? undefined : this.#runs.get(parentRunId);
-    const run: Run = {
-      runId,
-      parent,
-      name,
-      tags,
-      metadata,
-      tracer: undefined,
-      // the enclosing withTrace matters only when no tracer was given (an AsyncLocalStorage read)
-      ambient:
-        parent === undefined && this.#options.tracer === undefined ? currentTracer() : undefined,
-    };
-    this.#runs.set(runId, run);
-    if (this.#runs.size > maxOpenRuns) this.#evictOldest();
-    return run;
-  }
-
-  /**
-   * Ends the oldest open run. LangChain sends no end callback for a stream the caller abandoned
-   * (`break` out of `.stream()`), so such a run would stay open forever: past
-   * {@link maxOpenRuns} the oldest is dropped, its model call recorded as cancelled.
-   */
-  #evictOldest(): void {
-    const oldest = this.#runs.keys().next();
-    if (oldest.done === true) return;
-    const run = this.#close(oldest.value);
-    try {
-      run?.handle?.cancel();
-    } catch (error) {
-      this.#onRecordingError(error);
-    }
-  }
-
-  #close(runId: string): Run | undefined {
-    const run = this.#runs.get(runId);
-    if (run !== undefined) this.#runs.delete(runId);
-    return run;
-  }
-
-  /** The trace of a run: its root's, resolved on first use. */
-  #tracerOf(run: Run, continued: () => Tracer | undefined): Tracer {
-    let root = run;
-    while (root.parent !== undefined) root = root.parent;
-    if (root.tracer !== undefined) return root.tracer;
-    const tracer = this.#options.tracer ?? root.ambient ?? continued() ?? this.#newTrace(root);
-    root.tracer = tracer;
-    if (!this.#tracers.includes(tracer)) {
-      this.#tracers.push(tracer);
-      if (this.#tracers.length > keptTraces) this.#tracers.shift();
-    }
-    return tracer;
-  }
-
-  #newTrace(root: Run): Tracer {
-    const factory = this.#options.tracerFactory;
-    if (factory === undefined) return createTracer();
-    return factory({
-      runId: root.runId,
-      name: root.name,
-      tags: root.tags ?? [],
-      metadata: root.metadata ?? {},
-    });
-  }
-
-  /** Rethrows our typed errors (a guard's or the policy's decision) when blocking; reports others. */
-  #fail(error: unknown): void {
-    if (this.raiseError && TracewardenError.isInstance(error)) throw error;
-    this.#onRecordingError(error);
-  }
-
   // ---------------------------------------------------------------- model runs
-
-  #startModel(
-    llm: Serialized,
-    messages: readonly LooseMessage[],
-    neutral: () => NeutralMessage[],
-    runId: string,
-    parentRunId: string | undefined,
-    extraParams: Record<string, unknown> | undefined,
-    tags: string[] | undefined,
-    metadata: Record<string, unknown> | undefined,
-    runName: string | undefined,
-  ): void {
-    const info: ModelCallInfo = modelCallInfo(llm, extraParams, metadata);
-    const run = this.#open(runId, parentRunId, runName ?? info.className, tags, metadata);
-    try {
-      const tracer = this.#tracerOf(run, () => tracerOfMessages(messages));
-      const signal = (extraParams?.options as { signal?: unknown } | undefined)?.signal;
-      const input: ModelCallStartInput = {
-        provider: info.provider,
-        api: info.className,
-        model: info.model,
-        messages: neutral(),
-        tools: info.tools,
-        stream: false,
-        raw: this.#runtime.recordRaw ? rawRequestOf(extraParams) : undefined,
-        signal: signal instanceof AbortSignal ? signal : undefined,
-        tracer,
-        // the handler cannot edit the response: a refused call stays, and its tool run is refused
-        keepRefusedCall: this.#refuse ? () => true : undefined,
-      };
-      run.input = input;
-      run.handle = this.#runtime.recorder.start(input);
-    } catch (error) {
-      this.#close(runId);
-      this.#fail(error);
-    }
-  }
 
   /**
    * Records a chat model call's request (the messages new to the trace) and applies the
@@ -419,7 +228,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     runName?: string,
   ): void {
     const list = (messages[0] ?? []) as unknown as LooseMessage[];
-    this.#startModel(
+    this.#models.start(
       llm,
       list,
       () => messagesToNeutral(list),
@@ -446,7 +255,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     metadata?: Record<string, unknown>,
     runName?: string,
   ): void {
-    this.#startModel(
+    this.#models.start(
       llm,
       [],
       () => [{ role: 'user', content: prompts[0] ?? '' }],
@@ -473,16 +282,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     _tags?: string[],
     fields?: { chunk?: unknown },
   ): void {
-    const run = this.#runs.get(runId);
-    const handle = run?.handle;
-    if (handle === undefined || run?.input === undefined) return;
-    try {
-      // the request was recorded as not streamed; the response is written when the call ends
-      run.input.stream = true;
-      handle.chunk(tokenDelta(token, fields?.chunk));
-    } catch (error) {
-      this.#onRecordingError(error);
-    }
+    this.#models.token(token, runId, fields?.chunk);
   }
 
   /**
@@ -491,40 +291,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @internal
    */
   override handleLLMEnd(output: LLMResult, runId: string): void {
-    const run = this.#close(runId);
-    const handle = run?.handle;
-    if (run === undefined || handle === undefined) return;
-    try {
-      const generation = output.generations[0]?.[0] as
-        | { text?: string; message?: LooseMessage; generationInfo?: Record<string, unknown> }
-        | undefined;
-      const message: LooseMessage = generation?.message ?? {
-        type: 'ai',
-        content: generation?.text ?? '',
-      };
-      const response = messageToResponse(
-        message,
-        runId,
-        generation?.generationInfo,
-        output.llmOutput,
-      );
-      response.metadata = { langchain: runMetadata(run) };
-      if (this.#runtime.recordRaw) response.raw = rawResponseOf(message);
-      // with a fixed tracer every run records there: the answer need not point to its trace
-      // (a WeakMap entry per answer, and the GC's work on it), only its call ids do (guarded
-      // tools find the trace of their call by them)
-      linkResponse(
-        handle.tracer,
-        this.#options.tracer === undefined ? generation?.message : undefined,
-        response.toolCalls,
-      );
-      const outcome = handle.finish(response);
-      noteAnswer(handle.tracer, outcome.messageBlockId);
-      handOverVerdicts(outcome);
-      if (this.#unlinkedPolicy !== undefined) this.#reviewed.remember(outcome);
-    } catch (error) {
-      this.#fail(error);
-    }
+    this.#models.end(output, runId);
   }
 
   /**
@@ -533,13 +300,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @internal
    */
   override handleLLMError(error: unknown, runId: string): void {
-    const run = this.#close(runId);
-    if (run?.handle === undefined) return;
-    try {
-      run.handle.end(error);
-    } catch (recordingError) {
-      this.#onRecordingError(recordingError);
-    }
+    this.#models.error(error, runId);
   }
 
   // ---------------------------------------------------------------- tool runs
@@ -562,131 +323,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     runName?: string,
     toolCallId?: string,
   ): void {
-    const name =
-      runName ??
-      stringOf((tool as { name?: unknown } | undefined)?.name) ??
-      stringOf(tool?.id?.at(-1));
-    const policy = this.#unlinkedPolicy;
-    let reviewed = false;
-    if (policy !== undefined) {
-      const claimed = this.#reviewed.claim(toolCallId, name, input);
-      // the refusal is already recorded as the call's TOOL_RESULT
-      if (claimed.refusal !== undefined)
-        throw new PolicyViolationError({ violations: [], message: claimed.refusal });
-      reviewed = claimed.reviewed;
-    }
-    const run = this.#open(runId, parentRunId, name, tags, metadata);
-    run.startedAt = performance.now();
-    run.toolInput = input;
-    if (policy !== undefined && !reviewed) {
-      this.#checkUnlinked(run, policy, toolCallId, input);
-      return;
-    }
-    // Without a call id (a plain tool.invoke(args), or @langchain/core versions that do not pass
-    // it) the call is known at the end, from the ToolMessage the tool returns.
-    if (toolCallId === undefined) return;
-    try {
-      this.#resolveToolCall(run, toolCallId);
-    } catch (error) {
-      this.#onRecordingError(error);
-    }
-  }
-
-  /**
-   * With a policy: a tool run's TOOL_CALL, checked against the policy on the trace so far unless a
-   * model call of the trace proposed it (core's recorder reviewed it then). A blocked call is
-   * recorded with its refusal and stopped by throwing (the handler raises errors with a policy).
-   * A policy that throws fails the run closed.
-   */
-  #checkUnlinked(
-    run: Run,
-    policy: UnlinkedCallPolicy,
-    toolCallId: string | undefined,
-    input: string,
-  ): void {
-    let tracer: Tracer | undefined;
-    const callId = toolCallId ?? run.runId;
-    try {
-      tracer = this.#tracerOf(run, () => tracerOfCall(toolCallId));
-      run.callId = callId;
-      run.toolTracer = tracer;
-      if (tracer.findToolCall(callId) !== undefined) return;
-    } catch (error) {
-      this.#onRecordingError(error);
-    }
-    const name = run.name ?? 'tool';
-    let review: ToolCallReview;
-    try {
-      review = reviewUnlinkedToolCall(tracer, policy, {
-        callId,
-        name,
-        arguments: argumentsOf(input),
-      });
-    } catch (error) {
-      this.#close(run.runId);
-      throw error;
-    }
-    const error = review.allowed ? undefined : blockingError(review);
-    if (tracer !== undefined) {
-      try {
-        recordUnlinkedToolCall(tracer, {
-          callId,
-          name,
-          input,
-          metadata: { langchain: runMetadata(run), ...reviewMetadata(review) },
-        });
-        linkCall(tracer, callId);
-        if (error !== undefined) recordBlockedResult(tracer, review, error, name);
-      } catch (recordingError) {
-        this.#onRecordingError(recordingError);
-      }
-    }
-    if (error === undefined) return;
-    // LangChain sends no end callback for a run its handler stopped
-    this.#close(run.runId);
-    throw error;
-  }
-
-  /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */
-  #resolveToolCall(run: Run, toolCallId: string | undefined): void {
-    const tracer = this.#tracerOf(run, () => tracerOfCall(toolCallId));
-    const callId = toolCallId ?? run.runId;
-    run.callId = callId;
-    run.toolTracer = tracer;
-    if (tracer.findToolCall(callId) !== undefined) return;
-    // a run no model call of this trace proposed: its TOOL_CALL goes under the latest answer
-    recordUnlinkedToolCall(tracer, {
-      callId,
-      name: run.name ?? 'tool',
-      input: run.toolInput ?? '{}',
-      metadata: { langchain: runMetadata(run) },
-    });
-    linkCall(tracer, callId);
-  }
-
-  #endTool(
-    runId: string,
-    callIdInOutput: string | undefined,
-    result: (run: Run, callId: string) => Parameters<typeof recordToolResult>[1],
-  ): void {
-    const run = this.#close(runId);
-    if (run === undefined) return;
-    try {
-      if (run.callId === undefined) this.#resolveToolCall(run, callIdInOutput);
-      if (run.toolTracer === undefined || run.callId === undefined) return;
-      recordToolResult(run.toolTracer, result(run, run.callId));
-    } catch (error) {
-      this.#onRecordingError(error);
-    }
-  }
-
-  #toolMetadata(run: Run, status: string): Record<string, unknown> {
-    return {
-      status,
-      tool_name: run.name,
-      execution_time_ms: round(performance.now() - (run.startedAt ?? 0)),
-      langchain: runMetadata(run),
-    };
+    this.#tools.start(tool, input, runId, parentRunId, tags, metadata, runName, toolCallId);
   }
 
   /**
@@ -695,15 +332,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @internal
    */
   override handleToolEnd(output: unknown, runId: string): void {
-    this.#endTool(runId, toolCallIdOf(output), (run, callId) => {
-      const outcome = toolOutcomeOf(output, callId);
-      return {
-        callId,
-        output: outcome.output,
-        metadata: this.#toolMetadata(run, outcome.status),
-        extra: outcome.extra,
-      };
-    });
+    this.#tools.end(output, runId);
   }
 
   /**
@@ -712,11 +341,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @internal
    */
   override handleToolError(error: unknown, runId: string): void {
-    this.#endTool(runId, undefined, (run, callId) => {
-      const metadata = this.#toolMetadata(run, errorStatusOf(error));
-      metadata.error = errorSummaryOf(error);
-      return { callId, output: errorOutputOf(error), metadata };
-    });
+    this.#tools.error(error, runId);
   }
 
   // ---------------------------------------------------------------- chains, agents, graph nodes
@@ -737,16 +362,23 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     _runType?: string,
     runName?: string,
   ): void {
-    this.#open(runId, parentRunId, runName ?? stringOf(chain?.id?.at(-1)), tags, metadata);
+    const className = chain?.id?.at(-1);
+    this.#runs.open(
+      runId,
+      parentRunId,
+      runName ?? (typeof className === 'string' && className !== '' ? className : undefined),
+      tags,
+      metadata,
+    );
   }
 
   /** Closes a chain run. @internal */
   override handleChainEnd(_outputs: ChainValues, runId: string): void {
-    this.#close(runId);
+    this.#runs.close(runId);
   }
 
   /** Closes a chain run that failed. @internal */
   override handleChainError(_error: unknown, runId: string): void {
-    this.#close(runId);
+    this.#runs.close(runId);
   }
 }

@@ -13,29 +13,18 @@ import {
 } from '@tracewarden/core';
 import { messageToResponse } from '../messages/message-to-response.js';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
-import { rawResponseOf } from '../messages/model-call-info.js';
+import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
+import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
+import { tracerOfCall, tracerOfMessages } from '../tracing/conversation-links.js';
+import { finishModelCall } from '../tracing/finish-model-call.js';
+import { KeptTracers } from '../tracing/kept-tracers.js';
+import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
 import {
-  errorOutputOf,
-  errorStatusOf,
-  errorSummaryOf,
-  toolOutcomeOf,
-} from '../messages/tool-output.js';
-import {
-  blockingError,
-  recordBlockedResult,
-  reviewMetadata,
-  reviewUnlinkedToolCall,
-  type UnlinkedCallPolicy,
-} from '../tracing/check-unlinked-tool-call.js';
-import {
-  linkCall,
-  linkResponse,
-  noteAnswer,
-  tracerOfCall,
-  tracerOfMessages,
-} from '../tracing/conversation-links.js';
-import { handOverVerdicts } from '../tracing/hand-over-verdicts.js';
-import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
+  failedToolResultOf,
+  type ToolResultInput,
+  type ToolRun,
+  toolResultOf,
+} from '../tracing/tool-result-of.js';
 
 /**
  * Options of {@link tracewardenAgentMiddleware}: the options every tracewarden adapter shares
@@ -134,8 +123,6 @@ export interface TracewardenAgentMiddleware {
   readonly tracers: readonly Tracer[];
 }
 
-const keptTraces = 100;
-
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -192,10 +179,6 @@ function isEmpty(content: unknown): boolean {
   );
 }
 
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
 /**
  * An agent middleware for `langchain@1`'s `createAgent` that traces and guards the agent's
  * model and tool calls:
@@ -239,17 +222,10 @@ export function tracewardenAgentMiddleware(
           mode: runtime.recorder.onPolicyViolation,
           refusalMessage: options.refusalMessage,
         };
-  const tracers: Tracer[] = [];
+  const kept = new KeptTracers();
   /** The trace of an agent run, by its first message (the same object in every step). */
   const byFirstMessage = new WeakMap<object, Tracer>();
-
-  function remember(tracer: Tracer): Tracer {
-    if (!tracers.includes(tracer)) {
-      tracers.push(tracer);
-      if (tracers.length > keptTraces) tracers.shift();
-    }
-    return tracer;
-  }
+  const report = recordingErrorReporter(options?.onRecordingError, 'a tool call or result');
 
   function tracerOf(messages: readonly LooseMessage[]): Tracer {
     const first = messages[0];
@@ -260,7 +236,7 @@ export function tracewardenAgentMiddleware(
       (first === undefined ? undefined : byFirstMessage.get(first));
     const tracer = known ?? options?.tracerFactory?.() ?? createTracer();
     if (first !== undefined && !byFirstMessage.has(first)) byFirstMessage.set(first, tracer);
-    return remember(tracer);
+    return kept.remember(tracer);
   }
 
   async function wrapModelCall(
@@ -302,11 +278,7 @@ export function tracewardenAgentMiddleware(
     const message = answer as LooseMessage;
     const response = messageToResponse(message, `agent_${Date.now().toString(36)}`);
     response.metadata = { langchain: { source: 'agent_middleware' } };
-    if (runtime.recordRaw) response.raw = rawResponseOf(message);
-    linkResponse(tracer, answer, response.toolCalls);
-    const outcome = handle.finish(response);
-    noteAnswer(tracer, outcome.messageBlockId);
-    handOverVerdicts(outcome);
+    finishModelCall(handle, message, response, runtime.recordRaw, answer);
     return answer;
   }
 
@@ -333,31 +305,19 @@ export function tracewardenAgentMiddleware(
     if (tracer.findToolCall(id) === undefined) {
       // a call no model call of this trace proposed (another middleware's, an edited one): with a
       // policy it is checked here, on the trace so far, before the tool runs
-      const review =
-        unlinkedPolicy === undefined
-          ? undefined
-          : reviewUnlinkedToolCall(tracer, unlinkedPolicy, {
-              callId: id,
-              name: call.name,
-              arguments: call.args ?? {},
-            });
-      const blocked = review === undefined || review.allowed ? undefined : blockingError(review);
-      try {
-        recordUnlinkedToolCall(tracer, {
+      const args = call.args ?? {};
+      const { review, error: blocked } = admitUnlinkedToolCall(
+        tracer,
+        unlinkedPolicy,
+        {
           callId: id,
           name: call.name,
-          input: JSON.stringify(call.args ?? {}),
-          metadata: {
-            langchain: { source: 'agent_middleware' },
-            ...(review === undefined ? undefined : reviewMetadata(review)),
-          },
-        });
-        linkCall(tracer, id);
-        if (review !== undefined && blocked !== undefined)
-          recordBlockedResult(tracer, review, blocked, call.name);
-      } catch (error) {
-        (options?.onRecordingError ?? (() => {}))(error);
-      }
+          input: JSON.stringify(args),
+          arguments: args,
+          metadata: { langchain: { source: 'agent_middleware' } },
+        },
+        report,
+      );
       if (blocked !== undefined) {
         if (review?.refusal === undefined) throw blocked;
         return new ToolMessage({
@@ -368,44 +328,24 @@ export function tracewardenAgentMiddleware(
         });
       }
     }
-    const started = performance.now();
-    const metadata = (status: string): Record<string, unknown> => ({
-      status,
-      tool_name: call.name,
-      execution_time_ms: round(performance.now() - started),
-    });
+    const run: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
     let result: unknown;
     try {
       // guarded tools find this trace through the enclosing withTrace
       result = await withTrace(tracer, () => handler(request as never));
     } catch (error) {
-      const failed = metadata(errorStatusOf(error));
-      failed.error = errorSummaryOf(error);
-      record(tracer, { callId: id, output: errorOutputOf(error), metadata: failed });
+      record(tracer, failedToolResultOf(error, run));
       throw error;
     }
-    const outcome = toolOutcomeOf(result, id);
-    record(tracer, {
-      callId: id,
-      output: outcome.output,
-      metadata: metadata(outcome.status),
-      extra: outcome.extra,
-    });
+    record(tracer, toolResultOf(result, run));
     return result;
   }
 
-  function record(tracer: Tracer, input: Parameters<typeof recordToolResult>[1]): void {
+  function record(tracer: Tracer, input: ToolResultInput): void {
     try {
       recordToolResult(tracer, input);
     } catch (error) {
-      (
-        options?.onRecordingError ??
-        ((recordingError: unknown) =>
-          process.emitWarning(
-            `tracewarden: a tool result could not be recorded: ${String(recordingError)}`,
-            { code: 'TRACEWARDEN_RECORDING' },
-          ))
-      )(error);
+      report(error);
     }
   }
 
@@ -417,6 +357,6 @@ export function tracewardenAgentMiddleware(
     wrapModelCall,
     wrapToolCall,
   };
-  Object.defineProperty(middleware, 'tracers', { get: () => tracers, enumerable: false });
+  Object.defineProperty(middleware, 'tracers', { get: () => kept.list, enumerable: false });
   return middleware as unknown as TracewardenAgentMiddleware;
 }

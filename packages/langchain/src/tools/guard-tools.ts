@@ -23,6 +23,7 @@ import {
 } from '../tracing/check-unlinked-tool-call.js';
 import { linkCall, tracerOfCall } from '../tracing/conversation-links.js';
 import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
+import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
 
 /**
  * What a guarded tool does with a guard's refusal (rate limit, budget, breaker, timeout,
@@ -335,6 +336,8 @@ export function guardTool<Tool extends GuardableTool>(
   return guardTools([tool], options)[0] as Tool;
 }
 
+const reportRefusalRecording = recordingErrorReporter(undefined, 'a refused tool call');
+
 /**
  * A guarded tool's run no model call proposed (no TOOL_CALL for its id, or one the handler
  * recorded for the run itself, `unlinked`): checked against the policy on the trace so far,
@@ -374,10 +377,7 @@ function checkUnlinkedRun(
       }
       if (error !== undefined) recordBlockedResult(tracer, review, error, name);
     } catch (recordingError) {
-      process.emitWarning(
-        `tracewarden: a refused tool call could not be recorded: ${String(recordingError)}`,
-        { code: 'TRACEWARDEN_RECORDING' },
-      );
+      reportRefusalRecording(recordingError);
     }
   }
   return error === undefined ? { callId } : { error, callId };

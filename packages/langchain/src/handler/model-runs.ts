@@ -1,0 +1,133 @@
+import type { Serialized } from '@langchain/core/load/serializable';
+import type { LLMResult } from '@langchain/core/outputs';
+import type { ModelCallStartInput, NeutralMessage } from '@tracewarden/core';
+import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
+import type { LooseMessage } from '../messages/messages-to-neutral.js';
+import { modelCallInfo, rawRequestOf } from '../messages/model-call-info.js';
+import { tracerOfMessages } from '../tracing/conversation-links.js';
+import { finishModelCall } from '../tracing/finish-model-call.js';
+import { runMetadata } from '../tracing/run-metadata.js';
+import type { HandlerContext } from './handler-context.js';
+
+/** The keep-it answer of `keepRefusedCall` (one function, not one per call). */
+const keepRefusedCall = () => true;
+
+/**
+ * A handler's chat model and LLM runs: the request at the start (with the model-call guards),
+ * streamed tokens, the response and its policy review at the end, or the error.
+ * @internal
+ */
+export class ModelRuns {
+  readonly #context: HandlerContext;
+
+  constructor(context: HandlerContext) {
+    this.#context = context;
+  }
+
+  /**
+   * Opens a model run and records its request: the messages new to the trace (`neutral`,
+   * converted only once the trace is known). A guard's refusal is rethrown when blocking.
+   */
+  start(
+    llm: Serialized,
+    messages: readonly LooseMessage[],
+    neutral: () => NeutralMessage[],
+    runId: string,
+    parentRunId: string | undefined,
+    extraParams: Record<string, unknown> | undefined,
+    tags: string[] | undefined,
+    metadata: Record<string, unknown> | undefined,
+    runName: string | undefined,
+  ): void {
+    const context = this.#context;
+    const info = modelCallInfo(llm, extraParams, metadata);
+    const run = context.runs.open(runId, parentRunId, runName ?? info.className, tags, metadata);
+    try {
+      const tracer = context.runs.tracerOf(run, () => tracerOfMessages(messages));
+      const signal = (extraParams?.options as { signal?: unknown } | undefined)?.signal;
+      const input: ModelCallStartInput = {
+        provider: info.provider,
+        api: info.className,
+        model: info.model,
+        messages: neutral(),
+        tools: info.tools,
+        stream: false,
+        raw: context.runtime.recordRaw ? rawRequestOf(extraParams) : undefined,
+        signal: signal instanceof AbortSignal ? signal : undefined,
+        tracer,
+        // the handler cannot edit the response: a refused call stays, and its tool run is refused
+        keepRefusedCall: context.refuse ? keepRefusedCall : undefined,
+      };
+      run.input = input;
+      run.handle = context.runtime.recorder.start(input);
+    } catch (error) {
+      context.runs.close(runId);
+      context.fail(error);
+    }
+  }
+
+  /** Aggregates a streamed token (time to first token, the live budget estimate); never throws. */
+  token(token: string, runId: string, chunk: unknown): void {
+    const run = this.#context.runs.get(runId);
+    const handle = run?.handle;
+    if (handle === undefined || run?.input === undefined) return;
+    try {
+      // the request was recorded as not streamed; the response is written when the call ends
+      run.input.stream = true;
+      handle.chunk(tokenDelta(token, chunk));
+    } catch (error) {
+      this.#context.report(error);
+    }
+  }
+
+  /**
+   * Records the response and its proposed tool calls' review: a blocked call throws
+   * `PolicyViolationError` in `throw` mode (rethrown when blocking).
+   */
+  end(output: LLMResult, runId: string): void {
+    const context = this.#context;
+    const run = context.runs.close(runId);
+    const handle = run?.handle;
+    if (run === undefined || handle === undefined) return;
+    try {
+      const generation = output.generations[0]?.[0] as
+        | { text?: string; message?: LooseMessage; generationInfo?: Record<string, unknown> }
+        | undefined;
+      const message: LooseMessage = generation?.message ?? {
+        type: 'ai',
+        content: generation?.text ?? '',
+      };
+      const response = messageToResponse(
+        message,
+        runId,
+        generation?.generationInfo,
+        output.llmOutput,
+      );
+      response.metadata = { langchain: runMetadata(run) };
+      // with a fixed tracer every run records there: the answer need not point to its trace
+      // (a WeakMap entry per answer, and the GC's work on it), only its call ids do (guarded
+      // tools find the trace of their call by them)
+      const outcome = finishModelCall(
+        handle,
+        message,
+        response,
+        context.runtime.recordRaw,
+        context.givenTracer === undefined ? generation?.message : undefined,
+      );
+      if (context.unlinkedPolicy !== undefined) context.reviewed.remember(outcome);
+    } catch (error) {
+      context.fail(error);
+    }
+  }
+
+  /** Records a failed model call (`cancelled` when the caller's signal aborted it). */
+  error(error: unknown, runId: string): void {
+    const run = this.#context.runs.close(runId);
+    if (run?.handle === undefined) return;
+    try {
+      run.handle.end(error);
+    } catch (recordingError) {
+      this.#context.report(recordingError);
+    }
+  }
+}

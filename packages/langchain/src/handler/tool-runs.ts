@@ -1,0 +1,182 @@
+import type { Serialized } from '@langchain/core/load/serializable';
+import { PolicyViolationError, recordToolResult, type Tracer } from '@tracewarden/core';
+import { toolCallIdOf } from '../messages/tool-output.js';
+import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
+import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
+import { tracerOfCall } from '../tracing/conversation-links.js';
+import { runMetadata } from '../tracing/run-metadata.js';
+import {
+  failedToolResultOf,
+  type ToolResultInput,
+  type ToolRun,
+  toolResultOf,
+} from '../tracing/tool-result-of.js';
+import type { HandlerContext } from './handler-context.js';
+import type { Run } from './run-registry.js';
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * A handler's tool runs: the TOOL_RESULT under the model's TOOL_CALL, a TOOL_CALL of their own
+ * for runs no model call proposed (checked against the policy first, when there is one), and
+ * the refusal of a call the policy refused (`refuse` mode).
+ * @internal
+ */
+export class ToolRuns {
+  readonly #context: HandlerContext;
+
+  constructor(context: HandlerContext) {
+    this.#context = context;
+  }
+
+  /**
+   * Opens a tool run. A call the policy refused is stopped with a `PolicyViolationError`; a run
+   * no model call proposed gets its TOOL_CALL now (checked first with a policy, and stopped
+   * when blocked).
+   */
+  start(
+    tool: Serialized,
+    input: string,
+    runId: string,
+    parentRunId: string | undefined,
+    tags: string[] | undefined,
+    metadata: Record<string, unknown> | undefined,
+    runName: string | undefined,
+    toolCallId: string | undefined,
+  ): void {
+    const context = this.#context;
+    const name =
+      runName ??
+      stringOf((tool as { name?: unknown } | undefined)?.name) ??
+      stringOf(tool?.id?.at(-1));
+    const policy = context.unlinkedPolicy;
+    let reviewed = false;
+    if (policy !== undefined) {
+      const claimed = context.reviewed.claim(toolCallId, name, input);
+      // the refusal is already recorded as the call's TOOL_RESULT
+      if (claimed.refusal !== undefined)
+        throw new PolicyViolationError({ violations: [], message: claimed.refusal });
+      reviewed = claimed.reviewed;
+    }
+    const run = context.runs.open(runId, parentRunId, name, tags, metadata);
+    run.startedAt = performance.now();
+    run.toolInput = input;
+    if (policy !== undefined && !reviewed) {
+      this.#checkUnlinked(run, policy, toolCallId, input);
+      return;
+    }
+    // Without a call id (a plain tool.invoke(args), or @langchain/core versions that do not pass
+    // it) the call is known at the end, from the ToolMessage the tool returns.
+    if (toolCallId === undefined) return;
+    try {
+      this.#resolveToolCall(run, toolCallId);
+    } catch (error) {
+      context.report(error);
+    }
+  }
+
+  /** Records the tool's output as the TOOL_RESULT of its call (a guarded tool's own record wins). */
+  end(output: unknown, runId: string): void {
+    this.#end(runId, toolCallIdOf(output), (run) => toolResultOf(output, run));
+  }
+
+  /** Records a tool that threw: the error text, its status (a guard error's own, else `failure`). */
+  error(error: unknown, runId: string): void {
+    this.#end(runId, undefined, (run) => failedToolResultOf(error, run));
+  }
+
+  /**
+   * With a policy: a tool run's TOOL_CALL, checked against the policy on the trace so far unless
+   * a model call of the trace proposed it (core's recorder reviewed it then). A blocked call is
+   * recorded with its refusal and stopped by throwing (the handler raises errors with a policy).
+   * A policy that throws fails the run closed.
+   */
+  #checkUnlinked(
+    run: Run,
+    policy: UnlinkedCallPolicy,
+    toolCallId: string | undefined,
+    input: string,
+  ): void {
+    const context = this.#context;
+    let tracer: Tracer | undefined;
+    const callId = toolCallId ?? run.runId;
+    try {
+      tracer = context.runs.tracerOf(run, () => tracerOfCall(toolCallId));
+      run.callId = callId;
+      run.toolTracer = tracer;
+      if (tracer.findToolCall(callId) !== undefined) return;
+    } catch (error) {
+      context.report(error);
+    }
+    let error: PolicyViolationError | undefined;
+    try {
+      error = admitUnlinkedToolCall(
+        tracer,
+        policy,
+        {
+          callId,
+          name: run.name ?? 'tool',
+          input,
+          metadata: { langchain: runMetadata(run) },
+        },
+        context.report,
+      ).error;
+    } catch (policyError) {
+      context.runs.close(run.runId);
+      throw policyError;
+    }
+    if (error === undefined) return;
+    // LangChain sends no end callback for a run its handler stopped
+    context.runs.close(run.runId);
+    throw error;
+  }
+
+  /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */
+  #resolveToolCall(run: Run, toolCallId: string | undefined): void {
+    const context = this.#context;
+    const tracer = context.runs.tracerOf(run, () => tracerOfCall(toolCallId));
+    const callId = toolCallId ?? run.runId;
+    run.callId = callId;
+    run.toolTracer = tracer;
+    if (tracer.findToolCall(callId) !== undefined) return;
+    // a run no model call of this trace proposed: its TOOL_CALL goes under the latest answer
+    admitUnlinkedToolCall(
+      tracer,
+      undefined,
+      {
+        callId,
+        name: run.name ?? 'tool',
+        input: run.toolInput ?? '{}',
+        metadata: { langchain: runMetadata(run) },
+      },
+      context.report,
+    );
+  }
+
+  #end(
+    runId: string,
+    callIdInOutput: string | undefined,
+    result: (run: ToolRun) => ToolResultInput,
+  ): void {
+    const context = this.#context;
+    const run = context.runs.close(runId);
+    if (run === undefined) return;
+    try {
+      if (run.callId === undefined) this.#resolveToolCall(run, callIdInOutput);
+      if (run.toolTracer === undefined || run.callId === undefined) return;
+      recordToolResult(
+        run.toolTracer,
+        result({
+          callId: run.callId,
+          toolName: run.name,
+          startedAt: run.startedAt ?? 0,
+          langchain: runMetadata(run),
+        }),
+      );
+    } catch (error) {
+      context.report(error);
+    }
+  }
+}
