@@ -10,7 +10,12 @@ import {
   type JsonSchema,
   requestSchemas,
 } from '../openapi/index.js';
-import type { CollectorStore, Organization } from '../storage/index.js';
+import type {
+  CollectorStore,
+  DatasetEntry,
+  DatasetSummary,
+  Organization,
+} from '../storage/index.js';
 
 /** What the handler needs from the running server. @internal */
 export interface HandlerContext {
@@ -45,9 +50,14 @@ interface Route {
 const maxPageSize = 1000;
 const maxTraceIdLength = 256;
 
-function pageSize(query: URLSearchParams, fallback: number): number {
+/** The page a list request asks for: `?cursor=` and `?limit=` (else `fallback` items). */
+function pageRequest(
+  query: URLSearchParams,
+  fallback: number,
+): { cursor: string | undefined; limit: number } {
+  const cursor = query.get('cursor') ?? undefined;
   const text = query.get('limit');
-  if (text === null) return fallback;
+  if (text === null) return { cursor, limit: fallback };
   const value = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= 1 && value <= maxPageSize)) {
     throw new ServerError({
@@ -56,11 +66,7 @@ function pageSize(query: URLSearchParams, fallback: number): number {
       details: { field: 'limit' },
     });
   }
-  return value;
-}
-
-function cursorOf(query: URLSearchParams): string | undefined {
-  return query.get('cursor') ?? undefined;
+  return { cursor, limit: value };
 }
 
 function traceNotFound(traceId: string): ServerError {
@@ -83,7 +89,17 @@ function datasetNotFound(name: string): ServerError {
  * Checks a body against its request schema (the one the OpenAPI document publishes).
  * @throws core's `TraceError` `VALIDATION` naming the first field that does not fit
  */
-function requireBody(schema: JsonSchema, body: unknown, example: string): void {
+/**
+ * Reads a JSON body and checks it against its request schema; `example` shows a body that would
+ * do, in the error.
+ */
+async function readCheckedBody<T>(
+  request: IncomingMessage,
+  limits: HandlerContext['limits'],
+  schema: JsonSchema,
+  example: string,
+): Promise<T> {
+  const body = await readJsonBody(request, limits);
   const problem = checkBody(schema, body);
   if (problem !== undefined) {
     throw new TraceError({
@@ -92,6 +108,7 @@ function requireBody(schema: JsonSchema, body: unknown, example: string): void {
       details: { field: problem.path },
     });
   }
+  return body as T;
 }
 
 /**
@@ -105,15 +122,22 @@ export function createRequestHandler(
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const { store, limits } = context;
 
+  const datasetWithEntries = async (
+    organizationId: number,
+    name: string,
+  ): Promise<{ dataset: DatasetSummary; entries: DatasetEntry[] }> => {
+    const dataset = await store.dataset(organizationId, name);
+    const entries = await store.datasetEntries(organizationId, name);
+    if (dataset === undefined || entries === undefined) throw datasetNotFound(name);
+    return { dataset, entries };
+  };
+
   const routes: Route[] = [
     {
       pattern: /^\/traces$/,
       methods: {
         GET: async (_request, response, { organization, query }) => {
-          const page = await store.listTraces(organization.id, {
-            cursor: cursorOf(query),
-            limit: pageSize(query, 50),
-          });
+          const page = await store.listTraces(organization.id, pageRequest(query, 50));
           sendJson(response, 200, { traces: page.items, next_cursor: page.next_cursor });
         },
       },
@@ -136,21 +160,17 @@ export function createRequestHandler(
       pattern: /^\/traces\/([^/]+)\/blocks$/,
       methods: {
         GET: async (_request, response, { organization, id: traceId, query }) => {
-          const page = await store.listBlocks(organization.id, traceId, {
-            cursor: cursorOf(query),
-            limit: pageSize(query, 500),
-          });
+          const page = await store.listBlocks(organization.id, traceId, pageRequest(query, 500));
           if (page === undefined) throw traceNotFound(traceId);
           sendJson(response, 200, { blocks: page.items, next_cursor: page.next_cursor });
         },
         POST: async (request, response, { organization, id: traceId }) => {
-          const body = await readJsonBody(request, limits);
-          requireBody(
+          const { blocks } = await readCheckedBody<{ blocks: unknown[] }>(
+            request,
+            limits,
             requestSchemas.PostBlocks,
-            body,
             '{ "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
           );
-          const blocks = (body as { blocks: unknown[] }).blocks;
           if (traceId.length > maxTraceIdLength) {
             throw new TraceError({
               code: 'VALIDATION',
@@ -207,20 +227,19 @@ export function createRequestHandler(
       pattern: /^\/datasets$/,
       methods: {
         GET: async (_request, response, { organization, query }) => {
-          const page = await store.listDatasets(organization.id, {
-            cursor: cursorOf(query),
-            limit: pageSize(query, 50),
-          });
+          const page = await store.listDatasets(organization.id, pageRequest(query, 50));
           sendJson(response, 200, { datasets: page.items, next_cursor: page.next_cursor });
         },
         POST: async (request, response, { organization }) => {
-          const body = await readJsonBody(request, limits);
-          requireBody(
+          const { name, metadata } = await readCheckedBody<{
+            name: string;
+            metadata?: Record<string, unknown>;
+          }>(
+            request,
+            limits,
             requestSchemas.CreateDataset,
-            body,
             '{ "name": "<dataset>", "metadata": { ... } }',
           );
-          const { name, metadata } = body as { name: string; metadata?: Record<string, unknown> };
           sendJson(response, 201, await store.createDataset(organization.id, name, metadata));
         },
       },
@@ -229,10 +248,8 @@ export function createRequestHandler(
       pattern: /^\/datasets\/([^/]+)$/,
       methods: {
         GET: async (_request, response, { organization, id: name }) => {
-          const dataset = await store.dataset(organization.id, name);
-          const traces = await store.datasetEntries(organization.id, name);
-          if (dataset === undefined || traces === undefined) throw datasetNotFound(name);
-          sendJson(response, 200, { ...dataset, traces });
+          const { dataset, entries } = await datasetWithEntries(organization.id, name);
+          sendJson(response, 200, { ...dataset, traces: entries });
         },
         DELETE: async (_request, response, { organization, id: name }) => {
           if (!(await store.deleteDataset(organization.id, name))) throw datasetNotFound(name);
@@ -244,15 +261,14 @@ export function createRequestHandler(
       pattern: /^\/datasets\/([^/]+)\/traces$/,
       methods: {
         POST: async (request, response, { organization, id: name }) => {
-          const body = await readJsonBody(request, limits);
-          requireBody(
+          const { traces } = await readCheckedBody<{
+            traces: { trace_id: string; metadata?: Record<string, unknown> }[];
+          }>(
+            request,
+            limits,
             requestSchemas.AddDatasetTraces,
-            body,
             '{ "traces": [{ "trace_id": "tr_...", "metadata": { ... } }] }',
           );
-          const { traces } = body as {
-            traces: { trace_id: string; metadata?: Record<string, unknown> }[];
-          };
           const added = await store.addDatasetTraces(organization.id, name, traces);
           sendJson(response, 200, { dataset: name, added });
         },
@@ -262,9 +278,7 @@ export function createRequestHandler(
       pattern: /^\/datasets\/([^/]+)\/export$/,
       methods: {
         GET: async (_request, response, { organization, id: name, query }) => {
-          const dataset = await store.dataset(organization.id, name);
-          const entries = await store.datasetEntries(organization.id, name);
-          if (dataset === undefined || entries === undefined) throw datasetNotFound(name);
+          const { dataset, entries } = await datasetWithEntries(organization.id, name);
           const fidelity = query.get('fidelity') ?? 'lossless';
           if (fidelity !== 'chat' && fidelity !== 'lossless' && fidelity !== 'exact') {
             throw new ServerError({
@@ -312,8 +326,12 @@ export function createRequestHandler(
     response: ServerResponse,
     organization: Organization,
   ) {
-    const body = await readJsonBody(request, limits);
-    requireBody(requestSchemas.PushTrace, body, '{ "messages": [[event, ...], ...] }');
+    const body = await readCheckedBody<unknown>(
+      request,
+      limits,
+      requestSchemas.PushTrace,
+      '{ "messages": [[event, ...], ...] }',
+    );
     const { traces, dataset } = parsePushBody(body, context.ids);
     const ids = await store.importTraces(organization.id, traces, {
       blockLimits: context.blockLimits,
