@@ -7,7 +7,8 @@
  * variants of each are timed in interleaved rounds (this machine is shared), and the handler's
  * own callbacks are also timed directly, without LangChain's callback manager.
  *
- * - model call: `FakeListChatModel.invoke()` (no network), a two-message request;
+ * - model call: `FakeListChatModel.invoke()` (no network), a two-message request; also with a
+ *   handler given no `tracer`, which makes a trace per top-level run (`createTracer()` each);
  * - tool call: `tool().invoke(toolCall)` whose TOOL_CALL is already in the trace (the usual
  *   loop: the handler recorded the model's call), so the handler records its TOOL_RESULT; 100
  *   calls per trace. Two more rows take the path that avoids LangChain's callback manager: the
@@ -129,10 +130,18 @@ const traced = () => {
   return model.invoke(messages, { callbacks: [handler] });
 };
 
+// without a tracer, as `new TracewardenCallbackHandler()` is used: each top-level run that
+// continues no recorded conversation gets a new trace (createTracer() per call here)
+const ownTraces = new TracewardenCallbackHandler({ pricing: false });
+
 const modelRows = await interleaved([
   { name: 'model.invoke, no callbacks', fn: () => model.invoke(messages) },
   { name: 'model.invoke, no-op handler', fn: () => model.invoke(messages, { callbacks: [noop] }) },
   { name: 'model.invoke, TracewardenCallbackHandler', fn: traced },
+  {
+    name: 'model.invoke, handler without tracer (a trace a call)',
+    fn: () => model.invoke(messages, { callbacks: [ownTraces] }),
+  },
 ]);
 globalThis.gc?.();
 
@@ -272,6 +281,10 @@ for (const [what, rows, target] of [
     `\nadded per ${what}: ${added(rows.wall, 2, 0)} µs wall / ${added(rows.cpu, 2, 0)} µs CPU vs no callbacks, ` +
       `${added(rows.wall, 2, 1)} µs wall / ${added(rows.cpu, 2, 1)} µs CPU vs a no-op handler (target < ${target} µs)`,
   );
+console.log(
+  `added per model call by a handler without tracer (a new trace each): ${added(modelRows.wall, 3, 0)} µs wall / ` +
+    `${added(modelRows.cpu, 3, 0)} µs CPU vs no callbacks`,
+);
 for (const [row, what] of [
   [3, 'guardTools (no tracer)'],
   [4, 'guardTools({ tracer })'],
