@@ -67,29 +67,45 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       return false;
     }
   };
+  /** A model's per-token rates, from the price table. */
+  const ratesOf = (priceProvider: string | undefined, model: string, now: number): Rates => {
+    // A framework's provider id the table does not know (an OpenAI-compatible provider named
+    // by the user, a mock): price the model by its id alone rather than not at all.
+    const tableProvider =
+      provider === undefined && priceProvider !== undefined && !priceable(priceProvider, model)
+        ? undefined
+        : priceProvider;
+    const input = price(tableProvider, model, 1_000_000, 0, 0);
+    const cached = price(tableProvider, model, 1_000_000, 1_000_000, 0);
+    const output = price(tableProvider, model, 0, 0, 1_000_000);
+    return {
+      input: input.cost_usd / 1e6,
+      cached: cached.cost_usd / 1e6,
+      output: output.cost_usd / 1e6,
+      record: input,
+      expires: now + cacheMs,
+    };
+  };
+  // The last model priced: a process usually calls one model over and over, and this skips the
+  // provider family, the key string and the map lookup (the recorder prices every call).
+  let lastModel: string | undefined;
+  let lastProvider: string | undefined;
+  let lastRates: Rates | undefined;
   return (model, usage, callProvider) => {
     const now = Date.now();
-    const priceProvider = provider ?? providerFamily(callProvider);
-    const key = priceProvider === undefined ? model : `${priceProvider}\u0000${model}`;
-    let rates = cache.get(key);
+    let rates =
+      model === lastModel && callProvider === lastProvider && lastRates !== undefined
+        ? lastRates
+        : undefined;
     if (rates === undefined || rates.expires < now) {
-      // A framework's provider id the table does not know (an OpenAI-compatible provider named
-      // by the user, a mock): price the model by its id alone rather than not at all.
-      const tableProvider =
-        provider === undefined && priceProvider !== undefined && !priceable(priceProvider, model)
-          ? undefined
-          : priceProvider;
-      const input = price(tableProvider, model, 1_000_000, 0, 0);
-      const cached = price(tableProvider, model, 1_000_000, 1_000_000, 0);
-      const output = price(tableProvider, model, 0, 0, 1_000_000);
-      rates = {
-        input: input.cost_usd / 1e6,
-        cached: cached.cost_usd / 1e6,
-        output: output.cost_usd / 1e6,
-        record: input,
-        expires: now + cacheMs,
-      };
+      const priceProvider = provider ?? providerFamily(callProvider);
+      const key = priceProvider === undefined ? model : `${priceProvider}\u0000${model}`;
+      rates = cache.get(key);
+      if (rates === undefined || rates.expires < now) rates = ratesOf(priceProvider, model, now);
       cache.set(key, rates);
+      lastModel = model;
+      lastProvider = callProvider;
+      lastRates = rates;
     }
     const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
     const usd =
