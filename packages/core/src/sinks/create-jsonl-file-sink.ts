@@ -53,6 +53,19 @@ const defaultJsonlBufferBytes = 64 * 1024;
 const newline = 10;
 const empty = new Uint8Array(0);
 
+function pendingBlocksOf(this: { [exitStateKey]?: UnwrittenBlocks }): number {
+  return this[exitStateKey]?.pendingBlocks?.() ?? 0;
+}
+
+// One getter shared by every JSONL file sink: a getter written in the object literal gives each
+// sink a hidden class of its own, which (in old space) keeps the sink's state alive across
+// scavenges until a full GC, as in create-memory-sink.ts (decision 080).
+const pendingBlocksProperty: PropertyDescriptor = {
+  get: pendingBlocksOf,
+  enumerable: true,
+  configurable: true,
+};
+
 // The serialized size of a block before any was serialized: a small guarded call's blocks are
 // 400-900 characters each. Only decides when the first background append starts.
 const initialCharsPerBlock = 512;
@@ -121,6 +134,7 @@ export function createJsonlFileSink(
     path,
     writeAtExit: options.flushOnExit === true,
     unwrittenBlocks: () => headBlocks + blocks.length + inFlightBlocks,
+    pendingBlocks: () => headBlocks + blocks.length,
     writeNow,
   };
   // Blocks write() could not serialise: they are lost, so every later flush() says so.
@@ -312,13 +326,10 @@ export function createJsonlFileSink(
     onError?.(unwritable);
   }
 
-  const sink: JsonlFileSink = {
+  const sink = {
     path,
-    get pendingBlocks() {
-      return headBlocks + blocks.length;
-    },
 
-    write(block) {
+    write(block: Block) {
       if (closed) {
         throw new SinkError({
           code: 'SINK_CLOSED',
@@ -355,5 +366,6 @@ export function createJsonlFileSink(
     },
   };
   (sink as { [exitStateKey]?: UnwrittenBlocks })[exitStateKey] = exitState;
-  return sink;
+  Object.defineProperty(sink, 'pendingBlocks', pendingBlocksProperty);
+  return sink as typeof sink & Pick<JsonlFileSink, 'pendingBlocks'>;
 }

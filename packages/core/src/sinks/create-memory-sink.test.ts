@@ -25,4 +25,26 @@ describe('createMemorySink', () => {
     expect(() => sink.write(message)).toThrow(SinkError);
     expect(sink.blocks).toHaveLength(2);
   });
+
+  it('works when spread into a wrapper of your own', async () => {
+    const sink = createMemorySink();
+    const seen: string[] = [];
+    const tracer = createTracer({
+      sinks: [
+        {
+          ...sink,
+          write: (block) => {
+            seen.push(block.id);
+            sink.write(block);
+          },
+        },
+      ],
+    });
+    const message = tracer.logMessage({ role: 'user', content: 'hi' });
+    await tracer.shutdown();
+    expect(seen).toEqual([message.id]);
+    expect(sink.blocks).toEqual([message]);
+    expect(sink.closed).toBe(true);
+    expect({ ...sink }).toMatchObject({ closed: true, blocks: [message] });
+  });
 });

@@ -8,6 +8,8 @@ export interface UnwrittenBlocks {
   readonly path: string;
   /** Blocks buffered and not yet written (including those of an append still in flight). */
   unwrittenBlocks(): number;
+  /** Blocks buffered and not yet handed to an append (a sink's `pendingBlocks`), if it counts them. */
+  pendingBlocks?(): number;
   /** Writes what is buffered synchronously; returns how many blocks it could not write. */
   writeNow(): number;
   /** Write at exit instead of warning (a tracer with `flushOnExit` asked for it). */
