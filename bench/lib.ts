@@ -72,3 +72,14 @@ export function report(title: string, rows: Measurement[]): void {
 export function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
+
+/**
+ * The node flags that select the packages' TypeScript sources, when this process was started
+ * with them (`pnpm bench:source`); none when it runs on the built `dist` (`pnpm bench`). Child
+ * processes a bench starts pass these on, so a whole run measures one or the other.
+ */
+export function packageConditions(): string[] {
+  return process.execArgv.includes('--conditions=@tracewarden/source')
+    ? ['--conditions=@tracewarden/source']
+    : [];
+}

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageConditions } from './lib.js';
 
 /**
  * Starts bench/scripted-server-process.ts (the scripted server, echo fallback) in a child
@@ -14,7 +15,7 @@ export async function startServerProcess(): Promise<{ url: string; kill(): void 
   const script = join(dirname(fileURLToPath(import.meta.url)), 'scripted-server-process.ts');
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--conditions=@tracewarden/source', '--import', 'tsx', script],
+    [...packageConditions(), '--import', 'tsx', script],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const kill = () => {
