@@ -11,6 +11,8 @@
  *
  * "one new 30 KB output" replaces the last benign output of the trace by a 30 KB file (corpus
  * outputs joined) that the detector has not seen: the cost of the first look at a large output.
+ * Its text repeats a few dev outputs (as a long list of records repeats its keys), so the row
+ * "distinct texts" does the same with 30 KB of distinct outputs of every split, the harder case.
  *
  * Times are CPU time per operation (ns). Run: `node --conditions=@tracewarden/source --expose-gc --import tsx bench/detection.bench.ts`
  */
@@ -110,17 +112,35 @@ const texts = dev.flatMap((run) =>
 );
 let large = '';
 for (let i = 0; large.length < 30_000; i++) large += `${texts[i % texts.length]}\n`;
+// the same size made of distinct outputs of every split: the first texts of the dev split repeat
+// (the detector reads each distinct sentence once), a real output repeats its keys only
+const distinct = [
+  ...new Set(
+    (['blind-2', 'sealed', 'novel', 'fresh', 'held-out', 'dev'] as const).flatMap((split) =>
+      loadCorpus(split).flatMap((run) =>
+        run.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)),
+      ),
+    ),
+  ),
+].filter((text) => text.length > 200);
+let largeDistinct = '';
+for (let i = 0; largeDistinct.length < 30_000; i += 7)
+  largeDistinct += `${distinct[i % distinct.length]}\n`;
 const lastBenign = trace
   .slice(0, trace.length - attackPrefix.length)
   .findLastIndex((m) => m.role === 'tool');
-function largeTrace(): Record<string, unknown>[] {
+function largeTrace(text: string): Record<string, unknown>[] {
   nonce++;
-  return trace.map((m, i) => (i === lastBenign ? { ...m, content: `${large} [${nonce}]` } : m));
+  return trace.map((m, i) => (i === lastBenign ? { ...m, content: `${text} [${nonce}]` } : m));
 }
-const largeTraces = Array.from({ length: 60 }, largeTrace);
+const largeTraces = Array.from({ length: 60 }, () => largeTrace(large));
 let largeAt = 0;
 const nextLarge = (): Record<string, unknown>[] =>
   largeTraces[largeAt++ % largeTraces.length] as Record<string, unknown>[];
+const distinctTraces = Array.from({ length: 60 }, () => largeTrace(largeDistinct));
+let distinctAt = 0;
+const nextDistinct = (): Record<string, unknown>[] =>
+  distinctTraces[distinctAt++ % distinctTraces.length] as Record<string, unknown>[];
 
 if (policy.checkToolCall(trace, attackCall).allowed)
   throw new Error('the bench attack is not blocked');
@@ -147,6 +167,11 @@ report('per proposed tool call (checkToolCall on a 100-message trace)', [
   measure(
     'recommendedPolicy, one new 30 KB output',
     () => policy.checkToolCall(nextLarge(), attackCall),
+    { batch: 6, samples: 9, warmup: 0 },
+  ),
+  measure(
+    'recommendedPolicy, one new 30 KB output, distinct texts',
+    () => policy.checkToolCall(nextDistinct(), attackCall),
     { batch: 6, samples: 9, warmup: 0 },
   ),
 ]);

@@ -1,6 +1,7 @@
 import { isSpace } from '../../text/is-space.js';
+import { createTextCache } from './create-text-cache.js';
 import { BIAS, type Signal, signals } from './injection-signals.js';
-import { normalizeInjectionText } from './normalize-injection-text.js';
+import { normalizeInjectionLines, normalizeInjectionText } from './normalize-injection-text.js';
 
 /** Why a text scored as a prompt injection: the signals of its most suspicious window. */
 export interface PromptInjectionFinding {
@@ -64,8 +65,19 @@ interface Sentence {
 // "the Post Office" look the same); only a request sentence for the data-flow rule.
 const glued =
   /[a-z0-9)]\s+(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
+// the same on the raw sentences of a text, one per line (made on first use: `linePattern` is below)
+let gluedLines: RegExp | undefined;
 
-const asciiWord = /[A-Za-z]{3}/;
+/** `/[A-Za-z]{3}/.test(text.slice(start, end))` without the slice's regex call. */
+function hasAsciiWord(text: string, start: number, end: number): boolean {
+  let run = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i) | 32;
+    run = c >= 97 && c <= 122 ? run + 1 : 0;
+    if (run === 3) return true;
+  }
+  return false;
+}
 const hasWord = /\p{L}{3}/u;
 const markerHint = /[<%#[｜]/;
 
@@ -135,41 +147,158 @@ export function forEachBoundary(text: string, found: (at: number, length: number
   if (n >= 2 && text.charCodeAt(n - 2) === 124 && text.charCodeAt(n - 1) === 62) found(n, 0);
 }
 
+// whitespace but the line break, inside a character class
+const SPACES_BUT_NEWLINE = String.raw`\t\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff`;
+
+/**
+ * A pattern for many sentences at once, one per line: global, multiline (`^` and `$` at each
+ * sentence's ends) and unable to cross a line, so a match that starts on a line is a match of
+ * that sentence alone. `\s`, `\W`, `\S`, `\D` and negated classes leave out `\n`; on normalised
+ * sentences (`normalised`), which hold no whitespace but single spaces, `\s` reads as a space.
+ * @param pattern - a pattern written for one sentence
+ * @param normalised - whether the lines are normalised sentences
+ * @returns the pattern for lines
+ * @internal
+ */
+export function linePattern(pattern: RegExp, normalised = true): RegExp {
+  const source = pattern.source;
+  let out = '';
+  let inClass = false;
+  let negated = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      i++;
+      if (next === 's') {
+        if (normalised) out += inClass ? ' ' : '[ ]';
+        else out += inClass ? SPACES_BUT_NEWLINE : `[${SPACES_BUT_NEWLINE}]`;
+      } else if ((next === 'W' || next === 'S' || next === 'D') && inClass) {
+        throw new Error(`linePattern: \\${next} inside a class of ${source}`);
+      } else if (next === 'W' || next === 'S' || next === 'D') {
+        out += `[^\\${next.toLowerCase()}\\n]`;
+      } else out += c + next;
+      continue;
+    }
+    if (!inClass && c === '[') {
+      inClass = true;
+      negated = source[i + 1] === '^';
+      out += c;
+      continue;
+    }
+    // `]` first in a class is a literal `]`
+    if (inClass && c === ']' && !out.endsWith('[') && !out.endsWith('[^')) {
+      if (negated) out += '\\n';
+      inClass = false;
+    }
+    out += c;
+  }
+  return new RegExp(out, [...new Set([...pattern.flags, 'g', 'm'])].join(''));
+}
+
+const linePatterns = signals.map((signal) => linePattern(signal.pattern));
+
+/** The signals of one normalised sentence, pattern by pattern. */
+function maskOf(normalised: string): number {
+  let mask = 0;
+  for (let i = 0; i < signals.length; i++)
+    if ((signals[i] as Signal).pattern.test(normalised)) mask |= 1 << i;
+  return mask;
+}
+
+const nonAscii = /[^\x00-\x7f]/;
+
+/** `raws` at `order[from..to)`, joined by line breaks. */
+function linesOf(
+  raws: readonly string[],
+  order: readonly number[],
+  from: number,
+  to: number,
+): string {
+  let joined = raws[order[from] as number] as string;
+  for (let i = from + 1; i < to; i++) joined += `\n${raws[order[i] as number]}`;
+  return joined;
+}
+
 function sentencesOf(text: string): Sentence[] {
   const out: Sentence[] = [];
+  const raws: string[] = [];
+  // Each distinct sentence is read once: tool outputs repeat their keys and values (a list of
+  // transactions, an inbox), and a 30 KB output often has a tenth as many distinct sentences
+  // (bench/detection.bench.ts, "one new 30 KB output")
+  const distinct = new Map<string, number>();
+  const readings: number[] = [];
   let start = 0;
   const push = (end: number): void => {
     if (end <= start) return;
     const raw = text.slice(start, end);
     // a line without a word of three letters (ids, amounts, dates, JSON punctuation) carries no
     // signal but a template marker
-    if (!asciiWord.test(raw) && !hasWord.test(raw) && !markerHint.test(raw)) return;
-    const normalised = normalizeInjectionText(raw);
-    let mask = 0;
-    let weight = 0;
-    for (let i = 0; i < signals.length; i++) {
-      const signal = signals[i] as Signal;
-      if (signal.pattern.test(normalised)) {
-        mask |= 1 << i;
-        weight += signal.weight;
-      }
+    if (!hasAsciiWord(text, start, end) && !hasWord.test(raw) && !markerHint.test(raw)) return;
+    let reading = distinct.get(raw);
+    if (reading === undefined) {
+      reading = raws.length;
+      distinct.set(raw, reading);
+      raws.push(raw);
     }
-    // an action with a concrete target weighs more than a bare imperative
-    if ((mask & (1 << ACTION_INDEX)) !== 0 && target.test(raw)) {
-      mask |= 1 << signals.length;
-      weight += TARGET_WEIGHT;
-      if (outOfPlace(text, start)) {
-        mask |= 1 << (signals.length + 1);
-        weight += OUT_OF_PLACE_WEIGHT;
-      }
-    }
-    out.push({ start, end, mask, weight, glued: glued.test(raw) });
+    readings.push(reading);
+    out.push({ start, end, mask: 0, weight: 0, glued: false });
   };
   forEachBoundary(text, (at, length) => {
     push(at);
     start = at + length;
   });
   push(text.length);
+  if (out.length === 0) return out;
+  // All sentences normalised and matched at once, one per line: one normalisation and one scan
+  // per pattern instead of one per sentence (bench/detection.bench.ts, "one new 30 KB output")
+  // ASCII sentences apart from the others: one non-ASCII character would send them all through
+  // the slower Unicode normalisation. `order[line]` is the distinct sentence on that line.
+  const order: number[] = [];
+  const others: number[] = [];
+  for (let k = 0; k < raws.length; k++) (nonAscii.test(raws[k] as string) ? others : order).push(k);
+  const asciiCount = order.length;
+  for (const k of others) order.push(k);
+  const pieces: string[] = [];
+  if (asciiCount > 0) pieces.push(normalizeInjectionLines(linesOf(raws, order, 0, asciiCount)));
+  if (others.length > 0)
+    pieces.push(normalizeInjectionLines(linesOf(raws, order, asciiCount, order.length)));
+  const lines = pieces.join('\n');
+  const masks = new Array<number>(raws.length).fill(0);
+  const starts: number[] = [0];
+  for (let p = lines.indexOf('\n'); p >= 0; p = lines.indexOf('\n', p + 1)) starts.push(p + 1);
+  if (starts.length === raws.length) {
+    starts.push(lines.length + 1);
+    for (let i = 0; i < linePatterns.length; i++) {
+      const pattern = linePatterns[i] as RegExp;
+      const bit = 1 << i;
+      pattern.lastIndex = 0;
+      let line = 0;
+      for (let m = pattern.exec(lines); m !== null; m = pattern.exec(lines)) {
+        while ((starts[line + 1] as number) <= m.index) line++;
+        const reading = order[line] as number;
+        masks[reading] = (masks[reading] as number) | bit;
+        if (line + 1 >= raws.length) break;
+        // one match per sentence is enough: on to the next one
+        pattern.lastIndex = starts[line + 1] as number;
+      }
+    }
+  } else {
+    // a normalisation that made or lost a line break (not expected): sentence by sentence
+    for (let k = 0; k < raws.length; k++)
+      masks[k] = maskOf(normalizeInjectionText(raws[k] as string));
+  }
+  for (let k = 0; k < out.length; k++) {
+    const sentence = out[k] as Sentence;
+    const reading = readings[k] as number;
+    sentence.mask = masks[reading] as number;
+    // an action with a concrete target weighs more than a bare imperative
+    if ((sentence.mask & (1 << ACTION_INDEX)) !== 0 && target.test(raws[reading] as string)) {
+      sentence.mask |= 1 << signals.length;
+      if (outOfPlace(text, sentence.start)) sentence.mask |= 1 << (signals.length + 1);
+    }
+    sentence.weight = weightOf(sentence.mask);
+  }
   return out;
 }
 
@@ -246,14 +375,12 @@ export function analysePromptInjection(text: string): PromptInjectionFinding {
 
 // Deterministic, so results can be reused: traces re-checked on every proposed call send the
 // same tool outputs again and again.
-const cache = new Map<string, Analysis>();
-const CACHE_SIZE = 4096;
+const cache = createTextCache<Analysis>(4096);
 
 function analysed(text: string): Analysis {
   const known = cache.get(text);
   if (known !== undefined) return known;
   const analysis = analyse(text);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(text, analysis);
   return analysis;
 }
@@ -328,6 +455,23 @@ export function findRequestSentences(text: string): [number, number][] {
   const analysis = analysed(text);
   if (analysis.requests !== undefined) return analysis.requests;
   const { sentences } = analysis;
+  const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  // the sentences' raw texts, one per line, searched at once for glued requests
+  const raw = sentences.map((sentence) => input.slice(sentence.start, sentence.end)).join('\n');
+  gluedLines ??= linePattern(glued, false);
+  gluedLines.lastIndex = 0;
+  let line = 0;
+  let lineEnd = raw.indexOf('\n');
+  for (let m = gluedLines.exec(raw); m !== null; m = gluedLines.exec(raw)) {
+    while (lineEnd >= 0 && lineEnd < m.index) {
+      line++;
+      lineEnd = raw.indexOf('\n', lineEnd + 1);
+    }
+    const sentence = sentences[line];
+    if (sentence !== undefined) sentence.glued = true;
+    if (lineEnd < 0) break;
+    gluedLines.lastIndex = lineEnd + 1;
+  }
   const requests: [number, number][] = [];
   for (let i = 0; i < sentences.length; i++) {
     const sentence = sentences[i] as Sentence;

@@ -1,6 +1,7 @@
 import type { EventStore } from '../runtime/event-store.js';
 import { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
+import { createTextCache } from './create-text-cache.js';
 
 /**
  * Where a value of a tool call's arguments first appeared in the trace: an element of
@@ -129,13 +130,11 @@ function roleOf(event: PolicyEvent): ValueSource['role'] {
 }
 
 // Lower-cased texts of events, by the text itself: traces are re-checked on every proposed call
-const lowered = new Map<string, string>();
-const LOWERED_SIZE = 4096;
+const lowered = createTextCache<string>(4096);
 function lower(text: string): string {
   const known = lowered.get(text);
   if (known !== undefined) return known;
   const value = text.toLowerCase();
-  if (lowered.size >= LOWERED_SIZE) lowered.delete(lowered.keys().next().value as string);
   lowered.set(text, value);
   return value;
 }

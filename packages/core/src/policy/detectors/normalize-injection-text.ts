@@ -82,8 +82,11 @@ const ascii = /^[\x00-\x7f]*$/;
 const asciiSpacedHint = /\b[a-z] [a-z] [a-z] [a-z]\b/;
 const asciiSpaced = /\b(?:[a-z] ){3,}[a-z]\b/g;
 const asciiLeetHint = /[a-z][\d@$]|[\d@$][a-z]/;
-// tokens that mix letters with leetspeak characters (the only ones `readLeet` may change)
-const asciiToken = /(?<![a-z\d@$])(?=[a-z\d@$]*?(?:[a-z][\d@$]|[\d@$][a-z]))[a-z\d@$]+/g;
+// tokens that mix letters with leetspeak characters (the only ones `readLeet` may change): a
+// token of these characters mixes them when it starts with a run of one kind followed by the
+// other (written so, not with a lazy lookahead, it costs a third on a 30 KB output's lines;
+// bench/detection.bench.ts, "one new 30 KB output")
+const asciiToken = /(?<![a-z\d@$])(?:[a-z]+[\d@$]|[\d@$]+[a-z])[a-z\d@$]*/g;
 // whitespace other than single spaces, or at either end
 const oddSpace = /\s\s|[^\S ]|^\s|\s$/;
 const spacedHint = /\b\p{L} \p{L} \p{L} \p{L}\b/u;
@@ -189,6 +192,48 @@ function readLeet(word: string): string {
     : word.replace(/[013457@$]/g, (c) => leet[c] ?? c);
 }
 
+const isLetter = (c: number): boolean => c >= 97 && c <= 122;
+// digits, `@` and `$`: the characters leetspeak puts in words
+const isLeet = (c: number): boolean => (c >= 48 && c <= 57) || c === 64 || c === 36;
+
+/**
+ * `text.replace(asciiToken, readLeet)` on lower-case ASCII text by one pass over the
+ * characters: only tokens that mix letters and leetspeak characters are read (the regex's
+ * lookbehind at every position cost about a millisecond on a 30 KB output's lines;
+ * bench/detection.bench.ts, "one new 30 KB output").
+ */
+function readAsciiLeet(text: string): string {
+  let out = '';
+  let copied = 0;
+  let start = -1;
+  let letters = false;
+  let leets = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const letter = isLetter(c);
+    if (letter || isLeet(c)) {
+      if (start < 0) {
+        start = i;
+        letters = false;
+        leets = false;
+      }
+      if (letter) letters = true;
+      else leets = true;
+      continue;
+    }
+    if (start >= 0 && letters && leets) {
+      const token = text.slice(start, i);
+      const read = readLeet(token);
+      if (read !== token) {
+        out += text.slice(copied, start) + read;
+        copied = i;
+      }
+    }
+    start = -1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 // zero-width, bidi and soft-hyphen characters hide words from filters
 const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 // "i g n o r e" -> "ignore": four or more single letters separated by single spaces
@@ -197,6 +242,41 @@ const spaced = /\b(?:\p{L} ){3,}\p{L}\b/gu;
 const token = /[\p{L}\d@$]+/gu;
 const hasLetter = /\p{L}/u;
 const hasLeet = /[\d@$]/;
+
+// whitespace runs other than single spaces within lines, or spaces at a line's ends
+const oddLineSpace = /[^\S\n]{2,}|[^\S \n]| \n|\n |^ | $/;
+
+/**
+ * {@link normalizeInjectionText} of each line of `lines` at once, lines kept apart by `\n`: one
+ * call for all the sentences of a text instead of one per sentence (the per-call work was the
+ * detector's second cost on a 30 KB output; bench/detection.bench.ts, "one new 30 KB output").
+ * Each line comes out as `normalizeInjectionText` would return it alone.
+ * @param lines - sentences joined by `\n` (none containing `\n`)
+ * @returns the normalised lines, joined by `\n`, as many as were given
+ * @internal
+ */
+export function normalizeInjectionLines(lines: string): string {
+  let out = lines.toLowerCase();
+  if (ascii.test(lines)) {
+    if (asciiSpacedHint.test(out)) out = out.replace(asciiSpaced, (m) => m.replaceAll(' ', ''));
+    out = readAsciiLeet(out);
+    out = correctAsciiWords(out);
+  } else {
+    out = out.normalize('NFKC').replace(invisible, '');
+    if (lookAlike.test(out))
+      out = out.replace(mixedWord, (w) =>
+        latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,
+      );
+    if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
+    if (leetHint.test(out)) out = out.replace(token, readLeet);
+    out = out.replace(word, correct);
+  }
+  if (!oddLineSpace.test(out)) return out;
+  return out
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/^ | $/g, '');
+}
 
 /**
  * The text as the signal patterns read it: NFKC, lower case, invisible characters removed,
