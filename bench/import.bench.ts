@@ -15,7 +15,8 @@
  *
  * Run: node --conditions=@tracewarden/source --import tsx bench/import.bench.ts
  * Env: SAMPLES (default 21); ADAPTERS=0 to time core only; BASELINE_SRC=<a copy of core's src> to
- * time it too, interleaved, as "(baseline)" rows (its adapters' rows import it).
+ * time it too, interleaved, as "(baseline)" rows (its adapters' rows import it); CORE_SRC=<a copy
+ * of core's src> to time instead of this checkout's (e.g. a commit, without others' work in progress).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -30,6 +31,8 @@ const cacheDirectory = (pkg: string) =>
   join(root, 'packages', pkg, 'node_modules/.cache/tracewarden-import-bench');
 /** Another copy of core's `src` (e.g. `git archive` of a commit) to time against, interleaved. */
 const baselineSource = process.env.BASELINE_SRC;
+/** Core's `src` to time: this checkout's unless given (e.g. a commit's, without work in progress). */
+const coreSource = process.env.CORE_SRC ?? join(root, 'packages/core/src');
 
 // esbuild comes with tsup (a root dev dependency); resolved through it, not installed again
 const requireFromTsup = createRequire(createRequire(import.meta.url).resolve('tsup'));
@@ -45,9 +48,11 @@ async function bundle(pkg: string, variant: string): Promise<{ url: string; impo
   const outfile = file(pkg);
   mkdirSync(dirname(outfile), { recursive: true });
   const source =
-    pkg === 'core' && variant === 'baseline'
-      ? (baselineSource as string)
-      : join(root, 'packages', pkg, 'src');
+    pkg !== 'core'
+      ? join(root, 'packages', pkg, 'src')
+      : variant === 'baseline'
+        ? (baselineSource as string)
+        : coreSource;
   const result = await esbuild.build({
     entryPoints: [join(source, 'index.ts')],
     bundle: true,
