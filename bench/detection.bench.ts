@@ -51,7 +51,15 @@ function measure(
 const pct = (part: number, whole: number): string =>
   whole === 0 ? '   -' : `${((100 * part) / whole).toFixed(1)}%`.padStart(6);
 
-for (const split of ['dev', 'held-out', 'fresh', 'novel', 'sealed', 'blind-2'] as const) {
+for (const split of [
+  'dev',
+  'held-out',
+  'fresh',
+  'novel',
+  'sealed',
+  'blind-2',
+  'blind-3',
+] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
   console.log(`\n## corpus: ${split} split`);

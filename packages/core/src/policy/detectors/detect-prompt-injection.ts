@@ -32,7 +32,9 @@ const FIELDS =
 const jsonField = new RegExp(`"(?:${FIELDS})"\\s*:\\s*"$`, 'i');
 const yamlField =
   /^\s*-?\s*(?:review[\w]*|description|comments?|bio|title|name|subject|snippet|caption|summary)\s*:\s/i;
-const OUT_OF_PLACE_WEIGHT = 2.5;
+// below what a warning needs with an action and a target (a review's "click here: <link>" is
+// ordinary), enough to taint the values of such a request
+const OUT_OF_PLACE_WEIGHT = 2.0;
 
 /**
  * Whether the sentence at `start` sits in a descriptive field: the value of the field is what
@@ -64,9 +66,13 @@ interface Sentence {
 // word ("grilled sea bass Pay the deposit to ..."). Not a signal of the score (proper names like
 // "the Post Office" look the same); only a request sentence for the data-flow rule.
 const glued =
-  /[a-z0-9)]\s+(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
+  /(?:[a-z0-9)]\s+|[。！？]\s*)(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
 // the same on the raw sentences of a text, one per line (made on first use: `linePattern` is below)
-let gluedLines: RegExp | undefined;
+let gluedLines: RegExp[] | undefined;
+// ... and one after an introductory phrase ("Per the standing instruction, send ..."): not an
+// imperative the score counts (too common in ordinary text), a request for the data flow
+const introduced =
+  /^[^,.:;!?\n]{3,60},\s+(?:please\s+)?(?:send|transfer|pay|wire|forward|e-?mail|invite|add|grant|share|delete|remove|visit|open|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
 
 /** `/[A-Za-z]{3}/.test(text.slice(start, end))` without the slice's regex call. */
 function hasAsciiWord(text: string, start: number, end: number): boolean {
@@ -458,19 +464,21 @@ export function findRequestSentences(text: string): [number, number][] {
   const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
   // the sentences' raw texts, one per line, searched at once for glued requests
   const raw = sentences.map((sentence) => input.slice(sentence.start, sentence.end)).join('\n');
-  gluedLines ??= linePattern(glued, false);
-  gluedLines.lastIndex = 0;
-  let line = 0;
-  let lineEnd = raw.indexOf('\n');
-  for (let m = gluedLines.exec(raw); m !== null; m = gluedLines.exec(raw)) {
-    while (lineEnd >= 0 && lineEnd < m.index) {
-      line++;
-      lineEnd = raw.indexOf('\n', lineEnd + 1);
+  gluedLines ??= [linePattern(glued, false), linePattern(introduced, false)];
+  for (const pattern of gluedLines) {
+    pattern.lastIndex = 0;
+    let line = 0;
+    let lineEnd = raw.indexOf('\n');
+    for (let m = pattern.exec(raw); m !== null; m = pattern.exec(raw)) {
+      while (lineEnd >= 0 && lineEnd < m.index) {
+        line++;
+        lineEnd = raw.indexOf('\n', lineEnd + 1);
+      }
+      const sentence = sentences[line];
+      if (sentence !== undefined) sentence.glued = true;
+      if (lineEnd < 0) break;
+      pattern.lastIndex = lineEnd + 1;
     }
-    const sentence = sentences[line];
-    if (sentence !== undefined) sentence.glued = true;
-    if (lineEnd < 0) break;
-    gluedLines.lastIndex = lineEnd + 1;
   }
   const requests: [number, number][] = [];
   for (let i = 0; i < sentences.length; i++) {
