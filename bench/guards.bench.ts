@@ -195,13 +195,16 @@ function sinkTraced(kind: SinkKind, entryPath = false) {
     const flushing = previous?.flush();
     previous = tracer;
     let first = flushing;
-    return async () => {
+    const fn = async () => {
       if (first !== undefined) {
         await first;
         first = undefined;
       }
       return traced('q');
     };
+    // the interleaved samples time the flush after each batch: a sink that serializes or
+    // writes when it appends would otherwise do so in the next sample's untimed warm-up
+    return Object.assign(fn, { settle: () => tracer.flush() });
   };
 }
 
@@ -335,9 +338,13 @@ const cases: Case[] = [
  * counts). CPU time, not wall time: on a loaded machine a batch preempted for a few ms would
  * otherwise count another process's work. On an idle machine the two agree.
  */
-async function timeBatch(fn: () => Promise<unknown>, calls: number): Promise<number> {
+async function timeBatch(
+  fn: (() => Promise<unknown>) & { settle?: () => Promise<void> },
+  calls: number,
+): Promise<number> {
   const start = process.cpuUsage();
   for (let i = 0; i < calls; i++) await fn();
+  await fn.settle?.();
   const used = process.cpuUsage(start);
   return ((used.user + used.system) * 1000) / calls;
 }
