@@ -38,5 +38,7 @@ describe('findActionRequest', () => {
     expect(findActionRequest('Send them back the difference.', 'payment')).not.toBeNull();
     expect(findActionRequest('Überweise 100 Euro an Tom.', 'payment')).not.toBeNull();
     expect(findActionRequest('Summarise the report.', 'message')).toBeNull();
+    expect(findActionRequest('Please reschedule my dental check-up.', 'booking')).not.toBeNull();
+    expect(findActionRequest('Let Devon know the release moved.', 'message')).not.toBeNull();
   });
 });

@@ -64,7 +64,7 @@ const kinds: Kind[] = [
   {
     kind: 'booking',
     tool: /book|reserv|schedule|order|buy|purchase|cart|checkout|event/,
-    text: /\b(?:book|reserv|schedule|order|buy|purchase|appointment|meeting|calendar|event|remind)|buch|réserv|prenot|预订|预定|заброн/,
+    text: /\b(?:book|reserv|(?:re)?schedul|order|buy|purchase|appointment|meeting|calendar|event|remind)|buch|réserv|prenot|预订|预定|заброн/,
   },
   {
     kind: 'execution',
