@@ -202,7 +202,11 @@ export function linePattern(pattern: RegExp, normalised = true): RegExp {
   return new RegExp(out, [...new Set([...pattern.flags, 'g', 'm'])].join(''));
 }
 
-const linePatterns = signals.map((signal) => linePattern(signal.pattern));
+/**
+ * The signals rewritten to match within one line of many, built on first use: rewriting them all
+ * at import added ~10 ms to every process that imports core (bench/import, paired).
+ */
+let linePatterns: RegExp[] | undefined;
 
 /** The signals of one normalised sentence, pattern by pattern. */
 function maskOf(normalised: string): number {
@@ -275,8 +279,9 @@ function sentencesOf(text: string): Sentence[] {
   for (let p = lines.indexOf('\n'); p >= 0; p = lines.indexOf('\n', p + 1)) starts.push(p + 1);
   if (starts.length === raws.length) {
     starts.push(lines.length + 1);
-    for (let i = 0; i < linePatterns.length; i++) {
-      const pattern = linePatterns[i] as RegExp;
+    const patterns = (linePatterns ??= signals.map((signal) => linePattern(signal.pattern)));
+    for (let i = 0; i < patterns.length; i++) {
+      const pattern = patterns[i] as RegExp;
       const bit = 1 << i;
       pattern.lastIndex = 0;
       let line = 0;
