@@ -14,7 +14,7 @@
  * Its text repeats a few dev outputs (as a long list of records repeats its keys), so the row
  * "distinct texts" does the same with 30 KB of distinct outputs of every split, the harder case.
  *
- * Times are CPU time per operation (ns). Run: `node --conditions=@tracewarden/source --expose-gc --import tsx bench/detection.bench.ts`
+ * Times are CPU time per operation (ns). Run: `pnpm bench detection` (built packages) or `pnpm bench:source detection`
  */
 import { parsePolicy, recommendedPolicy } from '@tracewarden/core';
 import {

@@ -14,7 +14,7 @@
  * once. Rows "without the direct channel" give the guard a tracer wrapper with its own
  * `recordEntry`, so the guard builds the TraceEntry and the tracer converts it (decision 080).
  *
- * Run: node --expose-gc --conditions=@tracewarden/source --import tsx bench/guards.bench.ts
+ * Run: pnpm bench guards (built packages) or pnpm bench:source guards
  * Env: SAMPLES (default 21), BATCH (calls per batch, default 5000), CASES (keys, comma-separated;
  * skips the sustained part unless SUSTAINED_CASES is set), SUSTAINED (calls per case and round,
  * default 200000), SUSTAINED_ROUNDS (default 5), SUSTAINED_CASES (keys), DEBUG_BENCH (print

@@ -29,7 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as core from '@tracewarden/core';
-import { mib } from './lib.js';
+import { mib, packageConditions } from './lib.js';
 import { median } from './paired.js';
 
 const gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
@@ -591,7 +591,7 @@ async function streamingFile(): Promise<void> {
       process.execPath,
       [
         ...flags,
-        '--conditions=@tracewarden/source',
+        ...packageConditions(),
         '--import',
         'tsx',
         fileURLToPath(import.meta.url),
