@@ -1,8 +1,8 @@
-/**
+/*
  * The checks and descriptions shared by core's two kinds of options schema (plain
  * `optionTypes` and zod's `optionSchemas`), so that both accept the same values and describe
- * them in the same words.
- * @internal
+ * them in the same words. Not exported from the package. (No internal tag here: TypeScript reads
+ * a file's first comment as the first declaration's, and would strip it from the declarations.)
  */
 
 /** One failed check, in the shape of a zod issue (the parts `validateOptions` reads). */
