@@ -10,13 +10,8 @@ import {
   type TraceError,
   validateBlocks,
 } from '@tracewarden/core';
-import {
-  type BlockItem,
-  type EntryItem,
-  type InputItem,
-  isObject,
-  type TraceItem,
-} from '../formats/index.js';
+import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
+import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
 import { toProblem } from './to-problem.js';
 

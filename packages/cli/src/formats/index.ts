@@ -13,7 +13,6 @@ export type {
   ReadProblem,
   TraceItem,
 } from './input-items.js';
-export { isObject } from './is-object.js';
 export { type Container, type Input, type OpenInputOptions, openInput } from './open-input.js';
 export { type JsonParseResult, lineColumnAt, parseJson } from './parse-json.js';
 export {

@@ -1,4 +1,4 @@
-import { isObject } from '../formats/index.js';
+import { isObject } from '../formats/is-object.js';
 import { createPercentileSketch, type PercentileSketch } from './create-percentile-sketch.js';
 
 /** Token and cost totals of one model. */

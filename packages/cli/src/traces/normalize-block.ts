@@ -1,5 +1,5 @@
 import { type Block, blockTypeOf, type SubType } from '@tracewarden/core';
-import { isObject } from '../formats/index.js';
+import { isObject } from '../formats/is-object.js';
 
 const subTypes = new Set<string>(Object.keys(blockTypeOf));
 
