@@ -21,7 +21,8 @@ export class AttemptContext implements GuardCallContext {
   private abortReason: unknown = notAborted;
 
   constructor(
-    private readonly call: CallState,
+    /** @internal the call this attempt belongs to */
+    readonly call: CallState,
     readonly attempt: number,
   ) {}
 

@@ -61,6 +61,16 @@ export class CallDetails {
   factRemainingMicroUsd: number | null = null;
   attemptFact = false;
   factDurationMs = 0;
+  // Rare on the quiet path: set when a call is tracked, invoked with options or leaves the
+  // fast path, each of which makes the details anyway.
+  costMicroUsd: number | null = null;
+  retries = 0;
+  callIdShared = false;
+  externalCallId = false;
+  onEntry: ((entry: TraceEntry) => void) | undefined = undefined;
+  signal: AbortSignal | undefined = undefined;
+  tracer: Tracer | undefined = undefined;
+  metadata: Record<string, unknown> | undefined = undefined;
 }
 
 export function reservedDecision(
@@ -104,18 +114,12 @@ export function firstAttemptSucceeded(duration: number): GuardAttemptRecord {
  * in a {@link CallDetails} made on first write: the object every call allocates stays small.
  */
 export class CallState {
-  costMicroUsd: number | null = null;
+  // Fields the quiet path reads or writes; the rest live in CallDetails (bench/guards.bench.ts,
+  // decision 080: 184 -> 120 bytes per call, with the call's start as a boxed number)
   admission: CircuitAdmission | undefined = undefined;
   reservation: BudgetReservation | undefined = undefined;
   /** The budget's estimate is held for this call without a reservation object (quiet path). */
   heldPlainly = false;
-  retries = 0;
-  /** The call id was handed to user code (the tool's context, a hook's call record) before recording. */
-  callIdShared = false;
-  /** The call id is the model's ({@link GuardInvokeOptions.callId}), not one of ours. */
-  externalCallId = false;
-  /** This call's own entry listener ({@link GuardInvokeOptions.onEntry}). */
-  onEntry: ((entry: TraceEntry) => void) | undefined = undefined;
   private more: CallDetails | undefined = undefined;
 
   constructor(
@@ -123,11 +127,8 @@ export class CallState {
     readonly args: unknown[],
     readonly argCount: number,
     readonly sessionId: string | undefined,
-    readonly signal: AbortSignal | undefined,
-    readonly tracer: Tracer | undefined,
     readonly track: boolean,
     readonly startMs: number,
-    readonly metadata: Record<string, unknown> | undefined,
   ) {}
 
   private details(): CallDetails {
@@ -135,6 +136,56 @@ export class CallState {
     return this.more;
   }
 
+  get costMicroUsd(): number | null {
+    return this.more === undefined ? null : this.more.costMicroUsd;
+  }
+  set costMicroUsd(value: number | null) {
+    if (value !== null || this.more !== undefined) this.details().costMicroUsd = value;
+  }
+  get retries(): number {
+    return this.more === undefined ? 0 : this.more.retries;
+  }
+  set retries(value: number) {
+    if (value !== 0 || this.more !== undefined) this.details().retries = value;
+  }
+  /** The call id was handed to user code (the tool's context, a hook's call record) before recording. */
+  get callIdShared(): boolean {
+    return this.more === undefined ? false : this.more.callIdShared;
+  }
+  set callIdShared(value: boolean) {
+    if (value || this.more !== undefined) this.details().callIdShared = value;
+  }
+  /** The call id is the model's ({@link GuardInvokeOptions.callId}), not one of ours. */
+  get externalCallId(): boolean {
+    return this.more === undefined ? false : this.more.externalCallId;
+  }
+  /** This call's own entry listener ({@link GuardInvokeOptions.onEntry}). */
+  get onEntry(): ((entry: TraceEntry) => void) | undefined {
+    return this.more?.onEntry;
+  }
+  set onEntry(value: ((entry: TraceEntry) => void) | undefined) {
+    if (value !== undefined || this.more !== undefined) this.details().onEntry = value;
+  }
+  /** The caller's signal (per call or guard-wide). */
+  get signal(): AbortSignal | undefined {
+    return this.more?.signal;
+  }
+  set signal(value: AbortSignal | undefined) {
+    if (value !== undefined || this.more !== undefined) this.details().signal = value;
+  }
+  get tracer(): Tracer | undefined {
+    return this.more?.tracer;
+  }
+  set tracer(value: Tracer | undefined) {
+    if (value !== undefined || this.more !== undefined) this.details().tracer = value;
+  }
+  /** The call's own metadata ({@link GuardInvokeOptions.metadata}). */
+  get metadata(): Record<string, unknown> | undefined {
+    return this.more?.metadata;
+  }
+  set metadata(value: Record<string, unknown> | undefined) {
+    if (value !== undefined || this.more !== undefined) this.details().metadata = value;
+  }
   private get id(): string | undefined {
     return this.more?.id;
   }
@@ -240,9 +291,10 @@ export class CallState {
 
   /** The call runs for a model's tool call: recorded under its id (see `emit` in finish-call.ts). */
   useCallId(id: string): void {
-    this.id = id;
-    this.callIdShared = true;
-    this.externalCallId = true;
+    const d = this.details();
+    d.id = id;
+    d.callIdShared = true;
+    d.externalCallId = true;
   }
 
   // A second item makes a new two-item array: pushing onto a one-item literal grows its store

@@ -261,13 +261,13 @@ export class GuardRuntime {
         args,
         args.length,
         invoke === undefined ? this.sessionId : (invoke.sessionId ?? this.sessionId),
-        signal,
-        tracer,
         track,
         this.clock(),
-        invoke?.metadata,
       );
+      if (tracer !== undefined) s.tracer = tracer;
+      if (signal !== undefined) s.signal = signal;
       if (invoke !== undefined) {
+        if (invoke.metadata !== undefined) s.metadata = invoke.metadata;
         if (invoke.callId !== undefined) s.useCallId(invoke.callId);
         if (invoke.onEntry !== undefined) s.onEntry = invoke.onEntry;
       }
