@@ -509,6 +509,28 @@ describe('createTracer', () => {
       expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(mismatched), 'VALIDATION');
     });
 
+    it('frees the call id of a rejected entry, and still rejects reusing an accepted one', () => {
+      const { tracer, sink } = setup();
+      tracer.logMessage({ role: 'user', content: 'go' });
+      tracer.recordEntry(entry('c5'));
+      const mismatched = entry('c9');
+      mismatched.result.call_id = 'other';
+      expectRejectedUnchanged(tracer, sink, () => tracer.recordEntry(mismatched), 'VALIDATION');
+      expect(tracer.findToolCall('c9')).toBeUndefined();
+      // a call id below the rejected one, then the rejected one itself
+      const [lower] = tracer.recordEntry(entry('c7'));
+      const [freed] = tracer.recordEntry(entry('c9'));
+      expect(tracer.findToolCall('c7')).toBe(lower);
+      expect(tracer.findToolCall('c9')).toBe(freed);
+      for (const callId of ['c5', 'c7', 'c9'])
+        expectRejectedUnchanged(
+          tracer,
+          sink,
+          () => tracer.recordEntry(entry(callId)),
+          'DUPLICATE_CALL_ID',
+        );
+    });
+
     it('rejects a duplicate call id and an unknown parent without recording', () => {
       const { tracer, sink } = setup();
       tracer.logMessage({ role: 'user', content: 'go' });

@@ -447,6 +447,27 @@ describe('check and accept', () => {
     expect(validator.accept(toolCall('tb_c3', 'tb_m', 'c3')).id).toBe('tb_c3');
   });
 
+  it('rejects a reused call id whatever order the call ids come in', () => {
+    const validator = createBlockValidator({ traceId: 'tr_1' });
+    validator.accept(message('tb_m'));
+    // rising, falling and mixed: ids after every earlier one and ids before some
+    const callIds = ['c5', 'c3', 'c9', 'c1', 'c7'];
+    for (const [i, callId] of callIds.entries())
+      validator.accept(toolCall(`tb_c${i}`, 'tb_m', callId));
+    for (const callId of callIds) {
+      expect(rejection(() => validator.accept(toolCall('tb_x', 'tb_m', callId))).code).toBe(
+        'DUPLICATE_CALL_ID',
+      );
+      expect(validator.check(toolCall('tb_x', 'tb_m', callId)).map((e) => e.code)).toEqual([
+        'DUPLICATE_CALL_ID',
+      ]);
+    }
+    // a result finds its call by call id, whichever call it is
+    const accepted = validator.accept(toolResult('tb_r', 'tb_c1', 'c3'));
+    expect(accepted.parent_block_id).toBe('tb_c1');
+    expect(validator.size).toBe(7);
+  });
+
   it('a duplicate id or call id leaves the block first accepted under it in place', () => {
     const validator = createBlockValidator();
     const [first, , call] = smallTrace().map((b) => validator.accept(b));

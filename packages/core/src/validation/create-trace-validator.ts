@@ -81,7 +81,7 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
       return state.order;
     },
     toolCall(callId: string): ToolCallBlock | undefined {
-      return state.calls.get(callId);
+      return state.toolCall(callId);
     },
     get(id: string): Block | undefined {
       return state.get(id);

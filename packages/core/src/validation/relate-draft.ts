@@ -7,7 +7,8 @@ import { reportBlockError } from './report-block-error.js';
 export interface RelatedBlocks {
   readonly traceId: string | undefined;
   readonly maxId: string;
-  readonly calls: ReadonlyMap<string, ToolCallBlock>;
+  /** The accepted (or entered) TOOL_CALL with this call id. */
+  toolCall(callId: string): ToolCallBlock | undefined;
   readonly resultSeqs: ReadonlyMap<string, number | Set<number>>;
   /** The id index, brought up to date. */
   index(): Map<string, Block>;
@@ -109,7 +110,7 @@ export function relateDraft(
     if (
       subType === 'TOOL_CALL' &&
       !deferUnique &&
-      (state.calls.has(callId) ||
+      (state.toolCall(callId) !== undefined ||
         anyPending(
           pending,
           pendingCount,

@@ -18,7 +18,15 @@ export class TraceState {
   readonly limits: Readonly<BlockLimits>;
   traceId: string | undefined;
   readonly blocks = new Map<string, Block>();
-  readonly calls = new Map<string, ToolCallBlock>();
+  // The call-id index is built lazily, as the id index is: a call id that sorts after every
+  // call id entered so far (`maxCallId`) is new without a lookup, so the guard's counter-suffixed
+  // call ids never touch the map while recording. `calls` holds every accepted TOOL_CALL except
+  // those in `order[callsIndexed..]`, which `callIndex()` adds before any lookup by call id.
+  // Inserting each guarded call's id was 8–11% of a guarded call traced into a memory sink
+  // (bench/guards.bench.ts, decision 080, third pass).
+  private readonly calls = new Map<string, ToolCallBlock>();
+  maxCallId = '';
+  callsIndexed = 0;
   // the seqs of each call's results: a number while there is one (most streamed results are a
   // few pieces), a Set from the second on
   readonly resultSeqs = new Map<string, number | Set<number>>();
@@ -54,6 +62,25 @@ export class TraceState {
     }
     this.indexed = indexed;
     return blocks;
+  }
+
+  /** The call-id index, brought up to date. */
+  callIndex(): Map<string, ToolCallBlock> {
+    const order = this.order;
+    const calls = this.calls;
+    const length = order.length;
+    let indexed = this.callsIndexed;
+    for (; indexed < length; indexed++) {
+      const block = order[indexed] as Block;
+      if (block.sub_type === 'TOOL_CALL') calls.set(block.payload.call_id, block);
+    }
+    this.callsIndexed = indexed;
+    return calls;
+  }
+
+  /** The accepted (or entered) TOOL_CALL with this call id. */
+  toolCall(callId: string): ToolCallBlock | undefined {
+    return callId > this.maxCallId ? undefined : this.callIndex().get(callId);
   }
 
   /** The accepted (or entered) block with this id; `pending` drafts were entered in this batch. */
@@ -110,16 +137,31 @@ export class TraceState {
     }
     if (draft.sub_type === 'TOOL_CALL') {
       const callId = draft.payload.call_id as string;
-      const calls = this.calls;
+      // after every call id entered so far, pending ones included: new without a lookup
+      if (callId > this.maxCallId) {
+        this.maxCallId = callId;
+        return;
+      }
+      const calls = this.callIndex();
       const callSize = calls.size;
       calls.set(callId, draft as unknown as ToolCallBlock);
-      if (calls.size === callSize) {
-        calls.set(
-          callId,
-          this.order.find(
-            (block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId,
-          ) as ToolCallBlock,
+      const clash =
+        calls.size === callSize ||
+        // drafts of this batch entered above `maxCallId` are not in the map yet
+        anyPending(
+          pending,
+          pendingCount,
+          (other) => other.sub_type === 'TOOL_CALL' && other.payload.call_id === callId,
         );
+      if (clash) {
+        if (calls.size === callSize)
+          calls.set(
+            callId,
+            this.order.find(
+              (block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId,
+            ) as ToolCallBlock,
+          );
+        else calls.delete(callId);
         if (inserted) this.blocks.delete(id);
         this.maxId = maxIdBefore;
         failDuplicateCallId(undefined, draft, callId);
@@ -167,8 +209,10 @@ export class TraceState {
     drafts: readonly DraftBlock[],
     entered: number,
     maxIdBefore: string,
+    maxCallIdBefore: string,
   ): TraceError {
     this.maxId = maxIdBefore;
+    this.maxCallId = maxCallIdBefore;
     for (let i = 0; i < entered; i++) {
       const draft = drafts[i] as DraftBlock;
       this.blocks.delete(draft.id as string);
@@ -261,6 +305,7 @@ export class TraceState {
   acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
     let entered = 0;
     const maxIdBefore = this.maxId;
+    const maxCallIdBefore = this.maxCallId;
     try {
       for (; entered < drafts.length; entered++) {
         const draft = drafts[entered] as DraftBlock;
@@ -269,7 +314,7 @@ export class TraceState {
         this.enterUnique(draft, drafts, entered);
       }
     } catch (error) {
-      throw this.rollBack(error, drafts, entered, maxIdBefore);
+      throw this.rollBack(error, drafts, entered, maxIdBefore, maxCallIdBefore);
     }
     const accepted: Block[] = [];
     for (const draft of drafts) {
@@ -283,12 +328,13 @@ export class TraceState {
   adoptAllOwned(drafts: readonly DraftBlock[]): void {
     let entered = 0;
     const maxIdBefore = this.maxId;
+    const maxCallIdBefore = this.maxCallId;
     try {
       for (; entered < drafts.length; entered++) {
         this.enterUnique(drafts[entered] as DraftBlock, drafts, entered);
       }
     } catch (error) {
-      throw this.rollBack(error, drafts, entered, maxIdBefore);
+      throw this.rollBack(error, drafts, entered, maxIdBefore, maxCallIdBefore);
     }
     for (let i = 0; i < drafts.length; i++) this.record(freezeBlock(drafts[i] as DraftBlock));
   }
