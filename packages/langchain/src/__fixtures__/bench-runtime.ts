@@ -9,4 +9,5 @@ export { AIMessage, HumanMessage } from '@langchain/core/messages';
 export { tool } from '@langchain/core/tools';
 export { FakeListChatModel } from '@langchain/core/utils/testing';
 export { z } from 'zod';
-export { guardTools, TracewardenCallbackHandler } from '../index.js';
+// the package by its own name: the built dist under `pnpm bench`, the sources under `bench:source`
+export { guardTools, TracewardenCallbackHandler } from '@tracewarden/langchain';
