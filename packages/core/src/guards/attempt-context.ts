@@ -9,7 +9,8 @@ import type { GuardCallContext } from './types.js';
 export const deadlineReason = new GuardTimeoutError({
   message: 'The guarded call passed its timeout deadline; its attempt was aborted.',
 });
-const neverAborted = new AbortController().signal;
+/** The signal of an attempt with neither a timeout nor a caller's signal. */
+export const neverAborted: AbortSignal = new AbortController().signal;
 const notAborted: unique symbol = Symbol('not aborted');
 
 /**
@@ -28,7 +29,7 @@ export class AttemptContext implements GuardCallContext {
 
   get signal(): AbortSignal {
     // owned with a timeout; otherwise the caller's signal is the attempt's signal
-    if (this.call.runtime.timeoutMs === undefined) return this.call.signal ?? neverAborted;
+    if (this.call.runtime.timeoutMs === undefined) return this.call.callerSignal ?? neverAborted;
     if (this.controller === undefined) {
       this.controller = new AbortController();
       if (this.abortReason !== notAborted) this.controller.abort(this.abortReason);
@@ -39,7 +40,7 @@ export class AttemptContext implements GuardCallContext {
   get callId(): string {
     // the tool may record something under it: a tracer must then check it like any other id
     this.call.callIdShared = true;
-    return this.call.callId;
+    return this.call.recordedCallId;
   }
 
   /** Aborts the attempt's signal now, or as soon as it is first read. */

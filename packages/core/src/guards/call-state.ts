@@ -8,10 +8,11 @@ import type {
 } from '../model/tool-records.js';
 import type { Tracer } from '../tracing/types.js';
 import { isPlainObject } from '../validation/is-record.js';
+import { neverAborted } from './attempt-context.js';
 import type { BudgetReservation } from './budget.js';
 import type { CircuitAdmission } from './circuit-breaker-store.js';
 import type { GuardRuntime } from './guard-runtime.js';
-import type { GuardAttemptRecord, GuardDecision } from './types.js';
+import type { GuardAttemptRecord, GuardCallContext, GuardDecision } from './types.js';
 
 /** How execution ended (step 5). */
 export type Outcome = 'success' | 'failure' | 'timeout' | 'aborted';
@@ -113,14 +114,16 @@ export function firstAttemptSucceeded(duration: number): GuardAttemptRecord {
  * What a plain in-memory call does not need (records, timings, the general path's outcome) lives
  * in a {@link CallDetails} made on first write: the object every call allocates stays small.
  */
-export class CallState {
+export class CallState implements GuardCallContext {
   // Fields the quiet path reads or writes; the rest live in CallDetails (bench/guards.bench.ts,
-  // decision 080: 184 -> 120 bytes per call, with the call's start as a boxed number)
+  // decision 080: 184 -> 128 bytes per call, with the call's start as a boxed number)
   admission: CircuitAdmission | undefined = undefined;
   reservation: BudgetReservation | undefined = undefined;
   /** The budget's estimate is held for this call without a reservation object (quiet path). */
   heldPlainly = false;
   private more: CallDetails | undefined = undefined;
+  /** As the first attempt's context (see {@link signal}): an own field, as AttemptContext's is. */
+  readonly attempt = 1;
 
   constructor(
     readonly runtime: GuardRuntime,
@@ -167,10 +170,10 @@ export class CallState {
     if (value !== undefined || this.more !== undefined) this.details().onEntry = value;
   }
   /** The caller's signal (per call or guard-wide). */
-  get signal(): AbortSignal | undefined {
+  get callerSignal(): AbortSignal | undefined {
     return this.more?.signal;
   }
-  set signal(value: AbortSignal | undefined) {
+  set callerSignal(value: AbortSignal | undefined) {
     if (value !== undefined || this.more !== undefined) this.details().signal = value;
   }
   get tracer(): Tracer | undefined {
@@ -284,9 +287,25 @@ export class CallState {
     this.details().failure = value;
   }
 
-  get callId(): string {
+  /** The call id, read for the guard's own records (not marked as handed to user code). */
+  get recordedCallId(): string {
     if (this.id === undefined) this.id = this.runtime.createCallId();
     return this.id;
+  }
+
+  // The call is also its first attempt's context on the fast path without a timeout (where the
+  // caller's signal is unset): one object per call instead of two (bench/guards.bench.ts,
+  // decision 080's guard path). Retries and timed attempts get an AttemptContext.
+
+  /** As the first attempt's context: never aborts (no timeout, no caller signal). */
+  get signal(): AbortSignal {
+    return this.callerSignal ?? neverAborted;
+  }
+
+  /** As the first attempt's context: the tool may record something under it (see AttemptContext). */
+  get callId(): string {
+    this.callIdShared = true;
+    return this.recordedCallId;
   }
 
   /** The call runs for a model's tool call: recorded under its id (see `emit` in finish-call.ts). */
@@ -307,7 +326,7 @@ export class CallState {
     else decisions.push(decision);
   }
 
-  attempt(record: GuardAttemptRecord): void {
+  recordAttempt(record: GuardAttemptRecord): void {
     this.expand();
     const attempts = this.attempts;
     if (attempts === undefined) this.attempts = [record];
@@ -354,7 +373,7 @@ export class CallState {
   /** The fast path's successful first attempt: kept as a number while it is the only attempt. */
   noteFirstAttempt(duration: number): void {
     if (this.attempts !== undefined) {
-      this.attempt(firstAttemptSucceeded(duration));
+      this.recordAttempt(firstAttemptSucceeded(duration));
       return;
     }
     const d = this.details();
@@ -437,7 +456,7 @@ export class CallState {
     if (this.callRecord !== undefined) return this.callRecord;
     this.callIdShared = true;
     this.callRecord = {
-      call_id: this.callId,
+      call_id: this.recordedCallId,
       tool_name: this.runtime.name,
       args: this.positional(),
       kwargs: this.keywords(),

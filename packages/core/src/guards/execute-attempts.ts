@@ -32,7 +32,7 @@ export async function executeAttempts(
   firstFailed: boolean,
   firstError: unknown,
 ): Promise<void> {
-  const signal = s.signal;
+  const signal = s.callerSignal;
   for (let attempt = 1; ; attempt++) {
     const measure = s.track || rt.needsLatency;
     let error: unknown;
@@ -46,7 +46,7 @@ export async function executeAttempts(
         if (measure) {
           const duration = rt.tick() - s.attemptStart;
           s.lastLatency = duration;
-          if (s.track) s.attempt({ attempt, outcome: 'success', duration_ms: duration });
+          if (s.track) s.recordAttempt({ attempt, outcome: 'success', duration_ms: duration });
         }
         return;
       } catch (thrown) {
@@ -69,7 +69,7 @@ export async function executeAttempts(
       error: errorMessage(error),
       error_type: errorType(error),
     };
-    s.attempt(record);
+    s.recordAttempt(record);
     const delay = retryDelay(rt, s, error, outcome, attempt, record, now);
     if (delay === undefined) return;
     record.delay_ms = delay;
@@ -88,7 +88,7 @@ export async function executeAttempts(
 
 /** Runs one attempt, racing the deadline and the caller's signal when there is one. */
 function runAttempt(rt: GuardRuntime, s: CallState, attempt: number): unknown {
-  const callerSignal = s.signal;
+  const callerSignal = s.callerSignal;
   const timeoutMs = rt.timeoutMs;
   const context = new AttemptContext(s, attempt);
   const result = rt.callTool(s.args, s.argCount, context);

@@ -91,7 +91,7 @@ function recordDirectly(
     tracer[recordGuardedCall](
       new DirectRecord(
         rt.recordInfo,
-        s.callId,
+        s.recordedCallId,
         s.recordedArgs(),
         s.keywords(),
         isoAt(s.startMs),
@@ -122,7 +122,7 @@ function buildEntry(rt: GuardRuntime, s: CallState, ending: Ending): TraceEntry 
   measureEnd(rt, s);
   const error = ending.thrown?.error;
   const result: ToolResultRecord = {
-    call_id: s.callId,
+    call_id: s.recordedCallId,
     tool_name: rt.name,
     status: ending.status,
     return_value: ending.value === undefined ? null : ending.value,
@@ -198,6 +198,6 @@ function warnNotRecorded(rt: GuardRuntime, s: CallState, error: unknown): void {
     'record',
     error,
     `Could not record the call of tool "${rt.name}" in the trace: ${errorMessage(error)}`,
-    { tool: rt.name, call_id: s.callId },
+    { tool: rt.name, call_id: s.recordedCallId },
   );
 }

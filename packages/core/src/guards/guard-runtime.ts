@@ -1,7 +1,6 @@
 import type { CircuitState, GuardAction, ToolCallStatus } from '../model/tool-records.js';
 import { currentTracer } from '../tracing/index.js';
 import type { Tracer } from '../tracing/types.js';
-import type { AttemptContext } from './attempt-context.js';
 import type { Budget } from './budget.js';
 import { CallState } from './call-state.js';
 import {
@@ -34,7 +33,7 @@ import { type ResolvedRateLimit, resolveRateLimit } from './resolve-rate-limit.j
 import { type FirstAttemptRace, onFastDeadline, runFastPath } from './run-fast-path.js';
 import { runGeneralPath } from './run-general-path.js';
 import type { Validator } from './run-validators.js';
-import type { GuardClock, GuardLogger } from './types.js';
+import type { GuardCallContext, GuardClock, GuardLogger } from './types.js';
 
 const defaultClock: GuardClock = Date.now;
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
@@ -265,7 +264,7 @@ export class GuardRuntime {
         this.clock(),
       );
       if (tracer !== undefined) s.tracer = tracer;
-      if (signal !== undefined) s.signal = signal;
+      if (signal !== undefined) s.callerSignal = signal;
       if (invoke !== undefined) {
         if (invoke.metadata !== undefined) s.metadata = invoke.metadata;
         if (invoke.callId !== undefined) s.useCallId(invoke.callId);
@@ -285,7 +284,7 @@ export class GuardRuntime {
    * Calls the tool with its arguments and the context last. Common arities are called directly:
    * appending to the rest-parameter array would reallocate it, and a spread call costs more.
    */
-  callTool(args: unknown[], count: number, context: AttemptContext): unknown {
+  callTool(args: unknown[], count: number, context: GuardCallContext): unknown {
     switch (count) {
       case 0:
         return this.fn(context);
@@ -315,7 +314,7 @@ export class GuardRuntime {
   tripped(action: GuardAction, message: string, s: CallState): void {
     if (action === 'warn') {
       s.callIdShared = true;
-      this.logger.warn(message, { tool: this.name, call_id: s.callId });
+      this.logger.warn(message, { tool: this.name, call_id: s.recordedCallId });
     }
   }
 

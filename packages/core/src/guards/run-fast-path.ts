@@ -102,7 +102,7 @@ export function runFastPath(rt: GuardRuntime, s: CallState): Promise<unknown> {
   rt.stats.attempts++;
   if (s.track) s.attemptStart = s.startTick;
   const timed = rt.timeoutMs !== undefined;
-  const context = timed ? new FirstAttemptRace(s) : new AttemptContext(s, 1);
+  const context = timed ? new FirstAttemptRace(s) : s;
   let result: unknown;
   try {
     result = rt.callTool(s.args, s.argCount, context);

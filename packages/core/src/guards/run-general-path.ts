@@ -28,7 +28,7 @@ export async function runGeneralPath(
   pending: unknown,
 ): Promise<unknown> {
   const args = s.args;
-  const signal = s.signal;
+  const signal = s.callerSignal;
   if (stage === 0 && signal?.aborted)
     return finishCall(rt, s, {
       status: 'failure',
@@ -226,7 +226,7 @@ async function waitForToken(rt: GuardRuntime, s: CallState, firstWait: number): 
   let waited = 0;
   while (wait > 0 && waited + wait <= maxWaitMs) {
     try {
-      await sleepUnlessAborted(rt.options.sleep ?? abortableSleep, wait, s.signal);
+      await sleepUnlessAborted(rt.options.sleep ?? abortableSleep, wait, s.callerSignal);
     } catch (error) {
       return refuse(rt, s, 'failure', error);
     }
