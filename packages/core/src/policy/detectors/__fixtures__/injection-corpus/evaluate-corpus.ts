@@ -90,7 +90,7 @@ export function evaluateCorpus(policy: Policy, runs: readonly CorpusRun[]): Spli
     const { before, call } = attackOf(run);
     // the user's own actions the agent took before the attacker's, after reading the injection
     const firstOutput = run.messages.findIndex((m) => m.role === 'tool');
-    for (let at = firstOutput + 1; at < (run.attackMessage ?? 0); at++) {
+    for (let at = firstOutput + 1; at < (run.attackStart ?? run.attackMessage ?? 0); at++) {
       const message = run.messages[at] as { tool_calls?: Record<string, unknown>[] };
       for (const own of message.tool_calls ?? []) {
         figures.userActions++;
