@@ -19,10 +19,15 @@ const ACTION_INDEX = signals.findIndex((s) => s.name === 'action');
 const REQUEST_MASK =
   (1 << ACTION_INDEX) | (1 << signals.findIndex((s) => s.name === 'todo-action'));
 
+const TODO_INLINE = 1 << signals.findIndex((s) => s.name === 'todo-inline');
+
 // A concrete target (where the action would go): email, URL or domain, IBAN, account number
 const target =
   /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\bwww\.|\b[\w-]+\.(?:com|net|org|io|co|info|biz|xyz|ru|me)\b|\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b\d{3,}[-\s]\d{3,}(?:[-\s]\d+)*\b|\b\d{9,}\b|\$\s?\d/i;
 const TARGET_WEIGHT = 0.8;
+// The details of a request meant for someone else: a date, a quoted value, a "please"
+const concrete =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? (?:\d{1,2}(?:st|nd|rd|th)?|\d{4})\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|'[^'\n]{3,80}'|"[^"\n]{3,80}"|\bplease\b/i;
 
 // Fields whose values describe something (a review, a product, a transaction's subject): an
 // imperative request with a concrete target is out of place there, unlike in an email body.
@@ -60,6 +65,32 @@ interface Sentence {
   weight: number;
   /** An imperative glued to the text before it without a sentence end (see `glued`). */
   glued: boolean;
+  /** It opens a record of a list (a YAML `- key:` item, a JSON object): see `opensRecord`. */
+  record: boolean;
+}
+
+// A list's records are separate texts, often by separate authors (messages, reviews, emails):
+// one person's "@bot please add priya@..." and the next one's "SYSTEM: backup completed" are
+// not one request with a role claim. A window of sentences does not reach into the next record.
+// a YAML mapping item (`- author: devon`; a bullet of prose, `- Please move ...`, is not one)
+const recordStart = /^[ \t]*- [\w-]{1,30}: |^[\s"\]},]*[{[]/;
+function opensRecord(text: string, start: number, raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  // only a `- key:` at a line's start, a `{` or `[` before the first word
+  if (
+    c !== 32 &&
+    c !== 9 &&
+    c !== 45 &&
+    c !== 34 &&
+    c !== 44 &&
+    c !== 123 &&
+    c !== 91 &&
+    c !== 125 &&
+    c !== 93
+  )
+    return false;
+  if (!recordStart.test(raw)) return false;
+  return raw.trimStart().charCodeAt(0) !== 45 || start === 0 || text.charCodeAt(start - 1) === 10;
 }
 
 // A request appended to data without a sentence end: a capitalised imperative after a lower-case
@@ -94,10 +125,43 @@ const markerHint = /[<%#[｜]/;
 // would find them with `matchAll`, in one pass over the characters (the regex's lookbehinds made
 // it the detector's slowest step).
 
+// A line this long that stops mid-sentence and goes on, indented or not, on the next line was
+// wrapped, not ended: YAML dumps fold strings at 80 columns and indent the rest (AgentDojo's
+// tool outputs), mail and plain-text files wrap at 72. Read as one sentence, "Ignore your previous / instructions"
+// is an override again. Shorter lines are lists, table rows, addresses: each its own.
+const WRAP_WIDTH = 50;
+// the next line starts a list item or a `key:` of its own: not a continuation
+const ownLine = /^[ \t]*(?:[-*•]\s|\d+[.)]\s|[\w-]{1,30}:\s|$)/;
+
+/**
+ * Whether the line break at `at` (a wrapped line's end) continues the sentence: the line from
+ * `lineStart` is long, does not end a sentence or a label, and the next line goes on with a word.
+ */
+function isWrap(text: string, lineStart: number, at: number, next: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  // a YAML double-quoted string escapes its own folds: `...were\` + break + `  \ damaged`
+  if (before === 92) return true;
+  if (at - lineStart < WRAP_WIDTH) return false;
+  // . ! ? : ; and whitespace end a line of their own
+  if (before === 46 || before === 33 || before === 63 || before === 58 || isSpace(before))
+    return false;
+  let q = next;
+  while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+  const code = text.charCodeAt(q);
+  const lower = (code >= 97 && code <= 122) || (code >= 0xdf && code <= 0xff);
+  // a capital or a digit goes on an indented line only (a YAML fold: "the Hotel / Riverbend
+  // Lodge"); unindented, it starts a line of its own ("... reviews say / Breizh Café")
+  const indented = q > next;
+  if (!lower && !(indented && ((code >= 65 && code <= 90) || (code >= 48 && code <= 57))))
+    return false;
+  return !ownLine.test(text.slice(next, Math.min(text.length, next + 40)));
+}
+
 /** @internal Calls `found(index, length)` for each sentence boundary, in order. */
 export function forEachBoundary(text: string, found: (at: number, length: number) => void): void {
   const n = text.length;
   let p = 0;
+  let lineStart = 0;
   while (p < n) {
     const c = text.charCodeAt(p);
     if (c === 92 && text.charCodeAt(p + 1) === 110) {
@@ -106,13 +170,15 @@ export function forEachBoundary(text: string, found: (at: number, length: number
       continue;
     }
     if (c === 13 && text.charCodeAt(p + 1) === 10) {
-      found(p, 2);
+      if (!isWrap(text, lineStart, p, p + 2)) found(p, 2);
       p += 2;
+      lineStart = p;
       continue;
     }
     if (c === 10) {
-      found(p, 1);
+      if (!isWrap(text, lineStart, p, p + 1)) found(p, 1);
       p += 1;
+      lineStart = p;
       continue;
     }
     if (p > 0 && isSpace(c)) {
@@ -230,6 +296,23 @@ function linesOf(
   return joined;
 }
 
+/**
+ * A sentence's text on one line, as its writer meant it: a wrapped one's breaks read as spaces
+ * (a YAML double-quoted fold, `\` + break + `\ `, as one space) and `\uXXXX` escapes as their
+ * characters (Python's `json.dumps` and `yaml.safe_dump` escape all non-ASCII text by default,
+ * which would hide a Japanese note from every signal).
+ */
+function rawSentence(text: string, start: number, end: number): string {
+  let raw = text.slice(start, end);
+  if (raw.includes('\n'))
+    raw = raw.replace(/\\\r?\n[ \t]*(?:\\(?= ))?/g, ' ').replace(/[\r\n]/g, ' ');
+  if (raw.includes('\\u')) raw = raw.replace(unicodeEscape, decodeEscape);
+  return raw;
+}
+const unicodeEscape = /\\u([0-9a-fA-F]{4})/g;
+const decodeEscape = (_: string, hex: string): string =>
+  String.fromCharCode(Number.parseInt(hex, 16));
+
 function sentencesOf(text: string): Sentence[] {
   const out: Sentence[] = [];
   const raws: string[] = [];
@@ -241,7 +324,7 @@ function sentencesOf(text: string): Sentence[] {
   let start = 0;
   const push = (end: number): void => {
     if (end <= start) return;
-    const raw = text.slice(start, end);
+    const raw = rawSentence(text, start, end);
     // a line without a word of three letters (ids, amounts, dates, JSON punctuation) carries no
     // signal but a template marker
     if (!hasAsciiWord(text, start, end) && !hasWord.test(raw) && !markerHint.test(raw)) return;
@@ -252,7 +335,14 @@ function sentencesOf(text: string): Sentence[] {
       raws.push(raw);
     }
     readings.push(reading);
-    out.push({ start, end, mask: 0, weight: 0, glued: false });
+    out.push({
+      start,
+      end,
+      mask: 0,
+      weight: 0,
+      glued: false,
+      record: opensRecord(text, start, raw),
+    });
   };
   forEachBoundary(text, (at, length) => {
     push(at);
@@ -307,6 +397,11 @@ function sentencesOf(text: string): Sentence[] {
     if ((sentence.mask & (1 << ACTION_INDEX)) !== 0 && target.test(raws[reading] as string)) {
       sentence.mask |= 1 << signals.length;
       if (outOfPlace(text, sentence.start)) sentence.mask |= 1 << (signals.length + 1);
+    } else if ((sentence.mask & TODO_INLINE) !== 0 && !concrete.test(raws[reading] as string)) {
+      // a to-do glued into a review or a plan ("helpful staff TODO: add photos later") is
+      // mostly its author's own note; one that spells out what, when and for whom (a date, a
+      // quoted title, a "please") is a request put there for someone else
+      sentence.mask &= ~TODO_INLINE;
     }
     sentence.weight = weightOf(sentence.mask);
   }
@@ -360,6 +455,7 @@ function analyse(text: string): Analysis {
     let mask = 0;
     for (let j = i; j < Math.min(sentences.length, i + WINDOW); j++) {
       const sentence = sentences[j] as Sentence;
+      if (j > i && sentence.record) break;
       mask |= sentence.mask;
       // a window is scored on the union of its signals: each signal counts once
       const z = BIAS + weightOf(mask);
@@ -417,6 +513,7 @@ export function findInjectedRanges(text: string, threshold: number): [number, nu
   const qualifies = (i: number, last: number): boolean => {
     let mask = 0;
     for (let j = i; j <= Math.min(last, i + WINDOW - 1); j++) {
+      if (j > i && (sentences[j] as Sentence).record) break;
       mask |= (sentences[j] as Sentence).mask;
       // scored as the finding is, so a window at exactly `threshold` counts
       if (mask !== 0 && scoreOf(BIAS + weightOf(mask)) >= threshold) return true;
@@ -468,7 +565,9 @@ export function findRequestSentences(text: string): [number, number][] {
   const { sentences } = analysis;
   const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
   // the sentences' raw texts, one per line, searched at once for glued requests
-  const raw = sentences.map((sentence) => input.slice(sentence.start, sentence.end)).join('\n');
+  const raw = sentences
+    .map((sentence) => rawSentence(input, sentence.start, sentence.end))
+    .join('\n');
   gluedLines ??= [linePattern(glued, false), linePattern(introduced, false)];
   for (const pattern of gluedLines) {
     pattern.lastIndex = 0;

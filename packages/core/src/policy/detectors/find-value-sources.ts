@@ -116,7 +116,10 @@ const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g
 export function tokenPattern(needle: string): RegExp {
   const head = isWordChar(needle.charCodeAt(0)) ? '(?<![A-Za-z0-9_])' : '';
   const tail = isWordChar(needle.charCodeAt(needle.length - 1)) ? '(?![A-Za-z0-9_])' : '';
-  return new RegExp(`${head}${escapeRegex(needle)}${tail}`);
+  // a space of the value matches any run of whitespace: a YAML dump or a mail folds a long
+  // line at a space ("the Hotel\n  Riverbend Lodge"), and the value is still the same
+  const body = escapeRegex(needle).replace(/\s+/g, '\\s+');
+  return new RegExp(`${head}${body}${tail}`);
 }
 
 function roleOf(event: PolicyEvent): ValueSource['role'] {
@@ -175,15 +178,16 @@ export function findValueSources(store: EventStore, call: PolicyEvent): ValueSou
       const text = lower(piece.text);
       sources.forEach((source, i) => {
         if (source.position >= 0) return;
-        const at = (needles[i] as RegExp).exec(text)?.index ?? -1;
-        if (at < 0) return;
+        const match = (needles[i] as RegExp).exec(text);
+        if (match === null) return;
+        const at = match.index;
         source.role = role;
         source.tool = role === 'tool' ? (event.toolName ?? null) : null;
         source.position = position;
         source.address =
           piece.address === undefined
             ? event.address
-            : `${piece.address}:${at}-${at + source.value.length}`;
+            : `${piece.address}:${at}-${at + match[0].length}`;
         open--;
       });
     }

@@ -529,10 +529,10 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
       let found = false;
       for (const piece of textsOf(event, addresses[0])) {
         for (const [start, end] of injectedRanges(ctx, piece.text, threshold)) {
-          const at = needleOf(value).exec(piece.text.slice(start, end).toLowerCase())?.index;
-          if (at === undefined) continue;
+          const match = needleOf(value).exec(piece.text.slice(start, end).toLowerCase());
+          if (match === null) continue;
           found = true;
-          mark(ctx, piece.address, start + at, start + at + value.length);
+          mark(ctx, piece.address, start + match.index, start + match.index + match[0].length);
         }
       }
       return found;
@@ -604,10 +604,10 @@ export const builtins: Readonly<Record<string, BuiltinFunction>> = {
               ? kinds.some((kind) => findActionRequest(request, kind) !== null)
               : words.test(request.toLowerCase());
           if (!asked) continue;
-          const at = needleOf(value).exec(request.toLowerCase())?.index;
-          if (at === undefined) continue;
+          const match = needleOf(value).exec(request.toLowerCase());
+          if (match === null) continue;
           found = true;
-          mark(ctx, piece.address, start + at, start + at + value.length);
+          mark(ctx, piece.address, start + match.index, start + match.index + match[0].length);
         }
       }
       return found;
