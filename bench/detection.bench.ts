@@ -59,6 +59,7 @@ for (const split of [
   'sealed',
   'blind-2',
   'blind-3',
+  'blind-4',
 ] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
