@@ -1,3 +1,5 @@
+import { type CallResultTracer, recordCallResult } from '../tracing/record-call-result.js';
+import { ownsDirectPath } from '../tracing/record-guarded-call.js';
 import type { Tracer } from '../tracing/types.js';
 import { answeredCallId, hasResult, stateOf } from './tracer-state.js';
 
@@ -34,6 +36,23 @@ export function recordToolResult(tracer: Tracer, input: RecordToolResultInput): 
   const state = stateOf(tracer);
   const callId = answeredCallId(state, input.callId);
   if (callId === undefined || hasResult(state, callId)) return false;
+  const direct = (tracer as Partial<CallResultTracer>)[recordCallResult];
+  if (ownsDirectPath(direct, tracer.logObserve)) {
+    // createTracer's own: the result is built under the call it holds, without the input object
+    // and the checks of fields that hold by construction (decision 080, third pass)
+    if (
+      !(direct as CallResultTracer[typeof recordCallResult]).call(
+        tracer,
+        callId,
+        input.output,
+        input.metadata,
+        input.extra,
+      )
+    )
+      return false;
+    state.results.add(callId);
+    return true;
+  }
   const call = tracer.findToolCall(callId);
   if (call === undefined) return false;
   tracer.logObserve({

@@ -24,6 +24,7 @@ import type { BlockLimits } from '../validation/types.js';
 import { CandidateBuilder } from './candidate-builder.js';
 import { DeferredBlocks, userPartsWritable } from './deferred-blocks.js';
 import { type ExitFlushable, flushOnExit, stopFlushOnExit } from './flush-on-exit.js';
+import { recordCallResult } from './record-call-result.js';
 import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
 import { recordModelResponse } from './record-model-response.js';
 import { TracerClosedError } from './tracer-closed-error.js';
@@ -204,6 +205,43 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     return accept(build.ownedMessage(content, metadata, raw, ms, build.timestampOf(ms))).id;
   }
 
+  /** `recordToolResult`'s direct path: a TOOL_RESULT built here under a call this trace holds. */
+  function recordResult(
+    callId: string,
+    output: unknown,
+    metadata: Record<string, unknown> | undefined,
+    extra: Record<string, unknown> | undefined,
+  ): boolean {
+    // as findToolCall then logObserve: no call is `false` even on a closed tracer
+    deferred.materialize();
+    const call = validator.toolCall(callId);
+    if (call === undefined) return false;
+    ensureOpen('logObserve');
+    const draft = build.candidate(
+      'OBSERVE',
+      'TOOL_RESULT',
+      { call_id: call.payload.call_id, output },
+      call.id,
+      metadata,
+      undefined,
+      extra,
+    );
+    // ids from an `ids` option are the user's: inspected as logObserve's are
+    if (!ids.own) {
+      accept(draft);
+      return true;
+    }
+    let block: Block;
+    try {
+      block = validator.acceptOwnedResult(draft);
+    } catch (error) {
+      ids.giveBackOne(draft.id as string);
+      throw error;
+    }
+    commit(block);
+    return true;
+  }
+
   const tracer: GuardedCallTracer = {
     traceId,
 
@@ -362,8 +400,10 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // not enumerable: a tracer spread into a wrapper of its own (`{ ...tracer, logMessage }`)
   // leaves it behind, so the wrapper's logMessage sees the recorder's responses
   Object.defineProperty(tracer, recordModelResponse, { value: recordResponse });
+  Object.defineProperty(tracer, recordCallResult, { value: recordResult });
   // direct paths only while the public methods they stand in for are this tracer's own
   (recordResponse as { [standsInFor]?: unknown })[standsInFor] = tracer.logMessage;
+  (recordResult as { [standsInFor]?: unknown })[standsInFor] = tracer.logObserve;
   (tracer[recordGuardedCall] as { [standsInFor]?: unknown })[standsInFor] = tracer.recordEntry;
   if (options.flushOnExit === true && sinks.count > 0) {
     for (const sink of sinks.sinks) {

@@ -504,6 +504,7 @@ describe('check and accept', () => {
       'check',
       'acceptOwned',
       'acceptAllOwned',
+      'acceptOwnedResult',
       'adoptAllOwned',
       'accepted',
       'toolCall',

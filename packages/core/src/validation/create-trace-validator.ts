@@ -22,6 +22,12 @@ export interface TraceValidator extends BlockValidator {
    */
   acceptAllOwned(drafts: readonly DraftBlock[]): Block[];
   /**
+   * Like `acceptOwned`, for a TOOL_RESULT the tracer built with its own ids under an accepted
+   * TOOL_CALL of this trace (see `TraceState.acceptOwnedResult`): the fields that hold by
+   * construction are not checked again.
+   */
+  acceptOwnedResult(draft: DraftBlock): Block;
+  /**
    * Records owned drafts the caller built from values it already checked (see
    * `fitsLimit`), all or nothing: the per-block and parent rules are skipped, but ids and call
    * ids are still entered with their uniqueness checks, and the drafts are frozen. For the
@@ -73,6 +79,9 @@ export function createTraceValidator(options: BlockValidatorOptions = {}): Trace
     },
     acceptAllOwned(drafts: readonly DraftBlock[]): Block[] {
       return state.acceptAllOwned(drafts);
+    },
+    acceptOwnedResult(draft: DraftBlock): Block {
+      return state.acceptOwnedResult(draft);
     },
     adoptAllOwned(drafts: readonly DraftBlock[]): void {
       state.adoptAllOwned(drafts);

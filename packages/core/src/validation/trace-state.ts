@@ -2,10 +2,12 @@ import { TraceError } from '../errors/index.js';
 import type { Block, ToolCallBlock } from '../model/index.js';
 import { asTraceError } from './as-trace-error.js';
 import { blockTypeOf } from './block-type-of.js';
-import type { DraftBlock } from './draft-block.js';
+import { checkObjectField } from './check-serialisable.js';
+import { checkToolResultPayload } from './check-tool-result-payload.js';
+import { type DraftBlock, emptyObject } from './draft-block.js';
 import { freezeBlock } from './freeze-block.js';
 import { inspectBlock } from './inspect-block.js';
-import { inspectDraft } from './inspect-draft.js';
+import { checkTimestamp, inspectDraft } from './inspect-draft.js';
 import { forgetParsedText, trustParsedText } from './parsed-text.js';
 import { anyPending, failDuplicateCallId, failDuplicateId, relateDraft } from './relate-draft.js';
 import type { BlockLimits } from './types.js';
@@ -293,6 +295,34 @@ export class TraceState {
     try {
       this.inspectOwned(draft);
       relateDraft(this, draft, undefined, undefined, 0, true);
+      this.enterUnique(draft, undefined, 0);
+    } catch (error) {
+      throw asTraceError(error, undefined);
+    }
+    const block = freezeBlock(draft);
+    this.record(block);
+    return block;
+  }
+
+  /**
+   * Like {@link TraceState.acceptOwned}, for a TOOL_RESULT the tracer built under an accepted
+   * TOOL_CALL of this trace: its id and trace id the tracer's own, `parent_block_id` that call's
+   * id, the payload `{ call_id, output }` with the call's call id, `raw` null. Those fields pass
+   * by construction, so only what the caller brought is checked (a `created_at` other than the
+   * 24 characters `formatIsoTimestamp` writes for years 0000-9999, metadata, extra, output), in
+   * inspectDraft's order: a bad result throws the same first error. Ids are still entered.
+   */
+  acceptOwnedResult(draft: DraftBlock): Block {
+    try {
+      const createdAt = draft.created_at;
+      if (typeof createdAt !== 'string' || createdAt.length !== 24)
+        checkTimestamp(undefined, draft, undefined, 'created_at', createdAt);
+      const metadata = draft.metadata;
+      if (metadata !== emptyObject)
+        checkObjectField(undefined, draft, undefined, 'metadata', metadata);
+      const extra = draft.extra;
+      if (extra !== emptyObject) checkObjectField(undefined, draft, undefined, 'extra', extra);
+      checkToolResultPayload(undefined, draft, undefined, draft.payload, this.limits);
       this.enterUnique(draft, undefined, 0);
     } catch (error) {
       throw asTraceError(error, undefined);
