@@ -130,30 +130,44 @@ const markerHint = /[<%#[｜]/;
 // tool outputs), mail and plain-text files wrap at 72. Read as one sentence, "Ignore your previous / instructions"
 // is an override again. Shorter lines are lists, table rows, addresses: each its own.
 const WRAP_WIDTH = 50;
-// the next line starts a list item or a `key:` of its own: not a continuation
-const ownLine = /^[ \t]*(?:[-*•]\s|\d+[.)]\s|[\w-]{1,30}:\s|$)/;
+// the next line starts a list item, a `key:` or a JSON `"key":` of its own: no continuation
+const ownLine = /^[ \t]*(?:[-*•]\s|\d+[.)]\s|[\w-]{1,30}:\s|"[^"\n]{1,40}"\s*:|$)/;
 
 /**
  * Whether the line break at `at` (a wrapped line's end) continues the sentence: the line from
  * `lineStart` is long, does not end a sentence or a label, and the next line goes on with a word.
  */
 function isWrap(text: string, lineStart: number, at: number, next: number): boolean {
-  const before = text.charCodeAt(at - 1);
+  // trailing spaces are no end of their own (a flowed mail's soft break ends in a space)
+  let end = at;
+  while (end > lineStart && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9))
+    end--;
+  const before = text.charCodeAt(end - 1);
   // a YAML double-quoted string escapes its own folds: `...were\` + break + `  \ damaged`
-  if (before === 92) return true;
-  if (at - lineStart < WRAP_WIDTH) return false;
-  // . ! ? : ; and whitespace end a line of their own
-  if (before === 46 || before === 33 || before === 63 || before === 58 || isSpace(before))
+  if (before === 92 && end === at) return true;
+  if (end - lineStart < WRAP_WIDTH) return false;
+  // . ! ? : ; end a line of their own, and so do brackets (pretty-printed JSON, code)
+  if (before === 46 || before === 33 || before === 63 || before === 58 || before === 59)
     return false;
+  if (before === 123 || before === 125 || before === 91 || before === 93) return false;
   let q = next;
   while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
   const code = text.charCodeAt(q);
   const lower = (code >= 97 && code <= 122) || (code >= 0xdf && code <= 0xff);
-  // a capital or a digit goes on an indented line only (a YAML fold: "the Hotel / Riverbend
-  // Lodge"); unindented, it starts a line of its own ("... reviews say / Breizh Café")
+  // a capital, a digit or an opening quote goes on an indented line only (a YAML fold: "the
+  // Hotel / Riverbend Lodge", "from / 'security@...'"); unindented, it starts a line of its
+  // own ("... reviews say / Breizh Café")
   const indented = q > next;
-  if (!lower && !(indented && ((code >= 65 && code <= 90) || (code >= 48 && code <= 57))))
-    return false;
+  const opener =
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 39 ||
+    code === 34 ||
+    code === 40 ||
+    code === 36 ||
+    code === 0x2018 ||
+    code === 0x201c;
+  if (!lower && !(indented && opener)) return false;
   return !ownLine.test(text.slice(next, Math.min(text.length, next + 40)));
 }
 
