@@ -29,6 +29,10 @@ export class TraceState {
   private readonly calls = new Map<string, ToolCallBlock>();
   maxCallId = '';
   callsIndexed = 0;
+  // The last TOOL_CALL draft a lookup entered in `calls`: recording it while the index is up to
+  // date keeps it so, rather than setting it again on the next catch-up (call ids below
+  // `maxCallId`, as `call_10` after `call_9`, would otherwise be hashed twice).
+  enteredCall: DraftBlock | undefined = undefined;
   // the seqs of each call's results: a number while there is one (most streamed results are a
   // few pieces), a Set from the second on
   readonly resultSeqs = new Map<string, number | Set<number>>();
@@ -149,12 +153,14 @@ export class TraceState {
       calls.set(callId, draft as unknown as ToolCallBlock);
       const clash =
         calls.size === callSize ||
-        // drafts of this batch entered above `maxCallId` are not in the map yet
-        anyPending(
-          pending,
-          pendingCount,
-          (other) => other.sub_type === 'TOOL_CALL' && other.payload.call_id === callId,
-        );
+        // drafts of this batch entered above `maxCallId` are not in the map yet (tested first:
+        // the callback is a closure allocated per call)
+        (pendingCount > 0 &&
+          anyPending(
+            pending,
+            pendingCount,
+            (other) => other.sub_type === 'TOOL_CALL' && other.payload.call_id === callId,
+          ));
       if (clash) {
         if (calls.size === callSize)
           calls.set(
@@ -168,6 +174,7 @@ export class TraceState {
         this.maxId = maxIdBefore;
         failDuplicateCallId(undefined, draft, callId);
       }
+      this.enteredCall = draft;
     }
   }
 
@@ -180,6 +187,12 @@ export class TraceState {
     // JSON.parse makes (bench/validate.bench.ts, acceptLine and accept rows; decision 070).
     if (order.length === 0 && (this.traceId === undefined || this.traceId === block.trace_id))
       this.traceId = block.trace_id;
+    // the index stays up to date past blocks it needs no entry for, or already has
+    if (
+      this.callsIndexed === order.length &&
+      (block.sub_type !== 'TOOL_CALL' || (block as unknown) === this.enteredCall)
+    )
+      this.callsIndexed++;
     order.push(block);
     this.lastBlock = block;
     if (block.sub_type === 'MESSAGE') {
@@ -215,6 +228,7 @@ export class TraceState {
   ): TraceError {
     this.maxId = maxIdBefore;
     this.maxCallId = maxCallIdBefore;
+    this.enteredCall = undefined;
     for (let i = 0; i < entered; i++) {
       const draft = drafts[i] as DraftBlock;
       this.blocks.delete(draft.id as string);
