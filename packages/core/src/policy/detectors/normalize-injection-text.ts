@@ -247,6 +247,22 @@ const hasLeet = /[\d@$]/;
 const oddLineSpace = /[^\S\n]{2,}|[^\S \n]| \n|\n |^ | $/;
 
 /**
+ * The passes for lower-cased text with non-ASCII characters: NFKC, invisible characters removed,
+ * look-alike letters read as Latin ones, letter-spaced words joined, leetspeak read, words one
+ * edit from a keyword corrected.
+ */
+function normalizeNonAscii(lowered: string): string {
+  let out = lowered.normalize('NFKC').replace(invisible, '');
+  if (lookAlike.test(out))
+    out = out.replace(mixedWord, (w) =>
+      latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,
+    );
+  if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
+  if (leetHint.test(out)) out = out.replace(token, readLeet);
+  return out.replace(word, correct);
+}
+
+/**
  * {@link normalizeInjectionText} of each line of `lines` at once, lines kept apart by `\n`: one
  * call for all the sentences of a text instead of one per sentence (the per-call work was the
  * detector's second cost on a 30 KB output; bench/detection.bench.ts, "one new 30 KB output").
@@ -261,16 +277,7 @@ export function normalizeInjectionLines(lines: string): string {
     if (asciiSpacedHint.test(out)) out = out.replace(asciiSpaced, (m) => m.replaceAll(' ', ''));
     out = readAsciiLeet(out);
     out = correctAsciiWords(out);
-  } else {
-    out = out.normalize('NFKC').replace(invisible, '');
-    if (lookAlike.test(out))
-      out = out.replace(mixedWord, (w) =>
-        latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,
-      );
-    if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
-    if (leetHint.test(out)) out = out.replace(token, readLeet);
-    out = out.replace(word, correct);
-  }
+  } else out = normalizeNonAscii(out);
   if (!oddLineSpace.test(out)) return out;
   return out
     .replace(/[^\S\n]+/g, ' ')
@@ -293,15 +300,6 @@ export function normalizeInjectionText(text: string): string {
     if (asciiSpacedHint.test(out)) out = out.replace(asciiSpaced, (m) => m.replaceAll(' ', ''));
     if (asciiLeetHint.test(out)) out = out.replace(asciiToken, readLeet);
     out = correctAsciiWords(out);
-  } else {
-    out = out.normalize('NFKC').replace(invisible, '');
-    if (lookAlike.test(out))
-      out = out.replace(mixedWord, (w) =>
-        latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,
-      );
-    if (spacedHint.test(out)) out = out.replace(spaced, (m) => m.replaceAll(' ', ''));
-    if (leetHint.test(out)) out = out.replace(token, readLeet);
-    out = out.replace(word, correct);
-  }
+  } else out = normalizeNonAscii(out);
   return oddSpace.test(out) ? out.replace(/\s+/g, ' ').trim() : out;
 }
