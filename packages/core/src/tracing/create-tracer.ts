@@ -135,10 +135,16 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     sinks.write(block);
   }
 
-  function accept(input: DraftBlock): Block {
+  /**
+   * Accepts one block the tracer built; `resultUnderHeldCall`: a TOOL_RESULT built under a call
+   * the trace holds, with the tracer's own ids, so only what the caller brought is inspected.
+   */
+  function accept(input: DraftBlock, resultUnderHeldCall = false): Block {
     let block: Block;
     try {
-      block = validator.acceptOwned(input);
+      block = resultUnderHeldCall
+        ? validator.acceptOwnedResult(input)
+        : validator.acceptOwned(input);
     } catch (error) {
       ids.giveBackOne(input.id as string);
       throw error;
@@ -227,18 +233,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
       extra,
     );
     // ids from an `ids` option are the user's: inspected as logObserve's are
-    if (!ids.own) {
-      accept(draft);
-      return true;
-    }
-    let block: Block;
-    try {
-      block = validator.acceptOwnedResult(draft);
-    } catch (error) {
-      ids.giveBackOne(draft.id as string);
-      throw error;
-    }
-    commit(block);
+    accept(draft, ids.own);
     return true;
   }
 
