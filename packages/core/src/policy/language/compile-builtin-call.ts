@@ -1,4 +1,4 @@
-import type { BuiltinFunction } from '../runtime/policy-functions.js';
+import type { BuiltinFunction } from '../runtime/builtin-function.js';
 import { compilePolicyRegex } from '../runtime/policy-regex.js';
 import { compileAddressedExpression } from './compile-addressed-expression.js';
 import {
