@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TracewardenError } from '../errors/index.js';
+import { guard } from '../guards/guard.js';
 import { type Block, createSequentialIds } from '../model/index.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import { TracerFlushError } from '../tracing/tracer-flush-error.js';
@@ -82,6 +83,49 @@ describe('createJsonlFileSink', () => {
     logCalls(createTracer({ sinks: [] }), 1);
     await sink.flush();
     expect(readBack(path)).toHaveLength(401);
+  });
+
+  it('writes a block as it was at write(), whatever the caller changes in it afterwards', async () => {
+    const path = join(directory, 'trace.jsonl');
+    const tracer = createTracer({ sinks: [createJsonlFileSink(path)] });
+    const message = tracer.logMessage({ role: 'user', content: 'hi', metadata: { tags: ['a'] } });
+    const args = { q: 'before', filters: ['x'] };
+    const call = tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'c1', name: 'search', arguments: args },
+    });
+    const output = { hits: [1] };
+    tracer.logObserve({ payload: { call_id: 'c1', output } });
+    // the tracer freezes blocks, not the values they hold: these change the blocks in memory
+    (message.metadata.tags as string[]).push('b');
+    args.q = 'after';
+    args.filters.push('y');
+    output.hits.push(2);
+    await tracer.flush();
+    const written = readBack(path) as Block[];
+    expect(written[0]?.metadata).toEqual({ tags: ['a'] });
+    expect(written[1]?.id).toBe(call.id);
+    expect(written[1]?.payload).toMatchObject({ arguments: { q: 'before', filters: ['x'] } });
+    expect(written[2]?.payload).toMatchObject({ output: { hits: [1] } });
+  });
+
+  it('writes a guarded call as it was when recorded, whatever changes in its values afterwards', async () => {
+    const path = join(directory, 'trace.jsonl');
+    const tracer = createTracer({ sinks: [createJsonlFileSink(path)] });
+    tracer.logMessage({ role: 'user', content: 'hi' });
+    const options = { depth: 1 };
+    const result = { rows: ['r1'] };
+    const tool = guard(async (_query: string, _options: { depth: number }) => result, {
+      name: 'lookup',
+      tracer,
+    });
+    await expect(tool('q', options)).resolves.toBe(result);
+    options.depth = 2;
+    result.rows.push('r2');
+    await tracer.flush();
+    const [, call, output] = readBack(path) as Block[];
+    expect(call?.payload).toMatchObject({ name: 'lookup', args: ['q', { depth: 1 }] });
+    expect(output?.payload).toMatchObject({ output: { rows: ['r1'] } });
   });
 
   it('makes the directory again when it is removed between appends', async () => {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { configurationError, validateOptions } from '../errors/validate-options.js';
 import type { Block } from '../model/index.js';
 import { nodeFs, nodeFsPromises } from '../platform/node-builtins.js';
+import { writeSerialized } from './serialized-write.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
 import { jsonlFileSinkOptionsSchema } from './sink-options-schema.js';
@@ -12,9 +13,7 @@ import { forgetUnwritten, trackUnwritten, type UnwrittenBlocks } from './unwritt
 export interface JsonlFileSinkOptions {
   /**
    * Buffered size (in UTF-16 code units of the serialized lines, close to bytes for ASCII) past
-   * which a background append starts. Blocks are serialized when they are appended, so the size
-   * of the blocks buffered is estimated from the average line of the last append (512 until the
-   * first). Nothing is written synchronously from `write()`.
+   * which a background append starts. Nothing is written synchronously from `write()`.
    * @default 65536
    */
   bufferBytes?: number;
@@ -66,10 +65,6 @@ const pendingBlocksProperty: PropertyDescriptor = {
   configurable: true,
 };
 
-// The serialized size of a block before any was serialized: a small guarded call's blocks are
-// 400-900 characters each. Only decides when the first background append starts.
-const initialCharsPerBlock = 512;
-
 function countNewlines(buffer: Uint8Array): number {
   let count = 0;
   for (let i = buffer.indexOf(newline); i !== -1; i = buffer.indexOf(newline, i + 1)) count++;
@@ -78,10 +73,11 @@ function countNewlines(buffer: Uint8Array): number {
 
 /**
  * Creates a sink that appends each block as one JSON line to `path` (JSONL, the seed's block
- * fields exactly). `write()` only keeps the block (the tracer's blocks are frozen); blocks are
- * serialized together when they are appended, in the background once the buffer passes
- * `bufferBytes`, and on `flush()` / `close()`, which resolve only when every block written
- * before the call is on disk. Parent directories are created.
+ * fields exactly). `write()` serialises the block and keeps the line, so a value inside it that
+ * the caller changes afterwards (the tracer freezes a block, not the arguments or output it
+ * holds) is written as it was at `write()`; lines are appended together, in the background once
+ * the buffer passes `bufferBytes`, and on `flush()` / `close()`, which resolve only when every
+ * block written before the call is on disk. Parent directories are created.
  *
  * A failed append is never silent: the error goes to `onError`, the next `flush()` rejects
  * with a {@link SinkError} `SINK_WRITE_FAILED` naming the path and cause, and the unwritten
@@ -113,11 +109,13 @@ export function createJsonlFileSink(
   const onError = options.onError;
   const sync = options.sync ?? false;
 
-  // Blocks written and not yet serialized: serializing them here, a batch at a time, keeps
-  // JSON.stringify and every per-line string off `write()` (bench/guards.bench.ts, JSONL rows).
-  let blocks: Block[] = [];
-  // A background append starts once this many blocks are buffered (bufferBytes / average line).
-  let appendAfterBlocks = Math.max(1, Math.ceil(bufferBytes / initialCharsPerBlock));
+  // Lines written and not yet handed to an append. A block is serialised in write(): its text is
+  // what it held then. (Serialising at append was no cheaper in CPU, and wrote a value the
+  // caller changed after write() as changed; a tracer's guarded calls come with their text,
+  // built from their known shape at a third of JSON.stringify's cost: decision 080.)
+  let lines: string[] = [];
+  // UTF-16 code units of `lines`, newlines included
+  let bufferedUnits = 0;
   // Unwritten tail of a failed append; written before anything newer.
   let head: Uint8Array | undefined;
   let headBlocks = 0;
@@ -126,15 +124,15 @@ export function createJsonlFileSink(
   let backgroundFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
-  // Blocks of the append in flight (serialized out of `blocks`, not yet known to be on disk).
+  // Blocks of the append in flight (taken out of `lines`, not yet known to be on disk).
   let inFlightBlocks = 0;
   // Registered with the exit check while anything is unwritten (see unwritten-at-exit.ts).
   let tracked = false;
   const exitState: UnwrittenBlocks = {
     path,
     writeAtExit: options.flushOnExit === true,
-    unwrittenBlocks: () => headBlocks + blocks.length + inFlightBlocks,
-    pendingBlocks: () => headBlocks + blocks.length,
+    unwrittenBlocks: () => headBlocks + lines.length + inFlightBlocks,
+    pendingBlocks: () => headBlocks + lines.length,
     writeNow,
   };
   // Blocks write() could not serialise: they are lost, so every later flush() says so.
@@ -176,38 +174,20 @@ export function createJsonlFileSink(
     }
   }
 
-  /** How many lines the last {@link serializeBuffered} made. */
+  /** How many lines the last {@link encodeBuffered} took. */
   let serializedLines = 0;
 
   /**
-   * Serializes the buffered blocks as JSONL (every line ends with a newline), UTF-8 encoded, and
-   * empties the buffer, setting {@link serializedLines}. A block with no JSON form is dropped
-   * and reported (see {@link dropUnwritable}).
+   * The buffered lines as JSONL (every line ends with a newline), UTF-8 encoded; empties the
+   * buffer, setting {@link serializedLines}.
    */
-  function serializeBuffered(): Uint8Array {
-    const batch = blocks;
-    blocks = [];
-    const texts: string[] = [];
-    let units = 0;
-    for (let i = 0; i < batch.length; i++) {
-      const block = batch[i] as Block;
-      let line: string | undefined;
-      try {
-        line = JSON.stringify(block);
-      } catch (cause) {
-        dropUnwritable(block, cause);
-        continue;
-      }
-      // `undefined` (a function, a symbol): no JSON text at all
-      if (typeof line !== 'string') dropUnwritable(block, 'it has no JSON form');
-      else {
-        texts.push(line);
-        units += line.length + 1;
-      }
-    }
+  function encodeBuffered(): Uint8Array {
+    const texts = lines;
+    const units = bufferedUnits;
+    lines = [];
+    bufferedUnits = 0;
     serializedLines = texts.length;
     if (serializedLines === 0) return empty;
-    appendAfterBlocks = Math.max(1, Math.ceil((bufferBytes * serializedLines) / units));
     // Each line encoded straight into one buffer (a UTF-16 unit is at most 3 UTF-8 bytes): a
     // join of the lines and a Buffer.from of the result cost ~2.5 µs more per guarded call
     // (two blocks) in bench/guards.bench.ts's JSONL rows.
@@ -218,6 +198,31 @@ export function createJsonlFileSink(
       data[at++] = newline;
     }
     return data.subarray(0, at);
+  }
+
+  /** Keeps one block's line; starts a background append once `bufferBytes` are buffered. */
+  function keep(line: string): void {
+    lines.push(line);
+    bufferedUnits += line.length + 1;
+    if (!tracked) {
+      tracked = true;
+      trackUnwritten(exitState);
+    }
+    if (bufferedUnits >= bufferBytes && !backgroundScheduled && !backgroundFailed) {
+      backgroundScheduled = true;
+      void enqueue().then((error) => {
+        backgroundScheduled = false;
+        if (error !== undefined) backgroundFailed = true;
+      });
+    }
+  }
+
+  function refuseClosed(block: Block): never {
+    throw new SinkError({
+      code: 'SINK_CLOSED',
+      message: `jsonl file sink: write() of block ${block.id} after close() of ${path}; create a new sink`,
+      path,
+    });
   }
 
   async function appendFlight(
@@ -231,16 +236,15 @@ export function createJsonlFileSink(
   }
 
   async function drain(): Promise<SinkError | undefined> {
-    if (blocks.length === 0 && head === undefined) return undefined;
-    const encoded = serializeBuffered();
+    if (lines.length === 0 && head === undefined) return undefined;
+    const encoded = encodeBuffered();
     const data = head === undefined ? encoded : Buffer.concat([head, encoded]);
     const count = headBlocks + serializedLines;
     head = undefined;
     headBlocks = 0;
-    // every buffered block was unwritable (reported): nothing to append
     const { written, cause } = data.length === 0 ? { written: 0 } : await appendFlight(data, count);
     if (cause === undefined) {
-      if (tracked && blocks.length === 0 && head === undefined) {
+      if (tracked && lines.length === 0 && head === undefined) {
         tracked = false;
         forgetUnwritten(exitState);
       }
@@ -258,9 +262,9 @@ export function createJsonlFileSink(
    * Returns the blocks still unwritten: those of an append in flight, or all when this fails.
    */
   function writeNow(): number {
-    if (headBlocks + blocks.length === 0) return inFlightBlocks;
-    // serialized once: a failed write keeps the text as the head, to be counted as unwritten
-    const fresh = serializeBuffered();
+    if (headBlocks + lines.length === 0) return inFlightBlocks;
+    // encoded once: a failed write keeps the bytes as the head, to be counted as unwritten
+    const fresh = encodeBuffered();
     if (fresh.length > 0) {
       head = head === undefined ? fresh : Buffer.concat([head, fresh]);
       headBlocks += serializedLines;
@@ -279,7 +283,7 @@ export function createJsonlFileSink(
   }
 
   function report(cause: unknown): SinkError {
-    const pending = headBlocks + blocks.length;
+    const pending = headBlocks + lines.length;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const error = new SinkError({
       code: 'SINK_WRITE_FAILED',
@@ -319,7 +323,7 @@ export function createJsonlFileSink(
       code: 'SINK_WRITE_FAILED',
       message: `jsonl file sink: ${unwritableCount} block${unwritableCount === 1 ? '' : 's'} (${unwritableIds.join(', ')}${more}) could not be serialised as JSON (${reason}) and ${unwritableCount === 1 ? 'was' : 'were'} not written to ${path}. Validate blocks before writing them (createTracer and validateBlocks reject such blocks); every later flush() reports this, so create a new sink to start clean.`,
       path,
-      pendingBlocks: headBlocks + blocks.length,
+      pendingBlocks: headBlocks + lines.length,
       droppedBlocks: unwritableCount,
       cause,
     });
@@ -330,25 +334,22 @@ export function createJsonlFileSink(
     path,
 
     write(block: Block) {
-      if (closed) {
-        throw new SinkError({
-          code: 'SINK_CLOSED',
-          message: `jsonl file sink: write() of block ${block.id} after close() of ${path}; create a new sink`,
-          path,
-        });
+      if (closed) refuseClosed(block);
+      let line: string | undefined;
+      try {
+        line = JSON.stringify(block);
+      } catch (cause) {
+        dropUnwritable(block, cause);
+        return;
       }
-      blocks.push(block);
-      if (!tracked) {
-        tracked = true;
-        trackUnwritten(exitState);
-      }
-      if (blocks.length >= appendAfterBlocks && !backgroundScheduled && !backgroundFailed) {
-        backgroundScheduled = true;
-        void enqueue().then((error) => {
-          backgroundScheduled = false;
-          if (error !== undefined) backgroundFailed = true;
-        });
-      }
+      // `undefined` (a function, a symbol): no JSON text at all
+      if (typeof line !== 'string') dropUnwritable(block, 'it has no JSON form');
+      else keep(line);
+    },
+
+    [writeSerialized](block: Block, json: string) {
+      if (closed) refuseClosed(block);
+      keep(json);
     },
 
     flush,
