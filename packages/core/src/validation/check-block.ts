@@ -24,7 +24,7 @@ export function checkBlock(input: unknown, options: ValidateBlocksOptions = {}):
   const limits = resolveBlockLimits(options.limits);
   const errors: TraceError[] = [];
   try {
-    inspectBlock(input, limits, errors, undefined);
+    inspectBlock(input, limits, errors, undefined, undefined);
   } catch (error) {
     errors.push(asTraceError(error, undefined));
   }

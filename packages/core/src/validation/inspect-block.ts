@@ -5,12 +5,14 @@ import { type BlockPath, type DraftBlock, emptyObject } from './draft-block.js';
 import { inspectDraft } from './inspect-draft.js';
 import { isRecord } from './is-record.js';
 import { describeValue, reportBlockError } from './report-block-error.js';
+import type { TimestampRange } from './timestamp-range.js';
 import type { BlockLimits } from './types.js';
 
 /**
  * The per-block rules of seed 002 (shape, block type, parent presence, payload, byte limits),
  * without the rules that need other blocks. Returns the normalised draft, or `undefined` when
- * `input` is not an object at all. In collecting mode (`errors` given) every problem is
+ * `input` is not an object at all. `timestamps` checks `created_at` and `updated_at` (see
+ * {@link inspectDraft}). In collecting mode (`errors` given) every problem is
  * appended; otherwise the first is thrown.
  * @internal
  */
@@ -19,6 +21,7 @@ export function inspectBlock(
   limits: BlockLimits,
   errors: TraceError[] | undefined,
   path: BlockPath,
+  timestamps: TimestampRange | undefined,
 ): DraftBlock | undefined {
   if (!isRecord(input)) {
     reportBlockError(
@@ -59,7 +62,7 @@ export function inspectBlock(
     created_at: createdAt,
     updated_at: updatedAt ?? createdAt,
   };
-  inspectDraft(draft, expectedBlockType, givenPayload, updatedAt, limits, errors, path);
+  inspectDraft(draft, expectedBlockType, givenPayload, updatedAt, limits, errors, path, timestamps);
   return draft;
 }
 

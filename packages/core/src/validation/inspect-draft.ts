@@ -13,13 +13,15 @@ import { type BlockPath, type DraftBlock, emptyObject } from './draft-block.js';
 import { isRecord } from './is-record.js';
 import { parsedText } from './parsed-text.js';
 import { describeValue, reportBlockError, reportFieldError } from './report-block-error.js';
+import type { TimestampRange } from './timestamp-range.js';
 import type { BlockLimits } from './types.js';
 
 /**
  * The per-block rules applied to a draft in canonical form (see {@link inspectBlock}). The
  * tracer builds its candidates in this form, so they are checked and then frozen in place,
  * without a copy. `metadata` / `extra` equal to the shared empty object count as absent;
- * `givenUpdatedAt` is the `updated_at` as given, checked unless `undefined`.
+ * `givenUpdatedAt` is the `updated_at` as given, checked unless `undefined`; `timestamps` is
+ * the caller's {@link TimestampRange} (`isIsoTimestamp` alone when `undefined`).
  * @internal
  */
 export function inspectDraft(
@@ -30,6 +32,7 @@ export function inspectDraft(
   limits: BlockLimits,
   errors: TraceError[] | undefined,
   path: BlockPath,
+  timestamps: TimestampRange | undefined,
 ): void {
   const subType = draft.sub_type;
   const parent = draft.parent_block_id;
@@ -134,9 +137,9 @@ export function inspectDraft(
       );
     }
   }
-  checkTimestamp(errors, draft, path, 'created_at', createdAt);
+  checkTimestamp(errors, draft, path, 'created_at', createdAt, timestamps);
   if (givenUpdatedAt !== undefined) {
-    checkTimestamp(errors, draft, path, 'updated_at', givenUpdatedAt);
+    checkTimestamp(errors, draft, path, 'updated_at', givenUpdatedAt, timestamps);
   }
   if (metadata !== emptyObject) checkObjectField(errors, draft, path, 'metadata', metadata);
   if (extra !== emptyObject) checkObjectField(errors, draft, path, 'extra', extra);
@@ -182,8 +185,12 @@ export function checkTimestamp(
   path: BlockPath,
   field: string,
   value: unknown,
+  timestamps: TimestampRange | undefined,
 ): void {
-  if (typeof value !== 'string' || !isIsoTimestamp(value)) {
+  if (
+    typeof value !== 'string' ||
+    !(timestamps === undefined ? isIsoTimestamp(value) : timestamps.accepts(value))
+  ) {
     reportFieldError(
       errors,
       draft,

@@ -10,6 +10,7 @@ import { inspectBlock } from './inspect-block.js';
 import { checkTimestamp, inspectDraft } from './inspect-draft.js';
 import { forgetParsedText, trustParsedText } from './parsed-text.js';
 import { anyPending, failDuplicateCallId, failDuplicateId, relateDraft } from './relate-draft.js';
+import { TimestampRange } from './timestamp-range.js';
 import type { BlockLimits } from './types.js';
 
 /**
@@ -50,6 +51,8 @@ export class TraceState {
   // before any lookup by id.
   maxId = '';
   indexed = 0;
+  // the second of this trace's last timestamp: a trace's blocks mostly share it
+  readonly timestamps = new TimestampRange();
 
   constructor(limits: Readonly<BlockLimits>, traceId: string | undefined) {
     this.limits = limits;
@@ -247,6 +250,7 @@ export class TraceState {
       this.limits,
       undefined,
       undefined,
+      this.timestamps,
     );
   }
 
@@ -254,7 +258,7 @@ export class TraceState {
     let draft: DraftBlock | undefined;
     try {
       // throwing mode: the first problem throws, and nothing below records anything
-      draft = inspectBlock(input, this.limits, undefined, undefined);
+      draft = inspectBlock(input, this.limits, undefined, undefined, this.timestamps);
       if (draft !== undefined) {
         relateDraft(this, draft, undefined, undefined, 0, true);
         this.enterUnique(draft, undefined, 0);
@@ -297,7 +301,7 @@ export class TraceState {
   check(input: unknown): TraceError[] {
     const errors: TraceError[] = [];
     try {
-      const draft = inspectBlock(input, this.limits, errors, undefined);
+      const draft = inspectBlock(input, this.limits, errors, undefined, this.timestamps);
       if (draft !== undefined) relateDraft(this, draft, errors, undefined, 0, false);
     } catch (error) {
       errors.push(asTraceError(error, undefined));
@@ -330,7 +334,7 @@ export class TraceState {
     try {
       const createdAt = draft.created_at;
       if (typeof createdAt !== 'string' || createdAt.length !== 24)
-        checkTimestamp(undefined, draft, undefined, 'created_at', createdAt);
+        checkTimestamp(undefined, draft, undefined, 'created_at', createdAt, this.timestamps);
       const metadata = draft.metadata;
       if (metadata !== emptyObject)
         checkObjectField(undefined, draft, undefined, 'metadata', metadata);

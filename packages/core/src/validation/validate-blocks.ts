@@ -5,6 +5,7 @@ import type { DraftBlock } from './draft-block.js';
 import { inspectBlock } from './inspect-block.js';
 import { reportCrossBlockErrors } from './report-cross-block-errors.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
+import { TimestampRange } from './timestamp-range.js';
 import type { ValidateBlocksOptions, ValidationReport } from './types.js';
 
 function isSubType(value: unknown): value is string {
@@ -65,13 +66,14 @@ export function validateBlocks(
   const drafts: DraftBlock[] = [];
   const positions: number[] = [];
   const index = new BatchIndex();
+  const timestamps = new TimestampRange();
 
   let position = 0;
   for (const input of blocks) {
     let draft: DraftBlock | undefined;
     try {
       // the position is formatted only when an error names it
-      draft = inspectBlock(input, limits, errors, position);
+      draft = inspectBlock(input, limits, errors, position, timestamps);
     } catch (error) {
       errors.push(asTraceError(error, String(position)));
       draft = undefined;
