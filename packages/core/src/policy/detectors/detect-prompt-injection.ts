@@ -2,6 +2,7 @@ import { isSpace } from '../../text/is-space.js';
 import { createTextCache } from './create-text-cache.js';
 import { BIAS, type Signal, signals } from './injection-signals.js';
 import { normalizeInjectionLines, normalizeInjectionText } from './normalize-injection-text.js';
+import { createSignalGate, type SignalGate } from './signal-gate.js';
 
 /** Why a text scored as a prompt injection: the signals of its most suspicious window. */
 export interface PromptInjectionFinding {
@@ -283,10 +284,10 @@ export function linePattern(pattern: RegExp, normalised = true): RegExp {
 }
 
 /**
- * The signals rewritten to match within one line of many, built on first use: rewriting them all
- * at import added ~10 ms to every process that imports core (bench/import, paired).
+ * The signals' gate, built on first use: building it at import would cost every process that
+ * imports core (rewriting the patterns at import once added ~10 ms, bench/import, paired).
  */
-let linePatterns: RegExp[] | undefined;
+let gate: SignalGate | undefined;
 
 /** The signals of one normalised sentence, pattern by pattern. */
 function maskOf(normalised: string): number {
@@ -383,20 +384,17 @@ function sentencesOf(text: string): Sentence[] {
   for (let p = lines.indexOf('\n'); p >= 0; p = lines.indexOf('\n', p + 1)) starts.push(p + 1);
   if (starts.length === raws.length) {
     starts.push(lines.length + 1);
-    const patterns = (linePatterns ??= signals.map((signal) => linePattern(signal.pattern)));
-    for (let i = 0; i < patterns.length; i++) {
-      const pattern = patterns[i] as RegExp;
-      const bit = 1 << i;
-      pattern.lastIndex = 0;
-      let line = 0;
-      for (let m = pattern.exec(lines); m !== null; m = pattern.exec(lines)) {
-        while ((starts[line + 1] as number) <= m.index) line++;
-        const reading = order[line] as number;
-        masks[reading] = (masks[reading] as number) | bit;
-        if (line + 1 >= raws.length) break;
-        // one match per sentence is enough: on to the next one
-        pattern.lastIndex = starts[line + 1] as number;
-      }
+    // each line tested only for the patterns whose words it holds (`createSignalGate`)
+    gate ??= createSignalGate(signals.map((signal) => signal.pattern));
+    const candidates = gate.candidates(lines, raws.length);
+    for (let line = 0; line < raws.length; line++) {
+      let candidate = candidates[line] as number;
+      if (candidate === 0) continue;
+      const sentence = lines.slice(starts[line], (starts[line + 1] as number) - 1);
+      let mask = 0;
+      for (let i = 0; candidate !== 0; i++, candidate >>>= 1)
+        if ((candidate & 1) !== 0 && (signals[i] as Signal).pattern.test(sentence)) mask |= 1 << i;
+      masks[order[line] as number] = mask;
     }
   } else {
     // a normalisation that made or lost a line break (not expected): sentence by sentence
