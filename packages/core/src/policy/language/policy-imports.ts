@@ -22,23 +22,33 @@ const detectorNames = [
   'domains',
 ];
 
-/** Module -> the names it provides here (a name maps to the built-in it means). */
-const modules: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  invariant: Object.fromEntries(
-    [...eventNames, ...Object.keys(builtins)].map((name) => [name, name]),
-  ),
-  'invariant.builtins': Object.fromEntries(Object.keys(builtins).map((name) => [name, name])),
-  'invariant.detectors': Object.fromEntries(detectorNames.map((name) => [name, name])),
-  'invariant.detectors.secrets': { secrets: 'secrets' },
-  'invariant.detectors.pii': { pii: 'pii' },
-  'invariant.detectors.prompt_injection': { prompt_injection: 'prompt_injection' },
-  'invariant.detectors.copyright': { copyright: 'copyright' },
-  'invariant.detectors.unicode': { unicode: 'unicode' },
-  'invariant.detectors.fuzzy_matching': { fuzzy_contains: 'fuzzy_contains' },
-  'invariant.parsers.html': { html_code: 'html_code', links: 'html_links' },
-  'invariant.access_control': { should_allow_rbac: 'should_allow_rbac' },
-  json: { loads: 'json_loads' },
-};
+type ModuleNames = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+let modules: ModuleNames | undefined;
+
+/**
+ * Module -> the names it provides here (a name maps to the built-in it means). Built on the first
+ * import line checked, not when core is imported (decision 110).
+ */
+function importableModules(): ModuleNames {
+  modules ??= {
+    invariant: Object.fromEntries(
+      [...eventNames, ...Object.keys(builtins)].map((name) => [name, name]),
+    ),
+    'invariant.builtins': Object.fromEntries(Object.keys(builtins).map((name) => [name, name])),
+    'invariant.detectors': Object.fromEntries(detectorNames.map((name) => [name, name])),
+    'invariant.detectors.secrets': { secrets: 'secrets' },
+    'invariant.detectors.pii': { pii: 'pii' },
+    'invariant.detectors.prompt_injection': { prompt_injection: 'prompt_injection' },
+    'invariant.detectors.copyright': { copyright: 'copyright' },
+    'invariant.detectors.unicode': { unicode: 'unicode' },
+    'invariant.detectors.fuzzy_matching': { fuzzy_contains: 'fuzzy_contains' },
+    'invariant.parsers.html': { html_code: 'html_code', links: 'html_links' },
+    'invariant.access_control': { should_allow_rbac: 'should_allow_rbac' },
+    json: { loads: 'json_loads' },
+  };
+  return modules;
+}
 
 /** Names Invariant has that need a model, a service or a Python parser: not provided locally. */
 const unavailable: Readonly<Record<string, string>> = {
@@ -64,6 +74,7 @@ export function checkImport(
   item: Extract<TopLevel, { kind: 'import' }>,
   imported: ImportedNames,
 ): void {
+  const modules = importableModules();
   const provided = Object.hasOwn(modules, item.module) ? modules[item.module] : undefined;
   if (provided === undefined) {
     typeError(
