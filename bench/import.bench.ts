@@ -13,19 +13,28 @@
  * adapter itself adds can be read off. Each "with options" row also checks, once, that zod was
  * not loaded. Nothing here asserts timing.
  *
+ * Then where core's import goes (decision 110), unless BREAKDOWN=0: the bundle's bytes by domain,
+ * the CPU time of reading it, of V8 compiling it (`vm.SourceTextModule`, in a child with
+ * `--experimental-vm-modules`) and of running each domain's module bodies (a copy of the bundle
+ * with a CPU-time mark at each module esbuild concatenated); and "what if" rows, interleaved with
+ * the others: the "with options" process on a copy of the bundle with a group of modules left out
+ * (their top-level names declared, never set), i.e. what loading that code on first use would save.
+ *
  * Run: node --conditions=@tracewarden/source --import tsx bench/import.bench.ts
  * Env: SAMPLES (default 21); ADAPTERS=0 to time core only; BASELINE_SRC=<a copy of core's src> to
  * time it too, interleaved, as "(baseline)" rows (its adapters' rows import it); CORE_SRC=<a copy
- * of core's src> to time instead of this checkout's (e.g. a commit, without others' work in progress).
+ * of core's src> to time instead of this checkout's (e.g. a commit, without others' work in progress);
+ * BREAKDOWN=0 to skip the breakdown and the "what if" rows.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const samples = Math.max(3, Number(process.env.SAMPLES ?? 21));
 const withAdapters = process.env.ADAPTERS !== '0';
+const withBreakdown = process.env.BREAKDOWN !== '0';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDirectory = (pkg: string) =>
   join(root, 'packages', pkg, 'node_modules/.cache/tracewarden-import-bench');
@@ -43,7 +52,10 @@ const esbuild = requireFromTsup('esbuild') as typeof import('esbuild');
  * same variant ('' for this checkout, 'baseline' for `BASELINE_SRC`).
  * @returns the bundle's URL (JSON-quoted) and the packages it imports, core's bundle aside
  */
-async function bundle(pkg: string, variant: string): Promise<{ url: string; imports: string[] }> {
+async function bundle(
+  pkg: string,
+  variant: string,
+): Promise<{ url: string; imports: string[]; outfile: string; bytes: Map<string, number> }> {
   const file = (name: string) => join(cacheDirectory(name), `index${variant && `-${variant}`}.mjs`);
   const outfile = file(pkg);
   mkdirSync(dirname(outfile), { recursive: true });
@@ -82,7 +94,84 @@ async function bundle(pkg: string, variant: string): Promise<{ url: string; impo
     .flatMap((output) => output.imports)
     .filter((entry) => entry.external && !entry.path.startsWith('file:'))
     .map((entry) => entry.path);
-  return { url: JSON.stringify(pathToFileURL(outfile).href), imports: [...new Set(imports)] };
+  const bytes = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(
+    Object.values(result.metafile.outputs)[0]?.inputs ?? {},
+  ))
+    bytes.set(input, bytesInOutput);
+  return { url: urlOf(outfile), imports: [...new Set(imports)], outfile, bytes };
+}
+
+/** A module's file URL, JSON-quoted for a child's script. */
+const urlOf = (file: string) => JSON.stringify(pathToFileURL(file).href);
+
+/**
+ * The domain of one of core's source files, as the breakdown groups them: `src/<domain>/`, or
+ * `policy/<part>` for the policy's language, runtime, detectors and recommended policy.
+ */
+function domainOf(file: string): string {
+  const [first, second, third] = file.slice(file.lastIndexOf('src/') + 4).split('/');
+  if (second === undefined) return first ?? file;
+  return first === 'policy' && third !== undefined ? `policy/${second}` : (first as string);
+}
+
+/** The source file each module of an (unminified) esbuild bundle starts at: its `// …src/x.ts` line. */
+const moduleStart = /^\/\/ \S*?(src\/\S+\.ts)$/;
+
+/**
+ * A copy of core's bundle with the modules of `domains` left out: each one's top-level names are
+ * declared (`var`) and never set, so the rest compiles and links, and fails only if it reads one
+ * at import. What loading those modules on first use would save, short of building it.
+ */
+function bundleWithout(outfile: string, domains: readonly string[], name: string): string {
+  const kept: string[] = [];
+  let leftOut = false;
+  let names: string[] = [];
+  const declare = () => {
+    if (names.length > 0) kept.push(`var ${names.join(', ')};`);
+    names = [];
+  };
+  for (const line of readFileSync(outfile, 'utf8').split('\n')) {
+    const start = moduleStart.exec(line);
+    if (start !== null) {
+      declare();
+      leftOut = domains.includes(domainOf(start[1] as string));
+    }
+    if (!leftOut) kept.push(line);
+    else {
+      const declared = /^(?:var|let|const|class|function\*?|async function\*?) ([\w$]+)/.exec(line);
+      if (declared !== null) names.push(declared[1] as string);
+    }
+  }
+  declare();
+  const file = join(dirname(outfile), `${name}.mjs`);
+  writeFileSync(file, kept.join('\n'));
+  return file;
+}
+
+/** A copy of core's bundle that records the CPU time of each module's top-level code. */
+function instrumentedBundle(outfile: string): string {
+  const marked = readFileSync(outfile, 'utf8')
+    .split('\n')
+    .map((line) => {
+      const start = moduleStart.exec(line);
+      return start === null
+        ? line
+        : `__mark(${JSON.stringify(domainOf(start[1] as string))});\n${line}`;
+    });
+  // after the imports (hoisted anyway): the marks' clock, started when the first module runs
+  const first = marked.findIndex((line) => line.startsWith('__mark('));
+  marked.splice(
+    first,
+    0,
+    'const __cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };',
+    'let __at = __cpu(), __in = "(imports)"; const __spent = (globalThis.__moduleCpu = {});',
+    'function __mark(next) { const now = __cpu(); __spent[__in] = (__spent[__in] ?? 0) + now - __at; __at = now; __in = next; }',
+  );
+  marked.push('__mark("(end)");');
+  const file = join(dirname(outfile), 'index-instrumented.mjs');
+  writeFileSync(file, marked.join('\n'));
+  return file;
 }
 
 /** Prints the child's own CPU time at exit (pipes are written synchronously on Linux). */
@@ -117,8 +206,18 @@ interface Case {
   cpu: number[];
 }
 const cases: Case[] = [{ label: 'node -e 0', script: '', wall: [], cpu: [] }];
+/** This checkout's core bundle, for the breakdown */
+let coreBundle: Awaited<ReturnType<typeof bundle>> | undefined;
+/** Groups of modules a "what if" row leaves out, each with the groups before it. */
+const leftOutGroups: { label: string; domains: string[] }[] = [
+  { label: 'policy detectors', domains: ['policy/detectors'] },
+  { label: 'policy language, runtime', domains: ['policy/language', 'policy/runtime'] },
+  { label: 'convert, datasets, stitching', domains: ['convert', 'datasets', 'stitching'] },
+];
 for (const variant of baselineSource === undefined ? [''] : ['baseline', '']) {
-  const core = (await bundle('core', variant)).url;
+  const built = await bundle('core', variant);
+  const core = built.url;
+  if (variant === '') coreBundle = built;
   const tag = variant && ` (${variant})`;
   cases.push(
     { label: `import core's bundle${tag}`, script: `await import(${core});`, wall: [], cpu: [] },
@@ -136,6 +235,20 @@ for (const variant of baselineSource === undefined ? [''] : ['baseline', '']) {
       cpu: [],
     },
   );
+  if (withBreakdown && variant === '') {
+    const domains: string[] = [];
+    leftOutGroups.forEach(({ label, domains: group }, index) => {
+      domains.push(...group);
+      const file = bundleWithout(built.outfile, domains, `index-what-if-${index}`);
+      cases.push({
+        label: `what if, lazy: ${index === 0 ? '' : '+ '}${label}`,
+        script: `const core = await import(${urlOf(file)}); ${options}
+        core.checkAdapterOptions(adapterOptions, 'wrapOpenAI');`,
+        wall: [],
+        cpu: [],
+      });
+    });
+  }
   if (!withAdapters) continue;
   const adapters = [
     {
@@ -186,12 +299,21 @@ for (const variant of baselineSource === undefined ? [''] : ['baseline', '']) {
   }
 }
 
-function run({ script, cwd }: Case, extra = ''): { wall: number; cpu: number; out: string } {
+function run(
+  { script, cwd, label }: Case,
+  extra = '',
+  flags: string[] = [],
+): { wall: number; cpu: number; out: string } {
   const start = process.hrtime.bigint();
   const result = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', `${reportCpu}${extra}${script}`],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], cwd: cwd ?? root },
+    [...flags, '--input-type=module', '-e', `${reportCpu}${extra}${script}`],
+    {
+      encoding: 'utf8',
+      // a "what if" copy may fail at import (code that reads a left-out name at the top level)
+      stdio: ['ignore', 'pipe', label.startsWith('what if') ? 'pipe' : 'inherit'],
+      cwd: cwd ?? root,
+    },
   );
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`child exited with ${result.status}: ${script}`);
@@ -201,8 +323,18 @@ function run({ script, cwd }: Case, extra = ''): { wall: number; cpu: number; ou
 
 // warm the file system cache, unmeasured; check once which "with options" rows load zod
 const zodLoaded: string[] = [];
-for (const entry of cases) {
-  run(entry);
+for (const entry of [...cases]) {
+  if (entry.label.startsWith('what if')) {
+    try {
+      run(entry);
+    } catch {
+      console.log(
+        `  ${entry.label}: left out (that copy fails at import: a left-out name is read there)`,
+      );
+      cases.splice(cases.indexOf(entry), 1);
+      continue;
+    }
+  } else run(entry);
   if (entry.label.includes('with options') && /\nzod true/.test(run(entry, reportZod).out))
     zodLoaded.push(entry.label);
 }
@@ -232,7 +364,7 @@ for (const entry of cases) {
     reference === undefined
       ? ''
       : `  beyond framework + core ${format(wall - median(reference.wall))} | ${format(cpu - median(reference.cpu))}`;
-  console.log(`  ${entry.label.padEnd(44)} ${format(wall)} | ${format(cpu)}${added}${beyond}`);
+  console.log(`  ${entry.label.padEnd(46)} ${format(wall)} | ${format(cpu)}${added}${beyond}`);
 }
 console.log(
   zodLoaded.length === 0
@@ -240,3 +372,56 @@ console.log(
     : `  zod was loaded by: ${zodLoaded.join(', ')}`,
 );
 console.log('  target (issue 18 §4): core with options adds at most 30 ms');
+
+if (withBreakdown && coreBundle !== undefined) {
+  const { outfile, bytes } = coreBundle;
+  const byDomain = new Map<string, number>();
+  for (const [input, size] of bytes)
+    byDomain.set(domainOf(input), (byDomain.get(domainOf(input)) ?? 0) + size);
+  const total = [...bytes.values()].reduce((sum, size) => sum + size, 0);
+  const kB = (size: number) => `${(size / 1000).toFixed(0)} kB`;
+  // reading and compiling the bundle, and its module bodies by domain, each in a fresh child
+  const compileScript = `const vm = await import('node:vm'); const { readFileSync } = await import('node:fs');
+    const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+    let at = cpu(); const text = readFileSync(${JSON.stringify(outfile)}).toString('utf8'); const read = cpu() - at;
+    at = cpu(); new vm.SourceTextModule(text); const compile = cpu() - at;
+    process.stdout.write('\\nphases ' + JSON.stringify({ read, compile }));`;
+  const bodies = `await import(${urlOf(instrumentedBundle(outfile))});
+    process.stdout.write('\\nphases ' + JSON.stringify(globalThis.__moduleCpu));`;
+  const phases = new Map<string, number[]>();
+  for (let i = 0; i < samples; i++)
+    for (const [script, flags] of [
+      [compileScript, ['--experimental-vm-modules', '--no-warnings']],
+      [bodies, []],
+    ] as const) {
+      const { out } = run({ label: 'breakdown', script, wall: [], cpu: [] }, '', [...flags]);
+      const spent = JSON.parse(/\nphases (.*)/.exec(out)?.[1] ?? '{}') as Record<string, number>;
+      let modules = 0;
+      for (const [phase, ms] of Object.entries(spent)) {
+        phases.set(phase, [...(phases.get(phase) ?? []), ms]);
+        if (script === bodies && !phase.startsWith('(')) modules += ms;
+      }
+      if (script === bodies)
+        phases.set('(all modules)', [...(phases.get('(all modules)') ?? []), modules]);
+    }
+  const range = (values: number[] = []) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (q: number) => (sorted[Math.floor((sorted.length - 1) * q)] ?? 0).toFixed(1);
+    return `${median(values).toFixed(1).padStart(5)} (${at(0.25)}-${at(0.75)})`;
+  };
+  console.log(
+    `\nwhere importing core's bundle goes (${kB(total)} of code, esbuild as tsup; CPU ms, median (q25-q75) of ${samples} children)`,
+  );
+  console.log(`  read and decode the file               ${range(phases.get('read'))}`);
+  console.log(`  V8 compiles it (vm.SourceTextModule)   ${range(phases.get('compile'))}`);
+  console.log(`  run its module bodies                  ${range(phases.get('(all modules)'))}`);
+  const domains = [...byDomain.keys()].sort(
+    (a, b) =>
+      median(phases.get(b) ?? [0]) - median(phases.get(a) ?? [0]) ||
+      (byDomain.get(b) ?? 0) - (byDomain.get(a) ?? 0),
+  );
+  for (const domain of domains)
+    console.log(
+      `    ${domain.padEnd(20)} ${kB(byDomain.get(domain) ?? 0).padStart(7)}  ${range(phases.get(domain) ?? [0])}`,
+    );
+}
