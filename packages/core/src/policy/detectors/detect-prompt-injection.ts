@@ -179,6 +179,13 @@ export function forEachBoundary(text: string, found: (at: number, length: number
   let lineStart = 0;
   while (p < n) {
     const c = text.charCodeAt(p);
+    // letters and most punctuation cut nothing: skipped at once. None of the tests below holds
+    // for them: of `?`..`~` only a backslash starts a boundary, and the one after `|>` is found
+    // at the character that follows the `>`.
+    if (c > 62 && c < 127 && c !== 92 && text.charCodeAt(p - 1) !== 62) {
+      p++;
+      continue;
+    }
     if (c === 92 && text.charCodeAt(p + 1) === 110) {
       found(p, 2);
       p += 2;
@@ -401,12 +408,16 @@ function sentencesOf(text: string): Sentence[] {
     for (let k = 0; k < raws.length; k++)
       masks[k] = maskOf(normalizeInjectionText(raws[k] as string));
   }
+  // whether each distinct sentence names a target (0: not read yet, 1: no, 2: yes)
+  const targets = new Uint8Array(raws.length);
   for (let k = 0; k < out.length; k++) {
     const sentence = out[k] as Sentence;
     const reading = readings[k] as number;
     sentence.mask = masks[reading] as number;
+    if ((sentence.mask & (1 << ACTION_INDEX)) !== 0 && targets[reading] === 0)
+      targets[reading] = target.test(raws[reading] as string) ? 2 : 1;
     // an action with a concrete target weighs more than a bare imperative
-    if ((sentence.mask & (1 << ACTION_INDEX)) !== 0 && target.test(raws[reading] as string)) {
+    if ((sentence.mask & (1 << ACTION_INDEX)) !== 0 && targets[reading] === 2) {
       sentence.mask |= 1 << signals.length;
       if (outOfPlace(text, sentence.start)) sentence.mask |= 1 << (signals.length + 1);
     } else if ((sentence.mask & TODO_INLINE) !== 0 && !concrete.test(raws[reading] as string)) {
