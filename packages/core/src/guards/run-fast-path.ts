@@ -20,13 +20,19 @@ const noResolver = (_value: unknown): void => {};
  * the attempt's context (one object per call instead of two; decision 080, guard path).
  */
 export class FirstAttemptRace extends AttemptContext {
-  done = false;
-  deadline = 0;
-  resolve: (value: unknown) => void = noResolver;
-  reject: (reason: unknown) => void = noResolver;
+  // set in the constructor, as AttemptContext's fields: field initializers in a derived class
+  // made `new FirstAttemptRace` cost ~40 ns more per timed call (decision 080, timeout path)
+  declare done: boolean;
+  declare deadline: number;
+  declare resolve: (value: unknown) => void;
+  declare reject: (reason: unknown) => void;
 
   constructor(call: CallState) {
     super(call, 1);
+    this.done = false;
+    this.deadline = 0;
+    this.resolve = noResolver;
+    this.reject = noResolver;
   }
 }
 
