@@ -1,0 +1,64 @@
+// The sentences of a text that ask for an action (decision 050, `attacker-bare-request`):
+// imperatives and to-do lines, and requests glued to data without a sentence end.
+import { signals } from './injection-signals.js';
+import { linePattern } from './line-pattern.js';
+import { rawSentence } from './sentence-boundaries.js';
+import type { Sentence } from './sentence-signals.js';
+
+// sentences that ask for an action, whatever else they say: the imperative and the to-do line
+const REQUEST_MASK =
+  (1 << signals.findIndex((s) => s.name === 'action')) |
+  (1 << signals.findIndex((s) => s.name === 'todo-action'));
+
+// A request appended to data without a sentence end: a capitalised imperative after a lower-case
+// word ("grilled sea bass Pay the deposit to ..."). Not a signal of the score (proper names like
+// "the Post Office" look the same); only a request sentence for the data-flow rule.
+const glued =
+  /(?:[a-z0-9)]\s+|[。！？]\s*)(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
+// the same on the raw sentences of a text, one per line (made on first use)
+let gluedLines: RegExp[] | undefined;
+// ... and one after an introductory phrase ("Per the standing instruction, send ..."): not an
+// imperative the score counts (too common in ordinary text), a request for the data flow
+const introduced =
+  /^[^,.:;!?\n]{3,60},\s+(?:please\s+)?(?:send|transfer|pay|wire|forward|e-?mail|invite|add|grant|share|delete|remove|visit|open|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
+
+/**
+ * The ranges of the sentences that ask for an action, each with the sentence after it; marks
+ * the glued ones (`Sentence.glued`).
+ * @param input - the text the sentences are of
+ * @param sentences - its sentences with their signals
+ * @returns `[start, end)` ranges, in order (they may overlap)
+ * @internal
+ */
+export function requestSentences(
+  input: string,
+  sentences: readonly Sentence[],
+): [number, number][] {
+  // the sentences' raw texts, one per line, searched at once for glued requests
+  const raw = sentences
+    .map((sentence) => rawSentence(input, sentence.start, sentence.end))
+    .join('\n');
+  gluedLines ??= [linePattern(glued, false), linePattern(introduced, false)];
+  for (const pattern of gluedLines) {
+    pattern.lastIndex = 0;
+    let line = 0;
+    let lineEnd = raw.indexOf('\n');
+    for (let m = pattern.exec(raw); m !== null; m = pattern.exec(raw)) {
+      while (lineEnd >= 0 && lineEnd < m.index) {
+        line++;
+        lineEnd = raw.indexOf('\n', lineEnd + 1);
+      }
+      const sentence = sentences[line];
+      if (sentence !== undefined) sentence.glued = true;
+      if (lineEnd < 0) break;
+      pattern.lastIndex = lineEnd + 1;
+    }
+  }
+  const requests: [number, number][] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const sentence = sentences[i] as Sentence;
+    if ((sentence.mask & REQUEST_MASK) === 0 && !sentence.glued) continue;
+    requests.push([sentence.start, (sentences[i + 1] ?? sentence).end]);
+  }
+  return requests;
+}

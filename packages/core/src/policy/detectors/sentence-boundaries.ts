@@ -1,0 +1,148 @@
+// Where a tool output's sentences start and end (decision 050): lines, sentence ends, JSON
+// string ends and chat-template tags, with wrapped lines read as one sentence.
+import { isSpace } from '../../text/is-space.js';
+
+// Sentences: lines (also JSON-escaped `\n`) and sentence ends; offsets into the original text
+// and the ends of JSON strings (`"` before `,` `}` `]` `:`), so one field's value is not read
+// with the next field. As the regex
+//   /\\n|\r?\n|(?<=[.!?])\s+(?=\S)|(?<=\|>)|(?=<\|)|(?<!\\)"(?=\s*[,}\]:])/g
+// would find them with `matchAll`, in one pass over the characters (the regex's lookbehinds made
+// it the detector's slowest step).
+
+// A line this long that stops mid-sentence and goes on, indented or not, on the next line was
+// wrapped, not ended: YAML dumps fold strings at 80 columns and indent the rest (AgentDojo's
+// tool outputs), mail and plain-text files wrap at 72. Read as one sentence, "Ignore your previous / instructions"
+// is an override again. Shorter lines are lists, table rows, addresses: each its own.
+const WRAP_WIDTH = 50;
+// the next line starts a list item, a `key:` or a JSON `"key":` of its own: no continuation
+const ownLine = /^[ \t]*(?:[-*•]\s|\d+[.)]\s|[\w-]{1,30}:\s|"[^"\n]{1,40}"\s*:|$)/;
+
+/**
+ * Whether the line break at `at` (a wrapped line's end) continues the sentence: the line from
+ * `lineStart` is long, does not end a sentence or a label, and the next line goes on with a word.
+ */
+function isWrap(text: string, lineStart: number, at: number, next: number): boolean {
+  // trailing spaces are no end of their own (a flowed mail's soft break ends in a space)
+  let end = at;
+  while (end > lineStart && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9))
+    end--;
+  const before = text.charCodeAt(end - 1);
+  // a YAML double-quoted string escapes its own folds: `...were\` + break + `  \ damaged`
+  if (before === 92 && end === at) return true;
+  if (end - lineStart < WRAP_WIDTH) return false;
+  // . ! ? : ; end a line of their own, and so do brackets (pretty-printed JSON, code)
+  if (before === 46 || before === 33 || before === 63 || before === 58 || before === 59)
+    return false;
+  if (before === 123 || before === 125 || before === 91 || before === 93) return false;
+  let q = next;
+  while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+  const code = text.charCodeAt(q);
+  const lower = (code >= 97 && code <= 122) || (code >= 0xdf && code <= 0xff);
+  // a capital, a digit or an opening quote goes on an indented line only (a YAML fold: "the
+  // Hotel / Riverbend Lodge", "from / 'security@...'"); unindented, it starts a line of its
+  // own ("... reviews say / Breizh Café")
+  const indented = q > next;
+  const opener =
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 39 ||
+    code === 34 ||
+    code === 40 ||
+    code === 36 ||
+    code === 0x2018 ||
+    code === 0x201c;
+  if (!lower && !(indented && opener)) return false;
+  return !ownLine.test(text.slice(next, Math.min(text.length, next + 40)));
+}
+
+/**
+ * Calls `found(index, length)` for each sentence boundary, in order.
+ * @param text - the text to cut
+ * @param found - called with each boundary's offset and length (0 for a zero-width one)
+ * @internal
+ */
+export function forEachBoundary(text: string, found: (at: number, length: number) => void): void {
+  const n = text.length;
+  let p = 0;
+  let lineStart = 0;
+  while (p < n) {
+    const c = text.charCodeAt(p);
+    // letters and most punctuation cut nothing: skipped at once. None of the tests below holds
+    // for them: of `?`..`~` only a backslash starts a boundary, and the one after `|>` is found
+    // at the character that follows the `>`.
+    if (c > 62 && c < 127 && c !== 92 && text.charCodeAt(p - 1) !== 62) {
+      p++;
+      continue;
+    }
+    if (c === 92 && text.charCodeAt(p + 1) === 110) {
+      found(p, 2);
+      p += 2;
+      continue;
+    }
+    if (c === 13 && text.charCodeAt(p + 1) === 10) {
+      if (!isWrap(text, lineStart, p, p + 2)) found(p, 2);
+      p += 2;
+      lineStart = p;
+      continue;
+    }
+    if (c === 10) {
+      if (!isWrap(text, lineStart, p, p + 1)) found(p, 1);
+      p += 1;
+      lineStart = p;
+      continue;
+    }
+    if (p > 0 && isSpace(c)) {
+      const before = text.charCodeAt(p - 1);
+      if (before === 46 || before === 33 || before === 63) {
+        let end = p + 1;
+        while (end < n && isSpace(text.charCodeAt(end))) end++;
+        if (end < n) {
+          found(p, end - p);
+          p = end;
+          continue;
+        }
+      }
+    }
+    if (p >= 2 && text.charCodeAt(p - 2) === 124 && text.charCodeAt(p - 1) === 62) {
+      found(p, 0);
+      p += 1;
+      continue;
+    }
+    if (c === 60 && text.charCodeAt(p + 1) === 124) {
+      found(p, 0);
+      p += 1;
+      continue;
+    }
+    if (c === 34 && (p === 0 || text.charCodeAt(p - 1) !== 92)) {
+      let next = p + 1;
+      while (next < n && isSpace(text.charCodeAt(next))) next++;
+      const after = text.charCodeAt(next);
+      if (after === 44 || after === 125 || after === 93 || after === 58) {
+        found(p, 1);
+        p += 1;
+        continue;
+      }
+    }
+    p++;
+  }
+  // a zero-width boundary at the very end (after a final "|>")
+  if (n >= 2 && text.charCodeAt(n - 2) === 124 && text.charCodeAt(n - 1) === 62) found(n, 0);
+}
+
+/**
+ * A sentence's text on one line, as its writer meant it: a wrapped one's breaks read as spaces
+ * (a YAML double-quoted fold, `\` + break + `\ `, as one space) and `\uXXXX` escapes as their
+ * characters (Python's `json.dumps` and `yaml.safe_dump` escape all non-ASCII text by default,
+ * which would hide a Japanese note from every signal).
+ * @internal
+ */
+export function rawSentence(text: string, start: number, end: number): string {
+  let raw = text.slice(start, end);
+  if (raw.includes('\n'))
+    raw = raw.replace(/\\\r?\n[ \t]*(?:\\(?= ))?/g, ' ').replace(/[\r\n]/g, ' ');
+  if (raw.includes('\\u')) raw = raw.replace(unicodeEscape, decodeEscape);
+  return raw;
+}
+const unicodeEscape = /\\u([0-9a-fA-F]{4})/g;
+const decodeEscape = (_: string, hex: string): string =>
+  String.fromCharCode(Number.parseInt(hex, 16));
