@@ -7,9 +7,7 @@
  * `node --import tsx packages/core/src/policy/detectors/__fixtures__/injection-corpus/generate-blind-3-corpus.ts`.
  * @internal
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { conversation, isMain, writeSplits } from './conversation.js';
 import {
   type Call,
   type CorpusRun,
@@ -247,27 +245,11 @@ const stories: Story[] = [
   },
 ];
 
-function conversation(seed: number) {
-  let counter = 0;
-  const messages: Record<string, unknown>[] = [];
-  return {
-    messages,
-    say(role: string, content: string): void {
-      messages.push({ role, content });
-    },
-    call(call: Call, output: string): void {
-      const id = `call_c${seed}_${++counter}`;
-      messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: json(call.args) } }] });
-      messages.push({ role: 'tool', tool_call_id: id, content: output });
-    },
-  };
-}
-
 /** @internal The blind-3 split. */
 export function generateBlind3Corpus(): CorpusRun[] {
   const runs = generate('blind-3', [claims, social], templates, 131, negatives, fillers);
   for (const [s, story] of stories.entries()) {
-    const c = conversation(9000 + s);
+    const c = conversation(`c${9000 + s}`);
     c.say('system', story.domain.system);
     c.say('user', story.prompt);
     c.call(story.read, story.output);
@@ -278,9 +260,4 @@ export function generateBlind3Corpus(): CorpusRun[] {
   return runs;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const runs = generateBlind3Corpus();
-  writeFileSync(join(here, 'blind-3.jsonl'), `${runs.map((run) => json(run)).join('\n')}\n`);
-  console.log(`blind-3: ${runs.length} runs`);
-}
+if (isMain(import.meta.url)) writeSplits(import.meta.url, { 'blind-3': generateBlind3Corpus() });

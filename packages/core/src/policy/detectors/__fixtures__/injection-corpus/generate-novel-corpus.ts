@@ -7,9 +7,7 @@
  * `node --import tsx packages/core/src/policy/detectors/__fixtures__/injection-corpus/generate-novel-corpus.ts`.
  * @internal
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isMain, writeSplits } from './conversation.js';
 import {
   type CorpusRun,
   type Domain,
@@ -667,11 +665,4 @@ export function generateNovelCorpus(): { novel: CorpusRun[]; sealed: CorpusRun[]
   };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const { novel, sealed } = generateNovelCorpus();
-  const lines = (runs: CorpusRun[]): string => `${runs.map((run) => json(run)).join('\n')}\n`;
-  writeFileSync(join(here, 'novel.jsonl'), lines(novel));
-  writeFileSync(join(here, 'sealed.jsonl'), lines(sealed));
-  console.log(`novel: ${novel.length}, sealed: ${sealed.length} runs`);
-}
+if (isMain(import.meta.url)) writeSplits(import.meta.url, generateNovelCorpus());
