@@ -60,6 +60,7 @@ for (const split of [
   'blind-2',
   'blind-3',
   'blind-4',
+  'blind-5',
 ] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);

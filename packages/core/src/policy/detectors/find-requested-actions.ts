@@ -172,10 +172,10 @@ function userTextsBefore(store: EventStore, end: number): { position: number; te
 const requestedByUser = new WeakMap<PolicyEvent, boolean>();
 
 // The user hands the agent instructions found in data: "do the tasks on my to-do list", "follow
-// the instructions in the email", "do what my sister asks", "handle anything that needs my
-// attention", "adjust my payment accordingly"
+// the instructions in the email", "follow Sanne's request", "do what my sister asks", "handle
+// anything that needs my attention", "adjust my payment accordingly"
 const delegation =
-  /\b(?:do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those )?(?:instructions|steps|directions|guidance|orders)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
+  /\b(?:do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:instructions|steps|directions|guidance|orders|requests?)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
 
 const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
 

@@ -31,7 +31,7 @@ const OBJECTS =
 const ACTION_VERBS =
   '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),\s*)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),\s*)`;
 
 export const signals: Signal[] = [
   {
@@ -213,8 +213,9 @@ const widenings: Record<string, string[]> = {
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
   ],
   'address-model': [
-    // "action item for the assistant", "a task for the AI agent" (not "the assistant manager")
-    String.raw`\b(?:items?|tasks?|steps?|notes?|actions?|requests?|reminders?|instructions?) for (?:the |our |my |any )?(?:ai |virtual )?(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
+    // "action item for the assistant", "a task for the AI agent", "heads-up for the scheduling
+    // bot" (not "the assistant manager")
+    String.raw`\b(?:items?|tasks?|steps?|notes?|actions?|requests?|reminders?|instructions?|heads-up|memo) for (?:the |our |my |any )?(?:ai |virtual |[a-z]+ing )?(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
     // "GPT-4o, this part is for you", "Hey Claude", a named model as the one spoken to
     String.raw`\b(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral|qwen|deepseek)\b[^.\n]{0,25}\b(?:this (?:part |note |message |one )?is for you|for you to (?:do|handle))`,
     String.raw`\b(?:hey|hi|ok|okay|yo)\s*,?\s*(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral)\b`,
