@@ -1,28 +1,10 @@
 import type { GuardedCallRecord } from '../convert/entry-to-blocks.js';
-import { encodedJson, type JsonBytes } from '../sinks/json-bytes.js';
-import { numberJson } from '../tracing/json-text.js';
 import {
   type CallDetails,
   firstAttemptSucceeded,
   reservedDecision,
   settledDecision,
 } from './call-state.js';
-
-// The guard record's JSON text around its values, in the key order `guard` builds (see
-// reservedDecision, settledDecision and firstAttemptSucceeded)
-const attemptsOpen = encodedJson('{"attempts":[{"attempt":1,"outcome":"success","duration_ms":');
-const attemptsClose = encodedJson('}],"decisions":');
-const noAttempts = encodedJson('{"attempts":[],"decisions":');
-const reservedOpen = encodedJson('[{"guard":"budget","event":"reserved","session_id":');
-const reservedMicroUsd = encodedJson(',"reserved_micro_usd":');
-const spentMicroUsd = encodedJson(',"spent_micro_usd":');
-const settledOpen = encodedJson('},{"guard":"budget","event":"settled","session_id":');
-const chargedMicroUsd = encodedJson(',"charged_micro_usd":');
-const remainingMicroUsd = encodedJson(',"remaining_micro_usd":');
-const decisionsClose = encodedJson('}]');
-const noDecisions = encodedJson('[]');
-const sideEffectKey = encodedJson(',"side_effect":');
-const guardClose = encodedJson('}');
 
 /** What every {@link DirectRecord} of one guard shares. */
 export interface RecordInfo {
@@ -127,51 +109,5 @@ export class DirectRecord implements GuardedCallRecord {
     const sideEffect = this.info.sideEffect;
     if (sideEffect !== undefined) guard.side_effect = sideEffect;
     return guard;
-  }
-
-  /**
-   * Writes `JSON.stringify(this.guard)` into `out`, from the numbers the record keeps (same keys,
-   * same order as {@link guard}) rather than through the objects: a tracer with a file sink writes
-   * every call's blocks as JSON, and the guard record is half of the TOOL_RESULT's keys
-   * (decision 080). `quote` gives the bytes of `JSON.stringify` of a string.
-   */
-  writeGuardJson(out: JsonBytes, quote: (text: string) => Uint8Array): void {
-    if (this.built !== undefined) {
-      out.text(JSON.stringify(this.built));
-      return;
-    }
-    if (this.attempted) {
-      out.literal(attemptsOpen);
-      out.ascii(numberJson(this.durationMs === undefined ? this.executionTimeMs : this.durationMs));
-      out.literal(attemptsClose);
-    } else out.literal(noAttempts);
-    if (this.reserved) {
-      const session = quote(this.factSessionId);
-      out.literal(reservedOpen);
-      out.literal(session);
-      out.literal(reservedMicroUsd);
-      out.ascii(numberJson(this.reservedMicroUsd));
-      out.literal(spentMicroUsd);
-      out.ascii(numberJson(this.spentAtReserve));
-      if (this.settled) {
-        const remaining =
-          this.remainingMicroUsd === undefined ? this.derivedRemaining() : this.remainingMicroUsd;
-        out.literal(settledOpen);
-        out.literal(session);
-        out.literal(chargedMicroUsd);
-        out.ascii(numberJson(this.chargedMicroUsd));
-        out.literal(spentMicroUsd);
-        out.ascii(numberJson(this.spentMicroUsd));
-        out.literal(remainingMicroUsd);
-        out.ascii(remaining === null ? 'null' : numberJson(remaining));
-      }
-      out.literal(decisionsClose);
-    } else out.literal(noDecisions);
-    const sideEffect = this.info.sideEffect;
-    if (sideEffect !== undefined) {
-      out.literal(sideEffectKey);
-      out.literal(quote(sideEffect));
-    }
-    out.literal(guardClose);
   }
 }

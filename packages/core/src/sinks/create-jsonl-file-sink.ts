@@ -3,8 +3,6 @@ import { dirname } from 'node:path';
 import { configurationError, validateOptions } from '../errors/validate-options.js';
 import type { Block } from '../model/index.js';
 import { nodeFs, nodeFsPromises } from '../platform/node-builtins.js';
-import { JsonBytes } from './json-bytes.js';
-import { writeSerialized } from './serialized-write.js';
 import type { Sink } from './sink.js';
 import { SinkError } from './sink-error.js';
 import { jsonlFileSinkOptionsSchema } from './sink-options-schema.js';
@@ -13,8 +11,8 @@ import { forgetUnwritten, trackUnwritten, type UnwrittenBlocks } from './unwritt
 /** Options of {@link createJsonlFileSink}. */
 export interface JsonlFileSinkOptions {
   /**
-   * Buffered size (in bytes of the serialized lines) past which a background append starts.
-   * Nothing is written synchronously from `write()`.
+   * Buffered size (in UTF-16 code units of the serialized lines, close to bytes for ASCII) past
+   * which a background append starts. Nothing is written synchronously from `write()`.
    * @default 65536
    */
   bufferBytes?: number;
@@ -66,11 +64,6 @@ const pendingBlocksProperty: PropertyDescriptor = {
   configurable: true,
 };
 
-/** Room for what a background append waits for (and a line more), at most 65 KiB to start. */
-function initialCapacity(bufferBytes: number): number {
-  return Math.min(bufferBytes, defaultJsonlBufferBytes) + 1024;
-}
-
 function countNewlines(buffer: Uint8Array): number {
   let count = 0;
   for (let i = buffer.indexOf(newline); i !== -1; i = buffer.indexOf(newline, i + 1)) count++;
@@ -115,13 +108,12 @@ export function createJsonlFileSink(
   const onError = options.onError;
   const sync = options.sync ?? false;
 
-  // Lines written and not yet handed to an append, UTF-8 encoded. A block is serialised in
-  // write(): its text is what it held then. (Serialising at append was no cheaper in CPU, and
-  // wrote a value the caller changed after write() as changed.) Encoded at once into one buffer,
-  // not kept as strings: a tracer's guarded calls come as bytes (GuardedCallJson), and a string
-  // per line was more to allocate per traced call (decision 080).
-  let buffered = new JsonBytes(initialCapacity(bufferBytes));
-  let bufferedLines = 0;
+  // Lines written and not yet handed to an append. A block is serialised in write(), so its text
+  // is what it held then: serialising at append wrote a value the caller changed after write()
+  // as changed (the tracer freezes a block, not the arguments or output it holds). Decision 080.
+  let lines: string[] = [];
+  // UTF-16 code units of `lines`, newlines included
+  let bufferedUnits = 0;
   // Unwritten tail of a failed append; written before anything newer.
   let head: Uint8Array | undefined;
   let headBlocks = 0;
@@ -130,15 +122,15 @@ export function createJsonlFileSink(
   let backgroundFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
-  // Blocks of the append in flight (taken out of `buffered`, not yet known to be on disk).
+  // Blocks of the append in flight (taken out of `lines`, not yet known to be on disk).
   let inFlightBlocks = 0;
   // Registered with the exit check while anything is unwritten (see unwritten-at-exit.ts).
   let tracked = false;
   const exitState: UnwrittenBlocks = {
     path,
     writeAtExit: options.flushOnExit === true,
-    unwrittenBlocks: () => headBlocks + bufferedLines + inFlightBlocks,
-    pendingBlocks: () => headBlocks + bufferedLines,
+    unwrittenBlocks: () => headBlocks + lines.length + inFlightBlocks,
+    pendingBlocks: () => headBlocks + lines.length,
     writeNow,
   };
   // Blocks write() could not serialise: they are lost, so every later flush() says so.
@@ -180,46 +172,47 @@ export function createJsonlFileSink(
     }
   }
 
-  /** How many lines the last {@link takeBuffered} took. */
+  /** How many lines the last {@link encodeBuffered} took. */
   let serializedLines = 0;
 
   /**
-   * The buffered lines (every line ends with a newline), UTF-8 encoded; empties the buffer,
-   * setting {@link serializedLines}.
+   * The buffered lines as JSONL (every line ends with a newline), UTF-8 encoded; empties the
+   * buffer, setting {@link serializedLines}.
    */
-  function takeBuffered(): Uint8Array {
-    serializedLines = bufferedLines;
-    if (bufferedLines === 0) return empty;
-    const data = buffered.bytes.subarray(0, buffered.length);
-    // the append holds `data` until it is on disk: later lines go to a new buffer
-    buffered = new JsonBytes(initialCapacity(bufferBytes));
-    bufferedLines = 0;
-    return data;
+  function encodeBuffered(): Uint8Array {
+    const texts = lines;
+    const units = bufferedUnits;
+    lines = [];
+    bufferedUnits = 0;
+    serializedLines = texts.length;
+    if (serializedLines === 0) return empty;
+    // Each line encoded straight into one buffer (a UTF-16 unit is at most 3 UTF-8 bytes): a
+    // join of the lines and a Buffer.from of the result cost ~2.5 µs more per guarded call
+    // (two blocks) in bench/guards.bench.ts's JSONL rows.
+    const data = Buffer.allocUnsafe(units * 3);
+    let at = 0;
+    for (let i = 0; i < texts.length; i++) {
+      at += data.write(texts[i] as string, at);
+      data[at++] = newline;
+    }
+    return data.subarray(0, at);
   }
 
-  /** Counts the line just buffered; starts a background append once `bufferBytes` are buffered. */
-  function kept(): void {
-    buffered.newline();
-    bufferedLines++;
+  /** Keeps one block's line; starts a background append once `bufferBytes` are buffered. */
+  function keep(line: string): void {
+    lines.push(line);
+    bufferedUnits += line.length + 1;
     if (!tracked) {
       tracked = true;
       trackUnwritten(exitState);
     }
-    if (buffered.length >= bufferBytes && !backgroundScheduled && !backgroundFailed) {
+    if (bufferedUnits >= bufferBytes && !backgroundScheduled && !backgroundFailed) {
       backgroundScheduled = true;
       void enqueue().then((error) => {
         backgroundScheduled = false;
         if (error !== undefined) backgroundFailed = true;
       });
     }
-  }
-
-  function refuseClosed(block: Block): never {
-    throw new SinkError({
-      code: 'SINK_CLOSED',
-      message: `jsonl file sink: write() of block ${block.id} after close() of ${path}; create a new sink`,
-      path,
-    });
   }
 
   async function appendFlight(
@@ -233,15 +226,15 @@ export function createJsonlFileSink(
   }
 
   async function drain(): Promise<SinkError | undefined> {
-    if (bufferedLines === 0 && head === undefined) return undefined;
-    const encoded = takeBuffered();
+    if (lines.length === 0 && head === undefined) return undefined;
+    const encoded = encodeBuffered();
     const data = head === undefined ? encoded : Buffer.concat([head, encoded]);
     const count = headBlocks + serializedLines;
     head = undefined;
     headBlocks = 0;
     const { written, cause } = data.length === 0 ? { written: 0 } : await appendFlight(data, count);
     if (cause === undefined) {
-      if (tracked && bufferedLines === 0 && head === undefined) {
+      if (tracked && lines.length === 0 && head === undefined) {
         tracked = false;
         forgetUnwritten(exitState);
       }
@@ -259,9 +252,9 @@ export function createJsonlFileSink(
    * Returns the blocks still unwritten: those of an append in flight, or all when this fails.
    */
   function writeNow(): number {
-    if (headBlocks + bufferedLines === 0) return inFlightBlocks;
-    // taken once: a failed write keeps the bytes as the head, to be counted as unwritten
-    const fresh = takeBuffered();
+    if (headBlocks + lines.length === 0) return inFlightBlocks;
+    // encoded once: a failed write keeps the bytes as the head, to be counted as unwritten
+    const fresh = encodeBuffered();
     if (fresh.length > 0) {
       head = head === undefined ? fresh : Buffer.concat([head, fresh]);
       headBlocks += serializedLines;
@@ -280,7 +273,7 @@ export function createJsonlFileSink(
   }
 
   function report(cause: unknown): SinkError {
-    const pending = headBlocks + bufferedLines;
+    const pending = headBlocks + lines.length;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const error = new SinkError({
       code: 'SINK_WRITE_FAILED',
@@ -320,7 +313,7 @@ export function createJsonlFileSink(
       code: 'SINK_WRITE_FAILED',
       message: `jsonl file sink: ${unwritableCount} block${unwritableCount === 1 ? '' : 's'} (${unwritableIds.join(', ')}${more}) could not be serialised as JSON (${reason}) and ${unwritableCount === 1 ? 'was' : 'were'} not written to ${path}. Validate blocks before writing them (createTracer and validateBlocks reject such blocks); every later flush() reports this, so create a new sink to start clean.`,
       path,
-      pendingBlocks: headBlocks + bufferedLines,
+      pendingBlocks: headBlocks + lines.length,
       droppedBlocks: unwritableCount,
       cause,
     });
@@ -331,7 +324,13 @@ export function createJsonlFileSink(
     path,
 
     write(block: Block) {
-      if (closed) refuseClosed(block);
+      if (closed) {
+        throw new SinkError({
+          code: 'SINK_CLOSED',
+          message: `jsonl file sink: write() of block ${block.id} after close() of ${path}; create a new sink`,
+          path,
+        });
+      }
       let line: string | undefined;
       try {
         line = JSON.stringify(block);
@@ -341,16 +340,7 @@ export function createJsonlFileSink(
       }
       // `undefined` (a function, a symbol): no JSON text at all
       if (typeof line !== 'string') dropUnwritable(block, 'it has no JSON form');
-      else {
-        buffered.text(line);
-        kept();
-      }
-    },
-
-    [writeSerialized](block: Block, json: Uint8Array) {
-      if (closed) refuseClosed(block);
-      buffered.literal(json);
-      kept();
+      else keep(line);
     },
 
     flush,

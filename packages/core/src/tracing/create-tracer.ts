@@ -24,7 +24,6 @@ import type { BlockLimits } from '../validation/types.js';
 import { CandidateBuilder } from './candidate-builder.js';
 import { DeferredBlocks, userPartsWritable } from './deferred-blocks.js';
 import { type ExitFlushable, flushOnExit, stopFlushOnExit } from './flush-on-exit.js';
-import { GuardedCallJson } from './guarded-call-json.js';
 import { recordCallResult } from './record-call-result.js';
 import { type GuardedCallTracer, recordGuardedCall, standsInFor } from './record-guarded-call.js';
 import { recordModelResponse } from './record-model-response.js';
@@ -119,8 +118,6 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   );
   const build = new CandidateBuilder(traceId, clock, ids);
   const deferred = new DeferredBlocks(traceId, validator, validator.limits, build, sinks, ids.own);
-  // a guarded call's blocks as JSON text, for sinks that write JSON lines (the JSONL file sink)
-  const guardedJson = sinks.takeJson ? new GuardedCallJson(traceId) : undefined;
 
   // the validator's own list of accepted blocks, in acceptance order (read-only here)
   const accepted = validator.accepted();
@@ -335,15 +332,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
           ids.giveBack(pair);
           throw error;
         }
-        const call = pair[0] as unknown as Block;
-        const result = pair[1] as unknown as Block;
-        if (guardedJson?.write(call, result, record) === true) {
-          sinks.writeWithJson(call, guardedJson.callJson);
-          sinks.writeWithJson(result, guardedJson.resultJson);
-        } else {
-          commit(call);
-          commit(result);
-        }
+        commit(pair[0] as unknown as Block);
+        commit(pair[1] as unknown as Block);
         return;
       }
       const parentId = lastMessageId;

@@ -1,9 +1,4 @@
 import type { Block } from '../model/index.js';
-import {
-  type SerializedWriteSink,
-  takesSerialized,
-  writeSerialized,
-} from '../sinks/serialized-write.js';
 import type { Sink } from '../sinks/sink.js';
 import { TracerFlushError } from './tracer-flush-error.js';
 
@@ -15,10 +10,6 @@ import { TracerFlushError } from './tracer-flush-error.js';
  */
 export class TracerSinks {
   readonly count: number;
-  /** Some sink takes blocks with their JSON text (see {@link writeWithJson}). */
-  readonly takeJson: boolean;
-  /** Per sink: whether it takes blocks with their JSON text. */
-  private readonly withJson: boolean[];
   /** Blocks went to the sinks since the last flush began (for `flushOnExit`). */
   unflushed = false;
   private readonly errors: unknown[] = [];
@@ -31,8 +22,6 @@ export class TracerSinks {
     private readonly onError: ((error: unknown) => void) | undefined,
   ) {
     this.count = sinks.length;
-    this.withJson = sinks.map((sink) => takesSerialized(sink));
-    this.takeJson = this.withJson.includes(true);
   }
 
   /** Sends an accepted block to every sink. */
@@ -42,26 +31,6 @@ export class TracerSinks {
     for (let i = 0; i < this.count; i++) {
       try {
         (sinks[i] as Sink).write(block);
-      } catch (error) {
-        this.errors.push(error);
-        this.failedWrites.add(i);
-        if (this.onError !== undefined) this.onError(error);
-      }
-    }
-  }
-
-  /**
-   * Sends an accepted block to every sink, with its JSON text (the UTF-8 bytes of
-   * `JSON.stringify(block)`, made by the tracer) for the sinks that take it.
-   */
-  writeWithJson(block: Block, json: Uint8Array): void {
-    this.unflushed = true;
-    const sinks = this.sinks;
-    for (let i = 0; i < this.count; i++) {
-      try {
-        if (this.withJson[i] === true)
-          (sinks[i] as Sink & SerializedWriteSink)[writeSerialized](block, json);
-        else (sinks[i] as Sink).write(block);
       } catch (error) {
         this.errors.push(error);
         this.failedWrites.add(i);
