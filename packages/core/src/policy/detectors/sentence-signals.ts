@@ -1,6 +1,7 @@
 // The signals of each sentence of a text (decision 050): the patterns of `injection-signals.ts`
 // on normalised sentences, and the two signals read from the raw text (a concrete target, a
 // request out of place in a descriptive field).
+import { groupAlternatives } from './group-alternatives.js';
 import { type Signal, signals } from './injection-signals.js';
 import { normalizeInjectionLines, normalizeInjectionText } from './normalize-injection-text.js';
 import { forEachBoundary, rawSentence } from './sentence-boundaries.js';
@@ -101,6 +102,8 @@ const markerHint = /[<%#[｜]/;
  * imports core (rewriting the patterns at import once added ~10 ms, bench/import, paired).
  */
 let gate: SignalGate | undefined;
+// the signals' patterns as each sentence is tested with them (`groupAlternatives`)
+let tests: RegExp[] | undefined;
 
 /** The signals of one normalised sentence, pattern by pattern. */
 function maskOf(normalised: string): number {
@@ -188,6 +191,7 @@ export function sentenceSignals(text: string): Sentence[] {
     starts.push(lines.length + 1);
     // each line tested only for the patterns whose words it holds (`createSignalGate`)
     gate ??= createSignalGate(signals.map((signal) => signal.pattern));
+    tests ??= signals.map((signal) => groupAlternatives(signal.pattern));
     const candidates = gate.candidates(lines, raws.length);
     for (let line = 0; line < raws.length; line++) {
       let candidate = candidates[line] as number;
@@ -195,7 +199,7 @@ export function sentenceSignals(text: string): Sentence[] {
       const sentence = lines.slice(starts[line], (starts[line + 1] as number) - 1);
       let mask = 0;
       for (let i = 0; candidate !== 0; i++, candidate >>>= 1)
-        if ((candidate & 1) !== 0 && (signals[i] as Signal).pattern.test(sentence)) mask |= 1 << i;
+        if ((candidate & 1) !== 0 && (tests[i] as RegExp).test(sentence)) mask |= 1 << i;
       masks[order[line] as number] = mask;
     }
   } else {
