@@ -14,6 +14,13 @@
  *   calls per trace. Two more rows take the path that avoids LangChain's callback manager: the
  *   tool wrapped by `guardTools` (no callbacks), without a tracer (the guard alone) and with the
  *   trace's `tracer` (it records the TOOL_RESULT, as the handler does).
+ * - core's recording alone, next to the same LangChain work: the call without callbacks, then
+ *   what the handler asks of core for it (the recorder's start and finish of a model call;
+ *   `recordToolResult` with the handler's metadata for a tool call). Its difference to "no
+ *   callbacks" is the part of the handler's cost that is core's; the rest (handler minus no-op
+ *   minus this) is the adapter's own conversion, run map and the garbage they leave. Called in
+ *   a tight loop the same work is 3-5x cheaper: next to LangChain's ~100 µs of code per call
+ *   it runs with cold caches (decision 011, session 8).
  *
  * Each variant is reported twice: wall time (what a caller waits) and the main thread's CPU time
  * (what the work costs; far steadier than wall time when other processes load the machine). The
@@ -27,7 +34,7 @@
 process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false';
 
 import { loadavg } from 'node:os';
-import { createTracer } from '@tracewarden/core';
+import { createAdapterRuntime, createTracer, recordToolResult } from '@tracewarden/core';
 import {
   BaseCallbackHandler,
   FakeListChatModel,
@@ -134,6 +141,38 @@ const traced = () => {
 // continues no recorded conversation gets a new trace (createTracer() per call here)
 const ownTraces = new TracewardenCallbackHandler({ pricing: false });
 
+// core's recording of the same call, without LangChain's callback manager: the recorder's
+// start (the request, whose history core records once) and finish (the answer), as the handler
+// calls them (no pricing; its metadata.langchain)
+const runtimeOptions = { entryPoint: 'bench' };
+let coreTracer = createTracer();
+let coreRuntime = createAdapterRuntime({ tracer: coreTracer, pricing: false }, runtimeOptions);
+let coreCalls = 0;
+const coreRecorded = async () => {
+  if (++coreCalls % 10_000 === 0) {
+    coreTracer = createTracer();
+    coreRuntime = createAdapterRuntime({ tracer: coreTracer, pricing: false }, runtimeOptions);
+  }
+  const answer = await model.invoke(messages);
+  const handle = coreRuntime.recorder.start({
+    provider: 'fake',
+    api: 'FakeListChatModel',
+    model: 'fake-1',
+    messages: [
+      { role: 'user', content: 'You answer briefly.' },
+      { role: 'user', content: 'Weather in Paris?' },
+    ],
+    stream: false,
+    tracer: coreTracer,
+  });
+  handle.finish({
+    text: answer.text,
+    reasoning: '',
+    toolCalls: [],
+    metadata: { langchain: { run_id: `run_${coreCalls}`, run_name: 'FakeListChatModel' } },
+  });
+};
+
 const modelRows = await interleaved([
   { name: 'model.invoke, no callbacks', fn: () => model.invoke(messages) },
   { name: 'model.invoke, no-op handler', fn: () => model.invoke(messages, { callbacks: [noop] }) },
@@ -142,6 +181,7 @@ const modelRows = await interleaved([
     name: 'model.invoke, handler without tracer (a trace a call)',
     fn: () => model.invoke(messages, { callbacks: [ownTraces] }),
   },
+  { name: "model.invoke, no callbacks, then core's recorder", fn: coreRecorded },
 ]);
 globalThis.gc?.();
 
@@ -154,8 +194,8 @@ const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
 // The model's calls as the handler records them in a loop, 100 per trace (a long conversation):
 // one answer with its TOOL_CALL blocks; each measured tool call answers the next one.
 const perTrace = 100;
-// tool calls: 5 interleaved variants (warm-up + 15 rounds of 1,000), then the direct ones
-const totalCalls = 5 * 16 * 1_000 + batch * (samples + 1) + 10;
+// tool calls: 6 interleaved variants (warm-up + 15 rounds of 1,000), then the direct ones
+const totalCalls = 6 * 16 * 1_000 + batch * (samples + 1) + 10;
 const traces: {
   tracer: ReturnType<typeof createTracer>;
   handler: TracewardenCallbackHandler;
@@ -206,6 +246,26 @@ const toolRows = await interleaved([
     fn: () => {
       const index = next++;
       return traceFor(index).guarded.invoke(call(index));
+    },
+  },
+  {
+    name: "tool.invoke, no callbacks, then core's recordToolResult",
+    fn: async () => {
+      const index = next++;
+      const started = performance.now();
+      const output = await weather.invoke(call(index));
+      // what the handler records for it: the ToolMessage's content, its status, name, time and
+      // metadata.langchain
+      recordToolResult(traceFor(index).tracer, {
+        callId: `call_${index}`,
+        output: output.content,
+        metadata: {
+          status: 'success',
+          tool_name: 'weather',
+          execution_time_ms: Math.round((performance.now() - started) * 1000) / 1000,
+          langchain: { run_id: `run_${index}`, run_name: 'weather' },
+        },
+      });
     },
   },
 ]);
@@ -285,6 +345,17 @@ console.log(
   `added per model call by a handler without tracer (a new trace each): ${added(modelRows.wall, 3, 0)} µs wall / ` +
     `${added(modelRows.cpu, 3, 0)} µs CPU vs no callbacks`,
 );
+// the handler's cost vs the no-op handler, split: core's recording (the core-alone row vs no
+// callbacks) and the rest (the adapter's own work and its garbage)
+for (const [what, rows, core] of [
+  ['model call', modelRows, 4],
+  ['tool call', toolRows, 5],
+] as const)
+  console.log(
+    `of the handler's ${added(rows.cpu, 2, 1)} µs CPU per ${what} vs a no-op handler: core's recording ` +
+      `${added(rows.cpu, core, 0)} µs CPU (alone, next to the same call), the adapter and the rest ` +
+      `${(Number(added(rows.cpu, 2, 1)) - Number(added(rows.cpu, core, 0))).toFixed(1)} µs CPU`,
+  );
 for (const [row, what] of [
   [3, 'guardTools (no tracer)'],
   [4, 'guardTools({ tracer })'],
