@@ -54,8 +54,8 @@ function leadOf(alternative: string): string {
 }
 
 /**
- * The same pattern with its top-level alternatives grouped by the zero-width tests they open
- * with: `\bA|\bB|C|\bD` becomes `\b(?:A|B|D)|C`. It matches the same texts (the alternatives'
+ * The same pattern with the alternatives of each group grouped by the zero-width tests they open
+ * with: `\bA|\bB|C|\bD` becomes `\b(?:A|B|D)|C`, and so inside each `(?:...)`. It matches the same texts (the alternatives'
  * order only decides which of two matches at one position is reported, and the detector asks
  * only whether a sentence matches).
  * @param pattern - a pattern
@@ -63,19 +63,39 @@ function leadOf(alternative: string): string {
  * @internal
  */
 export function groupAlternatives(pattern: RegExp): RegExp {
+  return new RegExp(regroup(pattern.source), pattern.flags);
+}
+
+/** `source` with the alternatives of each of its `(?:...)` groups grouped, then its own. */
+function regroup(source: string): string {
+  let inner = '';
+  for (let i = 0; i < source.length; ) {
+    if (source[i] === '\\') {
+      inner += source.slice(i, i + 2);
+      i += 2;
+    } else if (source[i] === '[') {
+      let end = i + 1;
+      while (end < source.length && source[end] !== ']') end += source[end] === '\\' ? 2 : 1;
+      inner += source.slice(i, end + 1);
+      i = end + 1;
+    } else if (source.startsWith('(?:', i)) {
+      const end = groupEnd(source, i);
+      inner += `(?:${regroup(source.slice(i + 3, end - 1))})`;
+      i = end;
+    } else inner += source[i++];
+  }
   const groups = new Map<string, string[]>();
-  for (const alternative of alternativesOf(pattern.source)) {
+  for (const alternative of alternativesOf(inner)) {
     const lead = leadOf(alternative);
     const rests = groups.get(lead) ?? [];
     rests.push(alternative.slice(lead.length));
     groups.set(lead, rests);
   }
-  const source = [...groups]
+  return [...groups]
     .flatMap(([lead, rests]) =>
       lead === '' || rests.length === 1
         ? rests.map((rest) => lead + rest)
         : [`${lead}(?:${rests.join('|')})`],
     )
     .join('|');
-  return new RegExp(source, pattern.flags);
 }
