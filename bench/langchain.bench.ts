@@ -96,9 +96,8 @@ class NoopHandler extends BaseCallbackHandler {
   constructor() {
     super({ _awaitHandler: true });
   }
-  // as TracewardenCallbackHandler does: LangChain copies every handler into each child run's
-  // callback manager, and the inherited copy() constructs a new handler each time (~20 µs of
-  // a tool call here), which would make the baseline dearer than the machinery ours pays
+  // as TracewardenCallbackHandler does (LangChain 1.0.0 and 1.4.0 never call a handler's copy()
+  // on these paths: their callback managers copy the list of handlers, not the handlers)
   override copy(): BaseCallbackHandler {
     return this;
   }
