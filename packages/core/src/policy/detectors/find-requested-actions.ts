@@ -99,14 +99,23 @@ const toolWords = (name: string): string =>
  * Every kind of action a tool's name tells, in priority order (`workspace_remove_member` both
  * grants access and deletes); empty for tools that only read.
  * @param name - the tool's name
- * @returns the kinds, the first one {@link actionKindOf}'s
+ * @returns the kinds, the first one {@link actionKindOf}'s (a frozen array, shared by calls)
  * @internal
  */
 export function actionKindsOf(name: string): ActionKind[] {
+  const known = kindsByTool.get(name);
+  if (known !== undefined) return known;
   const words = toolWords(name);
-  if (readOnly.test(words)) return [];
-  return kinds.filter((kind) => kind.tool.test(words)).map((kind) => kind.kind);
+  const found = readOnly.test(words)
+    ? []
+    : kinds.filter((kind) => kind.tool.test(words)).map((kind) => kind.kind);
+  if (kindsByTool.size >= 1024) kindsByTool.delete(kindsByTool.keys().next().value as string);
+  kindsByTool.set(name, Object.freeze(found) as ActionKind[]);
+  return found;
 }
+// A policy asks for the kinds of every call of the trace at every proposed call: the same few
+// tool names, each read with a dozen patterns (bench/detection.bench.ts). Shared and frozen.
+const kindsByTool = new Map<string, ActionKind[]>();
 
 // Words of a tool's name that say what it does (not its domain's filler words)
 const fillerWords = new Set(['the', 'for', 'and', 'with', 'api', 'tool', 'item', 'items', 'data']);
