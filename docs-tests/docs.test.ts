@@ -175,13 +175,17 @@ describe('docs: the root README shows what `pnpm demo` prints', () => {
         ['--conditions=@tracewarden/source', `--import=${tsx}`, 'src/main.ts'],
         {
           cwd: join(repositoryRoot, 'examples', 'openai', 'email-agent'),
-          env: { PATH: process.env.PATH ?? '' },
+          // `pnpm demo` typed at the root: the demo prints the trace's path from there
+          env: { PATH: process.env.PATH ?? '', INIT_CWD: repositoryRoot },
           timeout: 60_000,
         },
         (error, stdout, stderr) =>
           error ? reject(new Error(`the demo failed: ${stderr}\n${stdout}`)) : resolve(stdout),
       ),
     );
+    // the trace file this run wrote is not the user's: leave the demo's folder as it was
+    const written = /^trace: (\S+\.jsonl)/m.exec(printed)?.[1];
+    if (written !== undefined) rmSync(join(repositoryRoot, written), { force: true });
     const want = normalizeDemo(shown ?? '');
     const got = normalizeDemo(printed);
     const differences = want.flatMap((line, index) =>

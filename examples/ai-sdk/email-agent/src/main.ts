@@ -144,7 +144,10 @@ function report(
     );
   console.log(`model cost: $${cost.toFixed(6)} over ${calls} model calls`);
   console.log(`emails sent: ${sentEmails.length}`);
-  console.log(`trace: ${relative(process.cwd(), tracePath)} (${blocks.length} blocks)`);
+  // relative to where the user typed the command (`pnpm demo` sets INIT_CWD to it)
+  console.log(
+    `trace: ${relative(process.env.INIT_CWD ?? process.cwd(), tracePath)} (${blocks.length} blocks)`,
+  );
 }
 
 main().then(

@@ -156,7 +156,10 @@ function report(
     `model cost: $${cost.toFixed(6)} over ${blocks.filter((block) => block.metadata.api !== undefined).length} model calls`,
   );
   console.log(`emails sent: ${sentEmails.length}`);
-  console.log(`trace: ${relative(process.cwd(), tracePath)} (${blocks.length} blocks)`);
+  // relative to where the user typed the command (`pnpm demo` sets INIT_CWD to it)
+  console.log(
+    `trace: ${relative(process.env.INIT_CWD ?? process.cwd(), tracePath)} (${blocks.length} blocks)`,
+  );
 }
 
 main().then(
