@@ -62,7 +62,12 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
       ? [['blocks', `${number(stats.blocks)}${subTypes === '' ? '' : ` (${subTypes})`}`]]
       : []),
     ...(stats.entries > 0 ? [['entries', number(stats.entries)]] : []),
-    ['tool calls', number(stats.toolCalls)],
+    [
+      'tool calls',
+      `${number(stats.toolCalls)}${
+        stats.blockedToolCalls === 0 ? '' : ` (${number(stats.blockedToolCalls)} blocked by policy)`
+      }`,
+    ],
     [
       'errors',
       `${number(stats.errors)}${

@@ -376,7 +376,10 @@ describe('stats', () => {
     const stats = JSON.parse(result.stdout);
     // 38 + 153 micro-USD, exact (cost_usd alone would give 0.00003795 + 0.0001527)
     expect(stats.byModel['gpt-4o-mini']).toMatchObject({ calls: 2, cost: 0.000191 });
+    // the send_email call the policy blocked has no result: it is counted apart
+    expect(stats).toMatchObject({ toolCalls: 2, blockedToolCalls: 1 });
     const text = await run(['stats', fixture('email-agent-trace.jsonl')]);
+    expect(text.stdout).toMatch(/tool calls\s+2 \(1 blocked by policy\)/);
     expect(text.stdout).toMatch(/gpt-4o-mini\s+2\s+556\s+179\s+735\s+0\.000191/);
   });
 

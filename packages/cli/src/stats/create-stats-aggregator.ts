@@ -40,6 +40,8 @@ export interface TraceStats {
   entries: number;
   toolCalls: number;
   toolCallsByTool: Record<string, number>;
+  /** Tool calls a policy blocked (a TOOL_CALL block whose `metadata.policy` is `block`). */
+  blockedToolCalls: number;
   /** Tool results by status (`success`, `failure`, `timeout`, ... or `error` when only an error is recorded). */
   resultsByStatus: Record<string, number>;
   /**
@@ -158,6 +160,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
   const blocksBySubType: Record<string, number> = {};
   const toolCallsByTool: Record<string, number> = {};
   const resultsByStatus: Record<string, number> = {};
+  let blockedToolCalls = 0;
   const modelCallsByStatus: Record<string, number> = {};
   // Micro-USD summed apart (integers, exact) from USD amounts; joined in summary().
   const byModel = new Map<string, ModelTotals & { microUsd: number }>();
@@ -318,6 +321,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       } else if (subType === 'TOOL_CALL') {
         const name = stringOr(payload.name, '(unnamed)');
         increment(toolCallsByTool, name);
+        if (metadata.policy === 'block') blockedToolCalls++;
         if (callId !== undefined) rememberCall(traceId, callId, name);
         addLatency(name, durationOf(metadata));
         addUsage(metadata, undefined);
@@ -394,6 +398,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         entries,
         toolCalls,
         toolCallsByTool: sorted(toolCallsByTool),
+        blockedToolCalls,
         resultsByStatus: sorted(resultsByStatus),
         modelCallsByStatus: sorted(modelCallsByStatus),
         toolErrors,
