@@ -35,7 +35,11 @@ interface Waiter {
  * Creates a sink that sends the tracer's blocks to a tracewarden collector
  * (`POST {url}/v1/organizations/{organization}/traces/{traceId}/blocks`).
  *
- * `write()` only serialises the block into a buffer. Blocks go out in batches of one trace, by
+ * `write()` only queues the block; it is serialised off the call path, in the next turn of the
+ * event loop (or when a batch is taken, if sooner). So a value inside a block that the caller
+ * changes in the same turn (a tool's arguments object, its output) is sent as changed: the tracer
+ * freezes a block, not the values it holds. The JSONL file sink serialises in `write()` instead.
+ * Blocks go out in batches of one trace, by
  * count (`maxBatchBlocks`), size (`maxBatchBytes`) and age (`flushIntervalMs`), one request in
  * flight at a time, each trace's blocks in the order written. A network error, a timeout, 408,
  * 429 or a 5xx is retried with exponential backoff and jitter, never sooner than the answer's
