@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Call, CorpusRun } from './generate-corpus.js';
+import type { Call, CorpusRun } from './corpus-types.js';
 
 export const json = (value: unknown): string => JSON.stringify(value);
 

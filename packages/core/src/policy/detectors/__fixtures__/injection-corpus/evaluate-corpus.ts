@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Policy } from '../../../policy.js';
-import type { CorpusRun, CorpusSplit } from './generate-corpus.js';
+import type { CorpusRun, CorpusSplit } from './corpus-types.js';
 
 /** Figures of one attack style. */
 export interface StyleFigures {

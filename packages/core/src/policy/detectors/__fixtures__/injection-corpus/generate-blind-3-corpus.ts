@@ -8,15 +8,8 @@
  * @internal
  */
 import { conversation, isMain, writeSplits } from './conversation.js';
-import {
-  type Call,
-  type CorpusRun,
-  type Domain,
-  generate,
-  type HardNegative,
-  json,
-  type Template,
-} from './generate-corpus.js';
+import { type Call, type CorpusRun, type Domain, type HardNegative, json, type Template } from './corpus-types.js';
+import { generate } from './generate-corpus.js';
 
 const claims: Domain = {
   name: 'claims',

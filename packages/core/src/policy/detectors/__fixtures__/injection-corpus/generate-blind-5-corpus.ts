@@ -10,15 +10,8 @@
  * @internal
  */
 import { conversation, isMain, writeSplits } from './conversation.js';
-import {
-  type Call,
-  type CorpusRun,
-  type Domain,
-  generate,
-  type HardNegative,
-  json,
-  type Template,
-} from './generate-corpus.js';
+import { type Call, type CorpusRun, type Domain, type HardNegative, json, type Template } from './corpus-types.js';
+import { generate } from './generate-corpus.js';
 
 /** A plain or single-quoted YAML scalar, folded at 80 columns as PyYAML's `safe_dump` does. */
 function scalar(value: unknown, indent: number, column: number): string {

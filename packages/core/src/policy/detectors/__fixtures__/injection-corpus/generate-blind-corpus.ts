@@ -14,16 +14,8 @@
  * @internal
  */
 import { conversation, isMain, writeSplits } from './conversation.js';
-import {
-  type Call,
-  type CorpusRun,
-  type Domain,
-  generate,
-  type Goal,
-  type HardNegative,
-  json,
-  type Template,
-} from './generate-corpus.js';
+import { type Call, type CorpusRun, type Domain, type Goal, type HardNegative, json, type Template } from './corpus-types.js';
+import { generate } from './generate-corpus.js';
 
 // ---------------------------------------------------------------------------------------------
 // Domains

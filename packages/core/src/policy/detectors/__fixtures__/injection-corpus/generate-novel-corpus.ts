@@ -8,15 +8,8 @@
  * @internal
  */
 import { isMain, writeSplits } from './conversation.js';
-import {
-  type CorpusRun,
-  type Domain,
-  generate,
-  type HardNegative,
-  json,
-  type Template,
-  yamlList,
-} from './generate-corpus.js';
+import { type CorpusRun, type Domain, type HardNegative, json, type Template, yamlList } from './corpus-types.js';
+import { generate } from './generate-corpus.js';
 
 // ---------------------------------------------------------------------------------------------
 // novel: HR / recruiting, a clinic's patient portal, property management
