@@ -63,9 +63,9 @@ async function run(source: Source, options: TracewardenMiddlewareOptions, read: 
 
 async function expectSameThroughBoth(source: Source, options: TracewardenMiddlewareOptions) {
   const pulled = await run(source, options, viaReader);
-  const pumped = await run(source, options, viaPipeThrough);
-  expect(pumped).toEqual(pulled);
-  return pumped;
+  const piped = await run(source, options, viaPipeThrough);
+  expect(piped).toEqual(pulled);
+  return piped;
 }
 
 const fromParts = (parts: LanguageModelV4StreamPart[]): Source => {
@@ -193,7 +193,7 @@ describe('an observed stream gives the same parts, end and trace however it is r
       await reader.read();
       await reader.read();
       await reader.cancel('enough');
-      // the pump sees the cancel through the writable it feeds, a turn later
+      // through pipeThrough the cancel reaches the source a turn later (the native pipe)
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(cancelled).toBe('enough');
       const assistant = tracer.blocks().find((block) => block.payload.role === 'assistant');

@@ -4,6 +4,7 @@ import {
   type ModelCallOutcome,
   type ModelCallResponse,
   type StreamDecision,
+  type StreamGate,
 } from '@tracewarden/core';
 import { applyOutcome, finishWithout, isClientToolCall } from './call-outcome.js';
 import type { ModelCallSetup } from './model-call.js';
@@ -46,12 +47,12 @@ type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Part>['read']>>
 type StreamClose = { parts: Part[]; error?: undefined } | { parts?: undefined; error: unknown };
 
 /**
- * What one observed stream decides, part by part, whoever moves the parts (the pull layer or the
- * pump): aggregates each part into the call, applies the live budget cut-off, holds tool calls
- * and the finish while the policy decides, and records the end (finished, failed, cancelled).
+ * What one observed stream decides, part by part (the stream below only moves the parts):
+ * aggregates each part into the call, applies the live budget cut-off, holds tool calls and the
+ * finish while the policy decides, and records the end (finished, failed, cancelled).
  */
 class StreamObserver {
-  private readonly gate;
+  private readonly gate: StreamGate;
   private readonly state: StreamState;
   private held: Part[] | undefined;
   private sawErrorPart = false;
