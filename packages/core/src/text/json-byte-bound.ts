@@ -16,8 +16,9 @@ export function jsonByteBound(value: unknown, depth: number): number {
     case 'string':
       return isWellFormed(value) ? value.length * 6 + 2 : -1;
     case 'number':
-      // longest form: -1.2345678901234567e-308
-      return 24;
+      // longest forms: -0.0000012345678901234567 (25: 17 digits after "0.00000", for magnitudes
+      // in [1e-6, 1e-5)), -1.2345678901234567e-308 (24)
+      return 25;
     case 'boolean':
       return 5;
     case 'object': {

@@ -70,6 +70,13 @@ describe('jsonByteBound', () => {
     );
   });
 
+  it('bounds the longest number forms (found by the property above)', () => {
+    for (const value of [
+      -0.0000010003434687224171, -1.2345678901234567e-308, -1.7976931348623157e308,
+    ])
+      expect(jsonByteBound(value, 0)).toBeGreaterThanOrEqual(JSON.stringify(value).length);
+  });
+
   it('gives up on values JSON.stringify transforms or rejects', () => {
     for (const value of [
       new Date(0),
