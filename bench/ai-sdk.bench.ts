@@ -6,16 +6,67 @@
  * both alike; the wall figure is the median of the paired differences. Also prints the main
  * thread's CPU time per call (blocks of 100, summed per kind).
  * Targets (issue 12): < 50 µs added per call, < 0.1 ms added to the time to first chunk.
+ * The streamed calls also run through three middlewares that do no work, in the same rounds:
+ * an empty one (`wrapLanguageModel`'s own cost) and two that only re-wrap the stream, the floor
+ * any stream-observing middleware pays on this machine: `stream.pipeThrough(new
+ * TransformStream())`, and a pull-based `ReadableStream` reading the source's reader (the shape
+ * of ours, `observeStream`).
  * A last section isolates the middleware from HTTP and from `wrapLanguageModel`'s own layer: a
- * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours, generated
- * and streamed, in CPU time per call.
+ * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours (and, for
+ * streams, the two floors), generated and streamed, in CPU time per call.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
 import { createTracer } from '@tracewarden/core';
-import { generateText, type LanguageModel, streamText, wrapLanguageModel } from 'ai';
+import {
+  generateText,
+  type LanguageModel,
+  type LanguageModelMiddleware,
+  streamText,
+  wrapLanguageModel,
+} from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { cpuPerCall, median, type Pairs, pairedPhase, startServerProcess } from './paired.js';
+import {
+  cpuPerCall,
+  cpuPerCallEach,
+  median,
+  type Pairs,
+  pairedPhase,
+  roundRobinPhase,
+  startServerProcess,
+} from './paired.js';
+
+/** The floor, shape (a): re-wraps the stream through an identity transform, nothing else. */
+const floorTransform: LanguageModelMiddleware = {
+  specificationVersion: 'v4',
+  async wrapStream({ doStream }) {
+    const result = await doStream();
+    return { ...result, stream: result.stream.pipeThrough(new TransformStream()) };
+  },
+};
+
+/**
+ * The floor, shape (b): a pull-based `ReadableStream` reading the source's reader, one part per
+ * pull, nothing else (the shape of `observeStream`).
+ */
+const floorPull: LanguageModelMiddleware = {
+  specificationVersion: 'v4',
+  async wrapStream({ doStream }) {
+    const result = await doStream();
+    const reader = result.stream.getReader();
+    return {
+      ...result,
+      stream: new ReadableStream({
+        async pull(controller) {
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      }),
+    };
+  },
+};
 
 const calls = 1500;
 
@@ -30,6 +81,17 @@ const provider = createOpenAICompatible({
 const raw = provider('gpt-4o-mini');
 const tracer = createTracer();
 const wrapped = wrapLanguageModel({ model: raw, middleware: tracewardenMiddleware({ tracer }) });
+/** The streamed variants, each run once per round: raw first (the baseline), ours last. */
+const streamVariants: [string, LanguageModel][] = [
+  ['raw', raw],
+  ['empty middleware', wrapLanguageModel({ model: raw, middleware: {} })],
+  [
+    'floor: pipeThrough(TransformStream)',
+    wrapLanguageModel({ model: raw, middleware: floorTransform }),
+  ],
+  ['floor: pull ReadableStream', wrapLanguageModel({ model: raw, middleware: floorPull })],
+  ['tracewardenMiddleware', wrapped],
+];
 
 interface Sample {
   total: number;
@@ -56,8 +118,7 @@ try {
   for (let i = 0; i < 300; i++) {
     await generated(raw);
     await generated(wrapped);
-    await streamed(raw);
-    await streamed(wrapped);
+    for (const [, model] of streamVariants) await streamed(model);
   }
   globalThis.gc?.();
   const plain = await pairedPhase(
@@ -66,22 +127,30 @@ try {
     () => generated(wrapped),
   );
   globalThis.gc?.();
-  const stream = await pairedPhase(
+  const streams = await roundRobinPhase(
     calls,
-    () => streamed(raw),
-    () => streamed(wrapped),
+    streamVariants.map(
+      ([, model]) =>
+        () =>
+          streamed(model),
+    ),
   );
+  const stream: Pairs<Sample> = { raw: streams[0] ?? [], wrapped: streams.at(-1) ?? [] };
   globalThis.gc?.();
   const cpuPlain = await cpuPerCall(
     calls,
     () => generated(raw),
     () => generated(wrapped),
   );
-  const cpuStream = await cpuPerCall(
+  const cpuStreams = await cpuPerCallEach(
     calls,
-    () => streamed(raw),
-    () => streamed(wrapped),
+    streamVariants.map(
+      ([, model]) =>
+        () =>
+          streamed(model),
+    ),
   );
+  const cpuStream = { raw: cpuStreams[0] ?? 0, wrapped: cpuStreams.at(-1) ?? 0 };
   const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(7)} µs`;
   const row = (name: string, pairs: Pairs<Sample>, key: keyof Sample) => {
     const r = median(pairs.raw.map((sample) => sample[key]));
@@ -90,12 +159,12 @@ try {
       pairs.wrapped.map((sample, i) => sample[key] - (pairs.raw[i]?.[key] ?? 0)),
     );
     console.log(
-      `${name.padEnd(30)} raw ${us(r)}  wrapped ${us(w)}  added ${us(added)}  x${(w / r).toFixed(3)}`,
+      `${name.padEnd(50)} raw ${us(r)}  wrapped ${us(w)}  added ${us(added)}  x${(w / r).toFixed(3)}`,
     );
   };
   const cpuRow = (name: string, cpu: { raw: number; wrapped: number }) =>
     console.log(
-      `${`cpu/call ${name}`.padEnd(30)} raw ${us(cpu.raw)}  wrapped ${us(cpu.wrapped)}  added ${us(cpu.wrapped - cpu.raw)}  x${(cpu.wrapped / cpu.raw).toFixed(3)}`,
+      `${`cpu/call ${name}`.padEnd(50)} raw ${us(cpu.raw)}  wrapped ${us(cpu.wrapped)}  added ${us(cpu.wrapped - cpu.raw)}  x${(cpu.wrapped / cpu.raw).toFixed(3)}`,
     );
   console.log(
     `\n## tracewardenMiddleware overhead (${calls} paired calls each, wall: medians of paired differences; server in a child process)`,
@@ -109,6 +178,16 @@ try {
   console.log(
     `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
   );
+  console.log(
+    `## streamText through middlewares that do no work (same ${calls} rounds as above; added: median of paired differences vs raw)`,
+  );
+  for (const [index, [name]] of streamVariants.entries()) {
+    if (index === 0) continue;
+    const pairs: Pairs<Sample> = { raw: streams[0] ?? [], wrapped: streams[index] ?? [] };
+    row(`${name} total`, pairs, 'total');
+    row(`${name} first chunk`, pairs, 'first');
+    cpuRow(name, { raw: cpuStreams[0] ?? 0, wrapped: cpuStreams[index] ?? 0 });
+  }
   await inProcess();
 } finally {
   killServer();
@@ -149,7 +228,7 @@ async function inProcess(): Promise<void> {
       }),
     }),
   });
-  const models: [string, LanguageModel][] = [
+  const generateModels: [string, LanguageModel][] = [
     ['raw mock', mock],
     ['wrapLanguageModel, empty middleware', wrapLanguageModel({ model: mock, middleware: {} })],
     [
@@ -167,9 +246,21 @@ async function inProcess(): Promise<void> {
     const result = streamText({ model, instructions: 'You echo.', prompt: 'Say something short.' });
     for await (const _part of result.stream);
   };
-  for (const [label, call] of [
-    ['generateText', generate],
-    ['streamText (12 parts)', stream],
+  const streamModels: [string, LanguageModel][] = [
+    ...generateModels.slice(0, 2),
+    [
+      'wrapLanguageModel, floor: pipeThrough(TransformStream)',
+      wrapLanguageModel({ model: mock, middleware: floorTransform }),
+    ],
+    [
+      'wrapLanguageModel, floor: pull ReadableStream',
+      wrapLanguageModel({ model: mock, middleware: floorPull }),
+    ],
+    ...generateModels.slice(2),
+  ];
+  for (const [label, call, models] of [
+    ['generateText', generate, generateModels],
+    ['streamText (12 parts)', stream, streamModels],
   ] as const) {
     for (let i = 0; i < 1000; i++) for (const [, model] of models) await call(model);
     // CPU time, not wall time: the stream path waits on timers of the AI SDK's own
@@ -188,7 +279,7 @@ async function inProcess(): Promise<void> {
     for (const [index, [name]] of models.entries()) {
       const value = median(rounds[index] ?? []);
       console.log(
-        `${name.padEnd(42)} ${value.toFixed(1).padStart(7)} µs  vs empty middleware ${(value - base).toFixed(1).padStart(6)} µs`,
+        `${name.padEnd(56)} ${value.toFixed(1).padStart(7)} µs  vs empty middleware ${(value - base).toFixed(1).padStart(6)} µs`,
       );
     }
   }

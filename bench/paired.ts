@@ -111,3 +111,46 @@ export async function cpuPerCall(
   }
   return { raw: time.raw / calls, wrapped: time.wrapped / calls };
 }
+
+/**
+ * `calls` rounds of one call of each variant, back to back, the order rotating each round, so
+ * socket and GC drift hit every variant alike. Samples are paired by round (index).
+ */
+export async function roundRobinPhase<S>(
+  calls: number,
+  variants: readonly (() => Promise<S>)[],
+): Promise<S[][]> {
+  const samples: S[][] = variants.map(() => []);
+  const count = variants.length;
+  for (let i = 0; i < calls; i++) {
+    for (let j = 0; j < count; j++) {
+      const index = (i + j) % count;
+      const sample = await (variants[index] as () => Promise<S>)();
+      samples[index]?.push(sample);
+    }
+  }
+  return samples;
+}
+
+/**
+ * CPU time per call of the main thread for each variant: blocks of 100 calls of each, the order
+ * rotating each round, summed per variant (see {@link cpuPerCall}).
+ */
+export async function cpuPerCallEach(
+  calls: number,
+  variants: readonly (() => Promise<unknown>)[],
+): Promise<number[]> {
+  const block = 100;
+  const count = variants.length;
+  const time = variants.map(() => 0);
+  for (let i = 0; i < calls / block; i++) {
+    for (let j = 0; j < count; j++) {
+      const index = (i + j) % count;
+      const call = variants[index] as () => Promise<unknown>;
+      const start = cpuMs();
+      for (let k = 0; k < block; k++) await call();
+      time[index] = (time[index] ?? 0) + cpuMs() - start;
+    }
+  }
+  return time.map((ms) => ms / calls);
+}
