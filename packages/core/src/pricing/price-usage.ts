@@ -12,6 +12,33 @@ function prices(): GenaiPrices {
   return genaiPrices;
 }
 
+let warming = false;
+/**
+ * Loads the price table in the background, once: on a timer that never keeps the process alive.
+ * A model call calls this when it starts (through its pricer's `prepare`), so the table's load
+ * (40-55 ms on a 2-core VM, more than the rest of a cold process's first call) overlaps the
+ * model's own latency instead of being added to the first call when its price is asked for.
+ * A load that fails here is left to fail, with its error, where a price is asked for.
+ * @internal
+ */
+export function warmPriceTable(): void {
+  if (genaiPrices !== undefined || warming) return;
+  warming = true;
+  const timer = setTimeout(() => {
+    try {
+      prices();
+    } catch {
+      // reported by the price asked for next
+    }
+  }, 0);
+  timer.unref?.();
+}
+
+/** Whether the price table is loaded (for tests). @internal */
+export function isPriceTableLoaded(): boolean {
+  return genaiPrices !== undefined;
+}
+
 import { UnknownModelPriceError } from './unknown-model-price-error.js';
 
 /**

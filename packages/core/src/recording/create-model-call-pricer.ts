@@ -1,4 +1,9 @@
-import { type CostRecord, type PriceUsageOptions, priceUsage } from '../pricing/price-usage.js';
+import {
+  type CostRecord,
+  type PriceUsageOptions,
+  priceUsage,
+  warmPriceTable,
+} from '../pricing/price-usage.js';
 import type { ModelCallPricer } from './types.js';
 
 /** Options of {@link createModelCallPricer}. */
@@ -91,7 +96,7 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
   let lastModel: string | undefined;
   let lastProvider: string | undefined;
   let lastRates: Rates | undefined;
-  return (model, usage, callProvider) => {
+  const pricer: ModelCallPricer = (model, usage, callProvider) => {
     const now = Date.now();
     let rates =
       model === lastModel && callProvider === lastProvider && lastRates !== undefined
@@ -121,4 +126,7 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       pricing_as_of: rates.record.pricing_as_of,
     };
   };
+  // the first call of a process loads the price table while the model answers (see warmPriceTable)
+  pricer.prepare = warmPriceTable;
+  return pricer;
 }

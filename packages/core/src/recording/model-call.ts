@@ -104,6 +104,7 @@ export class ModelCall implements ModelCallHandle {
     this.input = input;
     this.startedAt = core.clock();
     if (core.guards.length > 0) this.admit();
+    core.pricer?.prepare?.();
     const userSignal = input.signal;
     if (userSignal) {
       const controller = this.abortController();

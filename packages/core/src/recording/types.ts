@@ -317,8 +317,11 @@ export interface ModelCallCost {
  * `UNKNOWN_MODEL_PRICE` error to refuse the call). `provider` is the call's provider id
  * (`openai`, or an AI SDK provider such as `openai.chat`).
  */
-export type ModelCallPricer = (
-  model: string,
-  usage: ModelUsage,
-  provider?: string,
-) => ModelCallCost | undefined;
+export interface ModelCallPricer {
+  (model: string, usage: ModelUsage, provider?: string): ModelCallCost | undefined;
+  /**
+   * Called as each model call starts, before the request is sent: a pricer can load what it
+   * needs in the background here (without blocking), so pricing the response does not wait.
+   */
+  prepare?: (() => void) | undefined;
+}
