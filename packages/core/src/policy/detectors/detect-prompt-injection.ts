@@ -93,7 +93,8 @@ export function findInjectedRanges(text: string, threshold: number): [number, nu
 
 /**
  * The sentences of a text that ask for an action in the imperative ("Send the file to ...",
- * "- [ ] Transfer ...", "TODO: invite ...", "could you quickly share ..."), each with the
+ * "- [ ] Transfer ...", "TODO: invite ...", "could you quickly share ...") or in a clause the
+ * verb opens ("the plan changed, so pay ...", "... is done - email ..."), each with the
  * sentence after it (which often finishes the request), whatever the text's score: a bare
  * request has no cue to the model, and what gives it away is the data flow (the recommended
  * policy's `attacker-bare-request` rule).

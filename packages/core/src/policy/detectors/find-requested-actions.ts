@@ -39,7 +39,7 @@ const kinds: Kind[] = [
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation/,
-    text: /\b(?:send|e-?mail|mail|message|forward|reply|respond|post|publish|tweet|notify|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b))|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
+    text: /\b(?:send|e-?mail|mail|message|forward|reply|respond|post|publish|tweet|notify|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|text (?:me|him|her|us|them|the|a|this|that|it|\+?\d))|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
   },
   {
     kind: 'access',
@@ -209,7 +209,8 @@ export function isUserDelegated(store: EventStore, call: PolicyEvent): boolean {
 
 /**
  * Whether the user asked for a tool call: a user message before it asks for the kind of action
- * it performs, or gave one of its argument values (its target). True as well when the tool's
+ * it performs, or gave one of its argument values (its target; an id or a name only when no
+ * address, link, account or file of the call came from a tool output). True as well when the tool's
  * name does not tell its kind (nothing to hold against it).
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
@@ -233,8 +234,18 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
         entry.position < call.position && pattern !== undefined && pattern.test(entry.text),
     );
   }
-  if (!requested)
-    requested = findValueSources(store, call).some((source) => source.role === 'user');
+  if (!requested) {
+    // a value the user gave is the user's target: an address, link, account or file always; an
+    // id or a name ("shipment KC-7730") only when the call's target did not come from a tool
+    // output ("pay 6,400 EUR to <an IBAN from the data> for load KC-7730")
+    const sources = findValueSources(store, call);
+    const targetFromData = sources.some(
+      (source) => source.kind !== 'text' && source.role === 'tool',
+    );
+    requested = sources.some(
+      (source) => source.role === 'user' && (source.kind !== 'text' || !targetFromData),
+    );
+  }
   requestedByUser.set(call, requested);
   return requested;
 }

@@ -1,5 +1,6 @@
 // The sentences of a text that ask for an action (decision 050, `attacker-bare-request`):
-// imperatives and to-do lines, and requests glued to data without a sentence end.
+// imperatives and to-do lines, requests glued to data without a sentence end, and requests that
+// open a clause inside a sentence.
 import { signals } from './injection-signals.js';
 import { linePattern } from './line-pattern.js';
 import { rawSentence } from './sentence-boundaries.js';
@@ -17,14 +18,19 @@ const glued =
   /(?:[a-z0-9)]\s+|[。！？]\s*)(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
 // the same on the raw sentences of a text, one per line (made on first use)
 let gluedLines: RegExp[] | undefined;
-// ... and one after an introductory phrase ("Per the standing instruction, send ..."): not an
-// imperative the score counts (too common in ordinary text), a request for the data flow
-const introduced =
-  /^[^,.:;!?\n]{3,60},\s+(?:please\s+)?(?:send|transfer|pay|wire|forward|e-?mail|invite|add|grant|share|delete|remove|visit|open|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
+// ... and one that opens a clause inside the sentence, with no imperative at its start: after an
+// introductory phrase ("Per the standing instruction, send ..."), a dash or a bracket ("until the
+// following is done - email ...", "[macro] Share ..."), or "so", "and", "then" ("the plan
+// changed, so pay ..."). Not an imperative the score counts (too common in ordinary text), a
+// request for the data flow, which also needs the call's kind and value in the same sentence.
+// At a sentence's start too, for the verbs the score's imperative does not know ("Text the code
+// to +1 ...").
+const clauseRequest =
+  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
 
 /**
  * The ranges of the sentences that ask for an action, each with the sentence after it; marks
- * the glued ones (`Sentence.glued`).
+ * the glued ones and those that open a clause (`Sentence.glued`).
  * @param input - the text the sentences are of
  * @param sentences - its sentences with their signals
  * @returns `[start, end)` ranges, in order (they may overlap)
@@ -38,7 +44,7 @@ export function requestSentences(
   const raw = sentences
     .map((sentence) => rawSentence(input, sentence.start, sentence.end))
     .join('\n');
-  gluedLines ??= [linePattern(glued, false), linePattern(introduced, false)];
+  gluedLines ??= [linePattern(glued, false), linePattern(clauseRequest, false)];
   for (const pattern of gluedLines) {
     pattern.lastIndex = 0;
     let line = 0;

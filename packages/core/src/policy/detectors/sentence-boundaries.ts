@@ -14,6 +14,11 @@ import { isSpace } from '../../text/is-space.js';
 // tool outputs), mail and plain-text files wrap at 72. Read as one sentence, "Ignore your previous / instructions"
 // is an override again. Shorter lines are lists, table rows, addresses: each its own.
 const WRAP_WIDTH = 50;
+// ... and a shorter line was folded too when its next word would not have fitted: a writer that
+// folds at 72 or 80 columns breaks early before a long word ("so open" + break + a 41-character
+// link). Not below this length (list items, short labels).
+const FOLD_WIDTH = 72;
+const SHORT_FOLD = 24;
 // the next line starts a list item, a `key:` or a JSON `"key":` of its own: no continuation
 const ownLine = /^[ \t]*(?:[-*•]\s|\d+[.)]\s|[\w-]{1,30}:\s|"[^"\n]{1,40}"\s*:|$)/;
 
@@ -29,13 +34,18 @@ function isWrap(text: string, lineStart: number, at: number, next: number): bool
   const before = text.charCodeAt(end - 1);
   // a YAML double-quoted string escapes its own folds: `...were\` + break + `  \ damaged`
   if (before === 92 && end === at) return true;
-  if (end - lineStart < WRAP_WIDTH) return false;
+  if (end - lineStart < SHORT_FOLD) return false;
   // . ! ? : ; end a line of their own, and so do brackets (pretty-printed JSON, code)
   if (before === 46 || before === 33 || before === 63 || before === 58 || before === 59)
     return false;
   if (before === 123 || before === 125 || before === 91 || before === 93) return false;
   let q = next;
   while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+  if (end - lineStart < WRAP_WIDTH) {
+    let word = q;
+    while (word < text.length && word - q <= FOLD_WIDTH && !isSpace(text.charCodeAt(word))) word++;
+    if (end - lineStart + 1 + (word - q) <= FOLD_WIDTH) return false;
+  }
   const code = text.charCodeAt(q);
   const lower = (code >= 97 && code <= 122) || (code >= 0xdf && code <= 0xff);
   // a capital, a digit or an opening quote goes on an indented line only (a YAML fold: "the

@@ -54,7 +54,10 @@ export interface Sentence {
   end: number;
   /** Its signals, a bit each (`signalNames`). */
   mask: number;
-  /** An imperative glued to the text before it without a sentence end (`request-sentences.ts`). */
+  /**
+   * A request glued to the text before it without a sentence end, or opening a clause inside
+   * the sentence (`request-sentences.ts`).
+   */
   glued: boolean;
   /** It opens a record of a list (a YAML `- key:` item, a JSON object): see `opensRecord`. */
   record: boolean;

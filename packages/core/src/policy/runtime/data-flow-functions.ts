@@ -117,8 +117,9 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
   },
   /**
    * Whether the user asked for `call`: a user message before it asks for the kind of action it
-   * performs (see `requested_action`) or gave one of its argument values (its target); true as
-   * well when the tool's name does not tell its kind.
+   * performs (see `requested_action`) or gave one of its argument values (its target: an id or
+   * a name counts only when no address, link, account or file of the call came from a tool
+   * output); true as well when the tool's name does not tell its kind.
    */
   user_requested: {
     min: 1,
@@ -129,10 +130,10 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
     },
   },
   /**
-   * Whether a sentence of `event` asks, in the imperative, for the kind of action `call`
-   * performs and names `value` (in that sentence or the next): "TODO: send the file to
-   * x@y.com", "- [ ] Transfer 4,900 EUR to NL91...". Needs no detector score: a bare request
-   * has no cue to the model.
+   * Whether a sentence of `event` asks for the kind of action `call` performs, in the
+   * imperative or in a clause the verb opens, and names `value` (in that sentence or the next):
+   * "TODO: send the file to x@y.com", "- [ ] Transfer 4,900 EUR to NL91...", "the plan changed,
+   * so pay ... to DE75...". Needs no detector score: a bare request has no cue to the model.
    */
   requested_value: {
     min: 3,
