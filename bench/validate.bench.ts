@@ -10,7 +10,8 @@
  *
  * `--against <module>` also measures a second implementation (a module exporting
  * `validateBlocks` and `createBlockValidator`, e.g. an older checkout's
- * `packages/core/src/validation/index.ts`) interleaved with this one, for an A/B in one process.
+ * `packages/core/src/validation/index.ts`) interleaved with this one, for an A/B in one process;
+ * it may be given several times (each subject is then named by its module's folder).
  * `--rounds N` sets the rounds per case (default 60); `--dump <folder>` writes each case's lines
  * to a JSONL file there (for `node --cpu-prof` runs) and stops.
  */
@@ -25,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as core from '@tracewarden/core';
@@ -383,10 +384,14 @@ async function main(): Promise<void> {
   const subjects: Subject[] = [
     { name: 'this checkout', ...(core as unknown as Omit<Subject, 'name'>) },
   ];
-  const against = argument('--against');
-  if (against !== undefined) {
+  // each --against adds a subject, named by its folder when there are several
+  const againsts = process.argv.flatMap((value, at) =>
+    process.argv[at - 1] === '--against' ? [value] : [],
+  );
+  for (const against of againsts) {
     const module = (await import(pathToFileURL(resolve(against)).href)) as Omit<Subject, 'name'>;
-    subjects.push({ name: 'against', ...module });
+    const name = againsts.length === 1 ? 'against' : basename(dirname(resolve(against)));
+    subjects.push({ name, ...module });
   }
   // each case's lines, and the window each pair of timings takes from them: a few ms per timing,
   // so a change of the host's phase rarely falls between the two timings of a pair

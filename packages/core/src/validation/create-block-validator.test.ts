@@ -21,9 +21,10 @@ function rejection(run: () => unknown): TraceError {
 }
 
 describe('createBlockValidator', () => {
-  it('accepts a block and returns it normalised and frozen', () => {
+  it('accepts a block and returns a normalised copy of it when a field is absent, leaving the input as it was', () => {
     const validator = createBlockValidator();
     const input = message('tb_m');
+    const before = structuredClone(input);
     const block = validator.accept(input);
     expect(block).toEqual({
       id: 'tb_m',
@@ -38,17 +39,47 @@ describe('createBlockValidator', () => {
       created_at: createdAt,
       updated_at: createdAt,
     });
-    expect(Object.isFrozen(block)).toBe(true);
-    expect(Object.isFrozen(block.payload)).toBe(true);
-    expect(Object.isFrozen(block.metadata)).toBe(true);
-    // the given payload is frozen in place rather than copied (documented)
-    expect(block.payload).toBe(input.payload);
+    // the defaults went into a copy: the input is neither changed nor frozen
+    expect(block).not.toBe(input);
+    expect(input).toEqual(before);
+    expect(Object.keys(input)).toEqual(Object.keys(before));
     expect(Object.isFrozen(input)).toBe(false);
-    expect(() => {
-      (block.payload as Record<string, unknown>).content = 'changed';
-    }).toThrow(TypeError);
+    expect(Object.isFrozen(input.payload)).toBe(false);
+    // the payload is the given one, not a copy
+    expect(block.payload).toBe(input.payload);
     expect(validator.get('tb_m')).toBe(block);
     expect(validator.size).toBe(1);
+  });
+
+  it('returns a block that has every field and no other as the same object, unchanged and unfrozen', () => {
+    const validator = createBlockValidator();
+    const input = {
+      id: 'tb_m',
+      trace_id: 'tr_1',
+      block_type: 'MESSAGE',
+      sub_type: 'MESSAGE',
+      payload: { role: 'user', content: 'hi' },
+      parent_block_id: null,
+      metadata: { model: 'gpt' },
+      raw: null,
+      extra: {},
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    const before = structuredClone(input);
+    const block = validator.accept(input);
+    expect(block).toBe(input);
+    expect(input).toEqual(before);
+    expect(Object.isFrozen(input)).toBe(false);
+    expect(Object.isFrozen(input.payload)).toBe(false);
+    expect(Object.isFrozen(input.metadata)).toBe(false);
+    expect(validator.get('tb_m')).toBe(input);
+    // one field more than a block has: copied, so the stored block has none but its own
+    const call = { ...input, id: 'tb_m2', note: 'dropped' };
+    const copied = validator.accept(call);
+    expect(copied).not.toBe(call);
+    expect(copied).not.toHaveProperty('note');
+    expect(call.note).toBe('dropped');
   });
 
   it('derives block_type from sub_type and keeps given metadata, raw, extra and updated_at', () => {

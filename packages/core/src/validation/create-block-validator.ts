@@ -7,13 +7,17 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
  * are unique per trace, and result `seq`s are unique per call. Results without `seq` never
  * collide with each other.
  *
- * Accepted blocks are normalised (`block_type` derived when omitted, `parent_block_id` `null`,
- * `metadata`/`extra` `{}`, `raw` `null`, `updated_at` = `created_at`, unknown top-level fields
- * dropped) and frozen cheaply: the block is a new frozen object, and the given `payload`,
- * `metadata` and `extra` objects are frozen in place (pass copies if you mean to keep mutating
- * yours). Nested values (arguments, outputs, content parts, raw) are not deep-frozen: treat them
- * as read-only. Given JSON text, `acceptLine` parses it and skips the checks the text already
- * proves (no cycles, BigInt or lone surrogates, shallow nesting, a bound on each field's size).
+ * Blocks are checked in place and never changed or frozen. `accept(input)` returns `input`
+ * itself when it already is a block in stored form (all eleven fields, as the JSONL sink writes
+ * them, and no other enumerable one). Only a block that needs normalising is copied: a field
+ * absent (`block_type` derived from `sub_type`, `parent_block_id` `null`, `metadata`/`extra`
+ * `{}`, `raw` `null`, `created_at` the current time, `updated_at` = `created_at`) or a field to
+ * drop (any other top-level key). The copy holds the given `payload`, `metadata` and `extra`
+ * objects. The validator keeps what it returns, typed {@link ReadonlyBlock}: changing it
+ * afterwards (its ids above all) breaks the checks of later blocks, so copy it first if you
+ * mean to. `acceptLine(line)` parses the text itself and returns the parsed block the same way;
+ * it skips the checks the text already proves (no cycles, BigInt or lone surrogates, shallow
+ * nesting, a bound on each field's size).
  *
  * @param options - `limits` to force and the `traceId` this validator holds
  * @returns a {@link BlockValidator}

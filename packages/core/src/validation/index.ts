@@ -8,6 +8,7 @@ export type {
   BlockLimits,
   BlockValidator,
   BlockValidatorOptions,
+  ReadonlyBlock,
   ValidateBlocksOptions,
   ValidationReport,
 } from './types.js';

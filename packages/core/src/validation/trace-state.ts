@@ -267,7 +267,9 @@ export class TraceState {
       throw asTraceError(error, undefined);
     }
     if (draft === undefined) throw asTraceError(new TypeError('not an object'), undefined);
-    const block = freezeBlock(draft);
+    // not frozen: the caller's object (or its normalised copy), typed read-only; only the
+    // tracer's own blocks (the owned entry points below) are frozen
+    const block = draft as unknown as Block;
     this.record(block);
     return block;
   }

@@ -34,6 +34,23 @@ export interface BlockInput {
   updated_at?: string;
 }
 
+/**
+ * A block as a validator returns it: {@link Block} with its `payload`, `metadata` and `extra`
+ * read-only too. Validators check objects in place and return them (or a normalised copy)
+ * without freezing them, so these types are what keeps an accepted block from being changed:
+ * a validator indexes it by id and call id and checks later blocks against it.
+ * @example
+ * ```ts
+ * const block: ReadonlyBlock = createBlockValidator().accept(input);
+ * if (block.sub_type === 'TOOL_CALL') console.log(block.payload.call_id);
+ * ```
+ */
+export type ReadonlyBlock<B extends Block = Block> = B extends Block
+  ? {
+      readonly [K in keyof B]: K extends 'payload' | 'metadata' | 'extra' ? Readonly<B[K]> : B[K];
+    }
+  : never;
+
 /** Result of a one-shot validation: every problem found, not only the first. */
 export interface ValidationReport {
   ok: boolean;
@@ -46,21 +63,26 @@ export interface ValidationReport {
  */
 export interface BlockValidator {
   /**
-   * Validates `input` against the accepted blocks; on success records and returns the
-   * normalised, frozen block. Throws a {@link TraceError} and records nothing on failure.
+   * Validates `input` against the accepted blocks; on success records and returns it, checked in
+   * place and never changed or frozen. The block returned is `input` itself when it already has
+   * every field of a block and no other enumerable one; otherwise (a field absent, to be
+   * defaulted, or a field to drop) a normalised copy holding the given `payload`, `metadata`
+   * and `extra` objects. Either way the validator keeps it: do not change it afterwards (its
+   * type is read-only). Throws a {@link TraceError} and records nothing on failure.
    */
-  accept(input: unknown): Block;
+  accept(input: unknown): ReadonlyBlock;
   /**
    * Parses one block's JSON text (a JSONL line) and accepts it as {@link BlockValidator.accept}
-   * does, with the same rules and the same errors. What the text proves (plain data, no lone
-   * surrogate, shallow nesting, a bound on each field's size) is not checked again value by
-   * value. Throws a {@link TraceError} `VALIDATION` when the text is not valid JSON.
+   * does, with the same rules and the same errors, returning the parsed block (not frozen).
+   * What the text proves (plain data, no lone surrogate, shallow nesting, a bound on each
+   * field's size) is not checked again value by value. Throws a {@link TraceError}
+   * `VALIDATION` when the text is not valid JSON.
    */
-  acceptLine(line: string): Block;
+  acceptLine(line: string): ReadonlyBlock;
   /** Every problem `input` would have, without recording it. */
   check(input: unknown): TraceError[];
   /** The accepted block with this id. */
-  get(id: string): Block | undefined;
+  get(id: string): ReadonlyBlock | undefined;
   /** Number of accepted blocks. */
   readonly size: number;
   /** The limits in force. */

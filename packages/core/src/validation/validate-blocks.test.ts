@@ -13,6 +13,23 @@ describe('validateBlocks', () => {
     expect(validateBlocks(blocks)).toEqual({ ok: true, errors: [] });
   });
 
+  it('checks the blocks in place: neither changes nor freezes them, valid or not', () => {
+    const blocks: unknown[] = [
+      ...smallTrace('tr_1', 'a_'),
+      { ...think('tb_t', 'a_missing', 'tr_1'), payload: { text: '' } },
+      { ...message('tb_x'), created_at: undefined, extra: { note: 1 } },
+    ];
+    const before = structuredClone(blocks);
+    const keys = blocks.map((block) => Object.keys(block as object));
+    expect(validateBlocks(blocks).ok).toBe(false);
+    expect(blocks).toEqual(before);
+    expect(blocks.map((block) => Object.keys(block as object))).toEqual(keys);
+    for (const block of blocks as Record<string, unknown>[]) {
+      expect(Object.isFrozen(block)).toBe(false);
+      expect(Object.isFrozen(block.payload)).toBe(false);
+    }
+  });
+
   it('lists every problem with its block index, never stopping at the first', () => {
     const report = validateBlocks([
       message('tb_m'),

@@ -39,6 +39,8 @@ function pathIndex(error: TraceError): number {
  * order. Results without `seq` never collide. A block with a duplicated id is not counted again
  * for call-id and seq clashes.
  *
+ * The blocks are never changed or frozen, and none is kept after the call.
+ *
  * @param blocks - candidate blocks (for instance parsed JSONL lines)
  * @param options - `limits` to force
  * @returns `{ ok, errors }`; `ok` is true when `errors` is empty
