@@ -6,14 +6,17 @@
  * difference of the medians from bare node. Target (issue 18 §4): at most 30 ms added by a
  * process that imports core and makes a tracer, a guard and an adapter with options.
  *
- * Core is bundled first with esbuild, as tsup builds `dist` (one ESM file, dependencies such as
- * zod left external), into `packages/core/node_modules/.cache/` so that its dependencies resolve
- * as they do for an installed package; each adapter likewise into its own package, importing
- * core's bundle. An adapter's rows come with its framework imported alone, so that what the
+ * Core is bundled first with esbuild, as tsup builds `dist` (ESM, dependencies such as zod left
+ * external; since decision 110's split, `index.js` and shared chunks, with the policy engine in
+ * `policy.js`, required on first use, using tsup.config.ts's define and seam plugin), into
+ * `packages/core/node_modules/.cache/` so that its dependencies resolve as they do for an
+ * installed package; each adapter likewise into its own package, importing core's bundle. A row
+ * "then a policy" adds a first `parsePolicy` and check: what loading the engine costs. An adapter's rows come with its framework imported alone, so that what the
  * adapter itself adds can be read off. Each "with options" row also checks, once, that zod was
  * not loaded. Nothing here asserts timing.
  *
- * Then where core's import goes (decision 110), unless BREAKDOWN=0: the bundle's bytes by domain,
+ * Then where core's import goes (decision 110), unless BREAKDOWN=0, on one file of what the
+ * import loads (the policy engine left out as in the split): the bundle's bytes by domain,
  * the CPU time of reading it, of V8 compiling it (`vm.SourceTextModule`, in a child with
  * `--experimental-vm-modules`) and of running each domain's module bodies (a copy of the bundle
  * with a CPU-time mark at each module esbuild concatenated); and "what if" rows, interleaved with
@@ -27,10 +30,11 @@
  * BREAKDOWN=0 to skip the breakdown and the "what if" rows.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import coreTsupOptions from '../packages/core/tsup.config.js';
 
 const samples = Math.max(3, Number(process.env.SAMPLES ?? 21));
 const withAdapters = process.env.ADAPTERS !== '0';
@@ -46,11 +50,51 @@ const coreSource = process.env.CORE_SRC ?? join(root, 'packages/core/src');
 // esbuild comes with tsup (a root dev dependency); resolved through it, not installed again
 const requireFromTsup = createRequire(createRequire(import.meta.url).resolve('tsup'));
 const esbuild = requireFromTsup('esbuild') as typeof import('esbuild');
+/** Core's tsup options: the policy seam's define and plugin (decision 110) */
+const coreBuild = coreTsupOptions as {
+  define: Record<string, string>;
+  esbuildPlugins: import('esbuild').Plugin[];
+};
+
+/** The file each variant's adapters import as `@tracewarden/core`: core's split entry, or its one file. */
+const coreEntries = new Map<string, string>();
+
+/**
+ * Core as tsup builds it since decision 110's split: `index.js`, shared chunks and the policy
+ * engine's chunk (`policy.js`, required on first use), with tsup.config.ts's define and seam plugin.
+ * Only for a core source that has the seam (`policy/policy-engine.ts`); older sources are one file.
+ * @returns the entry's file, or undefined when the source has no seam
+ */
+async function bundleSplit(source: string, variant: string): Promise<string | undefined> {
+  const engine = join(source, 'policy/policy-engine.ts');
+  if (!existsSync(engine)) return undefined;
+  const outdir = join(cacheDirectory('core'), `split${variant && `-${variant}`}`);
+  rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: { index: join(source, 'index.ts'), policy: engine },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    define: coreBuild.define,
+    plugins: coreBuild.esbuildPlugins,
+    outdir,
+    logLevel: 'error',
+  });
+  // node_modules ends a package scope: say that these .js files are ES modules
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "module" }\n');
+  return join(outdir, 'index.js');
+}
 
 /**
  * Bundles a package's source as tsup would, with `@tracewarden/core` as core's bundle of the
- * same variant ('' for this checkout, 'baseline' for `BASELINE_SRC`).
- * @returns the bundle's URL (JSON-quoted) and the packages it imports, core's bundle aside
+ * same variant ('' for this checkout, 'baseline' for `BASELINE_SRC`). Core is bundled twice when
+ * its source has the policy seam: split as tsup builds it (what the rows time), and as one file of
+ * what loads at import, the engine left out (what the breakdown reads).
+ * @returns the URL (JSON-quoted) of what the rows import, the packages it imports (core's bundle
+ * aside), and the one file of the breakdown with its bytes by source file
  */
 async function bundle(
   pkg: string,
@@ -65,6 +109,8 @@ async function bundle(
       : variant === 'baseline'
         ? (baselineSource as string)
         : coreSource;
+  const split = pkg === 'core' ? await bundleSplit(source, variant) : undefined;
+  if (pkg === 'core') coreEntries.set(variant, split ?? outfile);
   const result = await esbuild.build({
     entryPoints: [join(source, 'index.ts')],
     bundle: true,
@@ -72,15 +118,18 @@ async function bundle(
     platform: 'node',
     target: 'node22',
     packages: 'external',
+    ...(split === undefined ? {} : { define: coreBuild.define }),
     plugins:
       pkg === 'core'
-        ? []
+        ? split === undefined
+          ? []
+          : coreBuild.esbuildPlugins
         : [
             {
               name: 'core-bundle',
               setup(build) {
                 build.onResolve({ filter: /^@tracewarden\/core$/ }, () => ({
-                  path: pathToFileURL(file('core')).href,
+                  path: pathToFileURL(coreEntries.get(variant) as string).href,
                   external: true,
                 }));
               },
@@ -99,7 +148,7 @@ async function bundle(
     Object.values(result.metafile.outputs)[0]?.inputs ?? {},
   ))
     bytes.set(input, bytesInOutput);
-  return { url: urlOf(outfile), imports: [...new Set(imports)], outfile, bytes };
+  return { url: urlOf(split ?? outfile), imports: [...new Set(imports)], outfile, bytes };
 }
 
 /** A module's file URL, JSON-quoted for a child's script. */
@@ -208,12 +257,17 @@ interface Case {
 const cases: Case[] = [{ label: 'node -e 0', script: '', wall: [], cpu: [] }];
 /** This checkout's core bundle, for the breakdown */
 let coreBundle: Awaited<ReturnType<typeof bundle>> | undefined;
-/** Groups of modules a "what if" row leaves out, each with the groups before it. */
+/**
+ * Groups of modules a "what if" row leaves out, each with the groups before it; a group no longer
+ * in the import (the policy engine, since the split) is skipped.
+ */
 const leftOutGroups: { label: string; domains: string[] }[] = [
   { label: 'policy detectors', domains: ['policy/detectors'] },
   { label: 'policy language, runtime', domains: ['policy/language', 'policy/runtime'] },
   { label: 'convert, datasets, stitching', domains: ['convert', 'datasets', 'stitching'] },
 ];
+/** A first policy check: what a process that uses a policy pays on top (the engine's chunk). */
+const firstCheck = `core.parsePolicy('raise "no deletes" if:\\n  (call: ToolCall)\\n  call is tool:delete_file\\n').check([]);`;
 for (const variant of baselineSource === undefined ? [''] : ['baseline', '']) {
   const built = await bundle('core', variant);
   const core = built.url;
@@ -234,20 +288,35 @@ for (const variant of baselineSource === undefined ? [''] : ['baseline', '']) {
       wall: [],
       cpu: [],
     },
+    {
+      label: `core: with options, then a policy${tag}`,
+      script: `const core = await import(${core}); ${options}
+      core.checkAdapterOptions(adapterOptions, 'wrapOpenAI'); ${firstCheck}`,
+      wall: [],
+      cpu: [],
+    },
   );
   if (withBreakdown && variant === '') {
     const domains: string[] = [];
-    leftOutGroups.forEach(({ label, domains: group }, index) => {
-      domains.push(...group);
-      const file = bundleWithout(built.outfile, domains, `index-what-if-${index}`);
-      cases.push({
-        label: `what if, lazy: ${index === 0 ? '' : '+ '}${label}`,
-        script: `const core = await import(${urlOf(file)}); ${options}
+    const bytesOf = (domain: string) =>
+      [...built.bytes].reduce(
+        (sum, [input, size]) => sum + (domainOf(input) === domain ? size : 0),
+        0,
+      );
+    // since the split, the policy's groups keep only a few small helpers at import (~1 kB)
+    leftOutGroups
+      .filter((group) => group.domains.reduce((sum, domain) => sum + bytesOf(domain), 0) > 10_000)
+      .forEach(({ label, domains: group }, index) => {
+        domains.push(...group);
+        const file = bundleWithout(built.outfile, domains, `index-what-if-${index}`);
+        cases.push({
+          label: `what if, lazy: ${index === 0 ? '' : '+ '}${label}`,
+          script: `const core = await import(${urlOf(file)}); ${options}
         core.checkAdapterOptions(adapterOptions, 'wrapOpenAI');`,
-        wall: [],
-        cpu: [],
+          wall: [],
+          cpu: [],
+        });
       });
-    });
   }
   if (!withAdapters) continue;
   const adapters = [

@@ -1,8 +1,8 @@
 import type { Message, ToolCall, ToolOutput } from '../model/chat-events.js';
+import { loadPolicyEngine } from './load-policy-engine.js';
 import type { PolicyEventType } from './policy-types.js';
 import { isRecord } from './runtime/is-record.js';
 import type { PolicyEvent } from './runtime/policy-event.js';
-import { textsOf, valuesEqual } from './runtime/policy-values.js';
 
 /**
  * A pattern over tool-call arguments for the typed API: a subset of keys; strings, numbers,
@@ -44,7 +44,7 @@ function matchValue(pattern: ArgumentPattern[string], value: unknown): boolean {
   }
   if (typeof pattern === 'function') return pattern(value) === true;
   if (isRecord(pattern)) return matchArguments(pattern as ArgumentPattern, value);
-  return valuesEqual(value, pattern);
+  return loadPolicyEngine().valuesEqual(value, pattern);
 }
 
 function matchArguments(pattern: ArgumentPattern, value: unknown): boolean {
@@ -63,10 +63,12 @@ function matchName(tool: string | RegExp | undefined, name: string | undefined):
 }
 
 function contentMatches(where: RegExp, data: Record<string, unknown>): boolean {
-  return textsOf(data.content ?? null, undefined).some((piece) => {
-    where.lastIndex = 0;
-    return where.test(piece.text);
-  });
+  return loadPolicyEngine()
+    .textsOf(data.content ?? null, undefined)
+    .some((piece) => {
+      where.lastIndex = 0;
+      return where.test(piece.text);
+    });
 }
 
 /**

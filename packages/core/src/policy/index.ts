@@ -1,17 +1,11 @@
 export { createMonitor } from './create-monitor.js';
 export { type DefinePolicyOptions, definePolicy } from './define-policy.js';
-export { type CopyrightFinding, detectCopyright } from './detectors/detect-copyright.js';
-export { detectPii } from './detectors/detect-pii.js';
-export {
-  findPromptInjection,
-  type PromptInjectionFinding,
-  promptInjectionScore,
-} from './detectors/detect-prompt-injection.js';
-export { detectSecrets } from './detectors/detect-secrets.js';
-export { detectUnicode, type UnicodeFinding } from './detectors/detect-unicode.js';
-export { extractHtmlData, type HtmlData, type HtmlFinding } from './detectors/extract-html-data.js';
-export { extractLinks, type LinkFinding } from './detectors/extract-links.js';
-export { type FuzzyFinding, findFuzzy, fuzzyTolerance } from './detectors/find-fuzzy.js';
+export type { CopyrightFinding } from './detectors/detect-copyright.js';
+export type { PromptInjectionFinding } from './detectors/detect-prompt-injection.js';
+export type { UnicodeFinding } from './detectors/detect-unicode.js';
+export type { HtmlData, HtmlFinding } from './detectors/extract-html-data.js';
+export type { LinkFinding } from './detectors/extract-links.js';
+export type { FuzzyFinding } from './detectors/find-fuzzy.js';
 export type { ValueSource } from './detectors/find-value-sources.js';
 export {
   type ArgumentPattern,
@@ -56,3 +50,15 @@ export {
   type RuleSpec,
   rule,
 } from './rule.js';
+export {
+  detectCopyright,
+  detectPii,
+  detectSecrets,
+  detectUnicode,
+  extractHtmlData,
+  extractLinks,
+  findFuzzy,
+  findPromptInjection,
+  fuzzyTolerance,
+  promptInjectionScore,
+} from './text-detectors.js';

@@ -1,5 +1,4 @@
-import { PolicyCompiler } from './language/compile-policy.js';
-import { parsePolicyText } from './language/parse-policy-text.js';
+import { loadPolicyEngine } from './load-policy-engine.js';
 import { Policy } from './policy.js';
 import { PolicyError } from './policy-error.js';
 import type { PolicyAction, PolicyDetectors } from './policy-types.js';
@@ -75,6 +74,7 @@ export function parsePolicy(text: string, options: ParsePolicyOptions = {}): Pol
       column: 1,
     });
   }
+  const { PolicyCompiler, parsePolicyText } = loadPolicyEngine();
   const ast = parsePolicyText(text);
   const configured = options.actions ?? {};
   for (const [key, action] of Object.entries(configured)) {

@@ -1,3 +1,4 @@
+import { loadPolicyEngine } from './load-policy-engine.js';
 import type {
   PolicyResult,
   PolicyViolation,
@@ -5,7 +6,6 @@ import type {
   ToolCallVerdict,
 } from './policy-types.js';
 import type { PolicySession } from './runtime/policy-session.js';
-import { proposeToolCall } from './runtime/propose-tool-call.js';
 
 /**
  * Keeps a policy's state over a growing trace: appended events are indexed and filtered once,
@@ -79,6 +79,6 @@ export class PolicyMonitor {
    * ```
    */
   checkToolCall(call: ProposedToolCall | Record<string, unknown>): ToolCallVerdict {
-    return proposeToolCall(this.session, call);
+    return loadPolicyEngine().proposeToolCall(this.session, call);
   }
 }

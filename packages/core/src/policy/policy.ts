@@ -1,3 +1,4 @@
+import { loadPolicyEngine } from './load-policy-engine.js';
 import { PolicyMonitor } from './policy-monitor.js';
 import type {
   PolicyAction,
@@ -7,8 +8,7 @@ import type {
   ToolCallVerdict,
 } from './policy-types.js';
 import { PolicyViolationError } from './policy-violation-error.js';
-import { PolicySession, type SessionSettings } from './runtime/policy-session.js';
-import { proposeToolCall } from './runtime/propose-tool-call.js';
+import type { PolicySession, SessionSettings } from './runtime/policy-session.js';
 import type { RulePlan } from './runtime/rule-plan.js';
 
 /** A rule of a compiled policy, as listed by {@link Policy.rules}. */
@@ -58,7 +58,7 @@ export class Policy {
 
   /** @internal */
   createSession(input: unknown): PolicySession {
-    return new PolicySession(this.plans, this.settings, input);
+    return new (loadPolicyEngine().PolicySession)(this.plans, this.settings, input);
   }
 
   /**
@@ -126,7 +126,7 @@ export class Policy {
   ): ToolCallVerdict {
     const session = this.createSession(input);
     session.appendAll(trace);
-    return proposeToolCall(session, call);
+    return loadPolicyEngine().proposeToolCall(session, call);
   }
 
   /**
