@@ -6,3 +6,4 @@ export * from './output/index.js';
 export * from './program/index.js';
 export * from './stats/index.js';
 export * from './traces/index.js';
+export * from './warnings/index.js';

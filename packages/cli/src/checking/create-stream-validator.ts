@@ -13,6 +13,7 @@ import {
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
+import { isKnownChatRole } from './known-chat-roles.js';
 import { toProblem } from './to-problem.js';
 
 /** Options of {@link createStreamValidator}. */
@@ -21,6 +22,14 @@ export interface StreamValidatorOptions {
   file: string;
   /** Every problem found, as soon as it is found. */
   onProblem: (problem: Problem) => void;
+  /**
+   * Each chat event whose role the conversion does not read on purpose (`asistant`, `Tool`):
+   * valid, and kept as a user message (decision 003), but most likely a typo. Called per event,
+   * with its line and address (`#0/2`); callers tally them.
+   */
+  onUnknownRole?:
+    | ((role: string, at: { line: number | undefined; address: string }) => void)
+    | undefined;
   /** Byte limits (default: seed 002's, or the `LIMIT_*` environment variables). */
   limits?: Readonly<BlockLimits> | undefined;
   /**
@@ -244,6 +253,15 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       return;
     }
     counts.events += trace.length;
+    if (options.onUnknownRole !== undefined) {
+      for (const [index, event] of trace.entries()) {
+        if (isKnownChatRole(event.role)) continue;
+        options.onUnknownRole(event.role, {
+          line: item.lineOfEvent(index) ?? item.line,
+          address: `${item.label}/${index}`,
+        });
+      }
+    }
     // Each event's block, then its tool calls' blocks: map block ids back to event addresses.
     const blocks = eventsToBlocks(trace, { traceId: `tr_${item.label}`, startTime: 0 });
     const addressOf = new Map<string, { event: number; address: string }>();

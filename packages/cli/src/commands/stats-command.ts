@@ -6,6 +6,9 @@ import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
 import { formatOption, maxLineBytesOption } from '../program/shared-options.js';
 import { createStatsAggregator, type LatencySummary, type TraceStats } from '../stats/index.js';
+import { blockAddress } from '../traces/block-address.js';
+import { createUnknownSubTypeTally, unknownSubTypeOf } from '../traces/unknown-sub-type.js';
+import { formatWarning } from '../warnings/index.js';
 
 /** Options of {@link statsFiles} (the `stats` command's flags). */
 export interface StatsOptions {
@@ -51,9 +54,18 @@ function table(rows: string[][], indent = '  '): string {
 export function formatStats(stats: TraceStats, palette: Palette): string {
   const out: string[] = [];
   const heading = (text: string) => out.push('', palette.bold(text));
-  const subTypes = Object.entries(stats.blocksBySubType)
-    .map(([type, count]) => `${type} ${number(count)}`)
+  const unknown = Object.entries(stats.blocksByUnknownSubType)
+    .map(([type, count]) => `${type === '(others)' ? type : JSON.stringify(type)} ${number(count)}`)
     .join(', ');
+  const subTypes = [
+    Object.entries(stats.blocksBySubType)
+      .map(([type, count]) => `${type} ${number(count)}`)
+      .join(', '),
+    // visible in the report itself, not only in the warning on stderr
+    ...(unknown === '' ? [] : [palette.yellow(`left out, unknown sub_type: ${unknown}`)]),
+  ]
+    .filter((part) => part !== '')
+    .join('; ');
   const overview = [
     ['files', number(stats.files)],
     ['traces', number(stats.traces)],
@@ -148,7 +160,8 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
  * @param context - outputs, environment, signal
  * @param files - the files
  * @param options - input format, JSON output
- * @returns the exit code (0; 1 when parts of a file could not be read; 130 interrupted)
+ * @returns the exit code (0; 1 when parts of a file could not be read, or blocks of an unknown
+ *   sub type were left out; 130 interrupted)
  * @example
  * ```ts
  * await statsFiles(context, ['run.jsonl'], { json: true });
@@ -160,6 +173,8 @@ export async function statsFiles(
   options: StatsOptions,
 ): Promise<number> {
   const stats = createStatsAggregator();
+  // the same words as `view`: one warning per unknown sub type, its blocks left out
+  const unknownSubTypes = createUnknownSubTypeTally();
   let unreadable = 0;
   let interrupted = false;
   for (const file of files) {
@@ -169,9 +184,17 @@ export async function statsFiles(
         case 'trace':
           stats.addTrace(item.value);
           break;
-        case 'block':
+        case 'block': {
+          const unknown = unknownSubTypeOf(item.value);
+          if (unknown !== undefined)
+            unknownSubTypes.add(unknown, {
+              file,
+              line: item.line,
+              address: blockAddress(item),
+            });
           stats.addBlock(item.value);
           break;
+        }
         case 'entry':
           stats.addEntry(item.value);
           break;
@@ -191,16 +214,18 @@ export async function statsFiles(
     }
   }
   const summary = stats.summary();
+  const warnings = unknownSubTypes.warnings();
   if (options.json === true)
-    await context.out(`${JSON.stringify({ ...summary, interrupted }, null, 2)}\n`);
+    await context.out(`${JSON.stringify({ ...summary, interrupted, warnings }, null, 2)}\n`);
   else await context.out(formatStats(summary, context.palette));
+  for (const warning of warnings) context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   if (interrupted) {
     context.err(
       `${context.errorPalette.yellow('interrupted')}: statistics above cover what was read before Ctrl-C\n`,
     );
     return exitCodes.interrupted;
   }
-  return unreadable > 0 ? exitCodes.problems : exitCodes.ok;
+  return unreadable > 0 || unknownSubTypes.count > 0 ? exitCodes.problems : exitCodes.ok;
 }
 
 /**

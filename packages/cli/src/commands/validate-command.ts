@@ -5,6 +5,7 @@ import {
   type StreamValidator,
   type ValidationCounts,
 } from '../checking/index.js';
+import { knownChatRoles } from '../checking/known-chat-roles.js';
 import { exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { formatProblem, type Problem } from '../output/index.js';
@@ -17,6 +18,7 @@ import {
   maxLineBytesOption,
   maxOpenTracesOption,
 } from '../program/shared-options.js';
+import { createUnknownValueTally, formatWarning, type Warning } from '../warnings/index.js';
 
 /** Options of {@link validateFiles} (the `validate` command's flags). */
 export interface ValidateOptions {
@@ -33,6 +35,11 @@ export interface ValidateReport {
   interrupted: boolean;
   files: { file: string; format: string; container: string; counts: ValidationCounts }[];
   problems: Problem[];
+  /**
+   * Things that are valid but most likely mistakes, one per distinct value: a chat event's
+   * unknown role (`UNKNOWN_ROLE`; kept and read as a user message). They do not change `ok`.
+   */
+  warnings: Warning[];
 }
 
 function plural(count: number, word: string): string {
@@ -59,7 +66,22 @@ export async function validateFiles(
 ): Promise<number> {
   const limits = limitsFrom(context.env);
   const palette = context.palette;
-  const report: ValidateReport = { ok: true, interrupted: false, files: [], problems: [] };
+  const report: ValidateReport = {
+    ok: true,
+    interrupted: false,
+    files: [],
+    problems: [],
+    warnings: [],
+  };
+  // Decision 003 keeps an unknown role (as a user message), so it is valid; but a newcomer's
+  // "asistant" deserves a word, once per role rather than once per event.
+  const unknownRoles = createUnknownValueTally({
+    code: 'UNKNOWN_ROLE',
+    field: 'role',
+    records: ['event', 'events'],
+    consequence: ['read as a user message', 'each read as a user message'],
+    known: knownChatRoles,
+  });
   let problemCount = 0;
   const pending: Promise<void>[] = [];
   for (const file of files) {
@@ -76,6 +98,7 @@ export async function validateFiles(
           if (options.json === true) report.problems.push(problem);
           else pending.push(context.out(`${formatProblem(problem, palette)}\n`));
         },
+        onUnknownRole: (role, at) => unknownRoles.add(role, { file, ...at }),
       });
       validator.add(item);
       if (pending.length > 0) {
@@ -99,6 +122,7 @@ export async function validateFiles(
     }
   }
   report.ok = problemCount === 0 && !report.interrupted;
+  report.warnings = unknownRoles.warnings();
   const reopened = report.files.filter((file) => file.counts.reopenedTraces > 0);
   if (reopened.length > 0) {
     const count = reopened.reduce((sum, file) => sum + file.counts.reopenedTraces, 0);
@@ -110,6 +134,10 @@ export async function validateFiles(
   if (options.json === true) {
     await context.out(`${JSON.stringify(report, null, 2)}\n`);
   } else {
+    for (const warning of report.warnings)
+      await context.out(`${formatWarning(warning, palette)}\n`);
+    const warned =
+      report.warnings.length === 0 ? '' : ` (${plural(report.warnings.length, 'warning')})`;
     const totals = report.files.reduce(
       (sum, file) => ({
         traces: sum.traces + file.counts.traces,
@@ -123,9 +151,9 @@ export async function validateFiles(
         `${palette.yellow('interrupted')}: stopped after ${summary}; ${plural(problemCount, 'problem')} so far\n`,
       );
     } else if (problemCount === 0) {
-      await context.out(`${palette.green('ok')}: ${summary}, no problems\n`);
+      await context.out(`${palette.green('ok')}: ${summary}, no problems${warned}\n`);
     } else {
-      await context.out(`${palette.red(plural(problemCount, 'problem'))} in ${summary}\n`);
+      await context.out(`${palette.red(plural(problemCount, 'problem'))} in ${summary}${warned}\n`);
     }
   }
   if (report.interrupted) return exitCodes.interrupted;
@@ -159,7 +187,9 @@ Examples:
   $ tracewarden validate --json dataset.jsonl > report.json
   $ LIMIT_TOOL_RESULT_BYTES=4194304 tracewarden validate big-results.jsonl
 
-Exit codes: 0 every file is valid, 1 problems were found, 2 usage error, 130 interrupted.`,
+A chat event whose role is none of the known ones (system, developer, user, assistant, tool, ...) is valid and read as a user message, with one warning per such role (UNKNOWN_ROLE).
+
+Exit codes: 0 every file is valid (warnings or not), 1 problems were found, 2 usage error, 130 interrupted.`,
     )
     .action(async (files: string[], options: ValidateOptions) => {
       context.exitCode = await validateFiles(context, files, options);

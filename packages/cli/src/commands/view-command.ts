@@ -11,6 +11,8 @@ import {
   parsePositiveInteger,
 } from '../program/shared-options.js';
 import { forEachTrace, splitTracesNote } from '../traces/index.js';
+import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
+import { formatWarning } from '../warnings/index.js';
 
 /** Options of {@link viewFile} (the `view` command's flags). */
 export interface ViewOptions {
@@ -58,6 +60,7 @@ export async function viewFile(
   // --json: one trace prints as an object, several as an array, so the first waits for a second
   let firstJson: string | undefined;
   const indent = (text: string) => text.replaceAll('\n', '\n  ');
+  const unknownSubTypes = createUnknownSubTypeTally();
   const print = async (trace: StitchedTrace) => {
     printed++;
     if (options.json !== true) {
@@ -84,6 +87,8 @@ export async function viewFile(
       maxLineBytes: options.maxLineBytes,
       maxOpenTraces: options.maxOpenTraces,
       labelTraceIds: true,
+      onUnknownSubType: (at, found) =>
+        unknownSubTypes.add(found.subType, { file: at, line: found.line, address: found.address }),
       only:
         wanted === undefined
           ? undefined
@@ -110,6 +115,8 @@ export async function viewFile(
   } else if (printed === 0) {
     await context.out(`${file}: no traces\n`);
   }
+  for (const warning of unknownSubTypes.warnings())
+    context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   if (result.splitTraces > 0)
     context.err(
       `${context.errorPalette.yellow('note')}: ${splitTracesNote(result.splitTraces, options.maxOpenTraces, 'shown')}\n`,

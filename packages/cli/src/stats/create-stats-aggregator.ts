@@ -1,5 +1,9 @@
 import { isObject } from '../formats/is-object.js';
+import { unknownSubTypeOf } from '../traces/unknown-sub-type.js';
 import { createPercentileSketch, type PercentileSketch } from './create-percentile-sketch.js';
+
+/** Unknown sub types listed one by one; a file of random ones must not grow memory. */
+const maxUnknownSubTypes = 100;
 
 /** Token and cost totals of one model. */
 export interface ModelTotals {
@@ -33,9 +37,15 @@ export interface TraceStats {
   traces: number;
   /** Chat events read (chat-event traces). */
   events: number;
-  /** Blocks read, and by sub type. */
+  /** Blocks read (those of an unknown sub type included), and by sub type. */
   blocks: number;
   blocksBySubType: Record<string, number>;
+  /**
+   * Blocks whose `sub_type` is not one of seed 002's (a misspelt `TOOL_CALLL`), by that value:
+   * counted here, not in `blocksBySubType`, and left out of every other figure. At most 100
+   * values are listed; blocks of further ones are counted under `(others)`.
+   */
+  blocksByUnknownSubType: Record<string, number>;
   /** Trace entries (tool-call records) read. */
   entries: number;
   toolCalls: number;
@@ -158,6 +168,8 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
   const blockTraceIds = new Set<string>();
   const sessions = new Set<string>();
   const blocksBySubType: Record<string, number> = {};
+  // a Map: an unknown value may be any string, `__proto__` included
+  const blocksByUnknownSubType = new Map<string, number>();
   const toolCallsByTool: Record<string, number> = {};
   const resultsByStatus: Record<string, number> = {};
   let blockedToolCalls = 0;
@@ -310,6 +322,16 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       if (!isObject(value)) return;
       const traceId = stringOr(value.trace_id, '');
       blockTraceIds.add(traceId);
+      const unknown = unknownSubTypeOf(value);
+      if (unknown !== undefined) {
+        // what the block means is unknown: counted as such, and in no other figure
+        const key =
+          blocksByUnknownSubType.has(unknown) || blocksByUnknownSubType.size < maxUnknownSubTypes
+            ? unknown
+            : '(others)';
+        blocksByUnknownSubType.set(key, (blocksByUnknownSubType.get(key) ?? 0) + 1);
+        return;
+      }
       const subType = stringOr(value.sub_type, '(none)');
       increment(blocksBySubType, subType);
       const payload = isObject(value.payload) ? value.payload : {};
@@ -395,6 +417,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         events,
         blocks,
         blocksBySubType: sorted(blocksBySubType),
+        blocksByUnknownSubType: sorted(Object.fromEntries(blocksByUnknownSubType)),
         entries,
         toolCalls,
         toolCallsByTool: sorted(toolCallsByTool),

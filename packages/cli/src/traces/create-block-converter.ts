@@ -9,12 +9,22 @@ import {
   TraceEntrySchema,
 } from '@tracewarden/core';
 import type { InputItem } from '../formats/index.js';
+import { blockAddress } from './block-address.js';
 import { normalizeBlock } from './normalize-block.js';
+import { unknownSubTypeOf } from './unknown-sub-type.js';
 
 /** Why an item could not be turned into blocks. */
 export interface ConversionSkip {
   line: number | undefined;
   message: string;
+}
+
+/** A block left out because its `sub_type` is unknown. */
+export interface UnknownSubType {
+  line: number | undefined;
+  subType: string;
+  /** `tr_1/tb_7`, or what is known of it. */
+  address: string;
 }
 
 /** Options of {@link createBlockConverter}. */
@@ -23,6 +33,11 @@ export interface BlockConverterOptions {
   ids?: IdGenerator;
   /** Items that could not be converted (reported, then skipped). */
   onSkip?: (skip: ConversionSkip) => void;
+  /**
+   * Blocks whose `sub_type` is a string seed 002 does not have (`TOOL_CALLL`), instead of
+   * `onSkip`: the caller tallies them, to say so once per value. Either way they are left out.
+   */
+  onUnknownSubType?: (found: UnknownSubType) => void;
   /**
    * Name chat-event traces without an id by their label (`#0`, `#1`, ...) rather than a new
    * `tr_` id, for display. @default false
@@ -108,6 +123,11 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           return [];
         case 'block': {
           const block = normalizeBlock(item.value);
+          const subType = block === undefined ? unknownSubTypeOf(item.value) : undefined;
+          if (subType !== undefined && options.onUnknownSubType !== undefined) {
+            options.onUnknownSubType({ line: item.line, subType, address: blockAddress(item) });
+            return [];
+          }
           if (block === undefined)
             return skip(
               item.line,

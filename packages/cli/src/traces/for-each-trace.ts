@@ -2,7 +2,11 @@ import type { Block } from '@tracewarden/core';
 import type { InputFormat, TraceItem } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
-import { type ConversionSkip, createBlockConverter } from './create-block-converter.js';
+import {
+  type ConversionSkip,
+  createBlockConverter,
+  type UnknownSubType,
+} from './create-block-converter.js';
 
 /** The blocks of one trace, handed over as soon as the trace is finished. */
 export interface GroupedTrace {
@@ -46,6 +50,11 @@ export interface ForEachTraceOptions {
   only?: ((traceId: string, label: string) => boolean) | undefined;
   /** Items that cannot be read or converted. @default a `skipped` line on stderr */
   onSkip?: ((file: string, skip: ConversionSkip) => void) | undefined;
+  /**
+   * Blocks left out because their `sub_type` is unknown, instead of `onSkip` (to tally them and
+   * say so once per value); they count as skipped either way.
+   */
+  onUnknownSubType?: ((file: string, found: UnknownSubType) => void) | undefined;
   /** Chat-event traces as read, instead of as blocks (for commands that use them directly). */
   onTraceItem?: ((item: TraceItem, file: string) => void | Promise<void>) | undefined;
 }
@@ -131,6 +140,14 @@ export async function forEachTrace(
         `${context.errorPalette.yellow('skipped')} ${currentFile}${skip.line === undefined ? '' : `:${skip.line}`}: ${skip.message}\n`,
       );
     },
+    ...(options.onUnknownSubType === undefined
+      ? {}
+      : {
+          onUnknownSubType: (found: UnknownSubType) => {
+            result.skipped++;
+            options.onUnknownSubType?.(currentFile, found);
+          },
+        }),
   });
 
   for (const file of files) {

@@ -1,7 +1,8 @@
 import { type Block, blockTypeOf, type SubType } from '@tracewarden/core';
 import { isObject } from '../formats/is-object.js';
+import { knownSubTypes } from './unknown-sub-type.js';
 
-const subTypes = new Set<string>(Object.keys(blockTypeOf));
+const subTypes = new Set<string>(knownSubTypes);
 
 /**
  * Fills a block read from a file to the full stored shape (default `metadata`, `extra`, `raw`,

@@ -1,0 +1,44 @@
+import type { Palette } from '../output/index.js';
+
+/**
+ * A value the command does not know, reported once however many records carry it: the first
+ * place it occurs and how many records do.
+ */
+export interface Warning {
+  /** `UNKNOWN_ROLE` (a chat event's role) or `UNKNOWN_SUB_TYPE` (a block's sub type). */
+  code: 'UNKNOWN_ROLE' | 'UNKNOWN_SUB_TYPE';
+  /** The unknown value as written, e.g. `asistant`. */
+  value: string;
+  /** Records (events or blocks) that carry it. */
+  count: number;
+  /** The file of its first occurrence, as given on the command line. */
+  file: string;
+  /** 1-based line of its first occurrence, when known. */
+  line?: number | undefined;
+  /** Where in the trace it first occurs: `#0/2` (an event), `tr_1/tb_7` (a block). */
+  address?: string | undefined;
+  /** What was found, what the command did with it, and the values it knows. */
+  message: string;
+}
+
+/**
+ * Formats a warning as one compiler-style line, like a problem's:
+ * `file:line: warning CODE address: message`.
+ *
+ * @param warning - the warning
+ * @param palette - colours (identity functions when colour is off)
+ * @returns the line, without a trailing newline
+ * @example
+ * ```ts
+ * formatWarning({ code: 'UNKNOWN_ROLE', value: 'asistant', count: 1, file: 'chat.json', line: 3, address: '#0/1', message: '...' }, palette);
+ * // 'chat.json:3: warning UNKNOWN_ROLE #0/1: ...'
+ * ```
+ */
+export function formatWarning(warning: Warning, palette: Palette): string {
+  const where = warning.line === undefined ? warning.file : `${warning.file}:${warning.line}`;
+  const address =
+    warning.address === undefined || warning.address === ''
+      ? ''
+      : ` ${palette.cyan(warning.address)}`;
+  return `${palette.bold(where)}: ${palette.yellow(`warning ${warning.code}`)}${address}: ${warning.message}`;
+}

@@ -1,0 +1,7 @@
+export {
+  createUnknownValueTally,
+  type UnknownValueTally,
+  type UnknownValueTallyOptions,
+  type ValueLocation,
+} from './create-unknown-value-tally.js';
+export { formatWarning, type Warning } from './format-warning.js';
