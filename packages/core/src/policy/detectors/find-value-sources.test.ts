@@ -87,6 +87,22 @@ describe('value_sources(call)', () => {
     expect(upper).toEqual(expect.objectContaining({ role: 'system', address: '0.content:15-28' }));
   });
 
+  it('finds a value where it first appeared in another format, at the characters written there', () => {
+    const [iban, email] = sourcesOf({
+      recipient: 'US13 3000 0001 2121 2121 212',
+      cc: '"Bob" <BOB@corp.com>',
+    });
+    const at = bill.indexOf('US133');
+    expect(iban).toEqual(
+      expect.objectContaining({
+        kind: 'account',
+        role: 'tool',
+        address: `3.content:${at}-${at + 23}`,
+      }),
+    );
+    expect(email).toEqual(expect.objectContaining({ value: 'BOB@corp.com', role: 'user' }));
+  });
+
   it('lets a rule compare first appearance with a flagged output (the attacker action)', () => {
     const policy = parsePolicy(`
 raise "value from an injected output" if:

@@ -2,6 +2,7 @@ import type { EventStore } from '../runtime/event-store.js';
 import { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
+import { canonicalValue, TOP_LEVEL_DOMAINS, valuePattern } from './value-pattern.js';
 
 /**
  * Where a value of a tool call's arguments first appeared in the trace: an element of
@@ -45,10 +46,17 @@ const tokenPatterns: { kind: ValueSource['kind']; pattern: RegExp }[] = [
   { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
   {
     kind: 'url',
-    pattern:
-      /\bhttps?:\/\/[^\s"'<>]+|\bwww\.[^\s"'<>]+|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|co|info|biz|xyz|ru|me|dev|app)(?:\/[^\s"'<>]*)?/gi,
+    pattern: new RegExp(
+      String.raw`\bhttps?:\/\/[^\s"'<>]+|\bwww\.[^\s"'<>]+|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:${TOP_LEVEL_DOMAINS})\b(?:\/[^\s"'<>]*)?|(?<![@\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\/[^\s"'<>]*`,
+      'gi',
+    ),
   },
-  { kind: 'account', pattern: /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\+?\d[\d -]{6,}\d/g },
+  // IBANs compact or in groups of four, account and phone numbers with spaces, dashes, brackets
+  {
+    kind: 'account',
+    pattern:
+      /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b|\+?\(?\d[\d ()-]{6,}\d/g,
+  },
   {
     kind: 'file',
     pattern:
@@ -75,7 +83,8 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const add = (value: string, kind: ValueSource['kind'], argument: string): void => {
-    const key = value.toLowerCase();
+    // one candidate per value, however it is written ("GB29 NWBK …" and "GB29NWBK…")
+    const key = canonicalValue(value).canonical;
     if (value.length < MIN_VALUE || seen.has(key) || out.length >= MAX_VALUES) return;
     seen.add(key);
     out.push({ value, kind, argument });
@@ -97,29 +106,6 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
     if (whole.length <= MAX_WHOLE && !whole.includes('\n')) add(whole, 'text', argument);
   }
   return out;
-}
-
-const isWordChar = (code: number): boolean =>
-  (code >= 48 && code <= 57) ||
-  (code >= 65 && code <= 90) ||
-  (code >= 97 && code <= 122) ||
-  code === 95;
-
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A search for `needle` (lower case) standing as a whole token: not inside a longer word at an
- * end that is itself a word character. A regex, so a text repeating the needle inside words
- * (written to slow the guard down or to hide the real occurrence) is still scanned in one pass.
- * @internal
- */
-export function tokenPattern(needle: string): RegExp {
-  const head = isWordChar(needle.charCodeAt(0)) ? '(?<![A-Za-z0-9_])' : '';
-  const tail = isWordChar(needle.charCodeAt(needle.length - 1)) ? '(?![A-Za-z0-9_])' : '';
-  // a space of the value matches any run of whitespace: a YAML dump or a mail folds a long
-  // line at a space ("the Hotel\n  Riverbend Lodge"), and the value is still the same
-  const body = escapeRegex(needle).replace(/\s+/g, '\\s+');
-  return new RegExp(`${head}${body}${tail}`);
 }
 
 function roleOf(event: PolicyEvent): ValueSource['role'] {
@@ -148,8 +134,10 @@ const results = new WeakMap<PolicyEvent, ValueSource[]>();
  * For each value in a tool call's arguments — emails, URLs and domains, IBANs and account or
  * phone numbers, file names, and each whole short string (user names, hotel names, passwords,
  * ids) — the first message or tool output before the call that contains it (case-insensitive,
- * as a whole token), with its role and the address of the characters. A value whose first
- * source is a tool output never came from the user or the system prompt.
+ * as a whole token, in any format of its kind: an IBAN with or without spaces, a link with or
+ * without scheme, an address with a display name, a phone number with other separators, a file
+ * name with its folder; see `valuePattern`), with its role and the address of the characters. A
+ * value whose first source is a tool output never came from the user or the system prompt.
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
  * @returns one source per distinct value, in argument order
@@ -169,7 +157,7 @@ export function findValueSources(store: EventStore, call: PolicyEvent): ValueSou
     address: null,
   }));
   let open = sources.length;
-  const needles = candidates.map((c) => tokenPattern(c.value.toLowerCase()));
+  const needles = candidates.map((c) => valuePattern(c.value));
   for (let position = 0; position < call.position && open > 0; position++) {
     const event = store.probe(position);
     if (event.kind !== 'Message' && event.kind !== 'ToolOutput') continue;

@@ -10,7 +10,8 @@ import {
   isUserRequested,
   toolWordsPattern,
 } from '../detectors/find-requested-actions.js';
-import { findValueSources, tokenPattern } from '../detectors/find-value-sources.js';
+import { findValueSources } from '../detectors/find-value-sources.js';
+import { valuePattern } from '../detectors/value-pattern.js';
 import { type BuiltinFunction, markFound, numberOf } from './builtin-function.js';
 import { PolicyEvent } from './policy-event.js';
 import { textsOf } from './policy-values.js';
@@ -24,13 +25,14 @@ const spanLocation = (address: string | null): string | undefined => {
   return at < 0 ? address : `${address.slice(0, at)}\u0000${address.slice(at + 1)}`;
 };
 
-// Whole-token searches for values, by value (a policy asks about the same values at each output)
+// Searches for values in any form their kind is written in (an IBAN with or without spaces, a
+// link with or without scheme), by value: a policy asks about the same values at each output
 const needles = new Map<string, RegExp>();
 function needleOf(value: string): RegExp {
   let needle = needles.get(value);
   if (needle === undefined) {
     if (needles.size >= 4096) needles.delete(needles.keys().next().value as string);
-    needle = tokenPattern(value.toLowerCase());
+    needle = valuePattern(value);
     needles.set(value, needle);
   }
   return needle;

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalValue, valuePattern } from './value-pattern.js';
+
+const lowerChars = [...'abcdefghijklmnopqrstuvwxyz'];
+const digits = [...'0123456789'];
+const word = (chars: string[], min: number, max: number) =>
+  fc.array(fc.constantFrom(...chars), { minLength: min, maxLength: max }).map((a) => a.join(''));
+const groups = (text: string, size: number, separator: string): string =>
+  (text.match(new RegExp(`.{1,${size}}`, 'g')) ?? []).join(separator);
+
+/** A value of one kind and the ways real agents rewrite it (each a function of the value). */
+interface Kind {
+  name: string;
+  value: fc.Arbitrary<string>;
+  forms: ((value: string) => string)[];
+}
+
+const kinds: Kind[] = [
+  {
+    name: 'IBAN',
+    value: fc
+      .tuple(
+        word([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'], 2, 2),
+        word(digits, 2, 2),
+        word([...digits, ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'], 12, 26),
+      )
+      .map((parts) => parts.join('')),
+    forms: [
+      (v) => groups(v, 4, ' '),
+      (v) => groups(v, 4, '-'),
+      (v) => v.toLowerCase(),
+      (v) => groups(v, 4, '\n    '),
+    ],
+  },
+  {
+    name: 'phone number',
+    value: fc.tuple(fc.boolean(), word(digits, 9, 13)).map(([plus, d]) => `${plus ? '+' : ''}${d}`),
+    forms: [
+      (v) => groups(v.replace('+', ''), 3, ' '),
+      (v) => groups(v.replace('+', ''), 3, '-'),
+      (v) => groups(v.replace('+', ''), 3, '.'),
+      (v) => {
+        const d = v.replace('+', '');
+        return `+${d.slice(0, 2)} (${d.slice(2, 5)}) ${d.slice(5, 8)}-${d.slice(8)}`;
+      },
+    ],
+  },
+  {
+    name: 'email address',
+    value: fc
+      .tuple(word([...lowerChars, ...digits, '.', '-'], 1, 12), word(lowerChars, 2, 10))
+      .filter(([local]) => /^[a-z0-9]/.test(local) && /[a-z0-9]$/.test(local))
+      .map(([local, domain]) => `${local}@${domain}.com`),
+    forms: [
+      (v) => v.toUpperCase(),
+      (v) => `"Mark" <${v}>`,
+      (v) => `Mark Black <${v.toUpperCase()}>`,
+      (v) => `mailto:${v}`,
+    ],
+  },
+  {
+    name: 'link',
+    value: fc
+      .tuple(word([...lowerChars, '-'], 2, 12), fc.constantFrom('com', 'net', 'club', 'help'))
+      .filter(([name]) => /^[a-z]/.test(name) && /[a-z]$/.test(name))
+      .chain(([name, tld]) =>
+        fc
+          .option(word(lowerChars, 1, 8), { nil: undefined })
+          .map(
+            (path) =>
+              `${name}.${tld}${path === undefined ? (tld === 'club' ? '/x' : '') : `/${path}`}`,
+          ),
+      ),
+    forms: [
+      (v) => `https://${v}`,
+      (v) => `http://www.${v}/`,
+      (v) => `${v}/`,
+      (v) => `HTTPS://WWW.${v.toUpperCase()}`,
+    ],
+  },
+  {
+    name: 'file name',
+    value: fc
+      .tuple(word([...lowerChars, ...digits, '_'], 1, 16), fc.constantFrom('pdf', 'xlsx', 'png'))
+      .filter(([name]) => /^[a-z0-9]/.test(name))
+      .map(([name, extension]) => `${name}.${extension}`),
+    forms: [
+      (v) => `/shared/records/${v}`,
+      (v) => `Documents/${v}`,
+      (v) => `C:\\Users\\amara\\${v}`,
+      (v) => v.toUpperCase(),
+    ],
+  },
+  {
+    name: 'user name',
+    value: fc
+      .tuple(word(lowerChars, 1, 1), word([...lowerChars, ...digits, '.', '_'], 2, 14))
+      .filter(([, rest]) => /[a-z0-9]$/.test(rest))
+      .map(([first, rest]) => first + rest),
+    forms: [(v) => v.toUpperCase(), (v) => `@${v}`, (v) => `@${v[0]?.toUpperCase()}${v.slice(1)}`],
+  },
+];
+
+// texts around the value: words, separators, near misses, other values of the same kind
+const filler = fc.constantFrom(
+  ' ',
+  '\n  ',
+  'send to ',
+  'IBAN: ',
+  ', ',
+  '. ',
+  '/',
+  '@',
+  'x',
+  '7',
+  '-',
+  'www.',
+  'https://',
+  '"',
+  '<',
+  '>',
+  '(',
+);
+
+describe('valuePattern: values that agents reformat', () => {
+  for (const kind of kinds) {
+    it(`finds a reformatted ${kind.name} exactly where it finds the original`, () => {
+      fc.assert(
+        fc.property(
+          kind.value,
+          fc.nat(kind.forms.length - 1),
+          fc.array(
+            fc.oneof(
+              filler,
+              kind.value,
+              fc
+                .tuple(kind.value, fc.nat(kind.forms.length - 1))
+                .map(([v, f]) => (kind.forms[f] as (value: string) => string)(v)),
+            ),
+            { maxLength: 6 },
+          ),
+          fc.array(filler, { maxLength: 4 }),
+          (value, form, around, more) => {
+            const reformatted = (kind.forms[form] as (value: string) => string)(value);
+            // the text holds the value in some form, or only other values and near misses
+            const variants = [value, ...kind.forms.map((f) => f(value))];
+            const text = [...around, variants[form % variants.length] as string, ...more]
+              .join('')
+              .toLowerCase();
+            expect(canonicalValue(reformatted)).toEqual(canonicalValue(value));
+            expect(valuePattern(reformatted).test(text)).toBe(valuePattern(value).test(text));
+            const without = around.join('').toLowerCase();
+            expect(valuePattern(reformatted).test(without)).toBe(valuePattern(value).test(without));
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it(`finds a ${kind.name} written in any of its forms`, () => {
+      fc.assert(
+        fc.property(kind.value, fc.nat(kind.forms.length), (value, form) => {
+          const written =
+            form === 0 ? value : (kind.forms[form - 1] as (v: string) => string)(value);
+          const text = `Please note: ${written} is the one to use.`.toLowerCase();
+          const match = valuePattern(value).exec(text);
+          expect(match).not.toBeNull();
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
+
+  it('does not take a longer value for the value', () => {
+    expect(valuePattern('UK1234567890123456').test('uk12345678901234567890')).toBe(false);
+    expect(valuePattern('+1 202 555 0143').test('call 1-202-555-01439 now')).toBe(false);
+    expect(valuePattern('x.com').test('see x.com.evil.net')).toBe(false);
+    expect(valuePattern('x.com').test('see mail-x.com')).toBe(false);
+    expect(valuePattern('bob@x.com').test('mail jim.bob@x.com')).toBe(false);
+    expect(valuePattern('report.pdf').test('old-report.pdf')).toBe(false);
+    expect(valuePattern('lena').test('helena')).toBe(false);
+  });
+
+  it('reads ids, codes and amounts as written', () => {
+    expect(canonicalValue('4471')).toEqual({ shape: 'text', canonical: '4471' });
+    expect(canonicalValue('KC-7730')).toEqual({ shape: 'text', canonical: 'kc-7730' });
+    expect(canonicalValue('Hotel Riverbend Lodge')).toEqual({
+      shape: 'text',
+      canonical: 'hotel riverbend lodge',
+    });
+    expect(valuePattern('Hotel Riverbend Lodge').test('the hotel\n  riverbend lodge')).toBe(true);
+  });
+});

@@ -1,0 +1,123 @@
+// How a tool call's argument value is searched for in the trace (decision 050, sixth round): real
+// agents rarely copy a value byte for byte. An IBAN gains or loses its spaces, a link its scheme,
+// `www.` or trailing slash, an address its display name, a phone number changes its separators,
+// a file name loses its folder, a user name its case or `@`. Each value is reduced to the
+// canonical form of its kind and searched for in any of the forms that kind is written in.
+
+/** The kinds of value whose written forms differ (`text`: searched as written, case aside). */
+export type ValueShape = 'email' | 'url' | 'account' | 'file' | 'text';
+
+/** A value reduced to what every written form of it shares. */
+export interface CanonicalValue {
+  shape: ValueShape;
+  /** Lower case; separators, schemes, display names and folders removed by shape. */
+  canonical: string;
+}
+
+/**
+ * Top-level domains that make a bare `name.tld` a link (a file's extension is never one of them).
+ * With a path (`name.club/claim`), any ending does.
+ * @internal
+ */
+export const TOP_LEVEL_DOMAINS =
+  'com|net|org|io|co|info|biz|xyz|ru|me|dev|app|uk|de|nl|fr|eu|us|ca|au|club|shop|site|online|help|link|click|top|live|store|tech|cloud|email|support|pro';
+// `"Mark" <mark@x.com>`, `Mark <mark@x.com>`, `<mark@x.com>`, `mailto:mark@x.com`
+const emailShape =
+  /^(?:(?:"[^"<>\n]{0,80}"|[^"<>@\n]{1,80})?\s*<)?(?:mailto:)?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)>?$/;
+const urlShape = new RegExp(
+  String.raw`^(?:https?:\/\/\S+|www\.\S+|[\w-]+(?:\.[\w-]+)*\.(?:${TOP_LEVEL_DOMAINS})(?:[/?#]\S*)?|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\/\S*)$`,
+);
+// separators people and models put into numbers: spaces (and the line breaks of a fold), dots,
+// dashes, slashes, brackets
+const numberSeparators = /[\s.\-/()]+/g;
+const ibanShape = /^[a-z]{2}\d{2}[a-z0-9]{10,30}$/;
+// eight digits or more: account and phone numbers (shorter ones are ids, codes, amounts)
+const digitsShape = /^\d{8,}$/;
+const numberChars = /^\+?\(?[a-z0-9][a-z0-9\s.\-/()]*$/;
+const fileShape =
+  /^(?:[^\n]*[/\\])?([\w.-]+\.(?:pdf|docx?|xlsx?|csv|txt|pptx?|json|zip|png|jpe?g|md|yaml|yml|sh|py))$/;
+const userMention = /^@(?=[\w.-]+$)/;
+
+/**
+ * The canonical form of a value by its kind: an email address without a display name or
+ * `mailto:`; a link without scheme, `www.` or trailing slashes; an IBAN, account or phone number
+ * (eight digits or more) without separators or `+`; a file name without its folder; a user name
+ * without a leading `@`. All in lower case.
+ * @param value - a value as a tool call's argument holds it
+ * @returns its shape and canonical form
+ * @internal
+ */
+export function canonicalValue(value: string): CanonicalValue {
+  // a user name's `@` is how it is mentioned, not part of it
+  const lower = value.trim().toLowerCase().replace(userMention, '');
+  const email = emailShape.exec(lower);
+  if (email !== null) return { shape: 'email', canonical: email[1] as string };
+  if (urlShape.test(lower)) {
+    const canonical = lower.replace(/^(?:https?:\/\/)?(?:www\.)?/, '').replace(/\/+$/, '');
+    if (canonical !== '') return { shape: 'url', canonical };
+  }
+  const file = fileShape.exec(lower);
+  if (file !== null) return { shape: 'file', canonical: file[1] as string };
+  if (numberChars.test(lower)) {
+    const compact = lower.replace(/^\+/, '').replace(numberSeparators, '');
+    if (ibanShape.test(compact) || digitsShape.test(compact))
+      return { shape: 'account', canonical: compact };
+  }
+  return { shape: 'text', canonical: lower };
+}
+
+const isWordChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95;
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A search for `needle` (lower case) standing as a whole token: not inside a longer word at an
+ * end that is itself a word character. A regex, so a text repeating the needle inside words
+ * (written to slow the guard down or to hide the real occurrence) is still scanned in one pass.
+ * @internal
+ */
+export function tokenPattern(needle: string): RegExp {
+  const head = isWordChar(needle.charCodeAt(0)) ? '(?<![A-Za-z0-9_])' : '';
+  const tail = isWordChar(needle.charCodeAt(needle.length - 1)) ? '(?![A-Za-z0-9_])' : '';
+  // a space of the value matches any run of whitespace: a YAML dump or a mail folds a long
+  // line at a space ("the Hotel\n  Riverbend Lodge"), and the value is still the same
+  const body = escapeRegex(needle).replace(/\s+/g, '\\s+');
+  return new RegExp(`${head}${body}${tail}`);
+}
+
+// An address, link or file name ends where no name character follows, nor a dot and another
+// label ("x.com" is not in "x.com.evil.net")
+const NAME_END = String.raw`(?![\w-]|\.[\w])`;
+
+/**
+ * The search for a value in lower-cased text, in every form its kind is written in (see
+ * {@link canonicalValue}): the same search for every form of the same value, so a reformatted
+ * value is found exactly where the original is. An account or phone number matches with any
+ * separators between its characters ("US13 3000 0001 2121 …", "+1 (202) 555-0143"); a link with
+ * or without scheme, `www.` and trailing slash; a file name with or without its folder; other
+ * values as whole tokens, any run of whitespace for a space.
+ * @param value - a value as a tool call's argument holds it
+ * @returns a regex (not global) to run on lower-cased text
+ * @internal
+ */
+export function valuePattern(value: string): RegExp {
+  const { shape, canonical } = canonicalValue(value);
+  switch (shape) {
+    case 'account':
+      // the separator class and the characters are disjoint: one pass, no backtracking
+      return new RegExp(`(?<![a-z0-9])${[...canonical].join(String.raw`[\s.\-/()]*`)}(?![a-z0-9])`);
+    case 'url':
+      return new RegExp(
+        String.raw`(?<![\w.-])(?:https?:\/\/)?(?:www\.)?${escapeRegex(canonical)}\/*${NAME_END}`,
+      );
+    case 'email':
+    case 'file':
+      return new RegExp(String.raw`(?<![\w.+-])${escapeRegex(canonical)}${NAME_END}`);
+    default:
+      return tokenPattern(canonical);
+  }
+}
