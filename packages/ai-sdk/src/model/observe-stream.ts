@@ -167,51 +167,57 @@ export function observeStream(
   const reader = source.getReader();
   const observer = new StreamObserver(reader, handle, setup, known);
   let stopAfter = false;
-  return new ReadableStream<Part>({
-    async pull(controller) {
-      if (stopAfter) {
-        controller.error(observer.stopError);
-        return;
-      }
-      for (;;) {
-        let next: ReadResult;
-        try {
-          next = await reader.read();
-        } catch (error) {
-          controller.error(observer.onReadError(error));
+  return new ReadableStream<Part>(
+    {
+      async pull(controller) {
+        if (stopAfter) {
+          controller.error(observer.stopError);
           return;
         }
-        if (next.done) {
-          if (observer.ended) return; // cancelled
-          const close = observer.onDone();
-          if (close.parts === undefined) {
-            controller.error(close.error);
+        for (;;) {
+          let next: ReadResult;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            controller.error(observer.onReadError(error));
             return;
           }
-          for (const part of close.parts) controller.enqueue(part);
-          controller.close();
-          return;
+          if (next.done) {
+            if (observer.ended) return; // cancelled
+            const close = observer.onDone();
+            if (close.parts === undefined) {
+              controller.error(close.error);
+              return;
+            }
+            for (const part of close.parts) controller.enqueue(part);
+            controller.close();
+            return;
+          }
+          const part = next.value;
+          switch (observer.onPart(part)) {
+            case 'deliver':
+              controller.enqueue(part);
+              return;
+            case 'deliver-then-stop':
+              controller.enqueue(part);
+              stopAfter = true;
+              return;
+            case 'stop':
+              controller.error(observer.stopError);
+              return;
+            default:
+              continue; // held or dropped
+          }
         }
-        const part = next.value;
-        switch (observer.onPart(part)) {
-          case 'deliver':
-            controller.enqueue(part);
-            return;
-          case 'deliver-then-stop':
-            controller.enqueue(part);
-            stopAfter = true;
-            return;
-          case 'stop':
-            controller.error(observer.stopError);
-            return;
-          default:
-            continue; // held or dropped
-        }
-      }
+      },
+      cancel(reason) {
+        observer.onCancel();
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      observer.onCancel();
-      return reader.cancel(reason);
-    },
-  });
+    // No part is read before the caller asks (the default high-water mark of 1 pulls one part
+    // at construction and one ahead of each read): measured over HTTP, 25-60 µs less to the first
+    // chunk (decision 010, session 8).
+    { highWaterMark: 0 },
+  );
 }
