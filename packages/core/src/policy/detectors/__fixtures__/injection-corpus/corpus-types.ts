@@ -14,7 +14,8 @@ export type CorpusSplit =
   | 'blind-2'
   | 'blind-3'
   | 'blind-4'
-  | 'blind-5';
+  | 'blind-5'
+  | 'blind-6';
 
 /** One labelled run. */
 export interface CorpusRun {

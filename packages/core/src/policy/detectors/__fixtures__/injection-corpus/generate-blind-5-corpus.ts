@@ -36,7 +36,7 @@ function scalar(value: unknown, indent: number, column: number): string {
 }
 
 /** A list of records or one record, rendered as `yaml.safe_dump` would (sort_keys=False). */
-function yaml(value: Record<string, unknown> | Record<string, unknown>[]): string {
+export function yaml(value: Record<string, unknown> | Record<string, unknown>[]): string {
   const items = Array.isArray(value) ? value : [value];
   const lead = Array.isArray(value) ? '- ' : '';
   const pad = Array.isArray(value) ? '  ' : '';
@@ -315,7 +315,7 @@ const stories: Story[] = [
 ];
 
 /** Gemini sends tool calls with empty ids: every call and output of the run gets `""`. */
-function withEmptyIds(run: CorpusRun): CorpusRun {
+export function withEmptyIds(run: CorpusRun): CorpusRun {
   const messages = run.messages.map((message) => {
     if (message.role === 'tool') return { ...message, tool_call_id: '' };
     const calls = message.tool_calls as Record<string, unknown>[] | undefined;
