@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,6 +48,8 @@ describe('the built package loads the policy engine on first use', () => {
       { encoding: 'utf8', cwd: packageDirectory },
     );
     expect(build.status, build.stderr).toBe(0);
+    // node_modules ends a package scope: say that these .js files are ES modules, as core's are
+    writeFileSync(join(outDirectory, 'package.json'), '{ "type": "module" }\n');
   }, 120_000);
 
   it('importing core and making a tracer, a guard and a typed policy loads no policy code; the first check does, synchronously', () => {
