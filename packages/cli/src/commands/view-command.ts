@@ -1,8 +1,9 @@
-import { renderTree, type StitchedTrace, stitchBlocks } from '@tracewarden/core';
+import { type StitchedTrace, stitchBlocks } from '@tracewarden/core';
 import type { Command } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { useColor } from '../output/index.js';
+import { renderViewTree } from '../output/render-view-tree.js';
 import type { CommandContext } from '../program/command-context.js';
 import {
   formatOption,
@@ -64,7 +65,7 @@ export async function viewFile(
   const print = async (trace: StitchedTrace) => {
     printed++;
     if (options.json !== true) {
-      const tree = renderTree(trace, { color, full: options.full === true, maxWidth });
+      const tree = renderViewTree(trace, { color, full: options.full === true, maxWidth });
       await context.out(`${printed === 1 ? '' : '\n'}${tree}\n`);
       return;
     }
