@@ -6,18 +6,19 @@
  * both alike; the wall figure is the median of the paired differences. Also prints the main
  * thread's CPU time per call (blocks of 100, summed per kind).
  * Targets (issue 12): < 50 µs added per call, < 0.1 ms added to the time to first chunk.
- * The streamed calls also run through three middlewares that do no work, in the same rounds:
- * an empty one (`wrapLanguageModel`'s own cost) and two that only re-wrap the stream, the floor
- * any stream-observing middleware pays on this machine: `stream.pipeThrough(new
- * TransformStream())`, and a pull-based `ReadableStream` reading the source's reader (the shape
- * of ours, `observeStream`).
+ * The streamed calls also run, in the same rounds, through middlewares that do no work (or only
+ * core's): an empty one (`wrapLanguageModel`'s own cost); two that only re-wrap the stream, the
+ * floor any stream-observing middleware pays on this machine: `stream.pipeThrough(new
+ * TransformStream())`, and a pull-based `ReadableStream` reading the source's reader, none ahead
+ * (the shape of ours, `observeStream`); and that pull stream plus core's recording of the call
+ * (the recorder's start, chunks, finish), below which no middleware recording through core goes.
  * A last section isolates the middleware from HTTP and from `wrapLanguageModel`'s own layer: a
  * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours (and, for
- * streams, the two floors), generated and streamed, in CPU time per call.
+ * streams, the floors), generated and streamed, in CPU time per call.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
-import { createTracer } from '@tracewarden/core';
+import { createAdapterRuntime, createTracer, type Tracer } from '@tracewarden/core';
 import {
   generateText,
   type LanguageModel,
@@ -47,7 +48,8 @@ const floorTransform: LanguageModelMiddleware = {
 
 /**
  * The floor, shape (b): a pull-based `ReadableStream` reading the source's reader, one part per
- * pull, nothing else (the shape of `observeStream`).
+ * pull and none ahead of the caller (high-water mark 0), nothing else: the shape of
+ * `observeStream`.
  */
 const floorPull: LanguageModelMiddleware = {
   specificationVersion: 'v4',
@@ -56,17 +58,75 @@ const floorPull: LanguageModelMiddleware = {
     const reader = result.stream.getReader();
     return {
       ...result,
-      stream: new ReadableStream({
-        async pull(controller) {
-          const next = await reader.read();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
+      stream: new ReadableStream(
+        {
+          async pull(controller) {
+            const next = await reader.read();
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          },
+          cancel: (reason) => reader.cancel(reason),
         },
-        cancel: (reason) => reader.cancel(reason),
-      }),
+        { highWaterMark: 0 },
+      ),
     };
   },
 };
+
+/**
+ * Shape (b) plus core's recording of the call, with none of the adapter's translation: the
+ * recorder's start (the request, recorded once per conversation), a chunk per text part, usage
+ * and finish reason, and finish at the end. What a middleware recording through core cannot go
+ * below; ours minus this is the adapter's own share.
+ */
+function floorPullRecorded(tracer: Tracer): LanguageModelMiddleware {
+  const runtime = createAdapterRuntime({ tracer }, { entryPoint: 'bench' });
+  const messages = [
+    { role: 'system' as const, content: 'You echo.' },
+    { role: 'user' as const, content: 'Say something short.' },
+  ];
+  return {
+    specificationVersion: 'v4',
+    async wrapStream({ doStream, model }) {
+      const handle = runtime.recorder.start({
+        provider: model.provider,
+        model: model.modelId,
+        messages,
+        stream: true,
+      });
+      const result = await doStream();
+      const reader = result.stream.getReader();
+      return {
+        ...result,
+        stream: new ReadableStream(
+          {
+            async pull(controller) {
+              const next = await reader.read();
+              if (next.done) {
+                handle.finish();
+                controller.close();
+                return;
+              }
+              const part = next.value;
+              if (part.type === 'text-delta') handle.chunk({ text: part.delta });
+              else if (part.type === 'finish')
+                handle.chunk({
+                  finishReason: part.finishReason.unified,
+                  usage: {
+                    inputTokens: part.usage.inputTokens.total ?? 0,
+                    outputTokens: part.usage.outputTokens.total ?? 0,
+                  },
+                });
+              controller.enqueue(part);
+            },
+            cancel: (reason) => reader.cancel(reason),
+          },
+          { highWaterMark: 0 },
+        ),
+      };
+    },
+  };
+}
 
 const calls = 1500;
 
@@ -90,6 +150,10 @@ const streamVariants: [string, LanguageModel][] = [
     wrapLanguageModel({ model: raw, middleware: floorTransform }),
   ],
   ['floor: pull ReadableStream', wrapLanguageModel({ model: raw, middleware: floorPull })],
+  [
+    "floor: pull + core's recording",
+    wrapLanguageModel({ model: raw, middleware: floorPullRecorded(createTracer()) }),
+  ],
   ['tracewardenMiddleware', wrapped],
 ];
 
@@ -255,6 +319,10 @@ async function inProcess(): Promise<void> {
     [
       'wrapLanguageModel, floor: pull ReadableStream',
       wrapLanguageModel({ model: mock, middleware: floorPull }),
+    ],
+    [
+      "wrapLanguageModel, floor: pull + core's recording",
+      wrapLanguageModel({ model: mock, middleware: floorPullRecorded(createTracer()) }),
     ],
     ...generateModels.slice(2),
   ];
