@@ -62,6 +62,17 @@ describe('view: long metadata', () => {
     expect(lines[at + 2]).toBe('│  └─ think: plan');
   });
 
+  it('moves the metadata of a short value too when both do not fit the line', async () => {
+    const { stdout } = await view(join(fixtures, 'blocks.jsonl'), '--width', '60');
+    expect(stdout).toContain(
+      [
+        '├─ assistant: (no content)',
+        '│             [gpt-4o-mini · 150 tok (120 in / 30 out) · $0.00036]',
+        '│  ├─ think: decide to show forecast in celsius',
+      ].join('\n'),
+    );
+  });
+
   it('keeps value and metadata on one line when they fit, as before', async () => {
     const { stdout } = await view(longMetadata, '--width', '100');
     expect(stdout).toContain('\n└─ assistant: Short.  [gpt-4o]\n');
