@@ -61,6 +61,7 @@ for (const split of [
   'blind-3',
   'blind-4',
   'blind-5',
+  'blind-6',
 ] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);

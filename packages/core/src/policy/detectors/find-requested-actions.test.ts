@@ -41,4 +41,14 @@ describe('findActionRequest', () => {
     expect(findActionRequest('Please reschedule my dental check-up.', 'booking')).not.toBeNull();
     expect(findActionRequest('Let Devon know the release moved.', 'message')).not.toBeNull();
   });
+  it('reads the action in any form of its verb, and "open" after a determiner as no request', () => {
+    const sharing = 'take care of sharing the file';
+    const at = findActionRequest(sharing, 'access');
+    expect(at && sharing.slice(at[0], at[1])).toBe('sharing');
+    expect(findActionRequest('the code texted to +44 20 7946 0958', 'message')).not.toBeNull();
+    expect(findActionRequest('2,400 GBP sent to IBAN GB82 WEST', 'payment')).not.toBeNull();
+    expect(findActionRequest('opening the portal and logging in', 'browsing')).not.toBeNull();
+    expect(findActionRequest('Summarise the open work orders.', 'browsing')).toBeNull();
+    expect(findActionRequest('Open the tracking page.', 'browsing')).not.toBeNull();
+  });
 });

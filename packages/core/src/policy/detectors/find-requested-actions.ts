@@ -34,32 +34,32 @@ const kinds: Kind[] = [
   {
     kind: 'payment',
     tool: /pay|transfer|money|wire|remit|reimburs|refund|settle|transaction|iban|fund/,
-    text: /\b(?:pay|paid|payment|transfer|wire|send\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
+    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
   },
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation/,
-    text: /\b(?:send|e-?mail|mail|message|forward|reply|respond|post|publish|tweet|notify|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|text (?:me|him|her|us|them|the|a|this|that|it|\+?\d))|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
+    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d))|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
   },
   {
     kind: 'access',
     tool: /invite|share|grant|permission|access|role|member|approver|assign|promote|guest|collaborator|approve|key/,
-    text: /\b(?:invite|share|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promote|approve)|einlad|freigeb|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ/,
+    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ/,
   },
   {
     kind: 'deletion',
     tool: /delete|remove|erase|wipe|purge|cancel|ban|kick|revoke|disable|archive|destroy/,
-    text: /\b(?:delete|remove|erase|wipe|purge|cancel|ban|kick|revoke|disable|archive|destroy)|lösch|supprim|elimin|borr|cancell|apag|删除|取消|удал|отмен/,
+    text: /\b(?:delet|remov|eras(?:e|ed|ing)\b|wip(?:e|ed|ing)\b|purg|cancel|ban|kick|revok|disabl|archiv|destroy)|lösch|supprim|elimin|borr|cancell|apag|删除|取消|удал|отмен/,
   },
   {
     kind: 'browsing',
     tool: /browse|visit|open|navigate|webpage|url|http|download/,
-    text: /\b(?:visit|open|navigate|go to|browse|click|download|check out|log ?in|sign ?in)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
+    text: /\b(?:visit|(?<!\b(?:the|an?|my|our|your|its|their|all|any|still|are|is|be|stays?) )open|navigat|go to|brows|click|download|check out|log(?:ging)? ?in|sign(?:ing)? ?in)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
   },
   {
     kind: 'change',
     tool: /update|change|reset|modify|edit|rename|move|password|set/,
-    text: /\b(?:update|change|reset|modify|edit|set|rename|move)|änder|modifi|cambi|alter|修改|更改|измени|смени/,
+    text: /\b(?:updat|chang|reset|modif|edit|set|renam|mov(?:e|ed|es|ing)\b)|änder|modifi|cambi|alter|修改|更改|измени|смени/,
   },
   {
     kind: 'booking',
@@ -69,7 +69,7 @@ const kinds: Kind[] = [
   {
     kind: 'execution',
     tool: /run|exec|shell|command|install|script|deploy/,
-    text: /\b(?:run|execute|install|deploy|curl|bash|script)\b|ausführ|exécut|ejecut|esegu|执行|выполн|запуст/,
+    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script)\b|ausführ|exécut|ejecut|esegu|执行|выполн|запуст/,
   },
 ];
 
@@ -147,14 +147,19 @@ export function toolWordsPattern(name: string): RegExp | null {
  * Where a text asks for an action of `kind`: the first match's range, or `null`.
  * @param text - any text
  * @param kind - the kind of action
- * @returns the `[start, end)` range of the first asking word, or `null`
+ * @returns the `[start, end)` range of the first asking word (all of it), or `null`
  * @internal
  */
 export function findActionRequest(text: string, kind: ActionKind): [number, number] | null {
   const pattern = kinds.find((k) => k.kind === kind)?.text;
   if (pattern === undefined) return null;
-  const match = pattern.exec(text.toLowerCase());
-  return match === null ? null : [match.index, match.index + match[0].length];
+  const lower = text.toLowerCase();
+  const match = pattern.exec(lower);
+  if (match === null) return null;
+  // the whole word, when the pattern asked for its stem ("delet" of "deleting")
+  let end = match.index + match[0].length;
+  while (end < lower.length && /\w/.test(lower.charAt(end))) end++;
+  return [match.index, end];
 }
 
 // The user's messages of a store, lower-cased, read once: a policy asks about every call of the

@@ -21,12 +21,33 @@ const FOLD_WIDTH = 72;
 const SHORT_FOLD = 24;
 // the next line starts a list item, a `key:` or a JSON `"key":` of its own: no continuation
 const ownLine = /^[ \t]*(?:[-*•]\s|\d+[.)]\s|[\w-]{1,30}:\s|"[^"\n]{1,40}"\s*:|$)/;
+// ... but a `word:` indented deeper than the line its run of folded lines began with continues a
+// YAML fold ("… Approved by" + break + "    management: the register …"): a key of the mapping
+// is indented no deeper than the key that began the run
+const yamlKeyLine = /^[ \t]*[\w-]{1,30}:\s/;
+const indentOf = (text: string, from: number): number => {
+  let q = from;
+  while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+  return q - from;
+};
+// the column of a line's key: its indentation, and a list item's `- ` ("- from: x": 2)
+const keyColumnOf = (text: string, from: number): number => {
+  let q = from + indentOf(text, from);
+  while (text.charCodeAt(q) === 45 && text.charCodeAt(q + 1) === 32) q += 2 + indentOf(text, q + 2);
+  return q - from;
+};
 
 /**
  * Whether the line break at `at` (a wrapped line's end) continues the sentence: the line from
  * `lineStart` is long, does not end a sentence or a label, and the next line goes on with a word.
  */
-function isWrap(text: string, lineStart: number, at: number, next: number): boolean {
+function isWrap(
+  text: string,
+  lineStart: number,
+  at: number,
+  next: number,
+  runIndent: number,
+): boolean {
   // trailing spaces are no end of their own (a flowed mail's soft break ends in a space)
   let end = at;
   while (end > lineStart && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9))
@@ -35,8 +56,11 @@ function isWrap(text: string, lineStart: number, at: number, next: number): bool
   // a YAML double-quoted string escapes its own folds: `...were\` + break + `  \ damaged`
   if (before === 92 && end === at) return true;
   if (end - lineStart < SHORT_FOLD) return false;
-  // . ! ? : ; end a line of their own, and so do brackets (pretty-printed JSON, code)
-  if (before === 46 || before === 33 || before === 63 || before === 58 || before === 59)
+  // . ! ? : ; end a line of their own, and so do brackets (pretty-printed JSON, code); a colon
+  // does not when a YAML fold goes on, deeper than the run's key ("Approved by management:" +
+  // break + "  refill_history.csv shared with …")
+  if (before === 46 || before === 33 || before === 63 || before === 59) return false;
+  if (before === 58 && !(end - lineStart >= WRAP_WIDTH && foldGoesOn(text, next, runIndent)))
     return false;
   if (before === 123 || before === 125 || before === 91 || before === 93) return false;
   let q = next;
@@ -62,6 +86,24 @@ function isWrap(text: string, lineStart: number, at: number, next: number): bool
     code === 0x2018 ||
     code === 0x201c;
   if (!lower && !(indented && opener)) return false;
+  const head = text.slice(next, Math.min(text.length, next + 40));
+  if (!ownLine.test(head)) return true;
+  return yamlKeyLine.test(head) && q - next > runIndent;
+}
+
+// the next line is indented deeper than the run's first line and goes on with a word, a number
+// or a quote, with no key, list item or JSON key of its own
+function foldGoesOn(text: string, next: number, runIndent: number): boolean {
+  const indent = indentOf(text, next);
+  const code = text.charCodeAt(next + indent);
+  const goesOn =
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 34 ||
+    code === 39 ||
+    code === 95;
+  if (indent <= runIndent || !goesOn) return false;
   return !ownLine.test(text.slice(next, Math.min(text.length, next + 40)));
 }
 
@@ -75,6 +117,8 @@ export function forEachBoundary(text: string, found: (at: number, length: number
   const n = text.length;
   let p = 0;
   let lineStart = 0;
+  // the key column of the line the current run of folded lines began with
+  let runIndent = keyColumnOf(text, 0);
   while (p < n) {
     const c = text.charCodeAt(p);
     // letters and most punctuation cut nothing: skipped at once. None of the tests below holds
@@ -90,13 +134,19 @@ export function forEachBoundary(text: string, found: (at: number, length: number
       continue;
     }
     if (c === 13 && text.charCodeAt(p + 1) === 10) {
-      if (!isWrap(text, lineStart, p, p + 2)) found(p, 2);
+      if (!isWrap(text, lineStart, p, p + 2, runIndent)) {
+        found(p, 2);
+        runIndent = keyColumnOf(text, p + 2);
+      }
       p += 2;
       lineStart = p;
       continue;
     }
     if (c === 10) {
-      if (!isWrap(text, lineStart, p, p + 1)) found(p, 1);
+      if (!isWrap(text, lineStart, p, p + 1, runIndent)) {
+        found(p, 1);
+        runIndent = keyColumnOf(text, p + 1);
+      }
       p += 1;
       lineStart = p;
       continue;

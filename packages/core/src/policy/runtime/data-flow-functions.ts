@@ -152,10 +152,12 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
       for (const piece of textsOf(event, addresses[0])) {
         for (const [start, end] of findRequestSentences(piece.text)) {
           const request = piece.text.slice(start, end);
+          // a fold's break and indentation read as one space ("can u text" + break + "the code")
+          const said = request.replace(/\s+/g, ' ');
           const asked =
             words === null
-              ? kinds.some((kind) => findActionRequest(request, kind) !== null)
-              : words.test(request.toLowerCase());
+              ? kinds.some((kind) => findActionRequest(said, kind) !== null)
+              : words.test(said.toLowerCase());
           if (!asked) continue;
           const match = needleOf(value).exec(request.toLowerCase());
           if (match === null) continue;
