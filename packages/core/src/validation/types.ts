@@ -73,7 +73,8 @@ export interface BlockValidator {
   accept(input: unknown): ReadonlyBlock;
   /**
    * Parses one block's JSON text (a JSONL line) and accepts it as {@link BlockValidator.accept}
-   * does, with the same rules and the same errors, returning the parsed block (not frozen).
+   * does, with the same rules and the same errors, returning the parsed block (or, when it needs
+   * normalising, its normalised copy), not frozen.
    * What the text proves (plain data, no lone surrogate, shallow nesting, a bound on each
    * field's size) is not checked again value by value. Throws a {@link TraceError}
    * `VALIDATION` when the text is not valid JSON.
