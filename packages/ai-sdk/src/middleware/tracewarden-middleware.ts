@@ -99,18 +99,22 @@ export function tracewardenMiddleware(
   // steps aside, so the call is recorded once; one that enforces anything never does: an
   // integration registered for tracing must not switch a policy or a guard off.
   const tracingOnly = !stoppable && options?.policy === undefined;
-  const stepAside = (): boolean => tracingOnly && telemetryScope.getStore() !== undefined;
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
+  // The settings kept in `raw.request` only when raw payloads are recorded.
+  const noRequest: Record<string, unknown> = {};
 
+  /**
+   * @param runsThroughTelemetry - inside the telemetry integration (looked up once per call by
+   *   the caller), whose executeTool refuses a blocked call of a tool it runs
+   */
   function setup(
     params: LanguageModelV4CallOptions,
     model: LanguageModelV4,
     stream: boolean,
+    runsThroughTelemetry: ((toolName: string) => boolean) | undefined,
   ): ModelCallSetup {
     const { names, guarded } = toolsOf(params);
-    const own = signals.get(params);
-    // inside the telemetry integration, its executeTool refuses a blocked call of a tool it runs
-    const runsThroughTelemetry = telemetryScope.getStore();
+    const own = stoppable ? signals.get(params) : undefined;
     return {
       runtime,
       provider: model.provider,
@@ -118,7 +122,7 @@ export function tracewardenMiddleware(
       messages: promptToNeutral(params.prompt),
       tools: names,
       refusesAtTool: (name) => guarded.has(name) || runsThroughTelemetry?.(name) === true,
-      request: requestOf(params),
+      request: runtime.recordRaw ? requestOf(params) : noRequest,
       userSignal: own === undefined ? params.abortSignal : own.user,
       stop: own?.stop,
       stream,
@@ -139,12 +143,14 @@ export function tracewardenMiddleware(
       return next;
     },
     wrapGenerate({ doGenerate, params, model }) {
-      if (stepAside()) return doGenerate();
-      return generateCall(setup(params, model, false), doGenerate);
+      const telemetry = telemetryScope.getStore();
+      if (tracingOnly && telemetry !== undefined) return doGenerate();
+      return generateCall(setup(params, model, false, telemetry), doGenerate);
     },
     wrapStream({ doStream, params, model }) {
-      if (stepAside()) return doStream();
-      return streamCall(setup(params, model, true), doStream);
+      const telemetry = telemetryScope.getStore();
+      if (tracingOnly && telemetry !== undefined) return doStream();
+      return streamCall(setup(params, model, true, telemetry), doStream);
     },
   };
 }

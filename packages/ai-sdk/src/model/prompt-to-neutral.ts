@@ -89,12 +89,21 @@ function dataUrl(part: PromptPart): string | undefined {
 function contentOf(content: unknown): string | ContentPart[] | null {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return content === undefined ? null : stringify(content);
-  const parts: ContentPart[] = [];
+  // All text (a user or system message, usually): one string, no part objects on the way.
+  let text = '';
   let allText = true;
+  for (const raw of content as PromptPart[]) {
+    if (raw?.type === 'text') text += String(raw.text ?? '');
+    else if (raw?.type === 'file' || raw?.type === 'image') {
+      allText = false;
+      break;
+    }
+  }
+  if (allText) return text;
+  const parts: ContentPart[] = [];
   for (const raw of content as PromptPart[]) {
     if (raw?.type === 'text') parts.push({ type: 'text', text: String(raw.text ?? '') });
     else if (raw?.type === 'file' || raw?.type === 'image') {
-      allText = false;
       const media = typeof raw.mediaType === 'string' ? raw.mediaType : 'image/*';
       const url = dataUrl(raw);
       if ((raw.type === 'image' || media.startsWith('image')) && url !== undefined)
@@ -102,7 +111,6 @@ function contentOf(content: unknown): string | ContentPart[] | null {
       else parts.push({ type: 'file', media_type: media } as ContentPart);
     }
   }
-  if (allText) return parts.map((part) => (part as { text: string }).text).join('');
   return parts;
 }
 
