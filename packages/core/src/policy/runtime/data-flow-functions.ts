@@ -26,17 +26,8 @@ const spanLocation = (address: string | null): string | undefined => {
 };
 
 // Searches for values in any form their kind is written in (an IBAN with or without spaces, a
-// link with or without scheme), by value: a policy asks about the same values at each output
-const needles = new Map<string, RegExp>();
-function needleOf(value: string): RegExp {
-  let needle = needles.get(value);
-  if (needle === undefined) {
-    if (needles.size >= 4096) needles.delete(needles.keys().next().value as string);
-    needle = valuePattern(value);
-    needles.set(value, needle);
-  }
-  return needle;
-}
+// link with or without scheme), cached by value: a policy asks about the same values at each output
+const needleOf = valuePattern;
 
 // The injected ranges of a text: the built-in detector's windows, or the whole text when a
 // replacement classifier scores it at `threshold`
