@@ -10,13 +10,17 @@ import { applyOutcome, finishWithout, isClientToolCall } from './call-outcome.js
 import type { ModelCallSetup } from './model-call.js';
 import { classify, type Part, StreamState, toolCallIdOf } from './stream-parts.js';
 
+/** No parts (a stream that held none): one array for all. */
+const noParts: readonly Part[] = [];
+
 /** The held parts as delivered after the verdict: removed calls gone, the refusal as text. */
 function releaseHeld(
-  held: Part[],
+  held: readonly Part[],
   outcome: ModelCallOutcome,
   sawText: boolean,
   setup: ModelCallSetup,
-): Part[] {
+): readonly Part[] {
+  if (outcome.toolCalls.length === 0) return held;
   const removed = applyOutcome(outcome, setup);
   if (removed.size === 0) return held;
   const kept = held.filter((part) => {
@@ -44,7 +48,9 @@ function releaseHeld(
 type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Part>['read']>>;
 
 /** How a stream ends once its source is done: the parts still to deliver, or an error. */
-type StreamClose = { parts: Part[]; error?: undefined } | { parts?: undefined; error: unknown };
+type StreamClose =
+  | { parts: readonly Part[]; error?: undefined }
+  | { parts?: undefined; error: unknown };
 
 /**
  * What one observed stream decides, part by part (the stream below only moves the parts):
@@ -116,7 +122,7 @@ class StreamObserver {
   /** The source is done: records the end; the held parts to deliver, or the error to end with. */
   onDone(): StreamClose {
     this.ended = true;
-    const held = this.held ?? [];
+    const held = this.held ?? noParts;
     if (this.sawErrorPart) {
       // the model reported an error: recorded as failed; no held tool call is delivered
       this.handle.fail(this.errorPart);
