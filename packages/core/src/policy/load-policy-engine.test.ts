@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,7 +17,7 @@ const tsupBin = join(
 );
 
 /** Runs an ES module script against the built package (`core`, `engineLoaded` and `report` in scope). */
-function runOnBuild(script: string): Record<string, unknown> {
+function runOnBuild(script: string, directory = outDirectory): Record<string, unknown> {
   const prelude = `
     import { registerHooks } from 'node:module';
     const seen = [];
@@ -27,7 +27,7 @@ function runOnBuild(script: string): Record<string, unknown> {
     // the bundler writes a class (no backslashes here: this is a template literal)
     const engineLoaded = () => seen.some((url) => url.startsWith('file:') &&
       /(class |var )(PolicyCompiler|PolicySession)[ ={]/.test(readFileSync(new URL(url), 'utf8')));
-    const core = await import(${JSON.stringify(pathToFileURL(join(outDirectory, 'index.js')).href)});
+    const core = await import(${JSON.stringify(pathToFileURL(join(directory, 'index.js')).href)});
     const report = {};
   `;
   const result = spawnSync(
@@ -71,6 +71,27 @@ describe('the built package loads the policy engine on first use', () => {
       afterCheck: true,
       pii: [{ type: 'EMAIL_ADDRESS', start: 5, end: 20 }],
     });
+  });
+
+  it('a bundle without the chunk beside it fails with a typed error that says to keep core external', () => {
+    const bundled = `${outDirectory}-without-chunk`;
+    rmSync(bundled, { recursive: true, force: true });
+    cpSync(outDirectory, bundled, { recursive: true });
+    rmSync(join(bundled, 'policy.js'));
+    try {
+      const report = runOnBuild(
+        `
+        core.createTracer();
+        try { core.parsePolicy('raise "x" if:\\n  (call: ToolCall)\\n'); } catch (error) {
+          report.error = [error.code, core.TracewardenError.isInstance(error), /keep @tracewarden\\/core external/.test(error.message)];
+        }
+      `,
+        bundled,
+      );
+      expect(report).toEqual({ error: ['POLICY_ENGINE_MISSING', true, true] });
+    } finally {
+      rmSync(bundled, { recursive: true, force: true });
+    }
   });
 
   it('errors thrown and policies made across the seam are the main bundle classes', () => {

@@ -8,6 +8,7 @@
  * (`PolicyError`, `Policy`: `instanceof` and `isInstance` hold across the seam).
  */
 import { createRequire } from 'node:module';
+import { TracewardenError } from '../errors/index.js';
 import * as linkedEngine from './policy-engine.js';
 
 /** The policy language, runtime and detectors, as `policy-engine.ts` exports them. */
@@ -29,8 +30,34 @@ export function loadPolicyEngine(): PolicyEngine {
   if (engine === undefined) {
     engine =
       typeof TRACEWARDEN_POLICY_CHUNK === 'string'
-        ? (createRequire(import.meta.url)(TRACEWARDEN_POLICY_CHUNK) as PolicyEngine)
+        ? requireChunk(TRACEWARDEN_POLICY_CHUNK)
         : linkedEngine;
   }
   return engine;
+}
+
+/**
+ * Requires the chunk; a chunk that cannot be found (an app bundled with core inside it, so the
+ * bundle has no `policy.js` beside it) or a Node that cannot `require()` an ES module is a typed
+ * error that says what to do, not Node's bare "Cannot find module".
+ */
+function requireChunk(path: string): PolicyEngine {
+  try {
+    return createRequire(import.meta.url)(path) as PolicyEngine;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
+      throw new TracewardenError('POLICY_ENGINE_MISSING', {
+        message: `the policy engine (${path}, beside @tracewarden/core's dist/index.js) is missing, so no policy can be checked; if you bundle your app, keep @tracewarden/core external (esbuild --external:@tracewarden/core, webpack externals) or ship dist/policy.js beside the bundled file`,
+        cause: error,
+      });
+    }
+    if (code === 'ERR_REQUIRE_ESM') {
+      throw new TracewardenError('POLICY_ENGINE_MISSING', {
+        message: `the policy engine (${path}) could not be loaded: this Node (${process.version}) cannot require() an ES module; @tracewarden/core needs Node >= 22.12`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
