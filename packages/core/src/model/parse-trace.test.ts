@@ -264,6 +264,93 @@ describe('parseTrace', () => {
     expect(parseTrace([{ role: 'user', content: big }])[0]?.content).toBe(big);
   });
 
+  it("reads AgentDojo's run shape: calls as { function, args, id }, text parts as { type, content }", () => {
+    // as AgentDojo (v0.1.35) writes a run: a run object whose `messages` is the trace
+    const run = {
+      suite_name: 'banking',
+      user_task_id: 'user_task_0',
+      injection_task_id: 'injection_task_0',
+      messages: [
+        { role: 'system', content: [{ type: 'text', content: 'You are a banking agent.' }] },
+        { role: 'user', content: [{ type: 'text', content: 'Pay the bill, please.' }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              function: 'read_file',
+              args: { file_path: 'bill.txt' },
+              id: '',
+              placeholder_args: null,
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [{ type: 'text', content: 'IBAN: UK12345678901234567890' }],
+          tool_call_id: '',
+          tool_call: { function: 'read_file', args: { file_path: 'bill.txt' }, id: '' },
+          error: null,
+        },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', content: 'Done.' }],
+          tool_calls: null,
+        },
+      ],
+      utility: true,
+      security: true,
+    };
+    const trace = parseTrace(run);
+    expect(trace[0]?.content).toEqual([{ type: 'text', text: 'You are a banking agent.' }]);
+    expect(callsOf(trace[2])).toEqual([
+      {
+        id: 'call_2_0',
+        type: 'function',
+        function: { name: 'read_file', arguments: { file_path: 'bill.txt' } },
+        placeholder_args: null,
+      },
+    ]);
+    // the "" id of the output links to its call (Gemini's empty ids), and the output's text reads
+    expect(trace[3]).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_2_0',
+      content: [{ type: 'text', text: 'IBAN: UK12345678901234567890' }],
+    });
+    expect(TraceSchema.safeParse(trace).success).toBe(true);
+    expect(parseTrace(trace)).toStrictEqual(trace);
+  });
+
+  it('an AgentDojo-shaped trace reads as the same trace in the seed shape (property)', () => {
+    fc.assert(
+      fc.property(rawTrace, (raw) => {
+        const seed = safeParseTrace(raw);
+        if (!seed.success) return;
+        // the same trace written as AgentDojo writes it
+        const agentDojo = seed.trace.map((event) => {
+          const out: Record<string, unknown> = { ...event };
+          if (Array.isArray(event.content)) {
+            out.content = event.content.map((part) =>
+              part.type === 'text'
+                ? { type: 'text', content: (part as { text: string }).text }
+                : part,
+            );
+          }
+          const calls = (event as Message).tool_calls;
+          if (calls?.every((call) => call.type === 'function')) {
+            out.tool_calls = calls.map(({ function: fn, type: _type, ...rest }) => ({
+              ...rest,
+              function: fn.name,
+              args: fn.arguments,
+            }));
+          }
+          return out;
+        });
+        expect(parseTrace(agentDojo)).toStrictEqual(seed.trace);
+      }),
+    );
+  });
+
   it('is idempotent and always yields a schema-valid trace (property)', () => {
     fc.assert(
       fc.property(rawTrace, (raw) => {

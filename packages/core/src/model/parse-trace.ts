@@ -86,6 +86,12 @@ function normaliseContent(value: unknown, path: string): Content {
       );
     }
     if (part.type === 'text') {
+      // AgentDojo writes a text part as `{ type: 'text', content: '...' }`
+      if (part.text === undefined && typeof part.content === 'string') {
+        const { content, ...rest } = part;
+        parts[j] = { ...rest, text: content };
+        continue;
+      }
       if (typeof part.text !== 'string') {
         throw invalid(
           `${partPath}.text`,
@@ -215,7 +221,13 @@ function normalise(input: unknown): Trace {
               `Tool call ${callPath} must be an object, got ${describe(call)}.`,
             );
           }
-          const fn = call.function;
+          let fn = call.function;
+          let agentDojoArgs = false;
+          // AgentDojo's shape: `{ function: 'send_money', args: { ... }, id }`
+          if (typeof fn === 'string' && (call.args === undefined || isObject(call.args))) {
+            fn = { name: fn, arguments: call.args ?? {} };
+            agentDojoArgs = true;
+          }
           if (!isObject(fn)) {
             throw invalid(
               `${callPath}.function`,
@@ -250,12 +262,14 @@ function normalise(input: unknown): Trace {
               `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string or absent.`,
             );
           }
-          normalised[j] = {
+          const normal: JsonObject = {
             ...call,
             id,
             type: typeof type === 'string' ? type : 'function',
             function: { ...fn, arguments: args },
           };
+          if (agentDojoArgs) delete normal.args;
+          normalised[j] = normal;
           unanswered.push(id);
           lastCallId = id;
         }
@@ -274,6 +288,10 @@ function normalise(input: unknown): Trace {
  * a new array of new event objects (the input is never mutated; values of unknown fields are
  * shared, not copied). Normal form:
  * - any `role` string is allowed, and unknown fields are kept;
+ * - AgentDojo's run shape is read too: a tool call `{ function: 'name', args: { ... }, id }` becomes
+ *   `{ id, type: 'function', function: { name, arguments } }` (its other fields, such as
+ *   `placeholder_args`, are kept), and a text part `{ type: 'text', content }` becomes
+ *   `{ type: 'text', text }`; a run object's `messages` is the trace;
  * - tool-call `arguments` are always an object: a JSON string is parsed, `""` or a missing value
  *   becomes `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` (or with `""`) gets
  *   `call_<eventIndex>_<callIndex>` (suffixed `_1`, `_2`, ... if that id is taken);
