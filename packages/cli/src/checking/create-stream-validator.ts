@@ -5,6 +5,7 @@ import {
   createBlockValidator,
   entryToBlocks,
   eventsToBlocks,
+  isKnownChatRole,
   parseTrace,
   TraceEntrySchema,
   type TraceError,
@@ -13,7 +14,6 @@ import {
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
-import { isKnownChatRole } from './known-chat-roles.js';
 import { toProblem } from './to-problem.js';
 
 /** Options of {@link createStreamValidator}. */

@@ -1,3 +1,4 @@
+import { knownChatRoles } from '@tracewarden/core';
 import type { Command } from 'commander';
 import { emptyValidationCounts } from '../checking/create-stream-validator.js';
 import {
@@ -5,7 +6,6 @@ import {
   type StreamValidator,
   type ValidationCounts,
 } from '../checking/index.js';
-import { knownChatRoles } from '../checking/known-chat-roles.js';
 import { exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { formatProblem, type Problem } from '../output/index.js';

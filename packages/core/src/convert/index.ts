@@ -7,6 +7,6 @@ export {
 } from './block-fields.js';
 export { blocksToEntry } from './blocks-to-entry.js';
 export { type BlocksToEventsOptions, blocksToEvents } from './blocks-to-events.js';
-export { closestMessageRole } from './closest-message-role.js';
+export { closestMessageRole, isKnownChatRole, knownChatRoles } from './closest-message-role.js';
 export { type EntryToBlocksOptions, entryToBlocks } from './entry-to-blocks.js';
 export { type EventsToBlocksOptions, eventsToBlocks } from './events-to-blocks.js';
