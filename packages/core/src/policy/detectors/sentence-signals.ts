@@ -66,6 +66,8 @@ export interface Sentence {
   glued: boolean;
   /** It opens a record of a list (a YAML `- key:` item, a JSON object): see `opensRecord`. */
   record: boolean;
+  /** It opens a field of a record (`  end_time: …` on its own line, `"location": …`). */
+  field: boolean;
 }
 
 // A list's records are separate texts, often by separate authors (messages, reviews, emails):
@@ -90,6 +92,17 @@ function opensRecord(text: string, start: number, raw: string): boolean {
     return false;
   if (!recordStart.test(raw)) return false;
   return raw.trimStart().charCodeAt(0) !== 45 || start === 0 || text.charCodeAt(start - 1) === 10;
+}
+
+// A record's next field is other data than the text an injection was put in (an event's
+// `end_time:` and `participants:` after its description): a snake_case key at a line's start
+// (`Subject:` or `Note:` in prose is not one), or a JSON key (`,"open_claims` once the
+// sentence ends at its quote, or `"location": `).
+const yamlKey = /^[ \t]*(?:- )?[a-z_][a-z0-9_]{0,30}: /;
+const jsonKey = /^\s*,\s*"[A-Za-z_][\w-]{0,30}"?\s*(?::|$)|^[\s,]*"[A-Za-z_][\w-]{0,30}"\s*: /;
+function opensField(text: string, start: number, raw: string): boolean {
+  if (jsonKey.test(raw)) return true;
+  return yamlKey.test(raw) && (start === 0 || text.charCodeAt(start - 1) === 10);
 }
 
 /** `/[A-Za-z]{3}/.test(text.slice(start, end))` without the slice's regex call. */
@@ -170,6 +183,7 @@ export function sentenceSignals(text: string): Sentence[] {
       mask: 0,
       glued: false,
       record: opensRecord(text, start, raw),
+      field: opensField(text, start, raw),
     });
   };
   forEachBoundary(text, (at, length) => {

@@ -81,11 +81,37 @@ export function injectedRanges(
       if ((sentences[j] as Sentence).mask !== 0) last = j;
     for (let k = i; k <= last; k++) {
       if ((sentences[k] as Sentence).mask === 0 || !qualifies(k, last)) continue;
-      const end = sentences[last + 1] ?? (sentences[last] as Sentence);
-      ranges.push([(sentences[i] as Sentence).start, end.end]);
+      ranges.push([
+        (sentences[i] as Sentence).start,
+        (sentences[trailEnd(sentences, last)] as Sentence).end,
+      ]);
       break;
     }
     i = last + 1;
   }
   return ranges;
+}
+
+// Sentences after an injected run's last signal that still belong to it
+const TRAIL = 4;
+
+/**
+ * The last sentence of an injected run whose last signal is sentence `last`: the sentence after
+ * it (which often finishes the request: "The event title should be ..."), and up to
+ * {@link TRAIL} sentences in all while no other record or field of the data starts. An
+ * injection quotes what it wants sent after its request ("Body: Hi, ... consult these notes
+ * at <link>. Best, Emma"), and the link in the quote is the attacker's; the data after the slot
+ * (an event's `end_time:` and participants, the next email) is not part of it.
+ */
+function trailEnd(sentences: readonly Sentence[], last: number): number {
+  if (last + 1 >= sentences.length) return last;
+  let end = last + 1;
+  const next = sentences[end] as Sentence;
+  if (next.record || next.field) return end;
+  for (let k = last + 2; k <= last + TRAIL && k < sentences.length; k++) {
+    const sentence = sentences[k] as Sentence;
+    if (sentence.record || sentence.field || sentence.mask !== 0) break;
+    end = k;
+  }
+  return end;
 }
