@@ -236,6 +236,16 @@ function readAsciiLeet(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
+// A marker glued to the capitals before it ("USATODO: change ...", "USAIgnore your previous
+// ..."): an injection pasted after the last word of the data without a space (AgentDojo's slots
+// end that way). Read as two words; a marker inside an ordinary word ("MASTODON", "Ignored",
+// "UNIMPORTANT") is not one: the capitals must run up to it and the word must end with it.
+const gluedMarker =
+  /\b(?!UNIMPORTANT)([A-Z]{2,}?)(TODO|IMPORTANT|IGNORE|Ignore|DISREGARD|Disregard)(?![A-Za-z])/g;
+const gluedHint = /[A-Z](?:TODO|IMPORTANT|IGNORE|Ignore|DISREGARD|Disregard)/;
+const splitGluedMarkers = (text: string): string =>
+  gluedHint.test(text) ? text.replace(gluedMarker, '$1 $2') : text;
+
 // zero-width, bidi and soft-hyphen characters hide words from filters
 const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 // "i g n o r e" -> "ignore": four or more single letters separated by single spaces
@@ -274,7 +284,7 @@ function normalizeNonAscii(lowered: string): string {
  * @internal
  */
 export function normalizeInjectionLines(lines: string): string {
-  let out = lines.toLowerCase();
+  let out = splitGluedMarkers(lines).toLowerCase();
   if (ascii.test(lines)) {
     if (asciiSpacedHint.test(out)) out = out.replace(asciiSpaced, (m) => m.replaceAll(' ', ''));
     out = readAsciiLeet(out);
@@ -316,7 +326,7 @@ function collapseLineSpaces(text: string): string {
  * @internal
  */
 export function normalizeInjectionText(text: string): string {
-  let out = text.toLowerCase();
+  let out = splitGluedMarkers(text).toLowerCase();
   // most text is ASCII: skip the Unicode passes then, and use ASCII classes (same result,
   // several times faster)
   if (ascii.test(text)) {
