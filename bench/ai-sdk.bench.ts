@@ -337,17 +337,7 @@ async function inProcess(): Promise<void> {
   ] as const) {
     for (let i = 0; i < 1000; i++) for (const [, model] of models) await call(model);
     // CPU time, not wall time: the stream path waits on timers of the AI SDK's own
-    // the main thread's CPU time (the GC's helper threads left out), the order rotating each
-    // round so that no variant always follows the one whose garbage it collects
-    const rounds: number[][] = models.map(() => []);
-    for (let round = 0; round < 31; round++)
-      for (let offset = 0; offset < models.length; offset++) {
-        const index = (round + offset) % models.length;
-        const model = models[index]?.[1] as LanguageModel;
-        const start = cpuMs();
-        for (let i = 0; i < 200; i++) await call(model);
-        rounds[index]?.push(((cpuMs() - start) * 1000) / 200);
-      }
+    const rounds = await rotatingCpuRounds(models, 31, 200, ([, model]) => call(model));
     console.log(
       `## in process, ${label} on a mock model (main-thread CPU µs per call, mean of 31 rounds of 200 calls, order rotating)`,
     );
@@ -360,6 +350,30 @@ async function inProcess(): Promise<void> {
     }
   }
   await modelLayer(streamModels.slice(1));
+}
+
+/**
+ * Main-thread CPU µs per call of each variant (the GC's helper threads left out): `rounds`
+ * rounds of `calls` calls each, the order rotating each round so that no variant always follows
+ * the one whose garbage it collects.
+ * @returns per variant, its per-call figure of each round
+ */
+async function rotatingCpuRounds<T>(
+  variants: readonly T[],
+  rounds: number,
+  calls: number,
+  run: (variant: T) => Promise<unknown>,
+): Promise<number[][]> {
+  const samples: number[][] = variants.map(() => []);
+  for (let round = 0; round < rounds; round++)
+    for (let offset = 0; offset < variants.length; offset++) {
+      const index = (round + offset) % variants.length;
+      const variant = variants[index] as T;
+      const start = cpuMs();
+      for (let i = 0; i < calls; i++) await run(variant);
+      samples[index]?.push(((cpuMs() - start) * 1000) / calls);
+    }
+  return samples;
 }
 
 /** The mean of some numbers. */
@@ -387,15 +401,7 @@ async function modelLayer(models: [string, LanguageModel][]): Promise<void> {
     while (!(await reader.read()).done);
   };
   for (let i = 0; i < 3000; i++) for (const [, model] of layers) await read(model);
-  const rounds: number[][] = layers.map(() => []);
-  for (let round = 0; round < 41; round++)
-    for (let offset = 0; offset < layers.length; offset++) {
-      const index = (round + offset) % layers.length;
-      const model = layers[index]?.[1] as StreamingModel;
-      const start = cpuMs();
-      for (let i = 0; i < 500; i++) await read(model);
-      rounds[index]?.push(((cpuMs() - start) * 1000) / 500);
-    }
+  const rounds = await rotatingCpuRounds(layers, 41, 500, ([, model]) => read(model));
   console.log(
     '## in process, the model layer alone: doStream() read by a reader, 12 parts (main-thread CPU µs per call, mean of 41 rounds of 500 calls, order rotating)',
   );
