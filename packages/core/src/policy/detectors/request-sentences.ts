@@ -5,11 +5,11 @@ import { signals } from './injection-signals.js';
 import { linePattern } from './line-pattern.js';
 import { rawSentence } from './sentence-boundaries.js';
 import type { Sentence } from './sentence-signals.js';
+import { trailEnd } from './sentence-windows.js';
 
 // sentences that ask for an action, whatever else they say: the imperative and the to-do line
-const REQUEST_MASK =
-  (1 << signals.findIndex((s) => s.name === 'action')) |
-  (1 << signals.findIndex((s) => s.name === 'todo-action'));
+const TODO_MASK = 1 << signals.findIndex((s) => s.name === 'todo-action');
+const REQUEST_MASK = (1 << signals.findIndex((s) => s.name === 'action')) | TODO_MASK;
 
 // A request appended to data without a sentence end: a capitalised imperative after a lower-case
 // word ("grilled sea bass Pay the deposit to ..."). Not a signal of the score (proper names like
@@ -36,7 +36,8 @@ const framedRequest =
   /\b(?:needs?|needed|wants?|wanted|would\s+(?:like|love|appreciate)|would\s+be\s+(?:great|good|nice|appreciated|helpful)|(?:can|could|would|will)\s+(?:you|u|ya)|take\s+care\s+of|approved|authori[sz]ed|outstanding|pending|awaiting|(?:is|are)\s+(?:due|required|expected|requested))\b.{0,80}?\b(?:sen[dt]|sending|pa(?:y|id|ying)|transfer|wir(?:e|ed|ing)|forward|e-?mail|text(?:ed|ing)?|shar(?:e|ed|ing)|invit(?:e|ed|ing)|grant|open|visit|delet|remov|post|publish|book|reserv|cancel|approv|mov(?:e|ed|ing)|giv(?:e|en|ing))/i;
 
 /**
- * The ranges of the sentences that ask for an action, each with the sentence after it; marks
+ * The ranges of the sentences that ask for an action, each with the sentence after it (a to-do
+ * item with the sentences after it that `trailEnd` keeps); marks
  * the glued ones and those that open a clause (`Sentence.glued`).
  * @param input - the text the sentences are of
  * @param sentences - its sentences with their signals
@@ -75,7 +76,10 @@ export function requestSentences(
   for (let i = 0; i < sentences.length; i++) {
     const sentence = sentences[i] as Sentence;
     if ((sentence.mask & REQUEST_MASK) === 0 && !sentence.glued) continue;
-    requests.push([sentence.start, (sentences[i + 1] ?? sentence).end]);
+    // a to-do item runs on over the message it quotes ("TODO: send ... Body: ... <link>"), up
+    // to the data's next field or record, as an injected range does
+    const last = (sentence.mask & TODO_MASK) !== 0 ? trailEnd(sentences, i) : i + 1;
+    requests.push([sentence.start, (sentences[last] ?? sentence).end]);
   }
   return requests;
 }

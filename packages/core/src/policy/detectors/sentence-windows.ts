@@ -102,8 +102,12 @@ const TRAIL = 4;
  * injection quotes what it wants sent after its request ("Body: Hi, ... consult these notes
  * at <link>. Best, Emma"), and the link in the quote is the attacker's; the data after the slot
  * (an event's `end_time:` and participants, the next email) is not part of it.
+ * @param sentences - a text's sentences with their signals
+ * @param last - index of the run's last sentence with a signal
+ * @returns index of the run's last sentence
+ * @internal
  */
-function trailEnd(sentences: readonly Sentence[], last: number): number {
+export function trailEnd(sentences: readonly Sentence[], last: number): number {
   if (last + 1 >= sentences.length) return last;
   let end = last + 1;
   const next = sentences[end] as Sentence;
