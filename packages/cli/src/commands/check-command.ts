@@ -16,6 +16,8 @@ import { inputFormats } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { maxLineBytesOption, maxOpenTracesOption } from '../program/shared-options.js';
 import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
+import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
+import { formatWarning, type Warning } from '../warnings/index.js';
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {
@@ -58,6 +60,11 @@ export interface CheckReport {
   violations: CheckViolation[];
   /** Traces that could not be read (and so were not checked). */
   skipped: { file: string; line: number | undefined; message: string }[];
+  /**
+   * One per distinct unknown `sub_type` (a misspelt `TOOL_CALLL`): its blocks were left out of
+   * their traces, as `view` and `stats` do, so the run is not a pass.
+   */
+  warnings: Warning[];
   /**
    * Traces whose blocks were not together in the file and came back after more than
    * `--max-open-traces` other traces: each part was checked on its own.
@@ -208,6 +215,7 @@ export async function checkFiles(
     counts: { block: 0, warn: 0, log: 0 },
     violations: [],
     skipped: [],
+    warnings: [],
     splitTraces: 0,
     truncated: [],
   };
@@ -276,6 +284,7 @@ export async function checkFiles(
       );
   };
 
+  const unknownSubTypes = createUnknownSubTypeTally();
   const traces = await forEachTrace(
     context,
     files,
@@ -284,6 +293,8 @@ export async function checkFiles(
       maxLineBytes: options.maxLineBytes,
       maxOpenTraces: options.maxOpenTraces,
       onSkip: (file, skipped) => skip(file, skipped.line, skipped.message),
+      onUnknownSubType: (file, found) =>
+        unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address }),
       onTraceItem: async (item, file) => {
         let trace: Trace;
         try {
@@ -324,8 +335,17 @@ export async function checkFiles(
     context.err(
       `${context.errorPalette.yellow('note')}: ${splitTracesNote(traces.splitTraces, options.maxOpenTraces, 'checked')}\n`,
     );
-  // A trace that could not be read was not checked: the run cannot be called a pass.
-  report.ok = report.counts.block === 0 && report.skipped.length === 0 && !report.interrupted;
+  report.warnings = unknownSubTypes.warnings();
+  if (!json)
+    for (const warning of report.warnings)
+      context.err(`${formatWarning(warning, context.errorPalette)}\n`);
+  // A trace that could not be read (or only in part) was not checked: not a pass.
+  const leftOut = unknownSubTypes.count;
+  report.ok =
+    report.counts.block === 0 &&
+    report.skipped.length === 0 &&
+    leftOut === 0 &&
+    !report.interrupted;
   const total = report.counts.block + report.counts.warn + report.counts.log;
   if (json) {
     await context.out(`${JSON.stringify(report, null, 2)}\n`);
@@ -333,20 +353,23 @@ export async function checkFiles(
     const summary = `${total} violation${total === 1 ? '' : 's'} (${report.counts.block} block, ${report.counts.warn} warn, ${report.counts.log} log) in ${report.traces} trace${report.traces === 1 ? '' : 's'}`;
     const unread = report.skipped.length;
     const unreadNote =
-      unread === 0
+      (unread === 0
         ? ''
-        : `; ${unread} item${unread === 1 ? '' : 's'} could not be read and ${unread === 1 ? 'was' : 'were'} not checked (see above)`;
+        : `; ${unread} item${unread === 1 ? '' : 's'} could not be read and ${unread === 1 ? 'was' : 'were'} not checked (see above)`) +
+      (leftOut === 0
+        ? ''
+        : `; ${leftOut} block${leftOut === 1 ? '' : 's'} of an unknown sub_type left out (see above)`);
     if (report.interrupted)
       context.err(
         `${context.errorPalette.yellow('interrupted')}: ${summary} checked before Ctrl-C\n`,
       );
     else
       await context.out(
-        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
+        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 || leftOut > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
       );
   }
   if (report.interrupted) return exitCodes.interrupted;
-  return report.counts.block > 0 || report.skipped.length > 0 ? exitCodes.problems : exitCodes.ok;
+  return report.ok ? exitCodes.ok : exitCodes.problems;
 }
 
 /**

@@ -124,3 +124,36 @@ describe('view and stats: a block of an unknown sub_type', () => {
     expect(result.stdout).not.toContain('left out');
   });
 });
+
+describe('check: blocks of an unknown sub_type', () => {
+  const file = fixture('unknown-sub-type.jsonl');
+
+  it('leaves them out as view and stats do: one warning per value, not a line per block, and not a pass', async () => {
+    const result = await run(['check', '--recommended', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('skipped');
+    const warnings = warningLines(result.stderr);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('UNKNOWN_SUB_TYPE');
+    expect(warnings[0]).toContain('unknown sub_type "TOOL_CALLL": 2 blocks, left out');
+    expect(warnings[1]).toContain('unknown sub_type "tool_result": 1 block, left out');
+    expect(result.stdout).toContain('incomplete: ');
+    expect(result.stdout).toContain('; 3 blocks of an unknown sub_type left out (see above)');
+  });
+
+  it('lists them in the --format json report, which is not ok', async () => {
+    const result = await run(['check', '--recommended', '--format', 'json', file]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      skipped: unknown[];
+      warnings: { code: string; value: string; count: number }[];
+    };
+    expect(report.ok).toBe(false);
+    expect(report.skipped).toEqual([]);
+    expect(report.warnings.map(({ code, value, count }) => ({ code, value, count }))).toEqual([
+      { code: 'UNKNOWN_SUB_TYPE', value: 'TOOL_CALLL', count: 2 },
+      { code: 'UNKNOWN_SUB_TYPE', value: 'tool_result', count: 1 },
+    ]);
+  });
+});
