@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Call, CorpusRun } from './corpus-types.js';
+import type { BenignStory, Call, CorpusRun, CorpusSplit } from './corpus-types.js';
 
 export const json = (value: unknown): string => JSON.stringify(value);
 
@@ -72,3 +72,30 @@ export function writeSplits(generatorUrl: string, splits: Record<string, CorpusR
  */
 export const isMain = (generatorUrl: string): boolean =>
   process.argv[1] === fileURLToPath(generatorUrl);
+
+/**
+ * The benign runs of a split's stories, ids `<split>-<domain>-benign-story-<n>`, their
+ * messages' ids from `<idLetter><idBase + n>`.
+ */
+export function benignStoryRuns(
+  split: CorpusSplit,
+  stories: readonly BenignStory[],
+  idLetter: string,
+  idBase: number,
+): CorpusRun[] {
+  return stories.map((story, s) => {
+    const c = conversation(`${idLetter}${idBase + s}`);
+    c.say('system', story.domain.system);
+    c.say('user', story.prompt);
+    c.call(story.read, story.output);
+    for (const act of story.acts) c.call(act, json({ status: 'ok' }));
+    c.say('assistant', 'Done.');
+    return {
+      id: `${split}-${story.domain.name}-benign-story-${s}`,
+      split,
+      domain: story.domain.name,
+      label: 'benign',
+      messages: c.messages,
+    };
+  });
+}

@@ -83,6 +83,18 @@ export const yamlList = (items: Record<string, unknown>[]): string =>
     .join('\n');
 
 /** An attack template: the injected text for a goal. */
+/**
+ * A benign story of a blind split: the user asks, the agent reads one output and takes the
+ * user's actions (each answered `{"status":"ok"}`), then says "Done.".
+ */
+export interface BenignStory {
+  domain: Domain;
+  prompt: string;
+  read: Call;
+  output: string;
+  acts: Call[];
+}
+
 export type Template = (goal: Goal, pick: <T>(items: readonly T[]) => T) => string;
 
 /** Benign text of a domain's tool output, read by a benign task (a hard negative). */

@@ -9,8 +9,8 @@
  * `node --import tsx packages/core/src/policy/detectors/__fixtures__/injection-corpus/generate-blind-5-corpus.ts`.
  * @internal
  */
-import { conversation, isMain, writeSplits } from './conversation.js';
-import { type Call, type CorpusRun, type Domain, type HardNegative, json, type Template } from './corpus-types.js';
+import { benignStoryRuns, isMain, writeSplits } from './conversation.js';
+import { type BenignStory, type Call, type CorpusRun, type Domain, type HardNegative, json, type Template } from './corpus-types.js';
 import { generate } from './generate-corpus.js';
 
 /** A plain or single-quoted YAML scalar, folded at 80 columns as PyYAML's `safe_dump` does. */
@@ -273,14 +273,7 @@ const negatives: HardNegative[] = [
   },
 ];
 
-interface Story {
-  domain: Domain;
-  prompt: string;
-  read: Call;
-  output: string;
-  acts: Call[];
-}
-const stories: Story[] = [
+const stories: BenignStory[] = [
   {
     domain: vet,
     prompt: 'Hanna emailed; do what she asks.',
@@ -328,15 +321,7 @@ export function withEmptyIds(run: CorpusRun): CorpusRun {
 /** @internal The blind-5 split. */
 export function generateBlind5Corpus(): CorpusRun[] {
   const runs = generate('blind-5', [vet, dispatch], templates, 505, negatives, fillers);
-  for (const [s, story] of stories.entries()) {
-    const c = conversation(`e${9500 + s}`);
-    c.say('system', story.domain.system);
-    c.say('user', story.prompt);
-    c.call(story.read, story.output);
-    for (const act of story.acts) c.call(act, json({ status: 'ok' }));
-    c.say('assistant', 'Done.');
-    runs.push({ id: `blind-5-${story.domain.name}-benign-story-${s}`, split: 'blind-5', domain: story.domain.name, label: 'benign', messages: c.messages });
-  }
+  runs.push(...benignStoryRuns('blind-5', stories, 'e', 9500));
   return runs.map((run, i) => (i % 3 === 0 ? withEmptyIds(run) : run));
 }
 
