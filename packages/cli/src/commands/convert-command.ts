@@ -12,7 +12,14 @@ import {
   maxLineBytesOption,
   maxOpenTracesOption,
 } from '../program/shared-options.js';
-import { createBlockConverter, forEachTrace, splitTracesNote } from '../traces/index.js';
+import {
+  createBlockConverter,
+  forEachTrace,
+  splitTracesNote,
+  type UnknownSubType,
+} from '../traces/index.js';
+import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
+import { formatWarning } from '../warnings/index.js';
 
 /** What `convert --to` produces. */
 export const convertTargets = ['events', 'blocks', 'jsonl'] as const;
@@ -72,6 +79,12 @@ export async function convertFile(
       message: `-o ${options.output} is the input file; write to another file (it would be overwritten while being read)`,
     });
   }
+  // a block of an unknown sub_type is left out, with one warning per value (as view and stats)
+  const unknownSubTypes = createUnknownSubTypeTally();
+  const warnUnknownSubTypes = () => {
+    for (const warning of unknownSubTypes.warnings())
+      context.err(`${formatWarning(warning, context.errorPalette)}\n`);
+  };
   if (options.to === 'events') {
     const { output, close } = await openOutput(context, options.output);
     // one trace is written as a JSON array, several as JSONL: the first waits for a second
@@ -81,7 +94,16 @@ export async function convertFile(
       writeText(output, `${JSON.stringify({ messages, metadata: { trace_id: traceId } })}\n`);
     let result: Awaited<ReturnType<typeof forEachTrace>>;
     try {
-      result = await forEachTrace(context, [file], options, async (trace) => {
+      const traceOptions = {
+        ...options,
+        onUnknownSubType: (at: string, found: UnknownSubType) =>
+          unknownSubTypes.add(found.subType, {
+            file: at,
+            line: found.line,
+            address: found.address,
+          }),
+      };
+      result = await forEachTrace(context, [file], traceOptions, async (trace) => {
         const messages = blocksToEvents(trace.blocks, { traceId: trace.traceId });
         written++;
         if (written === 1) {
@@ -99,6 +121,7 @@ export async function convertFile(
     } finally {
       await close();
     }
+    warnUnknownSubTypes();
     if (result.splitTraces > 0)
       context.err(
         `${context.errorPalette.yellow('note')}: ${splitTracesNote(result.splitTraces, options.maxOpenTraces, 'converted')}\n`,
@@ -114,6 +137,10 @@ export async function convertFile(
       context.err(
         `${context.errorPalette.yellow('skipped')} ${file}${skip.line === undefined ? '' : `:${skip.line}`}: ${skip.message}\n`,
       );
+    },
+    onUnknownSubType: (found) => {
+      skipped++;
+      unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address });
     },
   });
   const { output, close } = await openOutput(context, options.output);
@@ -141,6 +168,7 @@ export async function convertFile(
     if (asArray) await writeText(output, first ? ']\n' : '\n]\n');
     await close();
   }
+  warnUnknownSubTypes();
   if (interrupted) return exitCodes.interrupted;
   return skipped > 0 ? exitCodes.problems : exitCodes.ok;
 }

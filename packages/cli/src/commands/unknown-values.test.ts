@@ -157,3 +157,21 @@ describe('check: blocks of an unknown sub_type', () => {
     ]);
   });
 });
+
+describe('convert: blocks of an unknown sub_type', () => {
+  const file = fixture('unknown-sub-type.jsonl');
+
+  it.each([['jsonl'], ['events']])(
+    '--to %s leaves them out with one warning per value, not a line per block (exit 1)',
+    async (target) => {
+      const result = await run(['convert', file, '--to', target]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toContain('skipped');
+      const warnings = warningLines(result.stderr);
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toContain('unknown sub_type "TOOL_CALLL": 2 blocks, left out');
+      expect(warnings[1]).toContain('unknown sub_type "tool_result": 1 block, left out');
+      expect(result.stdout).not.toContain('TOOL_CALLL');
+    },
+  );
+});
