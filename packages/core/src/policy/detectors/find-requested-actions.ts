@@ -8,6 +8,7 @@
 import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
+import { createTextCache } from './create-text-cache.js';
 import { findValueSources } from './find-value-sources.js';
 
 /** A kind of action with side effects. */
@@ -109,13 +110,12 @@ export function actionKindsOf(name: string): ActionKind[] {
   const found = readOnly.test(words)
     ? []
     : kinds.filter((kind) => kind.tool.test(words)).map((kind) => kind.kind);
-  if (kindsByTool.size >= 1024) kindsByTool.delete(kindsByTool.keys().next().value as string);
   kindsByTool.set(name, Object.freeze(found) as ActionKind[]);
   return found;
 }
 // A policy asks for the kinds of every call of the trace at every proposed call: the same few
 // tool names, each read with a dozen patterns (bench/detection.bench.ts). Shared and frozen.
-const kindsByTool = new Map<string, ActionKind[]>();
+const kindsByTool = createTextCache<ActionKind[]>(1024);
 
 // Words of a tool's name that say what it does (not its domain's filler words)
 const fillerWords = new Set(['the', 'for', 'and', 'with', 'api', 'tool', 'item', 'items', 'data']);

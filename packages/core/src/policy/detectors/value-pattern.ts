@@ -4,6 +4,8 @@
 // a file name loses its folder, a user name its case or `@`. Each value is reduced to the
 // canonical form of its kind and searched for in any of the forms that kind is written in.
 
+import { createTextCache } from './create-text-cache.js';
+
 /** The kinds of value whose written forms differ (`text`: searched as written, case aside). */
 export type ValueShape = 'email' | 'url' | 'account' | 'file' | 'text';
 
@@ -50,13 +52,12 @@ const userMention = /^@(?=[\w.-]+$)/;
 export function canonicalValue(value: string): CanonicalValue {
   let known = canonicals.get(value);
   if (known === undefined) {
-    if (canonicals.size >= 4096) canonicals.delete(canonicals.keys().next().value as string);
     known = Object.freeze(reduce(value));
     canonicals.set(value, known);
   }
   return known;
 }
-const canonicals = new Map<string, CanonicalValue>();
+const canonicals = createTextCache<CanonicalValue>(4096);
 
 function reduce(value: string): CanonicalValue {
   // a user name's `@` is how it is mentioned, not part of it
@@ -118,7 +119,6 @@ const NAME_END = String.raw`(?![\w-]|\.[\w])`;
 export function valuePattern(value: string): RegExp {
   let pattern = patterns.get(value);
   if (pattern === undefined) {
-    if (patterns.size >= 4096) patterns.delete(patterns.keys().next().value as string);
     pattern = buildPattern(value);
     patterns.set(value, pattern);
   }
@@ -126,7 +126,7 @@ export function valuePattern(value: string): RegExp {
 }
 // A policy asks about the same values at every proposed call (each call's sources are found
 // again on each check): the patterns, by value. Not global, so sharing them is safe.
-const patterns = new Map<string, RegExp>();
+const patterns = createTextCache<RegExp>(4096);
 
 function buildPattern(value: string): RegExp {
   const { shape, canonical } = canonicalValue(value);
