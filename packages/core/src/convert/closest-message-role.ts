@@ -2,7 +2,6 @@ import type { MessageRole } from '../model/index.js';
 
 const assistantLike = new Set(['assistant', 'model', 'ai', 'bot']);
 const systemLike = new Set(['system', 'developer']);
-const userLike = new Set(['user', 'human', 'function', 'ipython']);
 
 /**
  * The chat roles the conversion to blocks reads on purpose: the MESSAGE roles, `tool`, and the
@@ -39,10 +38,10 @@ export const knownChatRoles: readonly string[] = Object.freeze([
  * ```
  */
 export function isKnownChatRole(role: string): boolean {
-  if (role === 'tool') return true;
-  const lower = role.toLowerCase();
-  return assistantLike.has(lower) || systemLike.has(lower) || userLike.has(lower);
+  return role === 'tool' || caseless.has(role.toLowerCase());
 }
+
+const caseless = new Set(knownChatRoles.filter((role) => role !== 'tool'));
 
 /**
  * The MESSAGE block role (seed 002 allows only `system`, `user`, `assistant`) closest to a chat
