@@ -183,6 +183,35 @@ describe('tracewarden push', () => {
     expect(report.problems).toMatchObject([{ line: 11, code: 'SKIPPED' }]);
   });
 
+  it('reports blocks of an unknown sub_type once per value, not once per block, and pushes the rest', async () => {
+    const file = join(temporary, 'unknown-sub-type.jsonl');
+    const at = '2025-01-31T12:00:00.000Z';
+    const block = (id: string, subType: string, parent: string | null, payload: object) =>
+      `${JSON.stringify({ id, trace_id: 'tr_subtype', sub_type: subType, parent_block_id: parent, created_at: at, payload })}\n`;
+    writeFileSync(
+      file,
+      block('tb_1', 'MESSAGE', null, { role: 'assistant', content: 'hi' }) +
+        block('tb_2', 'TOOL_CALLL', 'tb_1', { name: 'a', arguments: {} }) +
+        block('tb_3', 'TOOL_CALLL', 'tb_1', { name: 'b', arguments: {} }) +
+        block('tb_4', 'TOOL_CALLL', 'tb_1', { name: 'c', arguments: {} }) +
+        block('tb_5', 'thought', 'tb_1', { text: 'x' }),
+    );
+    const { code, stdout } = await push([file, '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      problems: { line: number; code: string; address: string; message: string }[];
+    };
+    expect(report.problems).toMatchObject([
+      { line: 2, code: 'UNKNOWN_SUB_TYPE', address: 'tr_subtype/tb_2' },
+      { line: 5, code: 'UNKNOWN_SUB_TYPE', address: 'tr_subtype/tb_5' },
+    ]);
+    expect(report.problems[0]?.message).toContain('"TOOL_CALLL": 3 blocks, not pushed');
+    const stored = (await get('/v1/organizations/default/traces/tr_subtype/blocks')) as {
+      blocks: { id: string }[];
+    };
+    expect(stored.blocks.map((stored) => stored.id)).toEqual(['tb_1']);
+  });
+
   it('lets the collector time blocks the file gives no created_at, and a re-push stays a no-op', async () => {
     const file = join(temporary, 'untimed.jsonl');
     writeFileSync(

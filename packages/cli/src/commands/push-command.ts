@@ -12,6 +12,7 @@ import {
   parsePositiveInteger,
 } from '../program/shared-options.js';
 import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
+import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 
 /** Options of {@link pushFiles} (the `push` command's flags). */
 export interface PushOptions {
@@ -356,6 +357,8 @@ export async function pushFiles(
     });
   }
 
+  // blocks of an unknown sub_type are not pushed: one problem per value, not one per block
+  const unknownSubTypes = createUnknownSubTypeTally('not pushed');
   let result: Awaited<ReturnType<typeof forEachTrace>>;
   try {
     result = await forEachTrace(
@@ -366,6 +369,8 @@ export async function pushFiles(
         maxLineBytes: options.maxLineBytes,
         maxOpenTraces: options.maxOpenTraces,
         contentIds: true,
+        onUnknownSubType: (file, found) =>
+          unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address }),
         onSkip: (file, skip) => {
           report.problems.push({
             file,
@@ -386,6 +391,8 @@ export async function pushFiles(
     throw error;
   }
   report.interrupted = result.interrupted || context.signal.aborted;
+  for (const { code, file, line, address, message } of unknownSubTypes.warnings())
+    await problem({ file, line, address, code, message });
   if (!report.interrupted) await sink.close();
   if (!report.interrupted && options.dataset !== undefined)
     report.dataset = await fileUnderDataset(target, options.dataset, [...pushedTraceIds]);
