@@ -75,7 +75,11 @@ export interface CircuitBreakerStore {
   reset(key?: string): MaybePromise<void>;
 }
 
-interface Breaker {
+/**
+ * One key's breaker in the in-memory store (read by the guard's quiet plan).
+ * @internal
+ */
+export interface MemoryBreaker {
   state: CircuitState;
   failures: number;
   successes: number;
@@ -87,7 +91,8 @@ interface Breaker {
   closedAdmission: MemoryAdmission;
 }
 
-interface MemoryAdmission extends CircuitAdmission {
+/** @internal */
+export interface MemoryAdmission extends CircuitAdmission {
   readonly generation: number;
 }
 
@@ -102,6 +107,16 @@ const memoryStores = new WeakSet<CircuitBreakerStore>();
  */
 export function storeIgnoresTimeOfClosedSuccess(store: CircuitBreakerStore): boolean {
   return memoryStores.has(store);
+}
+
+/**
+ * The store as the in-memory class, when it is one made by `createMemoryCircuitBreakerStore`.
+ * @internal
+ */
+export function asMemoryCircuitBreakerStore(
+  store: CircuitBreakerStore,
+): MemoryCircuitBreakerStore | undefined {
+  return memoryStores.has(store) ? (store as MemoryCircuitBreakerStore) : undefined;
 }
 
 const closedAdmission = (generation: number): MemoryAdmission =>
@@ -125,16 +140,32 @@ export function createMemoryCircuitBreakerStore(): CircuitBreakerStore {
 /**
  * The in-memory store as a class: every guard's store shares one set of methods, so the guard's
  * call sites stay monomorphic (closures made per store would make them polymorphic).
+ * @internal
  */
-class MemoryCircuitBreakerStore implements CircuitBreakerStore {
-  private readonly breakers = new Map<string, Breaker>();
+export class MemoryCircuitBreakerStore implements CircuitBreakerStore {
+  private readonly breakers = new Map<string, MemoryBreaker>();
   // one counter for the whole store, so an admission from before a reset never matches again
   private generations = 0;
   // one-entry cache: a guard asks for the same key on acquire and record (a Map lookup each)
   private lastKey: string | undefined = undefined;
-  private lastBreaker: Breaker | undefined = undefined;
+  private lastBreaker: MemoryBreaker | undefined = undefined;
 
-  private get(key: string): Breaker {
+  /**
+   * Bumped by every {@link reset}: a breaker held across calls (the guard's quiet plan) is the
+   * key's own only while this is unchanged.
+   * @internal
+   */
+  resets = 0;
+
+  /**
+   * The breaker of `key`, made when missing (as `acquire` does).
+   * @internal
+   */
+  breakerOf(key: string): MemoryBreaker {
+    return this.get(key);
+  }
+
+  private get(key: string): MemoryBreaker {
     if (key === this.lastKey) return this.lastBreaker!;
     let breaker = this.breakers.get(key);
     if (breaker === undefined) {
@@ -155,7 +186,12 @@ class MemoryCircuitBreakerStore implements CircuitBreakerStore {
     return breaker;
   }
 
-  private move(breaker: Breaker, to: CircuitState, at: number, reason: string): CircuitTransition {
+  private move(
+    breaker: MemoryBreaker,
+    to: CircuitState,
+    at: number,
+    reason: string,
+  ): CircuitTransition {
     const transition: CircuitTransition = { from: breaker.state, to, at, reason };
     breaker.state = to;
     breaker.generation = ++this.generations;
@@ -232,6 +268,7 @@ class MemoryCircuitBreakerStore implements CircuitBreakerStore {
   }
 
   reset(key?: string): void {
+    this.resets++;
     this.lastKey = undefined;
     this.lastBreaker = undefined;
     if (key === undefined) this.breakers.clear();

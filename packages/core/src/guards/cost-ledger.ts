@@ -123,6 +123,20 @@ export class MemoryCostLedger implements CostLedger {
   // one-entry cache: reserve and settle of a call look up the same session (a Map lookup each)
   private lastSessionId: string | undefined = undefined;
   private lastSnapshot: LedgerSnapshot | undefined = undefined;
+  /**
+   * Bumped by every {@link reset}: a snapshot held across calls (the guard's quiet plan) is the
+   * session's own only while this is unchanged.
+   * @internal
+   */
+  resets = 0;
+
+  /**
+   * The live figures of a session, made when missing (as every method does).
+   * @internal
+   */
+  snapshotOf(sessionId: string): LedgerSnapshot {
+    return this.get(sessionId);
+  }
 
   private get(sessionId: string): LedgerSnapshot {
     if (sessionId === this.lastSessionId) return this.lastSnapshot!;
@@ -245,6 +259,7 @@ export class MemoryCostLedger implements CostLedger {
   }
 
   reset(sessionId?: string): void {
+    this.resets++;
     this.lastSessionId = undefined;
     this.lastSnapshot = undefined;
     if (sessionId === undefined) this.sessions.clear();

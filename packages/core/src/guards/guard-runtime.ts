@@ -27,6 +27,7 @@ import type {
 } from './guard-options.js';
 import { MemoryBudget } from './memory-budget.js';
 import { nextCallId } from './next-call-id.js';
+import { type QuietPlan, quietPlanOf } from './quiet-plan.js';
 import type { RateLimitStore, TokenBucketLimit } from './rate-limit-store.js';
 import { resolveCircuitBreaker } from './resolve-circuit-breaker.js';
 import { type ResolvedRateLimit, resolveRateLimit } from './resolve-rate-limit.js';
@@ -129,6 +130,8 @@ export class GuardRuntime {
   /** The in-memory budget of a {@link quiet} guard, and its fixed cost per call. */
   readonly plainBudget: MemoryBudget<unknown> | undefined = undefined;
   readonly plainCost: number = 0;
+  /** Steps 1–3 and 8–9 of calls without invoke options, on the in-memory stores' state (quiet-plan.ts). */
+  readonly quietPlan: QuietPlan | undefined;
 
   constructor(fn: (...args: unknown[]) => unknown, options: GuardOptions) {
     this.fn = fn;
@@ -236,6 +239,7 @@ export class GuardRuntime {
             sessionId: options.sessionId,
             force: this.budget.limits.onExceed !== 'block',
           });
+    this.quietPlan = quietPlanOf(this);
   }
 
   /**

@@ -56,7 +56,11 @@ export function guard<Args extends unknown[], Result>(
 ): GuardedFunction<ToolArgs<Args>, Result> {
   checkGuardArguments(fn, options);
   const runtime = new GuardRuntime(fn as (...args: unknown[]) => unknown, options as GuardOptions);
-  const guarded = (...args: unknown[]) => runtime.run(args, undefined);
+  const plan = runtime.quietPlan;
+  const guarded =
+    plan === undefined
+      ? (...args: unknown[]) => runtime.run(args, undefined)
+      : (...args: unknown[]) => plan.run(args);
   // `breakerState` is one shared getter: a getter made per function would give each guarded
   // function its own hidden class, which lives in old space and is a root for the young-
   // generation GC (keeping every guard, its tracer and its trace alive until a full GC)

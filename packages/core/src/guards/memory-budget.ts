@@ -34,6 +34,23 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 type Exceeded = 'per_call' | 'session_cost' | 'session_calls';
 
 /**
+ * A budget's terms for the guard's quiet plan (see `MemoryBudget.plainTerms`), in micro-USD.
+ * @internal
+ */
+export interface PlainBudgetTerms {
+  readonly ledger: MemoryCostLedger;
+  /** Held per call. */
+  readonly estimate: number;
+  /** Charged per call. */
+  readonly cost: number;
+  readonly maxSpend: number;
+  readonly maxCalls: number;
+  /** Spend and calls from which a settlement may alert: the general code settles those. */
+  readonly alertSpend: number;
+  readonly alertCalls: number;
+}
+
+/**
  * The budget as a class: every budget shares one set of methods, so a guard's call sites stay
  * monomorphic across budgets (closures made per budget would make them polymorphic).
  * @internal
@@ -373,6 +390,31 @@ export class MemoryBudget<Result> implements Budget<Result> {
     const estimate = this.estimate;
     if (this.maxPerCall !== undefined && estimate > this.maxPerCall) return false;
     return this.memoryLedger!.holdBare(sessionId, estimate, this.maxPerSession, this.maxCalls);
+  }
+
+  /**
+   * What the guard's quiet plan needs to hold and settle a call of this budget itself: the
+   * in-memory ledger and the limits `holdPlainly` and `settlePlainly` compare with, an absent
+   * limit as Infinity. Undefined unless every call is priced at a fixed cost within
+   * `maxCostPerCall` (see {@link plainCallCost}).
+   * @internal
+   */
+  plainTerms(): PlainBudgetTerms | undefined {
+    const cost = this.plainCallCost();
+    const maxPerCall = this.maxPerCall ?? Number.POSITIVE_INFINITY;
+    if (cost === undefined || this.estimate > maxPerCall || cost > maxPerCall) return undefined;
+    const { maxPerSession, maxCalls, alertThreshold } = this;
+    return Object.freeze({
+      ledger: this.memoryLedger!,
+      estimate: this.estimate,
+      cost,
+      maxSpend: maxPerSession ?? Number.POSITIVE_INFINITY,
+      maxCalls: maxCalls ?? Number.POSITIVE_INFINITY,
+      // the same products settlePlainly computes, so both compare alike
+      alertSpend:
+        maxPerSession === undefined ? Number.POSITIVE_INFINITY : alertThreshold * maxPerSession,
+      alertCalls: maxCalls === undefined ? Number.POSITIVE_INFINITY : alertThreshold * maxCalls,
+    });
   }
 
   /** What a session has spent, now (in-memory ledger). @internal */

@@ -33,9 +33,64 @@ export interface MemoryRateLimitStore extends RateLimitStore {
   readonly size: number;
 }
 
-interface BucketState {
+/**
+ * One key's buckets in an in-memory store: tokens per limit, and the time they were counted at.
+ * @internal
+ */
+export interface BucketState {
   tokens: number[];
   last: number;
+}
+
+/**
+ * Takes one token from every bucket of `state`, or none: {@link RateLimitStore.take} once the
+ * key's state is found (the guard's quiet plan calls it with the state it holds).
+ * @internal
+ */
+export function takeFrom(
+  state: BucketState,
+  limits: readonly TokenBucketLimit[],
+  now: number,
+): number {
+  const elapsed = now > state.last ? now - state.last : 0;
+  state.last = Math.max(now, state.last);
+  const tokens = state.tokens;
+  let wait = 0;
+  for (let i = 0; i < limits.length; i++) {
+    const limit = limits[i]!;
+    let available = tokens[i] ?? limit.capacity;
+    available = Math.min(limit.capacity, available + elapsed * limit.refillPerMs);
+    tokens[i] = available;
+    if (available < 1) {
+      const needed = (1 - available) / limit.refillPerMs;
+      if (needed > wait) wait = needed;
+    }
+  }
+  // tolerate float error in the refill rate (1 / 3.6e6 per ms) so an hour is 3,600,000 ms, not one more
+  if (wait > 0) return Math.max(1, Math.ceil(wait - 1e-6));
+  for (let i = 0; i < limits.length; i++) tokens[i] = (tokens[i] as number) - 1;
+  return 0;
+}
+
+/**
+ * The buckets of a store made by {@link createMemoryRateLimitStore}, for the guard's quiet plan.
+ * @internal
+ */
+export interface MemoryBuckets {
+  /** The state of `key`, made (full, counted at `now`) when missing, as `take` makes it. */
+  stateOf(key: string, limits: readonly TokenBucketLimit[], now: number): BucketState;
+  /** Bumped by every `reset`: a state held across calls is the key's own only while unchanged. */
+  readonly resets: number;
+}
+
+const memoryBuckets = new WeakMap<RateLimitStore, MemoryBuckets>();
+
+/**
+ * The buckets of `store` when it is an in-memory store made by {@link createMemoryRateLimitStore}.
+ * @internal
+ */
+export function memoryBucketsOf(store: RateLimitStore): MemoryBuckets | undefined {
+  return memoryBuckets.get(store);
 }
 
 /**
@@ -52,8 +107,9 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   // one-entry cache: a busy guard asks for the same key call after call
   let lastKey: string | undefined;
   let lastState: BucketState | undefined;
-  return {
-    take(key, limits, now) {
+  const internals = {
+    resets: 0,
+    stateOf(key: string, limits: readonly TokenBucketLimit[], now: number): BucketState {
       let state = key === lastKey ? lastState : buckets.get(key);
       if (state === undefined) {
         state = { tokens: limits.map((l) => l.capacity), last: now };
@@ -61,26 +117,15 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       }
       lastKey = key;
       lastState = state;
-      const elapsed = now > state.last ? now - state.last : 0;
-      state.last = Math.max(now, state.last);
-      const tokens = state.tokens;
-      let wait = 0;
-      for (let i = 0; i < limits.length; i++) {
-        const limit = limits[i]!;
-        let available = tokens[i] ?? limit.capacity;
-        available = Math.min(limit.capacity, available + elapsed * limit.refillPerMs);
-        tokens[i] = available;
-        if (available < 1) {
-          const needed = (1 - available) / limit.refillPerMs;
-          if (needed > wait) wait = needed;
-        }
-      }
-      // tolerate float error in the refill rate (1 / 3.6e6 per ms) so an hour is 3,600,000 ms, not one more
-      if (wait > 0) return Math.max(1, Math.ceil(wait - 1e-6));
-      for (let i = 0; i < limits.length; i++) tokens[i] = (tokens[i] as number) - 1;
-      return 0;
+      return state;
+    },
+  };
+  const store: MemoryRateLimitStore = {
+    take(key, limits, now) {
+      return takeFrom(internals.stateOf(key, limits, now), limits, now);
     },
     reset(key) {
+      internals.resets++;
       lastKey = undefined;
       lastState = undefined;
       if (key === undefined) buckets.clear();
@@ -90,6 +135,8 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       return buckets.size;
     },
   };
+  memoryBuckets.set(store, internals);
+  return store;
 }
 
 /**

@@ -88,6 +88,11 @@ export function runFastPath(rt: GuardRuntime, s: CallState): Promise<unknown> {
     const wait = bucketStore.take(rt.bucketKey, rt.bucketLimits, s.startMs);
     if (wait !== 0) return runGeneralPath(rt, s, 2, wait);
   }
+  return fromBudget(rt, s);
+}
+
+/** Step 3 on: the budget's reservation, then the first attempt (see {@link runFastPath}). */
+export function fromBudget(rt: GuardRuntime, s: CallState): Promise<unknown> {
   // 3. budget reservation
   const budget = rt.budget;
   const plain = rt.plainBudget;
@@ -144,7 +149,8 @@ function firstFulfilled(this: CallState, value: unknown): unknown {
   return succeeded(this.runtime, this, value);
 }
 
-function firstRejected(this: CallState, error: unknown): Promise<unknown> {
+/** The first attempt's rejection handler (bound to the call). */
+export function firstRejected(this: CallState, error: unknown): Promise<unknown> {
   return resume(this.runtime, this, error);
 }
 
@@ -157,7 +163,7 @@ function raceRejected(this: FirstAttemptRace, error: unknown): void {
 }
 
 /** The fast path's first attempt succeeded: steps 8–10. */
-function succeeded(rt: GuardRuntime, s: CallState, value: unknown): unknown {
+export function succeeded(rt: GuardRuntime, s: CallState, value: unknown): unknown {
   if (s.track) {
     const end = rt.tick();
     const duration = end - s.attemptStart;
@@ -234,7 +240,7 @@ function fastSettled(
 }
 
 /** The fast path's first attempt failed: retries and the remaining steps on the general path. */
-async function resume(rt: GuardRuntime, s: CallState, error: unknown): Promise<unknown> {
+export async function resume(rt: GuardRuntime, s: CallState, error: unknown): Promise<unknown> {
   if (s.heldPlainly) adoptPlainHold(rt, s);
   await executeAttempts(rt, s, true, error);
   return completeCall(rt, s);
