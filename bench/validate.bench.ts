@@ -12,8 +12,10 @@
  * `validateBlocks` and `createBlockValidator`, e.g. an older checkout's
  * `packages/core/src/validation/index.ts`) interleaved with this one, for an A/B in one process;
  * it may be given several times (each subject is then named by its module's folder).
- * `--rounds N` sets the rounds per case (default 60); `--dump <folder>` writes each case's lines
- * to a JSONL file there (for `node --cpu-prof` runs) and stops.
+ * `--rounds N` sets the rounds per case (default 60); `--only <text>` keeps the cases whose row
+ * (`validator.acceptLine small one trace in order`) contains the text, e.g. `small` or `accept`;
+ * `--dump <folder>` writes each case's lines to a JSONL file there (for `node --cpu-prof` runs)
+ * and stops.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -299,6 +301,20 @@ function windowOf(lines: string[]): Window {
   return { lines, traceIds, slots };
 }
 
+/** The API a case's row names. */
+function apiName(testCase: Case): string {
+  return testCase.api === 'validateBlocks'
+    ? 'validateBlocks(array)'
+    : testCase.input === 'lines'
+      ? 'validator.acceptLine'
+      : 'validator.accept';
+}
+
+/** A case's row as `--only` matches it: api, blocks, layout and order. */
+function rowName(testCase: Case): string {
+  return `${apiName(testCase)} ${testCase.size} ${testCase.layout} ${testCase.order}`;
+}
+
 /** Parse + validate of a window with one subject; throws if any generated block is rejected. */
 function validator(subject: Subject, testCase: Case): (window: Window) => unknown {
   if (testCase.api === 'validateBlocks') {
@@ -422,6 +438,10 @@ async function main(): Promise<void> {
           lines: caseLines(size, layout, 'in order', counts[size], windows[size]),
         });
   }
+  const only = argument('--only');
+  if (only !== undefined)
+    for (let c = cases.length - 1; c >= 0; c--)
+      if (!rowName(cases[c] as Case).includes(only)) cases.splice(c, 1);
   const dump = argument('--dump');
   if (dump !== undefined) {
     mkdirSync(dump, { recursive: true });
@@ -502,11 +522,7 @@ async function main(): Promise<void> {
       testCase.lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0) /
       testCase.lines.length;
     return [
-      testCase.api === 'validateBlocks'
-        ? 'validateBlocks(array)'
-        : testCase.input === 'lines'
-          ? 'validator.acceptLine'
-          : 'validator.accept',
+      apiName(testCase),
       testCase.input,
       `${testCase.size}`,
       testCase.layout,

@@ -1,3 +1,4 @@
+import { isAfterInShortlex } from '../text/is-after-in-shortlex.js';
 import type { DraftBlock } from './draft-block.js';
 
 /** How many of the calls since the last MESSAGE are looked at for a parent. */
@@ -5,7 +6,12 @@ const recentCallSlots = 8;
 
 /** The call ids of one trace's TOOL_CALLs, and the `seq`s of each call's results. */
 interface TraceCalls {
-  calls: Set<string>;
+  // Call ids are hashed only from the first one that does not come after every earlier one in
+  // shortlex order (`maxCallId`): until then they are new by that order alone and wait in
+  // `callIds` (an array push, not a Set insertion), as counter-suffixed ids always do.
+  calls: Set<string> | undefined;
+  callIds: string[];
+  maxCallId: string;
   // a number while a call has one result seq (nearly always), a Set from the second on
   seqs: Map<string, number | Set<number>>;
 }
@@ -89,10 +95,17 @@ export class BatchIndex {
     if (typeof callId !== 'string' || callId === '') return;
     const trace = this.#traceOf(draft.trace_id as string);
     if (subType === 'TOOL_CALL') {
-      const calls = trace.calls;
-      const before = calls.size;
-      calls.add(callId);
-      if (calls.size === before) this.mayClash = true;
+      if (isAfterInShortlex(callId, trace.maxCallId)) {
+        trace.maxCallId = callId;
+        if (trace.calls === undefined) trace.callIds.push(callId);
+        else trace.calls.add(callId);
+      } else {
+        const calls = trace.calls ?? new Set(trace.callIds);
+        trace.calls = calls;
+        const before = calls.size;
+        calls.add(callId);
+        if (calls.size === before) this.mayClash = true;
+      }
     } else if (subType === 'TOOL_RESULT') {
       const seq = draft.payload.seq;
       if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0) {
@@ -147,7 +160,7 @@ export class BatchIndex {
     if (traceId === this.#traceId) return this.#trace as TraceCalls;
     let trace = this.#traces.get(traceId);
     if (trace === undefined) {
-      trace = { calls: new Set(), seqs: new Map() };
+      trace = { calls: undefined, callIds: [], maxCallId: '', seqs: new Map() };
       this.#traces.set(traceId, trace);
     }
     this.#traceId = traceId;

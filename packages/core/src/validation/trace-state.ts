@@ -1,5 +1,6 @@
 import { TraceError } from '../errors/index.js';
 import type { Block, ToolCallBlock } from '../model/index.js';
+import { isAfterInShortlex } from '../text/is-after-in-shortlex.js';
 import { asTraceError } from './as-trace-error.js';
 import { blockTypeOf } from './block-type-of.js';
 import { checkObjectField } from './check-serialisable.js';
@@ -21,9 +22,12 @@ export class TraceState {
   readonly limits: Readonly<BlockLimits>;
   traceId: string | undefined;
   readonly blocks = new Map<string, Block>();
-  // The call-id index is built lazily, as the id index is: a call id that sorts after every
-  // call id entered so far (`maxCallId`) is new without a lookup, so the guard's counter-suffixed
-  // call ids never touch the map while recording. `calls` holds every accepted TOOL_CALL except
+  // The call-id index is built lazily, as the id index is: a call id that comes after every
+  // call id entered so far (`maxCallId`) in shortlex order (longer later, then `>`) is new without
+  // a lookup, so counter-suffixed call ids (the guard's, parseTrace's `call_<event>_<call>`, also
+  // past `call_9` -> `call_10`) never touch the map. With `>` alone, a trace's eleventh such call
+  // id went to the map, and so did every later one: in situ, ~0.03-0.07 of a small block's
+  // JSON.parse (bench/validate.bench.ts, decision 070). `calls` holds every accepted TOOL_CALL except
   // those in `order[callsIndexed..]`, which `callIndex()` adds before any lookup by call id.
   // Inserting each guarded call's id was 8–11% of a guarded call traced into a memory sink
   // (bench/guards.bench.ts, decision 080, third pass).
@@ -89,7 +93,7 @@ export class TraceState {
 
   /** The accepted (or entered) TOOL_CALL with this call id. */
   toolCall(callId: string): ToolCallBlock | undefined {
-    return callId > this.maxCallId ? undefined : this.callIndex().get(callId);
+    return isAfterInShortlex(callId, this.maxCallId) ? undefined : this.callIndex().get(callId);
   }
 
   /** The accepted (or entered) block with this id; `pending` drafts were entered in this batch. */
@@ -147,7 +151,7 @@ export class TraceState {
     if (draft.sub_type === 'TOOL_CALL') {
       const callId = draft.payload.call_id as string;
       // after every call id entered so far, pending ones included: new without a lookup
-      if (callId > this.maxCallId) {
+      if (isAfterInShortlex(callId, this.maxCallId)) {
         this.maxCallId = callId;
         return;
       }
