@@ -321,6 +321,68 @@ raise "mail leaves the company" if:
   });
 });
 
+describe('tracewardenAgentMiddleware: a tool that throws', () => {
+  function explodingModel() {
+    return fakeModel()
+      .respond(
+        aiMessage({
+          content: '',
+          tool_calls: [{ name: 'explode', args: {}, id: 'call_x', type: 'tool_call' }],
+        }),
+      )
+      .respond(aiMessage({ content: 'The tool failed.' }));
+  }
+
+  function toolMessages(messages: readonly { getType(): string }[]): ToolMessage[] {
+    return messages.filter((message) => message.getType() === 'tool') as ToolMessage[];
+  }
+
+  it('hands the model the same error ToolMessage as an agent without middleware, and records the failure', async () => {
+    const bare = await createAgent({ model: explodingModel(), tools: [explode] }).invoke({
+      messages: [new HumanMessage('Go')],
+    });
+    const tracer = createTracer();
+    const traced = await createAgent({
+      model: explodingModel(),
+      tools: [explode],
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+    }).invoke({ messages: [new HumanMessage('Go')] });
+    const [expected] = toolMessages(bare.messages);
+    const [got] = toolMessages(traced.messages);
+    expect(expected?.status).toBe('error');
+    expect(got?.status).toBe('error');
+    expect(got?.content).toBe(expected?.content);
+    expect(got?.tool_call_id).toBe('call_x');
+    expect(traced.messages.at(-1)?.content).toBe('The tool failed.');
+    const result = expectSoundTrace(tracer).find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.call_id).toBe('call_x');
+    expect(String(result?.payload.output)).toContain('tool exploded');
+    expect(result?.metadata).toMatchObject({ status: 'failure' });
+  });
+
+  it("with onToolError: 'throw' rejects the run with the tool's error, recorded as a failure", async () => {
+    const tracer = createTracer();
+    const agent = createAgent({
+      model: explodingModel(),
+      tools: [explode],
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false, onToolError: 'throw' })],
+    });
+    const error = await agent.invoke({ messages: [new HumanMessage('Go')] }).then(
+      () => undefined,
+      (reason: unknown) => reason as { message?: string; cause?: { message?: string } },
+    );
+    expect(`${error?.message} ${error?.cause?.message}`).toContain('tool exploded');
+    const result = expectSoundTrace(tracer).find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.metadata).toMatchObject({ status: 'failure' });
+  });
+
+  it('rejects an onToolError that is not message or throw', () => {
+    expect(() =>
+      tracewardenAgentMiddleware({ onToolError: 'ignore' as unknown as 'throw' }),
+    ).toThrow(/onToolError/);
+  });
+});
+
 describe('tracewardenAgentMiddleware: tool calls no model call proposed', () => {
   /** An outer middleware that swaps the model's call for one the model never proposed. */
   const swapCall = createMiddleware({

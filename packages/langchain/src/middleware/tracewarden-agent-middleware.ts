@@ -41,6 +41,17 @@ import {
  */
 export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
   /**
+   * What the agent gets when a tool throws. `'message'`: the failure is recorded and the model
+   * reads the error `ToolMessage` (`status: 'error'`) that `createAgent`'s tool node makes when
+   * no middleware wraps tool calls, so adding this middleware does not change what the agent
+   * does (LangChain treats any error that leaves a `wrapToolCall` middleware as fatal to the run).
+   * `'throw'`: the failure is recorded and the error goes on to the middleware outside this one
+   * (a retry middleware placed before this one sees it) and, unhandled, rejects the run.
+   * Interrupts, aborts of the run and tool-input errors always go on to LangChain.
+   * @default 'message'
+   */
+  onToolError?: 'message' | 'throw' | undefined;
+  /**
    * Makes the trace of an agent run that continues no recorded conversation (when no `tracer`
    * is given and no `withTrace` encloses the run).
    * @default `createTracer()` (the last 100 are in the middleware's `tracers`)
@@ -81,6 +92,8 @@ export interface AgentModelRequest {
 export interface AgentToolCallRequest {
   /** The model's tool call. */
   toolCall: { id?: string | undefined; name: string; args: Record<string, unknown> };
+  /** The run's runtime: its abort signal. */
+  runtime?: { signal?: AbortSignal | undefined } | undefined;
 }
 
 /**
@@ -110,10 +123,11 @@ export interface TracewardenAgentMiddleware {
     handler: (request: never) => Answer | PromiseLike<Answer>,
   ): Promise<Answer>;
   /**
-   * Records one tool call's result, or answers a refused call with its refusal `ToolMessage`.
+   * Records one tool call's result, or answers a refused call with its refusal `ToolMessage`
+   * (and, with `onToolError: 'message'`, a failed call with its error `ToolMessage`).
    * @param request - the agent's tool-call request
    * @param handler - runs the tool (and the middleware inside this one)
-   * @returns the tool's result, or the refusal
+   * @returns the tool's result, the refusal or the error message
    */
   wrapToolCall<Result>(
     request: AgentToolCallRequest,
@@ -170,6 +184,24 @@ function stopped(handle: ModelCallHandle): Promise<never> {
   });
 }
 
+/**
+ * Whether a tool call's error is the tool's own failure, which `createAgent` hands to the model
+ * when no middleware wraps tool calls: not a LangGraph interrupt or bubble-up (control flow), not
+ * a tool-input error (LangChain's `ToolInvocationError`, which its tool node answers itself), and
+ * not the run being aborted. Read by shape: `langchain` is an optional peer, never loaded here.
+ */
+function isToolFailure(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal?.aborted === true) return false;
+  if (typeof error !== 'object' || error === null) return true;
+  const fields = error as { is_bubble_up?: unknown; name?: unknown; '~brand'?: unknown };
+  return (
+    fields.is_bubble_up !== true &&
+    fields.name !== 'GraphInterrupt' &&
+    fields.name !== 'NodeInterrupt' &&
+    fields['~brand'] !== 'ToolInvocationError'
+  );
+}
+
 function isEmpty(content: unknown): boolean {
   return (
     content === undefined ||
@@ -188,12 +220,15 @@ function isEmpty(content: unknown): boolean {
  *   latency), and checks the proposed tool calls against `policy` before any tool runs.
  * - `wrapToolCall`: records each tool's result under its TOOL_CALL; in `refuse` mode a call the
  *   policy blocked is answered with a refusal `ToolMessage` (`status: 'error'`) and never runs.
+ *   A tool that throws is recorded as a failed TOOL_RESULT and, by default (`onToolError`), the
+ *   model reads the error as it would without this middleware.
  *
  * One trace per agent run (a run that re-sends a recorded conversation continues its trace),
  * unless `tracer` is given or a `withTrace` encloses the run. Tools wrapped with `guardTools`
  * record their guard decisions into the same trace.
  *
- * @param options - tracer, guards, timeout, policy and its mode, pricing, tracer factory
+ * @param options - tracer, guards, timeout, policy and its mode, pricing, tracer factory,
+ *   what a tool's error becomes
  * @returns the middleware, for `createAgent({ middleware: [...] })`
  * @throws ConfigurationError (`INVALID_OPTIONS`) for an unknown option or a wrong value
  * @example
@@ -211,8 +246,12 @@ export function tracewardenAgentMiddleware(
 ): TracewardenAgentMiddleware {
   const runtime = createAdapterRuntime(options, {
     entryPoint: 'tracewardenAgentMiddleware',
-    extraOptions: { tracerFactory: optionChecks.function },
+    extraOptions: {
+      tracerFactory: optionChecks.function,
+      onToolError: optionChecks.oneOf('message', 'throw'),
+    },
   });
+  const toolErrorsAsMessages = options?.onToolError !== 'throw';
   const refuse = runtime.recorder.hasPolicy && runtime.recorder.onPolicyViolation === 'refuse';
   const unlinkedPolicy: UnlinkedCallPolicy | undefined =
     options?.policy === undefined
@@ -335,7 +374,14 @@ export function tracewardenAgentMiddleware(
       result = await withTrace(tracer, () => handler(request as never));
     } catch (error) {
       record(tracer, failedToolResultOf(error, run));
-      throw error;
+      if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) throw error;
+      // what createAgent's tool node answers a failed tool with when no middleware wraps it
+      return new ToolMessage({
+        content: `${String(error)}\n Please fix your mistakes.`,
+        tool_call_id: id,
+        name: call.name,
+        status: 'error',
+      });
     }
     record(tracer, toolResultOf(result, run));
     return result;
