@@ -71,7 +71,9 @@ export function usageMetadata(usage: ModelUsage): Record<string, number> {
 export function errorSummary(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
     const summary: Record<string, unknown> = { type: errorType(error), message: error.message };
-    const status = (error as { status?: unknown }).status;
+    // `status` (OpenAI's SDK, LangChain) or `statusCode` (the AI SDK's APICallError)
+    const fields = error as { status?: unknown; statusCode?: unknown };
+    const status = fields.status ?? fields.statusCode;
     if (typeof status === 'number' || typeof status === 'string') summary.status = status;
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string') summary.code = code;
