@@ -108,6 +108,9 @@ describe('ChatOpenAI over HTTP (scripted server)', () => {
           Number((first?.metadata.cost as { cost_usd?: unknown } | undefined)?.cost_usd),
         ).toBeGreaterThan(0);
         expect(typeof second?.metadata.response_id).toBe('string');
+        // as wrapOpenAI records them: chat completions' finish_reason, the Responses API's status
+        expect(first?.metadata.finish_reason).toBe(useResponsesApi ? 'completed' : 'tool_calls');
+        expect(second?.metadata.finish_reason).toBe(useResponsesApi ? 'completed' : 'stop');
         if (streamed) expect(typeof first?.metadata.time_to_first_token_ms).toBe('number');
       });
 

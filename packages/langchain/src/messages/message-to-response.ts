@@ -116,6 +116,20 @@ function stringField(record: Record<string, unknown> | undefined, key: string): 
 }
 
 /**
+ * The finish reason of an OpenAI Responses API answer (`ChatOpenAI({ useResponsesApi: true })`),
+ * as the OpenAI adapter records it: why it is incomplete, else its status (`completed`).
+ */
+function responsesFinish(metadata: Record<string, unknown> | undefined): string | undefined {
+  if (metadata?.object !== 'response') return undefined;
+  const incomplete = metadata.incomplete_details;
+  const reason =
+    typeof incomplete === 'object' && incomplete !== null
+      ? (incomplete as { reason?: unknown }).reason
+      : undefined;
+  return typeof reason === 'string' ? reason : stringField(metadata, 'status');
+}
+
+/**
  * The recorder's response for an assistant message (`AIMessage` or an aggregated
  * `AIMessageChunk`): text, reasoning, tool calls with the model's ids, usage, model, finish
  * reason, response id.
@@ -143,7 +157,8 @@ export function messageToResponse(
   const finish =
     stringField(metadata, 'finish_reason') ??
     stringField(metadata, 'stop_reason') ??
-    stringField(generationInfo, 'finish_reason');
+    stringField(generationInfo, 'finish_reason') ??
+    responsesFinish(metadata);
   if (finish !== undefined) response.finishReason = finish;
   const id =
     typeof message.id === 'string' && !message.id.startsWith('run-') ? message.id : undefined;
