@@ -24,11 +24,11 @@ export class TraceState {
   readonly blocks = new Map<string, Block>();
   // The call-id index is built lazily, as the id index is: a call id that comes after every
   // call id entered so far (`maxCallId`) in shortlex order (longer later, then `>`) is new without
-  // a lookup, so counter-suffixed call ids (the guard's, parseTrace's `call_<event>_<call>`, also
-  // past `call_9` -> `call_10`) never touch the map. With `>` alone, a trace's eleventh such call
-  // id went to the map, and so did every later one: in situ, ~0.03-0.07 of a small block's
-  // JSON.parse (bench/validate.bench.ts, decision 070). `calls` holds every accepted TOOL_CALL except
-  // those in `order[callsIndexed..]`, which `callIndex()` adds before any lookup by call id.
+  // a lookup, so rising call ids never touch the map: ULIDs, padded counters, and unpadded ones
+  // such as parseTrace's `call_<event>_<call>`. With `>` alone, `call_10` after `call_9` went to
+  // the map, and so did every later one: in situ, 0.02-0.07 of a small block's JSON.parse
+  // (bench/validate.bench.ts, decision 070). `calls` holds every accepted TOOL_CALL except those
+  // in `order[callsIndexed..]`, which `callIndex()` adds before any lookup by call id.
   // Inserting each guarded call's id was 8–11% of a guarded call traced into a memory sink
   // (bench/guards.bench.ts, decision 080, third pass).
   private readonly calls = new Map<string, ToolCallBlock>();
