@@ -160,6 +160,14 @@ raise "no mail" if:
       }
     }
   });
+
+  it('names the function the user called: guardTool(notATool) is not reported as tools[0]', () => {
+    expect(() => guardTool({ name: 'x' } as never)).toThrow(/guardTool\(\).*\btool\b/);
+    expect(() => guardTool({ name: 'x' } as never)).not.toThrow(/tools\[0\]/);
+    expect(() => guardTools([weather, { name: 'x' }] as never)).toThrow(
+      /guardTools\(\).*tools\[1\]/,
+    );
+  });
 });
 
 describe('guardTools and abort signals', () => {

@@ -168,8 +168,21 @@ export function guardTools(
   tools: readonly GuardableTool[],
   options: GuardToolsOptions = {},
 ): readonly GuardableTool[] {
+  return guardToolList(tools, options, 'guardTools');
+}
+
+/**
+ * {@link guardTools}, with errors naming the function the user called: `guardTool(tool)` is
+ * reported as `guardTool()`'s `tool`, not as `guardTools()`'s `tools[0]`.
+ */
+function guardToolList(
+  tools: readonly GuardableTool[],
+  options: GuardToolsOptions,
+  entryPoint: 'guardTools' | 'guardTool',
+): readonly GuardableTool[] {
+  const toolPath = (index: number) => (entryPoint === 'guardTool' ? 'tool' : `tools[${index}]`);
   if (!Array.isArray(tools))
-    throw configurationError('guardTools', 'tools', 'an array of LangChain tools', tools);
+    throw configurationError(entryPoint, 'tools', 'an array of LangChain tools', tools);
   const {
     onGuardError = 'message',
     policy,
@@ -178,26 +191,26 @@ export function guardTools(
     ...guardOptions
   } = options;
   if (onGuardError !== 'message' && onGuardError !== 'throw')
-    throw configurationError('guardTools', 'onGuardError', "'message' or 'throw'", onGuardError);
+    throw configurationError(entryPoint, 'onGuardError', "'message' or 'throw'", onGuardError);
   if (
     policy !== undefined &&
     typeof (policy as { checkToolCall?: unknown } | null)?.checkToolCall !== 'function'
   )
     throw configurationError(
-      'guardTools',
+      entryPoint,
       'policy',
       'a policy (parsePolicy(), or an object with checkToolCall)',
       policy,
     );
   if (onPolicyViolation !== 'throw' && onPolicyViolation !== 'refuse')
     throw configurationError(
-      'guardTools',
+      entryPoint,
       'onPolicyViolation',
       "'throw' or 'refuse'",
       onPolicyViolation,
     );
   if (refusalMessage !== undefined && typeof refusalMessage !== 'function')
-    throw configurationError('guardTools', 'refusalMessage', 'a function', refusalMessage);
+    throw configurationError(entryPoint, 'refusalMessage', 'a function', refusalMessage);
   const unlinkedPolicy: UnlinkedCallPolicy | undefined =
     policy === undefined ? undefined : { policy, mode: onPolicyViolation, refusalMessage };
   const bodies: Record<string, (...args: unknown[]) => unknown> = {};
@@ -206,15 +219,15 @@ export function guardTools(
     const call = (tool as unknown as { _call?: unknown } | null)?._call;
     if (typeof call !== 'function' || typeof tool.name !== 'string')
       throw configurationError(
-        'guardTools',
-        `tools[${index}]`,
+        entryPoint,
+        toolPath(index),
         'a LangChain tool (tool(), DynamicStructuredTool, a StructuredTool subclass)',
         tool,
       );
     if (originals.has(tool.name))
       throw configurationError(
-        'guardTools',
-        `tools[${index}].name`,
+        entryPoint,
+        `${toolPath(index)}.name`,
         'a unique tool name',
         tool.name,
       );
@@ -333,7 +346,7 @@ export function guardTool<Tool extends GuardableTool>(
   tool: Tool,
   options: GuardToolOptions = {},
 ): Tool {
-  return guardTools([tool], options)[0] as Tool;
+  return guardToolList([tool], options, 'guardTool')[0] as Tool;
 }
 
 const reportRefusalRecording = recordingErrorReporter(undefined, 'a refused tool call');
