@@ -152,6 +152,24 @@ describe('review regressions', () => {
     ).toBeUndefined();
   });
 
+  it("the call's settings are recorded as raw.request itself, as wrapOpenAI records them", async () => {
+    const tracer = createTracer();
+    const model = wrapLanguageModel({
+      model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
+      middleware: tracewardenMiddleware({ tracer }),
+    });
+    await generateText({ model, prompt: 'go', temperature: 0.25, maxOutputTokens: 40 });
+    const streamed = streamText({ model, prompt: 'again', temperature: 0.5 });
+    await streamed.text;
+    const [generatedRaw, streamedRaw] = assistants(tracer).map(
+      (block) => (block.raw as { request?: Record<string, unknown> } | undefined)?.request,
+    );
+    expect(generatedRaw).toMatchObject({ temperature: 0.25, maxOutputTokens: 40 });
+    expect(generatedRaw).not.toHaveProperty('request');
+    expect(streamedRaw).toMatchObject({ temperature: 0.5 });
+    expect(streamedRaw).not.toHaveProperty('request');
+  });
+
   it('telemetry toolGuards are checked when given: a typo throws at once', () => {
     expect(() => tracewardenTelemetry({ toolGuards: { retrys: 3 } as never })).toThrow(
       ConfigurationError,

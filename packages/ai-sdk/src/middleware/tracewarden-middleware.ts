@@ -44,17 +44,23 @@ function requestOf(params: LanguageModelV4CallOptions): Record<string, unknown> 
   return request;
 }
 
-/** Names of the offered tools, and those whose `execute` refuses a blocked call itself. */
-function toolsOf(params: LanguageModelV4CallOptions): {
+/** The offered tools' names, and those whose `execute` refuses a blocked call itself. */
+interface OfferedTools {
   names: { name: string }[] | undefined;
-  guarded: Set<string>;
-} {
-  const guarded = new Set<string>();
-  if (params.tools === undefined) return { names: undefined, guarded };
+  /** Made at the first guarded tool (most calls have none). */
+  guarded: Set<string> | undefined;
+}
+
+/** A call without tools: one object for all. */
+const noTools: OfferedTools = { names: undefined, guarded: undefined };
+
+function toolsOf(params: LanguageModelV4CallOptions): OfferedTools {
+  if (params.tools === undefined) return noTools;
+  let guarded: Set<string> | undefined;
   const names = params.tools.map((tool) => {
     const options = (tool as { providerOptions?: Record<string, Record<string, unknown>> })
       .providerOptions;
-    if (options?.tracewarden?.[guardedMarker] === true) guarded.add(tool.name);
+    if (options?.tracewarden?.[guardedMarker] === true) (guarded ??= new Set()).add(tool.name);
     return { name: tool.name };
   });
   return { names, guarded };
@@ -121,7 +127,7 @@ export function tracewardenMiddleware(
       modelId: model.modelId,
       messages: promptToNeutral(params.prompt),
       tools: names,
-      refusesAtTool: (name) => guarded.has(name) || runsThroughTelemetry?.(name) === true,
+      refusesAtTool: (name) => guarded?.has(name) === true || runsThroughTelemetry?.(name) === true,
       request: runtime.recordRaw ? requestOf(params) : noRequest,
       userSignal: own === undefined ? params.abortSignal : own.user,
       stop: own?.stop,
@@ -129,19 +135,8 @@ export function tracewardenMiddleware(
     };
   }
 
-  return {
+  const middleware: LanguageModelV4Middleware = {
     specificationVersion: 'v4',
-    async transformParams({ params }) {
-      if (!stoppable) return params;
-      const stop = new AbortController();
-      const user = params.abortSignal;
-      const next = {
-        ...params,
-        abortSignal: user === undefined ? stop.signal : AbortSignal.any([user, stop.signal]),
-      };
-      signals.set(next, { user, stop });
-      return next;
-    },
     wrapGenerate({ doGenerate, params, model }) {
       const telemetry = telemetryScope.getStore();
       if (tracingOnly && telemetry !== undefined) return doGenerate();
@@ -153,4 +148,19 @@ export function tracewardenMiddleware(
       return streamCall(setup(params, model, true, telemetry), doStream);
     },
   };
+  // Only where something can stop a call: `wrapLanguageModel` awaits a `transformParams` before
+  // every request, a promise hop that would otherwise delay each request for nothing.
+  if (stoppable) {
+    middleware.transformParams = async ({ params }) => {
+      const stop = new AbortController();
+      const user = params.abortSignal;
+      const next = {
+        ...params,
+        abortSignal: user === undefined ? stop.signal : AbortSignal.any([user, stop.signal]),
+      };
+      signals.set(next, { user, stop });
+      return next;
+    };
+  }
+  return middleware;
 }

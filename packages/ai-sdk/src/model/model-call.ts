@@ -45,7 +45,7 @@ function start(setup: ModelCallSetup): ModelCallHandle {
     messages: setup.messages,
     tools: setup.tools,
     stream: setup.stream,
-    raw: setup.runtime.recordRaw ? { request: setup.request } : undefined,
+    raw: setup.runtime.recordRaw ? setup.request : undefined,
     signal: setup.userSignal,
     tracer: setup.tracer,
     keepRefusedCall: (call: ModelToolCall) => setup.refusesAtTool(call.name),
