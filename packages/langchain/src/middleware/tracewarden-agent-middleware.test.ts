@@ -3,7 +3,7 @@ import { fakeModel } from '@langchain/core/testing';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { createTracer, PolicyViolationError, parsePolicy, type Tracer } from '@tracewarden/core';
 import { createAgent, createMiddleware } from 'langchain';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
 import { aiMessage, explode, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from '../handler/index.js';
@@ -318,6 +318,31 @@ raise "mail leaves the company" if:
     expect(result?.payload.call_id).toBe('call_x');
     expect(String(result?.payload.output)).toContain('tool exploded');
     expect(result?.metadata).toMatchObject({ status: 'failure' });
+  });
+});
+
+describe('tracewardenAgentMiddleware with the handler on the same tracer', () => {
+  it('warns once that every answer is recorded twice (TRACEWARDEN_DOUBLE_RECORDING)', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const tracer = createTracer();
+      const agent = createAgent({
+        model: scriptedModel(),
+        tools: [weather],
+        middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+      });
+      await agent.invoke(question(), {
+        callbacks: [new TracewardenCallbackHandler({ tracer, pricing: false })],
+      });
+      const doubles = warn.mock.calls.filter(
+        ([, options]) =>
+          (options as { code?: string } | undefined)?.code === 'TRACEWARDEN_DOUBLE_RECORDING',
+      );
+      expect(doubles).toHaveLength(1);
+      expect(String(doubles[0]?.[0])).toContain('Use one of them');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

@@ -4,6 +4,29 @@ import { rawResponseOf } from '../messages/model-call-info.js';
 import { linkResponse, noteAnswer } from './conversation-links.js';
 import { handOverVerdicts } from './hand-over-verdicts.js';
 
+/** Answers already recorded, with the trace they went into: the same answer twice is a mistake. */
+const recordedAnswers = new WeakMap<object, ModelCallHandle['tracer']>();
+let doubleRecordingWarned = false;
+
+/**
+ * Says once per process that one answer is being recorded a second time into the same trace:
+ * the handler and the agent middleware both attached to one agent (the README says: one of
+ * them), so every answer, and its cost, would count twice.
+ */
+function noteRecorded(message: LooseMessage, tracer: ModelCallHandle['tracer']): void {
+  if (typeof message !== 'object' || message === null) return;
+  if (recordedAnswers.get(message) !== tracer) {
+    recordedAnswers.set(message, tracer);
+    return;
+  }
+  if (doubleRecordingWarned) return;
+  doubleRecordingWarned = true;
+  process.emitWarning(
+    'tracewarden: a model answer was recorded twice into one trace: TracewardenCallbackHandler and tracewardenAgentMiddleware both record this agent (each answer and its cost count twice). Use one of them: the middleware for createAgent (it also enforces), the handler elsewhere.',
+    { code: 'TRACEWARDEN_DOUBLE_RECORDING' },
+  );
+}
+
 /**
  * Ends a model call the handler or the agent middleware recorded: the answer's raw fields (with
  * `recordRaw`), the links that let later runs find this trace (the answer object, when given, and
@@ -25,6 +48,7 @@ export function finishModelCall(
   linkedMessage: unknown,
 ): ModelCallOutcome {
   if (recordRaw) response.raw = rawResponseOf(message);
+  noteRecorded(message, handle.tracer);
   linkResponse(handle.tracer, linkedMessage, response.toolCalls);
   const outcome = handle.finish(response);
   noteAnswer(handle.tracer, outcome.messageBlockId);
