@@ -155,6 +155,37 @@ describe('BlockValidator.acceptLine', () => {
     }
   });
 
+  it('agrees with accept(JSON.parse(line)) on metadata nested about 1,000 deep in objects and arrays (property)', () => {
+    // A line's proof of shallow nesting (parsed-text.ts) on levels of the fewest characters
+    // (`[]`, `{"":}`), `percent` of them arrays spread evenly, around the limit: lines of 2,000 to
+    // 5,000 characters, longer than the length alone settles.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 990, max: 1010 }),
+        fc.nat(100),
+        fc.boolean(),
+        fc.nat(40),
+        (depth, percent, keyed, pad) => {
+          let deep: unknown = 'x'.repeat(pad);
+          for (let i = 0; i < depth; i++)
+            deep = (i * percent) % 100 < percent ? [deep] : keyed ? { k: deep } : { '': deep };
+          const line = JSON.stringify({
+            id: 'tb_1',
+            trace_id: 'tr_1',
+            sub_type: 'MESSAGE',
+            payload: { role: 'user', content: 'hi' },
+            metadata: { deep },
+            created_at: '2025-01-31T12:00:00.000Z',
+          });
+          const fromLine = outcome(() => createBlockValidator().acceptLine(line));
+          const fromObject = outcome(() => createBlockValidator().accept(JSON.parse(line)));
+          expect(fromLine).toEqual(fromObject);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('agrees with accept(JSON.parse(line)) on any block, with small and default limits (property)', () => {
     fc.assert(
       fc.property(anyBlock, fc.boolean(), (block, useSmall) => {
