@@ -16,11 +16,22 @@
  *   trace's `tracer` (it records the TOOL_RESULT, as the handler does).
  * - core's recording alone, next to the same LangChain work: the call without callbacks, then
  *   what the handler asks of core for it (the recorder's start and finish of a model call;
- *   `recordToolResult` with the handler's metadata for a tool call). Its difference to "no
- *   callbacks" is the part of the handler's cost that is core's; the rest (handler minus no-op
- *   minus this) is the adapter's own conversion, run map and the garbage they leave. Called in
- *   a tight loop the same work is 3-5x cheaper: next to LangChain's ~100 µs of code per call
- *   it runs with cold caches (decision 011, session 8).
+ *   `recordToolResult` with the handler's metadata for a tool call). Each has a twin that does
+ *   the same LangChain work and builds the same inputs for core without calling it: core's share
+ *   is the row minus its twin (until session 9 it was the row minus "no callbacks", which
+ *   counted the bench's own inputs as core's: the model row read the answer's `text` getter,
+ *   which converts LangChain's content blocks, where the handler reads `content`, ~8-14 µs per
+ *   call at load 4-7; the tool row's two `performance.now()` and metadata literal a few µs).
+ *   The rest of the handler's cost (handler minus no-op minus core's share) is the adapter's own
+ *   conversion, run map and the garbage they leave. Called in a tight loop the same work is 3-5x
+ *   cheaper: next to LangChain's ~100 µs of code per call it runs with cold caches (decision
+ *   011, sessions 8 and 9).
+ * - `guardTools({ tracer })` once more, on the calls that row recorded (oldest first, so in
+ *   traces as recent as its own): the guard, the lookup of the model's TOOL_CALL and the guard's
+ *   entry and its conversion run as before, and `recordToolResult` returns at its "already
+ *   recorded" check. Its difference to the recording row is what recording the TOOL_RESULT
+ *   block costs there; its difference to "guardTools (no tracer)" is the rest of the traced
+ *   path (decision 011, session 9).
  *
  * Each variant is reported twice: wall time (what a caller waits) and the main thread's CPU time
  * (what the work costs; far steadier than wall time when other processes load the machine). The
@@ -34,7 +45,13 @@
 process.env.LANGCHAIN_CALLBACKS_BACKGROUND = 'false';
 
 import { loadavg } from 'node:os';
-import { createAdapterRuntime, createTracer, recordToolResult } from '@tracewarden/core';
+import {
+  createAdapterRuntime,
+  createTracer,
+  type ModelCallResponse,
+  type ModelCallStartInput,
+  recordToolResult,
+} from '@tracewarden/core';
 import {
   BaseCallbackHandler,
   FakeListChatModel,
@@ -153,23 +170,40 @@ const coreRecorded = async () => {
     coreRuntime = createAdapterRuntime({ tracer: coreTracer, pricing: false }, runtimeOptions);
   }
   const answer = await model.invoke(messages);
-  const handle = coreRuntime.recorder.start({
-    provider: 'fake',
-    api: 'FakeListChatModel',
-    model: 'fake-1',
-    messages: [
-      { role: 'user', content: 'You answer briefly.' },
-      { role: 'user', content: 'Weather in Paris?' },
-    ],
-    stream: false,
-    tracer: coreTracer,
-  });
-  handle.finish({
-    text: answer.text,
-    reasoning: '',
-    toolCalls: [],
-    metadata: { langchain: { run_id: `run_${coreCalls}`, run_name: 'FakeListChatModel' } },
-  });
+  const [request, response] = recorderInputs(answer.content, coreCalls);
+  coreRuntime.recorder.start(request).finish(response);
+};
+/**
+ * What the handler hands core's recorder for one call: the request as neutral messages and the
+ * answer's text, read from `content` as the handler reads it (the `text` getter converts
+ * LangChain's content blocks and costs more than the recording).
+ */
+function recorderInputs(content: unknown, call: number): [ModelCallStartInput, ModelCallResponse] {
+  return [
+    {
+      provider: 'fake',
+      api: 'FakeListChatModel',
+      model: 'fake-1',
+      messages: [
+        { role: 'user', content: 'You answer briefly.' },
+        { role: 'user', content: 'Weather in Paris?' },
+      ],
+      stream: false,
+      tracer: coreTracer,
+    },
+    {
+      text: content as string,
+      reasoning: '',
+      toolCalls: [],
+      metadata: { langchain: { run_id: `run_${call}`, run_name: 'FakeListChatModel' } },
+    },
+  ];
+}
+// the twin of coreRecorded: the same LangChain work and inputs, core not called
+let inputsMade = 0;
+const coreInputsOnly = async () => {
+  const answer = await model.invoke(messages);
+  return recorderInputs(answer.content, ++inputsMade);
 };
 
 const modelRows = await interleaved([
@@ -181,6 +215,7 @@ const modelRows = await interleaved([
     fn: () => model.invoke(messages, { callbacks: [ownTraces] }),
   },
   { name: "model.invoke, no callbacks, then core's recorder", fn: coreRecorded },
+  { name: "model.invoke, no callbacks, then the recorder's inputs only", fn: coreInputsOnly },
 ]);
 globalThis.gc?.();
 
@@ -193,8 +228,9 @@ const weather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
 // The model's calls as the handler records them in a loop, 100 per trace (a long conversation):
 // one answer with its TOOL_CALL blocks; each measured tool call answers the next one.
 const perTrace = 100;
-// tool calls: 6 interleaved variants (warm-up + 15 rounds of 1,000), then the direct ones
-const totalCalls = 6 * 16 * 1_000 + batch * (samples + 1) + 10;
+// tool calls: 7 interleaved variants that take new calls (warm-up + 15 rounds of 1,000), then
+// the direct ones
+const totalCalls = 7 * 16 * 1_000 + batch * (samples + 1) + 2_010;
 const traces: {
   tracer: ReturnType<typeof createTracer>;
   handler: TracewardenCallbackHandler;
@@ -216,6 +252,11 @@ for (let t = 0; t * perTrace < totalCalls; t++) {
   });
 }
 const [guardedAlone] = guardTools([weather]);
+// Calls the guardTools({ tracer }) row recorded, oldest first: the row that does all but record
+// the block takes them again, in traces as recent as the recording row's own (a small pool
+// cycled over would be warmer in the caches than the traces the recording row touches).
+const recordedByGuard: number[] = [];
+let answeredNext = 0;
 let next = 0;
 const call = (index: number) => ({
   name: 'weather',
@@ -226,6 +267,12 @@ const call = (index: number) => ({
 const traceFor = (index: number) => traces[Math.floor(index / perTrace)] as (typeof traces)[number];
 const handlerFor = (index: number) => traceFor(index).handler;
 
+// 2,000 calls recorded ahead, so that row never waits for the recording row (the rounds rotate)
+for (let i = 0; i < 2_000; i++) {
+  const index = next++;
+  recordedByGuard.push(index);
+  await traceFor(index).guarded.invoke(call(index));
+}
 const toolRows = await interleaved([
   { name: 'tool.invoke, no callbacks', fn: () => weather.invoke(call(next++)) },
   {
@@ -244,6 +291,7 @@ const toolRows = await interleaved([
     name: 'tool.invoke, guardTools({ tracer })',
     fn: () => {
       const index = next++;
+      recordedByGuard.push(index);
       return traceFor(index).guarded.invoke(call(index));
     },
   },
@@ -253,21 +301,43 @@ const toolRows = await interleaved([
       const index = next++;
       const started = performance.now();
       const output = await weather.invoke(call(index));
-      // what the handler records for it: the ToolMessage's content, its status, name, time and
-      // metadata.langchain
-      recordToolResult(traceFor(index).tracer, {
-        callId: `call_${index}`,
-        output: output.content,
-        metadata: {
-          status: 'success',
-          tool_name: 'weather',
-          execution_time_ms: Math.round((performance.now() - started) * 1000) / 1000,
-          langchain: { run_id: `run_${index}`, run_name: 'weather' },
-        },
-      });
+      recordToolResult(traceFor(index).tracer, resultInput(index, output.content, started));
+    },
+  },
+  {
+    name: "tool.invoke, no callbacks, then recordToolResult's inputs only",
+    fn: async () => {
+      const index = next++;
+      const started = performance.now();
+      const output = await weather.invoke(call(index));
+      return [traceFor(index).tracer, resultInput(index, output.content, started)];
+    },
+  },
+  {
+    name: 'tool.invoke, guardTools({ tracer }), result already in the trace',
+    fn: () => {
+      const index = recordedByGuard[answeredNext++] as number;
+      return traceFor(index).guarded.invoke(call(index));
     },
   },
 ]);
+
+/**
+ * What the handler records for a tool run: the ToolMessage's content, its status, name, time and
+ * metadata.langchain.
+ */
+function resultInput(index: number, content: unknown, started: number) {
+  return {
+    callId: `call_${index}`,
+    output: content,
+    metadata: {
+      status: 'success',
+      tool_name: 'weather',
+      execution_time_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      langchain: { run_id: `run_${index}`, run_name: 'weather' },
+    },
+  };
+}
 
 // ---- the handler's callbacks called directly: its own work and core's recording, without
 // LangChain's callback manager (whose cost any handler pays, see the no-op rows)
@@ -344,16 +414,18 @@ console.log(
   `added per model call by a handler without tracer (a new trace each): ${added(modelRows.wall, 3, 0)} µs wall / ` +
     `${added(modelRows.cpu, 3, 0)} µs CPU vs no callbacks`,
 );
-// the handler's cost vs the no-op handler, split: core's recording (the core-alone row vs no
-// callbacks) and the rest (the adapter's own work and its garbage)
-for (const [what, rows, core] of [
-  ['model call', modelRows, 4],
-  ['tool call', toolRows, 5],
+// the handler's cost vs the no-op handler, split: core's recording (the core-alone row vs its
+// twin, which does the same LangChain work and builds the same inputs) and the rest (the
+// adapter's own work and its garbage)
+for (const [what, rows, core, twin] of [
+  ['model call', modelRows, 4, 5],
+  ['tool call', toolRows, 5, 6],
 ] as const)
   console.log(
     `of the handler's ${added(rows.cpu, 2, 1)} µs CPU per ${what} vs a no-op handler: core's recording ` +
-      `${added(rows.cpu, core, 0)} µs CPU (alone, next to the same call), the adapter and the rest ` +
-      `${(Number(added(rows.cpu, 2, 1)) - Number(added(rows.cpu, core, 0))).toFixed(1)} µs CPU`,
+      `${added(rows.cpu, core, twin)} µs CPU (alone, next to the same call, vs the same inputs built), ` +
+      `the adapter and the rest ` +
+      `${(Number(added(rows.cpu, 2, 1)) - Number(added(rows.cpu, core, twin))).toFixed(1)} µs CPU`,
   );
 for (const [row, what] of [
   [3, 'guardTools (no tracer)'],
@@ -363,6 +435,14 @@ for (const [row, what] of [
     `added per tool call by ${what}, no callbacks: ${added(toolRows.wall, row, 0)} µs wall / ` +
       `${added(toolRows.cpu, row, 0)} µs CPU vs the raw tool`,
   );
+// guardTools({ tracer })'s cost over the raw tool, split: the guard alone, the rest of the traced
+// path (the lookup of the model's TOOL_CALL, the guard's entry and its conversion) and
+// recording the TOOL_RESULT block
+console.log(
+  `of guardTools({ tracer })'s ${added(toolRows.cpu, 4, 0)} µs CPU per tool call: the guard ` +
+    `${added(toolRows.cpu, 3, 0)}, the traced path but the block ${added(toolRows.cpu, 7, 3)}, ` +
+    `recording the block ${added(toolRows.cpu, 4, 7)} µs CPU`,
+);
 console.log('\n## the handler alone (its callbacks called directly, no callback manager)');
 for (const row of directRows)
   console.log(`${row.name.padEnd(48)} ${(row.nsPerOp / 1000).toFixed(1).padStart(8)} µs/op`);
