@@ -117,6 +117,17 @@ describe('createAdapterRuntime: one options type, checked where it is given', ()
       [{ tracer: () => undefined }, 'tracer'],
       [{ onPolicyViolation: 'block' }, 'onPolicyViolation'],
       [{ recordRaw: 'yes' }, 'recordRaw'],
+      [{ pricing: [1, 2] }, 'pricing'],
+      [{ pricing: { unknownModell: 'warn' } }, 'pricing.unknownModell'],
+      [{ pricing: { overides: {} } }, 'pricing.overides'],
+      [{ pricing: { unknownModel: [1, 2] } }, 'pricing.unknownModel'],
+      [{ pricing: { unknownModel: { fallback: [1] } } }, 'pricing.unknownModel'],
+      [{ pricing: { overrides: { m: 0.15 } } }, 'pricing.overrides["m"]'],
+      [{ pricing: { overrides: { m: ['0.15', '0.6'] } } }, 'pricing.overrides["m"]'],
+      [{ pricing: { overrides: { m: [Number.NaN, 1] } } }, 'pricing.overrides["m"]'],
+      [{ pricing: { overrides: { m: [-1, 1] } } }, 'pricing.overrides["m"]'],
+      [{ pricing: { onWarn: 'log' } }, 'pricing.onWarn'],
+      [{ pricing: { at: '2025-01-01' } }, 'pricing.at'],
     ] as const) {
       const error = attempt(options);
       expect(ConfigurationError.isInstance(error), JSON.stringify(options)).toBe(true);
@@ -124,6 +135,12 @@ describe('createAdapterRuntime: one options type, checked where it is given', ()
       expect((error as Error).message).toContain('myAdapter');
     }
     expect(String((attempt({ policy: 'x' }) as Error).message)).toContain('parsePolicy');
+    for (const pricing of [
+      { overrides: { 'my-model': [0.15, 0.6] }, unknownModel: { fallback: [1, 2] } },
+      { unknownModel: 'warn', onWarn: () => undefined, at: new Date('2025-01-01') },
+      { unknownModel: 'refuse', overrides: undefined },
+    ])
+      expect(attempt({ pricing })).toBeUndefined();
   });
 
   it('accepts guards as options or a list, the adapter’s own options, and resolves a default tracer', () => {
