@@ -19,6 +19,21 @@ const plainRecord = () =>
     return proto === Object.prototype || proto === null;
   }, 'a plain object');
 const usd = () => optionTypes.finite(0, Number.MAX_VALUE, 'USD').optional();
+/**
+ * A budget limit in USD. The ledger counts whole micro-USD, so a positive limit under half of one
+ * would round to 0 and refuse every call with "would exceed 0": refused where it is given.
+ */
+const usdLimit = () =>
+  optionTypes
+    .custom<number>(
+      (value) =>
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        value <= Number.MAX_VALUE &&
+        (value === 0 || value >= 0.0000005),
+      'an amount in USD: 0, or at least 0.000001 (one micro-USD, the unit a budget counts in)',
+    )
+    .optional();
 const modelPrice = () =>
   optionTypes.tuple(
     [optionTypes.finite(), optionTypes.finite()],
@@ -45,8 +60,8 @@ export const budgetOptionsSchema = lazySchema(() => optionTypes.strictObject(bud
 
 function budgetShape() {
   return {
-    maxCostPerCall: usd(),
-    maxCostPerSession: usd(),
+    maxCostPerCall: usdLimit(),
+    maxCostPerSession: usdLimit(),
     maxCallsPerSession: optionTypes.integer(0).optional(),
     alertThreshold: optionTypes.finite(0).optional(),
     onExceed: action(),

@@ -65,6 +65,16 @@ describe('guard options are checked when the guard is made', () => {
     expect(error.message).toContain(path);
   });
 
+  it('rejects a positive budget limit under half a micro-USD, which would round to 0 and refuse every call', () => {
+    for (const key of ['maxCostPerSession', 'maxCostPerCall'] as const) {
+      const error = rejection(() => guard(tool, { budget: { [key]: 0.0000001 } }));
+      expect(error.path).toBe(`budget.${key}`);
+      expect(error.message).toContain('one micro-USD');
+      expect(() => guard(tool, { budget: { [key]: 0 } })).not.toThrow();
+      expect(() => guard(tool, { budget: { [key]: 0.000001 } })).not.toThrow();
+    }
+  });
+
   it('names the timer maximum when a timeout is too long', () => {
     const error = rejection(() => guard(tool, { timeout: { timeoutSeconds: 1e9 } }));
     expect(error.message).toContain('24.8 days');
