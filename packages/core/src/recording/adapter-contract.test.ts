@@ -4,7 +4,8 @@ import { guard } from '../guards/guard.js';
 import { parsePolicy } from '../policy/parse-policy.js';
 import { createFakeModelCallHandle } from '../testing/fake-model-call-handle.js';
 import { createTracer } from '../tracing/create-tracer.js';
-import { createAdapterRuntime } from './create-adapter-runtime.js';
+import { withTrace } from '../tracing/with-trace.js';
+import { createAdapterRuntime, fallbackTraceMaxCalls } from './create-adapter-runtime.js';
 import { createStreamGate } from './create-stream-gate.js';
 import { recordToolResult } from './record-tool-result.js';
 import { canonicalJson, maxPendingRefusals, refusalFor, registerReview } from './refusals.js';
@@ -352,5 +353,44 @@ describe('the budget on model calls', () => {
     expect(decisions).toContainEqual(
       expect.objectContaining({ guard: 'budget', event: 'exceeded', limit: 'max_cost_per_call' }),
     );
+  });
+});
+
+describe('createAdapterRuntime: the fallback trace stays bounded', () => {
+  function call(runtime: ReturnType<typeof createAdapterRuntime>, n: number) {
+    const handle = runtime.recorder.start({
+      provider: 'acme',
+      model: 'm-1',
+      messages: [{ role: 'user', content: `question ${n}` }],
+    });
+    handle.finish({ text: `answer ${n}` });
+    return handle.tracer;
+  }
+
+  it('starts a new fallback trace after fallbackTraceMaxCalls calls, releasing the old one', () => {
+    const runtime = createAdapterRuntime({ pricing: false }, { entryPoint: 'myAdapter' });
+    const first = call(runtime, 0);
+    expect(runtime.defaultTracer()).toBe(first);
+    for (let n = 1; n < fallbackTraceMaxCalls; n++) expect(call(runtime, n)).toBe(first);
+    const next = call(runtime, fallbackTraceMaxCalls);
+    expect(next).not.toBe(first);
+    expect(runtime.defaultTracer()).toBe(next);
+    expect(first.blocks().length).toBe(2 * fallbackTraceMaxCalls);
+    expect(next.blocks().map((block) => block.payload.content)).toEqual([
+      `question ${fallbackTraceMaxCalls}`,
+      `answer ${fallbackTraceMaxCalls}`,
+    ]);
+  });
+
+  it('never replaces a tracer the user gave, as an option or with withTrace', () => {
+    const given = createTracer();
+    const withOption = createAdapterRuntime({ tracer: given, pricing: false }, { entryPoint: 'a' });
+    const inScope = createAdapterRuntime({ pricing: false }, { entryPoint: 'b' });
+    const scoped = createTracer();
+    for (let n = 0; n <= fallbackTraceMaxCalls; n++) {
+      expect(call(withOption, n)).toBe(given);
+      expect(withTrace(scoped, () => call(inScope, n))).toBe(scoped);
+    }
+    expect(given.blocks()).toHaveLength(2 * (fallbackTraceMaxCalls + 1));
   });
 });

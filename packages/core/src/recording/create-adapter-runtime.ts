@@ -3,10 +3,19 @@ import { guardOptionsSchema } from '../guards/guard-options-schema.js';
 import type { PriceUsageOptions } from '../pricing/price-usage.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import type { Tracer } from '../tracing/types.js';
+import { currentTracer } from '../tracing/with-trace.js';
 import { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
 import { createModelCallPricer } from './create-model-call-pricer.js';
 import { createModelCallRecorder, type ModelCallRecorder } from './create-model-call-recorder.js';
 import type { ModelCallGuard, ModelCallPricer, ToolCallPolicy, ToolCallReview } from './types.js';
+
+/**
+ * Model calls an adapter records into its fallback trace (no `tracer` option, no enclosing
+ * `withTrace`) before it starts a new one: the previous trace is then released, so an adapter
+ * used for its guards alone keeps bounded memory in a long-running process. Give a `tracer` (with
+ * a sink) to keep every call.
+ */
+export const fallbackTraceMaxCalls = 1000;
 
 /**
  * How an adapter prices calls into `metadata.cost`: options of the core price table
@@ -22,7 +31,9 @@ export type PricingOption = PriceUsageOptions | ModelCallPricer | false;
 export interface AdapterOptions {
   /**
    * The tracer every call records into.
-   * @default the tracer of the enclosing `withTrace`, else one tracer per adapter instance
+   * @default the tracer of the enclosing `withTrace`, else the adapter instance's fallback trace,
+   *   which starts anew every {@link fallbackTraceMaxCalls} (1,000) model calls so that memory
+   *   stays bounded
    */
   tracer?: Tracer | undefined;
   /**
@@ -62,7 +73,10 @@ export interface AdapterOptions {
 export interface AdapterRuntime {
   /** The one recorder of this adapter instance. */
   readonly recorder: ModelCallRecorder;
-  /** The adapter instance's own tracer, created on first use (no `tracer`, no `withTrace`). */
+  /**
+   * The adapter instance's fallback tracer (no `tracer`, no `withTrace`), created on first use
+   * and replaced by a new one every {@link fallbackTraceMaxCalls} model calls.
+   */
   defaultTracer(): Tracer;
   /** Whether raw provider payloads are recorded. */
   readonly recordRaw: boolean;
@@ -337,6 +351,7 @@ export function createAdapterRuntime(
   checkAdapterOptions(options, settings.entryPoint, settings.extraOptions);
   const resolved = options ?? {};
   let fallbackTracer: Tracer | undefined;
+  let fallbackCalls = 0;
   const defaultTracer = (): Tracer => {
     fallbackTracer ??= createTracer();
     return fallbackTracer;
@@ -358,6 +373,21 @@ export function createAdapterRuntime(
     pricer: resolvePricing(resolved.pricing, settings.provider, hasBudget(guards)),
     onRecordingError: resolved.onRecordingError,
   });
+  if (resolved.tracer === undefined) {
+    // a call with no tracer of its own records into the fallback trace: bounded, see
+    // fallbackTraceMaxCalls (a server using an adapter for its guards alone must not grow)
+    const start = recorder.start;
+    recorder.start = (input) => {
+      if (input.tracer === undefined && currentTracer() === undefined) {
+        if (fallbackTracer === undefined || fallbackCalls >= fallbackTraceMaxCalls) {
+          fallbackTracer = createTracer();
+          fallbackCalls = 0;
+        }
+        fallbackCalls++;
+      }
+      return start(input);
+    };
+  }
   return {
     recorder,
     defaultTracer,

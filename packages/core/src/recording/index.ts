@@ -4,6 +4,7 @@ export {
   type AdapterRuntimeSettings,
   checkAdapterOptions,
   createAdapterRuntime,
+  fallbackTraceMaxCalls,
   type OptionCheck,
   optionChecks,
   type PricingOption,
