@@ -14,8 +14,11 @@
  * (the recorder's start, chunks, finish), below which no middleware recording through core goes.
  * A last section isolates the middleware from HTTP and from `wrapLanguageModel`'s own layer: a
  * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours (and, for
- * streams, the floors), generated and streamed, in CPU time per call.
+ * streams, the floors), generated and streamed, in CPU time per call; and the model layer alone
+ * (doStream read by a reader), in CPU time and in heap bytes allocated per call.
  */
+
+import { GCProfiler } from 'node:v8';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
 import { createAdapterRuntime, createTracer, type Tracer } from '@tracewarden/core';
@@ -412,4 +415,37 @@ async function modelLayer(models: [string, LanguageModel][]): Promise<void> {
       `${name.padEnd(56)} ${value.toFixed(1).padStart(7)} µs  vs empty middleware ${(value - base).toFixed(1).padStart(6)} µs`,
     );
   }
+  // Bytes allocated do not depend on the machine's load (CPU time here moves by a few µs
+  // between runs): what each layer leaves for the GC, which costs more amid the SDK and undici.
+  console.log(
+    '## in process, the model layer alone: heap bytes allocated per call (20,000 calls each, from V8 per-GC statistics)',
+  );
+  const allocated: number[] = [];
+  for (const [, model] of layers) allocated.push(await bytesPerCall(() => read(model), 20_000));
+  const empty = allocated[0] ?? 0;
+  for (const [index, [name]] of layers.entries()) {
+    const bytes = allocated[index] ?? 0;
+    console.log(
+      `${name.padEnd(56)} ${bytes.toFixed(0).padStart(7)} B   vs empty middleware ${(bytes - empty).toFixed(0).padStart(6)} B`,
+    );
+  }
+}
+
+/**
+ * Heap bytes allocated per call of `run`: what was used before each GC minus what was left after
+ * the previous one (or at the start), plus what was added after the last (as bench/guards does).
+ */
+async function bytesPerCall(run: () => Promise<unknown>, calls: number): Promise<number> {
+  globalThis.gc?.();
+  const profiler = new GCProfiler();
+  let after = process.memoryUsage().heapUsed;
+  profiler.start();
+  for (let i = 0; i < calls; i++) await run();
+  const usedAtEnd = process.memoryUsage().heapUsed;
+  let bytes = 0;
+  for (const gc of profiler.stop()?.statistics ?? []) {
+    bytes += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - after);
+    after = gc.afterGC.heapStatistics.usedHeapSize;
+  }
+  return (bytes + Math.max(0, usedAtEnd - after)) / calls;
 }
