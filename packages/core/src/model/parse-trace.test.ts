@@ -88,7 +88,7 @@ describe('parseTrace', () => {
     expect(callsOf(trace[0])?.[0]?.function.arguments).toEqual({});
   });
 
-  it('links tool outputs to the most recent unanswered call, then the most recent call', () => {
+  it('links tool outputs to the first unanswered call of the latest message, then the most recent call', () => {
     const trace = parseTrace([
       {
         role: 'assistant',
@@ -97,8 +97,8 @@ describe('parseTrace', () => {
           { id: 'b', function: { name: 'g', arguments: {} } },
         ],
       },
-      { role: 'tool', content: 'to b' },
       { role: 'tool', content: 'to a' },
+      { role: 'tool', content: 'to b' },
       { role: 'tool', content: 'all answered: most recent call' },
       { role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'h', arguments: {} } }] },
       { role: 'tool', tool_call_id: 'c', content: 'explicit' },
@@ -106,7 +106,22 @@ describe('parseTrace', () => {
     ]);
     expect(
       trace.slice(1).map((event) => (event as { tool_call_id?: string }).tool_call_id),
-    ).toEqual(['b', 'a', 'b', undefined, 'c', 'c']);
+    ).toEqual(['a', 'b', 'b', undefined, 'c', 'c']);
+  });
+
+  it("answers a later message's calls before an earlier message's unanswered one, and parallel calls in order", () => {
+    const call = (id: string) => ({ id, function: { name: id, arguments: {} } });
+    const trace = parseTrace([
+      { role: 'assistant', tool_calls: [call('stale')] },
+      { role: 'assistant', tool_calls: [call('x'), call('y'), call('z')] },
+      { role: 'tool', tool_call_id: 'y', content: 'named' },
+      { role: 'tool', content: 'first unnamed' },
+      { role: 'tool', tool_call_id: '', content: 'second unnamed' },
+      { role: 'tool', content: 'back to the earlier message' },
+    ]);
+    expect(
+      trace.slice(2).map((event) => (event as { tool_call_id?: string }).tool_call_id),
+    ).toEqual(['y', 'x', 'z', 'stale']);
   });
 
   it('leaves tool_call_id unset when there is no call to link to, and fills missing content with null', () => {

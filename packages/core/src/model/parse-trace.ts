@@ -153,8 +153,9 @@ function normalise(input: unknown): Trace {
   const events = eventsOf(input);
   const usedIds = collectCallIds(events);
   const trace: ChatEvent[] = new Array(events.length);
-  // Calls not yet answered, most recent last; answered ones are popped lazily.
-  const unanswered: string[] = [];
+  // Calls not yet answered, by event (the calls of one message, in order), most recent last;
+  // answered calls are skipped, and events whose calls are all answered dropped, lazily.
+  const unanswered: { calls: string[]; next: number }[] = [];
   const answered = new Set<string>();
   let lastCallId: string | undefined;
 
@@ -181,10 +182,18 @@ function normalise(input: unknown): Trace {
       const callId = event.tool_call_id;
       // "" is how some providers (Gemini) say "no id", on calls and outputs alike: absent
       if (callId === undefined || callId === null || callId === '') {
-        while (unanswered.length > 0 && answered.has(unanswered[unanswered.length - 1] as string)) {
+        // the first unanswered call of the latest message that has one (parallel calls are
+        // answered in their order), else the most recent call
+        let linked: string | undefined;
+        while (unanswered.length > 0) {
+          const turn = unanswered[unanswered.length - 1] as { calls: string[]; next: number };
+          while (turn.next < turn.calls.length && answered.has(turn.calls[turn.next] as string))
+            turn.next++;
+          linked = turn.calls[turn.next];
+          if (linked !== undefined) break;
           unanswered.pop();
         }
-        const linked = unanswered[unanswered.length - 1] ?? lastCallId;
+        linked ??= lastCallId;
         if (linked === undefined) {
           delete out.tool_call_id;
         } else {
@@ -212,6 +221,7 @@ function normalise(input: unknown): Trace {
         );
       } else {
         const normalised: JsonObject[] = new Array(calls.length);
+        const turnCalls: string[] = [];
         for (let j = 0; j < calls.length; j++) {
           const call: unknown = calls[j];
           const callPath = `${path}.tool_calls.${j}`;
@@ -270,9 +280,10 @@ function normalise(input: unknown): Trace {
           };
           if (agentDojoArgs) delete normal.args;
           normalised[j] = normal;
-          unanswered.push(id);
+          turnCalls.push(id);
           lastCallId = id;
         }
+        if (turnCalls.length > 0) unanswered.push({ calls: turnCalls, next: 0 });
         out.tool_calls = normalised;
       }
     }
@@ -299,8 +310,9 @@ function normalise(input: unknown): Trace {
  *   `{ type: 'image_url', image_url: { url, detail } }` and `{ type: 'image', image_url: { url } }`
  *   become that, with the object's other fields (`detail`) moved onto the part;
  * - a tool output (`role: 'tool'`) without `tool_call_id` (absent, `null` or `""`, which some
- *   providers such as Gemini send, like `""` call ids) is linked to the most recent
- *   unanswered tool call before it, else the most recent tool call, else left unset
+ *   providers such as Gemini send, like `""` call ids) is linked to the first unanswered tool
+ *   call of the latest message before it that has one (outputs of parallel calls come in the
+ *   calls' order), else the most recent tool call, else left unset
  *   (contributing/decisions/002-tool-output-linking.md); its missing `content` becomes `null`;
  * - `tool_calls: null` is dropped.
  *

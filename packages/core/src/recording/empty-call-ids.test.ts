@@ -111,7 +111,7 @@ describe('empty call ids are absent (decision 030) in the recorder', () => {
     expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
   });
 
-  it('pairs parallel calls without ids most recent first, one result each (decision 002)', () => {
+  it('pairs parallel calls without ids in their order, one result each (decision 002)', () => {
     const tracer = createTracer();
     const recorder = createModelCallRecorder({ tracer });
     recorder.start({ provider: 'p', model: 'gemini', messages: [user('both')] }).finish({
@@ -135,8 +135,8 @@ describe('empty call ids are absent (decision 030) in the recorder', () => {
       .finish({ text: 'done' });
     const result = linked(tracer);
     expect(result.calls).toEqual([
-      { name: 'first', outputs: ['out 2'] },
-      { name: 'second', outputs: ['out 1'] },
+      { name: 'first', outputs: ['out 1'] },
+      { name: 'second', outputs: ['out 2'] },
     ]);
     expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
   });

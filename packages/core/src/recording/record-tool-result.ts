@@ -7,8 +7,8 @@ import { answeredCallId, hasResult, stateOf } from './tracer-state.js';
 export interface RecordToolResultInput {
   /**
    * The call id of the TOOL_CALL this result answers (the model's tool call id). `""` means
-   * absent (decision 030): the result answers the most recent unanswered call recorded in the
-   * trace, else the most recent call (decision 002's order rule).
+   * absent (decision 030): the result answers the first unanswered call of the latest response
+   * recorded in the trace, else the most recent call (decision 002's order rule).
    */
   callId: string;
   /** The tool's output as it returned it (or the error text the model reads). */

@@ -45,7 +45,7 @@ export function recordToolCall(
       ...(metadata === undefined ? {} : { metadata }),
     }),
   );
-  if (block !== undefined) rememberCall(state, callId);
+  if (block !== undefined) rememberCall(state, callId, parent);
   return block?.id;
 }
 

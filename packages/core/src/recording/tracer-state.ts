@@ -21,10 +21,11 @@ export interface TracerState {
    */
   results: Set<string>;
   /**
-   * Call ids of TOOL_CALLs recorded through the recorder (and found at the first scan), oldest
-   * first, answered ones popped lazily from the top: the order rule's stack (decision 002).
+   * The TOOL_CALLs recorded through the recorder (and found at the first scan), by turn (the
+   * calls of one assistant message, in order), oldest turn first; turns whose calls are all
+   * answered are dropped lazily from the top: the order rule's stack (decision 002).
    */
-  unanswered: string[];
+  unanswered: CallTurn[];
   /** The most recent such call id (the order rule's fallback when every call is answered). */
   lastCall: string | undefined;
   /** How many call ids this state generated for calls without one. */
@@ -36,6 +37,16 @@ export interface TracerState {
    * lookup or a prefix lookup per message.
    */
   sent: SentMessage[];
+}
+
+/** The calls of one assistant message, for the order rule (decision 002). */
+export interface CallTurn {
+  /** The assistant MESSAGE block the calls hang under. */
+  parent: string;
+  /** Their call ids, in the message's order. */
+  calls: string[];
+  /** Index of the first call that may be unanswered (those before it are answered). */
+  next: number;
 }
 
 /** One message of the last request, as {@link TracerState.sent} keeps it. */
@@ -86,16 +97,20 @@ export function stateOf(tracer: Tracer): TracerState {
     // once, here; from now on the index grows as core records.
     for (const block of tracer.blocks()) {
       if (block.sub_type === 'TOOL_RESULT') state.results.add(block.payload.call_id);
-      else if (block.sub_type === 'TOOL_CALL') rememberCall(state, block.payload.call_id);
+      else if (block.sub_type === 'TOOL_CALL')
+        rememberCall(state, block.payload.call_id, block.parent_block_id ?? '');
     }
     states.set(tracer, state);
   }
   return state;
 }
 
-/** Remembers a TOOL_CALL recorded in the trace, for the order rule. */
-export function rememberCall(state: TracerState, callId: string): void {
-  state.unanswered.push(callId);
+/** Remembers a TOOL_CALL recorded in the trace under `parent`, for the order rule. */
+export function rememberCall(state: TracerState, callId: string, parent: string): void {
+  const turns = state.unanswered;
+  const last = turns[turns.length - 1];
+  if (last !== undefined && last.parent === parent) last.calls.push(callId);
+  else turns.push({ parent, calls: [callId], next: 0 });
   state.lastCall = callId;
 }
 
@@ -119,15 +134,22 @@ export function isAbsentCallId(callId: unknown): boolean {
 /**
  * The call a tool result answers. An explicit id is kept as it is; an absent one
  * ({@link isAbsentCallId}) is linked by decision 002's order rule over the calls recorded in
- * this trace: the most recent unanswered call, else the most recent call, else none.
+ * this trace: the first unanswered call of the latest message that has one (parallel calls are
+ * answered in their order), else the most recent call, else none.
  * @returns the call id, or `undefined` when the trace has no call to link to
  */
 export function answeredCallId(state: TracerState, callId: unknown): string | undefined {
   if (!isAbsentCallId(callId)) return callId as string;
-  const stack = state.unanswered;
-  // answered calls leave the top lazily: amortised O(1) per result
-  while (stack.length > 0 && state.results.has(stack[stack.length - 1] as string)) stack.pop();
-  return stack[stack.length - 1] ?? state.lastCall;
+  const turns = state.unanswered;
+  // answered calls are skipped, and answered turns dropped, lazily: amortised O(1) per result
+  while (turns.length > 0) {
+    const turn = turns[turns.length - 1] as CallTurn;
+    while (turn.next < turn.calls.length && state.results.has(turn.calls[turn.next] as string))
+      turn.next++;
+    if (turn.next < turn.calls.length) return turn.calls[turn.next];
+    turns.pop();
+  }
+  return state.lastCall;
 }
 
 /**
