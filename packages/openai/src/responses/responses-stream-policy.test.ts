@@ -59,6 +59,43 @@ describe('Responses API stream with a policy: nothing of a call passes before th
     );
     expect(seen.some((event) => event.item?.type === 'function_call')).toBe(false);
     expect(seen.some((event) => event.type === 'response.output_text.delta')).toBe(true);
+    // the stream still ends with the (fixed) final snapshot an agent loop continues from
+    expect(seen.at(-1)?.type).toBe('response.completed');
+  });
+
+  it("'refuse': an allowed call next to a refused one arrives whole, and response.completed ends the stream", async () => {
+    const { server, client } = await setup(
+      {
+        turns: [
+          {
+            toolCalls: [
+              { id: 'call_ok', name: 'lookup', arguments: { q: 'x' } },
+              { id: 'call_d', name: 'danger', arguments: { x: 1 } },
+            ],
+          },
+        ],
+      },
+      { policy, onPolicyViolation: 'refuse' },
+    );
+    await using _ = server;
+    const seen: { type: string; item?: { type?: string; call_id?: string }; response?: unknown }[] =
+      [];
+    const stream = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'go',
+      stream: true,
+    });
+    for await (const event of stream) seen.push(event as never);
+    const calls = seen.filter((event) => event.item?.type === 'function_call');
+    expect(calls.map((event) => [event.type, event.item?.call_id])).toEqual([
+      ['response.output_item.added', 'call_ok'],
+      ['response.output_item.done', 'call_ok'],
+    ]);
+    expect(seen.some((event) => event.type === 'response.function_call_arguments.done')).toBe(true);
+    const last = seen.at(-1) as { type: string; response: { output: { call_id?: string }[] } };
+    expect(last.type).toBe('response.completed');
+    expect(last.response.output.map((item) => item.call_id)).toContain('call_ok');
+    expect(last.response.output.map((item) => item.call_id)).not.toContain('call_d');
   });
 });
 

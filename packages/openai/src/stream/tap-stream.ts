@@ -163,7 +163,10 @@ class TapIterator<T> implements AsyncIterator<T> {
     }
     const held = this.held;
     if (held !== undefined) {
-      if (value !== undefined && value !== HOLD) held.push(value);
+      // while holding, HOLD holds this item too (it was dropped: a refused Responses stream lost
+      // everything after its first held event, `response.completed` included)
+      if (value === HOLD) held.push(result.value);
+      else if (value !== undefined) held.push(value);
       held.push(...queue);
       queue.length = 0;
       return this.pull();
