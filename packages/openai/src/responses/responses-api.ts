@@ -50,7 +50,11 @@ function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
   }
   if (lastText !== undefined) lastText.text = `${String(lastText.text)}\n\n${outcome.refusalText}`;
   else {
-    output.push({
+    // before the calls kept, as a model's own text would be: re-sent as input next turn, the
+    // text and those calls read as one assistant message, the response the trace recorded
+    // (after them, they read as two and the refusal was recorded again)
+    const firstCall = output.findIndex((item) => item.type === 'function_call');
+    output.splice(firstCall < 0 ? output.length : firstCall, 0, {
       id: `msg_tracewarden_${response.id}`,
       type: 'message',
       role: 'assistant',

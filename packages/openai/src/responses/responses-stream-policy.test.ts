@@ -99,6 +99,47 @@ describe('Responses API stream with a policy: nothing of a call passes before th
   });
 });
 
+describe("Responses API in 'refuse' mode, not streamed: the next turn re-sends the response", () => {
+  it('records the refusal once: the re-sent output (refusal text, kept calls) is the recorded response', async () => {
+    const { server, client, tracer } = await setup(
+      {
+        turns: [
+          {
+            toolCalls: [
+              { id: 'call_ok', name: 'lookup', arguments: { q: 'x' } },
+              { id: 'call_d', name: 'danger', arguments: { x: 1 } },
+            ],
+          },
+          { text: 'done' },
+        ],
+      },
+      { policy, onPolicyViolation: 'refuse' },
+    );
+    await using _ = server;
+    const input = [{ role: 'user' as const, content: 'go' }];
+    const first = await client.responses.create({ model: 'gpt-4o-mini', input });
+    const outputs = await executeToolCalls(first, { lookup: () => 'found' });
+    await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: [...input, ...(first.output as never[]), ...(outputs as never[])],
+    });
+    const blocks = tracer.blocks();
+    expect(blocks.map((block) => block.sub_type)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'TOOL_RESULT',
+      'MESSAGE',
+    ]);
+    const assistants = blocks.filter(
+      (block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant',
+    );
+    expect(assistants.map((block) => block.payload.content)).toEqual([null, 'done']);
+  });
+});
+
 describe('executeToolCalls with a guarded tool and no trace found for the call', () => {
   it("records into the guard's own tracer (its option), as before", async () => {
     const own = createTracer();
