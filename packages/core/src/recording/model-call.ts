@@ -2,6 +2,7 @@ import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
 import { GuardError } from '../guards/guard-error.js';
 import { GuardTimeoutError } from '../guards/guard-timeout-error.js';
 import type { GuardDecision } from '../guards/types.js';
+import type { PolicyViolation } from '../policy/policy-types.js';
 import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { Tracer } from '../tracing/types.js';
 import { isAbort, isTimeout } from './call-ending.js';
@@ -17,7 +18,13 @@ import { recordResponseBlocks, traceCallId } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
 import { scrubRaw } from './scrub-raw.js';
 import { estimateTokens, quarterTokens } from './token-estimate.js';
-import { deliveredResponse, recheckToolCall, reviewToolCalls } from './tool-call-review.js';
+import {
+  deliveredResponse,
+  recheckToolCall,
+  reviewReadMessages,
+  reviewToolCalls,
+  violationSummary,
+} from './tool-call-review.js';
 import { stateOf, type TracerState } from './tracer-state.js';
 import type {
   ModelCallAttempt,
@@ -80,6 +87,8 @@ export class ModelCall implements ModelCallHandle {
    */
   private attempts: ModelCallAttempt[] | undefined;
   private done = false;
+  /** With a policy: the violations of what the model read in this request (set at finish). */
+  private read: PolicyViolation[] | undefined = undefined;
   // streaming aggregation
   private text = '';
   private reasoning = '';
@@ -338,6 +347,8 @@ export class ModelCall implements ModelCallHandle {
     }
     const output = this.aggregated(response);
     const reviews = reviewToolCalls(this.core, this.input.messages, output.text, output.calls);
+    if (this.core.policy !== undefined)
+      this.read = reviewReadMessages(this.core, this.input.messages);
     const outcome = this.record('success', response, output, undefined, reviews);
     if (reviews.length > 0 && this.core.policy !== undefined) {
       const { core, tracer, input } = this;
@@ -480,6 +491,9 @@ export class ModelCall implements ModelCallHandle {
     );
     const decisions = this.decisions;
     if (decisions !== undefined && decisions.length > 0) metadata.decisions = decisions;
+    // rules on what the model read (a warn on an injected tool output): recorded on its answer
+    const read = this.read;
+    if (read !== undefined && read.length > 0) metadata.violations = violationSummary(read);
     if (error !== undefined) metadata.error = errorSummary(error);
     if (input.tools !== undefined && input.tools.length > 0)
       metadata.tools = input.tools.map((tool) => tool.name);

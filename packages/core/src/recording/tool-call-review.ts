@@ -47,6 +47,48 @@ function toPolicyCall(id: string, name: string, args: unknown): ToolCall {
   return { id, type: 'function', function: { name, arguments: parseArguments(args).value } };
 }
 
+/** A policy that can also check a whole trace (`Policy`, `recommendedPolicy()`). */
+interface TraceCheckingPolicy extends ToolCallPolicy {
+  check(trace: Trace): { errors: readonly PolicyViolation[] };
+}
+
+/** The top-level event index an address (`"3"`, `"3.tool_calls.0"`, `"3.content:7-8"`) names. */
+function eventIndexOf(address: string): number {
+  const end = address.indexOf('.');
+  return Number(end < 0 ? address : address.slice(0, end));
+}
+
+/**
+ * The violations of what the model read in a request: those bound to a message that arrived
+ * since the model last answered (the tool outputs and user messages after the request's last
+ * assistant message; every message on a first call). That is where a rule on a tool output
+ * alone fires (a `warn` on an injected output, `recommendedPolicy()`'s `injected-content`): no
+ * proposed call's review reports it, since it is already in the trace the call is checked
+ * against. A policy that cannot check a whole trace (a bare `ToolCallPolicy`) finds none.
+ * @internal
+ */
+export function reviewReadMessages(
+  core: RecorderCore,
+  messages: readonly NeutralMessage[],
+): PolicyViolation[] {
+  const policy = core.policy as TraceCheckingPolicy | undefined;
+  if (policy === undefined || typeof policy.check !== 'function') return [];
+  let firstNew = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'assistant') {
+      firstNew = i + 1;
+      break;
+    }
+  }
+  if (firstNew >= messages.length) return [];
+  const found: PolicyViolation[] = [];
+  for (const violation of policy.check(toChatEvents(messages)).errors) {
+    if (violation.addresses.some((address) => eventIndexOf(address) >= firstNew))
+      found.push(violation);
+  }
+  return found;
+}
+
 /**
  * Reviews each proposed call of a response, in order (without a policy, every call is allowed).
  * Earlier calls of the same response are part of the trace the later ones are checked against.

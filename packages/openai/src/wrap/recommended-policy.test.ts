@@ -89,5 +89,15 @@ describe('recommendedPolicy() through wrapOpenAI', () => {
       expect(sent).toEqual([]);
       expect(answer).toMatch(/^Tool call send_email was blocked by policy: tool call uses a value/);
       expect(tracer.findToolCall('call_send')?.metadata.policy).toBe('block');
+      // the injected email itself is flagged (a warn rule on the tool output), on the answer of
+      // the call that read it
+      const flagged = tracer
+        .blocks()
+        .filter((block) => block.sub_type === 'MESSAGE' && block.metadata.violations !== undefined);
+      expect(flagged.map((block) => block.metadata.violations)).toEqual([
+        expect.arrayContaining([
+          expect.objectContaining({ action: 'warn', rule: 'injected-content' }),
+        ]),
+      ]);
     });
 });
