@@ -97,3 +97,32 @@ describe('@ai-sdk/openai over real HTTP (chat completions and the Responses API)
         expect(trace.orphans).toBe(0);
       });
 });
+
+describe('@ai-sdk/openai over real HTTP: a request the provider refuses', () => {
+  for (const stream of [false, true])
+    it(`keeps the HTTP status and the request id of the failed call${stream ? ', streamed' : ''}`, async () => {
+      await using server = await startScriptedServer({ turns: [{ fault: 429 }, { fault: 400 }] });
+      const tracer = createTracer();
+      const model = wrapLanguageModel({
+        model: createOpenAI({ baseURL: server.url, apiKey: 'test' }).chat('gpt-4o-mini'),
+        middleware: tracewardenMiddleware({ tracer, pricing: false }),
+      });
+      for (const prompt of ['first', 'second']) {
+        const call = stream
+          ? streamText({ model, prompt, maxRetries: 0, onError: () => undefined }).consumeStream()
+          : generateText({ model, prompt, maxRetries: 0 });
+        await Promise.resolve(call).catch(() => undefined);
+      }
+      const failed = tracer
+        .blocks()
+        .filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
+      expect(failed.map((block) => block.metadata.status)).toEqual(['failure', 'failure']);
+      expect(
+        failed.map((block) => (block.metadata.error as { status?: unknown } | undefined)?.status),
+      ).toEqual([429, 400]);
+      expect(failed.map((block) => block.metadata.request_id)).toEqual(
+        server.requests.map((request) => request.requestId),
+      );
+      expect(validateBlocks(tracer.blocks()).ok).toBe(true);
+    });
+});

@@ -58,6 +58,28 @@ function start(setup: ModelCallSetup): ModelCallHandle {
   return handle;
 }
 
+/**
+ * Records the HTTP answer of a request the provider refused (the AI SDK's `APICallError`: its
+ * `statusCode` and the response's request id), so a failed call keeps them as a successful one
+ * does. Nothing for an error without a status (a connection error, an abort).
+ */
+function recordRefusedRequest(handle: ModelCallHandle, error: unknown, startedAt: number): void {
+  const fields = error as { statusCode?: unknown; responseHeaders?: unknown } | null;
+  const status = fields?.statusCode;
+  if (typeof status !== 'number') return;
+  const headers = fields?.responseHeaders;
+  const requestId =
+    typeof headers === 'object' && headers !== null
+      ? requestIdOf(headers as Record<string, string | undefined>)
+      : undefined;
+  handle.attempt({
+    outcome: 'failure',
+    http_status: status,
+    duration_ms: Math.round((performance.now() - startedAt) * 1000) / 1000,
+    ...(requestId === undefined ? {} : { request_id: requestId }),
+  });
+}
+
 /** Settles with `promise`, or rejects with the signal's reason when it aborts first. */
 function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -88,6 +110,7 @@ export async function generateCall(
   doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>,
 ): Promise<LanguageModelV4GenerateResult> {
   const handle = start(setup);
+  const startedAt = performance.now();
   let result: LanguageModelV4GenerateResult;
   try {
     // The deadline ends the call even when the provider ignores the request's signal (or there
@@ -96,6 +119,7 @@ export async function generateCall(
       ? await raceAbort(doGenerate(), handle.signal)
       : await doGenerate();
   } catch (error) {
+    recordRefusedRequest(handle, error, startedAt);
     throw handle.end(error, setup.userSignal);
   }
   if (handle.stopped) throw handle.fail(handle.signal.reason);
@@ -125,10 +149,12 @@ export async function streamCall(
   doStream: () => PromiseLike<LanguageModelV4StreamResult>,
 ): Promise<LanguageModelV4StreamResult> {
   const handle = start(setup);
+  const startedAt = performance.now();
   let result: LanguageModelV4StreamResult;
   try {
     result = await doStream();
   } catch (error) {
+    recordRefusedRequest(handle, error, startedAt);
     throw handle.end(error, setup.userSignal);
   }
   const requestId = requestIdOf(result.response?.headers);
