@@ -397,3 +397,29 @@ describe('review regressions: the policy judges the arguments the tool really ru
     expect(log).toEqual(['bob@acme.example']);
   });
 });
+
+describe('guardTools checks what it wraps', () => {
+  const weather = tool({
+    description: 'Weather',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => `sunny in ${city}`,
+  });
+
+  it('rejects an array and a value that is not a tool with INVALID_OPTIONS naming it', () => {
+    for (const [tools, path] of [
+      [[weather], 'tools'],
+      [{ weather, forecast: 'not a tool' }, 'tools.forecast'],
+      [{ weather: null }, 'tools.weather'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        guardTools(tools as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ConfigurationError.isInstance(thrown), path).toBe(true);
+      expect((thrown as ConfigurationError).path).toBe(path);
+    }
+    expect(Object.keys(guardTools({ weather }))).toEqual(['weather']);
+  });
+});

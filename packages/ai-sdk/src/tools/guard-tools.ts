@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
+  configurationError,
   type GuardCallContext,
   type GuardOptions,
   guardTools as guardFunctions,
@@ -73,6 +74,17 @@ export function guardTools<Tools extends ToolSet>(
   tools: Tools,
   options: GuardAiToolsOptions<Tools> = {},
 ): Tools {
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools))
+    throw configurationError(
+      'guardTools',
+      'tools',
+      'an AI SDK ToolSet: an object of tool name to tool() (not an array)',
+      tools,
+    );
+  for (const [name, tool] of Object.entries(tools)) {
+    if (typeof tool !== 'object' || tool === null || Array.isArray(tool))
+      throw configurationError('guardTools', `tools.${name}`, 'a tool (tool({ ... }))', tool);
+  }
   const functions: Record<string, (input: unknown, context: GuardCallContext) => unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = (tool as { execute?: Execute }).execute;
