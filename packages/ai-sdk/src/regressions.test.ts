@@ -62,6 +62,22 @@ describe('review regressions', () => {
     expect(log).toEqual([]);
   });
 
+  it('a middleware given its own tracer records into it, also when a telemetry integration runs', async () => {
+    const own = createTracer();
+    const viaTelemetry = createTracer();
+    const model = wrapLanguageModel({
+      model: scriptedModel([{ text: 'Hello.' }]),
+      middleware: tracewardenMiddleware({ tracer: own, pricing: false }),
+    });
+    await generateText({
+      model,
+      prompt: 'hi',
+      telemetry: { integrations: [tracewardenTelemetry({ tracer: viaTelemetry, pricing: false })] },
+    });
+    expect(assistants(own).map((block) => block.payload.content)).toEqual(['Hello.']);
+    expect(assistants(viaTelemetry).map((block) => block.payload.content)).toEqual(['Hello.']);
+  });
+
   it('telemetry with a policy fails closed when the AI SDK hides the prompt (recordInputs: false)', async () => {
     const log: string[] = [];
     const error = await generateText({

@@ -6,7 +6,7 @@ import type {
 import { type AdapterOptions, createAdapterRuntime } from '@tracewarden/core';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
-import { telemetryScope } from '../model/telemetry-scope.js';
+import { type TelemetryScope, telemetryScope } from '../model/telemetry-scope.js';
 import { guardedMarker } from '../tools/guarded-marker.js';
 
 /**
@@ -81,7 +81,8 @@ function toolsOf(params: LanguageModelV4CallOptions): OfferedTools {
  * on), any other blocked call is removed from the response and the refusal appended to its text.
  *
  * Without `tracer`, calls record into the enclosing `withTrace`, else into the middleware's own
- * tracer. With the telemetry integration also registered, the integration records the call.
+ * tracer. With the telemetry integration also registered, the integration records the call (a
+ * middleware given its own `tracer`, a policy or a guard records it too).
  *
  * @param options - tracer, guards, timeout, policy and its mode, pricing
  * @returns a `LanguageModelV4Middleware` for `wrapLanguageModel`
@@ -103,8 +104,15 @@ export function tracewardenMiddleware(
   const stoppable = runtime.hasTimeout || options?.guards !== undefined;
   // Inside the telemetry integration (which records the call) a middleware that only traces
   // steps aside, so the call is recorded once; one that enforces anything never does: an
-  // integration registered for tracing must not switch a policy or a guard off.
+  // integration registered for tracing must not switch a policy or a guard off. Nor does one
+  // given a tracer of its own, other than the integration's: the user asked for the calls there
+  // (left empty, it looked broken).
   const tracingOnly = !stoppable && options?.policy === undefined;
+  const ownTracer = options?.tracer;
+  const stepsAside = (telemetry: TelemetryScope | undefined): boolean =>
+    tracingOnly &&
+    telemetry !== undefined &&
+    (ownTracer === undefined || ownTracer === telemetry.tracer);
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
   // The settings kept in `raw.request` only when raw payloads are recorded.
   const noRequest: Record<string, unknown> = {};
@@ -139,13 +147,13 @@ export function tracewardenMiddleware(
     specificationVersion: 'v4',
     wrapGenerate({ doGenerate, params, model }) {
       const telemetry = telemetryScope.getStore();
-      if (tracingOnly && telemetry !== undefined) return doGenerate();
-      return generateCall(setup(params, model, false, telemetry), doGenerate);
+      if (stepsAside(telemetry)) return doGenerate();
+      return generateCall(setup(params, model, false, telemetry?.refusesAtTool), doGenerate);
     },
     wrapStream({ doStream, params, model }) {
       const telemetry = telemetryScope.getStore();
-      if (tracingOnly && telemetry !== undefined) return doStream();
-      return streamCall(setup(params, model, true, telemetry), doStream);
+      if (stepsAside(telemetry)) return doStream();
+      return streamCall(setup(params, model, true, telemetry?.refusesAtTool), doStream);
     },
   };
   // Only where something can stop a call: `wrapLanguageModel` awaits a `transformParams` before

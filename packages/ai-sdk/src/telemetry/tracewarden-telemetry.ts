@@ -236,7 +236,8 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
         tracer: state.tracer,
         stream: state.info.operationId === 'ai.streamText',
       };
-      return telemetryScope.run(setup.refusesAtTool, async () => {
+      const scope = { refusesAtTool: setup.refusesAtTool, tracer: state.tracer };
+      return telemetryScope.run(scope, async () => {
         if (setup.stream)
           return (await streamCall(
             setup,
