@@ -7,7 +7,10 @@ export interface BlocksSummary {
   errors: number;
   /** Sum of `metadata.cost` (the recorder's `cost_micro_usd` / `cost_usd`, or a USD number). */
   costMicroUsd: number;
-  /** Sum of the lengths of `metadata.violations`. */
+  /**
+   * Sum of the lengths of `metadata.violations` (a refused call's TOOL_RESULT, which repeats its
+   * TOOL_CALL's, left out).
+   */
   violations: number;
   /** The earliest user MESSAGE of the batch (by `created_at`, then `id`), as text. */
   firstUserMessage: { text: string; createdAt: string; blockId: string } | undefined;
@@ -75,7 +78,12 @@ export function summarizeBlocks(blocks: readonly Block[]): BlocksSummary {
     const metadata = block.metadata;
     if (typeof metadata.status === 'string' && metadata.status !== 'success') summary.errors++;
     summary.costMicroUsd += costMicroUsd(metadata);
-    if (Array.isArray(metadata.violations)) summary.violations += metadata.violations.length;
+    // a refused call's TOOL_RESULT repeats its TOOL_CALL's violations: counted once, there
+    if (
+      Array.isArray(metadata.violations) &&
+      !(block.sub_type === 'TOOL_RESULT' && metadata.refused === true)
+    )
+      summary.violations += metadata.violations.length;
     if (block.sub_type === 'MESSAGE' && block.payload.role === 'user') {
       const candidate = { createdAt: block.created_at, blockId: block.id };
       const current = summary.firstUserMessage;
