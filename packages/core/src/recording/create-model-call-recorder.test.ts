@@ -212,6 +212,7 @@ describe('createModelCallRecorder: live budget cut-off', () => {
     return {
       chunks,
       stop,
+      cost: tracer.blocks().at(-1)?.metadata.cost as Record<string, unknown> | undefined,
       cutOff: decisions.find((decision) => decision.event === 'cut_off'),
       settled: decisions.find((decision) => decision.event === 'settled'),
     };
@@ -219,11 +220,13 @@ describe('createModelCallRecorder: live budget cut-off', () => {
 
   it('stops before one more chunk of the largest size seen would pass the budget', () => {
     // input ~10, then 20 per 8-character chunk: 30, 50, 70, 90 — a fifth chunk would be 110
-    const { chunks, stop, cutOff, settled } = run(8);
+    const { chunks, stop, cutOff, settled, cost } = run(8);
     expect(stop).toMatchObject({ code: 'BUDGET_EXCEEDED' });
     expect(chunks).toBe(4);
     expect(cutOff).toMatchObject({ estimated_cost_micro_usd: 90, next_chunk_micro_usd: 20 });
     expect(settled).toMatchObject({ charged_micro_usd: 90, remaining_micro_usd: 10 });
+    // no usage arrived: the block's cost is the estimate the budget charged
+    expect(cost).toEqual({ cost_usd: 0.00009, cost_micro_usd: 90, pricing_source: 'estimate' });
   });
 
   it('never charges more than the budget when chunks are of one size', () => {

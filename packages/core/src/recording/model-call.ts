@@ -461,6 +461,11 @@ export class ModelCall implements ModelCallHandle {
       } catch (pricingError) {
         core.onRecordingError(pricingError);
       }
+    } else if (usage === undefined && this.liveChecks !== undefined) {
+      // a stream that ended without its usage (cut off by the budget, cancelled): the running
+      // estimate the budget checked, so the trace shows what the budget charged
+      const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+      cost = { cost_usd: estimate / 1e6, cost_micro_usd: estimate, pricing_source: 'estimate' };
     }
     for (const ticket of this.tickets) {
       const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
