@@ -225,9 +225,13 @@ describeStores('blocks routes', (kind) => {
         { ...blocks.message('tb_m'), trace_id: 'tr_elsewhere' },
       ]);
       expect(response.status).toBe(422);
-      expect(await response.json()).toMatchObject({
-        error: { code: 'VALIDATION', details: { field: 'trace_id' } },
+      const body = (await response.json()) as { error: { message: string } };
+      expect(body).toMatchObject({
+        error: { code: 'VALIDATION', details: { field: 'trace_id', block_id: 'tb_m' } },
       });
+      // said in the API's terms, not the library's
+      expect(body.error.message).toContain('posted to trace "tr_path"');
+      expect(body.error.message).not.toContain('validateBlocks');
     });
 
     it('rejects malformed JSON, a wrong content type or encoding, and a body without blocks', async () => {

@@ -190,6 +190,23 @@ export function createRequestHandler(
               },
             });
           }
+          // a block of another trace: said in the API's terms (the validator's own message
+          // speaks of validators, which an HTTP client does not hold)
+          for (const block of blocks) {
+            const given = (block as { trace_id?: unknown } | null)?.trace_id;
+            if (typeof given === 'string' && given !== traceId) {
+              const blockId = (block as { id?: unknown }).id;
+              throw new TraceError({
+                code: 'VALIDATION',
+                message: `block ${typeof blockId === 'string' ? `${blockId} ` : ''}has trace_id ${JSON.stringify(given)} but was posted to trace ${JSON.stringify(traceId)}; post each trace's blocks to /v1/organizations/{org}/traces/{its trace_id}/blocks (or leave trace_id out)`,
+                details: {
+                  field: 'trace_id',
+                  trace_id: traceId,
+                  ...(typeof blockId === 'string' ? { block_id: blockId } : {}),
+                },
+              });
+            }
+          }
           const result = await store.appendBlocks(organization.id, traceId, blocks, {
             blockLimits: context.blockLimits,
             maxTraceBlocks: limits.maxTraceBlocks,
