@@ -227,6 +227,26 @@ describe('createModelCallRecorder: live budget cut-off', () => {
     expect(settled).toMatchObject({ charged_micro_usd: 90, remaining_micro_usd: 10 });
     // no usage arrived: the block's cost is the estimate the budget charged
     expect(cost).toEqual({ cost_usd: 0.00009, cost_micro_usd: 90, pricing_source: 'estimate' });
+    expect(settled).toMatchObject({ estimated: true });
+  });
+
+  it('records no cost and charges nothing for a request refused before any output', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({
+      tracer,
+      pricer,
+      guards: createModelCallGuards({ budget: { maxCostPerSession: 0.0001 } }),
+    });
+    for (const stream of [true, false]) {
+      const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')], stream });
+      call.fail(Object.assign(new Error('Too Many Requests'), { status: 429 }));
+      const answer = tracer.blocks().at(-1);
+      expect(answer?.metadata.cost).toBeUndefined();
+      const decisions = answer?.metadata.decisions as Record<string, unknown>[];
+      expect(decisions.find((decision) => decision.event === 'settled')).toMatchObject({
+        spent_micro_usd: 0,
+      });
+    }
   });
 
   it('never charges more than the budget when chunks are of one size', () => {

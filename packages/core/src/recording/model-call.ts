@@ -461,15 +461,22 @@ export class ModelCall implements ModelCallHandle {
       } catch (pricingError) {
         core.onRecordingError(pricingError);
       }
-    } else if (usage === undefined && this.liveChecks !== undefined) {
-      // a stream that ended without its usage (cut off by the budget, cancelled): the running
-      // estimate the budget checked, so the trace shows what the budget charged
-      const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
-      cost = { cost_usd: estimate / 1e6, cost_micro_usd: estimate, pricing_source: 'estimate' };
     }
     for (const ticket of this.tickets) {
       const settled = ticket.settle?.({ status, costMicroUsd: cost?.cost_micro_usd });
       if (settled !== undefined && settled.length > 0) (this.decisions ??= []).push(...settled);
+    }
+    if (
+      cost === undefined &&
+      usage === undefined &&
+      this.liveChecks !== undefined &&
+      this.outputChars > 0
+    ) {
+      // a stream that streamed output but ended without its usage (cut off by the budget,
+      // cancelled): the running estimate the budget settled at (its decision says `estimated`),
+      // so the trace shows what was charged. A request refused before any output costs nothing.
+      const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+      cost = { cost_usd: estimate / 1e6, cost_micro_usd: estimate, pricing_source: 'estimate' };
     }
     // the array the trace keeps: later attempts (if any) still land in it
     this.attempts ??= [];

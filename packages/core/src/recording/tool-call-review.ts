@@ -64,7 +64,9 @@ function eventIndexOf(address: string): number {
  * assistant message; every message on a first call). That is where a rule on a tool output
  * alone fires (a `warn` on an injected output, `recommendedPolicy()`'s `injected-content`): no
  * proposed call's review reports it, since it is already in the trace the call is checked
- * against. A policy that cannot check a whole trace (a bare `ToolCallPolicy`) finds none.
+ * against. The rules see the turn from the model's last answer on (so an output is linked to
+ * its call), not the earlier history. A policy that cannot check a whole trace (a bare
+ * `ToolCallPolicy`) finds none.
  * @internal
  */
 export function reviewReadMessages(
@@ -73,16 +75,25 @@ export function reviewReadMessages(
 ): PolicyViolation[] {
   const policy = core.policy as TraceCheckingPolicy | undefined;
   if (policy === undefined || typeof policy.check !== 'function') return [];
-  let firstNew = 0;
+  let lastAnswer = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === 'assistant') {
-      firstNew = i + 1;
+      lastAnswer = i;
       break;
     }
   }
-  if (firstNew >= messages.length) return [];
+  let readsSomething = false;
+  for (let i = lastAnswer + 1; i < messages.length; i++) {
+    const role = messages[i]?.role;
+    if (role === 'tool' || role === 'user') readsSomething = true;
+  }
+  if (!readsSomething) return [];
+  // Checked from the model's last answer on (the calls the new outputs answer, then them), not
+  // the whole conversation: each request costs its own turn, not the history's length again.
+  const from = Math.max(lastAnswer, 0);
+  const firstNew = lastAnswer + 1 - from;
   const found: PolicyViolation[] = [];
-  for (const violation of policy.check(toChatEvents(messages)).errors) {
+  for (const violation of policy.check(toChatEvents(messages.slice(from))).errors) {
     if (violation.addresses.some((address) => eventIndexOf(address) >= firstNew))
       found.push(violation);
   }

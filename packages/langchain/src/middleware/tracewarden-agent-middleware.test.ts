@@ -401,6 +401,35 @@ describe('tracewardenAgentMiddleware: a tool that throws', () => {
     expect(result?.metadata).toMatchObject({ status: 'failure' });
   });
 
+  it("lets a guarded tool's typed error told to throw stop the run (onGuardError: 'throw')", async () => {
+    const tracer = createTracer();
+    const [limited] = guardTools([weather], {
+      rateLimit: { callsPerMinute: 1, burst: 1 },
+      onGuardError: 'throw',
+    });
+    const model = fakeModel()
+      .respond(
+        aiMessage({
+          content: '',
+          tool_calls: [
+            { name: 'weather', args: { city: 'Paris' }, id: 'call_1', type: 'tool_call' },
+            { name: 'weather', args: { city: 'Rome' }, id: 'call_2', type: 'tool_call' },
+          ],
+        }),
+      )
+      .respond(aiMessage({ content: 'done' }));
+    const agent = createAgent({
+      model,
+      tools: [limited as typeof weather],
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+    });
+    const error = await agent.invoke(question()).then(
+      () => undefined,
+      (reason: unknown) => reason as { code?: string; cause?: { code?: string } },
+    );
+    expect(error?.code ?? error?.cause?.code).toBe('RATE_LIMITED');
+  });
+
   it('rejects an onToolError that is not message or throw', () => {
     expect(() =>
       tracewardenAgentMiddleware({ onToolError: 'ignore' as unknown as 'throw' }),

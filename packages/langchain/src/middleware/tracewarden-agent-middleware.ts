@@ -9,6 +9,7 @@ import {
   recordToolResult,
   refusalFor,
   type Tracer,
+  TracewardenError,
   withTrace,
 } from '@tracewarden/core';
 import { messageToResponse } from '../messages/message-to-response.js';
@@ -47,7 +48,8 @@ export interface TracewardenAgentMiddlewareOptions extends AdapterOptions {
    * does (LangChain treats any error that leaves a `wrapToolCall` middleware as fatal to the run).
    * `'throw'`: the failure is recorded and the error goes on to the middleware outside this one
    * (a retry middleware placed before this one sees it) and, unhandled, rejects the run.
-   * Interrupts, aborts of the run and tool-input errors always go on to LangChain.
+   * Interrupts, aborts of the run, tool-input errors and tracewarden's own typed errors (a
+   * guarded tool told to throw, `onGuardError: 'throw'`) always go on to LangChain.
    * @default 'message'
    */
   onToolError?: 'message' | 'throw' | undefined;
@@ -187,11 +189,15 @@ function stopped(handle: ModelCallHandle): Promise<never> {
 /**
  * Whether a tool call's error is the tool's own failure, which `createAgent` hands to the model
  * when no middleware wraps tool calls: not a LangGraph interrupt or bubble-up (control flow), not
- * a tool-input error (LangChain's `ToolInvocationError`, which its tool node answers itself), and
- * not the run being aborted. Read by shape: `langchain` is an optional peer, never loaded here.
+ * a tool-input error (LangChain's `ToolInvocationError`, which its tool node answers itself), not
+ * one of tracewarden's typed errors (a guard or policy told to throw), and not the run being
+ * aborted. Read by shape: `langchain` is an optional peer, never loaded here.
  */
 function isToolFailure(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted === true) return false;
+  // tracewarden's own typed errors (a guarded tool's guard with onGuardError: 'throw', a policy
+  // block in throw mode) mean to stop the run: they are not the tool's failure
+  if (TracewardenError.isInstance(error)) return false;
   if (typeof error !== 'object' || error === null) return true;
   const fields = error as { is_bubble_up?: unknown; name?: unknown; '~brand'?: unknown };
   return (

@@ -306,7 +306,9 @@ export function wrapOpenAI<T extends OpenAIClientLike>(
 
 /**
  * The tracer a wrapped client records into when neither `options.tracer` nor an enclosing
- * `withTrace` gives one: created on first use, shared with its `withOptions()` clients.
+ * `withTrace` gives one: created on first use, shared with its `withOptions()` clients, and
+ * replaced by a new one every `fallbackTraceMaxCalls` (1,000) model calls so that memory stays
+ * bounded. Read it again rather than keeping it; pass a tracer with a sink to keep every call.
  * @param client - a client returned by {@link wrapOpenAI}
  * @returns the tracer, or `undefined` for a client that is not wrapped
  * @example
