@@ -1,5 +1,6 @@
 import { TraceError, TracewardenError } from '../errors/index.js';
 import type { ChatEvent, Content, Trace } from './chat-events.js';
+import { type CallTurn, firstUnansweredCall } from './unanswered-calls.js';
 
 /** Result of {@link safeParseTrace}: the normalised trace, or the error {@link parseTrace} would throw. */
 export type SafeParseTraceResult =
@@ -153,10 +154,10 @@ function normalise(input: unknown): Trace {
   const events = eventsOf(input);
   const usedIds = collectCallIds(events);
   const trace: ChatEvent[] = new Array(events.length);
-  // Calls not yet answered, by event (the calls of one message, in order), most recent last;
-  // answered calls are skipped, and events whose calls are all answered dropped, lazily.
-  const unanswered: { calls: string[]; next: number }[] = [];
+  // Calls not yet answered, by event (the calls of one message, in order), most recent last.
+  const unanswered: CallTurn[] = [];
   const answered = new Set<string>();
+  const isAnswered = (callId: string) => answered.has(callId);
   let lastCallId: string | undefined;
 
   for (let i = 0; i < events.length; i++) {
@@ -182,18 +183,8 @@ function normalise(input: unknown): Trace {
       const callId = event.tool_call_id;
       // "" is how some providers (Gemini) say "no id", on calls and outputs alike: absent
       if (callId === undefined || callId === null || callId === '') {
-        // the first unanswered call of the latest message that has one (parallel calls are
-        // answered in their order), else the most recent call
-        let linked: string | undefined;
-        while (unanswered.length > 0) {
-          const turn = unanswered[unanswered.length - 1] as { calls: string[]; next: number };
-          while (turn.next < turn.calls.length && answered.has(turn.calls[turn.next] as string))
-            turn.next++;
-          linked = turn.calls[turn.next];
-          if (linked !== undefined) break;
-          unanswered.pop();
-        }
-        linked ??= lastCallId;
+        // the first unanswered call of the latest message that has one, else the most recent
+        const linked = firstUnansweredCall(unanswered, isAnswered) ?? lastCallId;
         if (linked === undefined) {
           delete out.tool_call_id;
         } else {

@@ -1,3 +1,4 @@
+import { type CallTurn, firstUnansweredCall } from '../model/unanswered-calls.js';
 import type { Tracer } from '../tracing/types.js';
 import { type ChainKey, PairSet } from './message-fingerprint.js';
 import type { NeutralMessage } from './types.js';
@@ -20,12 +21,14 @@ export interface TracerState {
    * every adapter use). Looked up per tool result, so never rebuilt from the trace's blocks.
    */
   results: Set<string>;
+  /** `results.has`, made once per state for the order rule. */
+  isAnswered: (callId: string) => boolean;
   /**
    * The TOOL_CALLs recorded through the recorder (and found at the first scan), by turn (the
    * calls of one assistant message, in order), oldest turn first; turns whose calls are all
    * answered are dropped lazily from the top: the order rule's stack (decision 002).
    */
-  unanswered: CallTurn[];
+  unanswered: ParentedTurn[];
   /** The most recent such call id (the order rule's fallback when every call is answered). */
   lastCall: string | undefined;
   /** How many call ids this state generated for calls without one. */
@@ -40,13 +43,9 @@ export interface TracerState {
 }
 
 /** The calls of one assistant message, for the order rule (decision 002). */
-export interface CallTurn {
+interface ParentedTurn extends CallTurn {
   /** The assistant MESSAGE block the calls hang under. */
   parent: string;
-  /** Their call ids, in the message's order. */
-  calls: string[];
-  /** Index of the first call that may be unanswered (those before it are answered). */
-  next: number;
 }
 
 /** One message of the last request, as {@link TracerState.sent} keeps it. */
@@ -84,10 +83,12 @@ const states = new WeakMap<Tracer, TracerState>();
 export function stateOf(tracer: Tracer): TracerState {
   let state = states.get(tracer);
   if (state === undefined) {
+    const results = new Set<string>();
     state = {
       prefixes: new PairSet(),
       responses: new PairSet(),
-      results: new Set(),
+      results,
+      isAnswered: (callId) => results.has(callId),
       unanswered: [],
       lastCall: undefined,
       generatedIds: 0,
@@ -140,16 +141,7 @@ export function isAbsentCallId(callId: unknown): boolean {
  */
 export function answeredCallId(state: TracerState, callId: unknown): string | undefined {
   if (!isAbsentCallId(callId)) return callId as string;
-  const turns = state.unanswered;
-  // answered calls are skipped, and answered turns dropped, lazily: amortised O(1) per result
-  while (turns.length > 0) {
-    const turn = turns[turns.length - 1] as CallTurn;
-    while (turn.next < turn.calls.length && state.results.has(turn.calls[turn.next] as string))
-      turn.next++;
-    if (turn.next < turn.calls.length) return turn.calls[turn.next];
-    turns.pop();
-  }
-  return state.lastCall;
+  return firstUnansweredCall(state.unanswered, state.isAnswered) ?? state.lastCall;
 }
 
 /**
