@@ -3,7 +3,6 @@ import { guardOptionsSchema } from '../guards/guard-options-schema.js';
 import type { PriceUsageOptions } from '../pricing/price-usage.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import type { Tracer } from '../tracing/types.js';
-import { currentTracer } from '../tracing/with-trace.js';
 import { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
 import { createModelCallPricer } from './create-model-call-pricer.js';
 import { createModelCallRecorder, type ModelCallRecorder } from './create-model-call-recorder.js';
@@ -350,16 +349,23 @@ export function createAdapterRuntime(
 ): AdapterRuntime {
   checkAdapterOptions(options, settings.entryPoint, settings.extraOptions);
   const resolved = options ?? {};
+  // the fallback trace, bounded (fallbackTraceMaxCalls): a server using an adapter for its
+  // guards alone must not grow; only a model call starting in it counts, never a look-up
   let fallbackTracer: Tracer | undefined;
   let fallbackCalls = 0;
-  const defaultTracer = (): Tracer => {
-    fallbackTracer ??= createTracer();
+  const fallback = (callStarts = false): Tracer => {
+    if (fallbackTracer === undefined || (callStarts && fallbackCalls >= fallbackTraceMaxCalls)) {
+      fallbackTracer = createTracer();
+      fallbackCalls = 0;
+    }
+    if (callStarts) fallbackCalls++;
     return fallbackTracer;
   };
+  const defaultTracer = (): Tracer => fallback();
   const guards = resolved.guards;
   const recorder = createModelCallRecorder({
     tracer: resolved.tracer,
-    defaultTracer,
+    defaultTracer: fallback,
     guards:
       guards === undefined
         ? undefined
@@ -373,21 +379,6 @@ export function createAdapterRuntime(
     pricer: resolvePricing(resolved.pricing, settings.provider, hasBudget(guards)),
     onRecordingError: resolved.onRecordingError,
   });
-  if (resolved.tracer === undefined) {
-    // a call with no tracer of its own records into the fallback trace: bounded, see
-    // fallbackTraceMaxCalls (a server using an adapter for its guards alone must not grow)
-    const start = recorder.start;
-    recorder.start = (input) => {
-      if (input.tracer === undefined && currentTracer() === undefined) {
-        if (fallbackTracer === undefined || fallbackCalls >= fallbackTraceMaxCalls) {
-          fallbackTracer = createTracer();
-          fallbackCalls = 0;
-        }
-        fallbackCalls++;
-      }
-      return start(input);
-    };
-  }
   return {
     recorder,
     defaultTracer,

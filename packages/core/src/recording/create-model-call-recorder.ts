@@ -27,8 +27,12 @@ export interface ModelCallRecorderOptions {
    * @default the tracer of the enclosing `withTrace`, else `defaultTracer()`
    */
   tracer?: Tracer | undefined;
-  /** Called when there is neither `tracer` nor an enclosing `withTrace`. */
-  defaultTracer?: (() => Tracer) | undefined;
+  /**
+   * Called when there is neither `tracer` nor an enclosing `withTrace`: with `true` when a model
+   * call starts in the tracer it returns (a bounded fallback may start a new trace then), with
+   * `false` when a tracer is only looked up (a tool result, `resolveTracer()`).
+   */
+  defaultTracer?: ((callStarts: boolean) => Tracer) | undefined;
   /**
    * Guards applied around each model call, in order (build them with
    * {@link createModelCallGuards} from rate-limit, circuit-breaker and budget options).
@@ -148,8 +152,9 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     },
   };
 
-  function resolveTracer(explicit?: Tracer): Tracer {
-    const tracer = explicit ?? options.tracer ?? currentTracer() ?? options.defaultTracer?.();
+  function resolveTracer(explicit: Tracer | undefined, callStarts: boolean): Tracer {
+    const tracer =
+      explicit ?? options.tracer ?? currentTracer() ?? options.defaultTracer?.(callStarts);
     if (tracer === undefined) {
       throw new TracewardenError('NO_TRACER', {
         message:
@@ -161,14 +166,14 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
 
   return {
     start(input: ModelCallStartInput): ModelCallHandle {
-      return new ModelCall(core, resolveTracer(input.tracer), input);
+      return new ModelCall(core, resolveTracer(input.tracer, true), input);
     },
-    resolveTracer: () => resolveTracer(),
+    resolveTracer: () => resolveTracer(undefined, false),
     onPolicyViolation: mode,
     hasPolicy: options.policy !== undefined,
     recordToolResult(input) {
       const { tracer, ...rest } = input;
-      return core.safely(() => recordToolResult(resolveTracer(tracer), rest)) ?? false;
+      return core.safely(() => recordToolResult(resolveTracer(tracer, false), rest)) ?? false;
     },
   };
 }
