@@ -39,6 +39,33 @@ const modelPrice = () =>
     [optionTypes.finite(), optionTypes.finite()],
     'a pair [input, output] of USD per 1M tokens',
   );
+const unknownModelPolicy = () =>
+  optionTypes
+    .union([
+      optionTypes.oneOf(['refuse', 'warn'], 'one of "refuse", "warn"'),
+      optionTypes.strictObject({ fallback: modelPrice() }),
+    ])
+    .optional();
+
+/**
+ * The schema of the price table options an adapter's `pricing` takes (`PriceUsageOptions`):
+ * overrides and the unknown-model policy as a budget takes them, no unknown keys.
+ * @internal
+ */
+export const priceTableOptionsSchema = lazySchema(() =>
+  optionTypes.strictObject({
+    overrides: optionTypes.record(modelPrice()).optional(),
+    unknownModel: unknownModelPolicy(),
+    onWarn: optionalFunction(),
+    at: optionTypes
+      .custom<Date>(
+        (value) => value instanceof Date && !Number.isNaN(value.getTime()),
+        'a valid Date',
+      )
+      .optional(),
+  }),
+);
+
 const validator = () =>
   optionTypes.custom<unknown>(
     (value) =>
@@ -79,12 +106,7 @@ function budgetShape() {
     llmUsage: optionalFunction(),
     useDynamicLlmCosts: optionTypes.boolean().optional(),
     modelPricingOverrides: optionTypes.record(modelPrice()).optional(),
-    unknownModel: optionTypes
-      .union([
-        optionTypes.oneOf(['refuse', 'warn'], 'one of "refuse", "warn"'),
-        optionTypes.strictObject({ fallback: modelPrice() }),
-      ])
-      .optional(),
+    unknownModel: unknownModelPolicy(),
     costLedger: optionTypes
       .withMethods('a CostLedger (reserve, settle, release, spent, reset)', [
         'reserve',

@@ -1,5 +1,5 @@
 import { configurationError, lazySchema, validateOptions } from '../errors/index.js';
-import { guardOptionsSchema } from '../guards/guard-options-schema.js';
+import { guardOptionsSchema, priceTableOptionsSchema } from '../guards/guard-options-schema.js';
 import type { PriceUsageOptions } from '../pricing/price-usage.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import type { Tracer } from '../tracing/types.js';
@@ -214,82 +214,7 @@ export function checkAdapterOptions(
     if (key === 'guards' && !Array.isArray(value))
       validateOptions(modelCallGuardsSchema, value, { entryPoint, path: 'guards' });
     if (key === 'pricing' && typeof value === 'object' && value !== null)
-      checkPriceTableOptions(value as Record<string, unknown>, entryPoint);
-  }
-}
-
-const modelPriceExpected =
-  'a price [inputUsdPer1M, outputUsdPer1M]: two finite numbers >= 0, in USD per 1,000,000 tokens';
-
-function isModelPrice(value: unknown): boolean {
-  return (
-    Array.isArray(value) &&
-    value.length === 2 &&
-    value.every((price) => typeof price === 'number' && Number.isFinite(price) && price >= 0)
-  );
-}
-
-/**
- * The price table options of `pricing` (`overrides`, `unknownModel`, `onWarn`, `at`), checked
- * where they are given like every other option: a misspelt key or a price that is not a tuple
- * of two numbers would otherwise fail at call time (a raw TypeError, a NaN cost), or be ignored.
- */
-function checkPriceTableOptions(pricing: Record<string, unknown>, entryPoint: string): void {
-  for (const [key, value] of Object.entries(pricing)) {
-    if (value === undefined) continue;
-    const path = `pricing.${key}`;
-    switch (key) {
-      case 'overrides':
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-          throw configurationError(
-            entryPoint,
-            path,
-            'an object of model id (or provider:model) to [inputUsdPer1M, outputUsdPer1M]',
-            value,
-          );
-        for (const [model, price] of Object.entries(value))
-          if (!isModelPrice(price))
-            throw configurationError(
-              entryPoint,
-              `${path}[${JSON.stringify(model)}]`,
-              modelPriceExpected,
-              price,
-            );
-        break;
-      case 'unknownModel':
-        if (
-          value !== 'refuse' &&
-          value !== 'warn' &&
-          !(
-            typeof value === 'object' &&
-            value !== null &&
-            Object.keys(value).length === 1 &&
-            isModelPrice((value as { fallback?: unknown }).fallback)
-          )
-        )
-          throw configurationError(
-            entryPoint,
-            path,
-            "'refuse', 'warn' or { fallback: [inputUsdPer1M, outputUsdPer1M] }",
-            value,
-          );
-        break;
-      case 'onWarn':
-        if (typeof value !== 'function')
-          throw configurationError(entryPoint, path, 'a function', value);
-        break;
-      case 'at':
-        if (!(value instanceof Date) || Number.isNaN(value.getTime()))
-          throw configurationError(entryPoint, path, 'a valid Date', value);
-        break;
-      default:
-        throw configurationError(
-          entryPoint,
-          path,
-          'no such pricing option (a misspelt one would be ignored); known: overrides, unknownModel, onWarn, at',
-          value,
-        );
-    }
+      validateOptions(priceTableOptionsSchema, value, { entryPoint, path: 'pricing' });
   }
 }
 
