@@ -314,7 +314,7 @@ export class ModelCall implements ModelCallHandle {
     if (liveChecks !== undefined) {
       const chunkChars = this.outputChars - charsBefore;
       if (chunkChars > this.largestChunkChars) this.largestChunkChars = chunkChars;
-      const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+      const estimate = this.runningEstimate();
       // The next chunk is assumed as large as the largest so far: stop before it would pass.
       const nextIncrement = Math.ceil(this.largestChunkChars * this.outputMicroPerChar);
       for (const ticket of liveChecks) {
@@ -336,6 +336,11 @@ export class ModelCall implements ModelCallHandle {
       }
     }
     return undefined;
+  }
+
+  /** The running cost of a budget-watched stream, in micro-USD: input plus output so far. */
+  private runningEstimate(): number {
+    return Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
   }
 
   finish(response?: ModelCallResponse): ModelCallOutcome {
@@ -475,7 +480,7 @@ export class ModelCall implements ModelCallHandle {
       // a stream that streamed output but ended without its usage (cut off by the budget,
       // cancelled): the running estimate the budget settled at (its decision says `estimated`),
       // so the trace shows what was charged. A request refused before any output costs nothing.
-      const estimate = Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+      const estimate = this.runningEstimate();
       cost = { cost_usd: estimate / 1e6, cost_micro_usd: estimate, pricing_source: 'estimate' };
     }
     // the array the trace keeps: later attempts (if any) still land in it

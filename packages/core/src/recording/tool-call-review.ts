@@ -82,12 +82,8 @@ export function reviewReadMessages(
       break;
     }
   }
-  let readsSomething = false;
-  for (let i = lastAnswer + 1; i < messages.length; i++) {
-    const role = messages[i]?.role;
-    if (role === 'tool' || role === 'user') readsSomething = true;
-  }
-  if (!readsSomething) return [];
+  const read = messages.slice(lastAnswer + 1);
+  if (!read.some((message) => message.role === 'tool' || message.role === 'user')) return [];
   // Checked from the model's last answer on (the calls the new outputs answer, then them), not
   // the whole conversation: each request costs its own turn, not the history's length again.
   const from = Math.max(lastAnswer, 0);
