@@ -383,6 +383,75 @@ describe('stats', () => {
     expect(text.stdout).toMatch(/gpt-4o-mini\s+2\s+556\s+179\s+735\s+0\.000191/);
   });
 
+  it('counts a call refused in refuse mode as blocked, not as a failed tool call', async () => {
+    // refuse mode: the blocked call gets the refusal as its TOOL_RESULT (status failure,
+    // refused), which the model reads; the tool never ran
+    const at = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
+    const lines = [
+      {
+        id: 'b1',
+        trace_id: 't',
+        sub_type: 'MESSAGE',
+        payload: { role: 'user', content: 'go' },
+        created_at: at(0),
+      },
+      {
+        id: 'b2',
+        trace_id: 't',
+        sub_type: 'MESSAGE',
+        payload: { role: 'assistant', content: null },
+        metadata: { status: 'success' },
+        created_at: at(1),
+      },
+      {
+        id: 'b3',
+        trace_id: 't',
+        sub_type: 'TOOL_CALL',
+        parent_block_id: 'b2',
+        payload: { call_id: 'c1', name: 'send_email', arguments: {} },
+        metadata: { policy: 'block' },
+        created_at: at(2),
+      },
+      {
+        id: 'b4',
+        trace_id: 't',
+        sub_type: 'TOOL_RESULT',
+        parent_block_id: 'b3',
+        payload: { call_id: 'c1', output: 'refused by policy' },
+        metadata: { status: 'failure', refused: true, policy: 'block' },
+        created_at: at(3),
+      },
+      {
+        id: 'b5',
+        trace_id: 't',
+        sub_type: 'TOOL_CALL',
+        parent_block_id: 'b2',
+        payload: { call_id: 'c2', name: 'get_inbox', arguments: {} },
+        created_at: at(4),
+      },
+      {
+        id: 'b6',
+        trace_id: 't',
+        sub_type: 'TOOL_RESULT',
+        parent_block_id: 'b5',
+        payload: { call_id: 'c2', output: 'boom' },
+        metadata: { status: 'failure' },
+        created_at: at(5),
+      },
+    ];
+    const file = join(temporary, 'refused.jsonl');
+    writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const result = await run(['stats', '--json', file]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      toolCalls: 2,
+      blockedToolCalls: 1,
+      resultsByStatus: { failure: 1 },
+      toolErrors: 1,
+      errors: 1,
+    });
+  });
+
   it('counts model-call statuses apart from tool statuses, latency per model, and guard costs', async () => {
     const result = await run(['stats', '--json', fixture('model-call-statuses.jsonl')]);
     expect(result.code).toBe(0);

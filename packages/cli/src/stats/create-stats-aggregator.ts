@@ -348,7 +348,9 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         addLatency(name, durationOf(metadata));
         addUsage(metadata, undefined);
       } else if (subType === 'TOOL_RESULT') {
-        addStatus(metadata);
+        // a refusal (refuse mode) is the result of a call the policy blocked: the tool never
+        // ran, and the call is already counted as blocked, not as a failed tool call
+        if (metadata.refused !== true) addStatus(metadata);
         const name =
           (typeof metadata.tool_name === 'string' ? metadata.tool_name : undefined) ??
           (callId === undefined ? undefined : callName(traceId, callId)) ??
