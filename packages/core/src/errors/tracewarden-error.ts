@@ -1,5 +1,20 @@
 const marker = Symbol.for('tracewarden.error');
 
+// A class's methods never name the class itself: the bundler would then rename the class
+// (`class _TracewardenError`), and `error.name` (set from `new.target.name`) would read so.
+function carriesMarker(error: unknown, classMarker: symbol): boolean {
+  try {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[classMarker] === true
+    );
+  } catch {
+    // a thrown value whose property reads throw (a hostile Proxy) is no tracewarden error
+    return false;
+  }
+}
+
 /** Options every tracewarden error accepts. */
 export interface TracewardenErrorOptions {
   /** What went wrong and what to do about it. */
@@ -39,7 +54,7 @@ export class TracewardenError extends Error {
    * @returns true when `error` carries the tracewarden marker
    */
   static isInstance(error: unknown): error is TracewardenError {
-    return TracewardenError.hasMarker(error, marker);
+    return carriesMarker(error, marker);
   }
 
   /**
@@ -52,15 +67,6 @@ export class TracewardenError extends Error {
    * @returns true when `error` is an object whose `classMarker` property is `true`
    */
   protected static hasMarker(error: unknown, classMarker: symbol): boolean {
-    try {
-      return (
-        typeof error === 'object' &&
-        error !== null &&
-        (error as Record<symbol, unknown>)[classMarker] === true
-      );
-    } catch {
-      // a thrown value whose property reads throw (a hostile Proxy) is no tracewarden error
-      return false;
-    }
+    return carriesMarker(error, classMarker);
   }
 }

@@ -63,7 +63,8 @@ export class GuardError extends TracewardenError {
    * @returns true for guard refusals
    */
   static isGuardError(error: unknown): error is GuardError {
-    return GuardError.isInstance(error);
+    // (not through the class's own name: see tracewarden-error.ts)
+    return TracewardenError.hasMarker(error, marker);
   }
 
   /**

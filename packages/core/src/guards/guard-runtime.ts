@@ -1,6 +1,6 @@
 import type { CircuitState, GuardAction, ToolCallStatus } from '../model/tool-records.js';
-import { currentTracer } from '../tracing/index.js';
 import type { Tracer } from '../tracing/types.js';
+import { ambientScope, ToolCallScope } from '../tracing/with-trace.js';
 import type { Budget } from './budget.js';
 import { CallState } from './call-state.js';
 import {
@@ -251,12 +251,24 @@ export class GuardRuntime {
   run(args: unknown[], invoke: GuardInvokeOptions | undefined): Promise<unknown> {
     try {
       // fields of the runtime, not of `options`: option objects of many shapes make reads megamorphic
-      const tracer =
-        invoke === undefined
-          ? (this.tracer ?? currentTracer())
-          : invoke.tracer === null
+      // (one read of the scope: the ambient tracer, or an adapter's tool call for the first
+      // guarded function run in it, see ToolCallScope)
+      const store = ambientScope();
+      let tracer: Tracer | undefined;
+      let scope: ToolCallScope | undefined;
+      if (store instanceof ToolCallScope) {
+        scope = invoke?.callId === undefined && invoke?.tracer !== null ? store.claim() : undefined;
+        tracer =
+          invoke?.tracer === null
             ? undefined
-            : (invoke.tracer ?? this.tracer ?? currentTracer());
+            : (invoke?.tracer ?? scope?.tracer ?? this.tracer ?? store.outer);
+      } else
+        tracer =
+          invoke === undefined
+            ? (this.tracer ?? store)
+            : invoke.tracer === null
+              ? undefined
+              : (invoke.tracer ?? this.tracer ?? store);
       const track = this.listenersFixed || tracer !== undefined || invoke?.onEntry !== undefined;
       const signal = invoke === undefined ? this.signal : (invoke.signal ?? this.signal);
       const s = new CallState(
@@ -269,6 +281,7 @@ export class GuardRuntime {
       );
       if (tracer !== undefined) s.tracer = tracer;
       if (signal !== undefined) s.callerSignal = signal;
+      if (scope !== undefined) s.useCallId(scope.callId);
       if (invoke !== undefined) {
         if (invoke.metadata !== undefined) s.metadata = invoke.metadata;
         if (invoke.callId !== undefined) s.useCallId(invoke.callId);

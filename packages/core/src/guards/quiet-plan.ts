@@ -1,4 +1,4 @@
-import { currentTracer } from '../tracing/index.js';
+import { ambientScope } from '../tracing/with-trace.js';
 import { defaultBudgetSession } from './budget.js';
 import { CallState } from './call-state.js';
 import {
@@ -84,8 +84,9 @@ export class QuietPlan {
   run(args: unknown[]): Promise<unknown> {
     const rt = this.runtime;
     try {
-      // a tracer in scope (withTrace) tracks the call: the usual path
-      if (currentTracer() !== undefined) return rt.run(args, undefined);
+      // a tracer in scope (withTrace) tracks the call, an adapter's tool call gives its id: the
+      // usual path
+      if (ambientScope() !== undefined) return rt.run(args, undefined);
       const s = new CallState(rt, args, args.length, rt.sessionId, false, rt.clock());
       rt.stats.calls++;
       // 1. circuit breaker: closed admits every call with the breaker's shared admission

@@ -66,7 +66,8 @@ export class PolicyError extends TracewardenError {
    * @returns true for policy errors
    */
   static isPolicyError(error: unknown): error is PolicyError {
-    return PolicyError.isInstance(error);
+    // (not through the class's own name: see tracewarden-error.ts)
+    return TracewardenError.hasMarker(error, marker);
   }
 
   /**

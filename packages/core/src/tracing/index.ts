@@ -10,4 +10,4 @@ export type {
   LogThinkInput,
   Tracer,
 } from './types.js';
-export { currentTracer, withTrace } from './with-trace.js';
+export { currentTracer, ToolCallScope, withTrace } from './with-trace.js';

@@ -2,8 +2,64 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { configurationError } from '../errors/validate-options.js';
 import type { Tracer } from './types.js';
 
+/**
+ * One tool call an adapter runs for the model (`executeToolCalls`, an agent middleware's tool
+ * step): the model's call id, and the trace that holds its TOOL_CALL. The first guarded function
+ * called inside {@link ToolCallScope.run} — directly, or through the user's own function around
+ * it (`({ city }) => guardedWeather(city)`) — takes the call id and records its TOOL_RESULT under
+ * that TOOL_CALL, instead of recording a TOOL_CALL of its own under a new id. The adapter then
+ * reads {@link ToolCallScope.claimed} and records the result itself only when no guard did.
+ *
+ * @example
+ * ```ts
+ * const scope = new ToolCallScope('call_1', tracer);
+ * const value = await scope.run(() => tools[name](args));
+ * if (!scope.claimed) recordToolResult(tracer, { callId: 'call_1', output: String(value) });
+ * ```
+ */
+export class ToolCallScope {
+  #claimed = false;
+  /** The enclosing `withTrace` tracer when the scope was made: `currentTracer()` inside it. */
+  readonly outer: Tracer | undefined;
+
+  /**
+   * @param callId - the model's call id (the TOOL_CALL's `call_id`)
+   * @param tracer - the trace that holds the TOOL_CALL; a claiming guard records there before its
+   *   own `tracer` option, as a guard called with `invoke({ callId, tracer })` does
+   */
+  constructor(
+    readonly callId: string,
+    readonly tracer: Tracer | undefined,
+  ) {
+    if (typeof callId !== 'string' || callId === '')
+      throw configurationError('ToolCallScope', 'callId', 'a non-empty string', callId);
+    this.outer = currentTracer();
+  }
+
+  /** Whether a guarded function took the call id (and so recorded the call's result). */
+  get claimed(): boolean {
+    return this.#claimed;
+  }
+
+  /**
+   * Takes the call id for a guarded function: the first call gets the scope, later ones (a second
+   * guarded function in the same tool) `undefined`.
+   * @internal
+   */
+  claim(): this | undefined {
+    if (this.#claimed) return undefined;
+    this.#claimed = true;
+    return this;
+  }
+
+  /** Runs `fn` (the tool) in this scope; `currentTracer()` inside it is still {@link outer}. */
+  run<T>(fn: () => T): T {
+    return storage.run(this, fn);
+  }
+}
+
 // Creating the storage does no I/O and starts no timers; it only reserves a context slot.
-const storage = new AsyncLocalStorage<Tracer>();
+const storage = new AsyncLocalStorage<Tracer | ToolCallScope>();
 
 /**
  * Runs `fn` with `tracer` as the active trace: {@link currentTracer} returns it anywhere inside
@@ -58,5 +114,15 @@ export function withTrace<T>(tracer: Tracer, fn: () => T): T {
  * ```
  */
 export function currentTracer(): Tracer | undefined {
+  const store = storage.getStore();
+  return store instanceof ToolCallScope ? store.outer : store;
+}
+
+/**
+ * What the innermost `withTrace` or {@link ToolCallScope.run} put in scope (one read for the
+ * guard, which needs both).
+ * @internal
+ */
+export function ambientScope(): Tracer | ToolCallScope | undefined {
   return storage.getStore();
 }

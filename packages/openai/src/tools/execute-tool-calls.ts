@@ -2,6 +2,7 @@ import {
   currentTracer,
   errorType,
   recordToolResult,
+  ToolCallScope,
   type ToolCallStatus,
   ToolCallStatusSchema,
   type Tracer,
@@ -181,7 +182,17 @@ export async function executeToolCalls(
             tracer === undefined ? { callId: call.id } : { callId: call.id, tracer },
             args,
           );
-        } else value = await tool(args);
+        } else if (call.id === '') value = await tool(args);
+        else {
+          // a guarded function the tool calls (`({ city }) => weather(city)`) takes the call id
+          // from the scope and records the result under the model's TOOL_CALL
+          const scope = new ToolCallScope(call.id, tracer);
+          try {
+            value = await scope.run(() => tool(args));
+          } finally {
+            recordedByGuard = scope.claimed;
+          }
+        }
         output = toText(value);
         metadata = {
           status: 'success',

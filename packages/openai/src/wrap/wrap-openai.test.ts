@@ -4,6 +4,7 @@ import {
   CircuitOpenError,
   createTracer,
   GuardTimeoutError,
+  guard,
   guardTools,
   PolicyViolationError,
   parsePolicy,
@@ -12,6 +13,7 @@ import {
   type ToolResultBlock,
   TraceEntrySchema,
   type Tracer,
+  validateBlocks,
   withTrace,
 } from '@tracewarden/core';
 import OpenAI from 'openai';
@@ -781,6 +783,50 @@ describe('wrapOpenAI: executeToolCalls finds the trace of what the client return
       execution_time_ms: expect.any(Number),
     });
     expect(TraceEntrySchema.safeParse(blocksToEntry([call!, result!])).success).toBe(true);
+  });
+
+  it("a guarded function called through the user's own function records under the model's call, once", async () => {
+    const { tracer, client } = await start({
+      turns: [
+        {
+          toolCalls: [
+            { name: 'get_inbox', arguments: { folder: 'in' }, id: 'call_a' },
+            { name: 'get_inbox', arguments: { folder: 'spam' }, id: 'call_b' },
+          ],
+        },
+      ],
+    });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('mail?')],
+    });
+    // the guard takes positional arguments: the user adapts the model's object to it
+    const inbox = guard(async (folder: string) => [`mail in ${folder}`], { name: 'inbox' });
+    // in the run's trace (withTrace), as a guard finds it
+    const messages = await withTrace(tracer, () =>
+      executeToolCalls(completion.choices[0]!.message, {
+        get_inbox: async (args) => {
+          await Promise.resolve();
+          return inbox(String(args.folder));
+        },
+      }),
+    );
+    expect(messages.map((message) => message.content)).toEqual([
+      '["mail in in"]',
+      '["mail in spam"]',
+    ]);
+    const blocks = tracer.blocks();
+    // no TOOL_CALL of the guard's own beside the model's two
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(2);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(2);
+    for (const id of ['call_a', 'call_b']) {
+      const { result, call } = resultOf(tracer, id);
+      expect(result?.parent_block_id).toBe(call?.id);
+      // the guard's record: its decisions and timing
+      expect(result?.metadata).toMatchObject({ status: 'success' });
+    }
+    expect(validateBlocks(blocks).ok).toBe(true);
   });
 
   it('records into the per-client default tracer, and for responses and stream helpers', async () => {
