@@ -97,6 +97,59 @@ describeStores('blocks routes', (kind) => {
       ]);
     });
 
+    it('a parent of the wrong sub type in the same batch is a PARENT_SUBTYPE_MISMATCH, whatever the order', async () => {
+      const cases = [
+        // a TOOL_CALL under a TOOL_RESULT, a THINK under a TOOL_RESULT, a TOOL_CALL under a THINK
+        [blocks.call('tb_c2', 'tb_r', 'call_2'), 'tb_r'],
+        [blocks.think('tb_t2', 'tb_r'), 'tb_r'],
+        [blocks.call('tb_c3', 'tb_t', 'call_3'), 'tb_t'],
+      ] as const;
+      for (const [index, [child, parent]] of cases.entries()) {
+        const trace = `tr_batch_parent_${index}`;
+        const valid = [
+          blocks.message('tb_m'),
+          blocks.call('tb_c', 'tb_m', 'call_1'),
+          blocks.result('tb_r', 'tb_c', 'call_1', 'ok'),
+          blocks.think('tb_t', 'tb_m'),
+        ];
+        for (const batch of [
+          [...valid, child],
+          [child, ...valid],
+        ]) {
+          const response = await t.post(trace, batch);
+          expect(response.status).toBe(409);
+          expect(await response.json()).toMatchObject({
+            error: { code: 'PARENT_SUBTYPE_MISMATCH', details: { parent_block_id: parent } },
+          });
+        }
+      }
+      // parents listed after their children are still found in the batch
+      const reversed = await t.post('tr_batch_reversed', [
+        blocks.result('tb_r', 'tb_c', 'call_1', 'ok'),
+        blocks.call('tb_c', 'tb_m', 'call_1'),
+        blocks.message('tb_m'),
+      ]);
+      expect(reversed.status).toBe(201);
+    });
+
+    it("takes a bare array of blocks (seed 002's example) as the batch", async () => {
+      const response = await t.request(path('tr_bare'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([
+          { block_type: 'MESSAGE', sub_type: 'MESSAGE', payload: { role: 'user', content: 'hi' } },
+        ]),
+      });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({ trace_id: 'tr_bare', inserted: 1 });
+      const notBlocks = await t.request(path('tr_bare'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '"blocks"',
+      });
+      expect(notBlocks.status).toBe(422);
+    });
+
     it('answers every error in exactly the seed shape', async () => {
       const response = await t.post('tr_shape', [
         { sub_type: 'MESSAGE', payload: { role: 'robot', content: 'x' } },

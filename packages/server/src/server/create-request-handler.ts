@@ -98,8 +98,11 @@ async function readCheckedBody<T>(
   limits: HandlerContext['limits'],
   schema: JsonSchema,
   example: string,
+  /** Rewrites a body of another accepted form into the schema's form before the check. */
+  normalize?: (body: unknown) => unknown,
 ): Promise<T> {
-  const body = await readJsonBody(request, limits);
+  const read = await readJsonBody(request, limits);
+  const body = normalize === undefined ? read : normalize(read);
   const problem = checkBody(schema, body);
   if (problem !== undefined) {
     throw new TraceError({
@@ -170,6 +173,8 @@ export function createRequestHandler(
             limits,
             requestSchemas.PostBlocks,
             '{ "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
+            // the seed's example batch is a bare array of blocks: taken as the blocks
+            (body) => (Array.isArray(body) ? { blocks: body } : body),
           );
           if (traceId.length > maxTraceIdLength) {
             throw new TraceError({

@@ -237,9 +237,7 @@ export function* planAppend(
       });
     }
   }
-  const ordered = fresh
-    .map((item, position) => ({ ...item, position, rank: rankOf(item.input) }))
-    .sort((a, b) => a.rank - b.rank || a.position - b.position);
+  const ordered = parentsFirst(fresh);
   const accepted: Block[] = [];
   const rows: BlockRow[] = [];
   const texts: string[] = new Array(inputs.length);
@@ -290,6 +288,41 @@ export function* planAppend(
     summary,
     firstUserMessage: replaces ? first : undefined,
   };
+}
+
+/**
+ * The batch with each block after its parent when the parent is in the batch, otherwise in the
+ * batch's order: the validator then judges a parent before its children, so a child under a
+ * parent of the wrong sub type is a PARENT_SUBTYPE_MISMATCH (409) in one request as across two,
+ * not a parent "not accepted before". A cycle of parent links is left in batch order (the
+ * validator refuses it).
+ */
+function parentsFirst<T extends { input: unknown }>(items: readonly T[]): T[] {
+  const byId = new Map<string, T>();
+  for (const item of items) {
+    const id = isRecord(item.input) ? item.input.id : undefined;
+    if (typeof id === 'string' && !byId.has(id)) byId.set(id, item);
+  }
+  const placed = new Set<T>();
+  const ordered: T[] = [];
+  for (const item of items) {
+    // the chain of parents in the batch not placed yet, nearest first (iterative: a batch may
+    // nest deep, and a cycle ends where the chain meets itself)
+    const chain: T[] = [];
+    const seen = new Set<T>();
+    for (let at: T | undefined = item; at !== undefined && !placed.has(at) && !seen.has(at); ) {
+      seen.add(at);
+      chain.push(at);
+      const parent: unknown = isRecord(at.input) ? at.input.parent_block_id : undefined;
+      at = typeof parent === 'string' ? byId.get(parent) : undefined;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const next = chain[i] as T;
+      placed.add(next);
+      ordered.push(next);
+    }
+  }
+  return ordered;
 }
 
 /**
