@@ -7,8 +7,9 @@ import type { StitchedMessage, StitchedToolCall, StitchedTrace } from './types.j
 /** Options of {@link stitchBlocks}. */
 export interface StitchBlocksOptions {
   /**
-   * The trace to stitch; blocks of other traces are ignored.
-   * @default the `trace_id` of the first block
+   * The trace to stitch; blocks of other traces are ignored. A block without a `trace_id` (as
+   * posted to the collector, whose path names the trace) is taken as of this trace.
+   * @default the `trace_id` of the first block that has one
    */
   traceId?: string;
 }
@@ -371,8 +372,11 @@ function finish(
   return stitched;
 }
 
+/** A block of the trace: its `trace_id`, or none (a block as posted, the trace given by its path). */
 function isTraceBlock(block: unknown, traceId: string): block is Block {
-  return typeof block === 'object' && block !== null && (block as Block).trace_id === traceId;
+  if (typeof block !== 'object' || block === null) return false;
+  const blockTrace = (block as Partial<Block>).trace_id;
+  return blockTrace === traceId || blockTrace === undefined;
 }
 
 // The slow path, for duplicate ids (invalid input): the block that sorts first owns the
@@ -489,7 +493,9 @@ export function stitchBlocks(
       details: { field: 'traceId', path: 'options.traceId' },
     });
   if (traceId === undefined) {
-    const first = blocks.find((block) => typeof block === 'object' && block !== null);
+    const first = blocks.find(
+      (block) => typeof block === 'object' && block !== null && block.trace_id !== undefined,
+    );
     traceId = typeof first?.trace_id === 'string' ? first.trace_id : '';
   }
   return stitchWithTable(blocks, traceId) ?? stitchWithMaps(blocks, traceId);

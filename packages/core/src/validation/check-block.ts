@@ -3,6 +3,7 @@ import { asTraceError } from './as-trace-error.js';
 import { inspectBlock } from './inspect-block.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import type { ValidateBlocksOptions } from './types.js';
+import { traceIdOption, withTraceId } from './with-trace-id.js';
 
 /**
  * Checks one block on its own: shape, `block_type`, whether it has (or, for a MESSAGE, lacks)
@@ -24,7 +25,13 @@ export function checkBlock(input: unknown, options: ValidateBlocksOptions = {}):
   const limits = resolveBlockLimits(options.limits);
   const errors: TraceError[] = [];
   try {
-    inspectBlock(input, limits, errors, undefined, undefined);
+    inspectBlock(
+      withTraceId(input, traceIdOption('checkBlock', options.traceId)),
+      limits,
+      errors,
+      undefined,
+      undefined,
+    );
   } catch (error) {
     errors.push(asTraceError(error, undefined));
   }

@@ -4,6 +4,7 @@ import type { DraftBlock } from './draft-block.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import { TraceState } from './trace-state.js';
 import type { BlockValidator, BlockValidatorOptions } from './types.js';
+import { traceIdOption } from './with-trace-id.js';
 
 /**
  * A {@link BlockValidator} with the tracer's entry points. "Owned" drafts are candidates the
@@ -62,7 +63,10 @@ const sizeProperty: PropertyDescriptor = {
  * @internal
  */
 export function createTraceValidator(options: BlockValidatorOptions = {}): TraceValidator {
-  const state = new TraceState(resolveBlockLimits(options.limits), options.traceId);
+  const state = new TraceState(
+    resolveBlockLimits(options.limits),
+    traceIdOption('createBlockValidator', options.traceId),
+  );
   // methods of a plain object, not of the class, so they work detached (`lines.map(v.accept)`)
   const validator = {
     accept(input: unknown): Block {

@@ -13,6 +13,7 @@ import { forgetParsedText, trustParsedText } from './parsed-text.js';
 import { anyPending, failDuplicateCallId, failDuplicateId, relateDraft } from './relate-draft.js';
 import { TimestampRange } from './timestamp-range.js';
 import type { BlockLimits } from './types.js';
+import { withTraceId } from './with-trace-id.js';
 
 /**
  * The state of one validator and the rules that need it. A class rather than closures in
@@ -262,7 +263,13 @@ export class TraceState {
     let draft: DraftBlock | undefined;
     try {
       // throwing mode: the first problem throws, and nothing below records anything
-      draft = inspectBlock(input, this.limits, undefined, undefined, this.timestamps);
+      draft = inspectBlock(
+        withTraceId(input, this.traceId),
+        this.limits,
+        undefined,
+        undefined,
+        this.timestamps,
+      );
       if (draft !== undefined) {
         relateDraft(this, draft, undefined, undefined, 0, true);
         this.enterUnique(draft, undefined, 0);
@@ -307,7 +314,13 @@ export class TraceState {
   check(input: unknown): TraceError[] {
     const errors: TraceError[] = [];
     try {
-      const draft = inspectBlock(input, this.limits, errors, undefined, this.timestamps);
+      const draft = inspectBlock(
+        withTraceId(input, this.traceId),
+        this.limits,
+        errors,
+        undefined,
+        this.timestamps,
+      );
       if (draft !== undefined) relateDraft(this, draft, errors, undefined, 0, false);
     } catch (error) {
       errors.push(asTraceError(error, undefined));

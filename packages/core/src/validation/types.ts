@@ -97,7 +97,9 @@ export interface BlockValidatorOptions {
    */
   limits?: Partial<BlockLimits> | undefined;
   /**
-   * The trace this validator holds; blocks of another trace are rejected (`VALIDATION`).
+   * The trace this validator holds; blocks of another trace are rejected (`VALIDATION`). A block
+   * without a `trace_id` (as posted to seed 002's server, whose path names the trace) is taken
+   * as of this trace.
    * @default the `trace_id` of the first accepted block
    */
   traceId?: string | undefined;
@@ -109,4 +111,10 @@ export interface ValidateBlocksOptions {
    * Byte limits to force; the rest come from the `LIMIT_*` environment variables or the defaults.
    */
   limits?: Partial<BlockLimits> | undefined;
+  /**
+   * The trace of blocks without a `trace_id` (as posted to seed 002's server, whose path names
+   * the trace). Blocks with their own `trace_id` keep it.
+   * @default none: a block without `trace_id` is a `VALIDATION` error
+   */
+  traceId?: string | undefined;
 }

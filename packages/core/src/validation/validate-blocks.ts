@@ -7,6 +7,7 @@ import { reportCrossBlockErrors } from './report-cross-block-errors.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import { TimestampRange } from './timestamp-range.js';
 import type { ValidateBlocksOptions, ValidationReport } from './types.js';
+import { traceIdOption, withTraceId } from './with-trace-id.js';
 
 function isSubType(value: unknown): value is string {
   return (
@@ -63,6 +64,7 @@ export function validateBlocks(
       details: { path: '' },
     });
   const limits = resolveBlockLimits(options.limits);
+  const traceId = traceIdOption('validateBlocks', options.traceId);
   const errors: TraceError[] = [];
   // the drafts with a readable identity, and their positions in the input
   const drafts: DraftBlock[] = [];
@@ -75,7 +77,7 @@ export function validateBlocks(
     let draft: DraftBlock | undefined;
     try {
       // the position is formatted only when an error names it
-      draft = inspectBlock(input, limits, errors, position, timestamps);
+      draft = inspectBlock(withTraceId(input, traceId), limits, errors, position, timestamps);
     } catch (error) {
       errors.push(asTraceError(error, String(position)));
       draft = undefined;
