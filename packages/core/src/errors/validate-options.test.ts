@@ -56,6 +56,28 @@ describe('validateOptions', () => {
     expect(error.message).toContain('connect()');
   });
 
+  it('suggests the camelCase option for a seed 004 (snake_case) name, and seed names of ours', async () => {
+    const { guard } = await import('../guards/guard.js');
+    const message = (options: Record<string, unknown>) => {
+      try {
+        guard(async () => 1, options as never);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(message({ rate_limit: { calls_per_second: 1 } })).toContain('did you mean "rateLimit"?');
+    expect(message({ rateLimit: { calls_per_second: 1 } })).toContain(
+      'did you mean "callsPerSecond"?',
+    );
+    expect(message({ budget: { max_cost_per_session: 1 } })).toContain(
+      'did you mean "maxCostPerSession"?',
+    );
+    expect(message({ retry: { retryable_exceptions: [TypeError] } })).toContain(
+      'did you mean "retryOn"?',
+    );
+  });
+
   it('names the nested path, what was expected and what was given', () => {
     expect(rejection({ nested: { seconds: Number.NaN } }).message).toBe(
       'Invalid option given to connect(): nested.seconds: expected a finite number >= 0, got NaN. Fix it where connect() is called.',

@@ -221,11 +221,28 @@ function furthestBranch(branches: RawIssue[][]): RawIssue[] | undefined {
 }
 
 /** The known key closest to a misspelt one (at most two edits, or a case-only difference). */
+/**
+ * Seed 004's option names whose camelCase form is not ours (`retryable_exceptions` is
+ * `retryOn`); every other seed name is found by its camelCase form (see {@link closest}).
+ */
+const seedNames: Readonly<Record<string, string>> = {
+  retryableexceptions: 'retryOn',
+  modelpricingoverrides: 'pricing',
+};
+
+/** A key without case, `_` or `-`: `max_cost_per_session` and `maxCostPerSession` are one name. */
+function looseName(key: string): string {
+  return key.replace(/[_-]/g, '').toLowerCase();
+}
+
 function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.min(3, Math.max(1, Math.floor(key.length / 3)) + 1);
+  const loose = looseName(key);
+  const seedName = seedNames[loose];
+  if (seedName !== undefined && known.includes(seedName)) return seedName;
   for (const candidate of known) {
-    if (candidate.toLowerCase() === key.toLowerCase()) return candidate;
+    if (looseName(candidate) === loose) return candidate;
     const distance = editDistance(key, candidate, bestDistance);
     if (distance < bestDistance) {
       bestDistance = distance;
