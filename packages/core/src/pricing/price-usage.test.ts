@@ -80,3 +80,29 @@ describe('priceUsage', () => {
     });
   });
 });
+
+describe('priceUsage: input of the wrong shape', () => {
+  it('is a typed error naming the field, never NaN or a TypeError', () => {
+    const cases: [unknown, string][] = [
+      [null, 'input'],
+      [{ model: 'gpt-4o', inputTokens: 5, outputTokens: 1 }, 'usage'],
+      [{ model: '', usage: { inputTokens: 1, outputTokens: 1 } }, 'model'],
+      [{ model: 'gpt-4o', usage: { inputTokens: '5', outputTokens: 1 } }, 'usage.inputTokens'],
+      [
+        { model: 'gpt-4o', usage: { inputTokens: 5, outputTokens: Number.NaN } },
+        'usage.outputTokens',
+      ],
+      [
+        { model: 'gpt-4o', usage: { inputTokens: 5, outputTokens: 1, cachedInputTokens: -1 } },
+        'usage.cachedInputTokens',
+      ],
+    ];
+    for (const [input, path] of cases)
+      expect(() => priceUsage(input as never)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_OPTIONS',
+          issues: [expect.objectContaining({ path })],
+        }),
+      );
+  });
+});

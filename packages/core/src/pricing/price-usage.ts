@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { configurationError } from '../errors/validate-options.js';
 
 type GenaiPrices = typeof import('@pydantic/genai-prices');
 
@@ -135,6 +136,30 @@ function fromTuple(usage: LlmUsage, price: ModelPrice): number {
   return (usage.inputTokens * price[0] + usage.outputTokens * price[1]) / 1e6;
 }
 
+const isTokenCount = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** The input's shape, checked where it is given: a wrong one would price NaN or throw a TypeError. */
+function checkPriceInput(input: PriceUsageInput): void {
+  const given = input as unknown as Record<string, unknown> | null;
+  const fail = (path: string, expected: string, value: unknown): never => {
+    throw configurationError('priceUsage', path, expected, value);
+  };
+  if (typeof given !== 'object' || given === null)
+    fail('input', '{ model, provider?, usage: { inputTokens, outputTokens } }', given);
+  const { model, provider, usage } = given as Record<string, unknown>;
+  if (typeof model !== 'string' || model === '') fail('model', 'a non-empty model id', model);
+  if (provider !== undefined && typeof provider !== 'string')
+    fail('provider', 'a provider name or undefined', provider);
+  if (typeof usage !== 'object' || usage === null)
+    fail('usage', '{ inputTokens, outputTokens } token counts', usage);
+  const counts = usage as Record<string, unknown>;
+  for (const key of ['inputTokens', 'outputTokens'] as const)
+    if (!isTokenCount(counts[key])) fail(`usage.${key}`, 'a finite token count >= 0', counts[key]);
+  if (counts.cachedInputTokens !== undefined && !isTokenCount(counts.cachedInputTokens))
+    fail('usage.cachedInputTokens', 'a finite token count >= 0', counts.cachedInputTokens);
+}
+
 /** Where a price override goes, in each API that prices calls. */
 function overrideHint(model: string): string {
   const price = `{ "${model}": [inputUsdPer1M, outputUsdPer1M] }`;
@@ -159,6 +184,7 @@ function overrideHint(model: string): string {
  * ```
  */
 export function priceUsage(input: PriceUsageInput, options: PriceUsageOptions = {}): CostRecord {
+  checkPriceInput(input);
   const { model, provider, usage } = input;
   const at = options.at ?? new Date();
   const overrides = options.overrides;
