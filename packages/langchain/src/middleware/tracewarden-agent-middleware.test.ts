@@ -1,9 +1,17 @@
 import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { tool } from '@langchain/core/tools';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { createTracer, PolicyViolationError, parsePolicy, type Tracer } from '@tracewarden/core';
+import {
+  createTracer,
+  guard,
+  PolicyViolationError,
+  parsePolicy,
+  type Tracer,
+} from '@tracewarden/core';
 import { createAgent, createMiddleware } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
 import { aiMessage, explode, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from '../handler/index.js';
@@ -200,6 +208,28 @@ describe('tracewardenAgentMiddleware', () => {
       status: 'success',
       guard: { attempts: [{ attempt: 1 }] },
     });
+  });
+
+  it("records a core guard() called inside a plain tool's function under the model's call, once", async () => {
+    const tracer = createTracer();
+    const forecast = guard(async (city: string) => `sunny in ${city}`, { name: 'forecast' });
+    const plain = tool(async ({ city }: { city: string }) => forecast(city), {
+      name: 'weather',
+      description: 'Weather of a city',
+      schema: z.object({ city: z.string() }),
+    });
+    const agent = createAgent({
+      model: scriptedModel(),
+      tools: [plain],
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+    });
+    await agent.invoke(question());
+    const blocks = expectSoundTrace(tracer);
+    // the model's one call, no TOOL_CALL of the guard's own
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.payload).toMatchObject({ call_id: 'call_w', output: 'sunny in Paris' });
   });
 
   it('with the handler in refuse mode, the agent tool node hands the refusal to the model', async () => {

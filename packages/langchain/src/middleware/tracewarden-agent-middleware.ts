@@ -8,6 +8,7 @@ import {
   optionChecks,
   recordToolResult,
   refusalFor,
+  ToolCallScope,
   type Tracer,
   TracewardenError,
   withTrace,
@@ -376,8 +377,12 @@ export function tracewardenAgentMiddleware(
     const run: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
     let result: unknown;
     try {
-      // guarded tools find this trace through the enclosing withTrace
-      result = await withTrace(tracer, () => handler(request as never));
+      // guarded tools find this trace through the enclosing withTrace; a core guard() the
+      // tool's own function calls takes the model's call id from the scope, so its result lands
+      // under this TOOL_CALL (recordToolResult below then adds nothing: once per call id)
+      result = await withTrace(tracer, () =>
+        new ToolCallScope(id, tracer).run(() => handler(request as never)),
+      );
     } catch (error) {
       record(tracer, failedToolResultOf(error, run));
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) throw error;
