@@ -9,6 +9,7 @@ import {
 } from './message-fingerprint.js';
 import { normalizeContent } from './normalize-content.js';
 import type { RecorderCore } from './recorder-core.js';
+import { canonicalJson } from './refusals.js';
 import { recordToolCall, traceCallId } from './response-blocks.js';
 import {
   answeredCallId,
@@ -19,7 +20,7 @@ import {
   type SentMessage,
   type TracerState,
 } from './tracer-state.js';
-import type { NeutralMessage } from './types.js';
+import type { NeutralMessage, NeutralToolCall } from './types.js';
 
 /*
  * The conversation history: a request's messages become blocks once. Every recorded
@@ -88,6 +89,25 @@ export function recordRequest(
   return key;
 }
 
+/**
+ * Whether a call of a re-sent assistant turn is one the trace holds: the latest call recorded
+ * under its id, unless that call is answered and was another call (other tool or arguments) —
+ * then the model used the id again for a new call (see `reusedCallId`).
+ */
+function isRecordedCall(tracer: Tracer, state: TracerState, call: NeutralToolCall): boolean {
+  if (isAbsentCallId(call.id)) return false;
+  const recordedId = state.reused?.get(call.id) ?? call.id;
+  const recorded = tracer.findToolCall(recordedId);
+  if (recorded === undefined) return false;
+  if (!hasResult(state, recordedId)) return true;
+  if (recorded.payload.name !== call.function.name) return false;
+  const given = canonicalJson(call.function.arguments);
+  // arguments that are not JSON are kept as the model's text (`invalid_arguments`)
+  return given === undefined
+    ? recorded.payload.invalid_arguments === call.function.arguments
+    : canonicalJson(recorded.payload.arguments) === given;
+}
+
 /** Records one request message not recorded before (a tool output under its call). */
 function recordInputMessage(
   core: RecorderCore,
@@ -129,7 +149,7 @@ function recordInputMessage(
       (message.content === null ||
         message.content === undefined ||
         plainText(message.content) === '') &&
-      calls.every((call) => !isAbsentCallId(call.id) && tracer.findToolCall(call.id) !== undefined)
+      calls.every((call) => isRecordedCall(tracer, state, call))
     )
       return;
     const block = core.safely(() =>

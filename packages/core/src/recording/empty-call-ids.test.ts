@@ -277,3 +277,69 @@ describe('hasResult', () => {
     expect(tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(1);
   });
 });
+
+describe('call ids the model uses again (providers that number calls per answer)', () => {
+  const callsWithId = (id: string, ...names: string[]): NeutralMessage => ({
+    role: 'assistant',
+    content: null,
+    tool_calls: names.map((name) => ({
+      id,
+      type: 'function' as const,
+      function: { name, arguments: '{}' },
+    })),
+  });
+  const output = (id: string, content: string): NeutralMessage => ({
+    role: 'tool',
+    tool_call_id: id,
+    content,
+  });
+
+  it('records a reused call_0 as a call of its own, its result under it, through the history', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const history: NeutralMessage[] = [user('inbox, then reply')];
+    recorder
+      .start({ provider: 'p', model: 'm', messages: [...history] })
+      .finish({ toolCalls: [{ id: 'call_0', name: 'get_inbox', arguments: '{}' }] });
+    history.push(callsWithId('call_0', 'get_inbox'), output('call_0', 'mail'));
+    recorder
+      .start({ provider: 'p', model: 'm', messages: [...history] })
+      .finish({ toolCalls: [{ id: 'call_0', name: 'send_email', arguments: '{}' }] });
+    history.push(callsWithId('call_0', 'send_email'), output('call_0', 'sent'));
+    recorder.start({ provider: 'p', model: 'm', messages: [...history] }).finish({ text: 'Done.' });
+
+    const result = linked(tracer);
+    expect(result.calls).toEqual([
+      { name: 'get_inbox', outputs: ['mail'] },
+      { name: 'send_email', outputs: ['sent'] },
+    ]);
+    expect(result.ids).toEqual(['call_0', 'call_0_2']);
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+    // a tool's result recorded by the model's id lands under the latest call of that id
+    expect(recordToolResult(tracer, { callId: 'call_0', output: 'again' })).toBe(false);
+  });
+
+  it('a history seen for the first time records each reuse in order', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    recorder
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: [
+          user('two steps'),
+          callsWithId('call_0', 'get_inbox'),
+          output('call_0', 'mail'),
+          callsWithId('call_0', 'send_email'),
+          output('call_0', 'sent'),
+        ],
+      })
+      .finish({ text: 'Done.' });
+    const result = linked(tracer);
+    expect(result.calls).toEqual([
+      { name: 'get_inbox', outputs: ['mail'] },
+      { name: 'send_email', outputs: ['sent'] },
+    ]);
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+});

@@ -4,7 +4,13 @@ import type { Tracer } from '../tracing/types.js';
 import { parseArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
-import { generatedCallId, isAbsentCallId, rememberCall, type TracerState } from './tracer-state.js';
+import {
+  generatedCallId,
+  isAbsentCallId,
+  rememberCall,
+  reusedCallId,
+  type TracerState,
+} from './tracer-state.js';
 import type { ModelToolCall, ToolCallReview } from './types.js';
 
 /*
@@ -35,6 +41,10 @@ export function recordToolCall(
     name: call.name,
     arguments: parsed.value,
   };
+  // a call id the model used again, recorded under a new one: the model's id is kept as
+  // eventsToBlocks keeps it (blocksToEvents gives it back)
+  if (callId !== call.id && !isAbsentCallId(call.id))
+    metadata = { ...metadata, chat_event: { id: call.id } };
   if (!parsed.valid)
     payload.invalid_arguments =
       typeof call.arguments === 'string' ? call.arguments : String(call.arguments);
@@ -55,7 +65,9 @@ export function recordToolCall(
  * @internal
  */
 export function traceCallId(tracer: Tracer, state: TracerState, call: ModelToolCall): string {
-  return isAbsentCallId(call.id) ? generatedCallId(tracer, state) : call.id;
+  return isAbsentCallId(call.id)
+    ? generatedCallId(tracer, state)
+    : reusedCallId(tracer, state, call.id as string);
 }
 
 /** A response as its blocks record it. @internal */

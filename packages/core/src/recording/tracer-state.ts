@@ -34,6 +34,12 @@ export interface TracerState {
   /** How many call ids this state generated for calls without one. */
   generatedIds: number;
   /**
+   * A call id the model used again after its first call was answered (providers that number
+   * calls per answer: `call_0` every turn) -> the id its latest call is recorded under
+   * (`call_0_2`, see {@link reusedCallId}); made on the first reuse.
+   */
+  reused: Map<string, string> | undefined;
+  /**
    * The leading messages of the last request whose key depends only on fields compared here
    * (string or no content, no tool calls: `messageStep`'s rule), with those fields and the key
    * after each. A history re-sent as the same objects is matched by identity, without a memo
@@ -92,6 +98,7 @@ export function stateOf(tracer: Tracer): TracerState {
       unanswered: [],
       lastCall: undefined,
       generatedIds: 0,
+      reused: undefined,
       sent: [],
     };
     // What the trace already holds (blocks logged before any recorder saw this tracer): read
@@ -140,8 +147,31 @@ export function isAbsentCallId(callId: unknown): boolean {
  * @returns the call id, or `undefined` when the trace has no call to link to
  */
 export function answeredCallId(state: TracerState, callId: unknown): string | undefined {
-  if (!isAbsentCallId(callId)) return callId as string;
+  if (!isAbsentCallId(callId)) return state.reused?.get(callId as string) ?? (callId as string);
   return firstUnansweredCall(state.unanswered, state.isAnswered) ?? state.lastCall;
+}
+
+/**
+ * The id a model's call with id `callId` is recorded under. Seed 002 allows one TOOL_CALL per
+ * call id in a trace, but some providers number calls per answer (`call_0` every turn): a call
+ * whose id is already answered in this trace is a new call, recorded as `call_0_2` (then `_3`,
+ * ...: `eventsToBlocks`' rule for a trace that repeats an id), and results the model's tool
+ * messages send under `call_0` land under it ({@link answeredCallId}). An id whose call is not
+ * answered yet is the same call, as before.
+ * The common case (an id the trace has no answered call of) is one set lookup.
+ */
+export function reusedCallId(tracer: Tracer, state: TracerState, callId: string): string {
+  const current = state.reused?.get(callId) ?? callId;
+  if (!state.results.has(current)) return current;
+  let n = 1;
+  let id: string;
+  do {
+    n += 1;
+    id = `${callId}_${n}`;
+  } while (tracer.findToolCall(id) !== undefined);
+  state.reused ??= new Map();
+  state.reused.set(callId, id);
+  return id;
 }
 
 /**

@@ -829,6 +829,45 @@ describe('wrapOpenAI: executeToolCalls finds the trace of what the client return
     expect(validateBlocks(blocks).ok).toBe(true);
   });
 
+  it('records a call id the provider uses again on a later turn as a call of its own, with its result', async () => {
+    // providers that number calls per answer send call_0 every turn
+    const { tracer, client } = await start({
+      turns: [
+        { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_0' }] },
+        {
+          toolCalls: [
+            { name: 'send_email', arguments: { to: 'maria@acme.example' }, id: 'call_0' },
+          ],
+        },
+        { text: 'Replied.' },
+      ],
+    });
+    const messages: ChatCompletionMessageParam[] = [user('Answer Maria.')];
+    const tools = { get_inbox: () => 'mail', send_email: () => 'sent' };
+    for (let step = 0; step < 3; step++) {
+      const message = (await client.chat.completions.create({ model: 'gpt-4o-mini', messages }))
+        .choices[0]!.message;
+      messages.push(message);
+      if (!message.tool_calls?.length) break;
+      messages.push(...(await executeToolCalls(message, tools)));
+    }
+    const blocks = tracer.blocks();
+    expect(validateBlocks(blocks).ok).toBe(true);
+    const calls = blocks.filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.map((call) => [call.payload.call_id, call.payload.name])).toEqual([
+      ['call_0', 'get_inbox'],
+      ['call_0_2', 'send_email'],
+    ]);
+    expect(calls[1]?.metadata).toMatchObject({ chat_event: { id: 'call_0' } });
+    for (const call of calls) {
+      const results = blocks.filter(
+        (block) => block.sub_type === 'TOOL_RESULT' && block.parent_block_id === call.id,
+      );
+      expect(results).toHaveLength(1);
+    }
+    expect(tracer.stitched().orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+
   it('records into the per-client default tracer, and for responses and stream helpers', async () => {
     const { server } = await start({
       turns: [
