@@ -1,4 +1,5 @@
 import {
+  configurationError,
   currentTracer,
   errorType,
   recordToolResult,
@@ -46,6 +47,48 @@ export interface ExecuteToolCallsOptions {
    * @default 'report'
    */
   onToolError?: 'report' | 'throw' | undefined;
+  /**
+   * Receives a result that could not be recorded (over the seed's 2 MB tool-result limit, a
+   * closed tracer, ...). The tool's output still goes back to the model.
+   * @default a process warning (`TRACEWARDEN_RECORDING`), as the adapters report
+   */
+  onRecordingError?: ((error: unknown) => void) | undefined;
+}
+
+const optionNames = ['tracer', 'client', 'onToolError', 'onRecordingError'];
+
+/** The options, checked where they are given: a typo never silently changes what happens. */
+function checkedOptions(options: unknown): ExecuteToolCallsOptions {
+  if (options === undefined) return {};
+  const fail = (path: string, expected: string, value: unknown): never => {
+    throw configurationError('executeToolCalls', path, expected, value);
+  };
+  if (typeof options !== 'object' || options === null)
+    fail('options', `an object with ${optionNames.join(', ')}`, options);
+  const given = options as Record<string, unknown>;
+  for (const key of Object.keys(given))
+    if (!optionNames.includes(key))
+      fail(key, `a known option, one of ${optionNames.join(', ')}`, given[key]);
+  const { tracer, client, onToolError, onRecordingError } = given;
+  if (
+    tracer !== undefined &&
+    typeof (tracer as { logMessage?: unknown } | null)?.logMessage !== 'function'
+  )
+    fail('tracer', 'a Tracer (createTracer())', tracer);
+  if (client !== undefined && (typeof client !== 'object' || client === null))
+    fail('client', 'the wrapped OpenAI client', client);
+  if (onToolError !== undefined && onToolError !== 'report' && onToolError !== 'throw')
+    fail('onToolError', "'report' or 'throw'", onToolError);
+  if (onRecordingError !== undefined && typeof onRecordingError !== 'function')
+    fail('onRecordingError', 'a function', onRecordingError);
+  return given as ExecuteToolCallsOptions;
+}
+
+function warnRecordingError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`tracewarden: a tool result could not be recorded: ${message}`, {
+    code: 'TRACEWARDEN_RECORDING',
+  });
 }
 
 interface ProposedCall {
@@ -151,8 +194,9 @@ export async function executeToolCalls(
 export async function executeToolCalls(
   source: ChatLikeMessage | ResponseLike,
   tools: Readonly<Record<string, ToolFunction>>,
-  options: ExecuteToolCallsOptions = {},
+  givenOptions?: ExecuteToolCallsOptions,
 ): Promise<ChatToolMessage[] | FunctionCallOutputItem[]> {
+  const options = checkedOptions(givenOptions);
   const { calls, format } = proposedCalls(source);
   const tracer =
     options.tracer ??
@@ -212,8 +256,14 @@ export async function executeToolCalls(
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === 'string') (metadata.error as Record<string, unknown>).code = code;
       }
-      if (tracer !== undefined && !recordedByGuard)
-        recordToolResult(tracer, { callId: call.id, output, metadata });
+      if (tracer !== undefined && !recordedByGuard) {
+        try {
+          recordToolResult(tracer, { callId: call.id, output, metadata });
+        } catch (error) {
+          // the model still gets the output: a result the trace cannot hold is reported
+          (options.onRecordingError ?? warnRecordingError)(error);
+        }
+      }
       return { call, output, failure };
     }),
   );

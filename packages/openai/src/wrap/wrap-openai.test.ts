@@ -868,6 +868,32 @@ describe('wrapOpenAI: executeToolCalls finds the trace of what the client return
     expect(tracer.stitched().orphans).toEqual({ tool_calls: [], tool_results: [] });
   });
 
+  it('hands a tool output the trace cannot hold to the model and reports it; checks its options', async () => {
+    const { client } = await start({ turns: [toolTurn] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('mail?')],
+    });
+    const huge = 'x'.repeat(3 * 1024 * 1024);
+    const reported: unknown[] = [];
+    const messages = await executeToolCalls(
+      completion.choices[0]!.message,
+      { get_inbox: () => huge },
+      { onRecordingError: (error) => reported.push(error) },
+    );
+    expect(messages[0]?.content).toBe(huge);
+    expect(reported).toEqual([expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' })]);
+    await expect(
+      executeToolCalls(completion.choices[0]!.message, {}, { onToolErrors: 'throw' } as never),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('onToolErrors'),
+    });
+    await expect(
+      executeToolCalls(completion.choices[0]!.message, {}, { onToolError: 'raise' } as never),
+    ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+
   it('records into the per-client default tracer, and for responses and stream helpers', async () => {
     const { server } = await start({
       turns: [
