@@ -1,3 +1,4 @@
+import { TraceError } from '../errors/index.js';
 import { ownsDirectPath } from '../tracing/record-guarded-call.js';
 import { type ModelResponseTracer, recordModelResponse } from '../tracing/record-model-response.js';
 import type { Tracer } from '../tracing/types.js';
@@ -85,6 +86,42 @@ export interface ResponseRecord {
   reviews: readonly ToolCallReview[] | undefined;
 }
 
+/** Records the assistant MESSAGE of a response, by the tracer's direct path when it has one. */
+function recordAnswer(
+  tracer: Tracer,
+  text: string | null,
+  metadata: Record<string, unknown>,
+  raw: unknown,
+): string {
+  // createTracer's tracers take the response directly (deferred when nothing can see it)
+  // (not past a logMessage of a wrapper's own: it must see every response)
+  return ownsDirectPath(
+    (tracer as Partial<ModelResponseTracer>)[recordModelResponse],
+    tracer.logMessage,
+  )
+    ? (tracer as ModelResponseTracer)[recordModelResponse](text, metadata, raw)
+    : tracer.logMessage({ role: 'assistant', content: text, metadata, raw }).id;
+}
+
+/**
+ * What `metadata.content_omitted` says of an answer whose text broke the message byte limit:
+ * the limit's error details, or `undefined` for any other error.
+ */
+function tooLargeText(
+  error: unknown,
+  text: string | null,
+): { reason: 'PAYLOAD_TOO_LARGE'; limit_bytes: unknown; actual_bytes: unknown } | undefined {
+  if (text === null || !TraceError.isInstance(error) || error.code !== 'PAYLOAD_TOO_LARGE')
+    return undefined;
+  const details = (error.details ?? {}) as Record<string, unknown>;
+  if (details.field !== undefined && details.field !== 'content') return undefined;
+  return {
+    reason: 'PAYLOAD_TOO_LARGE',
+    limit_bytes: details.limit_bytes,
+    actual_bytes: details.actual_bytes,
+  };
+}
+
 /**
  * Records a response: the assistant MESSAGE (through a `createTracer` tracer's direct path, so a
  * tracer without sinks may build it later), THINK, the TOOL_CALLs and, for calls refused in
@@ -100,25 +137,21 @@ export function recordResponseBlocks(
 ): string | undefined {
   let blockId: string | undefined;
   try {
-    // createTracer's tracers take the response directly (deferred when nothing can see it)
-    // (not past a logMessage of a wrapper's own: it must see every response)
-    blockId = ownsDirectPath(
-      (tracer as Partial<ModelResponseTracer>)[recordModelResponse],
-      tracer.logMessage,
-    )
-      ? (tracer as ModelResponseTracer)[recordModelResponse](
-          response.text,
-          response.metadata,
-          response.raw,
-        )
-      : tracer.logMessage({
-          role: 'assistant',
-          content: response.text,
-          metadata: response.metadata,
-          raw: response.raw,
-        }).id;
+    blockId = recordAnswer(tracer, response.text, response.metadata, response.raw);
   } catch (recordingError) {
     core.onRecordingError(recordingError);
+    // A text over the message limit (seed 002: no truncation) would take the answer's usage,
+    // cost and tool calls with it: the MESSAGE is recorded without its text, saying so.
+    const details = tooLargeText(recordingError, response.text);
+    if (details !== undefined)
+      blockId = core.safely(() =>
+        recordAnswer(
+          tracer,
+          null,
+          { ...response.metadata, content_omitted: details },
+          response.raw,
+        ),
+      );
   }
   if (blockId === undefined) return undefined;
   const parentId = blockId;
