@@ -45,6 +45,24 @@ describe('startServer', () => {
     }
   });
 
+  it('says where the first key is when the first start cannot listen (a busy port)', async () => {
+    const busy = await startServer({ port: 0, dataDir: join(temporary, 'busy'), env: {} });
+    try {
+      const dataDir = join(temporary, 'first-on-busy-port');
+      const port = Number(new URL(busy.url).port);
+      const failed = await startServer({ port, dataDir, env: {} }).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(failed?.message).toContain(join(dataDir, 'credentials'));
+      expect(readFileSync(join(dataDir, 'credentials'), 'utf8')).toMatch(
+        /TRACEWARDEN_API_KEY=twk_/,
+      );
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('reads the data directory from TRACEWARDEN_DATA_DIR, else ~/.tracewarden, and has a fixed default port', () => {
     expect(resolveDataDir('/given', { TRACEWARDEN_DATA_DIR: '/env' })).toBe('/given');
     expect(resolveDataDir(undefined, { TRACEWARDEN_DATA_DIR: '/env' })).toBe('/env');
