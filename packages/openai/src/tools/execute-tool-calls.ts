@@ -11,6 +11,7 @@ import {
 import { tracerOfCalls, tracerOfObject } from '../wrap/link-recorded.js';
 import { defaultTracerOf } from '../wrap/wrap-openai.js';
 import { ToolArgumentsError } from './tool-arguments-error.js';
+import { ToolOutputError } from './tool-output-error.js';
 import { UnknownToolError } from './unknown-tool-error.js';
 
 /** A tool implementation: receives the parsed arguments object. Guarded tools (`guard(fn)`) fit. */
@@ -128,14 +129,18 @@ function proposedCalls(source: ChatLikeMessage | ResponseLike): {
   return { calls, format: 'chat' };
 }
 
-function toText(value: unknown): string {
+/** The text the model reads for a tool's value; a value with no JSON text is a failed call. */
+function toText(value: unknown, toolName: string): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
+  let text: string | undefined;
   try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
+    text = JSON.stringify(value);
+  } catch (cause) {
+    throw new ToolOutputError({ toolName, cause });
   }
+  if (typeof text !== 'string') throw new ToolOutputError({ toolName, cause: typeof value });
+  return text;
 }
 
 function parseArgs(call: ProposedCall): Record<string, unknown> {
@@ -237,7 +242,7 @@ export async function executeToolCalls(
             recordedByGuard = scope.claimed;
           }
         }
-        output = toText(value);
+        output = toText(value, call.name);
         metadata = {
           status: 'success',
           tool_name: call.name,

@@ -11,6 +11,11 @@ export {
   type ToolArgumentsErrorOptions,
 } from './tool-arguments-error.js';
 export {
+  ToolOutputError,
+  type ToolOutputErrorCode,
+  type ToolOutputErrorOptions,
+} from './tool-output-error.js';
+export {
   UnknownToolError,
   type UnknownToolErrorCode,
   type UnknownToolErrorOptions,

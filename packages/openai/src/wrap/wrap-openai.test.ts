@@ -894,6 +894,31 @@ describe('wrapOpenAI: executeToolCalls finds the trace of what the client return
     ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 
+  it('answers a tool value with no JSON text (circular, BigInt) as a failed call, not [object Object]', async () => {
+    const { tracer, client } = await start({ turns: [toolTurn, toolTurn] });
+    const circular: Record<string, unknown> = { name: 'loop' };
+    circular.self = circular;
+    for (const [value, id] of [
+      [circular, 'call_x'],
+      [10n, 'call_x_2'],
+    ] as const) {
+      const completion = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [user('mail?')],
+      });
+      const [message] = await executeToolCalls(completion.choices[0]!.message, {
+        get_inbox: () => value,
+      });
+      expect(message?.content).toMatch(
+        /^Error: tool "get_inbox" returned a value with no JSON text/,
+      );
+      expect(resultOf(tracer, id).result?.metadata).toMatchObject({
+        status: 'failure',
+        error: { code: 'TOOL_OUTPUT_NOT_JSON' },
+      });
+    }
+  });
+
   it('records into the per-client default tracer, and for responses and stream helpers', async () => {
     const { server } = await start({
       turns: [
