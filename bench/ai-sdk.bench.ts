@@ -3,15 +3,17 @@
  * against the scripted server in a child process, bench/scripted-server-process.ts), raw and
  * wrapped (recording every call into an in-memory tracer), through `generateText` and
  * `streamText`. Raw and wrapped calls alternate call by call, paired, so socket and GC drift hit
- * both alike; the wall figure is the median of the paired differences. Also prints the main
- * thread's CPU time per call (blocks of 100, summed per kind).
+ * both alike; the wall figure is the median of the paired differences, and so is the CPU figure:
+ * the process's CPU time of each call, read around it (see `processCpuMs`).
  * Targets (issue 12): < 50 µs added per call, < 0.1 ms added to the time to first chunk.
  * The streamed calls also run, in the same rounds, through middlewares that do no work (or only
  * core's): an empty one (`wrapLanguageModel`'s own cost); two that only re-wrap the stream, the
  * floor any stream-observing middleware pays on this machine: `stream.pipeThrough(new
  * TransformStream())`, and a pull-based `ReadableStream` reading the source's reader, none ahead
  * (the shape of ours, `observeStream`); and that pull stream plus core's recording of the call
- * (the recorder's start, chunks, finish), below which no middleware recording through core goes.
+ * (the recorder's start, chunks, finish), below which no middleware recording through core goes;
+ * and a copy of that last one timing core's recording where it runs (amid the SDK and undici),
+ * then the same recording again at once, warm: what the cold run costs more.
  * A last section isolates the middleware from HTTP and from `wrapLanguageModel`'s own layer: a
  * mock model (no network), raw vs wrapped with an empty middleware vs wrapped with ours (and, for
  * streams, the floors), generated and streamed, in CPU time per call; and the model layer alone
@@ -20,6 +22,7 @@
 
 import { GCProfiler } from 'node:v8';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { tracewardenMiddleware } from '@tracewarden/ai-sdk';
 import { createAdapterRuntime, createTracer, type Tracer } from '@tracewarden/core';
 import {
@@ -32,14 +35,24 @@ import {
 import { MockLanguageModelV4 } from 'ai/test';
 import {
   cpuMs,
-  cpuPerCall,
-  cpuPerCallEach,
   median,
   type Pairs,
   pairedPhase,
   roundRobinPhase,
   startServerProcess,
 } from './paired.js';
+
+/**
+ * CPU time of the whole process so far (every thread: the main one, the GC's helpers), in ms.
+ * Not `process.threadCpuUsage()`: this VM's kernel accounts a running thread's own time in ticks
+ * of 4 ms (HZ 250), so a call of 3 ms reads 0 or 4 ms, and even sums over 1,500 calls moved by
+ * ±100 µs a call (decision 010, session 10). Asked for the whole process, the kernel brings the
+ * running thread's time up to date first: exact to the µs, at ~1 µs a read.
+ */
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 /** The floor, shape (a): re-wraps the stream through an identity transform, nothing else. */
 const floorTransform: LanguageModelMiddleware = {
@@ -81,23 +94,52 @@ const floorPull: LanguageModelMiddleware = {
  * Shape (b) plus core's recording of the call, with none of the adapter's translation: the
  * recorder's start (the request, recorded once per conversation), a chunk per text part, usage
  * and finish reason, and finish at the end. What a middleware recording through core cannot go
- * below; ours minus this is the adapter's own share.
+ * below; ours minus this is the adapter's own share. With `timed`, each piece of the recording is
+ * timed where it runs, then the same recording is repeated at once into a second tracer (warm).
  */
-function floorPullRecorded(tracer: Tracer): LanguageModelMiddleware {
-  const runtime = createAdapterRuntime({ tracer }, { entryPoint: 'bench' });
+function floorPullRecorded(tracer: Tracer, timed?: RecordingTimes): LanguageModelMiddleware {
   const messages = [
     { role: 'system' as const, content: 'You echo.' },
     { role: 'user' as const, content: 'Say something short.' },
   ];
-  return {
-    specificationVersion: 'v4',
-    async wrapStream({ doStream, model }) {
-      const handle = runtime.recorder.start({
+  const recorderInto = (into: Tracer) => {
+    const runtime = createAdapterRuntime({ tracer: into }, { entryPoint: 'bench' });
+    return (model: { provider: string; modelId: string }) =>
+      runtime.recorder.start({
         provider: model.provider,
         model: model.modelId,
         messages,
         stream: true,
       });
+  };
+  const start = recorderInto(tracer);
+  const startWarm = timed === undefined ? undefined : recorderInto(createTracer());
+  type Handle = ReturnType<typeof start>;
+  const record = (handle: Handle, part: LanguageModelV4StreamPart) => {
+    if (part.type === 'text-delta') handle.chunk({ text: part.delta });
+    else if (part.type === 'finish')
+      handle.chunk({
+        finishReason: part.finishReason.unified,
+        usage: {
+          inputTokens: part.usage.inputTokens.total ?? 0,
+          outputTokens: part.usage.outputTokens.total ?? 0,
+        },
+      });
+  };
+  return {
+    specificationVersion: 'v4',
+    async wrapStream({ doStream, model }) {
+      const startedAt = timed === undefined ? 0 : performance.now();
+      const handle = start(model);
+      // only the timed copy keeps times and parts (the untimed floor allocates nothing more)
+      const call =
+        timed === undefined
+          ? undefined
+          : {
+              start: performance.now() - startedAt,
+              chunks: 0,
+              parts: [] as LanguageModelV4StreamPart[],
+            };
       const result = await doStream();
       const reader = result.stream.getReader();
       return {
@@ -107,20 +149,36 @@ function floorPullRecorded(tracer: Tracer): LanguageModelMiddleware {
             async pull(controller) {
               const next = await reader.read();
               if (next.done) {
-                handle.finish();
+                if (timed === undefined || call === undefined || startWarm === undefined)
+                  handle.finish();
+                else {
+                  const finishing = performance.now();
+                  handle.finish();
+                  timed.cold.push([call.start, call.chunks, performance.now() - finishing]);
+                  // the same recording again, at once: the code and its data are warm now
+                  const again = performance.now();
+                  const warm = startWarm(model);
+                  const started = performance.now();
+                  for (const part of call.parts) record(warm, part);
+                  const chunked = performance.now();
+                  warm.finish();
+                  timed.warm.push([
+                    started - again,
+                    chunked - started,
+                    performance.now() - chunked,
+                  ]);
+                }
                 controller.close();
                 return;
               }
               const part = next.value;
-              if (part.type === 'text-delta') handle.chunk({ text: part.delta });
-              else if (part.type === 'finish')
-                handle.chunk({
-                  finishReason: part.finishReason.unified,
-                  usage: {
-                    inputTokens: part.usage.inputTokens.total ?? 0,
-                    outputTokens: part.usage.outputTokens.total ?? 0,
-                  },
-                });
+              if (call === undefined) record(handle, part);
+              else {
+                const chunking = performance.now();
+                record(handle, part);
+                call.chunks += performance.now() - chunking;
+                call.parts.push(part);
+              }
               controller.enqueue(part);
             },
             cancel: (reason) => reader.cancel(reason),
@@ -130,6 +188,14 @@ function floorPullRecorded(tracer: Tracer): LanguageModelMiddleware {
       };
     },
   };
+}
+
+/** Core's recording timed inside a call, per call: [start, chunks, finish] in ms. */
+interface RecordingTimes {
+  /** Where it runs, amid the SDK and undici. */
+  cold: [number, number, number][];
+  /** The same recording repeated at once after it. */
+  warm: [number, number, number][];
 }
 
 const calls = 1500;
@@ -145,6 +211,7 @@ const provider = createOpenAICompatible({
 const raw = provider('gpt-4o-mini');
 const tracer = createTracer();
 const wrapped = wrapLanguageModel({ model: raw, middleware: tracewardenMiddleware({ tracer }) });
+const recordingTimes: RecordingTimes = { cold: [], warm: [] };
 /** The streamed variants, each run once per round: raw first (the baseline), ours last. */
 const streamVariants: [string, LanguageModel][] = [
   ['raw', raw],
@@ -158,28 +225,39 @@ const streamVariants: [string, LanguageModel][] = [
     "floor: pull + core's recording",
     wrapLanguageModel({ model: raw, middleware: floorPullRecorded(createTracer()) }),
   ],
+  [
+    "floor: pull + core's recording, timed inside",
+    wrapLanguageModel({
+      model: raw,
+      middleware: floorPullRecorded(createTracer(), recordingTimes),
+    }),
+  ],
   ['tracewardenMiddleware', wrapped],
 ];
 
 interface Sample {
   total: number;
   first: number;
+  /** The process's CPU time during the call. */
+  cpu: number;
 }
 
 async function generated(model: LanguageModel): Promise<Sample> {
+  const cpu = processCpuMs();
   const start = performance.now();
   await generateText({ model, instructions: 'You echo.', prompt: 'Say something short.' });
   const total = performance.now() - start;
-  return { total, first: total };
+  return { total, first: total, cpu: processCpuMs() - cpu };
 }
 
 async function streamed(model: LanguageModel): Promise<Sample> {
+  const cpu = processCpuMs();
   const start = performance.now();
   const result = streamText({ model, instructions: 'You echo.', prompt: 'Say something short.' });
   let first = -1;
   for await (const part of result.stream)
     if (first < 0 && part.type === 'text-delta') first = performance.now() - start;
-  return { total: performance.now() - start, first };
+  return { total: performance.now() - start, first, cpu: processCpuMs() - cpu };
 }
 
 try {
@@ -195,6 +273,8 @@ try {
     () => generated(wrapped),
   );
   globalThis.gc?.();
+  recordingTimes.cold.length = 0;
+  recordingTimes.warm.length = 0;
   const streams = await roundRobinPhase(
     calls,
     streamVariants.map(
@@ -204,21 +284,6 @@ try {
     ),
   );
   const stream: Pairs<Sample> = { raw: streams[0] ?? [], wrapped: streams.at(-1) ?? [] };
-  globalThis.gc?.();
-  const cpuPlain = await cpuPerCall(
-    calls,
-    () => generated(raw),
-    () => generated(wrapped),
-  );
-  const cpuStreams = await cpuPerCallEach(
-    calls,
-    streamVariants.map(
-      ([, model]) =>
-        () =>
-          streamed(model),
-    ),
-  );
-  const cpuStream = { raw: cpuStreams[0] ?? 0, wrapped: cpuStreams.at(-1) ?? 0 };
   const us = (ms: number) => `${(ms * 1000).toFixed(1).padStart(7)} µs`;
   const row = (name: string, pairs: Pairs<Sample>, key: keyof Sample) => {
     const r = median(pairs.raw.map((sample) => sample[key]));
@@ -230,19 +295,15 @@ try {
       `${name.padEnd(50)} raw ${us(r)}  wrapped ${us(w)}  added ${us(added)}  x${(w / r).toFixed(3)}`,
     );
   };
-  const cpuRow = (name: string, cpu: { raw: number; wrapped: number }) =>
-    console.log(
-      `${`cpu/call ${name}`.padEnd(50)} raw ${us(cpu.raw)}  wrapped ${us(cpu.wrapped)}  added ${us(cpu.wrapped - cpu.raw)}  x${(cpu.wrapped / cpu.raw).toFixed(3)}`,
-    );
   console.log(
     `\n## tracewardenMiddleware overhead (${calls} paired calls each, wall: medians of paired differences; server in a child process)`,
   );
   row('generateText', plain, 'total');
   row('streamText', stream, 'total');
   row('time to first chunk', stream, 'first');
-  console.log('## client main-thread CPU time per call (blocks of 100, summed per kind)');
-  cpuRow('generateText', cpuPlain);
-  cpuRow('streamText', cpuStream);
+  console.log('## process CPU time per call (same calls; added: median of paired differences)');
+  row('cpu/call generateText', plain, 'cpu');
+  row('cpu/call streamText', stream, 'cpu');
   console.log(
     `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
   );
@@ -254,8 +315,22 @@ try {
     const pairs: Pairs<Sample> = { raw: streams[0] ?? [], wrapped: streams[index] ?? [] };
     row(`${name} total`, pairs, 'total');
     row(`${name} first chunk`, pairs, 'first');
-    cpuRow(name, { raw: cpuStreams[0] ?? 0, wrapped: cpuStreams[index] ?? 0 });
+    row(`cpu/call ${name}`, pairs, 'cpu');
   }
+  // What core's recording costs where it runs, against the same code at once after it: the
+  // difference is what running amid the SDK and undici (cold caches) adds, in CPU, not waiting.
+  console.log(
+    "## core's recording timed inside the call (the timed floor; median µs per call) vs repeated at once after it (warm)",
+  );
+  const pieces = ['start', 'chunks', 'finish'] as const;
+  const times = (samples: [number, number, number][]) =>
+    pieces.map((_, i) => median(samples.map((sample) => sample[i] ?? 0)));
+  const cold = times(recordingTimes.cold);
+  const warm = times(recordingTimes.warm);
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  for (const [i, piece] of pieces.entries())
+    console.log(`${piece.padEnd(50)} in the call ${us(cold[i] ?? 0)}  warm ${us(warm[i] ?? 0)}`);
+  console.log(`${'all three'.padEnd(50)} in the call ${us(sum(cold))}  warm ${us(sum(warm))}`);
   await inProcess();
 } finally {
   killServer();
@@ -356,9 +431,11 @@ async function inProcess(): Promise<void> {
 }
 
 /**
- * Main-thread CPU µs per call of each variant (the GC's helper threads left out): `rounds`
- * rounds of `calls` calls each, the order rotating each round so that no variant always follows
- * the one whose garbage it collects.
+ * Main-thread CPU µs per call of each variant (the GC's helper threads left out: in a tight loop
+ * their work lands on whichever variant runs, and the process's CPU time swung 2x between runs
+ * here; tick-accounted, so only sums over long rounds mean anything): `rounds` rounds of `calls`
+ * calls each, the order rotating each round so that no variant always follows the one whose
+ * garbage it collects.
  * @returns per variant, its per-call figure of each round
  */
 async function rotatingCpuRounds<T>(
