@@ -4,6 +4,7 @@ import {
   type BaseMessage,
   HumanMessage,
   SystemMessage,
+  ToolMessage,
 } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { createTracer, type Tracer } from '@tracewarden/core';
@@ -166,5 +167,60 @@ describe('ChatOpenAI over HTTP (scripted server)', () => {
     await handler.flush();
     const [response] = responses(expectSoundTrace(tracer));
     expect(response?.metadata).toMatchObject({ status: 'failure', error: { status: 429 } });
+  });
+
+  it('records an answer whose only call has invalid JSON arguments once, when re-sent', async () => {
+    server = await startScriptedServer({
+      turns: [
+        { toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city": "Par' }] },
+        { text: 'Sorry, that failed.' },
+      ],
+    });
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer });
+    const model = new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-test',
+      configuration: { baseURL: server.url },
+      maxRetries: 0,
+    }).bindTools([weather]);
+    const messages: BaseMessage[] = [new HumanMessage('Weather in Paris?')];
+    const answer = await model.invoke(messages, { callbacks: [handler] });
+    expect(answer.tool_calls).toEqual([]);
+    expect(answer.invalid_tool_calls).toHaveLength(1);
+    messages.push(
+      answer,
+      new ToolMessage({
+        content: 'invalid arguments, send JSON',
+        tool_call_id: 'c1',
+        status: 'error',
+      }),
+    );
+    await model.invoke(messages, { callbacks: [handler] });
+    const blocks = expectSoundTrace(tracer);
+    // two model calls, two assistant MESSAGEs: the re-sent answer is the recorded one
+    expect(
+      blocks.filter(
+        (block) =>
+          block.sub_type === 'MESSAGE' && (block.payload as { role: string }).role === 'assistant',
+      ),
+    ).toHaveLength(2);
+    expect(conversationOf(tracer)).toEqual([
+      { role: 'user', content: 'Weather in Paris?', thinks: [], tool_calls: [] },
+      {
+        role: 'assistant',
+        content: null,
+        thinks: [],
+        tool_calls: [
+          {
+            call_id: 'c1',
+            name: 'weather',
+            arguments: {},
+            results: ['invalid arguments, send JSON'],
+          },
+        ],
+      },
+      { role: 'assistant', content: 'Sorry, that failed.', thinks: [], tool_calls: [] },
+    ]);
   });
 });

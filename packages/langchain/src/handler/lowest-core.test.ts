@@ -9,6 +9,7 @@ import {
   type BaseMessage,
   HumanMessage,
   SystemMessage,
+  ToolMessage,
 } from '@langchain/core-lowest/messages';
 import type { ChatResult } from '@langchain/core-lowest/outputs';
 import { tool } from '@langchain/core-lowest/tools';
@@ -181,5 +182,45 @@ raise "no weather in Oslo" if:
     ]);
     const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results.map((block) => block.metadata.status)).toEqual(['success', 'failure']);
+  });
+
+  it("records a model's call whose tool throws once, its failure under the call", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const lookup = tool(
+      async (_args: { q: string }): Promise<string> => {
+        throw new TypeError('tool broke');
+      },
+      { name: 'lookup', description: 'Lookup', schema: z.object({ q: z.string() }) },
+    );
+    const model = new ScriptedChatModel([
+      new AIMessage({
+        content: '',
+        tool_calls: [{ name: 'lookup', args: { q: 'x' }, id: 'c1', type: 'tool_call' }],
+      } as never),
+      new AIMessage({ content: 'The lookup failed.' }),
+    ]);
+    const messages: BaseMessage[] = [new HumanMessage('Look up x.')];
+    const answer = await model.invoke(messages, { callbacks: [handler as never] });
+    messages.push(answer);
+    const call = answer.tool_calls![0]!;
+    const error = await lookup
+      .invoke(call, { callbacks: [handler as never] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    messages.push(
+      new ToolMessage({ content: 'Error: tool broke', tool_call_id: 'c1', status: 'error' }),
+    );
+    await model.invoke(messages, { callbacks: [handler as never] });
+    const blocks = expectSoundTrace(tracer);
+    // 1.0.0 starts the run without the call id: it is read from the run's input
+    const calls = blocks.filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.map((block) => [block.payload.call_id, block.metadata.unlinked])).toEqual([
+      ['c1', undefined],
+    ]);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results.map((block) => [block.payload.call_id, block.metadata.status])).toEqual([
+      ['c1', 'failure'],
+    ]);
   });
 });

@@ -97,12 +97,7 @@ export class ModelRuns {
         type: 'ai',
         content: generation?.text ?? '',
       };
-      const response = messageToResponse(
-        message,
-        runId,
-        generation?.generationInfo,
-        output.llmOutput,
-      );
+      const response = messageToResponse(message, generation?.generationInfo, output.llmOutput);
       response.metadata = { langchain: runMetadata(run) };
       // with a fixed tracer every run records there: the answer need not point to its trace
       // (a WeakMap entry per answer, and the GC's work on it), only its call ids do (guarded

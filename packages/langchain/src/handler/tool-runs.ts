@@ -3,7 +3,7 @@ import { PolicyViolationError, recordToolResult, type Tracer } from '@tracewarde
 import { toolCallIdOf } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
-import { tracerOfCall } from '../tracing/conversation-links.js';
+import { noteCallAnswered, tracerOfCall, waitingCallOf } from '../tracing/conversation-links.js';
 import { runMetadata } from '../tracing/run-metadata.js';
 import {
   failedToolResultOf,
@@ -51,10 +51,13 @@ export class ToolRuns {
       runName ??
       stringOf((tool as { name?: unknown } | undefined)?.name) ??
       stringOf(tool?.id?.at(-1));
+    // `""` (Gemini-backed agents): the run answers the trace's next unanswered call by decision
+    // 002's order rule (decision 030), found like a run without an id
+    const knownId = toolCallId === '' ? undefined : toolCallId;
     const policy = context.unlinkedPolicy;
     let reviewed = false;
     if (policy !== undefined) {
-      const claimed = context.reviewed.claim(toolCallId, name, input);
+      const claimed = context.reviewed.claim(knownId, name, input);
       // the refusal is already recorded as the call's TOOL_RESULT
       if (claimed.refusal !== undefined)
         throw new PolicyViolationError({ violations: [], message: claimed.refusal });
@@ -64,7 +67,7 @@ export class ToolRuns {
     run.startedAt = performance.now();
     run.toolInput = input;
     if (policy !== undefined && !reviewed) {
-      this.#checkUnlinked(run, policy, toolCallId, input);
+      this.#checkUnlinked(run, policy, knownId, input);
       return;
     }
     // Without a call id (a plain tool.invoke(args), or @langchain/core versions that do not pass
@@ -84,7 +87,19 @@ export class ToolRuns {
 
   /** Records a tool that threw: the error text, its status (a guard error's own, else `failure`). */
   error(error: unknown, runId: string): void {
-    this.#end(runId, undefined, (run) => failedToolResultOf(error, run));
+    const context = this.#context;
+    const run = context.runs.get(runId);
+    let callId: string | undefined;
+    if (run !== undefined && run.callId === undefined) {
+      // 1.0.0 starts a run without its call id, and a failed run returns no ToolMessage with
+      // it: the run answers the waiting call for this tool and these arguments (in its trace,
+      // when that is known already)
+      const known =
+        context.givenTracer ??
+        (run.parent === undefined ? undefined : context.runs.tracerOf(run, () => undefined));
+      callId = waitingCallOf(known, run.name, run.toolInput)?.callId;
+    }
+    this.#end(runId, callId, (failed) => failedToolResultOf(error, failed));
   }
 
   /**
@@ -103,7 +118,7 @@ export class ToolRuns {
     let tracer: Tracer | undefined;
     const callId = toolCallId ?? run.runId;
     try {
-      tracer = context.runs.tracerOf(run, () => tracerOfCall(toolCallId));
+      tracer = context.runs.tracerOf(run, () => tracerOfCall(toolCallId, run.name, input));
       run.callId = callId;
       run.toolTracer = tracer;
       if (tracer.findToolCall(callId) !== undefined) return;
@@ -136,11 +151,16 @@ export class ToolRuns {
   /** Where a tool run's result goes: the trace holding its TOOL_CALL, recorded now if missing. */
   #resolveToolCall(run: Run, toolCallId: string | undefined): void {
     const context = this.#context;
-    const tracer = context.runs.tracerOf(run, () => tracerOfCall(toolCallId));
+    // by the call id, among the traces holding it the one whose call (tool, arguments) waits
+    // for this result: concurrent conversations may use the same ids
+    const tracer = context.runs.tracerOf(run, () =>
+      tracerOfCall(toolCallId, run.name, run.toolInput),
+    );
     const callId = toolCallId ?? run.runId;
     run.callId = callId;
     run.toolTracer = tracer;
-    if (tracer.findToolCall(callId) !== undefined) return;
+    // `""` answers the trace's next unanswered call (core's order rule)
+    if (callId === '' || tracer.findToolCall(callId) !== undefined) return;
     // a run no model call of this trace proposed: its TOOL_CALL goes under the latest answer
     admitUnlinkedToolCall(
       tracer,
@@ -175,6 +195,7 @@ export class ToolRuns {
           langchain: runMetadata(run),
         }),
       );
+      noteCallAnswered(run.toolTracer, run.callId);
     } catch (error) {
       context.report(error);
     }

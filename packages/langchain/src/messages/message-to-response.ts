@@ -81,32 +81,25 @@ export function reasoningOf(message: LooseMessage): string {
   return reasoning;
 }
 
-/** The model's tool calls: parsed ones, then those whose arguments did not parse. */
-function toolCallsOf(message: LooseMessage, fallbackId: string): ModelToolCall[] {
+/**
+ * The model's tool calls: parsed ones, then those whose arguments did not parse. A call without
+ * an id keeps `""` (decision 030): core records it under an id it generates, and the answer the
+ * caller re-sends (with `""`) is still known as this one (`messagesToNeutral` reads it alike).
+ */
+function toolCallsOf(message: LooseMessage): ModelToolCall[] {
   const calls: ModelToolCall[] = [];
-  const valid = message.tool_calls ?? [];
-  for (let i = 0; i < valid.length; i++) {
-    const call = valid[i];
-    if (call === undefined) continue;
+  for (const call of message.tool_calls ?? [])
     calls.push({
-      id: typeof call.id === 'string' && call.id !== '' ? call.id : `${fallbackId}_${i}`,
+      id: typeof call.id === 'string' ? call.id : '',
       name: call.name,
       arguments: call.args ?? {},
     });
-  }
-  const invalid = message.invalid_tool_calls ?? [];
-  for (let i = 0; i < invalid.length; i++) {
-    const call = invalid[i];
-    if (call === undefined) continue;
+  for (const call of message.invalid_tool_calls ?? [])
     calls.push({
-      id:
-        typeof call.id === 'string' && call.id !== ''
-          ? call.id
-          : `${fallbackId}_${valid.length + i}`,
+      id: typeof call.id === 'string' ? call.id : '',
       name: call.name ?? 'unknown',
       arguments: call.args ?? '',
     });
-  }
   return calls;
 }
 
@@ -134,14 +127,12 @@ function responsesFinish(metadata: Record<string, unknown> | undefined): string 
  * `AIMessageChunk`): text, reasoning, tool calls with the model's ids, usage, model, finish
  * reason, response id.
  * @param message - the generation's message
- * @param runId - the model run's id, for tool calls without an id
  * @param generationInfo - the generation's `generationInfo` (finish reason of some providers)
  * @param llmOutput - the result's `llmOutput` (legacy token usage)
  * @internal
  */
 export function messageToResponse(
   message: LooseMessage,
-  runId: string,
   generationInfo?: Record<string, unknown>,
   llmOutput?: Record<string, unknown>,
 ): ModelCallResponse {
@@ -149,7 +140,7 @@ export function messageToResponse(
   const response: ModelCallResponse = {
     text: assistantText(message.content),
     reasoning: reasoningOf(message),
-    toolCalls: toolCallsOf(message, `call_${runId}`),
+    toolCalls: toolCallsOf(message),
     usage: usageOf(message.usage_metadata, llmOutput),
   };
   const model = stringField(metadata, 'model_name') ?? stringField(metadata, 'model');

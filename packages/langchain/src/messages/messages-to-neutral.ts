@@ -181,20 +181,34 @@ export function assistantText(content: unknown): string | null {
   return text === '' ? null : text;
 }
 
-/** An assistant message's tool calls in the chat-event shape (call ids from `tool_calls`). */
+/**
+ * An assistant message's tool calls in the chat-event shape, as the answer was recorded
+ * (`messageToResponse`): `tool_calls`, then `invalid_tool_calls` (arguments that did not parse,
+ * as their text), a call without an id as `""` (decision 030: core gives it one in the trace).
+ * The same calls in the same order, so a re-sent answer is known as the recorded one.
+ */
 function toolCallsOf(message: LooseMessage): NeutralToolCall[] | undefined {
   const calls = message.tool_calls;
-  if (calls === undefined || calls.length === 0) return undefined;
+  const invalid = message.invalid_tool_calls;
+  if (
+    (calls === undefined || calls.length === 0) &&
+    (invalid === undefined || invalid.length === 0)
+  )
+    return undefined;
   const neutral: NeutralToolCall[] = [];
-  for (const call of calls) {
-    if (typeof call.id !== 'string') continue;
+  for (const call of calls ?? [])
     neutral.push({
-      id: call.id,
+      id: typeof call.id === 'string' ? call.id : '',
       type: 'function',
       function: { name: call.name, arguments: call.args ?? {} },
     });
-  }
-  return neutral.length === 0 ? undefined : neutral;
+  for (const call of invalid ?? [])
+    neutral.push({
+      id: typeof call.id === 'string' ? call.id : '',
+      type: 'function',
+      function: { name: call.name ?? 'unknown', arguments: call.args ?? '' },
+    });
+  return neutral;
 }
 
 /**
@@ -225,6 +239,7 @@ export function messagesToNeutral(messages: readonly LooseMessage[]): NeutralMes
       cached !== undefined &&
       cached.content === message.content &&
       cached.toolCalls === message.tool_calls &&
+      cached.invalidToolCalls === message.invalid_tool_calls &&
       cached.toolCallId === message.tool_call_id
     ) {
       result[i] = cached.neutral;
@@ -235,6 +250,7 @@ export function messagesToNeutral(messages: readonly LooseMessage[]): NeutralMes
       converted.set(message, {
         content: message.content,
         toolCalls: message.tool_calls,
+        invalidToolCalls: message.invalid_tool_calls,
         toolCallId: message.tool_call_id,
         neutral,
       });
@@ -246,7 +262,13 @@ export function messagesToNeutral(messages: readonly LooseMessage[]): NeutralMes
 /** Conversions by message object, with the fields they were made from. */
 const converted = new WeakMap<
   object,
-  { content: unknown; toolCalls: unknown; toolCallId: unknown; neutral: NeutralMessage }
+  {
+    content: unknown;
+    toolCalls: unknown;
+    invalidToolCalls: unknown;
+    toolCallId: unknown;
+    neutral: NeutralMessage;
+  }
 >();
 
 function messageToNeutral(message: LooseMessage): NeutralMessage {

@@ -17,7 +17,12 @@ import { messageToResponse } from '../messages/message-to-response.js';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
-import { tracerOfCall, tracerOfMessages } from '../tracing/conversation-links.js';
+import {
+  noteCallAnswered,
+  tracerOfAnswers,
+  tracerOfCall,
+  tracerOfCallsIn,
+} from '../tracing/conversation-links.js';
 import { finishModelCall } from '../tracing/finish-model-call.js';
 import { KeptTracers } from '../tracing/kept-tracers.js';
 import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
@@ -95,6 +100,8 @@ export interface AgentModelRequest {
 export interface AgentToolCallRequest {
   /** The model's tool call. */
   toolCall: { id?: string | undefined; name: string; args: Record<string, unknown> };
+  /** The agent's state: its messages find the trace of the run the call belongs to. */
+  state?: { messages?: readonly BaseMessage[] | undefined } | undefined;
   /** The run's runtime: its abort signal. */
   runtime?: { signal?: AbortSignal | undefined } | undefined;
 }
@@ -273,13 +280,27 @@ export function tracewardenAgentMiddleware(
   const byFirstMessage = new WeakMap<object, Tracer>();
   const report = recordingErrorReporter(options?.onRecordingError, 'a tool call or result');
 
+  /**
+   * The trace of the agent run these messages are the state of, by what is the run's own: an
+   * answer of this run re-sent (by object), else the run's first message. Never by a call id:
+   * providers that number calls per answer give every conversation `call_0`.
+   */
+  function tracerOfRun(messages: readonly LooseMessage[] | undefined): Tracer | undefined {
+    if (messages === undefined) return undefined;
+    const first = messages[0];
+    return (
+      tracerOfAnswers(messages) ?? (first === undefined ? undefined : byFirstMessage.get(first))
+    );
+  }
+
   function tracerOf(messages: readonly LooseMessage[]): Tracer {
     const first = messages[0];
     const known =
       options?.tracer ??
       currentTracer() ??
-      tracerOfMessages(messages) ??
-      (first === undefined ? undefined : byFirstMessage.get(first));
+      tracerOfRun(messages) ??
+      // the last resort, for a history not re-sent as the same objects (a checkpointer's copy)
+      tracerOfCallsIn(messages);
     const tracer = known ?? options?.tracerFactory?.() ?? createTracer();
     if (first !== undefined && !byFirstMessage.has(first)) byFirstMessage.set(first, tracer);
     return kept.remember(tracer);
@@ -322,7 +343,7 @@ export function tracewardenAgentMiddleware(
     }
     if (handle.stopped) throw handle.fail(handle.signal.reason);
     const message = answer as LooseMessage;
-    const response = messageToResponse(message, `agent_${Date.now().toString(36)}`);
+    const response = messageToResponse(message);
     response.metadata = { langchain: { source: 'agent_middleware' } };
     finishModelCall(handle, message, response, runtime.recordRaw, answer);
     return answer;
@@ -334,6 +355,9 @@ export function tracewardenAgentMiddleware(
   ): Promise<unknown> {
     const call = request.toolCall;
     const callId = call.id;
+    // `""` (Gemini-backed agents): the result answers the trace's next unanswered call
+    // (decisions 002 and 030), never a TOOL_CALL of its own
+    const absentId = callId === '';
     if (callId !== undefined) {
       // the verdict on this call, re-checked when its arguments changed since the review
       const refusal = refusalFor(callId, call.name, call.args);
@@ -346,9 +370,14 @@ export function tracewardenAgentMiddleware(
           status: 'error',
         });
     }
-    const tracer = options?.tracer ?? tracerOfCall(callId) ?? currentTracer() ?? tracerOf([]);
+    const tracer =
+      options?.tracer ??
+      tracerOfRun(request.state?.messages) ??
+      currentTracer() ??
+      tracerOfCall(callId, call.name, call.args) ??
+      tracerOf([]);
     const id = callId ?? `call_${Date.now().toString(36)}`;
-    if (tracer.findToolCall(id) === undefined) {
+    if (!absentId && tracer.findToolCall(id) === undefined) {
       // a call no model call of this trace proposed (another middleware's, an edited one): with a
       // policy it is checked here, on the trace so far, before the tool runs
       const args = call.args ?? {};
@@ -381,7 +410,10 @@ export function tracewardenAgentMiddleware(
       // tool's own function calls takes the model's call id from the scope, so its result lands
       // under this TOOL_CALL (recordToolResult below then adds nothing: once per call id)
       result = await withTrace(tracer, () =>
-        new ToolCallScope(id, tracer).run(() => handler(request as never)),
+        // a call without an id has no id to hand to a guard: it records by the order rule too
+        absentId
+          ? handler(request as never)
+          : new ToolCallScope(id, tracer).run(() => handler(request as never)),
       );
     } catch (error) {
       record(tracer, failedToolResultOf(error, run));
@@ -401,6 +433,7 @@ export function tracewardenAgentMiddleware(
   function record(tracer: Tracer, input: ToolResultInput): void {
     try {
       recordToolResult(tracer, input);
+      noteCallAnswered(tracer, input.callId);
     } catch (error) {
       report(error);
     }

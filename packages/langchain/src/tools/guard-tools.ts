@@ -4,13 +4,16 @@ import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
   configurationError,
   currentTracer,
+  entryToBlocks,
   type GuardCallContext,
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
+  recordToolResult,
   refusalFor,
   type ToolCallPolicy,
   type ToolCallReview,
+  type TraceEntry,
   type Tracer,
   TracewardenError,
 } from '@tracewarden/core';
@@ -299,7 +302,28 @@ function guardToolList(
               toolCallId,
             );
         }
-        let tracer = explicitTracer ?? tracerOfCall(callId);
+        if (toolCallId === '') {
+          // a call without an id (Gemini-backed agents): its result answers the trace's next
+          // unanswered call by core's order rule (decision 030); it has no id to record under
+          const trace = explicitTracer ?? currentTracer() ?? tracerOfCall('', tool.name, input);
+          try {
+            return await guardedBody.invoke(
+              {
+                tracer: null,
+                ...(trace === undefined
+                  ? {}
+                  : { onEntry: (entry: TraceEntry) => recordWithoutCallId(trace, entry) }),
+                ...(config?.signal === undefined ? {} : { signal: config.signal }),
+              },
+              input as never,
+              runManager as never,
+              config as never,
+            );
+          } catch (error) {
+            return refuse(error, toolCallId);
+          }
+        }
+        let tracer = explicitTracer ?? tracerOfCall(callId, tool.name, input);
         if (unlinkedPolicy !== undefined) {
           tracer ??= currentTracer();
           const checked = checkUnlinkedRun(unlinkedPolicy, tracer, callId, tool.name, input);
@@ -350,6 +374,35 @@ export function guardTool<Tool extends GuardableTool>(
 }
 
 const reportRefusalRecording = recordingErrorReporter(undefined, 'a refused tool call');
+const reportResultRecording = recordingErrorReporter(undefined, 'a guarded tool result');
+
+/** Block ids for the scratch conversion: only the result's payload and metadata are kept. */
+const scratchIds = { blockId: () => 'tb_scratch', traceId: () => 'tr_scratch' };
+
+/**
+ * Records a guarded run of a tool call without an id (`""`) as the result of the trace's next
+ * unanswered call (`recordToolResult`'s order rule), with the payload and metadata the guard
+ * would record (as core's `recordResultUnderCall` does for a call with an id).
+ */
+function recordWithoutCallId(tracer: Tracer, entry: TraceEntry): void {
+  try {
+    const [, result] = entryToBlocks(entry, {
+      traceId: 'tr_scratch',
+      parentBlockId: 'tb_scratch',
+      ids: scratchIds as never,
+    });
+    recordToolResult(tracer, {
+      callId: '',
+      output: result.payload.output,
+      metadata: {
+        ...(result.metadata as Record<string, unknown>),
+        tool_name: entry.result.tool_name,
+      },
+    });
+  } catch (error) {
+    reportResultRecording(error);
+  }
+}
 
 /**
  * A guarded tool's run no model call proposed (no TOOL_CALL for its id, or one the handler

@@ -1,4 +1,4 @@
-import type { Tracer } from '@tracewarden/core';
+import { canonicalJson, type Tracer } from '@tracewarden/core';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
 
 /**
@@ -7,67 +7,221 @@ import type { LooseMessage } from '../messages/messages-to-neutral.js';
  * `model.invoke` again with the history): each continues the trace that recorded the
  * assistant message it re-sends or the tool call it answers, so one conversation stays one
  * trace. Shared by the handler, the agent middleware and guarded tools.
+ *
+ * What is unique to a conversation comes first: the model's answers, by object (an answer is
+ * made for one model call). A tool call id is a last resort: providers that number calls per
+ * answer (`call_0` in every conversation) give concurrent conversations the same ids, so a call
+ * id only picks among the traces holding it the one whose call has the same tool and
+ * arguments and still waits for its result, and picks none when that leaves several.
  */
 
 /** Assistant messages recorded as a response, by object: the message the caller re-sends. */
 const byMessage = new WeakMap<object, Tracer>();
 
-/** Tool call ids recorded as TOOL_CALL blocks (bounded: the oldest go first). */
-const byCallId = new Map<string, Tracer>();
+/** One TOOL_CALL a trace holds, as a call id lookup weighs it. */
+interface CallLink {
+  readonly tracer: Tracer;
+  readonly name: string | undefined;
+  /** The call's arguments as given (made canonical only when two traces must be told apart). */
+  readonly arguments: unknown;
+  /** Whether this package recorded its result (a result recorded elsewhere is not seen). */
+  answered: boolean;
+}
+
+/** The traces holding each tool call id, oldest first (bounded: the oldest ids go first). */
+const byCallId = new Map<string, CallLink[]>();
 
 /** Most call ids remembered at once. */
 const maxCallIds = 10_000;
 
-/** Remembers that `tracer` recorded `message` (a model's answer) and its tool calls. @internal */
-export function linkResponse(
-  tracer: Tracer,
-  message: unknown,
-  calls: readonly { readonly id: string }[] | undefined,
-): void {
-  if (typeof message === 'object' && message !== null) byMessage.set(message, tracer);
-  if (calls !== undefined) for (const call of calls) linkCall(tracer, call.id);
-}
+/** Most traces remembered per call id (ids every conversation uses, like `call_0`). */
+const maxLinksPerId = 16;
 
-/** Remembers that `tracer` holds the TOOL_CALL `callId`. @internal */
-export function linkCall(tracer: Tracer, callId: string): void {
-  byCallId.delete(callId);
-  byCallId.set(callId, tracer);
-  if (byCallId.size > maxCallIds) {
-    const oldest = byCallId.keys().next();
-    if (oldest.done !== true) byCallId.delete(oldest.value);
-  }
-}
+/** The latest calls linked, in a ring (oldest at `ringHead` once full), for runs without an id. */
+const ring: { readonly callId: string; readonly link: CallLink }[] = [];
+let ringHead = 0;
 
-/** The tracer holding the TOOL_CALL `callId`, if one was recorded here. @internal */
-export function tracerOfCall(callId: string | undefined): Tracer | undefined {
-  if (callId === undefined) return undefined;
-  const tracer = byCallId.get(callId);
-  if (tracer === undefined || tracer.findToolCall(callId) === undefined) return undefined;
-  return tracer;
+/** Most calls the ring holds. */
+const maxRing = 1_000;
+
+/** Whether a tool call id is absent (`""`, as Gemini-backed agents send, decision 030). */
+function isAbsent(callId: string | undefined): callId is '' | undefined {
+  return callId === undefined || callId === '';
 }
 
 /**
- * The tracer of the conversation these request messages continue: the latest message that was
- * recorded (an assistant answer re-sent by object, or a tool result answering a known call).
+ * Remembers that `tracer` recorded `message` (a model's answer) and its tool calls.
  * @internal
  */
-export function tracerOfMessages(messages: readonly LooseMessage[]): Tracer | undefined {
+export function linkResponse(
+  tracer: Tracer,
+  message: unknown,
+  calls: readonly { readonly id: string; readonly name?: string; readonly arguments?: unknown }[],
+): void {
+  if (typeof message === 'object' && message !== null) byMessage.set(message, tracer);
+  for (const call of calls) linkCall(tracer, call.id, call.name, call.arguments);
+}
+
+/**
+ * Remembers that `tracer` holds a TOOL_CALL `callId` (`""`: a call without an id, answered by
+ * decision 002's order rule) for the tool `name` with `args`.
+ * @internal
+ */
+export function linkCall(tracer: Tracer, callId: string, name?: string, args?: unknown): void {
+  let links = byCallId.get(callId);
+  if (links === undefined) {
+    links = [];
+    byCallId.set(callId, links);
+    if (byCallId.size > maxCallIds) {
+      const oldest = byCallId.keys().next();
+      if (oldest.done !== true) byCallId.delete(oldest.value);
+    }
+  }
+  const link: CallLink = { tracer, name, arguments: args, answered: false };
+  links.push(link);
+  if (links.length > maxLinksPerId) links.shift();
+  if (ring.length < maxRing) ring.push({ callId, link });
+  else {
+    ring[ringHead] = { callId, link };
+    ringHead = (ringHead + 1) % maxRing;
+  }
+}
+
+/**
+ * The call a tool run answers when LangChain gives the run no call id (`@langchain/core` 1.0.0
+ * starts a tool run with its arguments only, and a tool that throws returns no `ToolMessage`):
+ * the oldest call still waiting for its result for the tool `name` with `args`, in `tracer` when
+ * the run's trace is known.
+ * @internal
+ */
+export function waitingCallOf(
+  tracer: Tracer | undefined,
+  name: string | undefined,
+  args: unknown,
+): { callId: string; tracer: Tracer } | undefined {
+  if (name === undefined || ring.length === 0) return undefined;
+  const canonical = canonicalJson(args);
+  if (canonical === undefined) return undefined;
+  for (let i = 0; i < ring.length; i++) {
+    const entry = ring[(ringHead + i) % ring.length];
+    if (entry === undefined) continue;
+    const link = entry.link;
+    if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
+      continue;
+    if (canonicalJson(link.arguments) === canonical)
+      return { callId: entry.callId, tracer: link.tracer };
+  }
+  return undefined;
+}
+
+/**
+ * Notes that the result of the call `callId` of `tracer` is recorded: a later run with the
+ * same id (another conversation's `call_0`) is then not taken for it.
+ * @internal
+ */
+export function noteCallAnswered(tracer: Tracer, callId: string): void {
+  const links = byCallId.get(callId);
+  if (links === undefined) return;
+  for (const link of links)
+    if (link.tracer === tracer && !link.answered) {
+      link.answered = true;
+      return;
+    }
+}
+
+/** Whether a link's call is for `name` with `args` (unknown parts are not held against it). */
+function sameCall(link: CallLink, name: string | undefined, args: string | undefined): boolean {
+  if (name !== undefined && link.name !== undefined && link.name !== name) return false;
+  return args === undefined || canonicalJson(link.arguments) === args;
+}
+
+/**
+ * The tracer holding the TOOL_CALL `callId` for a tool run or a re-sent answer, if exactly one
+ * fits: among the traces holding the id, those whose call is for `name` with `args` (when
+ * given), and of those the ones still waiting for the result (`pending`: a tool run about to
+ * answer the call). Several traces left (concurrent conversations with the same id, tool and
+ * arguments): a tool run takes the one whose call came last, a re-sent answer none, so no
+ * conversation is ever moved into another's trace.
+ * @param callId - the call id (`""` or `undefined`: calls without one, matched by tool and arguments)
+ * @param name - the tool's name, if known
+ * @param args - the call's arguments (an object or JSON text), if known
+ * @param pending - whether the call is about to be answered (a tool run)
+ * @internal
+ */
+export function tracerOfCall(
+  callId: string | undefined,
+  name?: string,
+  args?: unknown,
+  pending = true,
+): Tracer | undefined {
+  const links = byCallId.get(callId ?? '');
+  if (links === undefined) return undefined;
+  const absent = isAbsent(callId);
+  const first = links[0];
+  // the common case: one trace ever held this id
+  if (links.length === 1 && first !== undefined)
+    return absent || first.tracer.findToolCall(callId) !== undefined ? first.tracer : undefined;
+  let held = links.filter((link) => absent || link.tracer.findToolCall(callId) !== undefined);
+  // a tool run answers a call still waiting for its result, when one is
+  if (pending && held.some((link) => !link.answered)) held = held.filter((link) => !link.answered);
+  if (oneTracer(held)) return held[0]?.tracer;
+  const canonical = args === undefined ? undefined : canonicalJson(args);
+  const fitting = held.filter((link) => sameCall(link, name, canonical));
+  if (oneTracer(fitting)) return fitting[0]?.tracer;
+  // several conversations fit alike: a tool run takes the latest call, a re-sent answer none
+  return pending ? (fitting.at(-1) ?? held.at(-1))?.tracer : undefined;
+}
+
+/** Whether the links are all of one trace (and there is at least one). */
+function oneTracer(links: readonly CallLink[]): boolean {
+  const first = links[0];
+  return first !== undefined && links.every((link) => link.tracer === first.tracer);
+}
+
+/**
+ * The tracer of the conversation these request messages continue: the latest model answer
+ * recorded here that the request re-sends (by object). `undefined` when none is.
+ * @internal
+ */
+export function tracerOfAnswers(messages: readonly LooseMessage[]): Tracer | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (typeof message !== 'object' || message === null) continue;
     const linked = byMessage.get(message);
     if (linked !== undefined) return linked;
-    const callId = message.tool_call_id;
-    if (typeof callId === 'string') {
-      const tracer = tracerOfCall(callId);
-      if (tracer !== undefined) return tracer;
-    }
-    for (const call of message.tool_calls ?? []) {
-      const tracer = tracerOfCall(call.id);
-      if (tracer !== undefined) return tracer;
-    }
   }
   return undefined;
+}
+
+/**
+ * The last resort for a request whose answers are not the objects recorded (a history rebuilt
+ * from storage): the trace holding the tool calls of its latest assistant message that has
+ * some, when exactly one trace holds them with the same tools and arguments.
+ * @internal
+ */
+export function tracerOfCallsIn(messages: readonly LooseMessage[]): Tracer | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const calls = messages[i]?.tool_calls;
+    if (calls === undefined || calls.length === 0) continue;
+    let found: Tracer | undefined;
+    for (const call of calls) {
+      if (isAbsent(call.id)) continue;
+      const tracer = tracerOfCall(call.id, call.name, call.args ?? {}, false);
+      if (tracer === undefined || (found !== undefined && tracer !== found)) return undefined;
+      found = tracer;
+    }
+    return found;
+  }
+  return undefined;
+}
+
+/**
+ * The tracer of the conversation these request messages continue: a re-sent answer first, the
+ * tool calls of the latest assistant message as a last resort.
+ * @internal
+ */
+export function tracerOfMessages(messages: readonly LooseMessage[]): Tracer | undefined {
+  return tracerOfAnswers(messages) ?? tracerOfCallsIn(messages);
 }
 
 /** The latest assistant MESSAGE this package recorded per trace (so no scan of the trace). */

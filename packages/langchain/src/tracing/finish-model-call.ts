@@ -49,7 +49,7 @@ export function finishModelCall(
 ): ModelCallOutcome {
   if (recordRaw) response.raw = rawResponseOf(message);
   noteRecorded(message, handle.tracer);
-  linkResponse(handle.tracer, linkedMessage, response.toolCalls);
+  linkResponse(handle.tracer, linkedMessage, response.toolCalls ?? []);
   const outcome = handle.finish(response);
   noteAnswer(handle.tracer, outcome.messageBlockId);
   handOverVerdicts(outcome);

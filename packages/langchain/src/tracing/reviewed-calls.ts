@@ -12,7 +12,12 @@ const maxReviewed = 1_000;
  * @internal
  */
 export class ReviewedCalls {
-  readonly #calls = new Map<string, { name: string; args: string; refused: boolean }>();
+  readonly #calls = new Map<
+    string,
+    { callId: string; name: string; args: string; refused: boolean }
+  >();
+  /** Calls remembered without an id (`""`), each under a key of its own. */
+  #absentIds = 0;
 
   /** Remembers every call a model call's outcome reviewed. */
   remember(outcome: ModelCallOutcome): void {
@@ -20,8 +25,11 @@ export class ReviewedCalls {
       const args = canonicalJson(review.call.arguments);
       if (args === undefined) continue;
       const callId = review.call.id;
-      this.#calls.delete(callId);
-      this.#calls.set(callId, {
+      // calls without an id are told apart by tool and arguments when their runs start
+      const key = callId === '' ? `\u0000${++this.#absentIds}` : callId;
+      this.#calls.delete(key);
+      this.#calls.set(key, {
+        callId,
         name: review.call.name,
         args,
         refused: review.refusal !== undefined,
@@ -51,12 +59,12 @@ export class ReviewedCalls {
     }
     if (this.#calls.size === 0) return { reviewed: false, refusal: undefined };
     const canonical = canonicalJson(args);
-    for (const [callId, call] of this.#calls) {
+    for (const [key, call] of this.#calls) {
       if (call.name !== name || call.args !== canonical) continue;
-      this.#calls.delete(callId);
+      this.#calls.delete(key);
       return {
         reviewed: true,
-        refusal: call.refused ? refusalFor(callId, call.name, args) : undefined,
+        refusal: call.refused ? refusalFor(call.callId, call.name, args) : undefined,
       };
     }
     return { reviewed: false, refusal: undefined };
