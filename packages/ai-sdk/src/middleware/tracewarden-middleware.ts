@@ -3,7 +3,12 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4Middleware,
 } from '@ai-sdk/provider';
-import { type AdapterOptions, createAdapterRuntime } from '@tracewarden/core';
+import {
+  type AdapterOptions,
+  createAdapterRuntime,
+  currentTracer,
+  type Tracer,
+} from '@tracewarden/core';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
 import { type TelemetryScope, telemetryScope } from '../model/telemetry-scope.js';
@@ -64,6 +69,22 @@ function toolsOf(params: LanguageModelV4CallOptions): OfferedTools {
     return { name: tool.name };
   });
   return { names, guarded };
+}
+
+let doubleRecordingWarned = false;
+
+/**
+ * Says once per process that an enforcing middleware records a call the telemetry integration
+ * records into the same trace (the middleware cannot step aside: its policy or guards must hold),
+ * so every answer and its cost would count twice.
+ */
+function noteSharedTrace(telemetry: TelemetryScope, ownTracer: Tracer | undefined): void {
+  if (doubleRecordingWarned || (ownTracer ?? currentTracer()) !== telemetry.tracer) return;
+  doubleRecordingWarned = true;
+  process.emitWarning(
+    'tracewarden: tracewardenMiddleware (with a policy, guards or a timeout) and tracewardenTelemetry both record this model call into one trace, so each answer and its cost count twice. Give the policy and guards to tracewardenTelemetry alone (its executeTool enforces them, toolGuards for the tools), or record the middleware into a tracer of its own.',
+    { code: 'TRACEWARDEN_DOUBLE_RECORDING' },
+  );
 }
 
 /**
@@ -148,11 +169,13 @@ export function tracewardenMiddleware(
     wrapGenerate({ doGenerate, params, model }) {
       const telemetry = telemetryScope.getStore();
       if (stepsAside(telemetry)) return doGenerate();
+      if (telemetry !== undefined) noteSharedTrace(telemetry, ownTracer);
       return generateCall(setup(params, model, false, telemetry?.refusesAtTool), doGenerate);
     },
     wrapStream({ doStream, params, model }) {
       const telemetry = telemetryScope.getStore();
       if (stepsAside(telemetry)) return doStream();
+      if (telemetry !== undefined) noteSharedTrace(telemetry, ownTracer);
       return streamCall(setup(params, model, true, telemetry?.refusesAtTool), doStream);
     },
   };

@@ -1,6 +1,7 @@
 import {
   createMemorySink,
   createTracer,
+  guard,
   PolicyViolationError,
   parsePolicy,
   type Tracer,
@@ -173,6 +174,29 @@ describe('tracewardenTelemetry', () => {
     const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
     expect(result?.metadata).toMatchObject({ status: 'success', retry_count: 1 });
     expect(result?.payload.output).toEqual(['hi']);
+    expectSound(tracer);
+  });
+
+  it("a core guard() inside a tool's execute records under the model's call, once", async () => {
+    const tracer = createTracer();
+    const inbox = guard(async (folder: string) => [`mail in ${folder}`], { name: 'inbox' });
+    await generateText({
+      model: scriptedModel([loop[0] as never, { text: 'ok' }]),
+      prompt: 'go',
+      tools: {
+        get_inbox: tool({
+          inputSchema: z.object({}),
+          execute: async () => inbox('in'),
+        }),
+      },
+      stopWhen: isStepCount(3),
+      telemetry: { integrations: [tracewardenTelemetry({ tracer })] },
+    });
+    const blocks = tracer.blocks();
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.payload).toMatchObject({ call_id: 'call_1', output: ['mail in in'] });
     expectSound(tracer);
   });
 

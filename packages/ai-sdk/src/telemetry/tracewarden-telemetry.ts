@@ -15,6 +15,7 @@ import {
   recordResultUnderCall,
   refusalFor,
   type Sink,
+  ToolCallScope,
   type TraceEntry,
   type Tracer,
   validateOptions,
@@ -267,7 +268,16 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the
       // guards decide here, and the result is recorded from onToolExecutionEnd, which has it.
       return toolRun.run(
-        () => toolScope.run(true, () => withTrace(state.tracer, event.execute)),
+        // a core guard() the tool's own execute calls takes the model's call id from the
+        // scope: its result lands under the TOOL_CALL, with no TOOL_CALL of its own
+        () =>
+          toolScope.run(true, () =>
+            withTrace(state.tracer, () =>
+              toolCallId === ''
+                ? event.execute()
+                : new ToolCallScope(toolCallId, state.tracer).run(event.execute),
+            ),
+          ),
         () =>
           guarded.invoke(
             {
