@@ -223,4 +223,49 @@ raise "no weather in Oslo" if:
       ['c1', 'failure'],
     ]);
   });
+
+  it('records a call without an id ("") once, with a policy, its result under it', async () => {
+    ran.length = 0;
+    const tracer = createTracer();
+    const policy = parsePolicy(`
+raise "no weather in Oslo" if:
+    (call: ToolCall)
+    call is tool:weather
+    call.function.arguments.city == "Oslo"
+`);
+    const handler = new TracewardenCallbackHandler({ tracer, policy, pricing: false });
+    const model = new ScriptedChatModel([
+      new AIMessage({
+        content: '',
+        tool_calls: [{ name: 'weather', args: { city: 'Paris' }, id: '', type: 'tool_call' }],
+      } as never),
+      new AIMessage({ content: 'Sunny in Paris.' }),
+    ]);
+    const messages: BaseMessage[] = [new HumanMessage('Weather?')];
+    const answer = await model.invoke(messages, { callbacks: [handler as never] });
+    messages.push(answer);
+    // with an empty call id LangChain returns the tool's output, not a ToolMessage
+    const output = await weather.invoke(answer.tool_calls![0]!, { callbacks: [handler as never] });
+    messages.push(new ToolMessage({ content: String(output), tool_call_id: '' }));
+    await model.invoke(messages, { callbacks: [handler as never] });
+    expect(ran).toEqual(['Paris']);
+    expectSoundTrace(tracer);
+    expect(conversationOf(tracer)).toEqual([
+      { role: 'user', content: 'Weather?', thinks: [], tool_calls: [] },
+      {
+        role: 'assistant',
+        content: null,
+        thinks: [],
+        tool_calls: [
+          {
+            call_id: expect.stringMatching(/^call_.+_1$/),
+            name: 'weather',
+            arguments: { city: 'Paris' },
+            results: ['Sunny in Paris'],
+          },
+        ],
+      },
+      { role: 'assistant', content: 'Sunny in Paris.', thinks: [], tool_calls: [] },
+    ]);
+  });
 });

@@ -87,19 +87,21 @@ export class ToolRuns {
 
   /** Records a tool that threw: the error text, its status (a guard error's own, else `failure`). */
   error(error: unknown, runId: string): void {
+    this.#end(runId, undefined, (run) => failedToolResultOf(error, run));
+  }
+
+  /**
+   * The call a run that LangChain gave no call id answers, when a model call proposed it:
+   * 1.0.0 starts a tool run without its call id, and a run that threw (or whose call id is
+   * `""`, so LangChain makes no ToolMessage) returns none either. The run answers the waiting
+   * call for this tool and these arguments, in its trace when that is known already.
+   */
+  #waitingCallId(run: Run): string | undefined {
     const context = this.#context;
-    const run = context.runs.get(runId);
-    let callId: string | undefined;
-    if (run !== undefined && run.callId === undefined) {
-      // 1.0.0 starts a run without its call id, and a failed run returns no ToolMessage with
-      // it: the run answers the waiting call for this tool and these arguments (in its trace,
-      // when that is known already)
-      const known =
-        context.givenTracer ??
-        (run.parent === undefined ? undefined : context.runs.tracerOf(run, () => undefined));
-      callId = waitingCallOf(known, run.name, run.toolInput)?.callId;
-    }
-    this.#end(runId, callId, (failed) => failedToolResultOf(error, failed));
+    const known =
+      context.givenTracer ??
+      (run.parent === undefined ? undefined : context.runs.tracerOf(run, () => undefined));
+    return waitingCallOf(known, run.name, run.toolInput)?.callId;
   }
 
   /**
@@ -184,7 +186,8 @@ export class ToolRuns {
     const run = context.runs.close(runId);
     if (run === undefined) return;
     try {
-      if (run.callId === undefined) this.#resolveToolCall(run, callIdInOutput);
+      if (run.callId === undefined)
+        this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run));
       if (run.toolTracer === undefined || run.callId === undefined) return;
       recordToolResult(
         run.toolTracer,
