@@ -18,6 +18,7 @@ import { createTracer, PolicyViolationError, parsePolicy } from '@tracewarden/co
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
+import { guardTools } from '../tools/index.js';
 import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
 
 /** A chat model of core 1.0.0 answering from a script (1.0.0 has no `fakeModel()`). */
@@ -266,6 +267,35 @@ raise "no weather in Oslo" if:
         ],
       },
       { role: 'assistant', content: 'Sunny in Paris.', thinks: [], tool_calls: [] },
+    ]);
+  });
+
+  it('guardTools: a 1.0.0 tool keeps working, its result under the model call, a refusal as an error ToolMessage', async () => {
+    ran.length = 0;
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const [guarded] = guardTools([weather], {
+      tracer,
+      rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: 'lowest-core-guard-tools' },
+    });
+    const model = new ScriptedChatModel(script());
+    const answer = await model.invoke([new HumanMessage('Weather?')], {
+      callbacks: [handler as never],
+    });
+    const call = answer.tool_calls![0]!;
+    const message = (await guarded.invoke(call, { callbacks: [handler as never] })) as ToolMessage;
+    expect([message.content, message.tool_call_id, message.status]).toEqual([
+      'Sunny in Paris',
+      'call_low',
+      'success',
+    ]);
+    const refused = (await guarded.invoke({ ...call, id: 'call_again' })) as ToolMessage;
+    expect(refused.status).toBe('error');
+    expect(ran).toEqual(['Paris']);
+    const results = expectSoundTrace(tracer).filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results.map((block) => [block.payload.call_id, block.metadata.status])).toEqual([
+      ['call_low', 'success'],
+      [expect.any(String), 'rate_limited'],
     ]);
   });
 });
