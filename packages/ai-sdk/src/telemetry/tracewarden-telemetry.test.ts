@@ -197,6 +197,8 @@ describe('tracewardenTelemetry', () => {
     const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results).toHaveLength(1);
     expect(results[0]?.payload).toMatchObject({ call_id: 'call_1', output: ['mail in in'] });
+    // the inner guard's record joins the integration's
+    expect(results[0]?.metadata).toMatchObject({ status: 'success', guard: expect.anything() });
     expectSound(tracer);
   });
 

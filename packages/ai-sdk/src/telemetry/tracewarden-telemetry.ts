@@ -138,6 +138,8 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
   const toolScope = new AsyncLocalStorage<true>();
   /** Guard entries of tools run, until onToolExecutionEnd records them with their output. */
   const entries = new Map<string, TraceEntry>();
+  /** The scopes tools ran in, for the record of a guarded function a tool called itself. */
+  const scopes = new Map<string, ToolCallScope>();
 
   function tracerFor(info: TelemetryCallInfo): { tracer: Tracer; owned: boolean } {
     if (options?.tracer !== undefined) return { tracer: options.tracer, owned: false };
@@ -268,15 +270,16 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the
       // guards decide here, and the result is recorded from onToolExecutionEnd, which has it.
       return toolRun.run(
-        // a core guard() the tool's own execute calls takes the model's call id from the
-        // scope: its result lands under the TOOL_CALL, with no TOOL_CALL of its own
+        // a core guard() the tool's own execute calls takes the model's call from the scope
+        // (no TOOL_CALL of its own): its record joins the result onToolExecutionEnd records
         () =>
           toolScope.run(true, () =>
-            withTrace(state.tracer, () =>
-              toolCallId === ''
-                ? event.execute()
-                : new ToolCallScope(toolCallId, state.tracer).run(event.execute),
-            ),
+            withTrace(state.tracer, () => {
+              if (toolCallId === '') return event.execute();
+              const scope = new ToolCallScope(toolCallId, state.tracer);
+              scopes.set(toolCallId, scope);
+              return scope.run(event.execute);
+            }),
           ),
         () =>
           guarded.invoke(
@@ -298,6 +301,8 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       const toolCallId = toolCall.toolCallId;
       const entry = entries.get(toolCallId);
       entries.delete(toolCallId);
+      const scope = scopes.get(toolCallId);
+      scopes.delete(toolCallId);
       const state = calls.get(callId);
       if (entry === undefined || state === undefined) return;
       const result =
@@ -305,7 +310,7 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
           ? { ...entry.result, return_value: toolOutput.output ?? null }
           : entry.result;
       try {
-        recordResultUnderCall(state.tracer, { call: entry.call, result });
+        recordResultUnderCall(state.tracer, { call: entry.call, result }, scope);
       } catch (error) {
         (options?.onRecordingError ?? warnRecording)(error);
       }

@@ -257,11 +257,20 @@ export class GuardRuntime {
       let tracer: Tracer | undefined;
       let scope: ToolCallScope | undefined;
       if (store instanceof ToolCallScope) {
-        scope = invoke?.callId === undefined && invoke?.tracer !== null ? store.claim() : undefined;
+        // the adapter's call, when this guard would record into its trace or nowhere: the guard
+        // records nothing itself and hands its record to the scope (the adapter records what
+        // the model reads, with it)
+        const own = invoke?.tracer === undefined ? this.tracer : invoke.tracer;
+        if (
+          invoke?.callId === undefined &&
+          own !== null &&
+          (own === undefined || own === store.tracer)
+        )
+          scope = store.claim();
         tracer =
-          invoke?.tracer === null
+          scope !== undefined || invoke?.tracer === null
             ? undefined
-            : (invoke?.tracer ?? scope?.tracer ?? this.tracer ?? store.outer);
+            : (invoke?.tracer ?? this.tracer ?? store.outer);
       } else
         tracer =
           invoke === undefined
@@ -269,7 +278,11 @@ export class GuardRuntime {
             : invoke.tracer === null
               ? undefined
               : (invoke.tracer ?? this.tracer ?? store);
-      const track = this.listenersFixed || tracer !== undefined || invoke?.onEntry !== undefined;
+      const track =
+        this.listenersFixed ||
+        tracer !== undefined ||
+        invoke?.onEntry !== undefined ||
+        scope !== undefined;
       const signal = invoke === undefined ? this.signal : (invoke.signal ?? this.signal);
       const s = new CallState(
         this,
@@ -281,7 +294,11 @@ export class GuardRuntime {
       );
       if (tracer !== undefined) s.tracer = tracer;
       if (signal !== undefined) s.callerSignal = signal;
-      if (scope !== undefined) s.useCallId(scope.callId);
+      if (scope !== undefined) {
+        s.useCallId(scope.callId);
+        const claimed = scope;
+        s.onEntry = (entry) => claimed.hold(entry);
+      }
       if (invoke !== undefined) {
         if (invoke.metadata !== undefined) s.metadata = invoke.metadata;
         if (invoke.callId !== undefined) s.useCallId(invoke.callId);

@@ -74,7 +74,7 @@ export {
   type TokenBucketLimit,
 } from './rate-limit-store.js';
 export { RateLimitedError } from './rate-limited-error.js';
-export { recordResultUnderCall } from './record-result-under-call.js';
+export { recordResultUnderCall, scopedResultMetadata } from './record-result-under-call.js';
 export { retryAfterMs } from './retry-after-ms.js';
 export {
   runValidators,

@@ -1,24 +1,31 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { configurationError } from '../errors/validate-options.js';
+import type { TraceEntry } from '../model/tool-records.js';
 import type { Tracer } from './types.js';
 
 /**
  * One tool call an adapter runs for the model (`executeToolCalls`, an agent middleware's tool
  * step): the model's call id, and the trace that holds its TOOL_CALL. The first guarded function
  * called inside {@link ToolCallScope.run} — directly, or through the user's own function around
- * it (`({ city }) => guardedWeather(city)`) — takes the call id and records its TOOL_RESULT under
- * that TOOL_CALL, instead of recording a TOOL_CALL of its own under a new id. The adapter then
- * reads {@link ToolCallScope.claimed} and records the result itself only when no guard did.
+ * it (`({ city }) => guardedWeather(city)`) — that would record into that trace (or nowhere)
+ * takes the call: it records no TOOL_CALL of its own under a new id, and hands its record (its
+ * decisions, attempts, retries, cost) to the scope. The adapter then records the TOOL_RESULT of
+ * what the model reads, with {@link scopedResultMetadata} adding the guard's record.
  *
  * @example
  * ```ts
  * const scope = new ToolCallScope('call_1', tracer);
  * const value = await scope.run(() => tools[name](args));
- * if (!scope.claimed) recordToolResult(tracer, { callId: 'call_1', output: String(value) });
+ * recordToolResult(tracer, {
+ *   callId: 'call_1',
+ *   output: String(value),
+ *   metadata: scopedResultMetadata(scope, { status: 'success' }),
+ * });
  * ```
  */
 export class ToolCallScope {
   #claimed = false;
+  #entry: TraceEntry | undefined;
   /** The enclosing `withTrace` tracer when the scope was made: `currentTracer()` inside it. */
   readonly outer: Tracer | undefined;
 
@@ -36,13 +43,18 @@ export class ToolCallScope {
     this.outer = currentTracer();
   }
 
-  /** Whether a guarded function took the call id (and so recorded the call's result). */
+  /** Whether a guarded function took the call. */
   get claimed(): boolean {
     return this.#claimed;
   }
 
+  /** The record of the guarded function that took the call, once it finished. */
+  get entry(): TraceEntry | undefined {
+    return this.#entry;
+  }
+
   /**
-   * Takes the call id for a guarded function: the first call gets the scope, later ones (a second
+   * Takes the call for a guarded function: the first call gets the scope, later ones (a second
    * guarded function in the same tool) `undefined`.
    * @internal
    */
@@ -50,6 +62,11 @@ export class ToolCallScope {
     if (this.#claimed) return undefined;
     this.#claimed = true;
     return this;
+  }
+
+  /** Keeps the record of the guarded function that took the call. @internal */
+  hold(entry: TraceEntry): void {
+    this.#entry = entry;
   }
 
   /** Runs `fn` (the tool) in this scope; `currentTracer()` inside it is still {@link outer}. */

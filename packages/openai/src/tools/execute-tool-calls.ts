@@ -3,6 +3,7 @@ import {
   currentTracer,
   errorType,
   recordToolResult,
+  scopedResultMetadata,
   ToolCallScope,
   type ToolCallStatus,
   ToolCallStatusSchema,
@@ -215,8 +216,10 @@ export async function executeToolCalls(
       let output: string;
       let failure: unknown;
       // A guarded tool (`guard`, `guardTools`) records its own TOOL_RESULT, with the guards'
-      // decisions, straight under the model's TOOL_CALL (its call id); other tools are recorded here.
+      // decisions, straight under the model's TOOL_CALL (its call id); other tools are recorded
+      // here, with the record of a guarded function they call (see ToolCallScope).
       let recordedByGuard = false;
+      let scope: ToolCallScope | undefined;
       let metadata: Record<string, unknown>;
       try {
         const tool = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
@@ -233,14 +236,11 @@ export async function executeToolCalls(
           );
         } else if (call.id === '') value = await tool(args);
         else {
-          // a guarded function the tool calls (`({ city }) => weather(city)`) takes the call id
-          // from the scope and records the result under the model's TOOL_CALL
-          const scope = new ToolCallScope(call.id, tracer);
-          try {
-            value = await scope.run(() => tool(args));
-          } finally {
-            recordedByGuard = scope.claimed;
-          }
+          // a guarded function the tool calls (`({ city }) => weather(city)`) takes the model's
+          // call from the scope instead of recording one of its own
+          const inScope = new ToolCallScope(call.id, tracer);
+          scope = inScope;
+          value = await inScope.run(() => tool(args));
         }
         output = toText(value, call.name);
         metadata = {
@@ -263,7 +263,11 @@ export async function executeToolCalls(
       }
       if (tracer !== undefined && !recordedByGuard) {
         try {
-          recordToolResult(tracer, { callId: call.id, output, metadata });
+          recordToolResult(tracer, {
+            callId: call.id,
+            output,
+            metadata: scope === undefined ? metadata : scopedResultMetadata(scope, metadata),
+          });
         } catch (error) {
           // the model still gets the output: a result the trace cannot hold is reported
           (options.onRecordingError ?? warnRecordingError)(error);

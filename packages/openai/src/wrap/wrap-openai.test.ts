@@ -823,8 +823,14 @@ describe('wrapOpenAI: executeToolCalls finds the trace of what the client return
     for (const id of ['call_a', 'call_b']) {
       const { result, call } = resultOf(tracer, id);
       expect(result?.parent_block_id).toBe(call?.id);
-      // the guard's record: its decisions and timing
-      expect(result?.metadata).toMatchObject({ status: 'success' });
+      // what the model read, with the guard's record (its attempts)
+      expect(result?.payload.output).toBe(
+        messages.find((message) => message.tool_call_id === id)?.content,
+      );
+      expect(result?.metadata).toMatchObject({
+        status: 'success',
+        guard: { attempts: [{ attempt: 1 }] },
+      });
     }
     expect(validateBlocks(blocks).ok).toBe(true);
   });
