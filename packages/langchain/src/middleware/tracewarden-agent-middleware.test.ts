@@ -230,6 +230,8 @@ describe('tracewardenAgentMiddleware', () => {
     const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results).toHaveLength(1);
     expect(results[0]?.payload).toMatchObject({ call_id: 'call_w', output: 'sunny in Paris' });
+    // with the guard's record (its attempts)
+    expect(results[0]?.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
   });
 
   it('with the handler in refuse mode, the agent tool node hands the refusal to the model', async () => {

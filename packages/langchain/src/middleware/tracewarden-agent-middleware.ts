@@ -8,6 +8,7 @@ import {
   optionChecks,
   recordToolResult,
   refusalFor,
+  scopedResultMetadata,
   ToolCallScope,
   type Tracer,
   TracewardenError,
@@ -405,18 +406,18 @@ export function tracewardenAgentMiddleware(
     }
     const run: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
     let result: unknown;
+    // guarded tools find this trace through the enclosing withTrace; a core guard() the tool's
+    // own function calls takes the model's call from the scope (no TOOL_CALL of its own) and its
+    // record joins the result recorded below (a call without an id has none to hand over)
+    const scope = absentId ? undefined : new ToolCallScope(id, tracer);
     try {
-      // guarded tools find this trace through the enclosing withTrace; a core guard() the
-      // tool's own function calls takes the model's call id from the scope, so its result lands
-      // under this TOOL_CALL (recordToolResult below then adds nothing: once per call id)
       result = await withTrace(tracer, () =>
-        // a call without an id has no id to hand to a guard: it records by the order rule too
-        absentId
+        scope === undefined
           ? handler(request as never)
-          : new ToolCallScope(id, tracer).run(() => handler(request as never)),
+          : scope.run(() => handler(request as never)),
       );
     } catch (error) {
-      record(tracer, failedToolResultOf(error, run));
+      record(tracer, failedToolResultOf(error, run), scope);
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) throw error;
       // what createAgent's tool node answers a failed tool with when no middleware wraps it
       return new ToolMessage({
@@ -426,13 +427,18 @@ export function tracewardenAgentMiddleware(
         status: 'error',
       });
     }
-    record(tracer, toolResultOf(result, run));
+    record(tracer, toolResultOf(result, run), scope);
     return result;
   }
 
-  function record(tracer: Tracer, input: ToolResultInput): void {
+  function record(tracer: Tracer, input: ToolResultInput, scope?: ToolCallScope): void {
     try {
-      recordToolResult(tracer, input);
+      recordToolResult(
+        tracer,
+        scope === undefined
+          ? input
+          : { ...input, metadata: scopedResultMetadata(scope, input.metadata ?? {}) },
+      );
       noteCallAnswered(tracer, input.callId);
     } catch (error) {
       report(error);
