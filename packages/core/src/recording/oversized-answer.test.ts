@@ -17,6 +17,8 @@ describe('an answer whose text is over the message byte limit', () => {
         .start({ provider: 'p', model: 'm', messages: [{ role: 'user', content: 'hi' }] })
         .finish({
           text: 'x'.repeat(70_000),
+          // the provider's response, which holds the text again
+          raw: { choices: [{ message: { content: 'x'.repeat(70_000) } }] },
           toolCalls: [{ id: 'c1', name: 'send', arguments: '{}' }],
           usage: { inputTokens: 1, outputTokens: 2 },
         });
@@ -24,6 +26,7 @@ describe('an answer whose text is over the message byte limit', () => {
       expect(blocks.map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE', 'TOOL_CALL']);
       const answer = blocks[1];
       expect(answer?.payload).toMatchObject({ role: 'assistant', content: null });
+      expect(answer?.raw).toBeNull();
       expect(answer?.metadata).toMatchObject({
         usage: expect.anything(),
         content_omitted: { reason: 'PAYLOAD_TOO_LARGE', limit_bytes: 65_536, actual_bytes: 70_000 },

@@ -149,7 +149,8 @@ export function recordResponseBlocks(
           tracer,
           null,
           { ...response.metadata, content_omitted: details },
-          response.raw,
+          // not the provider's raw response: it holds the same text
+          null,
         ),
       );
   }
