@@ -20,6 +20,7 @@ const byMessage = new WeakMap<object, Tracer>();
 
 /** One TOOL_CALL a trace holds, as a call id lookup weighs it. */
 interface CallLink {
+  readonly callId: string;
   readonly tracer: Tracer;
   readonly name: string | undefined;
   /** The call's arguments as given (made canonical only when two traces must be told apart). */
@@ -38,7 +39,7 @@ const maxCallIds = 10_000;
 const maxLinksPerId = 16;
 
 /** The latest calls linked, in a ring (oldest at `ringHead` once full), for runs without an id. */
-const ring: { readonly callId: string; readonly link: CallLink }[] = [];
+const ring: CallLink[] = [];
 let ringHead = 0;
 
 /** Most calls the ring holds. */
@@ -77,12 +78,19 @@ export function linkCall(tracer: Tracer, callId: string, name?: string, args?: u
       if (oldest.done !== true) byCallId.delete(oldest.value);
     }
   }
-  const link: CallLink = { tracer, name, arguments: args, answered: false };
+  // one link per trace and id: its latest call (an id used again in one trace is a new call)
+  const last = links[links.length - 1];
+  if (last !== undefined && last.tracer === tracer) links.pop();
+  else if (links.length > 1) {
+    const index = links.findIndex((link) => link.tracer === tracer);
+    if (index !== -1) links.splice(index, 1);
+  }
+  const link: CallLink = { callId, tracer, name, arguments: args, answered: false };
   links.push(link);
   if (links.length > maxLinksPerId) links.shift();
-  if (ring.length < maxRing) ring.push({ callId, link });
+  if (ring.length < maxRing) ring.push(link);
   else {
-    ring[ringHead] = { callId, link };
+    ring[ringHead] = link;
     ringHead = (ringHead + 1) % maxRing;
   }
 }
@@ -103,13 +111,12 @@ export function waitingCallOf(
   const canonical = canonicalJson(args);
   if (canonical === undefined) return undefined;
   for (let i = 0; i < ring.length; i++) {
-    const entry = ring[(ringHead + i) % ring.length];
-    if (entry === undefined) continue;
-    const link = entry.link;
+    const link = ring[(ringHead + i) % ring.length];
+    if (link === undefined) continue;
     if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
       continue;
     if (canonicalJson(link.arguments) === canonical)
-      return { callId: entry.callId, tracer: link.tracer };
+      return { callId: link.callId, tracer: link.tracer };
   }
   return undefined;
 }
