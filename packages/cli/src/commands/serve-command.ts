@@ -37,17 +37,23 @@ export function dataDirOption(): Option {
 
 function startFailure(error: unknown, options: ServeOptions): never {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // a first start that could not listen has made the API key: later starts do not print it
+  const saved = (error as { credentialsFile?: unknown } | undefined)?.credentialsFile;
+  const keyNote =
+    typeof saved === 'string'
+      ? `. This first start created the API key and saved it to ${saved}; later starts do not print it`
+      : '';
   if (code === 'EADDRINUSE') {
     throw new CliError({
       code: 'CLI_USAGE',
-      message: `port ${options.port ?? defaultPort} is already in use; stop what uses it or pick another with --port (0 picks a free one)`,
+      message: `port ${options.port ?? defaultPort} is already in use; stop what uses it or pick another with --port (0 picks a free one)${keyNote}`,
       cause: error,
     });
   }
   if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
     throw new CliError({
       code: 'CLI_USAGE',
-      message: `cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? defaultPort} (${code}); check --host and --port`,
+      message: `cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? defaultPort} (${code}); check --host and --port${keyNote}`,
       cause: error,
     });
   }

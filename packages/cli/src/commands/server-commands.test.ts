@@ -56,6 +56,20 @@ describe('tracewarden serve', () => {
     expect(await second.stop()).toBe(0);
   });
 
+  it('a first start on a busy port says where the API key it created is saved', async () => {
+    const busy = await serve(['--data-dir', join(temporary, 'busy')]);
+    try {
+      const dataDir = join(temporary, 'first-on-busy-port');
+      const failed = await run(['serve', '--port', new URL(busy.url).port, '--data-dir', dataDir]);
+      expect(failed.code).toBe(2);
+      expect(failed.stderr).toContain('already in use');
+      expect(failed.stderr).toContain(join(dataDir, 'credentials'));
+      expect(readFileSync(join(dataDir, 'credentials'), 'utf8')).toMatch(/TRACEWARDEN_API_KEY=/);
+    } finally {
+      await busy.stop();
+    }
+  });
+
   it('rejects a bad port and an unreachable Postgres URL as usage errors', async () => {
     const badPort = await run(['serve', '--port', '70000']);
     expect(badPort.code).toBe(2);

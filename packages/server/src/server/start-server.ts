@@ -238,8 +238,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     await store.close();
     // the key was made and saved before listening failed: the next start will not show it
-    if (initial !== undefined && error instanceof Error)
+    if (initial !== undefined && error instanceof Error) {
       error.message += `; the first start's API key of organization "${initial.organization}" was created and saved to ${credentialsFile} (later starts do not print it)`;
+      // for callers that word the failure themselves (the CLI)
+      Object.defineProperty(error, 'credentialsFile', { value: credentialsFile });
+    }
     throw error;
   }
   const address = server.address() as AddressInfo;
