@@ -63,6 +63,9 @@ export function recordRequest(
   if (sent.length > index) sent.length = index;
   let remembering = true;
   let step: { fingerprint: string; key: ChainKey } | undefined;
+  // calls answered by this request's own tool messages: a later turn of the same request that
+  // proposes the same call id again is a new call, never the one re-sent
+  let answeredHere: Set<string> | undefined;
   for (; index < messages.length; index++) {
     const message = messages[index] as NeutralMessage;
     step = messageStep(key, message);
@@ -83,7 +86,15 @@ export function recordRequest(
       if (keyedByFields(message)) rememberSent(sent, message, key);
       else remembering = false;
     }
-    recordInputMessage(core, tracer, state, message, step.fingerprint);
+    const answered = recordInputMessage(
+      core,
+      tracer,
+      state,
+      message,
+      step.fingerprint,
+      answeredHere,
+    );
+    if (answered !== undefined) (answeredHere ??= new Set()).add(answered);
     step = undefined;
   }
   return key;
@@ -94,12 +105,19 @@ export function recordRequest(
  * under its id, unless that call is answered and was another call (other tool or arguments) —
  * then the model used the id again for a new call (see `reusedCallId`).
  */
-function isRecordedCall(tracer: Tracer, state: TracerState, call: NeutralToolCall): boolean {
+function isRecordedCall(
+  tracer: Tracer,
+  state: TracerState,
+  call: NeutralToolCall,
+  answeredHere: ReadonlySet<string> | undefined,
+): boolean {
   if (isAbsentCallId(call.id)) return false;
   const recordedId = state.reused?.get(call.id) ?? call.id;
   const recorded = tracer.findToolCall(recordedId);
   if (recorded === undefined) return false;
   if (!hasResult(state, recordedId)) return true;
+  // answered earlier in this very request: this turn came after the answer, so it is new
+  if (answeredHere?.has(recordedId) === true) return false;
   if (recorded.payload.name !== call.function.name) return false;
   const given = canonicalJson(call.function.arguments);
   // arguments that are not JSON are kept as the model's text (`invalid_arguments`)
@@ -108,22 +126,26 @@ function isRecordedCall(tracer: Tracer, state: TracerState, call: NeutralToolCal
     : canonicalJson(recorded.payload.arguments) === given;
 }
 
-/** Records one request message not recorded before (a tool output under its call). */
+/**
+ * Records one request message not recorded before (a tool output under its call).
+ * @returns the call id a tool output was recorded under, else `undefined`
+ */
 function recordInputMessage(
   core: RecorderCore,
   tracer: Tracer,
   state: TracerState,
   message: NeutralMessage,
   fingerprint: string,
-): void {
+  answeredHere: ReadonlySet<string> | undefined,
+): string | undefined {
   const role = message.role;
   if (role === 'tool' || role === 'function') {
     // an absent or empty id links by the order rule (decisions 002, 030)
     const callId = answeredCallId(state, message.tool_call_id);
-    if (callId === undefined || hasResult(state, callId)) return;
+    if (callId === undefined || hasResult(state, callId)) return undefined;
     const call = tracer.findToolCall(callId);
     // A result whose call is not in this trace cannot be attached (no orphans): skip it.
-    if (call === undefined) return;
+    if (call === undefined) return undefined;
     const text = plainText(message.content);
     const status = message.status;
     const block = core.safely(() =>
@@ -133,12 +155,13 @@ function recordInputMessage(
         ...(typeof status === 'string' ? { metadata: { status } } : {}),
       }),
     );
-    if (block !== undefined) state.results.add(callId);
-    return;
+    if (block === undefined) return undefined;
+    state.results.add(callId);
+    return callId;
   }
   if (role === 'assistant') {
     const [h1, h2] = hashPair(fingerprint);
-    if (state.responses.has(h1, h2)) return;
+    if (state.responses.has(h1, h2)) return undefined;
     // An assistant turn re-sent as its tool calls alone (the Responses API's usual loop appends
     // only the `function_call` items) is the recorded response, not a new message: when it has
     // no text and every call id is already in the trace, there is nothing new to record.
@@ -149,13 +172,13 @@ function recordInputMessage(
       (message.content === null ||
         message.content === undefined ||
         plainText(message.content) === '') &&
-      calls.every((call) => isRecordedCall(tracer, state, call))
+      calls.every((call) => isRecordedCall(tracer, state, call, answeredHere))
     )
-      return;
+      return undefined;
     const block = core.safely(() =>
       tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }),
     );
-    if (block === undefined) return;
+    if (block === undefined) return undefined;
     for (const call of message.tool_calls ?? []) {
       const proposed = {
         id: call.id,
@@ -164,7 +187,7 @@ function recordInputMessage(
       };
       recordToolCall(core, tracer, state, block.id, proposed, traceCallId(tracer, state, proposed));
     }
-    return;
+    return undefined;
   }
   const input: {
     role: 'system' | 'user';
@@ -177,4 +200,5 @@ function recordInputMessage(
   if (role !== 'system' && role !== 'user') input.original_role = role;
   if (typeof message.name === 'string') input.name = message.name;
   core.safely(() => tracer.logMessage(input));
+  return undefined;
 }

@@ -319,6 +319,31 @@ describe('call ids the model uses again (providers that number calls per answer)
     expect(recordToolResult(tracer, { callId: 'call_0', output: 'again' })).toBe(false);
   });
 
+  it('a history seen for the first time: the same call again after its answer is a new call (polling)', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const poll = callsWithId('call_0', 'job_status');
+    recorder
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: [
+          user('wait for the job'),
+          poll,
+          output('call_0', 'running'),
+          poll,
+          output('call_0', 'done'),
+        ],
+      })
+      .finish({ text: 'The job is done.' });
+    const result = linked(tracer);
+    expect(result.calls).toEqual([
+      { name: 'job_status', outputs: ['running'] },
+      { name: 'job_status', outputs: ['done'] },
+    ]);
+    expect(result.ids).toEqual(['call_0', 'call_0_2']);
+  });
+
   it('a history seen for the first time records each reuse in order', () => {
     const tracer = createTracer();
     const recorder = createModelCallRecorder({ tracer });
