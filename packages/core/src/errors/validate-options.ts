@@ -220,7 +220,6 @@ function furthestBranch(branches: RawIssue[][]): RawIssue[] | undefined {
   return best;
 }
 
-/** The known key closest to a misspelt one (at most two edits, or a case-only difference). */
 /**
  * Seed 004's option names whose camelCase form is not ours (`retryable_exceptions` is
  * `retryOn`); every other seed name is found by its camelCase form (see {@link closest}).
@@ -235,6 +234,10 @@ function looseName(key: string): string {
   return key.replace(/[_-]/g, '').toLowerCase();
 }
 
+/**
+ * The known key closest to a misspelt one: a seed 004 name's own (its camelCase form, or the
+ * name in {@link seedNames}), a case-only difference, or at most two edits.
+ */
 function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.min(3, Math.max(1, Math.floor(key.length / 3)) + 1);

@@ -176,6 +176,8 @@ function overrideHint(model: string): string {
  * @param options - overrides, unknown-model policy, date
  * @returns the {@link CostRecord}
  * @throws {UnknownModelPriceError} when the model has no price and the policy is `'refuse'`
+ * @throws {ConfigurationError} (`INVALID_OPTIONS`) when `input` is not `{ model, usage: { inputTokens,
+ *   outputTokens } }` with a non-empty model id and finite token counts >= 0
  * @example
  * ```ts
  * const cost = priceUsage({ model: 'gpt-4o', provider: 'openai', usage: { inputTokens: 1000, outputTokens: 100 } });

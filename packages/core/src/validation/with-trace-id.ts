@@ -4,8 +4,8 @@ import { isRecord } from './is-record.js';
 /**
  * `input` with `trace_id` set to `traceId` when it has none, as seed 002's server takes a posted
  * block's trace from the request path; otherwise `input` itself (no copy, one property read).
- * Only an object without the key is completed: a `trace_id` given as `null` or `""` is still
- * reported.
+ * Only an object without a `trace_id` (no key, or `undefined`) is completed: one given as `null`
+ * or `""` is still reported.
  * @internal
  */
 export function withTraceId(input: unknown, traceId: string | undefined): unknown {

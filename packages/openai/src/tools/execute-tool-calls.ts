@@ -51,7 +51,8 @@ export interface ExecuteToolCallsOptions {
   onToolError?: 'report' | 'throw' | undefined;
   /**
    * Receives a result that could not be recorded (over the seed's 2 MB tool-result limit, a
-   * closed tracer, ...). The tool's output still goes back to the model.
+   * closed tracer, ...). The tool's output still goes back to the model. A guarded tool
+   * (`guard()`, `guardTools`) records its own result and reports through its `logger`.
    * @default a process warning (`TRACEWARDEN_RECORDING`), as the adapters report
    */
   onRecordingError?: ((error: unknown) => void) | undefined;
