@@ -143,12 +143,12 @@ function sameCall(link: CallLink, name: string | undefined, args: string | undef
 }
 
 /**
- * The tracer holding the TOOL_CALL `callId` for a tool run or a re-sent answer, if exactly one
- * fits: among the traces holding the id, those whose call is for `name` with `args` (when
- * given), and of those the ones still waiting for the result (`pending`: a tool run about to
- * answer the call). Several traces left (concurrent conversations with the same id, tool and
- * arguments): a tool run takes the one whose call came last, a re-sent answer none, so no
- * conversation is ever moved into another's trace.
+ * The tracer holding the TOOL_CALL `callId`, for a tool run (`pending`) or a re-sent answer.
+ * A tool run takes, among the traces holding the id, the one whose call still waits for its
+ * result, and when several do (or none) the one whose call is for `name` with `args`; when
+ * several still fit alike (concurrent conversations with the same id, tool and arguments), the
+ * one whose call came last. A re-sent answer takes the one trace whose call has the same tool
+ * and arguments, and none when several do, so no conversation is moved into another's trace.
  * @param callId - the call id (`""` or `undefined`: calls without one, matched by tool and arguments)
  * @param name - the tool's name, if known
  * @param args - the call's arguments (an object or JSON text), if known
@@ -165,13 +165,16 @@ export function tracerOfCall(
   if (links === undefined) return undefined;
   const absent = isAbsent(callId);
   const first = links[0];
-  // the common case: one trace ever held this id
-  if (links.length === 1 && first !== undefined)
+  // the common case for a tool run: one trace ever held this id
+  if (pending && links.length === 1 && first !== undefined)
     return absent || first.tracer.findToolCall(callId) !== undefined ? first.tracer : undefined;
   let held = links.filter((link) => absent || link.tracer.findToolCall(callId) !== undefined);
-  // a tool run answers a call still waiting for its result, when one is
-  if (pending && held.some((link) => !link.answered)) held = held.filter((link) => !link.answered);
-  if (oneTracer(held)) return held[0]?.tracer;
+  if (pending) {
+    // a tool run answers a call still waiting for its result, when one is
+    if (held.some((link) => !link.answered)) held = held.filter((link) => !link.answered);
+    if (oneTracer(held)) return held[0]?.tracer;
+  }
+  // a re-sent answer is always matched on its tool and arguments too
   const canonical = args === undefined ? undefined : canonicalJson(args);
   const fitting = held.filter((link) => sameCall(link, name, canonical));
   if (oneTracer(fitting)) return fitting[0]?.tracer;

@@ -4,7 +4,13 @@
  * run): each conversation stays in its own trace, found by what is the run's own (its answers,
  * its first message), never moved into another's by a call id both use.
  */
-import { type AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import {
+  type AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+} from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { BaseChatModel as LowestChatModel } from '@langchain/core-lowest/language_models/chat_models';
 import {
@@ -33,9 +39,9 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Conversation `n` asks for `box<n>` twice (`call_0`, then `call_1`), then answers. Conversation
- * 1's first answer comes 50 ms after conversation 0's; conversation 0's tool takes 200 ms, so
- * conversation 1 records both its calls while conversation 0's first call is still running.
+ * Conversation `n` asks for `box<n>` twice (`call_0`, then `call_1`), then answers. An odd
+ * conversation's first answer comes 50 ms after the even one's; an even conversation's tool
+ * takes 200 ms, so the odd one records both its calls while the even one's first call still runs.
  */
 async function sameIdsServer(): Promise<ScriptedServer> {
   return startScriptedServer({
@@ -45,7 +51,7 @@ async function sameIdsServer(): Promise<ScriptedServer> {
       const k = messages.filter((message) => message.role === 'tool').length;
       if (k >= 2) return { text: `done ${n}` };
       return {
-        ...(k === 0 && n === 1 ? { fault: { type: 'slow-first-byte', delayMs: 50 } } : {}),
+        ...(k === 0 && n % 2 === 1 ? { fault: { type: 'slow-first-byte', delayMs: 50 } } : {}),
         toolCalls: [{ id: `call_${k}`, name: 'get_inbox', arguments: { box: `box${n}` } }],
       };
     },
@@ -54,7 +60,7 @@ async function sameIdsServer(): Promise<ScriptedServer> {
 
 const getInbox = tool(
   async ({ box }: { box: string }) => {
-    if (box === 'box0') await sleep(200);
+    if (Number(box.slice(3)) % 2 === 0) await sleep(200);
     return `inbox of ${box}`;
   },
   { name: 'get_inbox', description: 'inbox', schema: z.object({ box: z.string() }) },
@@ -83,7 +89,7 @@ function expectedConversation(n: number): unknown[] {
   ];
 }
 
-function expectTwoConversations(made: Tracer[]): void {
+function expectTwoConversations(made: Tracer[], conversations: readonly number[] = [0, 1]): void {
   expect(made).toHaveLength(2);
   const byConversation = made
     .map((tracer) => {
@@ -93,7 +99,7 @@ function expectTwoConversations(made: Tracer[]): void {
     .sort((a, b) =>
       JSON.stringify(a[0]).localeCompare(JSON.stringify(b[0]), 'en', { numeric: true }),
     );
-  expect(byConversation).toEqual([expectedConversation(0), expectedConversation(1)]);
+  expect(byConversation).toEqual(conversations.map(expectedConversation));
 }
 
 function model(url: string): ChatOpenAI {
@@ -167,6 +173,36 @@ describe('concurrent conversations with the same call ids, no tracer', () => {
     };
     await Promise.all([loop(0), loop(1)]);
     expectTwoConversations(made);
+  });
+
+  it('one handler, manual loops re-sending a history rebuilt from storage each turn', async () => {
+    server = await sameIdsServer();
+    const made: Tracer[] = [];
+    const handler = new TracewardenCallbackHandler({
+      tracerFactory: () => {
+        const tracer = createTracer();
+        made.push(tracer);
+        return tracer;
+      },
+    });
+    const bound = model(server.url).bindTools([getInbox]);
+    const loop = async (n: number) => {
+      let stored = mapChatMessagesToStoredMessages([new HumanMessage(`conv ${n}`)]);
+      for (let turn = 0; turn < 4; turn++) {
+        // no answer object is re-sent: only the call ids (and their tools and arguments) are left
+        const messages = mapStoredMessagesToChatMessages(stored);
+        const answer: AIMessage = await bound.invoke(messages, { callbacks: [handler] });
+        messages.push(answer);
+        for (const call of answer.tool_calls ?? [])
+          messages.push(await getInbox.invoke(call, { callbacks: [handler] }));
+        stored = mapChatMessagesToStoredMessages(messages);
+        if (!answer.tool_calls?.length) break;
+      }
+    };
+    // conversations of their own: the calls of earlier tests' conversations 0 and 1 (the same
+    // ids, tools and arguments) would leave a rebuilt history no trace to tell apart
+    await Promise.all([loop(2), loop(3)]);
+    expectTwoConversations(made, [2, 3]);
   });
 
   it('one handler, manual loops on @langchain/core 1.0.0 (no call id at tool start)', async () => {
