@@ -29,21 +29,18 @@ interface CallLink {
   answered: boolean;
 }
 
-/** The traces holding each tool call id, oldest first (bounded: the oldest ids go first). */
-const byCallId = new Map<string, CallLink[]>();
+/**
+ * The traces holding each tool call id: its link, or its links oldest first when several traces
+ * hold it (bounded: the oldest ids go first). One link, not a list, is the common case: a list
+ * per id cost a manual-loop turn an allocation more (the handler's callbacks A/B, session 10).
+ */
+const byCallId = new Map<string, CallLink | CallLink[]>();
 
 /** Most call ids remembered at once. */
 const maxCallIds = 10_000;
 
 /** Most traces remembered per call id (ids every conversation uses, like `call_0`). */
 const maxLinksPerId = 16;
-
-/** The latest calls linked, in a ring (oldest at `ringHead` once full), for runs without an id. */
-const ring: CallLink[] = [];
-let ringHead = 0;
-
-/** Most calls the ring holds. */
-const maxRing = 1_000;
 
 /** Whether a tool call id is absent (`""`, as Gemini-backed agents send, decision 030). */
 function isAbsent(callId: string | undefined): callId is '' | undefined {
@@ -69,30 +66,26 @@ export function linkResponse(
  * @internal
  */
 export function linkCall(tracer: Tracer, callId: string, name?: string, args?: unknown): void {
-  let links = byCallId.get(callId);
-  if (links === undefined) {
-    links = [];
-    byCallId.set(callId, links);
+  const link: CallLink = { callId, tracer, name, arguments: args, answered: false };
+  const known = byCallId.get(callId);
+  // one link per trace and id: its latest call (an id used again in one trace is a new call)
+  if (known === undefined || (!Array.isArray(known) && known.tracer === tracer)) {
+    // re-inserted, so the map's order stays the order calls were linked in
+    byCallId.delete(callId);
+    byCallId.set(callId, link);
     if (byCallId.size > maxCallIds) {
       const oldest = byCallId.keys().next();
       if (oldest.done !== true) byCallId.delete(oldest.value);
     }
+    return;
   }
-  // one link per trace and id: its latest call (an id used again in one trace is a new call)
-  const last = links[links.length - 1];
-  if (last !== undefined && last.tracer === tracer) links.pop();
-  else if (links.length > 1) {
-    const index = links.findIndex((link) => link.tracer === tracer);
-    if (index !== -1) links.splice(index, 1);
-  }
-  const link: CallLink = { callId, tracer, name, arguments: args, answered: false };
+  const links = Array.isArray(known) ? known : [known];
+  const index = links.findIndex((each) => each.tracer === tracer);
+  if (index !== -1) links.splice(index, 1);
   links.push(link);
   if (links.length > maxLinksPerId) links.shift();
-  if (ring.length < maxRing) ring.push(link);
-  else {
-    ring[ringHead] = link;
-    ringHead = (ringHead + 1) % maxRing;
-  }
+  byCallId.delete(callId);
+  byCallId.set(callId, links);
 }
 
 /**
@@ -107,17 +100,17 @@ export function waitingCallOf(
   name: string | undefined,
   args: unknown,
 ): { callId: string; tracer: Tracer } | undefined {
-  if (name === undefined || ring.length === 0) return undefined;
+  if (name === undefined || byCallId.size === 0) return undefined;
   const canonical = canonicalJson(args);
   if (canonical === undefined) return undefined;
-  for (let i = 0; i < ring.length; i++) {
-    const link = ring[(ringHead + i) % ring.length];
-    if (link === undefined) continue;
-    if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
-      continue;
-    if (canonicalJson(link.arguments) === canonical)
-      return { callId: link.callId, tracer: link.tracer };
-  }
+  // a scan, oldest first, on a path only runs without a call id take
+  for (const known of byCallId.values())
+    for (const link of Array.isArray(known) ? known : [known]) {
+      if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
+        continue;
+      if (canonicalJson(link.arguments) === canonical)
+        return { callId: link.callId, tracer: link.tracer };
+    }
   return undefined;
 }
 
@@ -127,9 +120,13 @@ export function waitingCallOf(
  * @internal
  */
 export function noteCallAnswered(tracer: Tracer, callId: string): void {
-  const links = byCallId.get(callId);
-  if (links === undefined) return;
-  for (const link of links)
+  const known = byCallId.get(callId);
+  if (known === undefined) return;
+  if (!Array.isArray(known)) {
+    if (known.tracer === tracer) known.answered = true;
+    return;
+  }
+  for (const link of known)
     if (link.tracer === tracer && !link.answered) {
       link.answered = true;
       return;
@@ -161,13 +158,13 @@ export function tracerOfCall(
   args?: unknown,
   pending = true,
 ): Tracer | undefined {
-  const links = byCallId.get(callId ?? '');
-  if (links === undefined) return undefined;
+  const known = byCallId.get(callId ?? '');
+  if (known === undefined) return undefined;
   const absent = isAbsent(callId);
-  const first = links[0];
   // the common case for a tool run: one trace ever held this id
-  if (pending && links.length === 1 && first !== undefined)
-    return absent || first.tracer.findToolCall(callId) !== undefined ? first.tracer : undefined;
+  if (pending && !Array.isArray(known))
+    return absent || known.tracer.findToolCall(callId) !== undefined ? known.tracer : undefined;
+  const links = Array.isArray(known) ? known : [known];
   let held = links.filter((link) => absent || link.tracer.findToolCall(callId) !== undefined);
   if (pending) {
     // a tool run answers a call still waiting for its result, when one is
