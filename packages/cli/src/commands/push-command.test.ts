@@ -154,8 +154,13 @@ describe('tracewarden push', () => {
     writeFileSync(file, `${readFileSync(fixture('malformed/wrong-parent.jsonl'), 'utf8')}${good}`);
     const { code, stdout } = await push([file]);
     expect(code).toBe(1);
+    // the collector checks the batch in the file's order, parents first: line 2's parent is a
+    // MESSAGE, not a TOOL_CALL (seed 002: 409 PARENT_SUBTYPE_MISMATCH)
     expect(stdout).toMatch(
-      new RegExp(`^${file.replaceAll('.', '\\.')}:3: VALIDATION tr_1/tb_003: .*tb_missing`, 'm'),
+      new RegExp(
+        `^${file.replaceAll('.', '\\.')}:2: PARENT_SUBTYPE_MISMATCH tr_1/tb_002: .*tb_001 is a MESSAGE`,
+        'm',
+      ),
     );
     expect(stdout).toContain('3 blocks of this trace not stored');
     expect(stdout).toContain('1 problem; pushed 2 traces (10 blocks) from 1 file');
