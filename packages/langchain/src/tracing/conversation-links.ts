@@ -42,6 +42,16 @@ const maxCallIds = 10_000;
 /** Most traces remembered per call id (ids every conversation uses, like `call_0`). */
 const maxLinksPerId = 16;
 
+/**
+ * The latest calls linked, in a ring (the oldest at `ringHead` once full): what a run without a
+ * call id is matched against, so that lookup scans a bounded list, not every id remembered.
+ */
+const ring: CallLink[] = [];
+let ringHead = 0;
+
+/** Most calls the ring holds. */
+const maxRing = 1_000;
+
 /** Whether a tool call id is absent (`""`, as Gemini-backed agents send, decision 030). */
 function isAbsent(callId: string | undefined): callId is '' | undefined {
   return callId === undefined || callId === '';
@@ -67,6 +77,11 @@ export function linkResponse(
  */
 export function linkCall(tracer: Tracer, callId: string, name?: string, args?: unknown): void {
   const link: CallLink = { callId, tracer, name, arguments: args, answered: false };
+  if (ring.length < maxRing) ring.push(link);
+  else {
+    ring[ringHead] = link;
+    ringHead = (ringHead + 1) % maxRing;
+  }
   const known = byCallId.get(callId);
   // one link per trace and id: its latest call (an id used again in one trace is a new call)
   if (known === undefined || (!Array.isArray(known) && known.tracer === tracer)) {
@@ -100,17 +115,17 @@ export function waitingCallOf(
   name: string | undefined,
   args: unknown,
 ): { callId: string; tracer: Tracer } | undefined {
-  if (name === undefined || byCallId.size === 0) return undefined;
+  if (name === undefined || ring.length === 0) return undefined;
   const canonical = canonicalJson(args);
   if (canonical === undefined) return undefined;
-  // a scan, oldest first, on a path only runs without a call id take
-  for (const known of byCallId.values())
-    for (const link of Array.isArray(known) ? known : [known]) {
-      if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
-        continue;
-      if (canonicalJson(link.arguments) === canonical)
-        return { callId: link.callId, tracer: link.tracer };
-    }
+  for (let i = 0; i < ring.length; i++) {
+    const link = ring[(ringHead + i) % ring.length];
+    if (link === undefined) continue;
+    if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
+      continue;
+    if (canonicalJson(link.arguments) === canonical)
+      return { callId: link.callId, tracer: link.tracer };
+  }
   return undefined;
 }
 
