@@ -139,12 +139,23 @@ function buildEntry(rt: GuardRuntime, s: CallState, ending: Ending): TraceEntry 
   return { call: s.call(), result };
 }
 
+/** The entry under another call id (its call's and its result's). */
+function withCallId(entry: TraceEntry, callId: string): TraceEntry {
+  return {
+    call: { ...entry.call, call_id: callId },
+    result: { ...entry.result, call_id: callId },
+  };
+}
+
 function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry): void {
   if (s.tracer !== undefined) {
     try {
       // a model's tool call already in the trace gets its result; otherwise call and result
+      // (under an id of the guard's own when the model's was absent: `""`, decision 030)
       if (!(s.externalCallId && recordResultUnderCall(s.tracer, entry)))
-        s.tracer.recordEntry(entry);
+        s.tracer.recordEntry(
+          entry.call.call_id === '' ? withCallId(entry, rt.createCallId()) : entry,
+        );
     } catch (error) {
       warnNotRecorded(rt, s, error);
     }

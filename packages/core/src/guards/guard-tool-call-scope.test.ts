@@ -115,3 +115,26 @@ describe('ToolCallScope: a guarded function inside an adapter tool call', () => 
     );
   });
 });
+
+describe('a guarded call given the model call id "" (decision 030: absent)', () => {
+  it('records its result under the waiting call by the order rule, or as a call of its own', async () => {
+    const tracer = createTracer();
+    const message = tracer.logMessage({ role: 'assistant', content: null });
+    tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'call_generated_1', name: 'weather', arguments: {} },
+    });
+    const weather = guard(async () => 'sunny', { name: 'weather' });
+    await weather.invoke({ callId: '', tracer });
+    // the waiting call got the result
+    const blocks = tracer.blocks();
+    expect(blocks.map((block) => block.sub_type)).toEqual(['MESSAGE', 'TOOL_CALL', 'TOOL_RESULT']);
+    expect(blocks[2]?.payload).toMatchObject({ call_id: 'call_generated_1', output: 'sunny' });
+    // nothing waits now: a call of its own, with an id of the guard's, never ""
+    await weather.invoke({ callId: '', tracer });
+    const calls = tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.payload.call_id).not.toBe('');
+    expect(validateBlocks(tracer.blocks()).ok).toBe(true);
+  });
+});

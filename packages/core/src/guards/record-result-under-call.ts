@@ -76,17 +76,20 @@ export function recordResultUnderCall(
   entry: TraceEntry,
   scope?: ToolCallScope,
 ): boolean {
-  if (tracer.findToolCall(entry.call.call_id) === undefined) return false;
+  const callId = entry.call.call_id;
+  // an absent id (`""`, as Gemini-backed agents send, decision 030) links by the order rule
+  if (callId !== '' && tracer.findToolCall(callId) === undefined) return false;
   const result = resultBlockOf(entry);
   // the guard's tool name, which need not be the model's name for the call
   const metadata = {
     ...(result.metadata as Record<string, unknown>),
     tool_name: entry.result.tool_name,
   };
-  recordToolResult(tracer, {
-    callId: entry.call.call_id,
+  const recorded = recordToolResult(tracer, {
+    callId,
     output: result.payload.output,
     metadata: scope === undefined ? metadata : scopedResultMetadata(scope, metadata),
   });
-  return true;
+  // an absent id with no call waiting for a result: not this trace's call
+  return recorded || callId !== '';
 }
