@@ -4,6 +4,7 @@ import { createTracer } from '../tracing/index.js';
 import type { Tracer } from '../tracing/types.js';
 import { createModelCallRecorder } from './create-model-call-recorder.js';
 import { recordToolResult } from './record-tool-result.js';
+import { canonicalJson, refusalFor, registerReview } from './refusals.js';
 import type { NeutralMessage } from './types.js';
 
 const user = (content: string): NeutralMessage => ({ role: 'user', content });
@@ -366,5 +367,22 @@ describe('call ids the model uses again (providers that number calls per answer)
       { name: 'send_email', outputs: ['sent'] },
     ]);
     expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+  });
+});
+
+describe('verdicts on calls without an id ("") handed to the tools that run them', () => {
+  it('keeps one verdict per call: a blocked call never runs under its allowed neighbour', () => {
+    const blocked = 'refused: mail to attacker@evil.com';
+    registerReview('', {
+      toolName: 'send_email',
+      arguments: canonicalJson({ to: 'attacker@evil.com' }),
+      refusal: blocked,
+    });
+    registerReview('', { toolName: 'get_inbox', arguments: canonicalJson({}), refusal: undefined });
+    // taken in the order the tools run, whatever it is
+    expect(refusalFor('', 'get_inbox', {})).toBeUndefined();
+    expect(refusalFor('', 'send_email', { to: 'attacker@evil.com' })).toBe(blocked);
+    // each verdict is taken once
+    expect(refusalFor('', 'send_email', { to: 'attacker@evil.com' })).toBeUndefined();
   });
 });

@@ -24,6 +24,13 @@ export interface ReviewedCall {
 }
 
 const pending = new Map<string, ReviewedCall>();
+/**
+ * Verdicts on calls without an id (`""`, as Gemini-backed agents send: decision 030), oldest
+ * first. They cannot share one slot under `""`: two such calls of one answer would leave one
+ * verdict, and a blocked call could run under its neighbour's. A tool takes the oldest verdict
+ * on its name and arguments, else the oldest on its name (re-checked on its arguments).
+ */
+const pendingWithoutId: ReviewedCall[] = [];
 
 /** Most verdicts kept waiting for their tool at once (oldest dropped first). */
 export const maxPendingRefusals = 10_000;
@@ -101,6 +108,11 @@ function strictest(earlier: ReviewedCall, review: ReviewedCall): ReviewedCall {
  * ```
  */
 export function registerReview(callId: string, review: ReviewedCall): void {
+  if (callId === '') {
+    pendingWithoutId.push(review);
+    if (pendingWithoutId.length > maxPendingRefusals) pendingWithoutId.shift();
+    return;
+  }
   const earlier = pending.get(callId);
   pending.delete(callId);
   pending.set(callId, sameCall(earlier, review) ? strictest(earlier, review) : review);
@@ -126,10 +138,27 @@ export function registerReview(callId: string, review: ReviewedCall): void {
  * ```
  */
 export function refusalFor(callId: string, toolName: string, args: unknown): string | undefined {
+  if (callId === '') return refusalWithoutId(toolName, args);
   const review = pending.get(callId);
   if (review === undefined) return undefined;
   if (review.toolName !== '' && review.toolName !== toolName) return undefined;
   pending.delete(callId);
+  return verdictOn(review, toolName, args);
+}
+
+/** {@link refusalFor} of a call without an id: see `pendingWithoutId`. */
+function refusalWithoutId(toolName: string, args: unknown): string | undefined {
+  const forTool = (review: ReviewedCall) => review.toolName === '' || review.toolName === toolName;
+  const text = canonicalJson(args);
+  let at = pendingWithoutId.findIndex((review) => forTool(review) && review.arguments === text);
+  if (at < 0) at = pendingWithoutId.findIndex(forTool);
+  if (at < 0) return undefined;
+  const [review] = pendingWithoutId.splice(at, 1);
+  return verdictOn(review as ReviewedCall, toolName, args);
+}
+
+/** A taken verdict, for the arguments the tool is about to run with. */
+function verdictOn(review: ReviewedCall, toolName: string, args: unknown): string | undefined {
   // the verdict holds for the arguments it was given on; other arguments are judged afresh
   // (reviewed arguments that were not JSON at all are never the ones that run)
   if (review.recheck === undefined) return review.refusal;
