@@ -104,6 +104,30 @@ describe('guardTool', () => {
     });
   });
 
+  it('records a run of a call without an id ("") under the waiting call, with the guard decisions', async () => {
+    const tracer = createTracer();
+    const message = tracer.logMessage({ role: 'assistant', content: null });
+    tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'call_generated_1', name: 'weather', arguments: { city: 'Paris' } },
+    });
+    const [guardedWeather] = guardTools([weather], { retry: { maxRetries: 1, initialDelay: 0 } });
+    // a Gemini-backed model gives its calls the id ""
+    await withTrace(tracer, () =>
+      guardedWeather.invoke({
+        id: '',
+        name: 'weather',
+        args: { city: 'Paris' },
+        type: 'tool_call',
+      }),
+    );
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.payload).toMatchObject({ call_id: 'call_generated_1' });
+    expect(results[0]?.metadata).toMatchObject({ status: 'success', retry_count: 0 });
+    expectSoundTrace(tracer);
+  });
+
   it('answers a call the policy refused (refuse mode) without running it', async () => {
     const tracer = createTracer();
     const policy = parsePolicy(`

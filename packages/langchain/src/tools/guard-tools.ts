@@ -4,12 +4,11 @@ import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
   configurationError,
   currentTracer,
-  entryToBlocks,
   type GuardCallContext,
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
-  recordToolResult,
+  recordResultUnderCall,
   refusalFor,
   type ToolCallPolicy,
   type ToolCallReview,
@@ -376,28 +375,16 @@ export function guardTool<Tool extends GuardableTool>(
 const reportRefusalRecording = recordingErrorReporter(undefined, 'a refused tool call');
 const reportResultRecording = recordingErrorReporter(undefined, 'a guarded tool result');
 
-/** Block ids for the scratch conversion: only the result's payload and metadata are kept. */
-const scratchIds = { blockId: () => 'tb_scratch', traceId: () => 'tr_scratch' };
-
 /**
- * Records a guarded run of a tool call without an id (`""`) as the result of the trace's next
- * unanswered call (`recordToolResult`'s order rule), with the payload and metadata the guard
- * would record (as core's `recordResultUnderCall` does for a call with an id).
+ * Records a guarded run of a call without an id (`""`): its result answers the trace's next
+ * unanswered call by core's order rule (`recordResultUnderCall`, decision 030).
  */
 function recordWithoutCallId(tracer: Tracer, entry: TraceEntry): void {
   try {
-    const [, result] = entryToBlocks(entry, {
-      traceId: 'tr_scratch',
-      parentBlockId: 'tb_scratch',
-      ids: scratchIds as never,
-    });
-    recordToolResult(tracer, {
-      callId: '',
-      output: result.payload.output,
-      metadata: {
-        ...(result.metadata as Record<string, unknown>),
-        tool_name: entry.result.tool_name,
-      },
+    // (the guard ran under an id of its own: the model's call has none)
+    recordResultUnderCall(tracer, {
+      call: { ...entry.call, call_id: '' },
+      result: { ...entry.result, call_id: '' },
     });
   } catch (error) {
     reportResultRecording(error);
