@@ -31,8 +31,8 @@ export class ToolCallScope {
 
   /**
    * @param callId - the model's call id (the TOOL_CALL's `call_id`)
-   * @param tracer - the trace that holds the TOOL_CALL; a claiming guard records there before its
-   *   own `tracer` option, as a guard called with `invoke({ callId, tracer })` does
+   * @param tracer - the trace that holds the TOOL_CALL; a guarded function that would record
+   *   into another trace does not take the call
    */
   constructor(
     readonly callId: string,
