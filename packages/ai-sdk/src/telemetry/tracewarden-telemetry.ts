@@ -19,6 +19,7 @@ import {
   type TraceEntry,
   type Tracer,
   validateOptions,
+  warnRecordingError,
   withTrace,
 } from '@tracewarden/core';
 import type { Telemetry } from 'ai';
@@ -77,13 +78,6 @@ interface CallState {
 }
 
 type Execute = () => PromiseLike<unknown>;
-
-function warnRecording(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`tracewarden: a tool result could not be recorded: ${message}`, {
-    code: 'TRACEWARDEN_RECORDING',
-  });
-}
 
 /**
  * A Vercel AI SDK (ai@7) telemetry integration that traces and enforces without wrapping
@@ -312,7 +306,7 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       try {
         recordResultUnderCall(state.tracer, { call: entry.call, result }, scope);
       } catch (error) {
-        (options?.onRecordingError ?? warnRecording)(error);
+        (options?.onRecordingError ?? warnRecordingError)(error);
       }
     },
     onEnd(event) {

@@ -134,6 +134,13 @@ export const optionChecks = {
       typeof value === 'string' && allowed.includes(value)
         ? undefined
         : allowed.map((entry) => `'${entry}'`).join(' or '),
+  tracer: (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Tracer).logMessage === 'function' &&
+    typeof (value as Tracer).findToolCall === 'function'
+      ? undefined
+      : 'a Tracer (createTracer())',
   positiveSeconds: (value: unknown) =>
     typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 2_147_483
       ? undefined
@@ -141,13 +148,7 @@ export const optionChecks = {
 } satisfies Record<string, OptionCheck | ((...args: string[]) => OptionCheck)>;
 
 const commonChecks: Record<string, OptionCheck> = {
-  tracer: (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Tracer).logMessage === 'function' &&
-    typeof (value as Tracer).findToolCall === 'function'
-      ? undefined
-      : 'a Tracer (createTracer())',
+  tracer: optionChecks.tracer,
   guards: (value) => {
     if (Array.isArray(value))
       return value.every((guard) => typeof (guard as ModelCallGuard | null)?.admit === 'function')
@@ -177,6 +178,42 @@ const commonChecks: Record<string, OptionCheck> = {
 };
 
 /**
+ * Rejects options that are not in `checks` (a typo must never silently change what happens) or
+ * fail their check, with one `ConfigurationError` (`INVALID_OPTIONS`) naming the option. An
+ * option given as `undefined` is left out.
+ * @param options - the options as given (`undefined`: none)
+ * @param entryPoint - the function they were given to, for the message
+ * @param checks - each known option with its check
+ * @throws ConfigurationError naming the first rejected option
+ * @example
+ * ```ts
+ * checkOptionsWith({ onToolErrors: 'throw' }, 'runTools', { onToolError: optionChecks.oneOf('report', 'throw') }); // throws
+ * ```
+ */
+export function checkOptionsWith(
+  options: unknown,
+  entryPoint: string,
+  checks: Readonly<Record<string, OptionCheck>>,
+): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw configurationError(entryPoint, 'options', 'an options object', options);
+  for (const [key, value] of Object.entries(options)) {
+    const check = Object.hasOwn(checks, key) ? checks[key] : undefined;
+    if (check === undefined)
+      throw configurationError(
+        entryPoint,
+        key,
+        `no such option (a misspelt option would silently leave a guard out); known options: ${Object.keys(checks).join(', ')}`,
+        value,
+      );
+    if (value === undefined) continue;
+    const expected = check(value);
+    if (expected !== undefined) throw configurationError(entryPoint, key, expected, value);
+  }
+}
+
+/**
  * Rejects options that are not what an adapter takes: unknown keys (a typo must never silently
  * disable a guard) and wrong types, with one `ConfigurationError` (`INVALID_OPTIONS`) naming the option.
  * `createAdapterRuntime` calls it; an adapter that resolves its options itself can too.
@@ -194,28 +231,18 @@ export function checkAdapterOptions(
   entryPoint: string,
   extra?: Readonly<Record<string, OptionCheck>>,
 ): void {
+  checkOptionsWith(
+    options,
+    entryPoint,
+    extra === undefined ? commonChecks : { ...commonChecks, ...extra },
+  );
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw configurationError(entryPoint, 'options', 'an options object', options);
-  for (const [key, value] of Object.entries(options)) {
-    const check = commonChecks[key] ?? extra?.[key];
-    if (check === undefined) {
-      const known = [...Object.keys(commonChecks), ...Object.keys(extra ?? {})];
-      throw configurationError(
-        entryPoint,
-        key,
-        `no such option (a misspelt option would silently leave a guard out); known options: ${known.join(', ')}`,
-        value,
-      );
-    }
-    if (value === undefined) continue;
-    const expected = check(value);
-    if (expected !== undefined) throw configurationError(entryPoint, key, expected, value);
-    if (key === 'guards' && !Array.isArray(value))
-      validateOptions(modelCallGuardsSchema, value, { entryPoint, path: 'guards' });
-    if (key === 'pricing' && typeof value === 'object' && value !== null)
-      validateOptions(priceTableOptionsSchema, value, { entryPoint, path: 'pricing' });
-  }
+  // the nested options, by their schemas
+  const { guards, pricing } = options as { guards?: unknown; pricing?: unknown };
+  if (guards !== undefined && !Array.isArray(guards))
+    validateOptions(modelCallGuardsSchema, guards, { entryPoint, path: 'guards' });
+  if (typeof pricing === 'object' && pricing !== null)
+    validateOptions(priceTableOptionsSchema, pricing, { entryPoint, path: 'pricing' });
 }
 
 function hasBudget(guards: AdapterOptions['guards']): boolean {

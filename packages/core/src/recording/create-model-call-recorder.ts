@@ -99,7 +99,17 @@ export interface ModelCallRecorder {
   readonly hasPolicy: boolean;
 }
 
-function defaultRecordingError(error: unknown): void {
+/**
+ * What a recording error does when the adapter's user gave no `onRecordingError`: one process
+ * warning (code `TRACEWARDEN_RECORDING`) with the error's message. Recording never throws into
+ * the user's call.
+ * @param error - what the tracer or a sink threw
+ * @example
+ * ```ts
+ * try { recordToolResult(tracer, input); } catch (error) { (options.onRecordingError ?? warnRecordingError)(error); }
+ * ```
+ */
+export function warnRecordingError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   process.emitWarning(`tracewarden: a block could not be recorded: ${message}`, {
     code: 'TRACEWARDEN_RECORDING',
@@ -131,7 +141,7 @@ const nowDefault = (): number => performance.now();
  * ```
  */
 export function createModelCallRecorder(options: ModelCallRecorderOptions = {}): ModelCallRecorder {
-  const onRecordingError = options.onRecordingError ?? defaultRecordingError;
+  const onRecordingError = options.onRecordingError ?? warnRecordingError;
   const mode = options.onPolicyViolation ?? 'throw';
   const core: RecorderCore = {
     clock: options.clock ?? nowDefault,

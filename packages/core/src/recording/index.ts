@@ -3,6 +3,7 @@ export {
   type AdapterRuntime,
   type AdapterRuntimeSettings,
   checkAdapterOptions,
+  checkOptionsWith,
   createAdapterRuntime,
   fallbackTraceMaxCalls,
   type OptionCheck,
@@ -16,6 +17,7 @@ export {
   createModelCallRecorder,
   type ModelCallRecorder,
   type ModelCallRecorderOptions,
+  warnRecordingError,
 } from './create-model-call-recorder.js';
 export {
   createStreamGate,

@@ -1,13 +1,15 @@
 import {
-  configurationError,
+  checkOptionsWith,
   currentTracer,
   errorType,
+  optionChecks,
   recordToolResult,
   scopedResultMetadata,
   ToolCallScope,
   type ToolCallStatus,
   ToolCallStatusSchema,
   type Tracer,
+  warnRecordingError,
 } from '@tracewarden/core';
 import { tracerOfCalls, tracerOfObject } from '../wrap/link-recorded.js';
 import { defaultTracerOf } from '../wrap/wrap-openai.js';
@@ -58,41 +60,14 @@ export interface ExecuteToolCallsOptions {
   onRecordingError?: ((error: unknown) => void) | undefined;
 }
 
-const optionNames = ['tracer', 'client', 'onToolError', 'onRecordingError'];
-
-/** The options, checked where they are given: a typo never silently changes what happens. */
-function checkedOptions(options: unknown): ExecuteToolCallsOptions {
-  if (options === undefined) return {};
-  const fail = (path: string, expected: string, value: unknown): never => {
-    throw configurationError('executeToolCalls', path, expected, value);
-  };
-  if (typeof options !== 'object' || options === null)
-    fail('options', `an object with ${optionNames.join(', ')}`, options);
-  const given = options as Record<string, unknown>;
-  for (const key of Object.keys(given))
-    if (!optionNames.includes(key))
-      fail(key, `a known option, one of ${optionNames.join(', ')}`, given[key]);
-  const { tracer, client, onToolError, onRecordingError } = given;
-  if (
-    tracer !== undefined &&
-    typeof (tracer as { logMessage?: unknown } | null)?.logMessage !== 'function'
-  )
-    fail('tracer', 'a Tracer (createTracer())', tracer);
-  if (client !== undefined && (typeof client !== 'object' || client === null))
-    fail('client', 'the wrapped OpenAI client', client);
-  if (onToolError !== undefined && onToolError !== 'report' && onToolError !== 'throw')
-    fail('onToolError', "'report' or 'throw'", onToolError);
-  if (onRecordingError !== undefined && typeof onRecordingError !== 'function')
-    fail('onRecordingError', 'a function', onRecordingError);
-  return given as ExecuteToolCallsOptions;
-}
-
-function warnRecordingError(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`tracewarden: a tool result could not be recorded: ${message}`, {
-    code: 'TRACEWARDEN_RECORDING',
-  });
-}
+/** The options and their checks: checked where they are given (a typo never goes unnoticed). */
+const executeOptionChecks = {
+  tracer: optionChecks.tracer,
+  client: (value: unknown) =>
+    typeof value === 'object' && value !== null ? undefined : 'the wrapped OpenAI client',
+  onToolError: optionChecks.oneOf('report', 'throw'),
+  onRecordingError: optionChecks.function,
+};
 
 interface ProposedCall {
   id: string;
@@ -203,7 +178,8 @@ export async function executeToolCalls(
   tools: Readonly<Record<string, ToolFunction>>,
   givenOptions?: ExecuteToolCallsOptions,
 ): Promise<ChatToolMessage[] | FunctionCallOutputItem[]> {
-  const options = checkedOptions(givenOptions);
+  checkOptionsWith(givenOptions, 'executeToolCalls', executeOptionChecks);
+  const options = givenOptions ?? {};
   const { calls, format } = proposedCalls(source);
   const tracer =
     options.tracer ??
