@@ -15,7 +15,8 @@ export type CorpusSplit =
   | 'blind-3'
   | 'blind-4'
   | 'blind-5'
-  | 'blind-6';
+  | 'blind-6'
+  | 'blind-7';
 
 /** One labelled run. */
 export interface CorpusRun {
