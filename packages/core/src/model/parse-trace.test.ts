@@ -366,6 +366,81 @@ describe('parseTrace', () => {
     );
   });
 
+  it("reads OpenAI's legacy function calling (function_call, role: function) as tool calls", () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: null,
+        function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+      { role: 'function', name: 'get_weather', content: '{"temp":20}' },
+      { role: 'assistant', content: 'It is 20.' },
+    ]);
+    expect(trace[1]).toStrictEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_1_0',
+          type: 'function',
+          function: { name: 'get_weather', arguments: { city: 'Paris' } },
+        },
+      ],
+    });
+    expect(trace[2]).toStrictEqual({
+      role: 'tool',
+      name: 'get_weather',
+      content: '{"temp":20}',
+      tool_call_id: 'call_1_0',
+    });
+    expect(parseTrace(trace)).toStrictEqual(trace);
+    // a function message with no call before it is not a tool output; tool_calls win over function_call
+    expect(parseTrace([{ role: 'function', content: 'x' }])).toStrictEqual([
+      { role: 'function', content: 'x' },
+    ]);
+    const both = parseTrace([
+      {
+        role: 'assistant',
+        function_call: { name: 'a', arguments: '{}' },
+        tool_calls: [{ id: 't', function: { name: 'b', arguments: {} } }],
+      },
+    ]);
+    expect(both[0]).toMatchObject({ function_call: { name: 'a' }, tool_calls: [{ id: 't' }] });
+    expect(
+      failure([{ role: 'assistant', function_call: { name: 'a', arguments: '{x' } }]).details.path,
+    ).toBe('0.tool_calls.0.function.arguments');
+  });
+
+  it('a trace written with legacy function calling reads as the same trace with tool calls (property)', () => {
+    fc.assert(
+      fc.property(legacyTurns, (turns) => {
+        const modern: Record<string, unknown>[] = [{ role: 'user', content: 'go' }];
+        const legacy: Record<string, unknown>[] = [{ role: 'user', content: 'go' }];
+        for (const { name, args, output, say } of turns) {
+          modern.push({
+            role: 'assistant',
+            content: say,
+            tool_calls: [{ type: 'function', function: { name, arguments: args } }],
+          });
+          legacy.push({
+            role: 'assistant',
+            content: say,
+            function_call: { name, arguments: args },
+          });
+          modern.push({ role: 'tool', name, content: output });
+          legacy.push({ role: 'function', name, content: output });
+        }
+        const expected = parseTrace(modern);
+        expect(parseTrace(legacy)).toStrictEqual(expected);
+        // every call is answered by its own output
+        const calls = expected.flatMap((event) => callsOf(event) ?? []).map((call) => call.id);
+        const outputs = expected.filter((event) => event.role === 'tool');
+        expect(outputs.map((event) => event.tool_call_id)).toEqual(calls);
+      }),
+    );
+  });
+
   it('is idempotent and always yields a schema-valid trace (property)', () => {
     fc.assert(
       fc.property(rawTrace, (raw) => {
@@ -420,6 +495,17 @@ const event = fc.oneof(
     { role: fc.constant('tool'), content, tool_call_id: fc.constantFrom('1', '2', 'nope', null) },
     { requiredKeys: ['role'] },
   ),
+);
+const legacyTurns = fc.array(
+  fc.record({
+    name: fc.constantFrom('get_weather', 'send_email'),
+    args: fc
+      .dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
+      .map((a) => JSON.stringify(a)),
+    output: text,
+    say: fc.oneof(text, fc.constant(null)),
+  }),
+  { maxLength: 4 },
 );
 /** Raw traces in the seeds' format, some of them invalid. */
 export const rawTrace = fc.array(event, { maxLength: 8 });

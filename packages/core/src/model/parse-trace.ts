@@ -1,5 +1,6 @@
 import { TraceError, TracewardenError } from '../errors/index.js';
 import type { ChatEvent, Content, Trace } from './chat-events.js';
+import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
 import { type CallTurn, firstUnansweredCall } from './unanswered-calls.js';
 
 /** Result of {@link safeParseTrace}: the normalised trace, or the error {@link parseTrace} would throw. */
@@ -143,7 +144,7 @@ function collectCallIds(events: readonly unknown[]): Set<string> {
   const ids = new Set<string>();
   for (const event of events) {
     if (!isObject(event) || !Array.isArray(event.tool_calls)) continue;
-    for (const call of event.tool_calls) {
+    for (const call of event.tool_calls as unknown[]) {
       if (isObject(call) && typeof call.id === 'string') ids.add(call.id);
     }
   }
@@ -173,13 +174,25 @@ function normalise(input: unknown): Trace {
       );
     }
     const out: JsonObject = { ...event };
+    // OpenAI's legacy function calling: a `function_call` is the message's one tool call, and
+    // a `function` message that answers a call is its tool output
+    const legacyCalls = legacyFunctionCalls(event);
+    if (legacyCalls !== undefined) {
+      delete out.function_call;
+      out.tool_calls = legacyCalls;
+    }
+    const isLegacyOutput =
+      event.role === legacyFunctionRole &&
+      (lastCallId !== undefined || typeof event.tool_call_id === 'string');
+    if (isLegacyOutput) out.role = 'tool';
+    const isOutput = event.role === 'tool' || isLegacyOutput;
     if (Object.hasOwn(event, 'content')) {
       out.content = normaliseContent(event.content, `${path}.content`);
-    } else if (event.role === 'tool') {
+    } else if (isOutput) {
       out.content = null;
     }
 
-    if (event.role === 'tool') {
+    if (isOutput) {
       const callId = event.tool_call_id;
       // "" is how some providers (Gemini) say "no id", on calls and outputs alike: absent
       if (callId === undefined || callId === null || callId === '') {
@@ -201,8 +214,8 @@ function normalise(input: unknown): Trace {
       }
     }
 
-    if (Object.hasOwn(event, 'tool_calls')) {
-      const calls = event.tool_calls;
+    if (Object.hasOwn(out, 'tool_calls')) {
+      const calls = out.tool_calls;
       if (calls === null) {
         delete out.tool_calls;
       } else if (!Array.isArray(calls)) {
@@ -305,7 +318,13 @@ function normalise(input: unknown): Trace {
  *   call of the latest message before it that has one (outputs of parallel calls come in the
  *   calls' order), else the most recent tool call, else left unset
  *   (contributing/decisions/002-tool-output-linking.md); its missing `content` becomes `null`;
- * - `tool_calls: null` is dropped.
+ * - `tool_calls: null` is dropped;
+ * - OpenAI's legacy function calling is read as tool calling: an assistant message's
+ *   `function_call: { name, arguments }` (when it has no `tool_calls` of its own) becomes its one
+ *   tool call (`type: 'function'`, a generated id), and a `role: 'function'` message after a call
+ *   becomes that call's tool output (`role: 'tool'`, linked by the rule above, `name` kept), so
+ *   policies and the converters see the call and what it returned. A `function` message with no
+ *   call before it keeps its role.
  *
  * Parsing a normalised trace again returns an equal trace.
  *
