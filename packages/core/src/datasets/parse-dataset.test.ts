@@ -2,8 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
 import { parseTrace } from '../model/index.js';
-import { rawDataset } from './__fixtures__/dataset-arbitraries.js';
+import { rawDataset, rawTrace } from './__fixtures__/dataset-arbitraries.js';
 import { parseDataset } from './parse-dataset.js';
+
+const jsonObjectArbitrary = fc
+  .dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+  .map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
 
 function rejection(run: () => unknown): TraceError {
   try {
@@ -51,6 +55,42 @@ describe('parseDataset', () => {
       messages: [{ role: 'user', content: 'hi' }],
       metadata: { task: 7 },
     });
+  });
+
+  it("reads Invariant Explorer's raw event lists: a first { metadata } element is the trace's metadata", () => {
+    const dataset = parseDataset([
+      [{ metadata: { user_task: 't1' } }, { role: 'user', content: 'hi' }],
+      {
+        messages: [{ metadata: { a: 1, b: 1 } }, { role: 'user', content: 'yo' }],
+        metadata: { b: 2 },
+      },
+    ]);
+    expect(dataset.traces).toEqual([
+      { messages: [{ role: 'user', content: 'hi' }], metadata: { user_task: 't1' } },
+      { messages: [{ role: 'user', content: 'yo' }], metadata: { a: 1, b: 2 } },
+    ]);
+    // errors name the event by its position in the file
+    const error = rejection(() =>
+      parseDataset([[{ metadata: {} }, { role: 'user' }, { role: 7 }]]),
+    );
+    expect(error.details.path).toBe('0.2.role');
+  });
+
+  it('a trace with its metadata as a first event reads as { messages, metadata } (property)', () => {
+    fc.assert(
+      fc.property(rawTrace, jsonObjectArbitrary, (events, metadata) => {
+        let expected: unknown;
+        try {
+          expected = parseDataset([{ messages: events, metadata }]);
+        } catch (error) {
+          expect(rejection(() => parseDataset([[{ metadata }, ...events]])).code).toBe(
+            (error as TraceError).code,
+          );
+          return;
+        }
+        expect(parseDataset([[{ metadata }, ...events]])).toEqual(expected);
+      }),
+    );
   });
 
   it('accepts a bare array of traces and `events` for `messages`, with defaults', () => {

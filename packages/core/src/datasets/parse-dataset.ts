@@ -1,5 +1,6 @@
 import { TraceError } from '../errors/index.js';
 import { parseTrace } from '../model/index.js';
+import { leadingTraceMetadata } from '../model/parse-trace.js';
 import type { Dataset, DatasetTrace } from './dataset.js';
 
 /** Options of {@link parseDataset}. */
@@ -45,7 +46,9 @@ export function prefixTraceError(
 
 /**
  * Parses one dataset trace: an array of events, or an object `{ messages, metadata? }`
- * (`events` is accepted for `messages`). Other keys of the object are not kept.
+ * (`events` is accepted for `messages`). Other keys of the object are not kept. A first event
+ * `{ metadata }` (Invariant Explorer's raw event lists) is the trace's metadata (under the
+ * object's own `metadata`, whose keys win).
  * @internal
  */
 export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
@@ -76,7 +79,11 @@ export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
   } catch (error) {
     throw prefixTraceError(error, eventsPath);
   }
-  if (Array.isArray(value) || value.metadata === undefined) return { messages };
+  // Invariant Explorer's raw event lists carry the trace's metadata as a first `{ metadata }`
+  const leading = leadingTraceMetadata(events);
+  if (Array.isArray(value) || value.metadata === undefined) {
+    return leading === undefined ? { messages } : { messages, metadata: leading };
+  }
   if (!isObject(value.metadata)) {
     throw new TraceError({
       code: 'VALIDATION',
@@ -84,12 +91,16 @@ export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
       details: { path: at(path, 'metadata') },
     });
   }
-  return { messages, metadata: value.metadata };
+  return {
+    messages,
+    metadata: leading === undefined ? value.metadata : { ...leading, ...value.metadata },
+  };
 }
 
 /**
  * Parses a dataset (seed 001) from its JSON form `{ name?, metadata?, traces: [...] }`, where
- * each trace is an array of events or `{ messages, metadata? }`; a bare array of traces is
+ * each trace is an array of events (a first `{ metadata }` element is its metadata, as in
+ * Invariant Explorer's raw event lists) or `{ messages, metadata? }`; a bare array of traces is
  * accepted too. Each trace is normalised with `parseTrace` (JSON-string arguments become
  * objects, tool calls get ids, tool outputs are linked to their calls).
  *

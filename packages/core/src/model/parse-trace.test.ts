@@ -441,6 +441,23 @@ describe('parseTrace', () => {
     );
   });
 
+  it("leaves out the { metadata } first event of Invariant Explorer's raw event lists", () => {
+    expect(parseTrace([{ metadata: { user_task: 't1' } }, ...seedTrace])).toStrictEqual(seedTrace);
+    const trace = parseTrace([
+      { metadata: {} },
+      { role: 'assistant', tool_calls: [{ function: { name: 'a', arguments: {} } }] },
+      { role: 'tool', content: 'A' },
+    ]);
+    expect(callsOf(trace[0])?.[0]?.id).toBe('call_0_0');
+    expect(trace[1]).toMatchObject({ tool_call_id: 'call_0_0' });
+    // a problem is named by the event's position in the input
+    expect(failure([{ metadata: {} }, { role: 'user' }, { content: 'x' }]).details.path).toBe(
+      '2.role',
+    );
+    // an element with more than metadata is an event, and needs a role
+    expect(failure([{ metadata: {}, content: 'x' }]).details.path).toBe('0.role');
+  });
+
   it('is idempotent and always yields a schema-valid trace (property)', () => {
     fc.assert(
       fc.property(rawTrace, (raw) => {

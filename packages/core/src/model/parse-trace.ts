@@ -140,6 +140,20 @@ function normaliseArguments(value: unknown, path: string): JsonObject {
   );
 }
 
+/**
+ * The trace metadata of an Invariant Explorer raw event list, which carries it as a first
+ * "event" `{ "metadata": { ... } }` (no role, no other field); `undefined` when `events` does not
+ * start with one.
+ * @param events - the events as read
+ * @returns the metadata object, or undefined
+ * @internal
+ */
+export function leadingTraceMetadata(events: readonly unknown[]): JsonObject | undefined {
+  const first: unknown = events[0];
+  if (!isObject(first) || !isObject(first.metadata)) return undefined;
+  return Object.keys(first).length === 1 ? first.metadata : undefined;
+}
+
 function collectCallIds(events: readonly unknown[]): Set<string> {
   const ids = new Set<string>();
   for (const event of events) {
@@ -154,14 +168,16 @@ function collectCallIds(events: readonly unknown[]): Set<string> {
 function normalise(input: unknown): Trace {
   const events = eventsOf(input);
   const usedIds = collectCallIds(events);
-  const trace: ChatEvent[] = new Array(events.length);
+  // Explorer's `{ metadata }` first event is not an event; error paths keep the input's positions
+  const skipped = leadingTraceMetadata(events) === undefined ? 0 : 1;
+  const trace: ChatEvent[] = new Array(events.length - skipped);
   // Calls not yet answered, by event (the calls of one message, in order), most recent last.
   const unanswered: CallTurn[] = [];
   const answered = new Set<string>();
   const isAnswered = (callId: string) => answered.has(callId);
   let lastCallId: string | undefined;
 
-  for (let i = 0; i < events.length; i++) {
+  for (let i = skipped; i < events.length; i++) {
     const event: unknown = events[i];
     const path = String(i);
     if (!isObject(event)) {
@@ -264,7 +280,7 @@ function normalise(input: unknown): Trace {
           }
           let id: string;
           if (call.id === undefined || call.id === null || call.id === '') {
-            const base = `call_${i}_${j}`;
+            const base = `call_${i - skipped}_${j}`;
             id = base;
             for (let k = 1; usedIds.has(id); k++) id = `${base}_${k}`;
             usedIds.add(id);
@@ -291,7 +307,7 @@ function normalise(input: unknown): Trace {
         out.tool_calls = normalised;
       }
     }
-    trace[i] = out as ChatEvent;
+    trace[i - skipped] = out as ChatEvent;
   }
   return trace;
 }
@@ -299,7 +315,10 @@ function normalise(input: unknown): Trace {
 /**
  * Parses and normalises a trace in the seeds' chat-event format (Invariant / OpenAI chat shape).
  *
- * Accepts an array of events, or an object holding one as `messages` or `events`. The result is
+ * Accepts an array of events, or an object holding one as `messages` or `events`; a first
+ * element `{ metadata: { ... } }` and nothing else (how Invariant Explorer's raw event lists carry
+ * a trace's metadata) is not an event and is left out, as the `metadata` of an object is (read
+ * both with `parseDataset`). The result is
  * a new array of new event objects (the input is never mutated; values of unknown fields are
  * shared, not copied). Normal form:
  * - any `role` string is allowed, and unknown fields are kept;
@@ -331,7 +350,8 @@ function normalise(input: unknown): Trace {
  * @param input - the trace, e.g. from `JSON.parse`
  * @returns the normalised trace
  * @throws TraceError `VALIDATION` with `details.path` the address of the problem (e.g.
- *   `"1.tool_calls.0.function.arguments"`) for wrong types or invalid JSON arguments
+ *   `"1.tool_calls.0.function.arguments"`, by the event's position in the input) for wrong types
+ *   or invalid JSON arguments
  * @example
  * ```ts
  * const trace = parseTrace([
