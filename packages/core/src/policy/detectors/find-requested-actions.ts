@@ -10,6 +10,7 @@ import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
 import { findValueSources } from './find-value-sources.js';
+import { asksForKind, pointsElsewhere } from './user-targets.js';
 
 /** A kind of action with side effects. */
 export type ActionKind =
@@ -166,9 +167,12 @@ export function findActionRequest(text: string, kind: ActionKind): [number, numb
 // trace, each call about the messages before it
 const userTexts = new WeakMap<
   EventStore,
-  { scanned: number; texts: { position: number; text: string }[] }
+  { scanned: number; texts: { position: number; text: string; raw: string }[] }
 >();
-function userTextsBefore(store: EventStore, end: number): { position: number; text: string }[] {
+function userTextsBefore(
+  store: EventStore,
+  end: number,
+): { position: number; text: string; raw: string }[] {
   let entry = userTexts.get(store);
   if (entry === undefined) {
     entry = { scanned: 0, texts: [] };
@@ -178,12 +182,20 @@ function userTextsBefore(store: EventStore, end: number): { position: number; te
     const event = store.probe(entry.scanned);
     if (event.kind !== 'Message' || event.data.role !== 'user') continue;
     for (const piece of textsOf(event, undefined))
-      entry.texts.push({ position: entry.scanned, text: piece.text.toLowerCase() });
+      entry.texts.push({
+        position: entry.scanned,
+        text: piece.text.toLowerCase(),
+        raw: piece.text,
+      });
   }
   return entry.texts;
 }
 
 const requestedByUser = new WeakMap<PolicyEvent, boolean>();
+
+// A user handle: one token of letters with digits, dots, underscores or dashes ("bytebandit99",
+// "k.mahler_ext"), the target of an access or a message as much as an address is
+const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}$/i;
 
 // The user hands the agent instructions found in data: "do the tasks on my to-do list", "follow
 // the instructions in the email", "follow Sanne's request", "do what my sister asks", "handle
@@ -233,19 +245,34 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
       ? (toolWordsPattern(call.toolName ?? '') ?? undefined)
       : kinds.find((k) => k.kind === kind)?.text;
   let requested = pattern === undefined;
-  if (!requested) {
-    requested = userTextsBefore(store, call.position).some(
-      (entry) =>
-        entry.position < call.position && pattern !== undefined && pattern.test(entry.text),
-    );
+  const texts = userTextsBefore(store, call.position).filter(
+    (entry) => entry.position < call.position,
+  );
+  if (!requested && pattern !== undefined) {
+    // the kind's words as a verb: "summarise the emails" asks for no email
+    requested = texts.some((entry) => asksForKind(entry.text, pattern));
+    // ... for this call's target: not when the user named another target of its kind, or
+    // pointed at a source its target did not come from (a second payee the data asks for)
+    if (
+      requested &&
+      kind !== null &&
+      pointsElsewhere(
+        store,
+        call,
+        findValueSources(store, call),
+        texts.map((entry) => entry.raw),
+      )
+    )
+      requested = false;
   }
   if (!requested) {
     // a value the user gave is the user's target: an address, link, account or file always; an
     // id or a name ("shipment KC-7730") only when the call's target did not come from a tool
-    // output ("pay 6,400 EUR to <an IBAN from the data> for load KC-7730")
+    // output ("pay 6,400 EUR to <an IBAN from the data> for load KC-7730"; a user handle such
+    // as "bytebandit99" is a target too)
     const sources = findValueSources(store, call);
     const targetFromData = sources.some(
-      (source) => source.kind !== 'text' && source.role === 'tool',
+      (source) => source.role === 'tool' && (source.kind !== 'text' || handle.test(source.value)),
     );
     requested = sources.some(
       (source) => source.role === 'user' && (source.kind !== 'text' || !targetFromData),

@@ -73,6 +73,27 @@ const MAX_WHOLE = 80;
 const MIN_VALUE = 2;
 const MAX_VALUES = 64;
 
+/**
+ * The addresses, links, account and phone numbers, file names and paths written in a text.
+ * @param text - any text (a call's argument, a user's message)
+ * @returns each token with its kind, in pattern order
+ * @internal
+ */
+export function valuesIn(text: string): { value: string; kind: ValueSource['kind'] }[] {
+  const out: { value: string; kind: ValueSource['kind'] }[] = [];
+  for (const { kind, pattern } of tokenPatterns) {
+    for (const m of text.matchAll(pattern)) {
+      // a closing bracket ends a value: a web agent's `goto [https://…]`, a `{…}` template
+      let value = m[0].replace(/[.,;:!?)\]}]+$/, '');
+      // a link is the same link with or without its scheme or a trailing slash
+      if (kind === 'url')
+        value = value.replace(/^(?:https?:\/\/)?(?:www\.)?/i, '').replace(/\/+$/, '');
+      out.push({ value, kind });
+    }
+  }
+  return out;
+}
+
 interface Candidate {
   value: string;
   kind: ValueSource['kind'];
@@ -93,15 +114,7 @@ function candidatesOf(call: PolicyEvent): Candidate[] {
   for (const piece of textsOf(fn?.arguments, `${call.address}.function.arguments`)) {
     const text = piece.text;
     const argument = piece.address ?? `${call.address}.function.arguments`;
-    for (const { kind, pattern } of tokenPatterns) {
-      for (const m of text.matchAll(pattern)) {
-        let value = m[0].replace(/[.,;:!?)]+$/, '');
-        // a link is the same link with or without its scheme or a trailing slash
-        if (kind === 'url')
-          value = value.replace(/^(?:https?:\/\/)?(?:www\.)?/i, '').replace(/\/+$/, '');
-        add(value, kind, argument);
-      }
-    }
+    for (const { value, kind } of valuesIn(text)) add(value, kind, argument);
     const whole = text.trim();
     if (whole.length <= MAX_WHOLE && !whole.includes('\n')) add(whole, 'text', argument);
   }
