@@ -221,8 +221,9 @@ describe('tracewardenMiddleware with generateText / streamText (MockLanguageMode
     expect(result.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
     expect(result.text).toBe('The inbox is unavailable.');
     const call = comparableTrace(tracer.stitched()).messages[1]?.tool_calls[0];
+    // as the model reads it: the SDK's error-text is the error's toString()
     expect(call?.results).toEqual([
-      { output: 'mail server down', status: 'failure', refused: false },
+      { output: 'Error: mail server down', status: 'failure', refused: false },
     ]);
     expectSound(tracer);
   });

@@ -26,6 +26,7 @@ import type { Telemetry } from 'ai';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
 import { telemetryScope } from '../model/telemetry-scope.js';
+import { modelErrorText } from '../tools/model-error-text.js';
 
 /** A top-level `generateText` / `streamText` call, as the integration sees it. */
 export interface TelemetryCallInfo {
@@ -299,10 +300,13 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       scopes.delete(toolCallId);
       const state = calls.get(callId);
       if (entry === undefined || state === undefined) return;
+      // the output the model reads: the tool's value, or the SDK's text for its error
       const result =
         toolOutput.type === 'tool-result'
           ? { ...entry.result, return_value: toolOutput.output ?? null }
-          : entry.result;
+          : toolOutput.type === 'tool-error'
+            ? { ...entry.result, return_value: modelErrorText(toolOutput.error) }
+            : entry.result;
       try {
         recordResultUnderCall(state.tracer, { call: entry.call, result }, scope);
       } catch (error) {

@@ -10,6 +10,7 @@ import {
 } from '@tracewarden/core';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { guardedMarker } from './guarded-marker.js';
+import { modelErrorText } from './model-error-text.js';
 
 /**
  * Options of {@link guardTools}: the options of core's `guard()` shared by every tool (retry,
@@ -127,6 +128,8 @@ export function guardTools<Tools extends ToolSet>(
             {
               callId: execution.toolCallId,
               signal: execution.abortSignal,
+              // a failed run is recorded as the model reads it (the SDK's `error-text`)
+              errorOutput: modelErrorText,
               ...(tracer === undefined ? {} : { tracer }),
             },
             input as never,

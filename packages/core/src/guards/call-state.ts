@@ -69,6 +69,7 @@ export class CallDetails {
   callIdShared = false;
   externalCallId = false;
   onEntry: ((entry: TraceEntry) => void) | undefined = undefined;
+  errorOutput: ((error: unknown) => unknown) | undefined = undefined;
   signal: AbortSignal | undefined = undefined;
   tracer: Tracer | undefined = undefined;
   metadata: Record<string, unknown> | undefined = undefined;
@@ -168,6 +169,13 @@ export class CallState implements GuardCallContext {
   }
   set onEntry(value: ((entry: TraceEntry) => void) | undefined) {
     if (value !== undefined || this.more !== undefined) this.details().onEntry = value;
+  }
+  /** What the model reads for a failed call ({@link GuardInvokeOptions.errorOutput}). */
+  get errorOutput(): ((error: unknown) => unknown) | undefined {
+    return this.more?.errorOutput;
+  }
+  set errorOutput(value: ((error: unknown) => unknown) | undefined) {
+    if (value !== undefined || this.more !== undefined) this.details().errorOutput = value;
   }
   /** The caller's signal (per call or guard-wide). */
   get callerSignal(): AbortSignal | undefined {

@@ -43,7 +43,7 @@ export function finishCall(rt: GuardRuntime, s: CallState, ending: Ending): unkn
     const entry = buildEntry(rt, s, ending);
     // errors are built before the entry exists; attach it now (the field is readonly to users)
     if (guardError !== undefined) (guardError as { entry: TraceEntry | undefined }).entry = entry;
-    if (s.track) emit(rt, s, entry);
+    if (s.track) emit(rt, s, entry, thrown);
   }
   if (thrown !== undefined) throw thrown.error;
   return ending.value;
@@ -147,14 +147,42 @@ function withCallId(entry: TraceEntry, callId: string): TraceEntry {
   };
 }
 
-function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry): void {
+/**
+ * The entry as the trace records it: a failed call's result carries what the model reads
+ * ({@link GuardInvokeOptions.errorOutput}) as its output, when the adapter said what that is.
+ */
+function asRead(
+  rt: GuardRuntime,
+  s: CallState,
+  entry: TraceEntry,
+  thrown: Ending['thrown'],
+): TraceEntry {
+  const errorOutput = s.errorOutput;
+  if (errorOutput === undefined || thrown === undefined || entry.result.return_value !== null)
+    return entry;
+  let output: unknown;
+  try {
+    output = errorOutput(thrown.error);
+  } catch (error) {
+    rt.logger.warn(`errorOutput of a call of tool "${rt.name}" threw: ${errorMessage(error)}`, {
+      tool: rt.name,
+    });
+    return entry;
+  }
+  return output === undefined || output === null
+    ? entry
+    : { call: entry.call, result: { ...entry.result, return_value: output } };
+}
+
+function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry, thrown: Ending['thrown']): void {
   if (s.tracer !== undefined) {
+    const recorded = asRead(rt, s, entry, thrown);
     try {
       // a model's tool call already in the trace gets its result; otherwise call and result
       // (under an id of the guard's own when the model's was absent: `""`, decision 030)
-      if (!(s.externalCallId && recordResultUnderCall(s.tracer, entry)))
+      if (!(s.externalCallId && recordResultUnderCall(s.tracer, recorded)))
         s.tracer.recordEntry(
-          entry.call.call_id === '' ? withCallId(entry, rt.createCallId()) : entry,
+          recorded.call.call_id === '' ? withCallId(recorded, rt.createCallId()) : recorded,
         );
     } catch (error) {
       warnNotRecorded(rt, s, error);

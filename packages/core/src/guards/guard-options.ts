@@ -189,6 +189,15 @@ export interface GuardInvokeOptions {
   tracer?: Tracer | null | undefined;
   /** Receives this call's entry (call and result records) when it ends, like the guard's `onEntry`. */
   onEntry?: ((entry: TraceEntry) => void) | undefined;
+  /**
+   * What the model reads when this call fails, from the value it failed with: an adapter passes
+   * how its framework shows a tool's error to the model (`Error: <message>` in OpenAI's and
+   * LangChain's tool messages, the error's `toString()` in the AI SDK). The TOOL_RESULT records
+   * it as its output, so the trace holds what the model read; the exception and its type stay in
+   * the result's metadata, and the entry (`onEntry`, a `GuardError`'s `entry`) is unchanged.
+   * @default the error's message (the entry's `exception`)
+   */
+  errorOutput?: ((error: unknown) => unknown) | undefined;
 }
 
 /** Counters of a guarded function. */

@@ -303,6 +303,7 @@ export class GuardRuntime {
         if (invoke.metadata !== undefined) s.metadata = invoke.metadata;
         if (invoke.callId !== undefined) s.useCallId(invoke.callId);
         if (invoke.onEntry !== undefined) s.onEntry = invoke.onEntry;
+        if (invoke.errorOutput !== undefined) s.errorOutput = invoke.errorOutput;
       }
       this.stats.calls++;
       // an injected clock is also the duration clock: the start was just read from it

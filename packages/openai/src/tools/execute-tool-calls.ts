@@ -120,6 +120,15 @@ function toText(value: unknown, toolName: string): string {
   return text;
 }
 
+function errorMessageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What the model reads for a tool that failed (a guarded tool's TOOL_RESULT records it too). */
+function errorText(error: unknown): string {
+  return `Error: ${errorMessageOf(error)}`;
+}
+
 function parseArgs(call: ProposedCall): Record<string, unknown> {
   if (call.arguments.trim() === '') return {};
   let parsed: unknown;
@@ -208,7 +217,9 @@ export async function executeToolCalls(
           recordedByGuard = true;
           // without a tracer found here, the guard's own (its `tracer` option, `withTrace`)
           value = await tool.invoke(
-            tracer === undefined ? { callId: call.id } : { callId: call.id, tracer },
+            tracer === undefined
+              ? { callId: call.id, errorOutput: errorText }
+              : { callId: call.id, tracer, errorOutput: errorText },
             args,
           );
         } else if (call.id === '') value = await tool(args);
@@ -227,8 +238,8 @@ export async function executeToolCalls(
         };
       } catch (error) {
         failure = error;
-        const message = error instanceof Error ? error.message : String(error);
-        output = `Error: ${message}`;
+        const message = errorMessageOf(error);
+        output = errorText(error);
         metadata = {
           status: statusOf(error),
           tool_name: call.name,
@@ -277,7 +288,10 @@ export async function executeToolCalls(
 
 /** A function made by `guard()` / `guardTools()`: it takes per-call options, the call id among them. */
 function isGuarded(tool: ToolFunction): tool is ToolFunction & {
-  invoke(options: { callId: string; tracer?: Tracer }, args: unknown): Promise<unknown>;
+  invoke(
+    options: { callId: string; tracer?: Tracer; errorOutput?: (error: unknown) => unknown },
+    args: unknown,
+  ): Promise<unknown>;
 } {
   return (
     typeof (tool as { invoke?: unknown }).invoke === 'function' &&

@@ -1,0 +1,321 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createTracer, guard, type Tracer, validateBlocks } from '@tracewarden/core';
+import { comparableTrace } from '@tracewarden/core/testing';
+import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
+import { type ScriptedTurn, startScriptedServer } from '@tracewarden/testing';
+import {
+  generateText,
+  isStepCount,
+  jsonSchema,
+  streamText,
+  type ToolSet,
+  tool,
+  wrapLanguageModel,
+} from 'ai';
+import fc from 'fast-check';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
+import { guardTools, tracewardenMiddleware, tracewardenTelemetry } from './index.js';
+
+/**
+ * A random conversation: what the scripted model answers at each step, and what each tool
+ * returns. Every call's arguments carry the value its tool returns (`reply`), so the tools are
+ * the same pure functions in every framework.
+ */
+interface Conversation {
+  system: string;
+  user: string;
+  turns: ScriptedTurn[];
+}
+
+const toolNames = ['lookup', 'record_note'] as const;
+
+/** Text as models write it: any Unicode (no lone surrogates), never empty. */
+const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 });
+
+const reply = fc.oneof(
+  text,
+  fc.json({ maxDepth: 1 }),
+  fc.constantFrom('', ' ', 'null', '"quoted"'),
+  fc.record({ fail: text }),
+  fc.integer(),
+  fc.boolean(),
+  fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), {
+    maxKeys: 3,
+  }),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+);
+
+const toolTurn = fc.record(
+  {
+    text,
+    reasoning: text,
+    calls: fc.array(
+      fc.record({
+        name: fc.constantFrom(...toolNames),
+        topic: text,
+        count: fc.integer({ min: -1000, max: 1000 }),
+        reply,
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  },
+  { requiredKeys: ['calls'] },
+);
+
+const conversation: fc.Arbitrary<Conversation> = fc
+  .record({
+    system: text,
+    user: text,
+    steps: fc.array(toolTurn, { maxLength: 3 }),
+    answer: text,
+    answerReasoning: fc.option(text, { nil: undefined }),
+  })
+  .map(({ system, user, steps, answer, answerReasoning }) => {
+    let id = 0;
+    const turns: ScriptedTurn[] = steps.map((step) => ({
+      ...(step.text === undefined ? {} : { text: step.text }),
+      ...(step.reasoning === undefined ? {} : { reasoning: step.reasoning }),
+      toolCalls: step.calls.map((call) => ({
+        id: `call_${++id}`,
+        name: call.name,
+        arguments: { topic: call.topic, count: call.count, reply: call.reply },
+      })),
+      usage: { inputTokens: 50, outputTokens: 10 },
+    }));
+    turns.push({
+      text: answer,
+      ...(answerReasoning === undefined ? {} : { reasoning: answerReasoning }),
+      usage: { inputTokens: 60, outputTokens: 12 },
+    });
+    return { system, user, turns };
+  });
+
+const parameters = {
+  type: 'object',
+  properties: { topic: { type: 'string' }, count: { type: 'number' }, reply: {} },
+  required: ['topic', 'count', 'reply'],
+  additionalProperties: false,
+} as const;
+
+/** What every tool returns: the value its arguments carry, or it throws when told to. */
+const answer = (args: Record<string, unknown>): unknown => {
+  const value = args.reply as { fail?: unknown } | null;
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof value.fail === 'string' &&
+    Object.keys(value).length === 1
+  )
+    throw new Error(value.fail);
+  return args.reply;
+};
+
+/** The reference: `wrapOpenAI` and `executeToolCalls`. */
+async function viaOpenAI(story: Conversation, stream: boolean, guarded: boolean): Promise<Tracer> {
+  await using server = await startScriptedServer({ turns: [...story.turns] });
+  const tracer = createTracer();
+  const openai = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test', maxRetries: 0 }), {
+    tracer,
+  });
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: story.system },
+    { role: 'user', content: story.user },
+  ];
+  const tools = toolNames.map((name) => ({
+    type: 'function' as const,
+    function: { name, description: `The ${name} tool.`, parameters },
+  }));
+  const implementations = Object.fromEntries(
+    toolNames.map((name) => [name, guarded ? guard(answer, { name }) : answer]),
+  );
+  for (let step = 0; step < story.turns.length; step++) {
+    let message: OpenAI.Chat.Completions.ChatCompletionMessage;
+    if (stream) {
+      const chunks = await openai.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages,
+        tools,
+        stream: true,
+      });
+      // the wrapped stream aggregates the answer; read it back from the trace's last assistant turn
+      let content = '';
+      const calls = new Map<number, { id: string; name: string; arguments: string }>();
+      for await (const chunk of chunks) {
+        const delta = chunk.choices[0]?.delta;
+        if (delta?.content) content += delta.content;
+        for (const call of delta?.tool_calls ?? []) {
+          const known = calls.get(call.index) ?? { id: '', name: '', arguments: '' };
+          known.id ||= call.id ?? '';
+          known.name ||= call.function?.name ?? '';
+          known.arguments += call.function?.arguments ?? '';
+          calls.set(call.index, known);
+        }
+      }
+      message = {
+        role: 'assistant',
+        content: content === '' ? null : content,
+        refusal: null,
+        ...(calls.size === 0
+          ? {}
+          : {
+              tool_calls: [...calls.values()].map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }),
+      };
+    } else {
+      const completion = await openai.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages,
+        tools,
+      });
+      message = completion.choices[0]?.message as OpenAI.Chat.Completions.ChatCompletionMessage;
+    }
+    messages.push(message);
+    if (!message.tool_calls?.length) break;
+    messages.push(...(await executeToolCalls(message, implementations as never, { tracer })));
+  }
+  expectRecordedAsRead(tracer, messages);
+  return tracer;
+}
+
+/** JSON text parsed, other values as they are. */
+function parsed(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Each TOOL_RESULT holds what the model read for its call (the tool message sent back). */
+function expectRecordedAsRead(tracer: Tracer, messages: ChatCompletionMessageParam[]): void {
+  const read = messages.flatMap((message) =>
+    message.role === 'tool' ? [[message.tool_call_id, parsed(message.content)]] : [],
+  );
+  const recorded = tracer
+    .blocks()
+    .flatMap((block) =>
+      block.sub_type === 'TOOL_RESULT'
+        ? [[block.payload.call_id, parsed(block.payload.output)]]
+        : [],
+    );
+  // parallel calls finish in any order
+  expect(Object.fromEntries(recorded)).toEqual(Object.fromEntries(read));
+}
+
+interface AiSdkVariant {
+  stream: boolean;
+  guarded: boolean;
+  telemetry: boolean;
+}
+
+/** The same conversation through the AI SDK adapter, the framework running the tools. */
+async function viaAiSdk(story: Conversation, variant: AiSdkVariant): Promise<Tracer> {
+  await using server = await startScriptedServer({ turns: [...story.turns] });
+  const tracer = createTracer();
+  const provider = createOpenAICompatible({
+    name: 'scripted',
+    baseURL: server.url,
+    apiKey: 'test',
+    includeUsage: true,
+  });
+  let tools: ToolSet = Object.fromEntries(
+    toolNames.map((name) => [
+      name,
+      tool({
+        description: `The ${name} tool.`,
+        inputSchema: jsonSchema<Record<string, unknown>>(parameters as never),
+        execute: async (args: Record<string, unknown>) => answer(args),
+      }),
+    ]),
+  );
+  if (variant.guarded) tools = guardTools(tools, { tracer });
+  const call = {
+    model: variant.telemetry
+      ? provider('gpt-4o-mini')
+      : wrapLanguageModel({
+          model: provider('gpt-4o-mini'),
+          middleware: tracewardenMiddleware({ tracer }),
+        }),
+    instructions: story.system,
+    prompt: story.user,
+    tools,
+    stopWhen: isStepCount(story.turns.length),
+    maxRetries: 0,
+    ...(variant.telemetry
+      ? { telemetry: { integrations: [tracewardenTelemetry({ tracer })] } }
+      : {}),
+  };
+  if (variant.stream) {
+    let failure: unknown;
+    const result = streamText({
+      ...call,
+      onError: ({ error }) => {
+        failure ??= error;
+      },
+    });
+    await result.consumeStream();
+    if (failure !== undefined) throw failure;
+    await result.text;
+  } else await generateText(call);
+  return tracer;
+}
+
+function expectSound(tracer: Tracer): void {
+  expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  expect(comparableTrace(tracer.stitched()).orphans).toBe(0);
+}
+
+describe('any conversation, one trace: wrapOpenAI and the AI SDK adapter (property)', () => {
+  const variants: AiSdkVariant[] = [
+    { stream: false, guarded: false, telemetry: false },
+    { stream: true, guarded: false, telemetry: false },
+    { stream: false, guarded: true, telemetry: false },
+    { stream: false, guarded: false, telemetry: true },
+    { stream: true, guarded: true, telemetry: true },
+  ];
+  for (const variant of variants) {
+    const label = `${variant.telemetry ? 'telemetry' : 'middleware'}${variant.guarded ? ' + guardTools' : ''}${variant.stream ? ', streamed' : ''}`;
+    it(`${label}: the same stitched trace as wrapOpenAI for random texts, reasoning, parallel calls and tool outputs`, async () => {
+      await fc.assert(
+        fc.asyncProperty(conversation, async (story) => {
+          const reference = await viaOpenAI(story, variant.stream, variant.guarded);
+          const run = await viaAiSdk(story, variant);
+          expectSound(reference);
+          expectSound(run);
+          expect(comparableTrace(run.stitched())).toEqual(comparableTrace(reference.stitched()));
+        }),
+        {
+          numRuns: 25,
+          // a tool that throws: each framework's text for the error is what the model reads
+          examples: [
+            [
+              {
+                system: 's',
+                user: 'u',
+                turns: [
+                  {
+                    toolCalls: [
+                      {
+                        id: 'call_1',
+                        name: 'lookup',
+                        arguments: { topic: 't', count: 0, reply: { fail: 'boom' } },
+                      },
+                    ],
+                  },
+                  { text: 'done' },
+                ],
+              },
+            ],
+          ],
+        },
+      );
+    }, 120_000);
+  }
+});
