@@ -68,7 +68,7 @@ export const signals: Signal[] = [
     name: 'template-marker',
     weight: 5.1,
     pattern:
-      /<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start)\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\]|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b/,
+      /<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start)\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\]|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b/,
   },
   {
     // addressed to the model: "to you, GPT-4", "Note to the AI agent:", "Assistant, ..."

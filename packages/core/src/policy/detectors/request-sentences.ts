@@ -26,14 +26,14 @@ let gluedLines: RegExp[] | undefined;
 // At a sentence's start too, for the verbs the score's imperative does not know ("Text the code
 // to +1 ...").
 const clauseRequest =
-  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
+  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|go\s+to|click|download|sign\s+in|log\s+in|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
 // ... and one framed as a need, a wish, a question or an approval, with the action in any form
 // ("X needs the register emailed to ...", "it would be great to get 2,400 GBP sent to ...",
 // "can u send ...", "approved: 3,150 EUR paid to ...", "outstanding: forwarding ... to ..."):
 // the frame, then within the sentence (a line here: dots of addresses and links included) a
 // verb of an action, base, past or -ing. A report of what was done has no frame ("Sent 50 EUR to ... on 3 May").
 const framedRequest =
-  /\b(?:needs?|needed|wants?|wanted|would\s+(?:like|love|appreciate)|would\s+be\s+(?:great|good|nice|appreciated|helpful)|(?:can|could|would|will)\s+(?:you|u|ya)|take\s+care\s+of|approved|authori[sz]ed|outstanding|pending|awaiting|(?:is|are)\s+(?:due|required|expected|requested))\b.{0,80}?\b(?:sen[dt]|sending|pa(?:y|id|ying)|transfer|wir(?:e|ed|ing)|forward|e-?mail|text(?:ed|ing)?|shar(?:e|ed|ing)|invit(?:e|ed|ing)|grant|open|visit|delet|remov|post|publish|book|reserv|cancel|approv|mov(?:e|ed|ing)|giv(?:e|en|ing))/i;
+  /\b(?:needs?|needed|wants?|wanted|would\s+(?:like|love|appreciate)|would\s+be\s+(?:great|good|nice|appreciated|helpful)|(?:can|could|would|will)\s+(?:you|u|ya)|take\s+care\s+of|approved|authori[sz]ed|outstanding|pending|awaiting|(?:is|are)\s+(?:due|required|expected|requested))\b.{0,80}?\b(?:sen[dt]|sending|pa(?:y|id|ying)|transfer|wir(?:e|ed|ing)|forward|e-?mail|text(?:ed|ing)?|shar(?:e|ed|ing)|invit(?:e|ed|ing)|grant|add(?:ed|ing)?\s|open|visit|go(?:ing)?\s+to|click|download|delet|remov|post|publish|book|reserv|cancel|approv|mov(?:e|ed|ing)|giv(?:e|en|ing))/i;
 
 /**
  * The ranges of the sentences that ask for an action, each with the sentence after it (a to-do

@@ -71,6 +71,10 @@ const sameTarget = (a: string, b: string): boolean => {
 // came from (its tool's name, its call's arguments, its keys), generic ones ("list") aside.
 const pointer =
   /\b(?:in|from|on|using|per|according to)\s+(?:the|my|our|your|her|his|their|its|this|that)\s+((?:[\w'-]+\s+){0,2}(?:registry|register|list|records?|files?|sheet|spreadsheet|profile|card|chat|thread|invoice|folder|drive|directory|contacts|database|portal|ledger|table|ticket|channel|inbox|calendar|note|notes|document|page))\b/g;
+// A person the user names inside a sentence: a capitalised word after another word ("reply to
+// Dana's email", "tell Priya"), not a sentence's first word
+const personName = /(?<=[a-z,]\s)([A-Z][a-z]{2,})(?:'s)?\b/g;
+
 const genericWords = new Set(['list', 'file', 'files', 'record', 'records', 'document', 'page']);
 
 const wordsOf = (text: string): string =>
@@ -137,6 +141,30 @@ export function pointsElsewhere(
         targets.some((t) => shapeOf(t.value, t.kind) === shape && !sameTarget(t.value, value.value))
       )
         return true;
+    }
+  }
+  // the person the user named ("reply to Dana's email"): a value of the target's shape in the
+  // data that carries the name (dana.kim@…) is the user's target, and the call's is another
+  const names = new Set<string>();
+  for (const text of userTexts)
+    for (const m of text.matchAll(personName)) names.add((m[1] as string).toLowerCase());
+  if (names.size > 0) {
+    for (const t of targets) {
+      const canonical = canonicalValue(t.value).canonical;
+      const shape = shapeOf(t.value, t.kind);
+      if ([...names].some((name) => canonical.includes(name))) continue;
+      for (let at = 0; at < call.position; at++) {
+        const event = store.probe(at);
+        if (event.kind !== 'ToolOutput') continue;
+        for (const piece of textsOf(event, undefined)) {
+          for (const value of valuesIn(piece.text)) {
+            if (shapeOf(value.value, value.kind) !== shape || sameTarget(value.value, t.value))
+              continue;
+            const other = canonicalValue(value.value).canonical;
+            if ([...names].some((name) => other.includes(name))) return true;
+          }
+        }
+      }
     }
   }
   // a source the user pointed at, read before the call, that the target did not come from
