@@ -1,3 +1,4 @@
+import { isMetadataEvent } from './explorer-event-list.js';
 import { isObject } from './is-object.js';
 
 /** The input formats the command line reads, as named by `--format`. */
@@ -12,7 +13,8 @@ export type InputFormat = (typeof inputFormats)[number];
 
 /**
  * What one JSON value (a whole JSON document, or one JSONL line) holds:
- * - `trace`: one chat-event trace (an array of events, or `{ messages | events, metadata? }`)
+ * - `trace`: one chat-event trace (an array of events, or `{ messages | events, metadata? }`;
+ *   the array may start with Invariant Explorer's `{ metadata }` element)
  * - `traces`: an array of traces
  * - `dataset`: `{ traces: [...], metadata?, name? }`
  * - `dataset-header`: a JSONL dataset's metadata line (`{ metadata }` without events)
@@ -64,6 +66,11 @@ export function classifyValue(value: unknown): ValueKind | undefined {
     if (isEntryLike(first)) return 'entries';
     if (isTraceObject(first)) return 'traces';
     if ('role' in first) return 'trace';
+    // Invariant Explorer's raw event list: the trace's metadata, then its events
+    if (isMetadataEvent(first)) {
+      const second: unknown = value[1];
+      if (second === undefined || (isObject(second) && 'role' in second)) return 'trace';
+    }
     return undefined;
   }
   if (!isObject(value)) return undefined;

@@ -1,4 +1,5 @@
 import type { InputFormat, ValueKind } from './classify-value.js';
+import { explorerEventList } from './explorer-event-list.js';
 import type { BlockItem, EntryItem, InputItem, TraceItem } from './input-items.js';
 import { isObject } from './is-object.js';
 import { traceLabel } from './trace-label.js';
@@ -31,18 +32,20 @@ export async function* documentItems(
   lineOf: (path: string) => number | undefined,
 ): AsyncGenerator<InputItem> {
   let traceIndex = 0;
-  const trace = (traceValue: unknown, path: string): TraceItem => {
+  const trace = (read: unknown, path: string): TraceItem => {
     const index = traceIndex++;
-    const base = eventsPath(traceValue, path);
+    const base = eventsPath(read, path);
+    // events are counted from the first real one; their lines are those of the file
+    const { trace: traceValue, skipped } = explorerEventList(read);
     return {
       type: 'trace',
       value: traceValue,
       index,
       label: traceLabel(traceValue, index),
       get line() {
-        return lineOf(join(base, 0)) ?? lineOf(path);
+        return lineOf(join(base, skipped)) ?? lineOf(path);
       },
-      lineOfEvent: (event) => lineOf(join(base, event)),
+      lineOfEvent: (event) => lineOf(join(base, event + skipped)),
     };
   };
   // an object literal's getter: `Object.defineProperty` with a new getter per item would give

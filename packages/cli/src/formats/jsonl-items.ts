@@ -1,4 +1,5 @@
 import { classifyValue, formatOfKind, type InputFormat, type ValueKind } from './classify-value.js';
+import { explorerEventList } from './explorer-event-list.js';
 import type { InputItem, TraceItem } from './input-items.js';
 import { parseJson } from './parse-json.js';
 import type { TextLine } from './read-lines.js';
@@ -51,8 +52,9 @@ export async function* jsonlItems(
   let pendingEvents: unknown[] = [];
   let pendingLines: number[] = [];
 
-  const traceItem = (value: unknown, line: number, lines?: number[]): TraceItem => {
+  const traceItem = (read: unknown, line: number, lines?: number[]): TraceItem => {
     const index = traceIndex++;
+    const value = explorerEventList(read).trace;
     return {
       type: 'trace',
       value,
