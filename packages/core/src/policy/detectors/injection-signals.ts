@@ -187,7 +187,7 @@ export const signals: Signal[] = [
     name: 'about-injection',
     weight: -2.5,
     pattern:
-      /(?<!\bnot an? )\bprompt[- ]injections?\b|\binjection attacks?\b|\battackers? (?:hides?|embeds?|uses?|writes?|can|could|may|might|try|tries)\b|\bsuch (?:attacks|tricks|injections)\b|\bjailbreak (?:attempts?|prompts?)\b|\bto trick (?:chatbots|ai|the (?:ai|model|assistant|bot))\b/,
+      /(?<!\bnot an? )\bprompt[- ]injections?\b|\binjection attacks?\b|\battackers? (?:hides?|embeds?|uses?|writes?|can|could|may|might|try|tries)\b|\bsuch (?:attacks|tricks|injections)\b|\bjailbreak (?:attempts?|prompts?)\b|\bto trick (?:chatbots|ai|the (?:ai|model|assistant|bot))\b|\b(?:divert|trick|hijack|mislead|fool)s? (?:ai |llm |web )?(?:agents|assistants|chatbots)\b|\b(?:text|texts|phrases?|wording|instructions|strings) (?:such as|like) ["“']/,
   },
   {
     name: 'hidden-text',

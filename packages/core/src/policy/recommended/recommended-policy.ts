@@ -56,13 +56,20 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *    `value_sources(call)` says where each argument value first appeared (`role`, `tool`,
  *    `position`, `address`). The violation's ranges point at the injected output and at the
  *    characters where the value first appeared, so the path from injected text to call can be
- *    shown.
+ *    shown. When the user handed the agent instructions found in data ("do the tasks on the
+ *    card", `user_delegated(call)`), an output scored below `contentThreshold` (a request with a
+ *    target in a description, not a note to the model) does not count.
  * 2. **`attacker-request`** (block). A call of a kind of action (a payment, a message,
  *    granting access, a deletion, visiting a link, a change, a booking, running a command;
  *    read from the tool's name) that the injected part of a flagged output asks for
  *    (`requested_action(out, call)`) and that the user did not ask for, neither by its kind nor
  *    by giving one of its values (`user_requested(call)`): the attacker's action even when it
- *    carries no injected value ("delete all files", "cancel every booking").
+ *    carries no injected value ("delete all files", "cancel every booking"); the same exemption
+ *    for data the user handed over. The user asked for a call when their words ask for its kind
+ *    as a verb ("summarise the emails" asks for no email) and did not name another target of it
+ *    (another address or account, a person whose address the data holds) or point at another
+ *    source for it ("using the bank details in the vendor registry"): a second payee or
+ *    recipient that the data asks for is not the user's.
  * 3. **`attacker-bare-request`** (block). A call whose argument value reached the conversation
  *    only through tool outputs and is named in a sentence of an output that asks for that kind
  *    of action, in the imperative or in a clause the verb opens (`requested_value(out, call,
@@ -113,12 +120,14 @@ export function recommendedPolicyText(options: RecommendedPolicyOptions = {}): s
 # Rule 1. The attacker's action: a call that uses a value which reached the conversation only
 # through tool outputs (never given by the user or the system prompt) and which the injected
 # part of a flagged output names. A value the user gave, or one the output carries outside the
-# injected part (a bill's own IBAN), does not count.
+# injected part (a bill's own IBAN), does not count; nor, when the user handed the agent
+# instructions in data ("do the tasks on the card"), an output below the content threshold.
 # name: attacker-action
 # action: block
 raise "tool call uses a value that a prompt-injected tool output asked for, not the user" if:
     (out: ToolOutput) -> (call: ToolCall)
     prompt_injection(out, threshold=${action})
+    prompt_injection(out, threshold=${content}) or not user_delegated(call)
     (source: dict) in value_sources(call)
     source.role == "tool"
     injected_value(out, source.value, threshold=${action})
@@ -127,12 +136,14 @@ raise "tool call uses a value that a prompt-injected tool output asked for, not 
 # access, a deletion, visiting a link, a change, a booking, running a command) that the injected
 # part of a flagged output asks for and that no user message asked for, even when the call
 # carries no value from the injection ("delete all files"). A call whose target the user gave
-# (a recipient the user named) is the user's.
+# (a recipient the user named) is the user's; one whose target the user did not give, when the
+# user named another target or pointed at another source for it, is not (a second payee).
 # name: attacker-request
 # action: block
 raise "tool call performs an action that a prompt-injected tool output asked for and the user did not" if:
     (out: ToolOutput) -> (call: ToolCall)
     prompt_injection(out, threshold=${action})
+    prompt_injection(out, threshold=${content}) or not user_delegated(call)
     requested_action(out, call, threshold=${action})
     not user_requested(call)
 
