@@ -237,8 +237,9 @@ function looseName(key: string): string {
 /**
  * The known key closest to a misspelt one: a seed 004 name's own (its camelCase form, or the
  * name in {@link seedNames}), a case-only difference, or at most two edits.
+ * @internal
  */
-function closest(key: string, known: readonly string[]): string | undefined {
+export function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.min(3, Math.max(1, Math.floor(key.length / 3)) + 1);
   const loose = looseName(key);

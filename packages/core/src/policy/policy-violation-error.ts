@@ -12,6 +12,13 @@ export interface PolicyViolationErrorOptions {
 
 const marker = Symbol.for('tracewarden.error.PolicyViolationError');
 
+/** `rule "no-exfiltration" (#0)`, or `rule #0` for a rule without a name. */
+function ruleLabel(violation: PolicyViolation | undefined): string {
+  const rule = violation?.rule;
+  if (rule === undefined) return 'an unknown rule';
+  return rule.name === undefined ? `rule #${rule.index}` : `rule "${rule.name}" (#${rule.index})`;
+}
+
 /**
  * A policy blocked an action: thrown by adapters (and {@link Policy.assertToolCall}) when a
  * violation with action `block` was found. Carries every violation found.
@@ -36,7 +43,7 @@ export class PolicyViolationError extends TracewardenError {
     super('POLICY_VIOLATION', {
       message:
         options.message ??
-        `policy violation: ${first?.message ?? 'unknown'}${more}; the action was blocked by rule ${first?.rule.index ?? '?'}`,
+        `policy violation: ${first?.message ?? 'unknown'}${more}; the action was blocked by ${ruleLabel(first)}`,
       cause: options.cause,
     });
     this.violations = options.violations;

@@ -544,6 +544,29 @@ describe('actions, keys and results', () => {
     expect(() => policy.checkToolCall(past, { arguments: {} })).toThrow(/needs a function name/);
   });
 
+  it('the error of a blocked call names the rule by its name, else by its number', () => {
+    const named = parsePolicy(`
+      # name: no-mail
+      raise "no mail" if:
+          (c: ToolCall)
+          c is tool:send_email
+    `);
+    const unnamed = parsePolicy(`
+      raise "no fetch" if:
+          (c: ToolCall)
+          c is tool:fetch_url
+      raise "no mail" if:
+          (c: ToolCall)
+          c is tool:send_email
+    `);
+    expect(() => named.assertToolCall([], { name: 'send_email', arguments: {} })).toThrow(
+      'policy violation: no mail; the action was blocked by rule "no-mail" (#0)',
+    );
+    expect(() => unnamed.assertToolCall([], { name: 'send_email', arguments: {} })).toThrow(
+      'policy violation: no mail; the action was blocked by rule #1',
+    );
+  });
+
   it('checkToolCall sees new count violations caused by the call', () => {
     const policy = parsePolicy(`
       raise "at most two fetches" if:

@@ -3,6 +3,7 @@ import { callLocatedMethod, locatedMethods } from '../runtime/policy-methods.js'
 import { getIndex, getMember, isForbiddenMember } from '../runtime/policy-values.js';
 import type { EvalContext } from '../runtime/rule-plan.js';
 import { elementLocation, isSpan } from '../runtime/value-locations.js';
+import { checkEventField, staticEventType } from './check-event-field.js';
 import { compileBinding } from './compile-binding.js';
 import {
   type CompileContext,
@@ -42,6 +43,10 @@ export function compileAddressedExpression(
         : compileExpression(context, expr.index, scope, env);
     if (expr.kind === 'member' && isForbiddenMember(expr.name))
       typeError(`member ${expr.name} is not accessible in policies`, expr);
+    if (expr.kind === 'member') {
+      const type = staticEventType(expr.object, scope);
+      if (type !== undefined) checkEventField(type, expr.name, expr);
+    }
     const parts = union([object.compiled, key]);
     const get = expr.kind === 'member' ? getMember : getIndex;
     const fn = (ctx: EvalContext): [unknown, string | undefined] => {
