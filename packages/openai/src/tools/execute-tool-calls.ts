@@ -17,8 +17,14 @@ import { ToolArgumentsError } from './tool-arguments-error.js';
 import { ToolOutputError } from './tool-output-error.js';
 import { UnknownToolError } from './unknown-tool-error.js';
 
-/** A tool implementation: receives the parsed arguments object. Guarded tools (`guard(fn)`) fit. */
-export type ToolFunction = (args: Record<string, unknown>) => unknown;
+/**
+ * A tool implementation: receives the model's arguments, JSON-parsed (an object). Guarded tools
+ * (`guard(fn)`) fit, and so do tools that state the shape they expect
+ * (`({ to }: { to: string }) => ...`): nothing here checks the model's arguments against that
+ * shape, so validate them (a guard's `validators`) where it matters.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a tool declares its own argument type; `unknown` or `Record<string, unknown>` here would reject every typed tool under strictFunctionTypes
+export type ToolFunction = (args: any) => unknown;
 
 /** A chat-completions tool message to send back. */
 export interface ChatToolMessage {
