@@ -66,7 +66,8 @@ const kinds: Kind[] = [
   {
     kind: 'booking',
     tool: /book|reserv|schedule|order|buy|purchase|cart|checkout|event/,
-    text: /\b(?:book|reserv|(?:re)?schedul|order|buy|purchase|appointment|meeting|calendar|event|remind)|buch|réserv|prenot|预订|预定|заброн/,
+    // ("in order to" orders nothing; "add it to my cart" buys)
+    text: /\b(?:book|reserv|(?:re)?schedul|(?<!\bin )order|buy|purchase|cart\b|appointment|meeting|calendar|event|remind)|buch|réserv|prenot|预订|预定|заброн/,
   },
   {
     kind: 'execution',

@@ -190,6 +190,15 @@ export const signals: Signal[] = [
       /(?<!\bnot an? )\bprompt[- ]injections?\b|\binjection attacks?\b|\battackers? (?:hides?|embeds?|uses?|writes?|can|could|may|might|try|tries)\b|\bsuch (?:attacks|tricks|injections)\b|\bjailbreak (?:attempts?|prompts?)\b|\bto trick (?:chatbots|ai|the (?:ai|model|assistant|bot))\b|\b(?:divert|trick|hijack|mislead|fool)s? (?:ai |llm |web )?(?:agents|assistants|chatbots)\b|\b(?:text|texts|phrases?|wording|instructions|strings) (?:such as|like) ["“']/,
   },
   {
+    // an adversarial string of symbols around the attacker's words (Imprompter, GCG-like
+    // suffixes): three different arrows, math or technical symbols in one sentence. Enough to
+    // taint the values it names, not to warn: a flowchart or a formula has them too
+    name: 'symbol-soup',
+    weight: 3.7,
+    pattern:
+      /([\u2190-\u23ff\u27f0-\u27ff\u2900-\u297f]).{0,60}?(?!\1)([\u2190-\u23ff\u27f0-\u27ff\u2900-\u297f]).{0,60}?(?!\1|\2)[\u2190-\u23ff\u27f0-\u27ff\u2900-\u297f]/,
+  },
+  {
     name: 'hidden-text',
     weight: 2.0,
     pattern:
