@@ -28,6 +28,20 @@ describe('rate limit', () => {
     await expect(fn()).resolves.toBe('ok');
   });
 
+  it('a refusal says how big the burst is and which option raises it', async () => {
+    const time = fakeTime();
+    const fn = guard(async () => 'ok', {
+      name: 'lookup',
+      clock: time.clock,
+      rateLimit: { callsPerMinute: 2, sharedKey: '' },
+    });
+    await fn();
+    // seed 004's default burst is 1: two calls a minute are one now and one 30 s later
+    await expect(fn()).rejects.toThrow(
+      /next token in 30000 ms \(burst 1: at most 1 call back to back; rateLimit\.burst allows more\)/,
+    );
+  });
+
   it('every configured window holds at once', async () => {
     const time = fakeTime();
     const fn = guard(async () => 'ok', {

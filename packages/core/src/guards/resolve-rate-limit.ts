@@ -82,3 +82,13 @@ export function resolveRateLimit(
     ownKeyHolder,
   });
 }
+
+/**
+ * The part of a rate-limit refusal that explains the bucket's size: with the default `burst` of
+ * 1 (seed 004), `callsPerMinute: 2` admits one call and the next 30 s later, not two at once.
+ * @internal
+ */
+export function burstHint(limits: readonly TokenBucketLimit[]): string {
+  const burst = limits[0]?.capacity ?? 1;
+  return `burst ${burst}: at most ${burst} call${burst === 1 ? '' : 's'} back to back; rateLimit.burst allows more`;
+}

@@ -12,6 +12,7 @@ import type { GuardRuntime } from './guard-runtime.js';
 import { GuardTimeoutError } from './guard-timeout-error.js';
 import { HallucinationError } from './hallucination-error.js';
 import { RateLimitedError } from './rate-limited-error.js';
+import { burstHint } from './resolve-rate-limit.js';
 import { runValidators } from './run-validators.js';
 import { recordBreakerOutcome, recordTransition, settleCall } from './settle-call.js';
 import type { MaybePromise } from './types.js';
@@ -247,7 +248,7 @@ async function waitForToken(rt: GuardRuntime, s: CallState, firstWait: number): 
     retry_in_ms: wait,
     waited_ms: waited,
   });
-  const message = `Rate limit reached for tool "${rt.name}" (bucket "${rt.bucketKey}"); next token in ${wait} ms. Slow down, raise the limit, or set rateLimit.maxWaitMs to wait.`;
+  const message = `Rate limit reached for tool "${rt.name}" (bucket "${rt.bucketKey}"); next token in ${wait} ms (${burstHint(rt.bucketLimits)}). Slow down, raise the limit, or set rateLimit.maxWaitMs to wait.`;
   if (action === 'block')
     return refuse(rt, s, 'rate_limited', new RateLimitedError({ message, toolName: rt.name }));
   rt.tripped(action, message, s);

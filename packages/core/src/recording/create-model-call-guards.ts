@@ -11,7 +11,7 @@ import {
 import type { CircuitBreakerOptions, RateLimitOptions } from '../guards/guard-options.js';
 import { RateLimitedError } from '../guards/rate-limited-error.js';
 import { resolveCircuitBreaker } from '../guards/resolve-circuit-breaker.js';
-import { resolveRateLimit } from '../guards/resolve-rate-limit.js';
+import { burstHint, resolveRateLimit } from '../guards/resolve-rate-limit.js';
 import type { GuardDecision, GuardLogger, MaybePromise } from '../guards/types.js';
 import type { ModelCallGuard, ModelCallGuardContext, ModelCallGuardTicket } from './types.js';
 
@@ -85,7 +85,7 @@ function rateLimitGuard(
         key,
         retry_in_ms: wait,
       };
-      const message = `Rate limit reached for model calls to ${context.model} (bucket "${key}"); next token in ${wait} ms. Slow down or raise the limit.`;
+      const message = `Rate limit reached for model calls to ${context.model} (bucket "${key}"); next token in ${wait} ms (${burstHint(limits)}). Slow down or raise the limit.`;
       if (action === 'block') throw new RateLimitedError({ message, toolName: context.model });
       if (action === 'warn') logger.warn(message, { key, retry_in_ms: wait });
       return { decisions: [decision] };
