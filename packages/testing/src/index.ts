@@ -2,6 +2,10 @@ export {
   type EmailAgentEmail,
   type EmailAgentTool,
   emailAgent,
+  type RandomConversation,
+  type RandomConversationOptions,
+  type RandomConversationTool,
+  randomConversation,
 } from './conversations/index.js';
 export type {
   RecordedRequest,
