@@ -27,22 +27,23 @@ export interface Snippet {
 
 /**
  * READMEs are found, not listed: a package or example that gets a README (the AI SDK and
- * LangChain adapters, their examples) is held to the rule as soon as the file exists.
+ * LangChain adapters, their examples) is held to the rule as soon as the file exists. So is
+ * every Markdown page of the user guides under `docs/`.
  */
 export function findReadmes(root: string = repositoryRoot): string[] {
   const found = existsSync(join(root, 'README.md')) ? ['README.md'] : [];
-  for (const parent of ['packages', 'examples']) {
-    const walk = (folder: string, depth: number) => {
-      if (!existsSync(folder) || depth > 3) return;
-      for (const entry of readdirSync(folder, { withFileTypes: true })) {
-        if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-        const path = join(folder, entry.name);
-        if (entry.isDirectory()) walk(path, depth + 1);
-        else if (entry.name === 'README.md') found.push(relative(root, path));
-      }
-    };
-    walk(join(root, parent), 1);
-  }
+  const walk = (folder: string, depth: number, wanted: (name: string) => boolean) => {
+    if (!existsSync(folder) || depth > 3) return;
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path, depth + 1, wanted);
+      else if (wanted(entry.name)) found.push(relative(root, path));
+    }
+  };
+  for (const parent of ['packages', 'examples'])
+    walk(join(root, parent), 1, (name) => name === 'README.md');
+  walk(join(root, 'docs'), 1, (name) => name.endsWith('.md'));
   return found.sort();
 }
 
@@ -188,4 +189,75 @@ export function tsdocSnippets(file: string): Snippet[] {
 /** Every snippet of every README and every TSDoc `@example` in the packages' sources. */
 export function collectSnippets(): Snippet[] {
   return [...findReadmes().flatMap(readmeSnippets), ...findSources().flatMap(tsdocSnippets)];
+}
+
+/**
+ * A block of policy text (a ```policy fence) in a README or guide. The docs test compiles it
+ * with `parsePolicy`, and with a marker before the fence also checks it:
+ * `<!-- docs-test: policy trace=<name> violations=<n> -->` checks it against the trace of that
+ * name (a ```json fence after `<!-- docs-test: trace name=<name> -->` in the same file) and
+ * expects that many violations; `<!-- docs-test: policy error=<CODE> -->` expects the text to
+ * be refused with that `PolicyError` code.
+ */
+export interface PolicySnippet {
+  /** `docs/policy-language.md#policy-3`: the n-th policy block of the file. */
+  id: string;
+  file: string;
+  /** 1-based line of the block's first line in `file`. */
+  line: number;
+  code: string;
+  /** The trace to check it against, by name, and the violations expected. */
+  trace: { name: string; violations: number } | undefined;
+  /** The `PolicyError` code the text must be refused with. */
+  error: string | undefined;
+}
+
+const policyMarker = /<!--\s*docs-test:\s*policy((?:\s+\w+=\S+)*)\s*-->/;
+const traceMarker = /<!--\s*docs-test:\s*trace\s+name=(\S+)\s*-->/;
+
+/**
+ * The ```policy blocks of a Markdown file, and the named traces (```json after a trace marker)
+ * they are checked against.
+ * @param file - path relative to the repository root
+ */
+export function policySnippets(file: string): {
+  policies: PolicySnippet[];
+  traces: Map<string, unknown[]>;
+} {
+  const lines = readFileSync(join(repositoryRoot, file), 'utf8').split('\n');
+  const policies: PolicySnippet[] = [];
+  const traces = new Map<string, unknown[]>();
+  for (let i = 0; i < lines.length; i++) {
+    const open = fence.exec(lines[i] ?? '');
+    if (open === null) continue;
+    let end = i + 1;
+    while (end < lines.length && !/^\s*```\s*$/.test(lines[end] ?? '')) end++;
+    const before = lines.slice(Math.max(0, i - 2), i).join('\n');
+    const code = lines.slice(i + 1, end).join('\n');
+    const language = open[2] ?? '';
+    const traceName = traceMarker.exec(before)?.[1];
+    if (language === 'json' && traceName !== undefined) {
+      traces.set(traceName, JSON.parse(code) as unknown[]);
+    } else if (language === 'policy') {
+      const settings = new Map(
+        [...(policyMarker.exec(before)?.[1] ?? '').matchAll(/(\w+)=(\S+)/g)].map(
+          (match) => [match[1] ?? '', match[2] ?? ''] as const,
+        ),
+      );
+      const traceSetting = settings.get('trace');
+      policies.push({
+        id: `${file}#policy-${policies.length + 1}`,
+        file,
+        line: i + 2,
+        code,
+        trace:
+          traceSetting === undefined
+            ? undefined
+            : { name: traceSetting, violations: Number(settings.get('violations') ?? 'NaN') },
+        error: settings.get('error'),
+      });
+    }
+    i = end;
+  }
+  return { policies, traces };
 }

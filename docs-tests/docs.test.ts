@@ -60,7 +60,7 @@ describe('docs: every snippet is found', () => {
       expect(snippets.some((snippet) => snippet.file === readme)).toBe(true);
   });
 
-  it('picks up the README of a package or example as soon as it exists, never node_modules', () => {
+  it('picks up the README of a package or example and a guide as soon as it exists, never node_modules', () => {
     const root = mkdtempSync(join(tmpdir(), 'tracewarden-readmes-'));
     try {
       for (const file of [
@@ -69,12 +69,15 @@ describe('docs: every snippet is found', () => {
         'examples/new-adapter/email-agent/README.md',
         'packages/new-adapter/node_modules/dependency/README.md',
         'packages/core/src/README.md',
+        'docs/guards.md',
+        'docs/notes.txt',
       ]) {
         mkdirSync(dirname(join(root, file)), { recursive: true });
         writeFileSync(join(root, file), '# readme\n');
       }
       expect(findReadmes(root)).toEqual([
         'README.md',
+        'docs/guards.md',
         'examples/new-adapter/email-agent/README.md',
         'packages/core/src/README.md',
         'packages/new-adapter/README.md',
