@@ -73,3 +73,49 @@ describe("Invariant Explorer's raw event lists ([{ metadata }, ...events])", () 
     expect(check.stdout).toContain('explorer-raw.jsonl:2: WARN run-8/2,2.content');
   });
 });
+
+describe("OpenAI's legacy function calling (function_call, role: function)", () => {
+  it('shows the call with its result, and counts it', async () => {
+    const path = file(
+      'legacy.json',
+      JSON.stringify([
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: null,
+          function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+        },
+        { role: 'function', name: 'get_weather', content: '20 degrees' },
+        { role: 'assistant', content: 'It is 20.' },
+      ]),
+    );
+    const view = await run(['view', path]);
+    expect(view.stdout).toContain(
+      'call get_weather({"city":"Paris"})\n│     └─ result: 20 degrees',
+    );
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toMatch(/tool calls\s+1\n/);
+  });
+});
+
+describe('stats on the shapes parseTrace reads', () => {
+  it("names AgentDojo's calls ({ function: 'name', args })", async () => {
+    const path = file(
+      'agentdojo-run.json',
+      JSON.stringify({
+        suite_name: 'banking',
+        messages: [
+          { role: 'user', content: [{ type: 'text', content: 'Pay the bill.' }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ function: 'send_money', args: { recipient: 'X', amount: 1 }, id: '' }],
+          },
+          { role: 'tool', content: 'sent', tool_call_id: '' },
+        ],
+      }),
+    );
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toContain('tool calls by tool\n  send_money  1\n');
+  });
+});

@@ -1,3 +1,4 @@
+import { safeParseTrace } from '@tracewarden/core';
 import { isObject } from '../formats/is-object.js';
 import { unknownSubTypeOf } from '../traces/unknown-sub-type.js';
 import { createPercentileSketch, type PercentileSketch } from './create-percentile-sketch.js';
@@ -284,15 +285,20 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
     },
     addTrace(trace) {
       eventTraces++;
-      const list = Array.isArray(trace)
-        ? trace
-        : isObject(trace)
-          ? Array.isArray(trace.messages)
-            ? trace.messages
-            : Array.isArray(trace.events)
-              ? trace.events
-              : []
-          : [];
+      // parsed, calls in every shape parseTrace reads (AgentDojo's, legacy function_call) have
+      // their names, and outputs without ids their calls; a trace it rejects is counted as read
+      const parsed = safeParseTrace(trace);
+      const list: readonly unknown[] = parsed.success
+        ? parsed.trace
+        : Array.isArray(trace)
+          ? trace
+          : isObject(trace)
+            ? Array.isArray(trace.messages)
+              ? trace.messages
+              : Array.isArray(trace.events)
+                ? trace.events
+                : []
+            : [];
       const names = new Map<string, string>();
       for (const event of list) {
         events++;
