@@ -122,10 +122,13 @@ export const signals: Signal[] = [
       /\bimportant\s*!+|\burgent(?:ly)?\b|\bimmediately\b|\bright away\b|\basap\b|\bmandatory\b|\bcritical\b|\bfailure to comply\b|\bstrictly\b|\bpriority\b|\bsecurity (?:notice|alert|warning)\b/,
   },
   {
-    // imperative requests for ordinary actions
+    // imperative requests for ordinary actions (not a heading that numbers an item: "Email 1")
     name: 'action',
     weight: 1.0,
-    pattern: new RegExp(`${IMPERATIVE_LEAD}(?:\\d+[.)]\\s*|[-*]\\s*)?${ACTION_VERBS}\\b`, 'm'),
+    pattern: new RegExp(
+      `${IMPERATIVE_LEAD}(?:\\d+[.)]\\s*|[-*]\\s*)?${ACTION_VERBS}\\b(?![ \\t]*\\d+[ \\t]*$)`,
+      'm',
+    ),
   },
   {
     name: 'todo-action',

@@ -24,9 +24,9 @@ let gluedLines: RegExp[] | undefined;
 // changed, so pay ..."). Not an imperative the score counts (too common in ordinary text), a
 // request for the data flow, which also needs the call's kind and value in the same sentence.
 // At a sentence's start too, for the verbs the score's imperative does not know ("Text the code
-// to +1 ...").
+// to +1 ..."); not a heading that numbers its item ("Email 1").
 const clauseRequest =
-  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|go\s+to|click|download|sign\s+in|log\s+in|post|publish|change|update|book|reserve|cancel|approve|give|move)\s/i;
+  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|go\s+to|click|download|sign\s+in|log\s+in|post|publish|change|update|book|reserve|cancel|approve|give|move)\s(?!\d+\s*$)/i;
 // ... and one framed as a need, a wish, a question or an approval, with the action in any form
 // ("X needs the register emailed to ...", "it would be great to get 2,400 GBP sent to ...",
 // "can u send ...", "approved: 3,150 EUR paid to ...", "outstanding: forwarding ... to ..."):

@@ -7,9 +7,11 @@
 import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
+import { findRequestSentences } from './detect-prompt-injection.js';
 import type { ValueSource } from './find-value-sources.js';
 import { valuesIn } from './find-value-sources.js';
-import { canonicalValue } from './value-pattern.js';
+import { sentenceSignals } from './sentence-signals.js';
+import { canonicalValue, valuePattern } from './value-pattern.js';
 
 // A kind's word used as a noun: after a determiner, a possessive or a preposition, with at most
 // one word between ("the emails", "my DoorDash order", "the r/homelab post") ...
@@ -167,6 +169,9 @@ export function pointsElsewhere(
       }
     }
   }
+  // the record the target came from carries a target of its own outside any request (an
+  // invoice's `iban:`, "Our bank: GB33 …") and asks for this one besides: a second payee
+  if (targets.some((t) => secondInRecord(store, t))) return true;
   // a source the user pointed at, read before the call, that the target did not come from
   for (const text of userTexts) {
     for (const m of text.toLowerCase().matchAll(pointer)) {
@@ -185,6 +190,53 @@ export function pointsElsewhere(
       )
         return true;
     }
+  }
+  return false;
+}
+
+// a field's label right before a value: `iban: `, `"email": "`, `Our bank: `
+const labelled = /(?:^|[\s"{,])[A-Za-z][\w ]{1,28}"?\s*:\s*["']?$/;
+
+/**
+ * Whether the target's value, in the output it came from, is asked for in a request sentence
+ * while the same record (a YAML item, a JSON object, the whole text when it has none) holds
+ * exactly one other value of its shape outside every request, in a field of its own: the
+ * record's own target and a second one.
+ */
+function secondInRecord(store: EventStore, target: ValueSource): boolean {
+  const shape = shapeOf(target.value, target.kind);
+  for (const piece of textsOf(store.probe(target.position), undefined)) {
+    const text = piece.text;
+    const lower = text.toLowerCase();
+    const at = valuePattern(target.value).exec(lower)?.index;
+    if (at === undefined) continue;
+    const requests = findRequestSentences(text);
+    const inRequest = (i: number): boolean => requests.some(([s, e]) => s <= i && i < e);
+    if (!inRequest(at)) return false;
+    // the record around the target: from the last record opened at or before it to the next
+    let from = 0;
+    let to = text.length;
+    for (const sentence of sentenceSignals(text)) {
+      if (!sentence.record) continue;
+      if (sentence.start <= at) from = sentence.start;
+      else {
+        to = sentence.start;
+        break;
+      }
+    }
+    const record = text.slice(from, to);
+    // exactly one: a list of several (a guest list) is no record with a target of its own
+    const own = new Set<string>();
+    for (const value of valuesIn(record)) {
+      if (shapeOf(value.value, value.kind) !== shape || sameTarget(value.value, target.value))
+        continue;
+      const where = valuePattern(value.value).exec(record.toLowerCase())?.index;
+      // the record's own target stands in a field of its own ("iban: …", "Our bank: …", "From: …")
+      if (where === undefined || inRequest(from + where)) continue;
+      if (labelled.test(record.slice(Math.max(0, where - 32), where)))
+        own.add(canonicalValue(value.value).canonical);
+    }
+    if (own.size === 1) return true;
   }
   return false;
 }
