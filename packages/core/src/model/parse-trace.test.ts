@@ -221,8 +221,8 @@ describe('parseTrace', () => {
       '0.tool_calls.0.function.name',
     ],
     [
-      'a numeric tool call id',
-      [{ role: 'assistant', tool_calls: [{ id: 3, function: { name: 'f' } }] }],
+      'a tool call id that is not a string or an integer',
+      [{ role: 'assistant', tool_calls: [{ id: 3.5, function: { name: 'f' } }] }],
       '0.tool_calls.0.id',
     ],
     [
@@ -230,7 +230,11 @@ describe('parseTrace', () => {
       [{ role: 'assistant', tool_calls: [{ type: 3, function: { name: 'f' } }] }],
       '0.tool_calls.0.type',
     ],
-    ['a numeric tool_call_id', [{ role: 'tool', tool_call_id: 3, content: 'x' }], '0.tool_call_id'],
+    [
+      'a tool_call_id that is not a string or an integer',
+      [{ role: 'tool', tool_call_id: { id: 3 }, content: 'x' }],
+      '0.tool_call_id',
+    ],
   ])('rejects %s with VALIDATION at %j', (_name, input, path) => {
     expect(failure(input).details.path).toBe(path);
   });
@@ -458,6 +462,57 @@ describe('parseTrace', () => {
     expect(failure([{ metadata: {}, content: 'x' }]).details.path).toBe('0.role');
   });
 
+  it('reads integer call ids and tool_call_ids as their decimal text', () => {
+    const trace = parseTrace([
+      { role: 'assistant', tool_calls: [{ id: 0, function: { name: 'a', arguments: {} } }] },
+      { role: 'tool', tool_call_id: 0, content: 'A' },
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'call_0_0', function: { name: 'b', arguments: {} } }],
+      },
+      { role: 'tool', content: 'B' },
+    ]);
+    expect(callsOf(trace[0])?.[0]?.id).toBe('0');
+    expect(trace[1]?.tool_call_id).toBe('0');
+    expect(trace[3]?.tool_call_id).toBe('call_0_0');
+    expect(
+      failure([{ role: 'assistant', tool_calls: [{ id: 1.5, function: { name: 'a' } }] }]).details
+        .path,
+    ).toBe('0.tool_calls.0.id');
+    expect(failure([{ role: 'tool', tool_call_id: true }]).details.path).toBe('0.tool_call_id');
+  });
+
+  it('a trace numbering its calls reads as the same trace with string ids (property)', () => {
+    fc.assert(
+      fc.property(numberedTurns, (turns) => {
+        const numbered: Record<string, unknown>[] = [];
+        const named: Record<string, unknown>[] = [];
+        for (const { calls, answered } of turns) {
+          const call = (id: unknown, name: string) => ({
+            id,
+            type: 'function',
+            function: { name, arguments: {} },
+          });
+          numbered.push({
+            role: 'assistant',
+            content: null,
+            tool_calls: calls.map(({ id, name }) => call(id, name)),
+          });
+          named.push({
+            role: 'assistant',
+            content: null,
+            tool_calls: calls.map(({ id, name }) => call(String(id), name)),
+          });
+          for (const id of answered) {
+            numbered.push({ role: 'tool', tool_call_id: id, content: 'out' });
+            named.push({ role: 'tool', tool_call_id: String(id), content: 'out' });
+          }
+        }
+        expect(parseTrace(numbered)).toStrictEqual(parseTrace(named));
+      }),
+    );
+  });
+
   it('is idempotent and always yields a schema-valid trace (property)', () => {
     fc.assert(
       fc.property(rawTrace, (raw) => {
@@ -521,6 +576,16 @@ const legacyTurns = fc.array(
       .map((a) => JSON.stringify(a)),
     output: text,
     say: fc.oneof(text, fc.constant(null)),
+  }),
+  { maxLength: 4 },
+);
+const numberedTurns = fc.array(
+  fc.record({
+    calls: fc.array(fc.record({ id: fc.nat(5), name: fc.constantFrom('a', 'b') }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    answered: fc.array(fc.nat(5), { maxLength: 3 }),
   }),
   { maxLength: 4 },
 );

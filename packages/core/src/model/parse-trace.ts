@@ -154,12 +154,18 @@ export function leadingTraceMetadata(events: readonly unknown[]): JsonObject | u
   return Object.keys(first).length === 1 ? first.metadata : undefined;
 }
 
+// Some exports number their calls (`"id": 0`); an integer id is read as its decimal text.
+function idText(value: unknown): unknown {
+  return Number.isSafeInteger(value) ? String(value) : value;
+}
+
 function collectCallIds(events: readonly unknown[]): Set<string> {
   const ids = new Set<string>();
   for (const event of events) {
     if (!isObject(event) || !Array.isArray(event.tool_calls)) continue;
     for (const call of event.tool_calls as unknown[]) {
-      if (isObject(call) && typeof call.id === 'string') ids.add(call.id);
+      const id = isObject(call) ? idText(call.id) : undefined;
+      if (typeof id === 'string') ids.add(id);
     }
   }
   return ids;
@@ -209,7 +215,7 @@ function normalise(input: unknown): Trace {
     }
 
     if (isOutput) {
-      const callId = event.tool_call_id;
+      const callId = idText(event.tool_call_id);
       // "" is how some providers (Gemini) say "no id", on calls and outputs alike: absent
       if (callId === undefined || callId === null || callId === '') {
         // the first unanswered call of the latest message that has one, else the most recent
@@ -221,11 +227,12 @@ function normalise(input: unknown): Trace {
           answered.add(linked);
         }
       } else if (typeof callId === 'string') {
+        out.tool_call_id = callId;
         answered.add(callId);
       } else {
         throw invalid(
           `${path}.tool_call_id`,
-          `Tool output ${path} has a "tool_call_id" that is ${describe(callId)}; it must be a string or absent.`,
+          `Tool output ${path} has a "tool_call_id" that is ${describe(callId)}; it must be a string, an integer or absent.`,
         );
       }
     }
@@ -279,17 +286,18 @@ function normalise(input: unknown): Trace {
             );
           }
           let id: string;
-          if (call.id === undefined || call.id === null || call.id === '') {
+          const callId = idText(call.id);
+          if (callId === undefined || callId === null || callId === '') {
             const base = `call_${i - skipped}_${j}`;
             id = base;
             for (let k = 1; usedIds.has(id); k++) id = `${base}_${k}`;
             usedIds.add(id);
-          } else if (typeof call.id === 'string') {
-            id = call.id;
+          } else if (typeof callId === 'string') {
+            id = callId;
           } else {
             throw invalid(
               `${callPath}.id`,
-              `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string or absent.`,
+              `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string, an integer or absent.`,
             );
           }
           const normal: JsonObject = {
@@ -337,6 +345,8 @@ function normalise(input: unknown): Trace {
  *   call of the latest message before it that has one (outputs of parallel calls come in the
  *   calls' order), else the most recent tool call, else left unset
  *   (contributing/decisions/002-tool-output-linking.md); its missing `content` becomes `null`;
+ * - an integer call id or `tool_call_id` (some exports number their calls) becomes its decimal
+ *   string (`0` → `'0'`);
  * - `tool_calls: null` is dropped;
  * - OpenAI's legacy function calling is read as tool calling: an assistant message's
  *   `function_call: { name, arguments }` (when it has no `tool_calls` of its own) becomes its one
