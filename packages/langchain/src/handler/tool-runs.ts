@@ -1,6 +1,6 @@
 import type { Serialized } from '@langchain/core/load/serializable';
 import { PolicyViolationError, recordToolResult, type Tracer } from '@tracewarden/core';
-import { toolCallIdOf } from '../messages/tool-output.js';
+import { toolCallIdOf, toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
 import { noteCallAnswered, tracerOfCall, waitingCallOf } from '../tracing/conversation-links.js';
@@ -85,9 +85,15 @@ export class ToolRuns {
     this.#end(runId, toolCallIdOf(output), (run) => toolResultOf(output, run));
   }
 
-  /** Records a tool that threw: the error text, its status (a guard error's own, else `failure`). */
+  /**
+   * Records a tool that threw: the text the model reads for it, its status (a guard error's own,
+   * else `failure`). A run inside a LangGraph node (an agent's tool node) answers the model with
+   * the node's error text; any other run's error goes to the caller, recorded as `Error: ...`.
+   */
   error(error: unknown, runId: string): void {
-    this.#end(runId, undefined, (run) => failedToolResultOf(error, run));
+    const node = this.#context.runs.get(runId)?.metadata?.langgraph_node;
+    const read = typeof node === 'string' ? toolNodeErrorText(error) : undefined;
+    this.#end(runId, undefined, (run) => failedToolResultOf(error, run, read));
   }
 
   /**

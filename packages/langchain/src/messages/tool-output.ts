@@ -88,3 +88,13 @@ export function errorSummaryOf(error: unknown): Record<string, unknown> {
 export function errorOutputOf(error: unknown): string {
   return `Error: ${error instanceof Error ? error.message : String(error)}`;
 }
+
+/**
+ * What an agent's tool node sends the model for a tool that threw: `createAgent`'s default
+ * `handleToolErrors` (`${error}\n Please fix your mistakes.`, which LangGraph's prebuilt tool
+ * node matches for a plain `Error`).
+ * @internal
+ */
+export function toolNodeErrorText(error: unknown): string {
+  return `${String(error)}\n Please fix your mistakes.`;
+}

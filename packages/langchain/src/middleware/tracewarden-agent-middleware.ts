@@ -16,6 +16,7 @@ import {
 } from '@tracewarden/core';
 import { messageToResponse } from '../messages/message-to-response.js';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
+import { toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
 import {
@@ -417,15 +418,15 @@ export function tracewardenAgentMiddleware(
           : scope.run(() => handler(request as never)),
       );
     } catch (error) {
-      record(tracer, failedToolResultOf(error, run), scope);
-      if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) throw error;
-      // what createAgent's tool node answers a failed tool with when no middleware wraps it
-      return new ToolMessage({
-        content: `${String(error)}\n Please fix your mistakes.`,
-        tool_call_id: id,
-        name: call.name,
-        status: 'error',
-      });
+      if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) {
+        record(tracer, failedToolResultOf(error, run), scope);
+        throw error;
+      }
+      // what createAgent's tool node answers a failed tool with when no middleware wraps it,
+      // recorded as the model reads it
+      const content = toolNodeErrorText(error);
+      record(tracer, failedToolResultOf(error, run, content), scope);
+      return new ToolMessage({ content, tool_call_id: id, name: call.name, status: 'error' });
     }
     record(tracer, toolResultOf(result, run), scope);
     return result;

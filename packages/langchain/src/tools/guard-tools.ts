@@ -16,6 +16,7 @@ import {
   type Tracer,
   TracewardenError,
 } from '@tracewarden/core';
+import { errorOutputOf, toolNodeErrorText } from '../messages/tool-output.js';
 import {
   blockingError,
   recordBlockedResult,
@@ -263,15 +264,26 @@ function guardToolList(
     wrappers.set(tool.name, wrapper);
     const contentAndArtifact =
       (tool as { responseFormat?: unknown }).responseFormat === 'content_and_artifact';
-    const refuse = (error: unknown, toolCallId: string | undefined): unknown => {
+    // whether refuse() answers `error` with a ToolMessage rather than throwing it
+    const answers = (error: unknown, toolCallId: string | undefined): error is TracewardenError =>
       // in throw mode a policy block is thrown, whatever onGuardError says
-      if (
-        (unlinkedPolicy?.mode === 'throw' && PolicyViolationError.isInstance(error)) ||
-        onGuardError === 'throw' ||
-        toolCallId === undefined ||
-        !TracewardenError.isInstance(error)
-      )
-        throw error;
+      !(unlinkedPolicy?.mode === 'throw' && PolicyViolationError.isInstance(error)) &&
+      onGuardError !== 'throw' &&
+      toolCallId !== undefined &&
+      TracewardenError.isInstance(error);
+    // What the model reads for a run that failed, recorded as the TOOL_RESULT's output: the
+    // refusal ToolMessage below, or, for an error thrown on, the error text of the agent's tool
+    // node the run is in (else `Error: ...`; the caller gets the error)
+    const shownToModel =
+      (toolCallId: string | undefined, config: ToolRunnableConfig | undefined) =>
+      (error: unknown): string =>
+        answers(error, toolCallId)
+          ? `Error: ${error.message}`
+          : typeof config?.metadata?.langgraph_node === 'string'
+            ? toolNodeErrorText(error)
+            : errorOutputOf(error);
+    const refuse = (error: unknown, toolCallId: string | undefined): unknown => {
+      if (!answers(error, toolCallId) || toolCallId === undefined) throw error;
       const message = new ToolMessage({
         content: `Error: ${error.message}`,
         tool_call_id: toolCallId,
@@ -333,6 +345,7 @@ function guardToolList(
           return await guardedBody.invoke(
             {
               callId,
+              errorOutput: shownToModel(toolCallId, config),
               ...(tracer === undefined ? {} : { tracer }),
               ...(config?.signal === undefined ? {} : { signal: config.signal }),
             },

@@ -49,12 +49,13 @@ export function toolResultOf(output: unknown, run: ToolRun): ToolResultInput {
 }
 
 /**
- * The TOOL_RESULT of a tool run that threw: the error text as its output, its status (a guard
- * error's own, else `failure`) and summary.
+ * The TOOL_RESULT of a tool run that threw: the text the model reads for it as its output (`read`,
+ * when the caller knows it; else `Error: <message>`), its status (a guard error's own, else
+ * `failure`) and summary.
  * @internal
  */
-export function failedToolResultOf(error: unknown, run: ToolRun): ToolResultInput {
+export function failedToolResultOf(error: unknown, run: ToolRun, read?: string): ToolResultInput {
   const metadata = metadataOf(run, errorStatusOf(error));
   metadata.error = errorSummaryOf(error);
-  return { callId: run.callId, output: errorOutputOf(error), metadata };
+  return { callId: run.callId, output: read ?? errorOutputOf(error), metadata };
 }

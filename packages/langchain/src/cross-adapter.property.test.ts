@@ -1,0 +1,160 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import { createTracer, type Tracer, validateBlocks } from '@tracewarden/core';
+import { comparableTrace } from '@tracewarden/core/testing';
+import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
+import {
+  type RandomConversation,
+  randomConversation,
+  startScriptedServer,
+} from '@tracewarden/testing';
+import fc from 'fast-check';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
+import { type Attachment, runAgent } from './__fixtures__/agent-harness.js';
+
+/** JSON text parsed, other values as they are. */
+function parsed(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * A message's content as text: LangChain takes a tool's empty list for empty content (a list of
+ * no content blocks), and a guarded tool's record holds the list itself.
+ */
+function textOf(content: unknown): unknown {
+  return Array.isArray(content) && content.length === 0 ? '' : content;
+}
+
+/** What the trace holds for each call: its TOOL_RESULT's output, JSON text parsed. */
+function recordedOutputs(tracer: Tracer): Record<string, unknown> {
+  return Object.fromEntries(
+    tracer
+      .blocks()
+      .flatMap((block) =>
+        block.sub_type === 'TOOL_RESULT'
+          ? [[block.payload.call_id, parsed(textOf(block.payload.output))]]
+          : [],
+      ),
+  );
+}
+
+/** The reference: `wrapOpenAI` and `executeToolCalls`. */
+async function viaOpenAI(story: RandomConversation): Promise<Tracer> {
+  await using server = await startScriptedServer({ turns: [...story.turns] });
+  const tracer = createTracer();
+  const openai = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test', maxRetries: 0 }), {
+    tracer,
+  });
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: story.system },
+    { role: 'user', content: story.user },
+  ];
+  const tools = story.tools.map((definition) => ({
+    type: 'function' as const,
+    function: definition,
+  }));
+  const implementations = Object.fromEntries(story.tools.map(({ name }) => [name, story.run]));
+  for (let step = 0; step < story.turns.length; step++) {
+    const completion = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages,
+      tools,
+    });
+    const message = completion.choices[0]?.message as OpenAI.Chat.Completions.ChatCompletionMessage;
+    messages.push(message);
+    if (!message.tool_calls?.length) break;
+    messages.push(...(await executeToolCalls(message, implementations, { tracer })));
+  }
+  return tracer;
+}
+
+interface Variant {
+  attachment: Attachment;
+  guarded: boolean;
+  preferStreaming: boolean;
+}
+
+/** The same conversation through a LangChain agent (`createAgent`, `ChatOpenAI`). */
+async function viaLangChain(
+  story: RandomConversation,
+  variant: Variant,
+): Promise<{ tracer: Tracer; messages: BaseMessage[] }> {
+  await using server = await startScriptedServer({ turns: [...story.turns] });
+  const tracer = createTracer();
+  const messages = await runAgent({
+    ...variant,
+    baseURL: server.url,
+    model: 'gpt-4o-mini',
+    system: story.system,
+    prompt: story.user,
+    tools: story.tools.map((definition) => ({ ...definition, execute: story.run })),
+    options: { tracer },
+    maxSteps: story.turns.length,
+  });
+  return { tracer, messages };
+}
+
+/**
+ * A comparable trace with failed results' texts set aside: each framework words a tool's error
+ * its own way (`Error: …` for `executeToolCalls`, `…\n Please fix your mistakes.` in an agent's
+ * tool node); that each records its own wording is checked against what the model read.
+ */
+function comparable(tracer: Tracer) {
+  const trace = comparableTrace(tracer.stitched());
+  for (const message of trace.messages)
+    for (const call of message.tool_calls)
+      call.results = call.results.map((result) =>
+        result.status === 'failure'
+          ? { ...result, output: 'failed' }
+          : // LangChain sends a tool's empty list as empty content, executeToolCalls as "[]"
+            { ...result, output: textOf(result.output) },
+      );
+  return trace;
+}
+
+function expectSound(tracer: Tracer): void {
+  expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  expect(comparableTrace(tracer.stitched()).orphans).toBe(0);
+}
+
+const variants: Variant[] = [
+  { attachment: 'handler', guarded: false, preferStreaming: false },
+  { attachment: 'handler', guarded: true, preferStreaming: true },
+  { attachment: 'middleware', guarded: false, preferStreaming: false },
+  { attachment: 'middleware', guarded: true, preferStreaming: false },
+];
+
+describe('any conversation, one trace: wrapOpenAI and the LangChain adapter (property)', () => {
+  for (const variant of variants) {
+    const label = `${variant.attachment}${variant.guarded ? ' + guardTools' : ''}${variant.preferStreaming ? ', streamed' : ''}`;
+    it(`${label}: the same stitched trace as wrapOpenAI, each result as the model read it`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer(), async (seed) => {
+          const story = randomConversation(seed);
+          const reference = await viaOpenAI(story);
+          const run = await viaLangChain(story, variant);
+          expectSound(reference);
+          expectSound(run.tracer);
+          // what LangChain sent the model for each call (its ToolMessages)
+          const read = Object.fromEntries(
+            run.messages
+              .filter((message) => message.getType() === 'tool')
+              .map((message) => [
+                (message as { tool_call_id?: string }).tool_call_id,
+                parsed(textOf(message.content)),
+              ]),
+          );
+          expect(recordedOutputs(run.tracer)).toEqual(read);
+          expect(comparable(run.tracer)).toEqual(comparable(reference));
+        }),
+        { numRuns: 20 },
+      );
+    }, 180_000);
+  }
+});
