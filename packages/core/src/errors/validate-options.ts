@@ -256,19 +256,25 @@ export function closest(key: string, known: readonly string[]): string | undefin
   return best;
 }
 
+/** Edits between two names, a swap of two neighbouring letters counting as one (`nmae`). */
 function editDistance(a: string, b: string, cap: number): number {
   if (Math.abs(a.length - b.length) >= cap) return cap;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
+      let distance = Math.min(
         (previous[j] as number) + 1,
         (current[j - 1] as number) + 1,
         (previous[j - 1] as number) + cost,
       );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, (before[j - 2] as number) + 1);
+      current[j] = distance;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length] as number;

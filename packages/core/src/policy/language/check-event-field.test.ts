@@ -38,6 +38,17 @@ describe('misspelt event fields', () => {
       'Message has no field tool_call; did you mean tool_calls?',
       3,
     ],
+    // two neighbouring letters swapped count as one edit
+    [
+      '    (call: ToolCall)\n    call.function.nmae == "a"',
+      'Function has no field nmae; did you mean name?',
+      3,
+    ],
+    [
+      '    (msg: Message)\n    msg.contnet == "a"',
+      'Message has no field contnet; did you mean content?',
+      3,
+    ],
     [
       '    (msg: Message)\n    (call: ToolCall) in msg.tool_calls\n    call.functon.name == "a"',
       'ToolCall has no field functon; did you mean function?',
