@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createTracer, guard, type Tracer, validateBlocks } from '@tracewarden/core';
+import { createTracer, guard, parsePolicy, type Tracer, validateBlocks } from '@tracewarden/core';
 import { comparableTrace } from '@tracewarden/core/testing';
 import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
 import {
@@ -24,12 +24,32 @@ import { guardTools, tracewardenMiddleware, tracewardenTelemetry } from './index
 
 type Conversation = RandomConversation;
 
+interface Variant {
+  stream: boolean;
+  guarded: boolean;
+  telemetry: boolean;
+  /** A policy refuses every `record_note` call (refuse mode): some calls of a turn run, some not. */
+  refuse?: boolean;
+}
+
+const noNotes = parsePolicy(`
+raise "notes are not allowed" if:
+    (call: ToolCall)
+    call is tool:record_note
+`);
+
+function policyOptions(variant: Variant) {
+  return variant.refuse === true ? { policy: noNotes, onPolicyViolation: 'refuse' as const } : {};
+}
+
 /** The reference: `wrapOpenAI` and `executeToolCalls`. */
-async function viaOpenAI(story: Conversation, stream: boolean, guarded: boolean): Promise<Tracer> {
+async function viaOpenAI(story: Conversation, variant: Variant): Promise<Tracer> {
+  const { stream, guarded } = variant;
   await using server = await startScriptedServer({ turns: [...story.turns] });
   const tracer = createTracer();
   const openai = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test', maxRetries: 0 }), {
     tracer,
+    ...policyOptions(variant),
   });
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: story.system },
@@ -88,8 +108,10 @@ async function viaOpenAI(story: Conversation, stream: boolean, guarded: boolean)
       message = completion.choices[0]?.message as OpenAI.Chat.Completions.ChatCompletionMessage;
     }
     messages.push(message);
-    if (!message.tool_calls?.length) break;
-    messages.push(...(await executeToolCalls(message, implementations as never, { tracer })));
+    // every scripted turn is asked for: in refuse mode a turn whose calls were all refused has
+    // none left, and the model reads the refusal in the next turn, as the AI SDK's loop goes on
+    if (message.tool_calls?.length)
+      messages.push(...(await executeToolCalls(message, implementations as never, { tracer })));
   }
   expectRecordedAsRead(tracer, messages);
   return tracer;
@@ -105,30 +127,32 @@ function parsed(value: unknown): unknown {
   }
 }
 
-/** Each TOOL_RESULT holds what the model read for its call (the tool message sent back). */
+/**
+ * Each TOOL_RESULT holds what the model read for its call: the tool message sent back, or, for a
+ * call the policy refused (removed from the answer), the refusal appended to the assistant text.
+ */
 function expectRecordedAsRead(tracer: Tracer, messages: ChatCompletionMessageParam[]): void {
   const read = messages.flatMap((message) =>
     message.role === 'tool' ? [[message.tool_call_id, parsed(message.content)]] : [],
   );
-  const recorded = tracer
-    .blocks()
-    .flatMap((block) =>
-      block.sub_type === 'TOOL_RESULT'
-        ? [[block.payload.call_id, parsed(block.payload.output)]]
-        : [],
-    );
+  const said = messages
+    .flatMap((message) =>
+      message.role === 'assistant' && typeof message.content === 'string' ? [message.content] : [],
+    )
+    .join('\n');
+  const recorded: [string, unknown][] = [];
+  for (const block of tracer.blocks()) {
+    if (block.sub_type !== 'TOOL_RESULT') continue;
+    if ((block.metadata as { refused?: unknown }).refused === true)
+      expect(said).toContain(block.payload.output);
+    else recorded.push([block.payload.call_id, parsed(block.payload.output)]);
+  }
   // parallel calls finish in any order
   expect(Object.fromEntries(recorded)).toEqual(Object.fromEntries(read));
 }
 
-interface AiSdkVariant {
-  stream: boolean;
-  guarded: boolean;
-  telemetry: boolean;
-}
-
 /** The same conversation through the AI SDK adapter, the framework running the tools. */
-async function viaAiSdk(story: Conversation, variant: AiSdkVariant): Promise<Tracer> {
+async function viaAiSdk(story: Conversation, variant: Variant): Promise<Tracer> {
   await using server = await startScriptedServer({ turns: [...story.turns] });
   const tracer = createTracer();
   const provider = createOpenAICompatible({
@@ -153,7 +177,7 @@ async function viaAiSdk(story: Conversation, variant: AiSdkVariant): Promise<Tra
       ? provider('gpt-4o-mini')
       : wrapLanguageModel({
           model: provider('gpt-4o-mini'),
-          middleware: tracewardenMiddleware({ tracer }),
+          middleware: tracewardenMiddleware({ tracer, ...policyOptions(variant) }),
         }),
     instructions: story.system,
     prompt: story.user,
@@ -161,7 +185,11 @@ async function viaAiSdk(story: Conversation, variant: AiSdkVariant): Promise<Tra
     stopWhen: isStepCount(story.turns.length),
     maxRetries: 0,
     ...(variant.telemetry
-      ? { telemetry: { integrations: [tracewardenTelemetry({ tracer })] } }
+      ? {
+          telemetry: {
+            integrations: [tracewardenTelemetry({ tracer, ...policyOptions(variant) })],
+          },
+        }
       : {}),
   };
   if (variant.stream) {
@@ -185,20 +213,25 @@ function expectSound(tracer: Tracer): void {
 }
 
 describe('any conversation, one trace: wrapOpenAI and the AI SDK adapter (property)', () => {
-  const variants: AiSdkVariant[] = [
+  const variants: Variant[] = [
     { stream: false, guarded: false, telemetry: false },
     { stream: true, guarded: false, telemetry: false },
     { stream: false, guarded: true, telemetry: false },
     { stream: false, guarded: false, telemetry: true },
     { stream: true, guarded: true, telemetry: true },
+    // refuse mode with plain tools ends the AI SDK loop at a turn whose calls were all refused
+    // (README, 'refuse' with plain tools): only tools that refuse for themselves go on
+    { stream: false, guarded: true, telemetry: false, refuse: true },
+    { stream: true, guarded: true, telemetry: false, refuse: true },
+    { stream: false, guarded: false, telemetry: true, refuse: true },
   ];
   for (const variant of variants) {
-    const label = `${variant.telemetry ? 'telemetry' : 'middleware'}${variant.guarded ? ' + guardTools' : ''}${variant.stream ? ', streamed' : ''}`;
+    const label = `${variant.telemetry ? 'telemetry' : 'middleware'}${variant.guarded ? ' + guardTools' : ''}${variant.stream ? ', streamed' : ''}${variant.refuse ? ', policy refusing record_note' : ''}`;
     it(`${label}: the same stitched trace as wrapOpenAI for random texts, reasoning, parallel calls and tool outputs`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.integer(), async (seed) => {
           const story = randomConversation(seed);
-          const reference = await viaOpenAI(story, variant.stream, variant.guarded);
+          const reference = await viaOpenAI(story, variant);
           const run = await viaAiSdk(story, variant);
           expectSound(reference);
           expectSound(run);
