@@ -1,5 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import { createTracer, type Tracer, validateBlocks } from '@tracewarden/core';
+import { createTracer, parsePolicy, type Tracer, validateBlocks } from '@tracewarden/core';
 import { comparableTrace } from '@tracewarden/core/testing';
 import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
 import {
@@ -45,11 +45,12 @@ function recordedOutputs(tracer: Tracer): Record<string, unknown> {
 }
 
 /** The reference: `wrapOpenAI` and `executeToolCalls`. */
-async function viaOpenAI(story: RandomConversation): Promise<Tracer> {
+async function viaOpenAI(story: RandomConversation, variant: Variant): Promise<Tracer> {
   await using server = await startScriptedServer({ turns: [...story.turns] });
   const tracer = createTracer();
   const openai = wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test', maxRetries: 0 }), {
     tracer,
+    ...policyOptions(variant),
   });
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: story.system },
@@ -68,8 +69,10 @@ async function viaOpenAI(story: RandomConversation): Promise<Tracer> {
     });
     const message = completion.choices[0]?.message as OpenAI.Chat.Completions.ChatCompletionMessage;
     messages.push(message);
-    if (!message.tool_calls?.length) break;
-    messages.push(...(await executeToolCalls(message, implementations, { tracer })));
+    // every scripted turn is asked for: in refuse mode a turn whose calls were all refused has
+    // none left, and the model reads the refusal in the next turn, as the agent goes on
+    if (message.tool_calls?.length)
+      messages.push(...(await executeToolCalls(message, implementations, { tracer })));
   }
   return tracer;
 }
@@ -78,6 +81,18 @@ interface Variant {
   attachment: Attachment;
   guarded: boolean;
   preferStreaming: boolean;
+  /** A policy refuses every `record_note` call (refuse mode): some calls of a turn run, some not. */
+  refuse?: boolean;
+}
+
+const noNotes = parsePolicy(`
+raise "notes are not allowed" if:
+    (call: ToolCall)
+    call is tool:record_note
+`);
+
+function policyOptions(variant: Variant) {
+  return variant.refuse === true ? { policy: noNotes, onPolicyViolation: 'refuse' as const } : {};
 }
 
 /** The same conversation through a LangChain agent (`createAgent`, `ChatOpenAI`). */
@@ -94,7 +109,7 @@ async function viaLangChain(
     system: story.system,
     prompt: story.user,
     tools: story.tools.map((definition) => ({ ...definition, execute: story.run })),
-    options: { tracer },
+    options: { tracer, ...policyOptions(variant) },
     maxSteps: story.turns.length,
   });
   return { tracer, messages };
@@ -128,16 +143,19 @@ const variants: Variant[] = [
   { attachment: 'handler', guarded: true, preferStreaming: true },
   { attachment: 'middleware', guarded: false, preferStreaming: false },
   { attachment: 'middleware', guarded: true, preferStreaming: false },
+  { attachment: 'handler', guarded: false, preferStreaming: false, refuse: true },
+  { attachment: 'middleware', guarded: false, preferStreaming: false, refuse: true },
+  { attachment: 'middleware', guarded: true, preferStreaming: true, refuse: true },
 ];
 
 describe('any conversation, one trace: wrapOpenAI and the LangChain adapter (property)', () => {
   for (const variant of variants) {
-    const label = `${variant.attachment}${variant.guarded ? ' + guardTools' : ''}${variant.preferStreaming ? ', streamed' : ''}`;
+    const label = `${variant.attachment}${variant.guarded ? ' + guardTools' : ''}${variant.preferStreaming ? ', streamed' : ''}${variant.refuse ? ', policy refusing record_note' : ''}`;
     it(`${label}: the same stitched trace as wrapOpenAI, each result as the model read it`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.integer(), async (seed) => {
           const story = randomConversation(seed);
-          const reference = await viaOpenAI(story);
+          const reference = await viaOpenAI(story, variant);
           const run = await viaLangChain(story, variant);
           expectSound(reference);
           expectSound(run.tracer);
@@ -150,7 +168,18 @@ describe('any conversation, one trace: wrapOpenAI and the LangChain adapter (pro
                 parsed(textOf(message.content)),
               ]),
           );
-          expect(recordedOutputs(run.tracer)).toEqual(read);
+          const recorded = recordedOutputs(run.tracer);
+          if (variant.attachment === 'handler' && variant.refuse === true && !variant.guarded)
+            // A callback cannot answer a call: the handler stops a refused call's run with an
+            // error whose message is the refusal, and the tool node words it its own way
+            // (`PolicyViolationError: <refusal>\n Please fix your mistakes.`, README); the
+            // refusal was recorded when the model proposed the call.
+            for (const [id, output] of Object.entries(recorded))
+              if (typeof output === 'string' && output.includes('was blocked by policy')) {
+                expect(read[id]).toContain(output);
+                recorded[id] = read[id];
+              }
+          expect(recorded).toEqual(read);
           expect(comparable(run.tracer)).toEqual(comparable(reference));
         }),
         { numRuns: 20 },
