@@ -9,6 +9,11 @@ export interface DatasetTrace {
   messages: Trace;
   /** Metadata of this trace. */
   metadata?: Record<string, unknown>;
+  /**
+   * Annotations of this trace, as Invariant Explorer's annotated event lists carry them (e.g.
+   * `{ content, address: 'messages.4.content:0-20', extra_metadata }`), kept as given.
+   */
+  annotations?: unknown[];
 }
 
 /**

@@ -45,8 +45,9 @@ export function prefixTraceError(
 }
 
 /**
- * Parses one dataset trace: an array of events, or an object `{ messages, metadata? }`
- * (`events` is accepted for `messages`). Other keys of the object are not kept. A first event
+ * Parses one dataset trace: an array of events, or an object `{ messages, metadata?,
+ * annotations? }` (`events` is accepted for `messages`; `annotations: null` is absent). Other keys
+ * of the object are not kept. A first event
  * `{ metadata }` (Invariant Explorer's raw event lists) is the trace's metadata (under the
  * object's own `metadata`, whose keys win).
  * @internal
@@ -81,26 +82,41 @@ export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
   }
   // Invariant Explorer's raw event lists carry the trace's metadata as a first `{ metadata }`
   const leading = leadingTraceMetadata(events);
-  if (Array.isArray(value) || value.metadata === undefined) {
+  if (Array.isArray(value)) {
     return leading === undefined ? { messages } : { messages, metadata: leading };
   }
-  if (!isObject(value.metadata)) {
-    throw new TraceError({
-      code: 'VALIDATION',
-      message: `${at(path, 'metadata')}: trace metadata must be an object; got ${describe(value.metadata)}`,
-      details: { path: at(path, 'metadata') },
-    });
+  const trace: DatasetTrace = { messages };
+  if (value.metadata !== undefined) {
+    if (!isObject(value.metadata)) {
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `${at(path, 'metadata')}: trace metadata must be an object; got ${describe(value.metadata)}`,
+        details: { path: at(path, 'metadata') },
+      });
+    }
+    trace.metadata = leading === undefined ? value.metadata : { ...leading, ...value.metadata };
+  } else if (leading !== undefined) {
+    trace.metadata = leading;
   }
-  return {
-    messages,
-    metadata: leading === undefined ? value.metadata : { ...leading, ...value.metadata },
-  };
+  // Explorer's annotated event lists: `{ messages, annotations, metadata }`
+  if (value.annotations !== undefined && value.annotations !== null) {
+    if (!Array.isArray(value.annotations)) {
+      throw new TraceError({
+        code: 'VALIDATION',
+        message: `${at(path, 'annotations')}: trace annotations must be an array; got ${describe(value.annotations)}`,
+        details: { path: at(path, 'annotations') },
+      });
+    }
+    trace.annotations = value.annotations;
+  }
+  return trace;
 }
 
 /**
  * Parses a dataset (seed 001) from its JSON form `{ name?, metadata?, traces: [...] }`, where
  * each trace is an array of events (a first `{ metadata }` element is its metadata, as in
- * Invariant Explorer's raw event lists) or `{ messages, metadata? }`; a bare array of traces is
+ * Invariant Explorer's raw event lists) or `{ messages, metadata?, annotations? }` (Explorer's
+ * annotated event lists; the annotations are kept as given); a bare array of traces is
  * accepted too. Each trace is normalised with `parseTrace` (JSON-string arguments become
  * objects, tool calls get ids, tool outputs are linked to their calls).
  *

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
-import { rawDataset } from './__fixtures__/dataset-arbitraries.js';
+import { rawDataset, rawTrace } from './__fixtures__/dataset-arbitraries.js';
 import type { DatasetTrace } from './dataset.js';
 import { DatasetError } from './dataset-error.js';
 import { parseDataset } from './parse-dataset.js';
@@ -42,6 +42,58 @@ describe('readDatasetJsonl / writeDatasetJsonl', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it("keeps Invariant Explorer's annotations through a write and a read (property)", async () => {
+    const annotation = fc.record({
+      content: fc.string({ maxLength: 10 }),
+      address: fc.nat(5).map((i) => `messages.${i}.content:0-5`),
+      extra_metadata: fc.constantFrom({ source: 'analyzer' }, { source: 'user' }),
+    });
+    const annotated = fc.record({
+      messages: rawTrace,
+      annotations: fc.array(annotation, { maxLength: 3 }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(annotated, { maxLength: 4 }), async (traces) => {
+        const dataset = parseDataset(traces);
+        expect(dataset.traces.map((trace) => trace.annotations)).toEqual(
+          traces.map((trace) => trace.annotations),
+        );
+        const path = join(directory, `annotated-${run++}.jsonl`);
+        await writeDatasetJsonl(path, dataset.traces);
+        expect(await collect(readDatasetJsonl(path))).toEqual(dataset.traces);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('reads an Explorer annotated line and rejects annotations that are not a list', async () => {
+    const path = join(directory, 'explorer.jsonl');
+    const messages = [{ role: 'user', content: 'Hello, world!' }];
+    writeFileSync(
+      path,
+      `${JSON.stringify({ metadata: { accuracy: 0.5 } })}\n${JSON.stringify({
+        messages,
+        annotations: [{ content: 'example annotation', address: 'messages.0.content:5-10' }],
+        metadata: { key: 'value' },
+      })}\n${JSON.stringify({ messages, annotations: null })}\n${JSON.stringify({ messages, annotations: 'x' })}\n`,
+    );
+    const errors: TraceError[] = [];
+    const reader = readDatasetJsonl(path, { onError: (error) => errors.push(error) });
+    expect(await collect(reader)).toEqual([
+      {
+        messages,
+        metadata: { key: 'value' },
+        annotations: [{ content: 'example annotation', address: 'messages.0.content:5-10' }],
+      },
+      { messages },
+    ]);
+    expect(reader.metadata).toEqual({ accuracy: 0.5 });
+    expect(errors.map((error) => [error.code, error.details.line, error.details.path])).toEqual([
+      ['VALIDATION', 4, 'annotations'],
+    ]);
   });
 
   it('writes the documented line format', async () => {

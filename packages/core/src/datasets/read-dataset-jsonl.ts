@@ -47,7 +47,8 @@ function defaultName(source: JsonlSource): string {
 /**
  * Streams a JSONL dataset one trace per line, in constant memory, so a file larger than memory
  * works. A line is an array of events (a first `{ metadata }` element is its metadata, as in
- * Invariant Explorer's raw event lists) or `{ messages, metadata? }`. An optional first line
+ * Invariant Explorer's raw event lists) or `{ messages, metadata?, annotations? }` (its annotated
+ * event lists). An optional first line
  * `{ "metadata": {...} }` (with an optional `name`, and no `messages`) carries the dataset's
  * metadata. Each trace is normalised with `parseTrace`.
  *

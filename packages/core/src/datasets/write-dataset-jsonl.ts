@@ -33,10 +33,9 @@ export async function writeDatasetJsonl(
   async function* lines(): AsyncGenerator<string, void, undefined> {
     if (metadata !== undefined) yield `${JSON.stringify({ metadata })}\n`;
     for await (const trace of traces) {
-      const record =
-        trace.metadata === undefined
-          ? { messages: trace.messages }
-          : { messages: trace.messages, metadata: trace.metadata };
+      const record: DatasetTrace = { messages: trace.messages };
+      if (trace.metadata !== undefined) record.metadata = trace.metadata;
+      if (trace.annotations !== undefined) record.annotations = trace.annotations;
       yield `${JSON.stringify(record)}\n`;
       count++;
     }
