@@ -3,11 +3,13 @@ import {
   currentTracer,
   errorType,
   optionChecks,
+  recordResultUnderCall,
   recordToolResult,
   scopedResultMetadata,
   ToolCallScope,
   type ToolCallStatus,
   ToolCallStatusSchema,
+  type TraceEntry,
   type Tracer,
   warnRecordingError,
 } from '@tracewarden/core';
@@ -202,8 +204,13 @@ export async function executeToolCalls(
     currentTracer() ??
     tracerOfCalls(calls.map((call) => call.id)) ??
     (options.client === undefined ? undefined : defaultTracerOf(options.client));
+  // Results of calls without ids (`""`, as Gemini-backed agents send them) link to their calls by
+  // order (decision 030): with such a call in the batch, every result is recorded in the calls'
+  // order once all have run, not as each tool finishes.
+  const inOrder = tracer !== undefined && calls.some((call) => call.id === '');
+  const records: (() => void)[] = [];
   const results = await Promise.all(
-    calls.map(async (call) => {
+    calls.map(async (call, index) => {
       const started = performance.now();
       let output: string;
       let failure: unknown;
@@ -211,6 +218,8 @@ export async function executeToolCalls(
       // decisions, straight under the model's TOOL_CALL (its call id); other tools are recorded
       // here, with the record of a guarded function they call (see ToolCallScope).
       let recordedByGuard = false;
+      // the record of a guarded tool run for a call without an id, recorded here in order
+      let guardEntry: TraceEntry | undefined;
       let scope: ToolCallScope | undefined;
       let metadata: Record<string, unknown>;
       try {
@@ -219,7 +228,13 @@ export async function executeToolCalls(
           throw new UnknownToolError({ toolName: call.name, known: Object.keys(tools) });
         const args = parseArgs(call);
         let value: unknown;
-        if (isGuarded(tool)) {
+        if (isGuarded(tool) && inOrder && call.id === '') {
+          recordedByGuard = true;
+          value = await tool.invoke(
+            { callId: '', tracer: null, onEntry: (entry) => (guardEntry = entry) },
+            args,
+          );
+        } else if (isGuarded(tool)) {
           recordedByGuard = true;
           // without a tracer found here, the guard's own (its `tracer` option, `withTrace`)
           value = await tool.invoke(
@@ -255,21 +270,36 @@ export async function executeToolCalls(
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === 'string') (metadata.error as Record<string, unknown>).code = code;
       }
-      if (tracer !== undefined && !recordedByGuard) {
+      const held = guardEntry;
+      const record = (into: Tracer) => {
         try {
-          recordToolResult(tracer, {
-            callId: call.id,
-            output,
-            metadata: scope === undefined ? metadata : scopedResultMetadata(scope, metadata),
-          });
+          if (held !== undefined)
+            // the guard's record, with the text the model reads for a failure
+            recordResultUnderCall(
+              into,
+              failure === undefined
+                ? held
+                : { call: held.call, result: { ...held.result, return_value: output } },
+            );
+          else
+            recordToolResult(into, {
+              callId: call.id,
+              output,
+              metadata: scope === undefined ? metadata : scopedResultMetadata(scope, metadata),
+            });
         } catch (error) {
           // the model still gets the output: a result the trace cannot hold is reported
           (options.onRecordingError ?? warnRecordingError)(error);
         }
+      };
+      if (tracer !== undefined && (!recordedByGuard || held !== undefined)) {
+        if (inOrder) records[index] = () => record(tracer);
+        else record(tracer);
       }
       return { call, output, failure };
     }),
   );
+  for (const record of records) record?.();
   if (options.onToolError === 'throw') {
     const failed = results.find((result) => result.failure !== undefined);
     if (failed !== undefined) throw failed.failure;
@@ -295,7 +325,12 @@ export async function executeToolCalls(
 /** A function made by `guard()` / `guardTools()`: it takes per-call options, the call id among them. */
 function isGuarded(tool: ToolFunction): tool is ToolFunction & {
   invoke(
-    options: { callId: string; tracer?: Tracer; errorOutput?: (error: unknown) => unknown },
+    options: {
+      callId: string;
+      tracer?: Tracer | null;
+      errorOutput?: (error: unknown) => unknown;
+      onEntry?: (entry: TraceEntry) => void;
+    },
     args: unknown,
   ): Promise<unknown>;
 } {

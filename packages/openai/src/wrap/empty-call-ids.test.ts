@@ -1,4 +1,4 @@
-import type { Tracer } from '@tracewarden/core';
+import { guard, type Tracer } from '@tracewarden/core';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -121,4 +121,52 @@ describe('wrapOpenAI: tool calls with "" ids (Gemini-style)', () => {
     }
     expectLinked(tracer);
   });
+
+  for (const guarded of [false, true])
+    it(`parallel calls without ids whose tools finish out of order keep their own results${guarded ? ' (guarded tools)' : ''}`, async () => {
+      const { tracer, client, server } = await setup({
+        turns: [
+          {
+            toolCalls: [
+              { id: '', name: 'slow', arguments: { n: 1 } },
+              { id: '', name: 'fast', arguments: { n: 2 } },
+              { id: '', name: 'failing', arguments: { n: 3 } },
+            ],
+          },
+        ],
+      });
+      closers.push(() => server.close());
+      const slow = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return 'slow result';
+      };
+      const fast = () => 'fast result';
+      const failing = (): string => {
+        throw new Error('no luck');
+      };
+      const parallel = guarded
+        ? {
+            slow: guard(slow, { name: 'slow' }),
+            fast: guard(fast, { name: 'fast' }),
+            failing: guard(failing, { name: 'failing' }),
+          }
+        : { slow, fast, failing };
+      const completion = await client.chat.completions.create({
+        model: 'gemini-2.5',
+        messages: [{ role: 'user', content: 'Go.' }],
+      });
+      const sent = await executeToolCalls(completion.choices[0]!.message, parallel);
+      expect(sent.map((message) => message.content)).toEqual([
+        'slow result',
+        'fast result',
+        'Error: no luck',
+      ]);
+      // the order rule links each output to its call: recorded in the calls' order
+      expect(linked(tracer).calls).toEqual([
+        { name: 'slow', outputs: ['slow result'] },
+        { name: 'fast', outputs: ['fast result'] },
+        { name: 'failing', outputs: ['Error: no luck'] },
+      ]);
+      expect(linked(tracer).orphans).toEqual({ tool_calls: [], tool_results: [] });
+    });
 });

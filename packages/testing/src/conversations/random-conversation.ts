@@ -46,6 +46,11 @@ export interface RandomConversationOptions {
    * @default true
    */
   failures?: boolean;
+  /**
+   * Every call id is `""`, as Gemini-backed agents send them (outputs link by order).
+   * @default false
+   */
+  emptyIds?: boolean;
 }
 
 // Texts as models and tools write them: scripts, emoji and combining marks, quotes, JSON-looking
@@ -181,7 +186,7 @@ export function randomConversation(
       ...(chance(0.4) ? { text: text() } : {}),
       ...(chance(0.4) ? { reasoning: text() } : {}),
       toolCalls: Array.from({ length: calls }, () => ({
-        id: `call_${++id}`,
+        id: options.emptyIds === true ? '' : `call_${++id}`,
         name: (tools[below(tools.length)] as RandomConversationTool).name,
         arguments: { topic: text(), count: below(2001) - 1000, reply: reply() },
       })),
