@@ -513,6 +513,55 @@ describe('parseTrace', () => {
     );
   });
 
+  it("reads a tool's data kept as data (an object, a number, a list of records) as its JSON text", () => {
+    const call = {
+      role: 'assistant',
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'weather', arguments: {} } }],
+    };
+    for (const data of [{ temp: 20 }, 42, true, [{ city: 'Paris' }], [1, 2]]) {
+      const trace = parseTrace([call, { role: 'tool', tool_call_id: 'c', content: data }]);
+      expect(trace[1]).toStrictEqual({
+        role: 'tool',
+        tool_call_id: 'c',
+        content: JSON.stringify(data),
+      });
+    }
+    // content parts stay parts, and only a tool's output is read this way
+    const parts = [{ type: 'text', text: 'ok' }];
+    expect(
+      parseTrace([call, { role: 'tool', tool_call_id: 'c', content: parts }])[1]?.content,
+    ).toEqual(parts);
+    expect(failure([{ role: 'tool', content: [{ type: 'text' }] }]).details.path).toBe(
+      '0.content.0.text',
+    );
+    expect(failure([{ role: 'user', content: { temp: 20 } }]).details.path).toBe('0.content');
+  });
+
+  it("a tool output holding data reads as the same trace with the data's JSON text (property)", () => {
+    const data = fc
+      .jsonValue({ maxDepth: 2 })
+      .filter((value) => typeof value !== 'string' && value !== null)
+      // a list whose items all have a string `type` is content parts
+      .filter(
+        (value) =>
+          !(
+            Array.isArray(value) &&
+            value.every((item) => typeof (item as { type?: unknown } | null)?.type === 'string')
+          ),
+      );
+    fc.assert(
+      fc.property(data, (value) => {
+        const call = {
+          role: 'assistant',
+          tool_calls: [{ id: 'c', function: { name: 'f', arguments: {} } }],
+        };
+        const asData = parseTrace([call, { role: 'tool', content: value }]);
+        const asText = parseTrace([call, { role: 'tool', content: JSON.stringify(value) }]);
+        expect(asData).toStrictEqual(asText);
+      }),
+    );
+  });
+
   it('is idempotent and always yields a schema-valid trace (property)', () => {
     fc.assert(
       fc.property(rawTrace, (raw) => {

@@ -110,6 +110,18 @@ function normaliseContent(value: unknown, path: string): Content {
   return parts as Content;
 }
 
+// Tools return data, and some exports keep it as such (`"content": {"temp": 20}`, `42`, a list of
+// records): what the model read is its JSON text, as `blocksToEvents` writes such an output.
+function toolOutputContent(value: unknown): unknown {
+  if (typeof value === 'string' || value === null || value === undefined) return value;
+  if (
+    Array.isArray(value) &&
+    value.every((part) => isObject(part) && typeof part.type === 'string')
+  )
+    return value;
+  return JSON.stringify(value) ?? value;
+}
+
 function normaliseArguments(value: unknown, path: string): JsonObject {
   if (value === undefined) return {};
   if (isObject(value)) return { ...value };
@@ -209,7 +221,10 @@ function normalise(input: unknown): Trace {
     if (isLegacyOutput) out.role = 'tool';
     const isOutput = event.role === 'tool' || isLegacyOutput;
     if (Object.hasOwn(event, 'content')) {
-      out.content = normaliseContent(event.content, `${path}.content`);
+      out.content = normaliseContent(
+        isOutput ? toolOutputContent(event.content) : event.content,
+        `${path}.content`,
+      );
     } else if (isOutput) {
       out.content = null;
     }
@@ -347,6 +362,9 @@ function normalise(input: unknown): Trace {
  *   (contributing/decisions/002-tool-output-linking.md); its missing `content` becomes `null`;
  * - an integer call id or `tool_call_id` (some exports number their calls) becomes its decimal
  *   string (`0` → `'0'`);
+ * - a tool output's `content` that is neither text, `null` nor a list of content parts (an
+ *   object, a number, a list of records: a tool's data as some exports keep it) becomes its JSON
+ *   text, as `blocksToEvents` writes such an output;
  * - `tool_calls: null` is dropped;
  * - OpenAI's legacy function calling is read as tool calling: an assistant message's
  *   `function_call: { name, arguments }` (when it has no `tool_calls` of its own) becomes its one
