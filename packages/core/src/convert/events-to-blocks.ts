@@ -159,7 +159,9 @@ function splitPieces(content: unknown, pieces: readonly PieceFields[]): unknown[
  *   blocks pass DUPLICATE_CALL_ID; the original is kept as `metadata.chat_event.id`.
  * - A tool output (`role: 'tool'`) whose `tool_call_id` names a call of the trace becomes a
  *   TOOL_RESULT block under that call (the most recent one before it when an id repeats),
- *   payload `{ call_id, output: content }`, other fields in `metadata.chat_event`. A tool output
+ *   payload `{ call_id, output: content }`, other fields in `metadata.chat_event`; when the
+ *   message holds several calls with that id (servers that number the calls of each answer),
+ *   their outputs are taken in the calls' order. A tool output
  *   answering no call cannot be a valid TOOL_RESULT: it becomes a MESSAGE block like any other
  *   unknown role (`user`, original role kept), so nothing is lost and every block is valid.
  * - A message's `reasoning_content` (a non-empty string) becomes THINK blocks under its MESSAGE,
@@ -225,13 +227,24 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
     }
     callBlocks[i] = made;
   }
+  // block call ids that an output has answered so far
+  const answered = new Set<string>();
   const answeredCall = (eventIndex: number, callId: unknown) => {
     if (typeof callId !== 'string') return undefined;
     const seen = callsById.get(callId);
     if (seen === undefined) return undefined;
-    let found = seen[0];
-    for (const call of seen) if (call.eventIndex < eventIndex) found = call;
-    return found;
+    if (seen.length === 1) return seen[0];
+    // the calls with this id of the latest message before the output (else of the first one):
+    // parallel calls sharing an id are answered in their order, then the last one again
+    let message = (seen[0] as { eventIndex: number }).eventIndex;
+    for (const call of seen) if (call.eventIndex < eventIndex) message = call.eventIndex;
+    let last: (typeof seen)[number] | undefined;
+    for (const call of seen) {
+      if (call.eventIndex !== message) continue;
+      if (!answered.has(call.callId)) return call;
+      last = call;
+    }
+    return last;
   };
 
   const blocks: Block[] = [];
@@ -253,6 +266,7 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
       role === 'tool' && toolCalls === undefined ? answeredCall(i, event.tool_call_id) : undefined;
     const createdAt = nextTime();
     if (parentCall !== undefined) {
+      answered.add(parentCall.callId);
       const { content, tool_call_id: callId, ...chatEvent } = rest;
       if (parentCall.callId !== callId) chatEvent.tool_call_id = callId;
       const base = {
