@@ -23,7 +23,7 @@ function parentNames(trace: Record<string, unknown>[]): string[] {
   }
   return blocks
     .filter((block) => block.sub_type === 'TOOL_RESULT')
-    .map((block) => names.get(block.parent_block_id) ?? '?');
+    .map((block) => names.get(block.parent_block_id ?? '') ?? '?');
 }
 
 describe('eventsToBlocks with call ids shared by parallel calls', () => {
