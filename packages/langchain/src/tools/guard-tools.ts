@@ -317,20 +317,38 @@ function guardToolList(
           // a call without an id (Gemini-backed agents): its result answers the trace's next
           // unanswered call by core's order rule (decision 030); it has no id to record under
           const trace = explicitTracer ?? currentTracer() ?? tracerOfCall('', tool.name, input);
+          let entry: TraceEntry | undefined;
+          // the guard's record, with the text the model reads for a failure
+          const record = (failure?: unknown) => {
+            if (trace === undefined || entry === undefined) return;
+            recordWithoutCallId(
+              trace,
+              failure === undefined || entry.result.return_value !== null
+                ? entry
+                : {
+                    call: entry.call,
+                    result: {
+                      ...entry.result,
+                      return_value: shownToModel(toolCallId, config)(failure),
+                    },
+                  },
+            );
+          };
           try {
-            return await guardedBody.invoke(
+            const value = await guardedBody.invoke(
               {
                 tracer: null,
-                ...(trace === undefined
-                  ? {}
-                  : { onEntry: (entry: TraceEntry) => recordWithoutCallId(trace, entry) }),
+                ...(trace === undefined ? {} : { onEntry: (held: TraceEntry) => (entry = held) }),
                 ...(config?.signal === undefined ? {} : { signal: config.signal }),
               },
               input as never,
               runManager as never,
               config as never,
             );
+            record();
+            return value;
           } catch (error) {
+            record(error);
             return refuse(error, toolCallId);
           }
         }
