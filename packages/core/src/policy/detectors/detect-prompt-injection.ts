@@ -25,6 +25,8 @@ interface Analysis {
   ranges?: Map<number, [number, number][]>;
   /** Ranges of the sentences that ask for an action ({@link findRequestSentences}). */
   requests?: [number, number][];
+  /** Where the records of a list start ({@link findRecordStarts}). */
+  records?: number[];
 }
 
 const NOTHING: PromptInjectionFinding = Object.freeze({ score: 0, start: 0, end: 0, signals: [] });
@@ -109,6 +111,20 @@ export function findRequestSentences(text: string): [number, number][] {
   const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
   analysis.requests = requestSentences(input, analysis.sentences);
   return analysis.requests;
+}
+
+/**
+ * Where the records of a list in a text start (a YAML `- key:` item, a JSON object): the
+ * sentences that open one (`opensRecord`), read from the text's cached analysis.
+ * @param text - any text
+ * @returns the records' start offsets, in order (empty when the text is no list)
+ * @internal
+ */
+export function findRecordStarts(text: string): number[] {
+  if (typeof text !== 'string' || text === '') return [];
+  const analysis = analysed(text);
+  analysis.records ??= analysis.sentences.filter((s) => s.record).map((s) => s.start);
+  return analysis.records;
 }
 
 /**

@@ -203,7 +203,7 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 // anything that needs my attention", "adjust my payment accordingly"
 // (not a question's "do": "what do customers say about ...")
 const delegation =
-  /(?<!\b(?:what|how|why|where|when|who|whom|which)\s)\b(?:do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:instructions|steps|directions|guidance|orders|requests?)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
+  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:instructions|steps|directions|guidance|orders|requests?)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
 
 const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
 
@@ -261,7 +261,6 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
       pointsElsewhere(
         store,
         call,
-        findValueSources(store, call),
         texts.map((entry) => entry.raw),
       )
     )

@@ -7,11 +7,38 @@
 import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
-import { findRequestSentences } from './detect-prompt-injection.js';
+import { createTextCache } from './create-text-cache.js';
+import {
+  findInjectedRanges,
+  findRecordStarts,
+  findRequestSentences,
+} from './detect-prompt-injection.js';
 import type { ValueSource } from './find-value-sources.js';
 import { valuesIn } from './find-value-sources.js';
-import { sentenceSignals } from './sentence-signals.js';
 import { canonicalValue, valuePattern } from './value-pattern.js';
+
+// A policy asks whether the user requested every call of the trace at every proposed call, on a
+// new store each time: what is read from the texts is cached by text (bench/detection.bench.ts)
+const valuesCache = createTextCache<{ value: string; kind: ValueSource['kind'] }[]>(1024);
+function cachedValuesIn(text: string): { value: string; kind: ValueSource['kind'] }[] {
+  let known = valuesCache.get(text);
+  if (known === undefined) {
+    known = valuesIn(text);
+    valuesCache.set(text, known);
+  }
+  return known;
+}
+const keysCache = createTextCache<string>(1024);
+const outputKeys = /(?:^|\n|[{,]\s*)\s*(?:- )?"?([A-Za-z_][\w ]{0,30})"?\s*:/g;
+function keysOf(text: string): string {
+  let known = keysCache.get(text);
+  if (known === undefined) {
+    known = '';
+    for (const key of text.matchAll(outputKeys)) known += ` ${key[1]}`;
+    keysCache.set(text, known);
+  }
+  return known;
+}
 
 // A kind's word used as a noun: after a determiner, a possessive or a preposition, with at most
 // one word between ("the emails", "my DoorDash order", "the r/homelab post") ...
@@ -61,12 +88,10 @@ const shapeOf = (value: string, kind: ValueSource['kind']): string =>
     : kind;
 // the same target: a phone number with or without its country code or trunk 0 ("087 765 4321"
 // and "+353 87 765 4321") is compared by its last nine digits
-const sameTarget = (a: string, b: string): boolean => {
-  const x = canonicalValue(a).canonical;
-  const y = canonicalValue(b).canonical;
-  if (x === y) return true;
-  return /^\d{9,}$/.test(x) && /^\d{9,}$/.test(y) && x.slice(-9) === y.slice(-9);
-};
+const sameCanonical = (x: string, y: string): boolean =>
+  x === y || (/^\d{9,}$/.test(x) && /^\d{9,}$/.test(y) && x.slice(-9) === y.slice(-9));
+const sameTarget = (a: string, b: string): boolean =>
+  sameCanonical(canonicalValue(a).canonical, canonicalValue(b).canonical);
 
 // A source the user points at: "in the vendor registry", "from the payables folder", "using the
 // attendee list". Its words, after the determiner, must all be found in the output the target
@@ -76,6 +101,16 @@ const pointer =
 // A person the user names inside a sentence: a capitalised word after another word ("reply to
 // Dana's email", "tell Priya"), not a sentence's first word
 const personName = /(?<=[a-z,]\s)([A-Z][a-z]{2,})(?:'s)?\b/g;
+
+const namesCache = createTextCache<string[]>(256);
+function namesOf(text: string): string[] {
+  let known = namesCache.get(text);
+  if (known === undefined) {
+    known = [...new Set([...text.matchAll(personName)].map((m) => (m[1] as string).toLowerCase()))];
+    namesCache.set(text, known);
+  }
+  return known;
+}
 
 const genericWords = new Set(['list', 'file', 'files', 'record', 'records', 'document', 'page']);
 
@@ -96,12 +131,7 @@ function identityOf(store: EventStore, position: number): string {
     text += ` ${typeof fn?.arguments === 'string' ? fn.arguments : ''}`;
     break;
   }
-  for (const piece of textsOf(output, undefined)) {
-    for (const key of piece.text.matchAll(
-      /(?:^|\n|[{,]\s*)\s*(?:- )?"?([A-Za-z_][\w ]{0,30})"?\s*:/g,
-    ))
-      text += ` ${key[1]}`;
-  }
+  for (const piece of textsOf(output, undefined)) text += keysOf(piece.text);
   return wordsOf(text);
 }
 
@@ -121,23 +151,36 @@ const matchesPointer = (identity: string, words: string[]): boolean =>
  * read before the call matches and the target's output does not.
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
- * @param sources - the call's value sources
  * @param userTexts - the user's messages before the call, as written
  * @internal
  */
 export function pointsElsewhere(
   store: EventStore,
   call: PolicyEvent,
-  sources: readonly ValueSource[],
   userTexts: readonly string[],
 ): boolean {
-  const targets = sources.filter((s) => s.role === 'tool' && targetShapes.has(s.kind));
+  // a second target is one the data asks for: without such a request, nothing to look into
+  if (!dataAsksForTarget(store, call)) return false;
+  // the call's targets whose first source is a tool output (`value_sources`, for these values
+  // only: a policy asks this of every call of the trace, bench/detection.bench.ts), and those
+  // the user gave
+  const lowerUser = userTexts.map((text) => text.toLowerCase());
+  const targets: Target[] = [];
+  const given: string[] = [];
+  for (const value of targetValuesOf(call)) {
+    const pattern = valuePattern(value);
+    if (lowerUser.some((text) => pattern.test(text))) {
+      given.push(value);
+      continue;
+    }
+    const position = firstOutputWith(store, call, value);
+    if (position >= 0) targets.push({ value, kind: canonicalValue(value).shape, position });
+  }
   if (targets.length === 0) return false;
   // a value the user gave of the target's shape, that the call does not carry
-  const given = sources.filter((s) => s.role === 'user' || s.role === 'system');
   for (const text of userTexts) {
-    for (const value of valuesIn(text)) {
-      if (given.some((s) => sameTarget(s.value, value.value))) continue;
+    for (const value of cachedValuesIn(text)) {
+      if (given.some((g) => sameTarget(g, value.value))) continue;
       const shape = shapeOf(value.value, value.kind);
       if (
         targets.some((t) => shapeOf(t.value, t.kind) === shape && !sameTarget(t.value, value.value))
@@ -146,25 +189,21 @@ export function pointsElsewhere(
     }
   }
   // the person the user named ("reply to Dana's email"): a value of the target's shape in the
-  // data that carries the name (dana.kim@…) is the user's target, and the call's is another
-  const names = new Set<string>();
-  for (const text of userTexts)
-    for (const m of text.matchAll(personName)) names.add((m[1] as string).toLowerCase());
-  if (names.size > 0) {
+  // output the target came from that carries the name (dana.kim@…) is the user's target, and
+  // the call's is another
+  const names: string[] = [];
+  for (const text of userTexts) names.push(...namesOf(text));
+  if (names.length > 0) {
     for (const t of targets) {
       const canonical = canonicalValue(t.value).canonical;
       const shape = shapeOf(t.value, t.kind);
-      if ([...names].some((name) => canonical.includes(name))) continue;
-      for (let at = 0; at < call.position; at++) {
-        const event = store.probe(at);
-        if (event.kind !== 'ToolOutput') continue;
-        for (const piece of textsOf(event, undefined)) {
-          for (const value of valuesIn(piece.text)) {
-            if (shapeOf(value.value, value.kind) !== shape || sameTarget(value.value, t.value))
-              continue;
-            const other = canonicalValue(value.value).canonical;
-            if ([...names].some((name) => other.includes(name))) return true;
-          }
+      if (names.some((name) => canonical.includes(name))) continue;
+      for (const piece of textsOf(store.probe(t.position), undefined)) {
+        for (const value of cachedValuesIn(piece.text)) {
+          if (shapeOf(value.value, value.kind) !== shape || sameTarget(value.value, t.value))
+            continue;
+          const other = canonicalValue(value.value).canonical;
+          if (names.some((name) => other.includes(name))) return true;
         }
       }
     }
@@ -177,10 +216,9 @@ export function pointsElsewhere(
     for (const m of text.toLowerCase().matchAll(pointer)) {
       const words = (m[1] as string).trim().split(/\s+/);
       const pointedRead = (): boolean => {
-        for (let at = 0; at < call.position; at++) {
-          const event = store.probe(at);
-          if (event.kind === 'ToolOutput' && matchesPointer(identityOf(store, at), words))
-            return true;
+        for (const at of store.candidates('ToolOutput')) {
+          if (at >= call.position) break;
+          if (matchesPointer(identityOf(store, at), words)) return true;
         }
         return false;
       };
@@ -194,6 +232,126 @@ export function pointsElsewhere(
   return false;
 }
 
+// The targets (addresses, links, accounts) that a text's request sentences name, canonical,
+// a fold's break read as a space; kept with the text's request ranges (cached with its analysis,
+// so no long text is hashed again)
+const requestedCache = new WeakMap<object, string[]>();
+function requestedTargets(text: string): string[] {
+  const requests = findRequestSentences(text);
+  if (requests.length === 0) return [];
+  let known = requestedCache.get(requests);
+  if (known === undefined) {
+    known = [];
+    for (const [start, end] of requests)
+      for (const value of valuesIn(text.slice(start, end).replace(/\s+/g, ' ')))
+        if (targetShapes.has(value.kind)) known.push(canonicalValue(value.value).canonical);
+    requestedCache.set(requests, known);
+  }
+  return known;
+}
+
+// The call's values that name a target: addresses, links, account and phone numbers, found in
+// its arguments' text or as whole short strings ("nl02abna0123456789")
+function targetValuesOf(call: PolicyEvent): string[] {
+  const fn = call.data.function as Record<string, unknown> | undefined;
+  const key = typeof fn?.arguments === 'string' ? fn.arguments : undefined;
+  const known = key === undefined ? undefined : targetsByArguments.get(key);
+  if (known !== undefined) return known;
+  const out: string[] = [];
+  for (const piece of textsOf(fn?.arguments, undefined)) {
+    for (const value of cachedValuesIn(piece.text))
+      if (targetShapes.has(value.kind)) out.push(value.value);
+    const whole = piece.text.trim();
+    if (whole.length <= 80 && canonicalValue(whole).shape !== 'text') out.push(whole);
+  }
+  if (key !== undefined) targetsByArguments.set(key, out);
+  return out;
+}
+const targetsByArguments = createTextCache<string[]>(1024);
+
+/** A target of a call that first came from a tool output, and where. */
+interface Target {
+  value: string;
+  kind: ValueSource['kind'];
+  position: number;
+}
+
+// The first tool output before the call that carries a value (its pattern), or -1
+function firstOutputWith(store: EventStore, call: PolicyEvent, value: string): number {
+  const pattern = valuePattern(value);
+  for (const output of outputsBefore(store, call.position)) {
+    output.lower ??= output.texts.map((text) => text.toLowerCase());
+    if (output.lower.some((text) => pattern.test(text))) return output.position;
+  }
+  return -1;
+}
+
+// the recommended policy's action threshold (its default)
+const FLAGGED = 0.4;
+
+/** What the second-target rules read from one tool output, once per store. */
+interface OutputFacts {
+  position: number;
+  texts: string[];
+  /** Lower-cased, when first needed. */
+  lower?: string[];
+  /** Targets its request sentences name (canonical), when first needed. */
+  asked?: string[];
+  /** It reads as an injection at the action threshold. */
+  flagged: boolean;
+}
+
+// Every call of a trace is asked about at each check, each about the outputs before it: the
+// outputs' facts are read once per store
+const outputFacts = new WeakMap<EventStore, { scanned: number; list: OutputFacts[] }>();
+function outputsBefore(store: EventStore, end: number): OutputFacts[] {
+  let entry = outputFacts.get(store);
+  if (entry === undefined) {
+    entry = { scanned: 0, list: [] };
+    outputFacts.set(store, entry);
+  }
+  const positions = store.candidates('ToolOutput');
+  for (; entry.scanned < positions.length; entry.scanned++) {
+    const position = positions[entry.scanned] as number;
+    if (position >= end) break;
+    const texts = textsOf(store.probe(position), undefined).map((piece) => piece.text);
+    entry.list.push({
+      position,
+      texts,
+      flagged: texts.some((text) => findInjectedRanges(text, FLAGGED).length > 0),
+    });
+  }
+  const list = entry.list;
+  let count = list.length;
+  while (count > 0 && (list[count - 1] as OutputFacts).position >= end) count--;
+  return count === list.length ? list : list.slice(0, count);
+}
+
+// Whether a tool output before the call asks, in a request sentence, for a target the call's
+// arguments carry (an address, link, account or phone number), in any form of it; or reads as
+// an injection (one that asks for the call's kind without naming it in a request sentence, a
+// tool call serialised into the data: `attacker-request`'s case)
+function dataAsksForTarget(store: EventStore, call: PolicyEvent): boolean {
+  const values = targetValuesOf(call);
+  if (values.length === 0) return false;
+  const outputs = outputsBefore(store, call.position);
+  if (outputs.some((output) => output.flagged)) return true;
+  let own: string[] | undefined;
+  for (const output of outputs) {
+    // the request sentences of an output that carries one of the values (reading every
+    // output's requests would cost a new 30 KB output its whole scan: bench/detection.bench.ts)
+    output.lower ??= output.texts.map((text) => text.toLowerCase());
+    const lower = output.lower;
+    if (!values.some((value) => lower.some((text) => valuePattern(value).test(text)))) continue;
+    output.asked ??= output.texts.flatMap(requestedTargets);
+    if (output.asked.length === 0) continue;
+    own ??= values.map((value) => canonicalValue(value).canonical);
+    const asked = output.asked;
+    if (own.some((v) => asked.some((a) => sameCanonical(a, v)))) return true;
+  }
+  return false;
+}
+
 // a field's label right before a value: `iban: `, `"email": "`, `Our bank: `
 const labelled = /(?:^|[\s"{,])[A-Za-z][\w ]{1,28}"?\s*:\s*["']?$/;
 
@@ -203,7 +361,7 @@ const labelled = /(?:^|[\s"{,])[A-Za-z][\w ]{1,28}"?\s*:\s*["']?$/;
  * exactly one other value of its shape outside every request, in a field of its own: the
  * record's own target and a second one.
  */
-function secondInRecord(store: EventStore, target: ValueSource): boolean {
+function secondInRecord(store: EventStore, target: Target): boolean {
   const shape = shapeOf(target.value, target.kind);
   for (const piece of textsOf(store.probe(target.position), undefined)) {
     const text = piece.text;
@@ -216,18 +374,17 @@ function secondInRecord(store: EventStore, target: ValueSource): boolean {
     // the record around the target: from the last record opened at or before it to the next
     let from = 0;
     let to = text.length;
-    for (const sentence of sentenceSignals(text)) {
-      if (!sentence.record) continue;
-      if (sentence.start <= at) from = sentence.start;
+    for (const start of findRecordStarts(text)) {
+      if (start <= at) from = start;
       else {
-        to = sentence.start;
+        to = start;
         break;
       }
     }
     const record = text.slice(from, to);
     // exactly one: a list of several (a guest list) is no record with a target of its own
     const own = new Set<string>();
-    for (const value of valuesIn(record)) {
+    for (const value of cachedValuesIn(record)) {
       if (shapeOf(value.value, value.kind) !== shape || sameTarget(value.value, target.value))
         continue;
       const where = valuePattern(value.value).exec(record.toLowerCase())?.index;
