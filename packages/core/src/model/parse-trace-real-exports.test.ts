@@ -144,7 +144,12 @@ describe('parseTrace on real exports', () => {
       '2.role',
     );
     // an element with more than metadata is an event, and needs a role
-    expect(failure([{ metadata: {}, content: 'x' }]).details.path).toBe('0.role');
+    const noRole = failure([{ metadata: {}, content: 'x' }]);
+    expect(noRole.details.path).toBe('0.role');
+    expect(noRole.message).toBe(
+      'Event 0 needs a string "role" (e.g. "user", "assistant", "tool"); got nothing.',
+    );
+    expect(failure([{ role: 'user', content: { text: 'x' } }]).message).toContain('got an object.');
   });
 
   it('reads integer call ids and tool_call_ids as their decimal text', () => {

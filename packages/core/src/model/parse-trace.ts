@@ -16,8 +16,9 @@ function isObject(value: unknown): value is JsonObject {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function invalid(path: string, message: string, cause?: unknown): TraceError {
