@@ -23,6 +23,8 @@ export interface Run extends RunInfo {
   callId?: string | undefined;
   toolTracer?: Tracer | undefined;
   toolInput?: string | undefined;
+  /** Tool runs for a call the model sent without an id (`""`). */
+  absentCallId?: boolean | undefined;
   startedAt?: number | undefined;
 }
 

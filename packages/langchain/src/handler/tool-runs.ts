@@ -3,7 +3,12 @@ import { PolicyViolationError, recordToolResult, type Tracer } from '@tracewarde
 import { toolCallIdOf, toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
-import { noteCallAnswered, tracerOfCall, waitingCallOf } from '../tracing/conversation-links.js';
+import {
+  answeredAbsentCall,
+  noteCallAnswered,
+  tracerOfCall,
+  waitingCallOf,
+} from '../tracing/conversation-links.js';
 import { runMetadata } from '../tracing/run-metadata.js';
 import {
   failedToolResultOf,
@@ -66,15 +71,16 @@ export class ToolRuns {
     const run = context.runs.open(runId, parentRunId, name, tags, metadata);
     run.startedAt = performance.now();
     run.toolInput = input;
+    if (toolCallId === '') run.absentCallId = true;
     if (policy !== undefined && !reviewed) {
       this.#checkUnlinked(run, policy, knownId, input);
       return;
     }
     // Without a call id (a plain tool.invoke(args), or @langchain/core versions that do not pass
     // it) the call is known at the end, from the ToolMessage the tool returns.
-    if (toolCallId === undefined) return;
+    if (knownId === undefined) return;
     try {
-      this.#resolveToolCall(run, toolCallId);
+      this.#resolveToolCall(run, knownId);
     } catch (error) {
       context.report(error);
     }
@@ -192,8 +198,21 @@ export class ToolRuns {
     const run = context.runs.close(runId);
     if (run === undefined) return;
     try {
-      if (run.callId === undefined)
-        this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run));
+      if (run.callId === undefined) {
+        if (callIdInOutput === '' || run.absentCallId === true) {
+          // `""` (no id): the call of this tool with these arguments, else the order rule;
+          // nothing when a guarded tool already recorded that call's result
+          const waiting = this.#waitingCallId(run);
+          const tracer = context.givenTracer ?? context.runs.tracerOf(run, () => undefined);
+          if (
+            waiting === undefined &&
+            tracer !== undefined &&
+            answeredAbsentCall(tracer, run.name, run.toolInput)
+          )
+            return;
+          this.#resolveToolCall(run, waiting ?? '');
+        } else this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run));
+      }
       if (run.toolTracer === undefined || run.callId === undefined) return;
       recordToolResult(
         run.toolTracer,

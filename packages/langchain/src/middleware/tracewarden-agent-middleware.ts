@@ -20,10 +20,12 @@ import { toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
 import {
+  answeredAbsentCall,
   noteCallAnswered,
   tracerOfAnswers,
   tracerOfCall,
   tracerOfCallsIn,
+  waitingCallOf,
 } from '../tracing/conversation-links.js';
 import { finishModelCall } from '../tracing/finish-model-call.js';
 import { KeptTracers } from '../tracing/kept-tracers.js';
@@ -405,7 +407,17 @@ export function tracewardenAgentMiddleware(
         });
       }
     }
-    const run: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
+    const started: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
+    // `""`: the call of this tool with these arguments (parallel calls end in any order), else
+    // the order rule; looked up when the result is recorded
+    const resultRun = (): ToolRun | undefined => {
+      if (!absentId) return started;
+      const waiting = waitingCallOf(tracer, call.name, call.args ?? {})?.callId;
+      // nothing when a guarded tool already recorded that call's result
+      if (waiting === undefined && answeredAbsentCall(tracer, call.name, call.args ?? {}))
+        return undefined;
+      return { ...started, callId: waiting ?? '' };
+    };
     let result: unknown;
     // guarded tools find this trace through the enclosing withTrace; a core guard() the tool's
     // own function calls takes the model's call from the scope (no TOOL_CALL of its own) and its
@@ -419,16 +431,19 @@ export function tracewardenAgentMiddleware(
       );
     } catch (error) {
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) {
-        record(tracer, failedToolResultOf(error, run), scope);
+        const run = resultRun();
+        if (run !== undefined) record(tracer, failedToolResultOf(error, run), scope);
         throw error;
       }
       // what createAgent's tool node answers a failed tool with when no middleware wraps it,
       // recorded as the model reads it
       const content = toolNodeErrorText(error);
-      record(tracer, failedToolResultOf(error, run, content), scope);
+      const run = resultRun();
+      if (run !== undefined) record(tracer, failedToolResultOf(error, run, content), scope);
       return new ToolMessage({ content, tool_call_id: id, name: call.name, status: 'error' });
     }
-    record(tracer, toolResultOf(result, run), scope);
+    const run = resultRun();
+    if (run !== undefined) record(tracer, toolResultOf(result, run), scope);
     return result;
   }
 

@@ -24,7 +24,12 @@ import {
   reviewUnlinkedToolCall,
   type UnlinkedCallPolicy,
 } from '../tracing/check-unlinked-tool-call.js';
-import { linkCall, tracerOfCall } from '../tracing/conversation-links.js';
+import {
+  linkCall,
+  noteCallAnswered,
+  tracerOfCall,
+  waitingCallOf,
+} from '../tracing/conversation-links.js';
 import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
 import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
 
@@ -323,6 +328,8 @@ function guardToolList(
             if (trace === undefined || entry === undefined) return;
             recordWithoutCallId(
               trace,
+              // the call of this tool with these arguments (parallel calls end in any order)
+              waitingCallOf(trace, tool.name, input)?.callId ?? '',
               failure === undefined || entry.result.return_value !== null
                 ? entry
                 : {
@@ -410,13 +417,15 @@ const reportResultRecording = recordingErrorReporter(undefined, 'a guarded tool 
  * Records a guarded run of a call without an id (`""`): its result answers the trace's next
  * unanswered call by core's order rule (`recordResultUnderCall`, decision 030).
  */
-function recordWithoutCallId(tracer: Tracer, entry: TraceEntry): void {
+function recordWithoutCallId(tracer: Tracer, callId: string, entry: TraceEntry): void {
   try {
-    // (the guard ran under an id of its own: the model's call has none)
+    // (the guard ran under an id of its own: the model's call has none; `callId` is the id its
+    // TOOL_CALL was recorded under when known, else `""` and the order rule)
     recordResultUnderCall(tracer, {
-      call: { ...entry.call, call_id: '' },
-      result: { ...entry.result, call_id: '' },
+      call: { ...entry.call, call_id: callId },
+      result: { ...entry.result, call_id: callId },
     });
+    if (callId !== '') noteCallAnswered(tracer, callId);
   } catch (error) {
     reportResultRecording(error);
   }

@@ -121,7 +121,13 @@ export function waitingCallOf(
   for (let i = 0; i < ring.length; i++) {
     const link = ring[(ringHead + i) % ring.length];
     if (link === undefined) continue;
-    if (link.answered || link.name !== name || (tracer !== undefined && link.tracer !== tracer))
+    if (
+      link.answered ||
+      // a call without an id is found by the id its TOOL_CALL was recorded under (linkRecordedIds)
+      link.callId === '' ||
+      link.name !== name ||
+      (tracer !== undefined && link.tracer !== tracer)
+    )
       continue;
     if (canonicalJson(link.arguments) === canonical)
       return { callId: link.callId, tracer: link.tracer };
@@ -257,4 +263,55 @@ export function noteAnswer(tracer: Tracer, blockId: string | undefined): void {
 /** The latest assistant MESSAGE this package recorded into `tracer`, if any. @internal */
 export function lastAnswerOf(tracer: Tracer): string | undefined {
   return lastAnswers.get(tracer);
+}
+
+/**
+ * Links the calls without ids (`""`) of an answer to the ids their TOOL_CALLs were recorded
+ * under, so a tool run for one of them finds its own call by tool and arguments
+ * ({@link waitingCallOf}) rather than the trace's next unanswered call: parallel calls of an
+ * agent's tool node finish in any order.
+ * @param tracer - the trace the answer was recorded in
+ * @param messageBlockId - the answer's MESSAGE block
+ * @param calls - the answer's proposed calls, in order
+ * @internal
+ */
+export function linkRecordedIds(
+  tracer: Tracer,
+  messageBlockId: string | undefined,
+  calls: readonly { readonly id: string; readonly name?: string; readonly arguments?: unknown }[],
+): void {
+  if (messageBlockId === undefined || !calls.some((call) => call.id === '')) return;
+  const recorded = tracer
+    .blocks()
+    .filter((block) => block.sub_type === 'TOOL_CALL' && block.parent_block_id === messageBlockId);
+  calls.forEach((call, index) => {
+    const block = recorded[index];
+    if (call.id !== '' || block === undefined || block.sub_type !== 'TOOL_CALL') return;
+    if (block.payload.name !== call.name) return;
+    linkCall(tracer, block.payload.call_id, call.name, call.arguments);
+  });
+}
+
+/**
+ * Whether the call without an id (`""`) of the tool `name` with `args` already has its result in
+ * `tracer` (a guarded tool recorded it): a second recorder of the same run then records nothing,
+ * rather than answering the trace's next unanswered call.
+ * @internal
+ */
+export function answeredAbsentCall(
+  tracer: Tracer,
+  name: string | undefined,
+  args: unknown,
+): boolean {
+  if (name === undefined) return false;
+  const canonical = canonicalJson(args);
+  if (canonical === undefined) return false;
+  return ring.some(
+    (link) =>
+      link?.answered === true &&
+      link.callId !== '' &&
+      link.tracer === tracer &&
+      link.name === name &&
+      canonicalJson(link.arguments) === canonical,
+  );
 }

@@ -1,7 +1,7 @@
 import type { ModelCallHandle, ModelCallOutcome, ModelCallResponse } from '@tracewarden/core';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
 import { rawResponseOf } from '../messages/model-call-info.js';
-import { linkResponse, noteAnswer } from './conversation-links.js';
+import { linkRecordedIds, linkResponse, noteAnswer } from './conversation-links.js';
 import { handOverVerdicts } from './hand-over-verdicts.js';
 
 /** Answers already recorded, with the trace they went into: the same answer twice is a mistake. */
@@ -52,6 +52,7 @@ export function finishModelCall(
   linkResponse(handle.tracer, linkedMessage, response.toolCalls ?? []);
   const outcome = handle.finish(response);
   noteAnswer(handle.tracer, outcome.messageBlockId);
+  linkRecordedIds(handle.tracer, outcome.messageBlockId, response.toolCalls ?? []);
   handOverVerdicts(outcome);
   return outcome;
 }
