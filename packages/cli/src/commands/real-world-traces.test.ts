@@ -61,6 +61,15 @@ describe("Invariant Explorer's raw event lists ([{ metadata }, ...events])", () 
     expect(JSON.parse(convert.stdout)).toHaveLength(5);
   });
 
+  it('point at the lines of the file inside a { messages } object too', async () => {
+    const path = file(
+      'explorer-object.json',
+      JSON.stringify({ messages: [{ metadata: { id: 'run-9' } }, ...attacked] }, null, 2),
+    );
+    const check = await run(['check', '--recommended', path]);
+    expect(check.stdout).toContain('explorer-object.json:26: WARN run-9/2,2.content');
+  });
+
   it('are read as JSONL lines, one trace per line', async () => {
     const line = JSON.stringify([{ metadata: { id: 'run-8' } }, ...attacked]);
     const path = file(
