@@ -278,12 +278,29 @@ interface Target {
 
 // The first tool output before the call that carries a value (its pattern), or -1
 function firstOutputWith(store: EventStore, call: PolicyEvent, value: string): number {
-  const pattern = valuePattern(value);
-  for (const output of outputsBefore(store, call.position)) {
-    output.lower ??= output.texts.map((text) => text.toLowerCase());
-    if (output.lower.some((text) => pattern.test(text))) return output.position;
-  }
+  for (const output of outputsBefore(store, call.position))
+    if (carries(output, value)) return output.position;
   return -1;
+}
+
+// A piece of a value that every written form of it holds as is (an address, a link without
+// its scheme, an IBAN's first four characters, a phone number's last four digits): a text
+// without it cannot hold the value, and `includes` is much cheaper than the value's pattern
+function fragmentOf(value: string): string {
+  const { shape, canonical } = canonicalValue(value);
+  if (shape === 'account')
+    return /^[a-z]{2}\d{2}/.test(canonical) ? canonical.slice(0, 4) : canonical.slice(-4);
+  if (shape === 'url') return canonical.split('/')[0] ?? canonical;
+  return canonical;
+}
+
+// Whether an output carries a value in any form of it
+function carries(output: OutputFacts, value: string): boolean {
+  output.lower ??= output.texts.map((text) => text.toLowerCase());
+  const fragment = fragmentOf(value);
+  for (const text of output.lower)
+    if (text.includes(fragment) && valuePattern(value).test(text)) return true;
+  return false;
 }
 
 // the recommended policy's action threshold (its default)
@@ -340,9 +357,7 @@ function dataAsksForTarget(store: EventStore, call: PolicyEvent): boolean {
   for (const output of outputs) {
     // the request sentences of an output that carries one of the values (reading every
     // output's requests would cost a new 30 KB output its whole scan: bench/detection.bench.ts)
-    output.lower ??= output.texts.map((text) => text.toLowerCase());
-    const lower = output.lower;
-    if (!values.some((value) => lower.some((text) => valuePattern(value).test(text)))) continue;
+    if (!values.some((value) => carries(output, value))) continue;
     output.asked ??= output.texts.flatMap(requestedTargets);
     if (output.asked.length === 0) continue;
     own ??= values.map((value) => canonicalValue(value).canonical);
