@@ -10,7 +10,7 @@ import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
 import { findValueSources } from './find-value-sources.js';
-import { asksForKind, pointsElsewhere } from './user-targets.js';
+import { asksForKind, mayHoldValue, pointsElsewhere } from './user-targets.js';
 
 /** A kind of action with side effects. */
 export type ActionKind =
@@ -266,7 +266,13 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
     )
       requested = false;
   }
-  if (!requested) {
+  if (
+    !requested &&
+    mayHoldValue(
+      call,
+      texts.map((entry) => entry.text),
+    )
+  ) {
     // a value the user gave is the user's target: an address, link, account or file always; an
     // id or a name ("shipment KC-7730") only when the call's target did not come from a tool
     // output ("pay 6,400 EUR to <an IBAN from the data> for load KC-7730"; a user handle such

@@ -291,7 +291,32 @@ function fragmentOf(value: string): string {
   if (shape === 'account')
     return /^[a-z]{2}\d{2}/.test(canonical) ? canonical.slice(0, 4) : canonical.slice(-4);
   if (shape === 'url') return canonical.split('/')[0] ?? canonical;
+  // a text's spaces match any run of whitespace: its first word is kept as is
+  if (shape === 'text') return canonical.split(/\s+/)[0] ?? canonical;
   return canonical;
+}
+
+/**
+ * Whether a user's (lower-cased) texts may hold one of a call's argument values (a piece that
+ * every form of the value keeps is in them): when none can, the call's value sources need not
+ * be read for the user's values (`isUserRequested`; bench/detection.bench.ts).
+ * @param call - a tool-call event
+ * @param lowerTexts - the user's messages before it, lower-cased
+ * @internal
+ */
+export function mayHoldValue(call: PolicyEvent, lowerTexts: readonly string[]): boolean {
+  if (lowerTexts.length === 0) return false;
+  const fn = call.data.function as Record<string, unknown> | undefined;
+  for (const piece of textsOf(fn?.arguments, undefined)) {
+    const values = cachedValuesIn(piece.text).map((value) => value.value);
+    const whole = piece.text.trim();
+    if (whole.length >= 2 && whole.length <= 80 && !whole.includes('\n')) values.push(whole);
+    for (const value of values) {
+      const fragment = fragmentOf(value);
+      if (fragment !== '' && lowerTexts.some((text) => text.includes(fragment))) return true;
+    }
+  }
+  return false;
 }
 
 // Whether an output carries a value in any form of it
