@@ -128,3 +128,27 @@ describe('stats on the shapes parseTrace reads', () => {
     expect(stats.stdout).toContain('tool calls by tool\n  send_money  1\n');
   });
 });
+
+describe('stats on a trace the other commands refuse', () => {
+  it('leaves it out, says where, and exits 1 as view does', async () => {
+    const bad = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', function: { name: 'a', arguments: '{"x":' } }],
+      },
+    ];
+    const path = file(
+      'one-bad.jsonl',
+      `${JSON.stringify(attacked)}\n${JSON.stringify(bad)}\nnull\n`,
+    );
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toMatch(/^files {7}1\ntraces {6}1\nevents {6}4\ntool calls {2}1\n/);
+    expect(stats.stderr).toContain(
+      'one-bad.jsonl:2: trace #1: Tool call arguments at 1.tool_calls.0.function.arguments',
+    );
+    expect(stats.stderr).toContain('one-bad.jsonl:3: trace #2: A trace must be');
+    expect(stats.code).toBe(1);
+  });
+});

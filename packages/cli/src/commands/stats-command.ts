@@ -1,3 +1,4 @@
+import { safeParseTrace } from '@tracewarden/core';
 import type { Command } from 'commander';
 import { exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
@@ -160,8 +161,8 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
  * @param context - outputs, environment, signal
  * @param files - the files
  * @param options - input format, JSON output
- * @returns the exit code (0; 1 when parts of a file could not be read, or blocks of an unknown
- *   sub type were left out; 130 interrupted)
+ * @returns the exit code (0; 1 when parts of a file could not be read, a chat-event trace is
+ *   invalid (it is left out), or blocks of an unknown sub type were left out; 130 interrupted)
  * @example
  * ```ts
  * await statsFiles(context, ['run.jsonl'], { json: true });
@@ -181,9 +182,20 @@ export async function statsFiles(
     stats.addFile();
     const result = await readEachItem(context, file, options, (item) => {
       switch (item.type) {
-        case 'trace':
-          stats.addTrace(item.value);
+        case 'trace': {
+          // a trace the other commands refuse is left out and reported here too (as `view` does)
+          const parsed = safeParseTrace(item.value);
+          if (!parsed.success) {
+            unreadable++;
+            const line = item.lineOfEvent(Number.parseInt(String(parsed.error.details.path), 10));
+            context.err(
+              `${context.errorPalette.yellow('skipped')} ${file}${(line ?? item.line) === undefined ? '' : `:${line ?? item.line}`}: trace ${item.label}: ${parsed.error.message}\n`,
+            );
+            break;
+          }
+          stats.addTrace(parsed.trace);
           break;
+        }
         case 'block': {
           const unknown = unknownSubTypeOf(item.value);
           if (unknown !== undefined)
