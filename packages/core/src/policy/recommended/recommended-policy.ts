@@ -196,8 +196,8 @@ raise "tool output contains a prompt injection" if:
  * (`checkToolCall`, monitors, `wrapOpenAI` and the AI SDK and LangChain adapters' `policy`
  * option, `tracewarden check --recommended`). It blocks the attacker's action before it runs and
  * reports the injected content at lower severity; see {@link recommendedPolicyText} for the rules.
- * Offline and deterministic; under a millisecond per proposed call on a 100-message trace whose
- * outputs were seen before, a few milliseconds when one of them is a new 30 KB output.
+ * Offline and deterministic; one to two milliseconds per proposed call on a 100-message trace
+ * whose outputs were seen before, a few more when one of them is a new 30 KB output.
  *
  * @param options - thresholds, the content rule's action, a replacement classifier
  * @returns the compiled {@link Policy}
