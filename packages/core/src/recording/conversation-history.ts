@@ -5,6 +5,7 @@ import {
   hashPair,
   messageStep,
   plainText,
+  responseHashPair,
   rootChainKey,
 } from './message-fingerprint.js';
 import { normalizeContent } from './normalize-content.js';
@@ -169,12 +170,18 @@ function recordInputMessage(
     if (
       calls !== undefined &&
       calls.length > 0 &&
-      (message.content === null ||
-        message.content === undefined ||
-        plainText(message.content) === '') &&
       calls.every((call) => isRecordedCall(tracer, state, call, answeredHere))
-    )
-      return undefined;
+    ) {
+      const text =
+        message.content === null || message.content === undefined ? '' : plainText(message.content);
+      if (text === '') return undefined;
+      // The Responses API re-sends items, not messages: a recorded response left with its text
+      // alone (every call refused) followed by the next response's calls reads as one turn.
+      if (text !== undefined) {
+        const [t1, t2] = responseHashPair(text, []);
+        if (state.responses.has(t1, t2)) return undefined;
+      }
+    }
     const block = core.safely(() =>
       tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }),
     );

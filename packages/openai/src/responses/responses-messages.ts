@@ -47,13 +47,16 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
     return messages;
   }
   if (!Array.isArray(input)) return messages;
+  // One response's items come as reasoning, then a message, then function calls: a reasoning
+  // item or a message starts the next response's assistant message (a response whose calls were
+  // all refused leaves no function_call_output between it and the next one); function calls
+  // join the message they follow.
   let group: NeutralMessage | undefined;
-  let groupOpen = false;
   for (const item of input as Item[]) {
     if (typeof item !== 'object' || item === null) continue;
     const type = item.type;
     if (type === 'reasoning') {
-      groupOpen = true;
+      group = undefined;
       continue;
     }
     if (type === 'function_call') {
@@ -62,17 +65,15 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
         type: 'function' as const,
         function: { name: String(item.name), arguments: String(item.arguments ?? '') },
       };
-      if (group !== undefined && groupOpen) (group.tool_calls ??= []).push(call);
+      if (group !== undefined) (group.tool_calls ??= []).push(call);
       else {
         group = { role: 'assistant', content: null, tool_calls: [call] };
         messages.push(group);
-        groupOpen = true;
       }
       continue;
     }
+    group = undefined;
     if (type === 'function_call_output') {
-      groupOpen = false;
-      group = undefined;
       const output = item.output;
       messages.push({
         role: 'tool',
@@ -83,24 +84,11 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
     }
     if ((type === 'message' || type === undefined) && typeof item.role === 'string') {
       if (item.role === 'assistant') {
-        const text = textOfParts(item.content) ?? null;
-        if (group !== undefined && groupOpen && group.tool_calls === undefined) {
-          group.content = group.content == null ? text : `${String(group.content)}${text ?? ''}`;
-        } else {
-          group = { role: 'assistant', content: text };
-          messages.push(group);
-          groupOpen = true;
-        }
-        continue;
-      }
-      groupOpen = false;
-      group = undefined;
-      messages.push({ role: item.role, content: outputContent(item.content) ?? null });
-      continue;
+        group = { role: 'assistant', content: textOfParts(item.content) ?? null };
+        messages.push(group);
+      } else messages.push({ role: item.role, content: outputContent(item.content) ?? null });
     }
     // Other items (item references, built-in tool calls): not conversation messages.
-    groupOpen = false;
-    group = undefined;
   }
   return messages;
 }
