@@ -1,3 +1,4 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createTracer, guard, parsePolicy, type Tracer, validateBlocks } from '@tracewarden/core';
 import { comparableTrace } from '@tracewarden/core/testing';
@@ -32,6 +33,8 @@ interface Variant {
   refuse?: boolean;
   /** Every call id is `""`, as Gemini-backed agents send them. */
   emptyIds?: boolean;
+  /** The model is `@ai-sdk/openai`'s Responses API model (items, reasoning summaries). */
+  responses?: boolean;
 }
 
 const noNotes = parsePolicy(`
@@ -174,12 +177,15 @@ function expectRecordedAsRead(tracer: Tracer, messages: ChatCompletionMessagePar
 async function viaAiSdk(story: Conversation, variant: Variant): Promise<Tracer> {
   await using server = await startScriptedServer({ turns: [...story.turns] });
   const tracer = createTracer();
-  const provider = createOpenAICompatible({
-    name: 'scripted',
-    baseURL: server.url,
-    apiKey: 'test',
-    includeUsage: true,
-  });
+  const provider =
+    variant.responses === true
+      ? createOpenAI({ baseURL: server.url, apiKey: 'test' }).responses
+      : createOpenAICompatible({
+          name: 'scripted',
+          baseURL: server.url,
+          apiKey: 'test',
+          includeUsage: true,
+        });
   let tools: ToolSet = Object.fromEntries(
     story.tools.map(({ name, description, parameters }) => [
       name,
@@ -272,9 +278,12 @@ describe('any conversation, one trace: wrapOpenAI and the AI SDK adapter (proper
     { stream: false, guarded: false, telemetry: false, emptyIds: true },
     { stream: true, guarded: true, telemetry: false, emptyIds: true },
     { stream: false, guarded: false, telemetry: true, emptyIds: true },
+    { stream: false, guarded: false, telemetry: false, responses: true },
+    { stream: true, guarded: true, telemetry: false, responses: true },
+    { stream: true, guarded: false, telemetry: true, responses: true, refuse: true },
   ];
   for (const variant of variants) {
-    const label = `${variant.telemetry ? 'telemetry' : 'middleware'}${variant.guarded ? ' + guardTools' : ''}${variant.stream ? ', streamed' : ''}${variant.refuse ? ', policy refusing record_note' : ''}${variant.emptyIds ? ', empty call ids' : ''}`;
+    const label = `${variant.telemetry ? 'telemetry' : 'middleware'}${variant.guarded ? ' + guardTools' : ''}${variant.stream ? ', streamed' : ''}${variant.refuse ? ', policy refusing record_note' : ''}${variant.emptyIds ? ', empty call ids' : ''}${variant.responses ? ', Responses API model' : ''}`;
     it(`${label}: the same stitched trace as wrapOpenAI for random texts, reasoning, parallel calls and tool outputs`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.integer(), async (seed) => {
