@@ -62,6 +62,7 @@ for (const split of [
   'blind-4',
   'blind-5',
   'blind-6',
+  'blind-7',
 ] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
