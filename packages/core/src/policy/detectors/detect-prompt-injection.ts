@@ -15,7 +15,34 @@ export interface PromptInjectionFinding {
   signals: string[];
 }
 
-const MAX_TEXT = 200_000;
+/**
+ * Texts are read in pieces of at most this many characters, each cut at a line end where one
+ * is near, so no single pass holds a huge text's distinct sentences; every piece is read (an
+ * injection after 200 KB of padding is still found).
+ */
+const PIECE = 200_000;
+
+/** The sentences of the whole text, read piece by piece, with offsets into `text`. */
+function sentencesOf(text: string): Sentence[] {
+  if (text.length <= PIECE) return sentenceSignals(text);
+  const out: Sentence[] = [];
+  let from = 0;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + PIECE);
+    if (to < text.length) {
+      // at the last line end of the piece's second half, else where the piece ends
+      const lineEnd = text.lastIndexOf('\n', to - 1);
+      if (lineEnd > from + PIECE / 2) to = lineEnd + 1;
+    }
+    for (const sentence of sentenceSignals(text.slice(from, to))) {
+      sentence.start += from;
+      sentence.end += from;
+      out.push(sentence);
+    }
+    from = to;
+  }
+  return out;
+}
 
 /** A text's sentences with their signals, and its finding. */
 interface Analysis {
@@ -36,9 +63,8 @@ const NOTHING: PromptInjectionFinding = Object.freeze({ score: 0, start: 0, end:
 const flatten = /^/;
 
 function analyse(text: string): Analysis {
-  const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
-  flatten.test(input);
-  const sentences = sentenceSignals(input);
+  flatten.test(text);
+  const sentences = sentencesOf(text);
   const best = bestWindow(sentences);
   if (best.mask === 0) return { sentences, finding: { ...NOTHING, signals: [] } };
   const score = scoreOf(best.z);
@@ -108,8 +134,7 @@ export function findRequestSentences(text: string): [number, number][] {
   if (typeof text !== 'string' || text === '') return [];
   const analysis = analysed(text);
   if (analysis.requests !== undefined) return analysis.requests;
-  const input = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
-  analysis.requests = requestSentences(input, analysis.sentences);
+  analysis.requests = requestSentences(text, analysis.sentences);
   return analysis.requests;
 }
 
