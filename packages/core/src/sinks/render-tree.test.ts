@@ -253,4 +253,12 @@ describe('renderTree', () => {
       renderTree({ trace_id: 'tr_x', messages: [], orphans: { tool_calls: [], tool_results: [] } }),
     ).toBe('trace tr_x (empty)');
   });
+
+  it("shows a model's refusal in place of absent content", () => {
+    const tracer = createTracer({ ids: createSequentialIds(), clock });
+    tracer.logMessage({ role: 'assistant', content: null, refusal: 'I cannot help with that.' });
+    expect(renderTree(tracer.stitched()).split('\n')[1]).toBe(
+      '└─ assistant: (refused) I cannot help with that.',
+    );
+  });
 });

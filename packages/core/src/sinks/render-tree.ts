@@ -129,7 +129,7 @@ function messageNode(message: StitchedMessage, context: Context): Node {
   const line: Line = {
     label,
     painted: paint(roleColor + ansi.bold, label),
-    value: contentText(block.payload.content),
+    value: contentText(block.payload.content, (block.payload as { refusal?: unknown }).refusal),
     ...withHighlights(block, context),
   };
   if (block.payload.content === null || block.payload.content === undefined)
@@ -212,8 +212,10 @@ function resultNode(result: ToolResultBlock, context: Context, orphan: boolean):
   };
 }
 
-function contentText(content: unknown): string {
-  if (content === null || content === undefined) return '(no content)';
+/** A message's text: its content, else the model's refusal (`refusal`), else `(no content)`. */
+function contentText(content: unknown, refusal?: unknown): string {
+  if (content === null || content === undefined)
+    return typeof refusal === 'string' && refusal !== '' ? `(refused) ${refusal}` : '(no content)';
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
