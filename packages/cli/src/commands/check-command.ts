@@ -417,7 +417,7 @@ Policy example (policy.gr):
   raise "email sent outside the company" if:
       (call: ToolCall)
       call is tool:send_email
-      not match(r".*@example\\.com", call.function.arguments.to)`,
+      not match(r".*@example\\.com$", call.function.arguments.to)`,
     )
     .action(async (files: string[], options: CheckOptions) => {
       context.exitCode = await checkFiles(context, files, options);

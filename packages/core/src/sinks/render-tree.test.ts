@@ -254,6 +254,19 @@ describe('renderTree', () => {
     ).toBe('trace tr_x (empty)');
   });
 
+  it('says a call was blocked by the policy, before its violations', () => {
+    const tracer = createTracer({ ids: createSequentialIds(), clock });
+    tracer.logMessage({ role: 'assistant', content: null });
+    tracer.logAct({
+      parent_block_id: lastMessageOf(tracer),
+      payload: { call_id: 'c1', name: 'send_email', arguments: {} },
+      metadata: { policy: 'block', violations: [{ message: 'no mail' }] },
+    });
+    expect(renderTree(tracer.stitched()).split('\n')[2]).toBe(
+      '   └─ call send_email({})  [blocked by policy · ⚠ 1 violation: no mail]',
+    );
+  });
+
   it("shows a model's refusal in place of absent content", () => {
     const tracer = createTracer({ ids: createSequentialIds(), clock });
     tracer.logMessage({ role: 'assistant', content: null, refusal: 'I cannot help with that.' });

@@ -337,6 +337,8 @@ function metadataHighlights(metadata: Record<string, unknown>): Highlight[] {
   if (guard !== undefined && guard !== null && !(Array.isArray(guard) && guard.length === 0)) {
     parts.push({ text: `guard ${summarize(guard, decisionText)}`, color: ansi.magenta });
   }
+  // a call the policy stopped before it ran (a refused one's result says so too)
+  if (metadata.policy === 'block') parts.push({ text: 'blocked by policy', color: ansi.red });
   const violations = metadata.violations;
   if (Array.isArray(violations) && violations.length > 0) {
     const count = `${violations.length} violation${violations.length === 1 ? '' : 's'}`;
