@@ -1,7 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createTracer, guard, parsePolicy, type Tracer, validateBlocks } from '@tracewarden/core';
-import { comparableTrace } from '@tracewarden/core/testing';
+import { comparableTrace, parsedOutput } from '@tracewarden/core/testing';
 import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
 import {
   type RandomConversation,
@@ -136,23 +136,13 @@ async function viaOpenAI(story: Conversation, variant: Variant): Promise<Tracer>
   return tracer;
 }
 
-/** JSON text parsed, other values as they are. */
-function parsed(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
 /**
  * Each TOOL_RESULT holds what the model read for its call: the tool message sent back, or, for a
  * call the policy refused (removed from the answer), the refusal appended to the assistant text.
  */
 function expectRecordedAsRead(tracer: Tracer, messages: ChatCompletionMessageParam[]): void {
   const read = messages.flatMap((message) =>
-    message.role === 'tool' ? [[message.tool_call_id, parsed(message.content)]] : [],
+    message.role === 'tool' ? [[message.tool_call_id, parsedOutput(message.content)]] : [],
   );
   const said = messages
     .flatMap((message) =>
@@ -164,7 +154,7 @@ function expectRecordedAsRead(tracer: Tracer, messages: ChatCompletionMessagePar
     if (block.sub_type !== 'TOOL_RESULT') continue;
     if ((block.metadata as { refused?: unknown }).refused === true)
       expect(said).toContain(block.payload.output);
-    else recorded.push([block.payload.call_id, parsed(block.payload.output)]);
+    else recorded.push([block.payload.call_id, parsedOutput(block.payload.output)]);
   }
   // parallel calls finish in any order; calls without ids ("") are recorded under ids of their own
   if (read.some(([id]) => id === '')) {
@@ -255,11 +245,11 @@ function expectSound(tracer: Tracer, story: Conversation): void {
       let expected: unknown;
       try {
         const value = story.run(call.arguments as Record<string, unknown>);
-        expected = parsed(typeof value === 'string' ? value : JSON.stringify(value));
+        expected = parsedOutput(typeof value === 'string' ? value : JSON.stringify(value));
       } catch (error) {
         expected = `Error: ${(error as Error).message}`;
       }
-      expect(parsed(result.output)).toEqual(expected);
+      expect(parsedOutput(result.output)).toEqual(expected);
     }
 }
 

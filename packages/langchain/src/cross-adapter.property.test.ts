@@ -1,6 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { createTracer, parsePolicy, type Tracer, validateBlocks } from '@tracewarden/core';
-import { comparableTrace } from '@tracewarden/core/testing';
+import { comparableTrace, parsedOutput } from '@tracewarden/core/testing';
 import { executeToolCalls, wrapOpenAI } from '@tracewarden/openai';
 import {
   type RandomConversation,
@@ -12,16 +12,6 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { type Attachment, runAgent } from './__fixtures__/agent-harness.js';
-
-/** JSON text parsed, other values as they are. */
-function parsed(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
 
 /**
  * A message's content as text: LangChain takes a tool's empty list for empty content (a list of
@@ -38,7 +28,7 @@ function recordedOutputs(tracer: Tracer): Record<string, unknown> {
       .blocks()
       .flatMap((block) =>
         block.sub_type === 'TOOL_RESULT'
-          ? [[block.payload.call_id, parsed(textOf(block.payload.output))]]
+          ? [[block.payload.call_id, parsedOutput(textOf(block.payload.output))]]
           : [],
       ),
   );
@@ -153,7 +143,7 @@ function comparable(tracer: Tracer, variant: Variant) {
 
 /** An output as compared: JSON text parsed, an empty list as the empty text LangChain sends. */
 function shown(output: unknown): unknown {
-  const value = parsed(textOf(output));
+  const value = parsedOutput(textOf(output));
   return Array.isArray(value) && value.length === 0 ? '' : value;
 }
 
@@ -213,7 +203,7 @@ describe('any conversation, one trace: wrapOpenAI and the LangChain adapter (pro
               .filter((message) => message.getType() === 'tool')
               .map((message) => [
                 (message as { tool_call_id?: string }).tool_call_id,
-                parsed(textOf(message.content)),
+                parsedOutput(textOf(message.content)),
               ]),
           );
           const recorded = recordedOutputs(run.tracer);

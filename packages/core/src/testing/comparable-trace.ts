@@ -29,8 +29,17 @@ export interface ComparableTrace {
   orphans: number;
 }
 
-/** JSON text parsed (a tool output recorded as the text the model read, or as the value). */
-function parsed(value: unknown): unknown {
+/**
+ * A tool output as compared across adapters: JSON text parsed, any other value as it is (a
+ * result is recorded as the text the model read, or as the tool's value).
+ * @param value - a TOOL_RESULT's `output`, or a tool message's content
+ * @returns the parsed value
+ * @example
+ * ```ts
+ * expect(parsedOutput('{"ok":true}')).toEqual({ ok: true });
+ * ```
+ */
+export function parsedOutput(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);
@@ -68,7 +77,7 @@ export function comparableTrace(trace: StitchedTrace): ComparableTrace {
             results: node.results.map((result) => {
               const resultMetadata = result.metadata as { status?: unknown; refused?: unknown };
               return {
-                output: parsed(result.payload.output),
+                output: parsedOutput(result.payload.output),
                 status: resultMetadata.status,
                 refused: resultMetadata.refused === true,
               };

@@ -14,6 +14,7 @@ export {
   type ComparableToolCall,
   type ComparableTrace,
   comparableTrace,
+  parsedOutput,
 } from './comparable-trace.js';
 export {
   createFakeModelCallHandle,
