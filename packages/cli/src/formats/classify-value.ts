@@ -19,7 +19,7 @@ export type InputFormat = (typeof inputFormats)[number];
  * - `dataset`: `{ traces: [...], metadata?, name? }`
  * - `dataset-header`: a JSONL dataset's metadata line (`{ metadata }` without events)
  * - `event`: one chat event (JSONL with one event per line: one trace)
- * - `block` / `blocks`: one block / an array of blocks
+ * - `block` / `blocks`: one block / an array of blocks, or the collector's `{ blocks }` body
  * - `entry` / `entries`: one `TraceEntry` / an array of them
  */
 export type ValueKind =
@@ -75,6 +75,11 @@ export function classifyValue(value: unknown): ValueKind | undefined {
   }
   if (!isObject(value)) return undefined;
   if (isBlockLike(value)) return 'block';
+  // the collector's bodies (seed 002): a batch `{ blocks }`, a page `{ blocks, next_cursor }`
+  if (Array.isArray(value.blocks)) {
+    const first: unknown = value.blocks[0];
+    if (first === undefined || (isObject(first) && isBlockLike(first))) return 'blocks';
+  }
   if (isEntryLike(value)) return 'entry';
   if (Array.isArray(value.traces)) return 'dataset';
   if (isTraceObject(value)) return 'trace';

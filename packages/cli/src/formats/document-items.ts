@@ -64,6 +64,10 @@ export async function* documentItems(
     const type = format === 'blocks' ? 'block' : 'entry';
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) yield located(type, value[i], String(i));
+    } else if (type === 'block' && isObject(value) && Array.isArray(value.blocks)) {
+      // the collector's batch or page body (`{ blocks, next_cursor }`)
+      const blocks = value.blocks;
+      for (let i = 0; i < blocks.length; i++) yield located(type, blocks[i], join('blocks', i));
     } else {
       yield located(type, value, '');
     }

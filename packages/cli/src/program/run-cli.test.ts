@@ -184,6 +184,20 @@ describe('view', () => {
     expect(result.stdout).not.toContain('\u001b[');
   });
 
+  it("reads the collector's bodies: a page of a trace's blocks and a batch", async () => {
+    const blocks = JSON.parse(readFileSync(fixture('blocks.json'), 'utf8')) as unknown[];
+    const page = join(temporary, 'page.json');
+    writeFileSync(page, JSON.stringify({ blocks, next_cursor: null }));
+    const viewed = await run(['view', page]);
+    expect(viewed.code).toBe(0);
+    expect(viewed.stdout).toBe((await run(['view', fixture('blocks.json')])).stdout);
+    const batch = join(temporary, 'batch.json');
+    writeFileSync(batch, JSON.stringify({ blocks }));
+    const validated = await run(['validate', batch]);
+    expect(validated.stdout).toMatch(/^ok: 1 file/);
+    expect(validated.code).toBe(0);
+  });
+
   it('colours only on a terminal, and never with NO_COLOR', async () => {
     expect((await run(['view', fixture('blocks.jsonl')], { tty: true })).stdout).toContain(
       '\u001b[',
