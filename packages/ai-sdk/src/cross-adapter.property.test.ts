@@ -47,17 +47,6 @@ function policyOptions(variant: Variant) {
   return variant.refuse === true ? { policy: noNotes, onPolicyViolation: 'refuse' as const } : {};
 }
 
-/**
- * The conversation's tool, finishing after 0-6 ms by its arguments: parallel calls of a turn
- * end in another order than they were proposed.
- */
-function outOfOrder(story: Conversation) {
-  return async (args: Record<string, unknown>): Promise<unknown> => {
-    await new Promise((resolve) => setTimeout(resolve, Math.abs(Number(args.count)) % 7));
-    return story.run(args);
-  };
-}
-
 /** The reference: `wrapOpenAI` and `executeToolCalls`. */
 async function viaOpenAI(story: Conversation, variant: Variant): Promise<Tracer> {
   const { stream, guarded } = variant;
@@ -76,10 +65,10 @@ async function viaOpenAI(story: Conversation, variant: Variant): Promise<Tracer>
     function: { name, description, parameters },
   }));
   const implementations = Object.fromEntries(
-    story.tools.map(({ name }) => {
-      const run = outOfOrder(story);
-      return [name, guarded ? guard(run, { name }) : run];
-    }),
+    story.tools.map(({ name }) => [
+      name,
+      guarded ? guard(story.runLater, { name }) : story.runLater,
+    ]),
   );
   for (let step = 0; step < story.turns.length; step++) {
     let message: OpenAI.Chat.Completions.ChatCompletionMessage;
@@ -182,7 +171,7 @@ async function viaAiSdk(story: Conversation, variant: Variant): Promise<Tracer> 
       tool({
         description,
         inputSchema: jsonSchema<Record<string, unknown>>(parameters as never),
-        execute: outOfOrder(story),
+        execute: story.runLater,
       }),
     ]),
   );

@@ -34,17 +34,6 @@ function recordedOutputs(tracer: Tracer): Record<string, unknown> {
   );
 }
 
-/**
- * The conversation's tool, finishing after 0-6 ms by its arguments: parallel calls of a turn
- * end in another order than they were proposed.
- */
-function outOfOrder(story: RandomConversation) {
-  return async (args: Record<string, unknown>): Promise<unknown> => {
-    await new Promise((resolve) => setTimeout(resolve, Math.abs(Number(args.count)) % 7));
-    return story.run(args);
-  };
-}
-
 /** The reference: `wrapOpenAI` and `executeToolCalls`. */
 async function viaOpenAI(story: RandomConversation, variant: Variant): Promise<Tracer> {
   await using server = await startScriptedServer({ turns: [...story.turns] });
@@ -61,9 +50,7 @@ async function viaOpenAI(story: RandomConversation, variant: Variant): Promise<T
     type: 'function' as const,
     function: definition,
   }));
-  const implementations = Object.fromEntries(
-    story.tools.map(({ name }) => [name, outOfOrder(story)]),
-  );
+  const implementations = Object.fromEntries(story.tools.map(({ name }) => [name, story.runLater]));
   for (let step = 0; step < story.turns.length; step++) {
     const completion = await openai.chat.completions.create({
       model: 'gpt-4o-mini',
@@ -113,7 +100,7 @@ async function viaLangChain(
     model: 'gpt-4o-mini',
     system: story.system,
     prompt: story.user,
-    tools: story.tools.map((definition) => ({ ...definition, execute: outOfOrder(story) })),
+    tools: story.tools.map((definition) => ({ ...definition, execute: story.runLater })),
     options: { tracer, ...policyOptions(variant) },
     maxSteps: story.turns.length,
   });

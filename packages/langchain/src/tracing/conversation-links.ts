@@ -115,22 +115,35 @@ export function waitingCallOf(
   name: string | undefined,
   args: unknown,
 ): { callId: string; tracer: Tracer } | undefined {
+  const link = linkOf(tracer, name, args, false);
+  return link === undefined ? undefined : { callId: link.callId, tracer: link.tracer };
+}
+
+/**
+ * The oldest link of a call with an id (a call without one is found by the id its TOOL_CALL was
+ * recorded under, `linkRecordedIds`) for the tool `name` with `args`, answered or waiting as
+ * asked, in `tracer` when given.
+ */
+function linkOf(
+  tracer: Tracer | undefined,
+  name: string | undefined,
+  args: unknown,
+  answered: boolean,
+): CallLink | undefined {
   if (name === undefined || ring.length === 0) return undefined;
   const canonical = canonicalJson(args);
   if (canonical === undefined) return undefined;
   for (let i = 0; i < ring.length; i++) {
     const link = ring[(ringHead + i) % ring.length];
-    if (link === undefined) continue;
     if (
-      link.answered ||
-      // a call without an id is found by the id its TOOL_CALL was recorded under (linkRecordedIds)
+      link === undefined ||
+      link.answered !== answered ||
       link.callId === '' ||
       link.name !== name ||
       (tracer !== undefined && link.tracer !== tracer)
     )
       continue;
-    if (canonicalJson(link.arguments) === canonical)
-      return { callId: link.callId, tracer: link.tracer };
+    if (canonicalJson(link.arguments) === canonical) return link;
   }
   return undefined;
 }
@@ -303,15 +316,5 @@ export function answeredAbsentCall(
   name: string | undefined,
   args: unknown,
 ): boolean {
-  if (name === undefined) return false;
-  const canonical = canonicalJson(args);
-  if (canonical === undefined) return false;
-  return ring.some(
-    (link) =>
-      link?.answered === true &&
-      link.callId !== '' &&
-      link.tracer === tracer &&
-      link.name === name &&
-      canonicalJson(link.arguments) === canonical,
-  );
+  return linkOf(tracer, name, args, true) !== undefined;
 }

@@ -27,6 +27,11 @@ export interface RandomConversation {
    * `{ fail: message }`.
    */
   run(args: Record<string, unknown>): unknown;
+  /**
+   * {@link RandomConversation.run}, settling after 0-6 ms chosen by the call's `count`: the
+   * parallel calls of a turn finish in another order than they were proposed.
+   */
+  runLater(args: Record<string, unknown>): Promise<unknown>;
 }
 
 /** Options of {@link randomConversation}. */
@@ -104,6 +109,11 @@ const tools: RandomConversationTool[] = [
   { name: 'lookup', description: 'Looks a topic up.', parameters },
   { name: 'record_note', description: 'Records a note.', parameters },
 ];
+
+async function runLater(args: Record<string, unknown>): Promise<unknown> {
+  await new Promise((resolve) => setTimeout(resolve, Math.abs(Number(args.count)) % 7));
+  return run(args);
+}
 
 function run(args: Record<string, unknown>): unknown {
   const reply = args.reply as { fail?: unknown } | null;
@@ -198,5 +208,5 @@ export function randomConversation(
     ...(chance(0.3) ? { reasoning: text() } : {}),
     usage: { inputTokens: 60 + toolTurns * 20, outputTokens: 12 },
   });
-  return { seed, system: text(), user: text(), turns, tools, run };
+  return { seed, system: text(), user: text(), turns, tools, run, runLater };
 }
