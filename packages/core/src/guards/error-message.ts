@@ -4,9 +4,16 @@
 const unreadableError = '(a thrown value that could not be read)';
 
 /**
- * The message of a thrown value, as a guard records it (`exception`, an attempt's `error`):
- * an Error's `message`, else the value as a string. Never throws.
- * @internal
+ * The message of a thrown value, as tracewarden records it (a tool result's `exception`, an
+ * attempt's `error`, the `Error: <message>` an adapter sends the model for a failed tool): an
+ * Error's `message`, else the value as a string. Never throws, whatever the value's getters do.
+ * @param error - any thrown value
+ * @returns its message
+ * @example
+ * ```ts
+ * errorMessage(new Error('mail server down')); // 'mail server down'
+ * errorMessage(404); // '404'
+ * ```
  */
 export function errorMessage(error: unknown): string {
   try {

@@ -38,6 +38,7 @@ export {
   type HallucinationSignal,
   type ResultProfile,
 } from './create-hallucination-detector.js';
+export { errorMessage } from './error-message.js';
 export { errorType } from './error-type.js';
 export { guard } from './guard.js';
 export { GuardError, type GuardErrorCode, type GuardErrorOptions } from './guard-error.js';

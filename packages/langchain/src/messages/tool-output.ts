@@ -1,4 +1,9 @@
-import { errorType, type ToolCallStatus, ToolCallStatusSchema } from '@tracewarden/core';
+import {
+  errorMessage,
+  errorType,
+  type ToolCallStatus,
+  ToolCallStatusSchema,
+} from '@tracewarden/core';
 import { type LooseMessage, messageType, toolContentOf } from './messages-to-neutral.js';
 
 /** Whether a value is a LangChain `ToolMessage` (read by its fields, across package copies). @internal */
@@ -77,8 +82,8 @@ export function errorStatusOf(error: unknown): ToolCallStatus {
 
 /** `{ type, message, code? }` of an error, for a TOOL_RESULT's metadata. @internal */
 export function errorSummaryOf(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
-  const summary: Record<string, unknown> = { type: errorType(error), message: error.message };
+  const summary: Record<string, unknown> = { type: errorType(error), message: errorMessage(error) };
+  if (!(error instanceof Error)) return summary;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') summary.code = code;
   return summary;
@@ -86,7 +91,7 @@ export function errorSummaryOf(error: unknown): Record<string, unknown> {
 
 /** The text the model reads for a failed tool (as `executeToolCalls` reports it). @internal */
 export function errorOutputOf(error: unknown): string {
-  return `Error: ${error instanceof Error ? error.message : String(error)}`;
+  return `Error: ${errorMessage(error)}`;
 }
 
 /**

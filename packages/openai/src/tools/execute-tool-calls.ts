@@ -1,6 +1,7 @@
 import {
   checkOptionsWith,
   currentTracer,
+  errorMessage,
   errorType,
   optionChecks,
   recordResultUnderCall,
@@ -128,13 +129,9 @@ function toText(value: unknown, toolName: string): string {
   return text;
 }
 
-function errorMessageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** What the model reads for a tool that failed (a guarded tool's TOOL_RESULT records it too). */
 function errorText(error: unknown): string {
-  return `Error: ${errorMessageOf(error)}`;
+  return `Error: ${errorMessage(error)}`;
 }
 
 function parseArgs(call: ProposedCall): Record<string, unknown> {
@@ -259,7 +256,7 @@ export async function executeToolCalls(
         };
       } catch (error) {
         failure = error;
-        const message = errorMessageOf(error);
+        const message = errorMessage(error);
         output = errorText(error);
         metadata = {
           status: statusOf(error),
