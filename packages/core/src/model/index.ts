@@ -56,7 +56,13 @@ export {
   TraceSchema,
 } from './chat-events.js';
 export { createIdGenerator, createSequentialIds, createUlid, type IdGenerator } from './ids.js';
-export { parseTrace, type SafeParseTraceResult, safeParseTrace } from './parse-trace.js';
+export {
+  type LoneSurrogatesFound,
+  type ParseTraceOptions,
+  parseTrace,
+  type SafeParseTraceResult,
+  safeParseTrace,
+} from './parse-trace.js';
 export {
   CircuitState,
   CircuitStateSchema,

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
 import type { ChatEvent, Message } from './chat-events.js';
-import { parseTrace, safeParseTrace } from './parse-trace.js';
+import { type LoneSurrogatesFound, parseTrace, safeParseTrace } from './parse-trace.js';
+import { hasLoneSurrogate } from './replace-lone-surrogates.js';
 
 // The shapes real exports have beyond the seeds' own: OpenAI's legacy function calling,
 // Invariant Explorer's metadata element, numbered call ids, tool outputs kept as data.
@@ -248,6 +249,108 @@ describe('parseTrace on real exports', () => {
         const asData = parseTrace([call, { role: 'tool', content: value }]);
         const asText = parseTrace([call, { role: 'tool', content: JSON.stringify(value) }]);
         expect(asData).toStrictEqual(asText);
+      }),
+    );
+  });
+
+  it('reads a call without arguments (missing, null, "", "null", AgentDojo\'s args: null) as {}', () => {
+    const spellings: Record<string, unknown>[] = [
+      { name: 'now' },
+      { name: 'now', arguments: null },
+      { name: 'now', arguments: '' },
+      { name: 'now', arguments: ' \n' },
+      { name: 'now', arguments: 'null' },
+      { name: 'now', arguments: {} },
+    ];
+    for (const fn of spellings) {
+      const trace = parseTrace([
+        { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: fn }] },
+        { role: 'tool', tool_call_id: 'c', content: '12:00' },
+      ]);
+      expect(callsOf(trace[0])?.[0]?.function).toStrictEqual({ name: 'now', arguments: {} });
+    }
+    const agentDojo = parseTrace([
+      { role: 'assistant', tool_calls: [{ function: 'get_balance', args: null, id: 'b' }] },
+    ]);
+    expect(callsOf(agentDojo[0])?.[0]).toStrictEqual({
+      id: 'b',
+      type: 'function',
+      function: { name: 'get_balance', arguments: {} },
+    });
+  });
+
+  it('replaces lone surrogates (text cut mid-character) by U+FFFD everywhere, reporting each event', () => {
+    const cut = 'caf\u00e9 \ud83d'; // an emoji's first half, where a truncated export ends
+    const input = [
+      { role: 'user', content: `hi ${cut}` },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: '\ude00 ok \ud83d\ude00' }],
+        tool_calls: [
+          { id: 'c', function: { name: 'send', arguments: '{"body":"\\ud83d x","\\udc00":1}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c', content: { sent: cut } },
+      { role: 'assistant', content: 'a whole pair \ud83d\ude00 stays' },
+    ];
+    const before = structuredClone(input);
+    const found: LoneSurrogatesFound[] = [];
+    const trace = parseTrace(input, { onLoneSurrogates: (event) => found.push(event) });
+    expect(input).toStrictEqual(before);
+    expect(trace[0]?.content).toBe('hi caf\u00e9 \ufffd');
+    expect(trace[1]?.content).toStrictEqual([{ type: 'text', text: '\ufffd ok \ud83d\ude00' }]);
+    expect(callsOf(trace[1])?.[0]?.function.arguments).toStrictEqual({
+      body: '\ufffd x',
+      '\ufffd': 1,
+    });
+    expect(trace[2]?.content).toBe('{"sent":"caf\u00e9 \ufffd"}');
+    expect(trace[3]?.content).toBe('a whole pair \ud83d\ude00 stays');
+    expect(hasLoneSurrogate(trace)).toBe(false);
+    // the JSON-string arguments' surrogates are escapes, found when the arguments are parsed
+    expect(found).toStrictEqual([
+      { path: '0', count: 1 },
+      { path: '1', count: 3 },
+      { path: '2', count: 1 },
+    ]);
+    expect(parseTrace(trace)).toStrictEqual(trace);
+  });
+
+  it('leaves no lone surrogate in any trace, changing nothing else (property)', () => {
+    const piece = fc.constantFrom('a', ' ', '\u00e9', '\ud83d', '\ude00', '\ud83d\ude00', '\udbff');
+    const messy = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''));
+    const event = fc.oneof(
+      fc.record({ role: fc.constantFrom('user', 'system'), content: messy }),
+      fc.record({
+        role: fc.constant('assistant'),
+        content: fc.oneof(messy, fc.array(fc.record({ type: fc.constant('text'), text: messy }))),
+        tool_calls: fc.array(
+          fc.record({
+            id: messy,
+            function: fc.record({
+              name: messy,
+              arguments: fc.dictionary(messy, messy, { maxKeys: 2 }),
+            }),
+          }),
+          { maxLength: 2 },
+        ),
+      }),
+      fc.record({ role: fc.constant('tool'), content: messy, note: messy }),
+    );
+    const wellFormed = (value: unknown): unknown =>
+      JSON.parse(
+        JSON.stringify(value).replace(
+          /\\u(d[89ab][0-9a-f]{2})(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})/g,
+          '\\ufffd',
+        ),
+      );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 5 }), (events) => {
+        let count = 0;
+        const trace = parseTrace(events, { onLoneSurrogates: (found) => (count += found.count) });
+        expect(hasLoneSurrogate(trace)).toBe(false);
+        expect(trace).toStrictEqual(parseTrace(wellFormed(events)));
+        expect(count).toBe(hasLoneSurrogate(events) ? count : 0);
+        expect(count > 0).toBe(hasLoneSurrogate(events));
       }),
     );
   });

@@ -256,7 +256,7 @@ describe('parseTrace', () => {
       { role: 'user', content: 'x' },
       { role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: args } }] },
     ];
-    for (const args of ['{"a":', '[1,2]', '42', 'null', 7, ['a']]) {
+    for (const args of ['{"a":', '[1,2]', '42', '"text"', 7, ['a']]) {
       const error = failure(bad(args));
       expect(error.details.path).toBe('1.tool_calls.0.function.arguments');
       expect(error.message).toContain('1.tool_calls.0.function.arguments');

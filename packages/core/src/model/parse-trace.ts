@@ -1,12 +1,31 @@
 import { TraceError, TracewardenError } from '../errors/index.js';
 import type { ChatEvent, Content, Trace } from './chat-events.js';
 import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
+import { hasLoneSurrogate, replaceLoneSurrogates } from './replace-lone-surrogates.js';
 import { type CallTurn, firstUnansweredCall } from './unanswered-calls.js';
 
 /** Result of {@link safeParseTrace}: the normalised trace, or the error {@link parseTrace} would throw. */
 export type SafeParseTraceResult =
   | { success: true; trace: Trace }
   | { success: false; error: TraceError };
+
+/** Lone UTF-16 surrogates {@link parseTrace} replaced in one event. */
+export interface LoneSurrogatesFound {
+  /** The event's position in the input (as in error paths: `"3"`). */
+  path: string;
+  /** How many lone surrogates its strings and keys held, each now U+FFFD. */
+  count: number;
+}
+
+/** Options of {@link parseTrace} and {@link safeParseTrace}. */
+export interface ParseTraceOptions {
+  /**
+   * Called once per event in which lone UTF-16 surrogates (half of a character, as a truncated
+   * export leaves it) were replaced by U+FFFD, so that a caller can say so (the command line
+   * warns `LONE_SURROGATE`). Without it they are replaced all the same.
+   */
+  onLoneSurrogates?: ((found: LoneSurrogatesFound) => void) | undefined;
+}
 
 type JsonObject = Record<string, unknown>;
 
@@ -123,11 +142,12 @@ function toolOutputContent(value: unknown): unknown {
   return JSON.stringify(value) ?? value;
 }
 
-function normaliseArguments(value: unknown, path: string): JsonObject {
-  if (value === undefined) return {};
+// A call without arguments is spelt in many ways: no field, `null` (Python's None), `""`
+// (OpenAI's tools without parameters) or `"null"`; all are `{}` (decision 003).
+function normaliseArguments(value: unknown, path: string, found: { count: number }): JsonObject {
+  if (value === undefined || value === null) return {};
   if (isObject(value)) return { ...value };
   if (typeof value === 'string') {
-    // Some providers send "" for a call without arguments.
     if (value.trim() === '') return {};
     let parsed: unknown;
     try {
@@ -139,13 +159,15 @@ function normaliseArguments(value: unknown, path: string): JsonObject {
         error,
       );
     }
+    if (parsed === null) return {};
     if (!isObject(parsed)) {
       throw invalid(
         path,
         `Tool call arguments at ${path} must be a JSON object, got ${describe(parsed)}.`,
       );
     }
-    return parsed;
+    // JSON text spells half a character as an escape (`\ud83d`), which parsing brings back
+    return hasLoneSurrogate(parsed) ? (replaceLoneSurrogates(parsed, found) as JsonObject) : parsed;
   }
   throw invalid(
     path,
@@ -184,7 +206,7 @@ function collectCallIds(events: readonly unknown[]): Set<string> {
   return ids;
 }
 
-function normalise(input: unknown): Trace {
+function normalise(input: unknown, options: ParseTraceOptions): Trace {
   const events = eventsOf(input);
   const usedIds = collectCallIds(events);
   // Explorer's `{ metadata }` first event is not an event; error paths keep the input's positions
@@ -197,8 +219,11 @@ function normalise(input: unknown): Trace {
   let lastCallId: string | undefined;
 
   for (let i = skipped; i < events.length; i++) {
-    const event: unknown = events[i];
+    let event: unknown = events[i];
     const path = String(i);
+    // Blocks hold text a UTF-8 store can keep: half of a character becomes U+FFFD (decision 003)
+    const found = { count: 0 };
+    if (hasLoneSurrogate(event)) event = replaceLoneSurrogates(event, found);
     if (!isObject(event)) {
       throw invalid(path, `Event ${path} must be an object, got ${describe(event)}.`);
     }
@@ -277,7 +302,10 @@ function normalise(input: unknown): Trace {
           let fn = call.function;
           let agentDojoArgs = false;
           // AgentDojo's shape: `{ function: 'send_money', args: { ... }, id }`
-          if (typeof fn === 'string' && (call.args === undefined || isObject(call.args))) {
+          if (
+            typeof fn === 'string' &&
+            (call.args === undefined || call.args === null || isObject(call.args))
+          ) {
             fn = { name: fn, arguments: call.args ?? {} };
             agentDojoArgs = true;
           }
@@ -293,7 +321,7 @@ function normalise(input: unknown): Trace {
               `Tool call ${callPath} needs a string "function.name"; got ${describe(fn.name)}.`,
             );
           }
-          const args = normaliseArguments(fn.arguments, `${callPath}.function.arguments`);
+          const args = normaliseArguments(fn.arguments, `${callPath}.function.arguments`, found);
           const type = call.type;
           if (type !== undefined && type !== null && typeof type !== 'string') {
             throw invalid(
@@ -332,6 +360,7 @@ function normalise(input: unknown): Trace {
       }
     }
     trace[i - skipped] = out as ChatEvent;
+    if (found.count > 0) options.onLoneSurrogates?.({ path, count: found.count });
   }
   return trace;
 }
@@ -350,8 +379,9 @@ function normalise(input: unknown): Trace {
  *   `{ id, type: 'function', function: { name, arguments } }` (its other fields, such as
  *   `placeholder_args`, are kept), and a text part `{ type: 'text', content }` becomes
  *   `{ type: 'text', text }`; a run object's `messages` is the trace;
- * - tool-call `arguments` are always an object: a JSON string is parsed, `""` or a missing value
- *   becomes `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` (or with `""`) gets
+ * - tool-call `arguments` are always an object: a JSON string is parsed; a call without
+ *   arguments (`arguments` missing, `null`, `""` as OpenAI sends for a tool without parameters,
+ *   or `"null"`) gets `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` (or with `""`) gets
  *   `call_<eventIndex>_<callIndex>` (suffixed `_1`, `_2`, ... if that id is taken);
  * - image parts are `{ type: 'image', image_url: '<url>' }`: OpenAI's
  *   `{ type: 'image_url', image_url: { url, detail } }` and `{ type: 'image', image_url: { url } }`
@@ -367,6 +397,10 @@ function normalise(input: unknown): Trace {
  *   object, a number, a list of records: a tool's data as some exports keep it) becomes its JSON
  *   text, as `blocksToEvents` writes such an output;
  * - `tool_calls: null` is dropped;
+ * - a lone UTF-16 surrogate (half of a character, as a truncated export leaves it) in any string
+ *   or key becomes U+FFFD, the replacement character, as a UTF-8 decoder reads it: blocks must
+ *   be UTF-8 (seed 002), and a trace whose text is cut mid-character is still read whole;
+ *   `options.onLoneSurrogates` hears of each event where this happened;
  * - OpenAI's legacy function calling is read as tool calling: an assistant message's
  *   `function_call: { name, arguments }` (when it has no `tool_calls` of its own) becomes its one
  *   tool call (`type: 'function'`, a generated id), and a `role: 'function'` message after a call
@@ -377,6 +411,7 @@ function normalise(input: unknown): Trace {
  * Parsing a normalised trace again returns an equal trace.
  *
  * @param input - the trace, e.g. from `JSON.parse`
+ * @param options - a callback for replaced lone surrogates
  * @returns the normalised trace
  * @throws TraceError `VALIDATION` with `details.path` the address of the problem (e.g.
  *   `"1.tool_calls.0.function.arguments"`, by the event's position in the input) for wrong types
@@ -392,9 +427,9 @@ function normalise(input: unknown): Trace {
  * trace[2].tool_call_id; // 'call_1_0'
  * ```
  */
-export function parseTrace(input: unknown): Trace {
+export function parseTrace(input: unknown, options: ParseTraceOptions = {}): Trace {
   try {
-    return normalise(input);
+    return normalise(input, options);
   } catch (error) {
     if (TracewardenError.isInstance(error)) throw error;
     // RangeError (stack or string length) or a throwing getter: report it, never crash.
@@ -410,6 +445,7 @@ export function parseTrace(input: unknown): Trace {
  * Like {@link parseTrace}, but returns the error instead of throwing it.
  *
  * @param input - the trace, e.g. from `JSON.parse`
+ * @param options - as for {@link parseTrace}
  * @returns `{ success: true, trace }` or `{ success: false, error }` with a `VALIDATION` TraceError
  * @example
  * ```ts
@@ -417,9 +453,12 @@ export function parseTrace(input: unknown): Trace {
  * if (!result.success) console.error(result.error.details.path, result.error.message);
  * ```
  */
-export function safeParseTrace(input: unknown): SafeParseTraceResult {
+export function safeParseTrace(
+  input: unknown,
+  options: ParseTraceOptions = {},
+): SafeParseTraceResult {
   try {
-    return { success: true, trace: parseTrace(input) };
+    return { success: true, trace: parseTrace(input, options) };
   } catch (error) {
     if (error instanceof TraceError) return { success: false, error };
     return {
