@@ -16,7 +16,8 @@ export type CorpusSplit =
   | 'blind-4'
   | 'blind-5'
   | 'blind-6'
-  | 'blind-7';
+  | 'blind-7'
+  | 'blind-8';
 
 /** One labelled run. */
 export interface CorpusRun {
