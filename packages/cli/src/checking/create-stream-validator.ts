@@ -14,6 +14,7 @@ import {
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
+import { collectLoneSurrogates, type LoneSurrogatesInTrace } from '../warnings/index.js';
 import { toProblem } from './to-problem.js';
 
 /** Options of {@link createStreamValidator}. */
@@ -30,6 +31,11 @@ export interface StreamValidatorOptions {
   onUnknownRole?:
     | ((role: string, at: { line: number | undefined; address: string }) => void)
     | undefined;
+  /**
+   * Each chat-event trace whose text held lone UTF-16 surrogates: valid, as `parseTrace` reads
+   * each as U+FFFD (and `convert` writes it so), but worth a `LONE_SURROGATE` warning.
+   */
+  onLoneSurrogates?: ((found: LoneSurrogatesInTrace) => void) | undefined;
   /** Byte limits (default: seed 002's, or the `LIMIT_*` environment variables). */
   limits?: Readonly<BlockLimits> | undefined;
   /**
@@ -237,8 +243,9 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
   function addTrace(item: TraceItem): void {
     counts.traces++;
     let trace: ReturnType<typeof parseTrace>;
+    const surrogates = collectLoneSurrogates();
     try {
-      trace = parseTrace(item.value);
+      trace = parseTrace(item.value, surrogates);
     } catch (error) {
       const path =
         isTraceErrorLike(error) && typeof error.details.path === 'string' ? error.details.path : '';
@@ -253,6 +260,14 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       return;
     }
     counts.events += trace.length;
+    if (surrogates.count > 0) {
+      options.onLoneSurrogates?.({
+        label: item.label,
+        line: item.lineOfEvent(surrogates.events[0] ?? 0) ?? item.line,
+        count: surrogates.count,
+        events: surrogates.events,
+      });
+    }
     if (options.onUnknownRole !== undefined) {
       for (const [index, event] of trace.entries()) {
         if (isKnownChatRole(event.role)) continue;

@@ -1,25 +1,32 @@
 import { resolve } from 'node:path';
 import { blocksToEvents } from '@tracewarden/core';
 import { type Command, Option } from 'commander';
+import { createStreamValidator, type StreamValidator } from '../checking/index.js';
 import { CliError, exitCodes } from '../errors/index.js';
-import type { InputFormat } from '../formats/index.js';
-import { createFileOutput, writeText } from '../output/index.js';
+import type { InputFormat, TraceItem } from '../formats/index.js';
+import { createFileOutput, formatProblem, writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
 import {
   formatOption,
+  limitsFrom,
   maxLineBytesOption,
   maxOpenTracesOption,
 } from '../program/shared-options.js';
 import {
   createBlockConverter,
   forEachTrace,
+  parentsFirst,
   splitTracesNote,
   type UnknownSubType,
 } from '../traces/index.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
-import { formatWarning } from '../warnings/index.js';
+import {
+  formatWarning,
+  type LoneSurrogatesInTrace,
+  loneSurrogateWarning,
+} from '../warnings/index.js';
 
 /** What `convert --to` produces. */
 export const convertTargets = ['events', 'blocks', 'jsonl'] as const;
@@ -45,6 +52,39 @@ async function openOutput(
   if (path === undefined || path === '-')
     return { output: context.io.stdout, close: async () => undefined };
   return createFileOutput(path);
+}
+
+/**
+ * What `convert` checks of each chat-event trace before writing it: the trace is refused, with
+ * the problems `validate` would print, when its blocks would not validate (a user message with
+ * no content, a message over the byte limit: seed 002 cuts nothing to fit), so that `convert`
+ * never writes what `validate` rejects; a trace whose text held halves of characters is written
+ * with U+FFFD for them, and a `LONE_SURROGATE` warning.
+ */
+function traceChecks(context: CommandContext) {
+  const limits = limitsFrom(context.env);
+  const validators = new Map<string, StreamValidator>();
+  return {
+    isValidTrace(item: TraceItem, file: string): boolean {
+      let validator = validators.get(file);
+      if (validator === undefined) {
+        validator = createStreamValidator({
+          file,
+          limits,
+          onProblem: (problem) => context.err(`${formatProblem(problem, context.errorPalette)}\n`),
+        });
+        validators.set(file, validator);
+      }
+      const before = validator.counts.problems;
+      validator.add(item);
+      return validator.counts.problems === before;
+    },
+    onLoneSurrogates(file: string, found: LoneSurrogatesInTrace): void {
+      context.err(
+        `${formatWarning(loneSurrogateWarning(found, file, 'written'), context.errorPalette)}\n`,
+      );
+    },
+  };
 }
 
 /**
@@ -81,6 +121,7 @@ export async function convertFile(
   }
   // a block of an unknown sub_type is left out, with one warning per value (as view and stats)
   const unknownSubTypes = createUnknownSubTypeTally();
+  const checks = traceChecks(context);
   const warnUnknownSubTypes = () => {
     for (const warning of unknownSubTypes.warnings())
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
@@ -96,6 +137,8 @@ export async function convertFile(
     try {
       const traceOptions = {
         ...options,
+        isValidTrace: checks.isValidTrace,
+        onLoneSurrogates: checks.onLoneSurrogates,
         onUnknownSubType: (at: string, found: UnknownSubType) =>
           unknownSubTypes.add(found.subType, {
             file: at,
@@ -132,6 +175,8 @@ export async function convertFile(
 
   let skipped = 0;
   const converter = createBlockConverter({
+    isValidTrace: (item) => checks.isValidTrace(item, file),
+    onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
     onSkip: (skip) => {
       skipped++;
       context.err(
@@ -150,7 +195,8 @@ export async function convertFile(
   let interrupted = false;
   try {
     const result = await readEachItem(context, file, options, async (item) => {
-      const blocks = converter.convert(item);
+      // an output may answer a call that comes after it: the call is written first
+      const blocks = parentsFirst(converter.convert(item));
       if (blocks.length === 0) return;
       let text = '';
       for (const block of blocks) {

@@ -18,7 +18,12 @@ import {
   maxLineBytesOption,
   maxOpenTracesOption,
 } from '../program/shared-options.js';
-import { createUnknownValueTally, formatWarning, type Warning } from '../warnings/index.js';
+import {
+  createUnknownValueTally,
+  formatWarning,
+  loneSurrogateWarning,
+  type Warning,
+} from '../warnings/index.js';
 
 /** Options of {@link validateFiles} (the `validate` command's flags). */
 export interface ValidateOptions {
@@ -37,7 +42,8 @@ export interface ValidateReport {
   problems: Problem[];
   /**
    * Things that are valid but most likely mistakes, one per distinct value: a chat event's
-   * unknown role (`UNKNOWN_ROLE`; kept and read as a user message). They do not change `ok`.
+   * unknown role (`UNKNOWN_ROLE`; kept and read as a user message); and one per trace whose text
+   * holds halves of characters (`LONE_SURROGATE`; each read as U+FFFD). They do not change `ok`.
    */
   warnings: Warning[];
 }
@@ -82,6 +88,7 @@ export async function validateFiles(
     consequence: ['read as a user message', 'each read as a user message'],
     known: knownChatRoles,
   });
+  const surrogateWarnings: Warning[] = [];
   let problemCount = 0;
   const pending: Promise<void>[] = [];
   for (const file of files) {
@@ -99,6 +106,8 @@ export async function validateFiles(
           else pending.push(context.out(`${formatProblem(problem, palette)}\n`));
         },
         onUnknownRole: (role, at) => unknownRoles.add(role, { file, ...at }),
+        onLoneSurrogates: (found) =>
+          surrogateWarnings.push(loneSurrogateWarning(found, file, 'read')),
       });
       validator.add(item);
       if (pending.length > 0) {
@@ -122,7 +131,7 @@ export async function validateFiles(
     }
   }
   report.ok = problemCount === 0 && !report.interrupted;
-  report.warnings = unknownRoles.warnings();
+  report.warnings = [...unknownRoles.warnings(), ...surrogateWarnings];
   const reopened = report.files.filter((file) => file.counts.reopenedTraces > 0);
   if (reopened.length > 0) {
     const count = reopened.reduce((sum, file) => sum + file.counts.reopenedTraces, 0);
@@ -187,7 +196,7 @@ Examples:
   $ tracewarden validate --json dataset.jsonl > report.json
   $ LIMIT_TOOL_RESULT_BYTES=4194304 tracewarden validate big-results.jsonl
 
-A chat event whose role is none of the known ones (system, developer, user, assistant, tool, ...) is valid and read as a user message, with one warning per such role (UNKNOWN_ROLE).
+A chat event whose role is none of the known ones (system, developer, user, assistant, tool, ...) is valid and read as a user message, with one warning per such role (UNKNOWN_ROLE). Text holding half of a character (a lone UTF-16 surrogate, where a truncated export cut it) is read as U+FFFD, with one warning per trace (LONE_SURROGATE).
 
 Exit codes: 0 every file is valid (warnings or not), 1 problems were found, 2 usage error, 130 interrupted.`,
     )

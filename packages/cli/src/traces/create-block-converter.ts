@@ -8,7 +8,8 @@ import {
   parseTrace,
   TraceEntrySchema,
 } from '@tracewarden/core';
-import type { InputItem } from '../formats/index.js';
+import type { InputItem, TraceItem } from '../formats/index.js';
+import { collectLoneSurrogates, type LoneSurrogatesInTrace } from '../warnings/index.js';
 import { blockAddress } from './block-address.js';
 import { normalizeBlock } from './normalize-block.js';
 import { unknownSubTypeOf } from './unknown-sub-type.js';
@@ -52,6 +53,16 @@ export interface BlockConverterOptions {
    * first entry). @default false
    */
   contentIds?: boolean;
+  /**
+   * Chat-event traces whose text held lone UTF-16 surrogates, which `parseTrace` read as U+FFFD
+   * (once per trace, to warn `LONE_SURROGATE`).
+   */
+  onLoneSurrogates?: ((found: LoneSurrogatesInTrace) => void) | undefined;
+  /**
+   * Whether a chat-event trace may be converted; one it refuses is left out, with an `onSkip`
+   * (`convert` refuses what `validate` would reject, having reported why). @default every one
+   */
+  isValidTrace?: ((item: TraceItem) => boolean) | undefined;
 }
 
 /** 26 hex digits of the SHA-256 of a value's JSON. */
@@ -137,13 +148,28 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
         }
         case 'trace': {
           let trace: ReturnType<typeof parseTrace>;
+          const surrogates = collectLoneSurrogates();
           try {
-            trace = parseTrace(item.value);
+            trace = parseTrace(item.value, surrogates);
           } catch (error) {
             return skip(
               item.line,
               `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}`,
             );
+          }
+          if (options.isValidTrace !== undefined && !options.isValidTrace(item)) {
+            return skip(
+              item.line,
+              `trace ${item.label}: not converted, as its blocks would not be valid (the problems above, as \`tracewarden validate\` reports them); a block is never cut to fit (seed 002)`,
+            );
+          }
+          if (surrogates.count > 0) {
+            options.onLoneSurrogates?.({
+              label: item.label,
+              line: item.lineOfEvent(surrogates.events[0] ?? 0) ?? item.line,
+              count: surrogates.count,
+              events: surrogates.events,
+            });
           }
           const unnamed = item.label.startsWith('#') && options.labelTraceIds !== true;
           if (options.contentIds === true) {

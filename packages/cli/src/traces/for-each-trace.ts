@@ -2,6 +2,7 @@ import type { Block } from '@tracewarden/core';
 import type { InputFormat, TraceItem } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
+import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import {
   type ConversionSkip,
   createBlockConverter,
@@ -55,6 +56,10 @@ export interface ForEachTraceOptions {
    * say so once per value); they count as skipped either way.
    */
   onUnknownSubType?: ((file: string, found: UnknownSubType) => void) | undefined;
+  /** Chat-event traces whose text held lone surrogates, read as U+FFFD (see `createBlockConverter`). */
+  onLoneSurrogates?: ((file: string, found: LoneSurrogatesInTrace) => void) | undefined;
+  /** Whether a chat-event trace may be converted (see `createBlockConverter`). @default every one */
+  isValidTrace?: ((item: TraceItem, file: string) => boolean) | undefined;
   /** Chat-event traces as read, instead of as blocks (for commands that use them directly). */
   onTraceItem?: ((item: TraceItem, file: string) => void | Promise<void>) | undefined;
 }
@@ -140,6 +145,10 @@ export async function forEachTrace(
         `${context.errorPalette.yellow('skipped')} ${currentFile}${skip.line === undefined ? '' : `:${skip.line}`}: ${skip.message}\n`,
       );
     },
+    onLoneSurrogates: (found) => options.onLoneSurrogates?.(currentFile, found),
+    ...(options.isValidTrace === undefined
+      ? {}
+      : { isValidTrace: (item: TraceItem) => options.isValidTrace?.(item, currentFile) ?? true }),
     ...(options.onUnknownSubType === undefined
       ? {}
       : {

@@ -12,4 +12,5 @@ export {
   type GroupedTrace,
 } from './for-each-trace.js';
 export { normalizeBlock } from './normalize-block.js';
+export { parentsFirst } from './parents-first.js';
 export { splitTracesNote } from './split-traces-note.js';

@@ -5,11 +5,14 @@ import type { Palette } from '../output/index.js';
  * place it occurs and how many records do.
  */
 export interface Warning {
-  /** `UNKNOWN_ROLE` (a chat event's role) or `UNKNOWN_SUB_TYPE` (a block's sub type). */
-  code: 'UNKNOWN_ROLE' | 'UNKNOWN_SUB_TYPE';
-  /** The unknown value as written, e.g. `asistant`. */
+  /**
+   * `UNKNOWN_ROLE` (a chat event's role), `UNKNOWN_SUB_TYPE` (a block's sub type) or
+   * `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as U+FFFD).
+   */
+  code: 'UNKNOWN_ROLE' | 'UNKNOWN_SUB_TYPE' | 'LONE_SURROGATE';
+  /** The unknown value as written, e.g. `asistant`; for `LONE_SURROGATE`, the trace's label. */
   value: string;
-  /** Records (events or blocks) that carry it. */
+  /** Records (events or blocks) that carry it; for `LONE_SURROGATE`, the surrogates replaced. */
   count: number;
   /** The file of its first occurrence, as given on the command line. */
   file: string;

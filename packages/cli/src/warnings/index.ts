@@ -5,3 +5,8 @@ export {
   type ValueLocation,
 } from './create-unknown-value-tally.js';
 export { formatWarning, type Warning } from './format-warning.js';
+export {
+  collectLoneSurrogates,
+  type LoneSurrogatesInTrace,
+  loneSurrogateWarning,
+} from './lone-surrogate-warning.js';

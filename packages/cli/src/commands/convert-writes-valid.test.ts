@@ -1,0 +1,212 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTrace } from '@tracewarden/core';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryIo } from '../program/create-memory-io.js';
+import { runCli } from '../program/run-cli.js';
+
+// `convert` never writes what `validate` rejects, and agrees with parseTrace on what a trace is.
+const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-convert-valid-'));
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
+
+let files = 0;
+function file(name: string, text: string): string {
+  const path = join(temporary, `${files++}-${name}`);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function run(argv: string[]) {
+  const io = createMemoryIo();
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText, stderr: io.stderrText };
+}
+
+const jsonl = (traces: unknown[]) => traces.map((trace) => `${JSON.stringify(trace)}\n`).join('');
+
+describe('convert, lone surrogates (text cut mid-character)', () => {
+  const cut = [
+    { role: 'user', content: 'Summarise: caf\u00e9 \ud83d' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c', function: { name: 'read', arguments: '{"q":"\\ud83d"}' } }],
+    },
+    { role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: '\udc00 ok' }] },
+  ];
+
+  it('writes them as U+FFFD with one warning per trace, and the output validates', async () => {
+    const input = file('cut.json', JSON.stringify(cut));
+    for (const to of ['jsonl', 'blocks', 'events']) {
+      const output = join(temporary, `cut.out.${to}`);
+      const convert = await run(['convert', input, '--to', to, '-o', output]);
+      expect(convert.code).toBe(0);
+      expect(convert.stderr).toBe(
+        `${input}:1: warning LONE_SURROGATE #0: 3 lone UTF-16 surrogates (half of a character, as where a truncated export cut the text) in events 0, 1, 2, written as U+FFFD (\u{FFFD})\n`,
+      );
+      const written = readFileSync(output, 'utf8');
+      expect(written).not.toMatch(/\\ud[89a-f]/i);
+      expect(written).toContain('caf\u00e9 \u{FFFD}');
+      const validate = await run(['validate', output]);
+      expect(validate.stdout).toMatch(/^ok: /);
+      expect(validate.code).toBe(0);
+    }
+  });
+
+  it('validate reads them as convert writes them: valid, with the same warning', async () => {
+    const input = file('cut.json', JSON.stringify(cut));
+    const validate = await run(['validate', input]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toContain('warning LONE_SURROGATE #0: 3 lone UTF-16 surrogates');
+    expect(validate.stdout).toContain('read as U+FFFD');
+    const json = JSON.parse((await run(['validate', '--json', input])).stdout);
+    expect(json.ok).toBe(true);
+    expect(json.warnings).toMatchObject([{ code: 'LONE_SURROGATE', value: '#0', count: 3 }]);
+  });
+});
+
+describe('convert refuses a trace validate would reject, and writes the others', () => {
+  it('names the trace and its problems, exits 1, and what it wrote validates', async () => {
+    const good = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ];
+    const input = file(
+      'some-bad.jsonl',
+      jsonl([
+        good,
+        [{ role: 'user', content: 'x'.repeat(70_000) }],
+        [{ role: 'user', content: '' }],
+      ]),
+    );
+    const output = join(temporary, 'some-bad.out.jsonl');
+    const convert = await run(['convert', input, '--to', 'jsonl', '-o', output]);
+    expect(convert.code).toBe(1);
+    expect(convert.stderr).toContain(
+      `${input}:2: PAYLOAD_TOO_LARGE #1/0: message content exceeds 64KB limit\n`,
+    );
+    expect(convert.stderr).toContain(`skipped ${input}:2: trace #1: not converted`);
+    expect(convert.stderr).toContain(
+      'payload.content must not be empty for a system or user message',
+    );
+    expect(convert.stderr).toContain(`skipped ${input}:3: trace #2: not converted`);
+    expect(readFileSync(output, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect((await run(['validate', output])).code).toBe(0);
+    const events = await run(['convert', input, '--to', 'events']);
+    expect(events.code).toBe(1);
+    expect(JSON.parse(events.stdout)).toStrictEqual(good);
+  });
+});
+
+describe('convert, calls without arguments', () => {
+  it('reads missing, null, "" and "null" arguments as {} as parseTrace does, and validates', async () => {
+    const trace = [
+      { role: 'user', content: 'What time is it, and the date?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'a', type: 'function', function: { name: 'now', arguments: null } },
+          { id: 'b', type: 'function', function: { name: 'today', arguments: '' } },
+          { id: 'c', type: 'function', function: { name: 'zone' } },
+          { id: 'd', type: 'function', function: { name: 'week', arguments: 'null' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'a', content: '12:00' },
+      { role: 'tool', tool_call_id: 'b', content: 'Monday' },
+      { role: 'tool', tool_call_id: 'c', content: 'UTC' },
+      { role: 'tool', tool_call_id: 'd', content: '48' },
+    ];
+    const input = file('no-arguments.json', JSON.stringify(trace));
+    expect((await run(['validate', input])).code).toBe(0);
+    const convert = await run(['convert', input, '--to', 'jsonl']);
+    expect(convert.code).toBe(0);
+    const calls = convert.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.map((block) => block.payload.arguments)).toStrictEqual([{}, {}, {}, {}]);
+    const back = await run(['convert', input, '--to', 'events']);
+    expect(JSON.parse(back.stdout)).toStrictEqual(parseTrace(trace));
+  });
+});
+
+// Real exports in every shape a property can reach: odd roles, empty and missing content, lone
+// surrogates, arguments in every spelling, outputs linked or not.
+const piece = fc.constantFrom('a', ' ', '\u00e9', '\ud83d', '\ude00', '\ud83d\ude00', '{');
+const messy = fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join(''));
+const args = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constant(''),
+  fc.constant('null'),
+  fc.dictionary(messy, messy, { maxKeys: 2 }),
+  fc.dictionary(messy, messy, { maxKeys: 2 }).map((value) => JSON.stringify(value)),
+);
+const content = fc.oneof(
+  messy,
+  fc.constant(null),
+  fc.array(fc.record({ type: fc.constant('text'), text: messy }), { maxLength: 2 }),
+);
+const event = fc.oneof(
+  fc.record({ role: fc.constantFrom('user', 'system', 'developer', 'critic'), content }),
+  fc.record(
+    {
+      role: fc.constant('assistant'),
+      content,
+      tool_calls: fc.array(
+        fc.record(
+          {
+            id: fc.constantFrom('c1', 'c2', ''),
+            function: fc.record({ name: fc.constantFrom('read', 'send'), arguments: args }),
+          },
+          { requiredKeys: ['function'] },
+        ),
+        { maxLength: 2 },
+      ),
+    },
+    { requiredKeys: ['role', 'content'] },
+  ),
+  fc.record(
+    { role: fc.constant('tool'), content, tool_call_id: fc.constantFrom('c1', 'c2', '') },
+    { requiredKeys: ['role'] },
+  ),
+);
+
+describe('convert then validate (property)', () => {
+  it('what convert writes always validates, and every trace is written or named', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(event, { maxLength: 5 }), { maxLength: 6 }),
+        async (traces) => {
+          const input = file('random.jsonl', jsonl(traces.filter((trace) => trace.length > 0)));
+          const count = traces.filter((trace) => trace.length > 0).length;
+          for (const to of ['jsonl', 'events']) {
+            const output = join(temporary, `random.out.${to}`);
+            const convert = await run(['convert', input, '--to', to, '-o', output]);
+            const refused = convert.stderr.match(/skipped .*: trace #\d+: not converted/g) ?? [];
+            expect(convert.code).toBe(refused.length > 0 ? 1 : 0);
+            const written = readFileSync(output, 'utf8');
+            if (to === 'jsonl') {
+              const ids = new Set(
+                written
+                  .split('\n')
+                  .filter((line) => line !== '')
+                  .map((line) => JSON.parse(line).trace_id),
+              );
+              expect(ids.size + refused.length).toBe(count);
+            }
+            if (written.trim() === '' || written.trim() === '[]') continue;
+            const validate = await run(['validate', output]);
+            expect(validate.stdout).toMatch(/^(?:.*warning.*\n)*ok: /);
+            expect(validate.code).toBe(0);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
