@@ -152,3 +152,60 @@ describe('stats on a trace the other commands refuse', () => {
     expect(stats.code).toBe(1);
   });
 });
+
+describe('view --trace #N (a trace by its place in the file)', () => {
+  const weather = [
+    { role: 'user', content: 'Weather?' },
+    { role: 'assistant', content: 'Sunny.' },
+  ];
+
+  it('selects the Nth trace of a block file, whatever its trace ids', async () => {
+    const events = file(
+      'two-traces.jsonl',
+      `${JSON.stringify(attacked)}\n${JSON.stringify(weather)}\n`,
+    );
+    const blocks = join(temporary, 'two-traces.blocks.jsonl');
+    expect((await run(['convert', events, '--to', 'jsonl', '-o', blocks])).code).toBe(0);
+    const second = await run(['view', blocks, '--trace', '#1']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('trace tr_000002\n');
+    expect(second.stdout).toContain('Sunny.');
+    expect(second.stdout).not.toContain('get_inbox');
+    const asJson = JSON.parse((await run(['view', blocks, '--trace', '#0', '--json'])).stdout);
+    expect(asJson.trace_id).toBe('tr_000001');
+    const missing = await run(['view', blocks, '--trace', '#2']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('its traces are: tr_000001, tr_000002 (or by place');
+  });
+
+  it('counts a trace once when its blocks are interleaved with another', async () => {
+    const blocks = (
+      await run([
+        'convert',
+        file('pair.jsonl', `${JSON.stringify(attacked)}\n${JSON.stringify(weather)}\n`),
+        '--to',
+        'jsonl',
+      ])
+    ).stdout
+      .trim()
+      .split('\n');
+    // blocks of the two traces alternate: tr_000001 first appears before tr_000002
+    const first = blocks.filter((line) => line.includes('"tr_000001"'));
+    const second = blocks.filter((line) => line.includes('"tr_000002"'));
+    const mixed: string[] = [];
+    for (let i = 0; i < Math.max(first.length, second.length); i++)
+      mixed.push(...[first[i], second[i]].filter((line): line is string => line !== undefined));
+    const path = file('interleaved.jsonl', `${mixed.join('\n')}\n`);
+    const view = await run(['view', path, '--trace', '#1', '--json']);
+    expect(JSON.parse(view.stdout).trace_id).toBe('tr_000002');
+  });
+
+  it('names a chat-event trace with a metadata id by its place too', async () => {
+    const path = file(
+      'named.jsonl',
+      `${JSON.stringify({ messages: attacked, metadata: { id: 'run-1' } })}\n${JSON.stringify({ messages: weather, metadata: { id: 'run-2' } })}\n`,
+    );
+    const view = await run(['view', path, '--trace', '#1']);
+    expect(view.stdout).toContain('trace run-2\n');
+  });
+});

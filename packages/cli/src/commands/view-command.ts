@@ -22,7 +22,7 @@ export interface ViewOptions {
   full?: boolean | undefined;
   /** Print the stitched JSON instead of the tree. */
   json?: boolean | undefined;
-  /** Only this trace (by trace id or label). */
+  /** Only this trace: by trace id, label (a metadata id), or place in the file (`#0` is the first). */
   trace?: string | undefined;
   /** Force colour on (`true`) or off (`false`); default: on a terminal without NO_COLOR. */
   color?: boolean | undefined;
@@ -93,7 +93,8 @@ export async function viewFile(
       only:
         wanted === undefined
           ? undefined
-          : (traceId, label) => traceId === wanted || label === wanted,
+          : (traceId, label, position) =>
+              traceId === wanted || label === wanted || wanted === `#${position}`,
     },
     (trace) => print(stitchBlocks(trace.blocks, { traceId: trace.traceId })),
   );
@@ -106,7 +107,7 @@ export async function viewFile(
     const known = result.labels.first.join(', ');
     throw new CliError({
       code: 'CLI_USAGE',
-      message: `${file} has no trace "${wanted}"; its traces are: ${known}${result.labels.more ? ', ...' : ''}`,
+      message: `${file} has no trace "${wanted}"; its traces are: ${known}${result.labels.more ? ', ...' : ''} (or by place in the file: #0 is the first)`,
     });
   }
   if (options.json === true) {
@@ -145,7 +146,10 @@ export function addViewCommand(program: Command, context: CommandContext): Comma
       '--json',
       'print the stitched JSON (seed 002 blocks.stitched shape) instead of the tree',
     )
-    .option('-t, --trace <id>', 'only the trace with this id (or label, e.g. #2)')
+    .option(
+      '-t, --trace <id>',
+      'only the trace with this id, or metadata id, or place in the file (#0 is the first, in any format)',
+    )
     .option('--color', 'colour the tree even when stdout is not a terminal')
     .option('--no-color', 'never colour the tree')
     .option(

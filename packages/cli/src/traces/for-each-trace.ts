@@ -46,9 +46,11 @@ export interface ForEachTraceOptions {
   maxOpenTraces?: number | undefined;
   /**
    * Keep only the traces this accepts, each whole until the end of its file (whatever the
-   * interleaving); every other block is dropped as it is read.
+   * interleaving); every other block is dropped as it is read. `position` is the trace's
+   * 0-based place among the file's traces (a chat-event trace's index, else the order in which
+   * trace ids first appear), so that `#2` names the third trace of any file.
    */
-  only?: ((traceId: string, label: string) => boolean) | undefined;
+  only?: ((traceId: string, label: string, position: number) => boolean) | undefined;
   /** Items that cannot be read or converted. @default a `skipped` line on stderr */
   onSkip?: ((file: string, skip: ConversionSkip) => void) | undefined;
   /**
@@ -173,6 +175,8 @@ export async function forEachTrace(
     let previousTraceId: string | undefined;
     // blocks held by the open traces (when a trace starts, all of them belong to earlier ones)
     let openBlocks = 0;
+    // with `only`: each trace id's place among the file's traces
+    const positions = new Map<string, number>();
     const finish = async (trace: OpenTrace) => {
       if (open.delete(trace.traceId)) openBlocks -= trace.blocks.length;
       if (last === trace) last = undefined;
@@ -222,7 +226,12 @@ export async function forEachTrace(
         if (options.only !== undefined) {
           trace = kept.get(traceId);
           if (trace === undefined) {
-            if (!options.only(traceId, label)) continue;
+            let position = positions.get(traceId);
+            if (position === undefined) {
+              position = item.type === 'trace' ? item.index : positions.size;
+              positions.set(traceId, position);
+            }
+            if (!options.only(traceId, label, position)) continue;
             trace = { traceId, label, line, blocks: [], lines: [], continued: false };
             kept.set(traceId, trace);
           }
