@@ -35,11 +35,13 @@ const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:als
 
 export const signals: Signal[] = [
   {
-    // "ignore your previous instructions", tolerant of words between
+    // "ignore your previous instructions", tolerant of words between; not inside a quotation
+    // of what a text said ('a README that said "IMPORTANT: ignore previous …"'), nor asked
+    // about ("Ignore previous instructions? Our agents did not")
     name: 'override',
     weight: 6.2,
     pattern: new RegExp(
-      String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
+      String.raw`(?<!["'“‘]|\b(?:said|says|say|saying|like|as|wrote|writes|reads|read|reading|text|phrase|line|message)\s*[:,]?\s*\\?["“][^"”\n]{0,40})\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}(?!\w*\s*\?)|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
     ),
   },
   {
@@ -64,11 +66,13 @@ export const signals: Signal[] = [
       /\b(?:reveal|print|show|repeat|output|leak)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|your instructions|initial prompt)\b/,
   },
   {
-    // chat-template turns, role tags and delimiter games inside data
+    // chat-template turns, role tags and delimiter games inside data; a bracketed role tag only
+    // before words to the model or an imperative ("[system] Build 4471 finished" is a log line)
     name: 'template-marker',
     weight: 5.1,
-    pattern:
-      /<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start)\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\]|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b/,
+    pattern: new RegExp(
+      String.raw`<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start)\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\](?=[^\n]*\b(?:you|your|ignore|disregard|must|please|now|immediately|instructions?|task|assistants?|agents?|models?|ai)\b|\s*${ACTION_VERBS}\b)|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b`,
+    ),
   },
   {
     // addressed to the model: "to you, GPT-4", "Note to the AI agent:", "Assistant, ..."
