@@ -222,6 +222,19 @@ function comparable(tracer: Tracer, variant: Variant) {
   return trace;
 }
 
+/**
+ * The recorded finish reason of each answer, in order: one vocabulary in every adapter
+ * (`normalizeFinishReason`), whatever the framework calls it (`tool-calls` in the AI SDK).
+ */
+function finishReasons(tracer: Tracer): unknown[] {
+  return tracer.blocks().flatMap((block) => {
+    const metadata = block.metadata as { status?: unknown; finish_reason?: unknown };
+    return block.sub_type === 'MESSAGE' && metadata.status !== undefined
+      ? [metadata.finish_reason]
+      : [];
+  });
+}
+
 function expectSound(tracer: Tracer, story: Conversation): void {
   expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
   const trace = comparableTrace(tracer.stitched());
@@ -272,6 +285,7 @@ describe('any conversation, one trace: wrapOpenAI and the AI SDK adapter (proper
           expectSound(reference, story);
           expectSound(run, story);
           expect(comparable(run, variant)).toEqual(comparable(reference, variant));
+          expect(finishReasons(run)).toEqual(finishReasons(reference));
         }),
         { numRuns: 30 },
       );

@@ -134,6 +134,19 @@ function shown(output: unknown): unknown {
   return Array.isArray(value) && value.length === 0 ? '' : value;
 }
 
+/**
+ * The recorded finish reason of each answer, in order: one vocabulary in every adapter
+ * (`normalizeFinishReason`), whatever the framework calls it (`tool-calls` in the AI SDK).
+ */
+function finishReasons(tracer: Tracer): unknown[] {
+  return tracer.blocks().flatMap((block) => {
+    const metadata = block.metadata as { status?: unknown; finish_reason?: unknown };
+    return block.sub_type === 'MESSAGE' && metadata.status !== undefined
+      ? [metadata.finish_reason]
+      : [];
+  });
+}
+
 function expectSound(tracer: Tracer, story: RandomConversation): void {
   expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
   const trace = comparableTrace(tracer.stitched());
@@ -207,6 +220,7 @@ describe('any conversation, one trace: wrapOpenAI and the LangChain adapter (pro
           // (calls without ids: each result's place is checked by expectSound above)
           if (variant.emptyIds !== true) expect(recorded).toEqual(read);
           expect(comparable(run.tracer, variant)).toEqual(comparable(reference, variant));
+          expect(finishReasons(run.tracer)).toEqual(finishReasons(reference));
         }),
         { numRuns: 20 },
       );

@@ -159,7 +159,9 @@ describe('tracewardenMiddleware with generateText / streamText (MockLanguageMode
         provider: 'mock-provider',
         model: 'mock-model-id',
         status: 'success',
-        finish_reason: 'tool-calls',
+        // one vocabulary in every adapter, the provider's own value beside it
+        finish_reason: 'tool_calls',
+        provider_finish_reason: 'tool_calls',
       });
       expect(first.usage).toMatchObject({ input_tokens: 10, output_tokens: 5 });
       // 6 uncached input tokens at $2/M + 4 cached + 5 output at $8/M

@@ -42,11 +42,21 @@ export function usageOf(usage: unknown): ModelUsage | undefined {
   };
 }
 
-/** The finish reason: the unified one (`stop`, `tool-calls`, ...), or a V2 string. @internal */
-export function finishReasonOf(reason: unknown): string | undefined {
-  if (typeof reason === 'string') return reason;
-  const unified = (reason as { unified?: unknown } | undefined)?.unified;
-  return typeof unified === 'string' ? unified : undefined;
+/**
+ * The finish reason: the unified one (`stop`, `tool-calls`, ...), or a V2 string, and the
+ * provider's own (`raw`) when the provider gave it; core records both (one vocabulary in
+ * `finish_reason`, the provider's in `provider_finish_reason`).
+ * @internal
+ */
+export function finishReasonOf(
+  reason: unknown,
+): Pick<ModelCallResponse, 'finishReason' | 'providerFinishReason'> {
+  if (typeof reason === 'string') return { finishReason: reason };
+  const { unified, raw } = (reason ?? {}) as { unified?: unknown; raw?: unknown };
+  const found: Pick<ModelCallResponse, 'finishReason' | 'providerFinishReason'> = {};
+  if (typeof unified === 'string') found.finishReason = unified;
+  if (typeof raw === 'string' && raw !== '') found.providerFinishReason = raw;
+  return found;
 }
 
 /**
@@ -97,7 +107,9 @@ export function generateResultToResponse(
 ): ModelCallResponse {
   const response = contentToResponse(result.content);
   response.usage = usageOf(result.usage);
-  response.finishReason = finishReasonOf(result.finishReason);
+  const { finishReason, providerFinishReason } = finishReasonOf(result.finishReason);
+  if (finishReason !== undefined) response.finishReason = finishReason;
+  if (providerFinishReason !== undefined) response.providerFinishReason = providerFinishReason;
   const meta = result.response;
   if (meta?.modelId !== undefined) response.model = meta.modelId;
   if (meta?.id !== undefined) response.responseId = meta.id;

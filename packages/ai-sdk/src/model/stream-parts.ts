@@ -101,7 +101,7 @@ export function classify(part: Part, state: StreamState): ModelCallDelta | undef
     }
     case 'finish':
       state.kind = 'finish';
-      return { usage: usageOf(part.usage), finishReason: finishReasonOf(part.finishReason) };
+      return { usage: usageOf(part.usage), ...finishReasonOf(part.finishReason) };
     default:
       return undefined;
   }

@@ -27,6 +27,7 @@ export {
   type StreamGateOptions,
   type StreamPartKind,
 } from './create-stream-gate.js';
+export { type FinishReason, normalizeFinishReason } from './normalize-finish-reason.js';
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
 export {
   canonicalJson,

@@ -13,6 +13,7 @@ import {
   parseArguments,
   responseHashPair,
 } from './message-fingerprint.js';
+import { normalizeFinishReason } from './normalize-finish-reason.js';
 import { guardStatuses, type RecorderCore } from './recorder-core.js';
 import { recordResponseBlocks, traceCallId } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
@@ -95,6 +96,7 @@ export class ModelCall implements ModelCallHandle {
   private slots: ToolCallSlot[] | undefined;
   private usage: ModelUsage | undefined;
   private finishReason: string | undefined;
+  private providerFinishReason: string | undefined;
   private responseModel: string | undefined;
   private responseId: string | undefined;
   private firstTokenAt: number | undefined;
@@ -308,6 +310,7 @@ export class ModelCall implements ModelCallHandle {
     }
     if (delta.usage) this.usage = delta.usage;
     if (delta.finishReason) this.finishReason = delta.finishReason;
+    if (delta.providerFinishReason) this.providerFinishReason = delta.providerFinishReason;
     if (delta.model) this.responseModel = delta.model;
     if (delta.responseId) this.responseId = delta.responseId;
     const liveChecks = this.liveChecks;
@@ -486,6 +489,12 @@ export class ModelCall implements ModelCallHandle {
     // the array the trace keeps: later attempts (if any) still land in it
     this.attempts ??= [];
     const attempts = this.attempts;
+    // the response's own reason over the stream's (the provider's kept only beside its own)
+    const finishReason = response?.finishReason ?? this.finishReason;
+    const providerFinishReason =
+      (response?.finishReason === undefined
+        ? this.providerFinishReason
+        : response.providerFinishReason) ?? finishReason;
     const metadata = responseMetadata(
       {
         provider: input.provider,
@@ -500,7 +509,8 @@ export class ModelCall implements ModelCallHandle {
         requestId: response?.requestId ?? lastRequestId(attempts),
         attempts,
         responseId: response?.responseId ?? this.responseId,
-        finishReason: response?.finishReason ?? this.finishReason,
+        finishReason: normalizeFinishReason(finishReason, output.calls.length > 0),
+        providerFinishReason,
         usage,
         cost,
       },

@@ -21,7 +21,10 @@ export interface ResponseMetadataFields {
   /** The array the trace keeps (attempts recorded later still land in it). */
   attempts: ModelCallAttempt[];
   responseId: string | undefined;
+  /** Normalised (`normalizeFinishReason`). */
   finishReason: string | undefined;
+  /** The provider's own value. */
+  providerFinishReason: string | undefined;
   usage: ModelUsage | undefined;
   cost: ModelCallCost | undefined;
 }
@@ -30,7 +33,7 @@ export interface ResponseMetadataFields {
  * A response MESSAGE's metadata: the adapter's own keys first (rare), then the recorder's over
  * them, always in the same order (`provider`, `api`, `model`, `request_model`, `status`,
  * `stream`, `latency_ms`, `time_to_first_token_ms`, `request_id`, `attempts`, then `response_id`,
- * `finish_reason`, `usage` and `cost` when known). The caller adds the rarer keys after these.
+ * `finish_reason`, `provider_finish_reason`, `usage` and `cost` when known). The caller adds the rarer keys after these.
  * @internal
  */
 export function responseMetadata(
@@ -50,6 +53,8 @@ export function responseMetadata(
   metadata.attempts = fields.attempts;
   if (fields.responseId !== undefined) metadata.response_id = fields.responseId;
   if (fields.finishReason !== undefined) metadata.finish_reason = fields.finishReason;
+  if (fields.providerFinishReason !== undefined)
+    metadata.provider_finish_reason = fields.providerFinishReason;
   if (fields.usage !== undefined) metadata.usage = usageMetadata(fields.usage);
   if (fields.cost !== undefined) metadata.cost = fields.cost;
   return metadata;

@@ -65,8 +65,17 @@ export interface ModelCallDelta {
   toolCalls?: ModelToolCallDelta[] | undefined;
   /** Usage, when the provider reports it (usually on the last chunk). */
   usage?: ModelUsage | undefined;
-  /** Why the model stopped. */
+  /**
+   * Why the model stopped, as the provider (or the framework) says it; recorded as
+   * `finish_reason` in one vocabulary (see `normalizeFinishReason`).
+   */
   finishReason?: string | undefined;
+  /**
+   * The provider's own finish reason, when `finishReason` is a framework's unified one (the AI
+   * SDK's `{ unified, raw }`); recorded as `provider_finish_reason`.
+   * @default finishReason
+   */
+  providerFinishReason?: string | undefined;
   /** The model that answered (may differ from the requested alias). */
   model?: string | undefined;
   /** The provider's response id. */
@@ -101,7 +110,17 @@ export interface ModelCallResponse {
   toolCalls?: ModelToolCall[] | undefined;
   usage?: ModelUsage | undefined;
   model?: string | undefined;
+  /**
+   * Why the model stopped, as the provider (or the framework) says it; recorded as
+   * `finish_reason` in one vocabulary (see `normalizeFinishReason`).
+   */
   finishReason?: string | undefined;
+  /**
+   * The provider's own finish reason, when `finishReason` is a framework's unified one (the AI
+   * SDK's `{ unified, raw }`); recorded as `provider_finish_reason`.
+   * @default finishReason
+   */
+  providerFinishReason?: string | undefined;
   responseId?: string | undefined;
   /** The provider's request id (`x-request-id`). */
   requestId?: string | null | undefined;

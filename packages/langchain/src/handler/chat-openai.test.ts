@@ -109,9 +109,16 @@ describe('ChatOpenAI over HTTP (scripted server)', () => {
           Number((first?.metadata.cost as { cost_usd?: unknown } | undefined)?.cost_usd),
         ).toBeGreaterThan(0);
         expect(typeof second?.metadata.response_id).toBe('string');
-        // as wrapOpenAI records them: chat completions' finish_reason, the Responses API's status
-        expect(first?.metadata.finish_reason).toBe(useResponsesApi ? 'completed' : 'tool_calls');
-        expect(second?.metadata.finish_reason).toBe(useResponsesApi ? 'completed' : 'stop');
+        // as wrapOpenAI records them: one vocabulary for both APIs, the provider's value beside it
+        // (chat completions' finish_reason, the Responses API's status)
+        expect(first?.metadata).toMatchObject({
+          finish_reason: 'tool_calls',
+          provider_finish_reason: useResponsesApi ? 'completed' : 'tool_calls',
+        });
+        expect(second?.metadata).toMatchObject({
+          finish_reason: 'stop',
+          provider_finish_reason: useResponsesApi ? 'completed' : 'stop',
+        });
         if (streamed) expect(typeof first?.metadata.time_to_first_token_ms).toBe('number');
       });
 
