@@ -153,10 +153,12 @@ describe('tracewarden (the executable, in its own process)', () => {
     expect(convert.code).toBe(0);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(9);
     const events = await tracewarden(['convert', out, '--to', 'events']);
-    const traces = events.stdout
+    const [header, ...traces] = events.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { messages: unknown[] });
+    // the dataset's header line comes back with its traces
+    expect(header).toHaveProperty('metadata');
     expect(traces.map((trace) => trace.messages.length)).toEqual([3, 4]);
   });
 

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { blocksToEvents } from '@tracewarden/core';
 import { type Command, Option } from 'commander';
 import { createStreamValidator, type StreamValidator } from '../checking/index.js';
 import { CliError, exitCodes } from '../errors/index.js';
@@ -27,6 +26,7 @@ import {
   type LoneSurrogatesInTrace,
   loneSurrogateWarning,
 } from '../warnings/index.js';
+import { createEventsWriter } from './create-events-writer.js';
 
 /** What `convert --to` produces. */
 export const convertTargets = ['events', 'blocks', 'jsonl'] as const;
@@ -128,11 +128,7 @@ export async function convertFile(
   };
   if (options.to === 'events') {
     const { output, close } = await openOutput(context, options.output);
-    // one trace is written as a JSON array, several as JSONL: the first waits for a second
-    let first: { traceId: string; messages: ReturnType<typeof blocksToEvents> } | undefined;
-    let written = 0;
-    const line = (traceId: string, messages: ReturnType<typeof blocksToEvents>) =>
-      writeText(output, `${JSON.stringify({ messages, metadata: { trace_id: traceId } })}\n`);
+    const writer = createEventsWriter(output);
     let result: Awaited<ReturnType<typeof forEachTrace>>;
     try {
       const traceOptions = {
@@ -146,21 +142,8 @@ export async function convertFile(
             address: found.address,
           }),
       };
-      result = await forEachTrace(context, [file], traceOptions, async (trace) => {
-        const messages = blocksToEvents(trace.blocks, { traceId: trace.traceId });
-        written++;
-        if (written === 1) {
-          first = { traceId: trace.traceId, messages };
-          return;
-        }
-        if (first !== undefined) {
-          await line(first.traceId, first.messages);
-          first = undefined;
-        }
-        await line(trace.traceId, messages);
-      });
-      if (first !== undefined)
-        await writeText(output, `${JSON.stringify(first.messages, null, 2)}\n`);
+      result = await forEachTrace(context, [file], traceOptions, (trace) => writer.write(trace));
+      await writer.finish();
     } finally {
       await close();
     }

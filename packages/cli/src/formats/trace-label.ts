@@ -1,7 +1,8 @@
 import { isObject } from './is-object.js';
 
 /**
- * A report name for a trace: its `metadata.id`, `id` or `trace_id` when it has one.
+ * A report name for a trace: its `metadata.id`, `metadata.trace_id`, `id` or `trace_id` when it
+ * has one.
  *
  * @param value - the trace as read
  * @param index - its 0-based position among the file's traces
@@ -17,6 +18,8 @@ export function traceLabel(value: unknown, index: number): string {
     const metadata = value.metadata;
     for (const candidate of [
       isObject(metadata) ? metadata.id : undefined,
+      // what `convert --to events` writes for a trace named by its blocks
+      isObject(metadata) ? metadata.trace_id : undefined,
       value.id,
       value.trace_id,
     ]) {

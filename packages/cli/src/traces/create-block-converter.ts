@@ -12,6 +12,7 @@ import type { InputItem, TraceItem } from '../formats/index.js';
 import { collectLoneSurrogates, type LoneSurrogatesInTrace } from '../warnings/index.js';
 import { blockAddress } from './block-address.js';
 import { normalizeBlock } from './normalize-block.js';
+import { datasetFieldsOf, traceFieldsOf, withTraceFields } from './trace-fields.js';
 import { unknownSubTypeOf } from './unknown-sub-type.js';
 
 /** Why an item could not be turned into blocks. */
@@ -98,6 +99,8 @@ function entryIds(value: unknown): IdGenerator {
 export interface BlockConverter {
   /** The blocks of one item (empty for metadata and skipped items). */
   convert(item: InputItem): Block[];
+  /** A new file starts: the dataset fields of the last one no longer apply. */
+  startFile(): void;
 }
 
 /**
@@ -107,6 +110,10 @@ export interface BlockConverter {
  * synthetic assistant MESSAGE per `session_id` (`metadata.synthetic: true`; the trace id is the
  * session id). Ids are deterministic, and converted events are timed from the epoch
  * (`created_at` 1970-01-01T00:00:00.000Z + 1 ms per block), so a conversion is reproducible.
+ * What a chat-event trace holds besides its events (its `metadata`, `annotations`, an AgentDojo
+ * run's fields) goes on its first block as `metadata.chat_trace`, and a dataset's own fields
+ * (`name`, `metadata`) on the first block of each of its traces as `metadata.chat_dataset`
+ * (decision 003), so that nothing of the file is lost.
  *
  * @param options - id source and skip callback
  * @returns the converter
@@ -119,11 +126,16 @@ export interface BlockConverter {
 export function createBlockConverter(options: BlockConverterOptions = {}): BlockConverter {
   const ids = options.ids ?? createSequentialIds();
   const sessions = new Map<string, { traceId: string; messageId: string }>();
+  // the fields of the file's dataset, once its metadata item is read
+  let dataset: Record<string, unknown> | undefined;
   const skip = (line: number | undefined, message: string): Block[] => {
     options.onSkip?.({ line, message });
     return [];
   };
   return {
+    startFile() {
+      dataset = undefined;
+    },
     // Nothing is kept per trace (only per trace-entry session), so memory stays flat however
     // many traces a file holds; a chat-event trace's label is its item's `label`.
     convert(item) {
@@ -131,6 +143,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
         case 'problem':
           return skip(item.line, `${item.code}: ${item.message}`);
         case 'dataset-metadata':
+          dataset = datasetFieldsOf(item.value);
           return [];
         case 'block': {
           const block = normalizeBlock(item.value);
@@ -174,10 +187,21 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           const unnamed = item.label.startsWith('#') && options.labelTraceIds !== true;
           if (options.contentIds === true) {
             const traceId = unnamed ? contentTraceId(item.value) : item.label;
-            return eventsToBlocks(trace, { traceId, ids: createSequentialIds(), startTime: 0 });
+            const fields = traceFieldsOf(item.value, traceId);
+            const blocks = eventsToBlocks(trace, {
+              traceId,
+              ids: createSequentialIds(),
+              startTime: 0,
+            });
+            return withTraceFields(blocks, fields, dataset);
           }
           const traceId = unnamed ? ids.traceId() : item.label;
-          return eventsToBlocks(trace, { traceId, ids, startTime: 0 });
+          const fields = traceFieldsOf(item.value, traceId);
+          return withTraceFields(
+            eventsToBlocks(trace, { traceId, ids, startTime: 0 }),
+            fields,
+            dataset,
+          );
         }
         case 'entry': {
           const parsed = TraceEntrySchema.safeParse(item.value);

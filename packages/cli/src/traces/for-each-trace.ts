@@ -163,6 +163,7 @@ export async function forEachTrace(
 
   for (const file of files) {
     currentFile = file;
+    converter.startFile();
     // Least recently used first (re-inserted on use, except for runs of one trace's blocks).
     const open = new Map<string, OpenTrace>();
     const kept = new Map<string, OpenTrace>();

@@ -14,3 +14,9 @@ export {
 export { normalizeBlock } from './normalize-block.js';
 export { parentsFirst } from './parents-first.js';
 export { splitTracesNote } from './split-traces-note.js';
+export {
+  chatDatasetKey,
+  chatTraceKey,
+  type LiftedTraceFields,
+  liftTraceFields,
+} from './trace-fields.js';

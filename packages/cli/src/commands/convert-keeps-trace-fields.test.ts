@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTrace } from '@tracewarden/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryIo } from '../program/create-memory-io.js';
+import { runCli } from '../program/run-cli.js';
+
+// What a trace file holds besides events survives convert: to blocks, and back to events.
+const temporary = mkdtempSync(join(tmpdir(), 'tracewarden-trace-fields-'));
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
+
+let files = 0;
+function file(name: string, text: string): string {
+  const path = join(temporary, `${files++}-${name}`);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function run(argv: string[]) {
+  const io = createMemoryIo();
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText, stderr: io.stderrText };
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+
+/** input -> JSONL blocks (which must validate) -> events; returns both. */
+async function roundTrip(name: string, text: string) {
+  const input = file(name, text);
+  const blocksPath = join(temporary, `${files++}-blocks.jsonl`);
+  const toBlocks = await run(['convert', input, '--to', 'jsonl', '-o', blocksPath]);
+  expect(toBlocks.stderr).toBe('');
+  expect(toBlocks.code).toBe(0);
+  expect((await run(['validate', blocksPath])).code).toBe(0);
+  const back = await run(['convert', blocksPath, '--to', 'events']);
+  expect(back.code).toBe(0);
+  // and once more to blocks: the same blocks
+  const document = back.stdout.startsWith('[') || back.stdout.startsWith('{\n');
+  const again = await run([
+    'convert',
+    file(document ? 'back.json' : 'back.jsonl', back.stdout),
+    '--to',
+    'jsonl',
+  ]);
+  const blocksText = readFileSync(blocksPath, 'utf8');
+  expect(again.stdout).toBe(blocksText);
+  return { blocks: lines(blocksText), events: back.stdout };
+}
+
+const run7 = [
+  { role: 'user', content: 'Pay my bill' },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      { id: 'c1', type: 'function', function: { name: 'send_money', arguments: '{"to":"X"}' } },
+    ],
+  },
+  { role: 'tool', tool_call_id: 'c1', content: 'sent' },
+];
+
+describe('convert keeps what a trace file holds besides events', () => {
+  it("a trace's metadata and Explorer annotations (annotated event list)", async () => {
+    const metadata = { id: 'run-7', model: 'gpt-4o', injection: true };
+    const annotations = [
+      { content: 'exfiltration', address: 'messages.1.tool_calls.0', extra_metadata: { by: 'x' } },
+    ];
+    const { blocks, events } = await roundTrip(
+      'annotated.json',
+      JSON.stringify({ messages: run7, metadata, annotations }),
+    );
+    expect(blocks[0].trace_id).toBe('run-7');
+    expect(blocks[0].metadata.chat_trace).toStrictEqual({ metadata, annotations });
+    expect(JSON.parse(events)).toStrictEqual({ messages: parseTrace(run7), metadata, annotations });
+  });
+
+  it("an Explorer raw event list's { metadata } element, as the trace's metadata", async () => {
+    const { blocks, events } = await roundTrip(
+      'raw.json',
+      JSON.stringify([{ metadata: { id: 'run-8', attack: 'none' } }, ...run7]),
+    );
+    expect(blocks[0].metadata.chat_trace).toStrictEqual({
+      metadata: { id: 'run-8', attack: 'none' },
+    });
+    expect(JSON.parse(events)).toStrictEqual({
+      messages: parseTrace(run7),
+      metadata: { id: 'run-8', attack: 'none' },
+    });
+  });
+
+  it("an AgentDojo run's own fields (suite, tasks, attack, utility, security)", async () => {
+    const fields = {
+      suite_name: 'banking',
+      user_task_id: 'user_task_0',
+      injection_task_id: 'injection_task_1',
+      attack_type: 'important_instructions',
+      utility: false,
+      security: true,
+      duration: 3.2,
+    };
+    const { blocks, events } = await roundTrip(
+      'agentdojo.json',
+      JSON.stringify({ ...fields, messages: run7 }),
+    );
+    expect(blocks[0].metadata.chat_trace).toStrictEqual(fields);
+    expect(JSON.parse(events)).toStrictEqual({ messages: parseTrace(run7), ...fields });
+  });
+
+  it("a JSONL dataset's header line, on each of its traces, written back as the header", async () => {
+    const header = { metadata: { accuracy: 0.42, agent: 'openhands' }, name: 'swe-bench' };
+    const text = [header, { messages: run7, metadata: { id: 't1', score: 1 } }, run7]
+      .map((value) => JSON.stringify(value))
+      .join('\n');
+    const { blocks, events } = await roundTrip('dataset.jsonl', `${text}\n`);
+    const firsts = blocks.filter((block) => block.metadata.chat_dataset !== undefined);
+    expect(firsts.map((block) => block.trace_id)).toStrictEqual(['t1', 'tr_000001']);
+    expect(firsts[0].metadata.chat_dataset).toStrictEqual(header);
+    expect(lines(events)).toStrictEqual([
+      header,
+      { messages: parseTrace(run7), metadata: { id: 't1', score: 1 } },
+      { messages: parseTrace(run7), metadata: { trace_id: 'tr_000001' } },
+    ]);
+  });
+
+  it("a JSON dataset's name, metadata and other fields (one trace: still a dataset)", async () => {
+    const { events } = await roundTrip(
+      'dataset.json',
+      JSON.stringify({ name: 'runs', metadata: { accuracy: 0.9 }, owner: 'qa', traces: [run7] }),
+    );
+    expect(lines(events)).toStrictEqual([
+      { name: 'runs', metadata: { accuracy: 0.9 }, owner: 'qa' },
+      { messages: parseTrace(run7), metadata: { trace_id: 'tr_000001' } },
+    ]);
+  });
+
+  it('a trace id, which events written for several traces carry and give back', async () => {
+    const converted = await run([
+      'convert',
+      file('two.jsonl', `${JSON.stringify(run7)}\n${JSON.stringify(run7)}\n`),
+      '--to',
+      'jsonl',
+    ]);
+    // block files name their traces: tr_alpha and tr_beta must come back as themselves
+    const blocks = converted.stdout
+      .replaceAll('"tr_000001"', '"tr_alpha"')
+      .replaceAll('"tr_000002"', '"tr_beta"');
+    const events = (await run(['convert', file('two-blocks.jsonl', blocks), '--to', 'events']))
+      .stdout;
+    expect(lines(events).map((trace) => trace.metadata)).toStrictEqual([
+      { trace_id: 'tr_alpha' },
+      { trace_id: 'tr_beta' },
+    ]);
+    const back = await run(['convert', file('two-events.jsonl', events), '--to', 'jsonl']);
+    expect(back.stdout).toBe(blocks);
+  });
+});
