@@ -15,20 +15,23 @@ import { type Attachment, runAgent } from './__fixtures__/agent-harness.js';
 
 /**
  * A message's content as text: LangChain takes a tool's empty list for empty content (a list of
- * no content blocks), and a guarded tool's record holds the list itself.
+ * no content blocks), which every TOOL_RESULT records as the empty text the model reads.
  */
 function textOf(content: unknown): unknown {
   return Array.isArray(content) && content.length === 0 ? '' : content;
 }
 
-/** What the trace holds for each call: its TOOL_RESULT's output, JSON text parsed. */
+/**
+ * What the trace holds for each call: its TOOL_RESULT's output, JSON text parsed (as recorded: a
+ * guarded tool's empty list is the empty text the model read, as the handler records it).
+ */
 function recordedOutputs(tracer: Tracer): Record<string, unknown> {
   return Object.fromEntries(
     tracer
       .blocks()
       .flatMap((block) =>
         block.sub_type === 'TOOL_RESULT'
-          ? [[block.payload.call_id, parsedOutput(textOf(block.payload.output))]]
+          ? [[block.payload.call_id, parsedOutput(block.payload.output)]]
           : [],
       ),
   );

@@ -313,3 +313,55 @@ raise "no mail outside acme.example" if:
     expect(blocks.filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(1);
   });
 });
+
+describe('a tool that returns an empty list', () => {
+  function emptyModel(id: string) {
+    return fakeModel()
+      .respond(
+        aiMessage({
+          content: '',
+          tool_calls: [{ name: 'inbox', args: {}, id, type: 'tool_call' }],
+        }),
+      )
+      .respond(aiMessage({ content: 'No mail.' }));
+  }
+  const inbox = () =>
+    tool(async () => [], { name: 'inbox', description: 'Unread mail', schema: z.object({}) });
+
+  // LangChain takes the list for a ToolMessage with no content blocks, sent as empty content: the
+  // plain tool's TOOL_RESULT (the handler's) holds the empty text, as wrapOpenAI records a tool
+  // message with an empty list of parts
+  for (const id of ['call_i', ''])
+    it(`is recorded as the empty text the model reads, guarded or not${id === '' ? ' (a call without an id)' : ''}`, async () => {
+      const outputs: unknown[] = [];
+      for (const guarded of [false, true]) {
+        const tracer = createTracer();
+        const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+        const tools = guarded ? guardTools([inbox()]) : [inbox()];
+        const model = emptyModel(id).bindTools(tools);
+        const answer = await model.invoke([new HumanMessage('Mail?')], { callbacks: [handler] });
+        const call = answer.tool_calls?.[0];
+        const output = (await (tools[0] as ReturnType<typeof inbox>).invoke(call as never, {
+          callbacks: [handler],
+        })) as ToolMessage | unknown[];
+        // the tool's own value is untouched: LangChain's ToolMessage still holds the list (a
+        // call without an id gets no ToolMessage: the list itself)
+        expect(Array.isArray(output) ? output : output.content).toEqual([]);
+        await handler.flush();
+        const blocks = expectSoundTrace(tracer);
+        const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+        expect(results).toHaveLength(1);
+        outputs.push(results[0]?.payload.output);
+      }
+      // a call without an id gets no ToolMessage: the tool's value, as the handler records it
+      expect(outputs).toEqual(id === '' ? [[], []] : ['', '']);
+    });
+
+  it('a direct invoke (no tool call) returns and records the list itself', async () => {
+    const tracer = createTracer();
+    const guarded = guardTool(inbox(), { tracer });
+    expect(await guarded.invoke({})).toEqual([]);
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.output).toEqual([]);
+  });
+});

@@ -119,6 +119,25 @@ export interface GuardableTool {
   invoke(input: never, config?: never): Promise<unknown>;
 }
 
+/** The runs (by their config) whose tool returned an empty list, recorded as the empty text read. */
+const emptiedRuns = new WeakSet<object>();
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/**
+ * What the model reads for a tool's value: LangChain takes an empty list for a ToolMessage's
+ * content (no content blocks), sent as empty content, and records it so in the handler's
+ * TOOL_RESULT; the guard records it as the same empty text (as wrapOpenAI records a tool message
+ * with an empty list of parts). The run is noted so the tool still returns its list.
+ */
+function emptyListAsRead(value: unknown, config: object): unknown {
+  if (!Array.isArray(value) || value.length !== 0) return value;
+  emptiedRuns.add(config);
+  return '';
+}
+
 type ToolCall = (
   input: unknown,
   runManager: CallbackManagerForToolRun | undefined,
@@ -244,12 +263,14 @@ function guardToolList(
   const wrappers = new Map<string, GuardableTool>();
   for (const tool of tools as readonly GuardableTool[]) {
     const original = originals.get(tool.name) as ToolCall;
+    const contentAndArtifact =
+      (tool as { responseFormat?: unknown }).responseFormat === 'content_and_artifact';
     // core's guardTools lays a tool's own options over the shared ones
     const own = options.tools?.[tool.name];
     const timed =
       (own !== undefined && 'timeout' in own ? own.timeout : guardOptions.timeout) !== undefined;
-    bodies[tool.name] = (input, runManager, config, context) =>
-      original.call(
+    bodies[tool.name] = (input, runManager, config, context) => {
+      const value = original.call(
         wrappers.get(tool.name),
         input,
         runManager as CallbackManagerForToolRun | undefined,
@@ -260,6 +281,13 @@ function guardToolList(
             )
           : (config as ToolRunnableConfig | undefined),
       );
+      // only a run for a model's tool call with an id becomes a ToolMessage (its content)
+      if (contentAndArtifact || !(config as ToolRunnableConfig | undefined)?.toolCall?.id)
+        return value;
+      return isThenable(value)
+        ? value.then((settled) => emptyListAsRead(settled, config as object))
+        : emptyListAsRead(value, config as object);
+    };
   }
   const guarded = guardFunctions(bodies, guardOptions as never);
   const explicitTracer = guardOptions.tracer;
@@ -269,6 +297,9 @@ function guardToolList(
     wrappers.set(tool.name, wrapper);
     const contentAndArtifact =
       (tool as { responseFormat?: unknown }).responseFormat === 'content_and_artifact';
+    /** The tool's own value for LangChain: an empty list recorded as read goes back as a list. */
+    const returned = (value: unknown, config: ToolRunnableConfig | undefined): unknown =>
+      value === '' && config !== undefined && emptiedRuns.has(config) ? [] : value;
     // whether refuse() answers `error` with a ToolMessage rather than throwing it
     const answers = (error: unknown, toolCallId: string | undefined): error is TracewardenError =>
       // in throw mode a policy block is thrown, whatever onGuardError says
@@ -353,7 +384,7 @@ function guardToolList(
               config as never,
             );
             record();
-            return value;
+            return returned(value, config);
           } catch (error) {
             record(error);
             return refuse(error, toolCallId);
@@ -367,7 +398,7 @@ function guardToolList(
           callId = checked.callId;
         }
         try {
-          return await guardedBody.invoke(
+          const value = await guardedBody.invoke(
             {
               callId,
               errorOutput: shownToModel(toolCallId, config),
@@ -378,6 +409,7 @@ function guardToolList(
             runManager as never,
             config as never,
           );
+          return returned(value, config);
         } catch (error) {
           return refuse(error, toolCallId);
         }
