@@ -36,17 +36,17 @@ const kinds: Kind[] = [
   {
     kind: 'payment',
     tool: /pay|transfer|money|wire|remit|reimburs|refund|settle|transaction|iban|fund/,
-    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
+    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
   },
   {
     kind: 'message',
-    tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation/,
-    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d))|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл/,
+    tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation|push|upload|export/,
+    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시/,
   },
   {
     kind: 'access',
     tool: /invite|share|grant|permission|access|role|member|approver|assign|promote|guest|collaborator|approve|key/,
-    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ/,
+    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|\bteile\b|hinzufüg|\bfüge\b|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ|공유|추가|권한/,
   },
   {
     kind: 'deletion',
@@ -60,19 +60,20 @@ const kinds: Kind[] = [
   },
   {
     kind: 'change',
-    tool: /update|change|reset|modify|edit|rename|move|password|set/,
-    text: /\b(?:updat|chang|reset|modif|edit|set|renam|mov(?:e|ed|es|ing)\b)|änder|modifi|cambi|alter|修改|更改|измени|смени/,
+    tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save/,
+    // ("the setup steps", "the changelog" ask for no change)
+    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가/,
   },
   {
     kind: 'booking',
     tool: /book|reserv|schedule|order|buy|purchase|cart|checkout|event/,
     // ("in order to" orders nothing; "add it to my cart" buys)
-    text: /\b(?:book|reserv|(?:re)?schedul|(?<!\bin )order|buy|purchase|cart\b|appointment|meeting|calendar|event|remind)|buch|réserv|prenot|预订|预定|заброн/,
+    text: /\b(?:book|reserv|(?:re)?schedul|(?<!\bin )order|buy|purchase|cart\b|appointment|meeting|calendar|event|remind)|buch|termin|réserv|prenot|预订|预定|заброн|일정|예약/,
   },
   {
     kind: 'execution',
     tool: /run|exec|shell|command|install|script|deploy/,
-    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script)\b|ausführ|exécut|ejecut|esegu|执行|выполн|запуст/,
+    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
   },
 ];
 

@@ -15,7 +15,7 @@ const REQUEST_MASK = (1 << signals.findIndex((s) => s.name === 'action')) | TODO
 // word ("grilled sea bass Pay the deposit to ..."). Not a signal of the score (proper names like
 // "the Post Office" look the same); only a request sentence for the data-flow rule.
 const glued =
-  /(?:[a-z0-9)]\s+|[。！？]\s*)(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please)\s/;
+  /(?:[a-z0-9)]\s+|[。！？]\s*)(?:Send|Transfer|Pay|Wire|Forward|Email|E-mail|Invite|Add|Grant|Share|Delete|Remove|Visit|Open|Click|Download|Upload|Post|Publish|Change|Update|Reset|Book|Reserve|Create|Schedule|Buy|Purchase|Cancel|Approve|Give|Make|Move|Set|Assign|Promote|Ban|Kick|Run|Install|Refund|Reply|Tell|Message|Contact|Please|Push|Export|Append|Execute)\s/;
 // the same on the raw sentences of a text, one per line (made on first use)
 let gluedLines: RegExp[] | undefined;
 // ... and one that opens a clause inside the sentence, with no imperative at its start: after an
@@ -27,13 +27,25 @@ let gluedLines: RegExp[] | undefined;
 // to +1 ..."); not a heading that numbers its item ("Email 1").
 const clauseRequest =
   /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|go\s+to|click|download|sign\s+in|log\s+in|post|publish|change|update|book|reserve|cancel|approve|give|move)\s(?!\d+\s*$)/i;
+// ... and for verbs that are as often nouns at a sentence's start ("Refund received, …", "Run
+// 4471 finished", "Write access for …"): after "please" / "kindly", or opening a clause
+const clauseRequestNoun =
+  /(?:(?:^\W{0,4}|[,;:)\]>]\s*|\s[-–—]\s+|\b(?:so|and|then|also|again)\s+)(?:please|kindly)\s+(?:also\s+|just\s+|now\s+)*|(?:[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+(?:also\s+|just\s+|now\s+)*)(?:run|execute|install|push|upload|export|append|write|refund|create|reply)\s(?!\d+\s*$)/i;
 // ... and one framed as a need, a wish, a question or an approval, with the action in any form
 // ("X needs the register emailed to ...", "it would be great to get 2,400 GBP sent to ...",
 // "can u send ...", "approved: 3,150 EUR paid to ...", "outstanding: forwarding ... to ..."):
 // the frame, then within the sentence (a line here: dots of addresses and links included) a
 // verb of an action, base, past or -ing. A report of what was done has no frame ("Sent 50 EUR to ... on 3 May").
 const framedRequest =
-  /\b(?:needs?|needed|wants?|wanted|would\s+(?:like|love|appreciate)|would\s+be\s+(?:great|good|nice|appreciated|helpful)|(?:can|could|would|will)\s+(?:you|u|ya)|take\s+care\s+of|approved|authori[sz]ed|outstanding|pending|awaiting|(?:is|are)\s+(?:due|required|expected|requested))\b.{0,80}?\b(?:sen[dt]|sending|pa(?:y|id|ying)|transfer|wir(?:e|ed|ing)|forward|e-?mail|text(?:ed|ing)?|shar(?:e|ed|ing)|invit(?:e|ed|ing)|grant|add(?:ed|ing)?\s|open|visit|go(?:ing)?\s+to|click|download|delet|remov|post|publish|book|reserv|cancel|approv|mov(?:e|ed|ing)|giv(?:e|en|ing))/i;
+  /\b(?:needs?|needed|wants?|wanted|would\s+(?:like|love|appreciate)|would\s+be\s+(?:great|good|nice|appreciated|helpful)|(?:can|could|would|will)\s+(?:you|u|ya)|take\s+care\s+of|approved|authori[sz](?:e|es|ed|ing)|(?:allow|permit)(?:s|ted|ed)?\b[^.\n]{0,40}\bto|(?:someone|somebody|anyone|whoever)\s+(?:would|should|could|can|might|may|must|needs?\s+to)|outstanding|pending|awaiting|(?:is|are)\s+(?:due|required|expected|requested))\b.{0,80}?\b(?:sen[dt]|sending|pa(?:y|id|ying)|transfer|wir(?:e|ed|ing)|forward|e-?mail|text(?:ed|ing)?|shar(?:e|ed|ing)|invit(?:e|ed|ing)|grant|add(?:ed|ing)?\s|open|visit|go(?:ing)?\s+to|click|download|delet|remov|post|publish|book|reserv|cancel|approv|mov(?:e|ed|ing)|giv(?:e|en|ing)|(?<!\b(?:the|a|an|this|that|my|our|your|his|her|their|its)\s(?:[\w-]+\s)?)(?:run|execut|install|push|upload|export|append|writ(?:e|ten|ing)|refund|creat|chang|updat))/i;
+
+// ... and one written in another language, by its grammar of asking: German "bitte" (also the
+// noun, "Kurze Bitte: …"), Portuguese / Spanish "por favor", French "veuillez" / "s'il vous
+// plaît", Italian "per favore", Korean polite imperative endings (-세요, -십시오, -주세요,
+// -바랍니다), Japanese ください, Chinese 请. A request for the data flow only, which also needs
+// the call's kind and value in the sentence.
+const foreignRequest =
+  /\bbitte\b|\bpor favor\b|\bveuillez\b|\bs'il vous pla[iî]t\b|\bper favore\b|(?:세요|십시오|주세요|바랍니다)(?=[\s.!?]|$)|ください|请/i;
 
 /**
  * The ranges of the sentences that ask for an action, each with the sentence after it (a to-do
@@ -55,7 +67,9 @@ export function requestSentences(
   gluedLines ??= [
     linePattern(glued, false),
     linePattern(clauseRequest, false),
+    linePattern(clauseRequestNoun, false),
     linePattern(framedRequest, false),
+    linePattern(foreignRequest, false),
   ];
   for (const pattern of gluedLines) {
     pattern.lastIndex = 0;
