@@ -101,7 +101,8 @@ const toolWords = (name: string): string =>
 
 /**
  * Every kind of action a tool's name tells, in priority order (`workspace_remove_member` both
- * grants access and deletes); empty for tools that only read.
+ * grants access and deletes), every kind for a tool that runs commands (`run_shell`, execution
+ * first); empty for tools that only read.
  * @param name - the tool's name
  * @returns the kinds, the first one {@link actionKindOf}'s (a frozen array, shared by calls)
  * @internal
@@ -110,9 +111,14 @@ export function actionKindsOf(name: string): ActionKind[] {
   const known = kindsByTool.get(name);
   if (known !== undefined) return known;
   const words = toolWords(name);
-  const found = readOnly.test(words)
+  let found = readOnly.test(words)
     ? []
     : kinds.filter((kind) => kind.tool.test(words)).map((kind) => kind.kind);
+  // a shell or script runner does whatever its command does: a request of any kind that names
+  // the command's value ("upload the .env file to backup@…", and the call runs `scp .env backup@…`)
+  // asks for it
+  if (found[0] === 'execution')
+    found = ['execution', ...kinds.map((kind) => kind.kind).filter((kind) => kind !== 'execution')];
   kindsByTool.set(name, Object.freeze(found) as ActionKind[]);
   return found;
 }
