@@ -16,7 +16,18 @@ import { recordResultUnderCall } from './record-result-under-call.js';
 // the blocks are immutable: one frozen empty list serves every call without validators
 const noValidations: ValidationResult[] = Object.freeze([]) as unknown as ValidationResult[];
 
-export function finishCall(rt: GuardRuntime, s: CallState, ending: Ending): unknown {
+/**
+ * Ends a call: counts it, records it, runs the listeners, returns its value or throws.
+ * @param refused - the call never got past the refusal checks (circuit breaker, rate limit,
+ *   budget, input validation, a caller's abort): `beforeCall` was not called for it, so neither
+ *   is `afterCall` (the pair runs for a call or not at all); `onEntry` gets its record
+ */
+export function finishCall(
+  rt: GuardRuntime,
+  s: CallState,
+  ending: Ending,
+  refused = false,
+): unknown {
   rt.stats.byStatus[ending.status]++;
   const thrown = ending.thrown;
   const guardError =
@@ -43,7 +54,7 @@ export function finishCall(rt: GuardRuntime, s: CallState, ending: Ending): unkn
     const entry = buildEntry(rt, s, ending);
     // errors are built before the entry exists; attach it now (the field is readonly to users)
     if (guardError !== undefined) (guardError as { entry: TraceEntry | undefined }).entry = entry;
-    if (s.track) emit(rt, s, entry, thrown);
+    if (s.track) emit(rt, s, entry, thrown, refused);
   }
   if (thrown !== undefined) throw thrown.error;
   return ending.value;
@@ -174,7 +185,13 @@ function asRead(
     : { call: entry.call, result: { ...entry.result, return_value: output } };
 }
 
-function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry, thrown: Ending['thrown']): void {
+function emit(
+  rt: GuardRuntime,
+  s: CallState,
+  entry: TraceEntry,
+  thrown: Ending['thrown'],
+  refused: boolean,
+): void {
   if (s.tracer !== undefined) {
     const recorded = asRead(rt, s, entry, thrown);
     try {
@@ -207,7 +224,7 @@ function emit(rt: GuardRuntime, s: CallState, entry: TraceEntry, thrown: Ending[
       });
     }
   }
-  if (afterCall !== undefined) {
+  if (afterCall !== undefined && !refused) {
     try {
       const done = afterCall(entry.call, entry.result);
       if (isThenable(done)) {

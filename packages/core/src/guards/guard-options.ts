@@ -150,13 +150,21 @@ export interface GuardOptions<Result = unknown> {
   logger?: GuardLogger | undefined;
   /** Aborts every call of this guard (e.g. on shutdown); per call see `invoke`. */
   signal?: AbortSignal | undefined;
-  /** Called once per call that is about to run (after the refusal checks), before the first attempt; throwing fails the call. */
+  /**
+   * Called once per call that is about to run (after the refusal checks: circuit breaker, rate
+   * limit, budget, input validation), before the first attempt; throwing fails the call.
+   */
   beforeCall?: ((call: ToolCallRecord) => void | Promise<void>) | undefined;
-  /** Called after every finished call (refused ones too). Errors are reported, not thrown. */
+  /**
+   * `beforeCall`'s pair: called when a call that got past the refusal checks ends (succeeded,
+   * failed, timed out, its output invalid, or failed by `beforeCall`), whether or not
+   * `beforeCall` is set. A refused call gets neither hook; its record goes to `onEntry`. Errors
+   * are reported, not thrown.
+   */
   afterCall?:
     | ((call: ToolCallRecord, result: ToolResultRecord) => void | Promise<void>)
     | undefined;
-  /** Receives each finished call's entry. Errors are reported, not thrown. */
+  /** Receives each finished call's entry, refused calls included (the call's record). Errors are reported, not thrown. */
   onEntry?: ((entry: TraceEntry) => void) | undefined;
   /** Current time in ms since the epoch. @default performance.timeOrigin + performance.now() */
   clock?: GuardClock | undefined;

@@ -7,6 +7,7 @@ import { fakeTime, memoryLogger } from './__fixtures__/fake-time.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { guard } from './guard.js';
 import { GuardError } from './guard-error.js';
+import type { GuardOptions } from './guard-options.js';
 import { resetRateLimits } from './rate-limit-store.js';
 import { RateLimitedError } from './rate-limited-error.js';
 import type { GuardCallContext, GuardDecision } from './types.js';
@@ -237,6 +238,78 @@ describe('guard', () => {
     );
     await fn('a');
     expect(order).toEqual(['before hooked', 'run a', 'entry success', 'after success']);
+  });
+
+  it('hooks run as a pair or not at all: a refused call gets neither, onEntry its record', async () => {
+    const refusals: Record<string, Omit<GuardOptions, 'name'>> = {
+      validation_failed: { validators: { input: [() => ({ valid: false, message: 'no' })] } },
+      rate_limited: { rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: 'hooks-as-a-pair' } },
+      budget_exceeded: { budget: { maxCallsPerSession: 1 } },
+    };
+    for (const [status, options] of Object.entries(refusals)) {
+      const order: string[] = [];
+      const fn = guard(async () => 'ok', {
+        name: `paired-${status}`,
+        ...options,
+        beforeCall: () => void order.push('before'),
+        afterCall: (_call, result) => void order.push(`after ${result.status}`),
+        onEntry: (entry) => void order.push(`entry ${entry.result.status}`),
+      } as GuardOptions);
+      // the rate limit and the budget let the first call through
+      if (status !== 'validation_failed') {
+        await fn();
+        expect(order.splice(0)).toEqual(['before', 'entry success', 'after success']);
+      }
+      await expect(fn()).rejects.toMatchObject({ status });
+      expect(order).toEqual([`entry ${status}`]);
+      // counted once, as what it was (a refusal is not a failure of the tool)
+      expect(fn.stats.byStatus).toMatchObject({ [status]: 1, failure: 0 });
+    }
+    // an open breaker, and a call the caller aborted before it started
+    const order: string[] = [];
+    const hooks = {
+      beforeCall: () => void order.push('before'),
+      afterCall: (_call: unknown, result: { status: string }) =>
+        void order.push(`after ${result.status}`),
+      onEntry: (entry: { result: { status: string } }) =>
+        void order.push(`entry ${entry.result.status}`),
+    };
+    const flaky = guard(
+      async () => {
+        throw new Error('down');
+      },
+      {
+        name: 'paired-breaker',
+        circuitBreaker: { failureThreshold: 1, recoveryTimeout: 60 },
+        ...hooks,
+      },
+    );
+    await expect(flaky()).rejects.toThrow('down');
+    await expect(flaky()).rejects.toMatchObject({ status: 'circuit_open' });
+    await expect(flaky.invoke({ signal: AbortSignal.abort(new Error('stop')) })).rejects.toThrow(
+      'stop',
+    );
+    expect(order).toEqual([
+      'before',
+      'entry failure',
+      'after failure',
+      'entry circuit_open',
+      'entry failure',
+    ]);
+    expect(flaky.stats.byStatus).toMatchObject({ failure: 2, circuit_open: 1 });
+  });
+
+  it('a call failed by its beforeCall still gets its afterCall', async () => {
+    const order: string[] = [];
+    const fn = guard(async () => 'ok', {
+      beforeCall: () => {
+        order.push('before');
+        throw new Error('vetoed');
+      },
+      afterCall: (_call, result) => void order.push(`after ${result.status}`),
+    });
+    await expect(fn()).rejects.toThrow('vetoed');
+    expect(order).toEqual(['before', 'after failure']);
   });
 
   it('a throwing beforeCall fails the call without running it', async () => {

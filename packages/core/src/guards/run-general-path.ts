@@ -31,12 +31,12 @@ export async function runGeneralPath(
   const args = s.args;
   const signal = s.callerSignal;
   if (stage === 0 && signal?.aborted)
-    return finishCall(rt, s, {
-      status: 'failure',
-      value: null,
-      error: signal.reason,
-      thrown: { error: signal.reason },
-    });
+    return finishCall(
+      rt,
+      s,
+      { status: 'failure', value: null, error: signal.reason, thrown: { error: signal.reason } },
+      true,
+    );
 
   // 1. circuit breaker
   if (rt.breakerStore !== undefined && stage <= 1) {
@@ -152,7 +152,8 @@ export async function runGeneralPath(
     try {
       await rt.options.beforeCall(s.call());
     } catch (error) {
-      return refuse(rt, s, 'failure', error);
+      // beforeCall ran for this call: afterCall runs too (with the failure), not a refusal
+      return refuse(rt, s, 'failure', error, false);
     }
   }
 
@@ -290,12 +291,17 @@ async function checkHallucination(rt: GuardRuntime, s: CallState, ending: Ending
   return ending;
 }
 
-/** Refuses a call that did not run: frees its probe slot and reservation, records, throws. */
+/**
+ * Refuses a call that did not run: frees its probe slot and reservation, records, throws.
+ * @param refused - false for a call `beforeCall` was called for (it failed the call): its
+ *   `afterCall` runs (see `finishCall`)
+ */
 async function refuse(
   rt: GuardRuntime,
   s: CallState,
   status: ToolCallStatus,
   error: unknown,
+  refused = true,
 ): Promise<unknown> {
   if (s.admission !== undefined) await recordBreakerOutcome(rt, s, 'ignore');
   if (s.reservation !== undefined && rt.budget !== undefined) {
@@ -303,5 +309,5 @@ async function refuse(
     if (released instanceof Promise) await released;
     s.reservation = undefined;
   }
-  return finishCall(rt, s, { status, value: null, error, thrown: { error } });
+  return finishCall(rt, s, { status, value: null, error, thrown: { error } }, refused);
 }
