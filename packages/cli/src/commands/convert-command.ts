@@ -26,7 +26,7 @@ import {
   type LoneSurrogatesInTrace,
   loneSurrogateWarning,
 } from '../warnings/index.js';
-import { createEventsWriter } from './create-events-writer.js';
+import { createEventsWriter, eventsLayoutOf } from './create-events-writer.js';
 
 /** What `convert --to` produces. */
 export const convertTargets = ['events', 'blocks', 'jsonl'] as const;
@@ -119,6 +119,19 @@ export async function convertFile(
       message: `-o ${options.output} is the input file; write to another file (it would be overwritten while being read)`,
     });
   }
+  const layout = eventsLayoutOf(options.output);
+  if (options.to === 'jsonl' && layout === 'document') {
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `--to jsonl writes one block per line, which a .json file cannot hold (it is read as one JSON document); name the output .jsonl, or use --to blocks for a JSON array in ${options.output}`,
+    });
+  }
+  if (options.to === 'blocks' && layout === 'lines') {
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `--to blocks writes one JSON array, which a .jsonl file cannot hold (it is read line by line); name the output .json, or use --to jsonl for one block per line in ${options.output}`,
+    });
+  }
   // a block of an unknown sub_type is left out, with one warning per value (as view and stats)
   const unknownSubTypes = createUnknownSubTypeTally();
   const checks = traceChecks(context);
@@ -128,7 +141,7 @@ export async function convertFile(
   };
   if (options.to === 'events') {
     const { output, close } = await openOutput(context, options.output);
-    const writer = createEventsWriter(output);
+    const writer = createEventsWriter(output, eventsLayoutOf(options.output));
     let result: Awaited<ReturnType<typeof forEachTrace>>;
     try {
       const traceOptions = {

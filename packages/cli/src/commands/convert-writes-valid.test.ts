@@ -100,6 +100,62 @@ describe('convert refuses a trace validate would reject, and writes the others',
   });
 });
 
+describe('convert writes what its output file name says, so validate reads it back', () => {
+  const one = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'hello' },
+  ];
+  const two = `${JSON.stringify({ messages: one, metadata: { id: 'a' } })}\n${JSON.stringify(one)}\n`;
+
+  it('--to events: a .json file is one JSON document, a .jsonl file one line per trace', async () => {
+    const input = file('two.jsonl', two);
+    const asJson = join(temporary, 'two.events.json');
+    expect((await run(['convert', input, '--to', 'events', '-o', asJson])).code).toBe(0);
+    expect(JSON.parse(readFileSync(asJson, 'utf8'))).toStrictEqual([
+      { messages: one, metadata: { id: 'a' } },
+      { messages: one, metadata: { trace_id: 'tr_000001' } },
+    ]);
+    expect((await run(['validate', asJson])).stdout).toBe(
+      'ok: 1 file, 2 traces, 4 records, no problems\n',
+    );
+    const single = join(temporary, 'one.events.jsonl');
+    const oneInput = file('one.json', JSON.stringify(one, null, 2));
+    expect((await run(['convert', oneInput, '--to', 'events', '-o', single])).code).toBe(0);
+    expect(readFileSync(single, 'utf8').split('\n')).toHaveLength(2);
+    expect((await run(['validate', single])).code).toBe(0);
+  });
+
+  it('--to events: a dataset in a .json file is { name, metadata, traces }', async () => {
+    const header = { metadata: { accuracy: 0.5 }, name: 'runs' };
+    const input = file('dataset.jsonl', `${JSON.stringify(header)}\n${two}`);
+    const output = join(temporary, 'dataset.events.json');
+    expect((await run(['convert', input, '--to', 'events', '-o', output])).code).toBe(0);
+    const dataset = JSON.parse(readFileSync(output, 'utf8'));
+    expect(dataset).toMatchObject({ ...header, traces: [{ messages: one }, { messages: one }] });
+    expect((await run(['validate', output])).code).toBe(0);
+    const blocks = await run(['convert', input, '--to', 'jsonl']);
+    expect((await run(['convert', output, '--to', 'jsonl'])).stdout).toBe(blocks.stdout);
+  });
+
+  it('refuses --to jsonl into a .json file and --to blocks into a .jsonl file, writing nothing', async () => {
+    const input = file('two-again.jsonl', two);
+    const jsonl = await run(['convert', input, '--to', 'jsonl', '-o', join(temporary, 'b.json')]);
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stderr).toContain('name the output .jsonl, or use --to blocks');
+    const blocks = await run([
+      'convert',
+      input,
+      '--to',
+      'blocks',
+      '-o',
+      join(temporary, 'b.jsonl'),
+    ]);
+    expect(blocks.code).toBe(2);
+    expect(blocks.stderr).toContain('name the output .json, or use --to jsonl');
+    expect(() => readFileSync(join(temporary, 'b.json'))).toThrow();
+  });
+});
+
 describe('convert, calls without arguments', () => {
   it('reads missing, null, "" and "null" arguments as {} as parseTrace does, and validates', async () => {
     const trace = [
@@ -206,7 +262,7 @@ describe('convert then validate (property)', () => {
           }
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   }, 120_000);
 });

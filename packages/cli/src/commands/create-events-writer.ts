@@ -23,8 +23,8 @@ export interface EventsWriter {
   finish(): Promise<void>;
 }
 
-/** A trace as one JSONL line: its events, its own fields, and its id in its metadata. */
-function traceLine(trace: ConvertedTrace): string {
+/** A trace as one compact JSON value: its events, its own fields, and its id in its metadata. */
+function traceText(trace: ConvertedTrace): string {
   const metadata = isObject(trace.fields?.metadata) ? trace.fields.metadata : {};
   // a trace whose own fields give its id (as `traceLabel` reads them) is already named
   const named = [metadata.id, metadata.trace_id, trace.fields?.id, trace.fields?.trace_id].includes(
@@ -35,18 +35,40 @@ function traceLine(trace: ConvertedTrace): string {
     ...trace.fields,
     metadata: named ? metadata : { ...metadata, trace_id: trace.traceId },
   };
-  return `${JSON.stringify(record)}\n`;
+  return JSON.stringify(record);
 }
 
 /**
- * The writer of `convert --to events`: one trace is a JSON array of events (a JSON object
+ * How `convert --to events` lays traces out: `lines` (a `.jsonl` / `.ndjson` file) one compact
+ * line per trace, always; `document` (a `.json` file) one JSON document, always; `auto` (stdout,
+ * other names) one trace as a JSON document and several as lines.
+ */
+export type EventsLayout = 'auto' | 'lines' | 'document';
+
+/**
+ * The layout a file name asks for, so that what `convert` writes is read back as it was meant
+ * (`validate` reads a `.json` file as one document and a `.jsonl` file line by line).
+ * @param path - the output file, or undefined / `-` for stdout
+ * @returns the layout
+ */
+export function eventsLayoutOf(path: string | undefined): EventsLayout {
+  const name = path?.toLowerCase() ?? '';
+  if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'lines';
+  if (name.endsWith('.json')) return 'document';
+  return 'auto';
+}
+
+/**
+ * The writer of `convert --to events`. One trace is a JSON array of events (a JSON object
  * `{ messages, metadata, annotations, ... }` when the trace object had fields besides its events);
- * several are JSONL, one `{ messages, ...fields, metadata: { ..., trace_id } }` per line. When
- * the blocks carry a dataset's fields (`metadata.chat_dataset`, decision 003), the output is
- * that dataset as JSONL: its `{ name, metadata }` header line, then a line per trace. Blocks
- * converted from events give the events back, with each trace's and the dataset's fields.
+ * several are JSONL, one `{ messages, ...fields, metadata: { ..., trace_id } }` per line, or in a
+ * `.json` file a JSON array of such objects. When the blocks carry a dataset's fields
+ * (`metadata.chat_dataset`, decision 003), the output is that dataset: its `{ name, metadata }`
+ * header line then a line per trace, or in a `.json` file `{ name, metadata, traces: [...] }`.
+ * Blocks converted from events give the events back, with each trace's and the dataset's fields.
  *
  * @param output - where to write
+ * @param layout - see {@link EventsLayout} @default 'auto'
  * @returns the writer
  * @example
  * ```ts
@@ -55,17 +77,32 @@ function traceLine(trace: ConvertedTrace): string {
  * await writer.finish();
  * ```
  */
-export function createEventsWriter(output: CliOutput): EventsWriter {
+export function createEventsWriter(output: CliOutput, layout: EventsLayout = 'auto'): EventsWriter {
   let first: ConvertedTrace | undefined;
   let written = 0;
-  let header = false;
-  const writeLine = async (trace: ConvertedTrace) => {
-    if (!header && trace.dataset !== undefined) {
-      header = true;
-      await writeText(output, `${JSON.stringify(trace.dataset)}\n`);
+  // what closes the document once every trace is written ('' for lines)
+  let closing: string | undefined;
+  const open = async (trace: ConvertedTrace) => {
+    if (layout === 'document') {
+      if (trace.dataset === undefined) {
+        closing = '\n]\n';
+        return writeText(output, '[\n');
+      }
+      const head = JSON.stringify(trace.dataset);
+      closing = '\n]}\n';
+      return writeText(output, `${head.slice(0, -1)},"traces":[\n`);
     }
-    header = true;
-    await writeText(output, traceLine(trace));
+    closing = '';
+    if (trace.dataset !== undefined) await writeText(output, `${JSON.stringify(trace.dataset)}\n`);
+  };
+  const writeLine = async (trace: ConvertedTrace) => {
+    const text = traceText(trace);
+    if (closing === undefined) {
+      await open(trace);
+      await writeText(output, layout === 'document' ? text : `${text}\n`);
+      return;
+    }
+    await writeText(output, layout === 'document' ? `,\n${text}` : `${text}\n`);
   };
   return {
     async write(grouped) {
@@ -88,13 +125,22 @@ export function createEventsWriter(output: CliOutput): EventsWriter {
       await writeLine(trace);
     },
     async finish() {
-      if (first === undefined) return;
-      const trace = first;
-      first = undefined;
-      if (trace.dataset !== undefined) return writeLine(trace);
-      const value =
-        trace.fields === undefined ? trace.messages : { messages: trace.messages, ...trace.fields };
-      await writeText(output, `${JSON.stringify(value, null, 2)}\n`);
+      if (first !== undefined) {
+        const trace = first;
+        first = undefined;
+        if (layout === 'lines' || trace.dataset !== undefined) {
+          await writeLine(trace);
+        } else {
+          const value =
+            trace.fields === undefined
+              ? trace.messages
+              : { messages: trace.messages, ...trace.fields };
+          await writeText(output, `${JSON.stringify(value, null, 2)}\n`);
+          return;
+        }
+      }
+      if (closing !== undefined && closing !== '') await writeText(output, closing);
+      else if (written === 0 && layout === 'document') await writeText(output, '[]\n');
     },
   };
 }
