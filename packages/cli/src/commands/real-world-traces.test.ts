@@ -209,3 +209,28 @@ describe('view --trace #N (a trace by its place in the file)', () => {
     expect(view.stdout).toContain('trace run-2\n');
   });
 });
+
+describe('a trace wrapped in a key that is not read', () => {
+  it('is refused with the key and how to take the events out of it', async () => {
+    const events = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ];
+    const document = await run([
+      'validate',
+      file('wrapped.json', JSON.stringify({ trace: events })),
+    ]);
+    expect(document.code).toBe(2);
+    expect(document.stderr).toContain(
+      `its events look to be under "trace", which is not read: put them under "messages" (e.g. jq '{messages: .["trace"]}')`,
+    );
+    const lines = await run([
+      'view',
+      file('wrapped.jsonl', `${JSON.stringify({ data: { messages: events } })}\n`),
+    ]);
+    expect(lines.code).toBe(2);
+    expect(lines.stderr).toContain(
+      `its trace looks to be under "data": take it out (e.g. jq '.["data"]')`,
+    );
+  });
+});

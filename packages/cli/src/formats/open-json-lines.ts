@@ -59,7 +59,8 @@ export async function openJsonLines(
     const firstGood = peeked.find((line) => line.text !== undefined && parseJson(line.text).ok);
     if (firstGood !== undefined) {
       stream.destroy();
-      throw unknownFormatError(file, firstGood.line);
+      const parsed = parseJson(firstGood.text ?? '');
+      throw unknownFormatError(file, firstGood.line, parsed.ok ? parsed.value : undefined);
     }
   }
   const resolved = format ?? 'events';

@@ -83,7 +83,7 @@ export async function readJsonDocument(
   if (kind === undefined && options.format === undefined) {
     if (text.trim() === '')
       return { file, size, container: 'json', format: 'events', items: singleItem() };
-    throw unknownFormatError(file);
+    throw unknownFormatError(file, undefined, parsed.value);
   }
   const format = options.format ?? formatOfKind(kind ?? 'trace');
   return {

@@ -354,4 +354,13 @@ describe('parseTrace on real exports', () => {
       }),
     );
   });
+
+  it('names the key of a wrapper it does not read ({ trace: [...] }), in a typed error', () => {
+    const error = failure({ trace: seedTrace, id: 'run-1' });
+    expect(error.details.path).toBe('');
+    expect(error.message).toBe(
+      'A trace must be an array of events, or an object with a "messages" or "events" array; got an object whose events look to be under "trace"; pass them as an array, or under "messages".',
+    );
+    expect(failure({ id: 'x' }).message).toMatch(/got an object\.$/);
+  });
 });

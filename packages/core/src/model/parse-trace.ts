@@ -66,8 +66,19 @@ function eventsOf(input: unknown): readonly unknown[] {
   }
   throw invalid(
     '',
-    `A trace must be an array of events, or an object with a "messages" or "events" array; got ${describe(input)}.`,
+    `A trace must be an array of events, or an object with a "messages" or "events" array; got ${describe(input)}${wrappedEventsHint(input)}.`,
   );
+}
+
+// `{ "trace": [...] }`: name the key the events are under, which is not read
+function wrappedEventsHint(input: unknown): string {
+  if (!isObject(input)) return '';
+  for (const key of Object.keys(input)) {
+    const inner = input[key];
+    if (Array.isArray(inner) && isObject(inner[0]) && typeof inner[0].role === 'string')
+      return ` whose events look to be under "${key}"; pass them as an array, or under "messages"`;
+  }
+  return '';
 }
 
 function normaliseImage(part: JsonObject, path: string): JsonObject {
