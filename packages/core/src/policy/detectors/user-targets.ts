@@ -120,19 +120,77 @@ const wordsOf = (text: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')} `;
 
-// The words that identify a tool output: its tool's name, its call's arguments and its keys
-function identityOf(store: EventStore, position: number): string {
+// The arguments of the call whose output is at `position` (as the model wrote them), or ''
+function argumentsOf(store: EventStore, position: number): string {
   const output = store.probe(position);
-  let text = output.toolName ?? '';
   for (let at = position - 1; at >= 0 && at >= position - 8; at--) {
     const event = store.probe(at);
     if (event.kind !== 'ToolCall' || event.toolName !== output.toolName) continue;
+    // the store holds the arguments parsed (an object), or as the model sent them (a string)
     const fn = event.data.function as Record<string, unknown> | undefined;
-    text += ` ${typeof fn?.arguments === 'string' ? fn.arguments : ''}`;
-    break;
+    const args = fn?.arguments;
+    return typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
   }
+  return '';
+}
+
+// The words that identify a tool output: its tool's name, its call's arguments and its keys
+function identityOf(store: EventStore, position: number): string {
+  const output = store.probe(position);
+  let text = `${output.toolName ?? ''} ${argumentsOf(store, position)}`;
   for (const piece of textsOf(output, undefined)) text += keysOf(piece.text);
   return wordsOf(text);
+}
+
+// Words of the user's that say nothing of which data they mean
+const commonWords = new Set(
+  'that this these those what with from have about your mine just then them they their there when where which will would could should please thanks today tomorrow everything anything something'.split(
+    ' ',
+  ),
+);
+// An id-like token of the user's: a word with a digit, or a file name ("INV-2295", "#8841",
+// "src/tokens.py", "v3.2.0")
+// An object the user leaves to the data
+const openTarget =
+  /\b(?:what|whatever|everything|anything|all that)\s+(?:is|are|'s|was|were|has been|have been)?\s*(?:due|owed|outstanding|open|pending|listed|needed|required|asked|requested)\b/;
+const idToken = /[\w./-]*\d[\w./-]*|[\w-]+\.[a-z]{2,4}\b/g;
+
+/**
+ * Whether the user's words identify the tool output at `position` as data to act on: an id,
+ * a file name or a person's name the user wrote is in it or its call's arguments, a word of
+ * theirs is in its call's arguments (the agent searched with it: "the sign-in alert" and
+ * `{"query": "new sign-in"}`), or a source they pointed at ("in the vendor registry") is it.
+ */
+function identifiedByUser(
+  store: EventStore,
+  position: number,
+  userTexts: readonly string[],
+): boolean {
+  // the arguments' values (their keys, "from" or "date", say nothing of the data)
+  const args = argumentsOf(store, position)
+    .replace(/"[^"]*"\s*:/g, ' ')
+    .toLowerCase();
+  const lower = textsOf(store.probe(position), undefined)
+    .map((piece) => piece.text.toLowerCase())
+    .join('\n');
+  for (const text of userTexts) {
+    const said = text.toLowerCase();
+    // the user left the target to the data: "pay what is due", "send whatever is outstanding"
+    if (openTarget.test(said)) return true;
+    for (const m of said.matchAll(idToken)) {
+      const token = m[0].replace(/^[#./-]+|[./-]+$/g, '');
+      const idLike = token.length >= 3 || /[a-z]/.test(token);
+      if (idLike && token.length >= 2 && (args.includes(token) || lower.includes(token)))
+        return true;
+    }
+    for (const word of said.match(/[a-z][a-z'-]{3,}/g) ?? [])
+      if (!commonWords.has(word) && args.includes(word)) return true;
+    if (namesOf(text).some((name) => lower.includes(name))) return true;
+    for (const m of said.matchAll(pointer))
+      if (matchesPointer(identityOf(store, position), (m[1] as string).trim().split(/\s+/)))
+        return true;
+  }
+  return false;
 }
 
 const matchesPointer = (identity: string, words: string[]): boolean =>
@@ -229,7 +287,43 @@ export function pointsElsewhere(
         return true;
     }
   }
+  // the user gave no target of the call's shape and did not identify the data the target came
+  // from, where a request sentence asks for it: a target only that request gave is not the
+  // user's ("book the cheapest flight to Lisbon", and a fare note asks to add an event with
+  // its link to the calendar)
+  return targets.every(
+    (t) =>
+      askedIn(store, call, t) &&
+      !inOwnField(store, t) &&
+      !identifiedByUser(store, t.position, userTexts),
+  );
+}
+
+// Whether the target stands in a labelled field of its own somewhere in its output, outside
+// every request (a tenant's `email: …`, a bill's `IBAN: …`): the record's own data, not only
+// what a request in it asks for
+function inOwnField(store: EventStore, target: Target): boolean {
+  const pattern = valuePattern(target.value);
+  const global = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
+  for (const piece of textsOf(store.probe(target.position), undefined)) {
+    const text = piece.text;
+    const requests = findRequestSentences(text);
+    for (const m of text.toLowerCase().matchAll(global)) {
+      const at = m.index;
+      if (requests.some(([s, e]) => s <= at && at < e)) continue;
+      if (labelled.test(text.slice(Math.max(0, at - 40), at))) return true;
+    }
+  }
   return false;
+}
+
+// Whether the output a target came from names it in a request sentence
+function askedIn(store: EventStore, call: PolicyEvent, target: Target): boolean {
+  const output = outputsBefore(store, call.position).find((o) => o.position === target.position);
+  if (output === undefined) return false;
+  output.asked ??= output.texts.flatMap(requestedTargets);
+  const own = canonicalValue(target.value).canonical;
+  return output.asked.some((asked) => sameCanonical(asked, own));
 }
 
 // The targets (addresses, links, accounts) that a text's request sentences name, canonical,
