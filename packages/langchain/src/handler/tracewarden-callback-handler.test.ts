@@ -5,8 +5,10 @@ import {
   SystemMessage,
 } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { createTracer } from '@tracewarden/core';
+import { tool } from '@langchain/core/tools';
+import { createTracer, guard, withTrace } from '@tracewarden/core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
 import { aiMessage, ran, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from './tracewarden-callback-handler.js';
@@ -142,5 +144,34 @@ describe('TracewardenCallbackHandler with fakeModel', () => {
     const tracer = handler.tracers[0]!;
     expectSoundTrace(tracer);
     expect(conversationOf(tracer)).toEqual(expectedConversation);
+  });
+});
+
+describe('a core guard() inside a plain tool, with the handler', () => {
+  // the handler only observes the tool run (README): the tool hands the guard the call id
+  it("records under the model's call, once, given the tool call's id", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const forecast = guard(async (city: string) => `Sunny in ${city}`, { name: 'forecast' });
+    const plain = tool(
+      async ({ city }: { city: string }, config) =>
+        forecast.invoke({ callId: config.toolCall?.id }, city),
+      { name: 'weather', description: 'Weather of a city', schema: z.object({ city: z.string() }) },
+    );
+    const model = weatherModel().bindTools([plain]);
+    const config = { callbacks: [handler] };
+    await withTrace(tracer, () =>
+      loop(
+        (messages) => model.invoke(messages, config),
+        (call) => plain.invoke(call, config),
+      ),
+    );
+    await handler.flush();
+    const blocks = expectSoundTrace(tracer);
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.payload).toMatchObject({ call_id: 'call_1', output: 'Sunny in Paris' });
+    expect(results[0]?.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
   });
 });

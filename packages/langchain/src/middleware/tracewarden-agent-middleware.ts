@@ -151,6 +151,9 @@ export interface TracewardenAgentMiddleware {
   readonly tracers: readonly Tracer[];
 }
 
+/** The scope id of a tool call that has none (`""`, decision 030): a scope needs one. */
+const absentCallId = 'call_without_id';
+
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -421,14 +424,12 @@ export function tracewardenAgentMiddleware(
     let result: unknown;
     // guarded tools find this trace through the enclosing withTrace; a core guard() the tool's
     // own function calls takes the model's call from the scope (no TOOL_CALL of its own) and its
-    // record joins the result recorded below (a call without an id has none to hand over)
-    const scope = absentId ? undefined : new ToolCallScope(id, tracer);
+    // record joins the result recorded below. A call without an id gets a scope too (its id
+    // only names the guard's held record; the result is linked as above), as executeToolCalls
+    // gives one
+    const scope = new ToolCallScope(absentId ? absentCallId : id, tracer);
     try {
-      result = await withTrace(tracer, () =>
-        scope === undefined
-          ? handler(request as never)
-          : scope.run(() => handler(request as never)),
-      );
+      result = await withTrace(tracer, () => scope.run(() => handler(request as never)));
     } catch (error) {
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) {
         const run = resultRun();

@@ -13,7 +13,7 @@ import {
 } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import { createTracer, recommendedPolicy, type Tracer } from '@tracewarden/core';
+import { createTracer, guard, recommendedPolicy, type Tracer } from '@tracewarden/core';
 import { type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import { createAgent } from 'langchain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -136,6 +136,46 @@ describe('tool calls with "" ids (decision 030)', () => {
     warn.mockRestore();
     expect(sent).toEqual(['maria@acme.example']);
     expectEachCallOnce(tracer, failures);
+  });
+
+  it("agent middleware (a core guard() inside the tools' own functions): each call and result once", async () => {
+    server = await startScriptedServer({ turns: [...turns] });
+    const tracer = createTracer();
+    const failures: unknown[] = [];
+    const sent: string[] = [];
+    const [inbox, send] = tools(sent).map((plain) =>
+      guard(
+        (args: unknown) => (plain as { invoke(input: unknown): Promise<unknown> }).invoke(args),
+        {
+          name: `guarded_${plain.name}`,
+        },
+      ),
+    );
+    const agent = createAgent({
+      model: model(server.url),
+      tools: [
+        tool(async () => inbox?.({}), {
+          name: 'get_inbox',
+          description: 'inbox',
+          schema: z.object({}),
+        }),
+        tool(async (args: { to: string; body: string }) => send?.(args), {
+          name: 'send_email',
+          description: 'send',
+          schema: z.object({ to: z.string(), body: z.string() }),
+        }),
+      ],
+      middleware: [
+        tracewardenAgentMiddleware({ tracer, onRecordingError: (error) => failures.push(error) }),
+      ],
+    });
+    await agent.invoke({ messages: [new HumanMessage('Answer Maria.')] });
+    expect(sent).toEqual(['maria@acme.example']);
+    // no TOOL_CALL of the guards' own: each result under the model's call, with its guard's record
+    expectEachCallOnce(tracer, failures);
+    for (const block of tracer.blocks())
+      if (block.sub_type === 'TOOL_RESULT')
+        expect(block.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
   });
 
   it('callback handler, manual loop (a policy): each call and result once', async () => {

@@ -147,6 +147,9 @@ function parseArgs(call: ProposedCall): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** The scope id of a call that has none (`""`, decision 030): a scope needs one. */
+const absentCallId = 'call_without_id';
+
 /** A seed-004 ToolCallStatus, whatever the error carries (`failure` for anything else). */
 function statusOf(error: unknown): ToolCallStatus {
   if (UnknownToolError.isInstance(error)) return 'hallucinated';
@@ -240,11 +243,12 @@ export async function executeToolCalls(
               : { callId: call.id, tracer, errorOutput: errorText },
             args,
           );
-        } else if (call.id === '') value = await tool(args);
-        else {
+        } else {
           // a guarded function the tool calls (`({ city }) => weather(city)`) takes the model's
-          // call from the scope instead of recording one of its own
-          const inScope = new ToolCallScope(call.id, tracer);
+          // call from the scope instead of recording one of its own. A call without an id gets
+          // a scope too: its result, with the guard's record, is recorded here by the order rule
+          // (the scope's id only names the guard's held record, never recorded)
+          const inScope = new ToolCallScope(call.id === '' ? absentCallId : call.id, tracer);
           scope = inScope;
           value = await inScope.run(() => tool(args));
         }

@@ -1,4 +1,4 @@
-import { guard, type Tracer } from '@tracewarden/core';
+import { guard, type Tracer, withTrace } from '@tracewarden/core';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -122,8 +122,8 @@ describe('wrapOpenAI: tool calls with "" ids (Gemini-style)', () => {
     expectLinked(tracer);
   });
 
-  for (const guarded of [false, true])
-    it(`parallel calls without ids whose tools finish out of order keep their own results${guarded ? ' (guarded tools)' : ''}`, async () => {
+  for (const guarded of [false, true, "inside the user's own functions"] as const)
+    it(`parallel calls without ids whose tools finish out of order keep their own results${guarded === false ? '' : guarded === true ? ' (guarded tools)' : ` (guarded functions ${guarded})`}`, async () => {
       const { tracer, client, server } = await setup({
         turns: [
           {
@@ -144,18 +144,30 @@ describe('wrapOpenAI: tool calls with "" ids (Gemini-style)', () => {
       const failing = (): string => {
         throw new Error('no luck');
       };
-      const parallel = guarded
-        ? {
-            slow: guard(slow, { name: 'slow' }),
-            fast: guard(fast, { name: 'fast' }),
-            failing: guard(failing, { name: 'failing' }),
-          }
-        : { slow, fast, failing };
+      const guards = {
+        slow: guard(slow, { name: 'slow' }),
+        fast: guard(fast, { name: 'fast' }),
+        failing: guard(failing, { name: 'failing' }),
+      };
+      const parallel =
+        guarded === true
+          ? guards
+          : guarded === false
+            ? { slow, fast, failing }
+            : // each guard takes the call it runs for, however it is called (no TOOL_CALL of its own)
+              {
+                slow: () => guards.slow(),
+                fast: () => guards.fast(),
+                failing: () => guards.failing(),
+              };
       const completion = await client.chat.completions.create({
         model: 'gemini-2.5',
         messages: [{ role: 'user', content: 'Go.' }],
       });
-      const sent = await executeToolCalls(completion.choices[0]!.message, parallel);
+      // in the run's trace, where a guard called by the user's function finds it
+      const sent = await withTrace(tracer, () =>
+        executeToolCalls(completion.choices[0]!.message, parallel),
+      );
       expect(sent.map((message) => message.content)).toEqual([
         'slow result',
         'fast result',
@@ -168,5 +180,12 @@ describe('wrapOpenAI: tool calls with "" ids (Gemini-style)', () => {
         { name: 'failing', outputs: ['Error: no luck'] },
       ]);
       expect(linked(tracer).orphans).toEqual({ tool_calls: [], tool_results: [] });
+      if (guarded !== false) {
+        // each result with its guard's record
+        const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+        for (const result of results)
+          expect(result.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
+        expect(JSON.stringify(tracer.blocks())).not.toContain('call_without_id');
+      }
     });
 });
