@@ -79,6 +79,21 @@ function traceChecks(context: CommandContext) {
       validator.add(item);
       return validator.counts.problems === before;
     },
+    onEmptyTrace(
+      file: string,
+      found: { label: string; line: number | undefined; fields: string[] },
+    ): void {
+      const warning = {
+        code: 'EMPTY_TRACE' as const,
+        value: found.label,
+        count: 0,
+        file,
+        line: found.line,
+        address: found.label,
+        message: `no events, so no blocks to keep its ${found.fields.join(', ')} on: not written`,
+      };
+      context.err(`${formatWarning(warning, context.errorPalette)}\n`);
+    },
     onLoneSurrogates(file: string, found: LoneSurrogatesInTrace): void {
       context.err(
         `${formatWarning(loneSurrogateWarning(found, file, 'written'), context.errorPalette)}\n`,
@@ -148,6 +163,7 @@ export async function convertFile(
         ...options,
         isValidTrace: checks.isValidTrace,
         onLoneSurrogates: checks.onLoneSurrogates,
+        onEmptyTrace: checks.onEmptyTrace,
         onUnknownSubType: (at: string, found: UnknownSubType) =>
           unknownSubTypes.add(found.subType, {
             file: at,
@@ -173,6 +189,7 @@ export async function convertFile(
   const converter = createBlockConverter({
     isValidTrace: (item) => checks.isValidTrace(item, file),
     onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
+    onEmptyTrace: (found) => checks.onEmptyTrace(file, found),
     onSkip: (skip) => {
       skipped++;
       context.err(

@@ -158,4 +158,16 @@ describe('convert keeps what a trace file holds besides events', () => {
     const back = await run(['convert', file('two-events.jsonl', events), '--to', 'jsonl']);
     expect(back.stdout).toBe(blocks);
   });
+
+  it('says so when a trace without events has fields no block can carry', async () => {
+    const input = file('only-metadata.json', JSON.stringify([{ metadata: { id: 'm', score: 0 } }]));
+    const convert = await run(['convert', input, '--to', 'jsonl']);
+    expect(convert.stdout).toBe('');
+    expect(convert.stderr).toBe(
+      `${input}:1: warning EMPTY_TRACE m: no events, so no blocks to keep its metadata on: not written\n`,
+    );
+    expect(convert.code).toBe(0);
+    const empty = await run(['convert', file('empty.json', '[]'), '--to', 'jsonl']);
+    expect(empty.stderr).toBe('');
+  });
 });

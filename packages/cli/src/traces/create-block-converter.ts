@@ -60,6 +60,13 @@ export interface BlockConverterOptions {
    */
   onLoneSurrogates?: ((found: LoneSurrogatesInTrace) => void) | undefined;
   /**
+   * A chat-event trace with no events but fields of its own (an Explorer `[{ metadata }]`):
+   * it has no blocks to carry them, so they are not converted (`convert` warns `EMPTY_TRACE`).
+   */
+  onEmptyTrace?:
+    | ((found: { label: string; line: number | undefined; fields: string[] }) => void)
+    | undefined;
+  /**
    * Whether a chat-event trace may be converted; one it refuses is left out, with an `onSkip`
    * (`convert` refuses what `validate` would reject, having reported why). @default every one
    */
@@ -197,6 +204,13 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           }
           const traceId = unnamed ? ids.traceId() : item.label;
           const fields = traceFieldsOf(item.value, traceId);
+          if (trace.length === 0 && fields !== undefined) {
+            options.onEmptyTrace?.({
+              label: item.label,
+              line: item.line,
+              fields: Object.keys(fields),
+            });
+          }
           return withTraceFields(
             eventsToBlocks(trace, { traceId, ids, startTime: 0 }),
             fields,

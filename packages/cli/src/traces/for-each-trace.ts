@@ -60,6 +60,10 @@ export interface ForEachTraceOptions {
   onUnknownSubType?: ((file: string, found: UnknownSubType) => void) | undefined;
   /** Chat-event traces whose text held lone surrogates, read as U+FFFD (see `createBlockConverter`). */
   onLoneSurrogates?: ((file: string, found: LoneSurrogatesInTrace) => void) | undefined;
+  /** Chat-event traces with no events but fields of their own (see `createBlockConverter`). */
+  onEmptyTrace?:
+    | ((file: string, found: { label: string; line: number | undefined; fields: string[] }) => void)
+    | undefined;
   /** Whether a chat-event trace may be converted (see `createBlockConverter`). @default every one */
   isValidTrace?: ((item: TraceItem, file: string) => boolean) | undefined;
   /** Chat-event traces as read, instead of as blocks (for commands that use them directly). */
@@ -148,6 +152,7 @@ export async function forEachTrace(
       );
     },
     onLoneSurrogates: (found) => options.onLoneSurrogates?.(currentFile, found),
+    onEmptyTrace: (found) => options.onEmptyTrace?.(currentFile, found),
     ...(options.isValidTrace === undefined
       ? {}
       : { isValidTrace: (item: TraceItem) => options.isValidTrace?.(item, currentFile) ?? true }),

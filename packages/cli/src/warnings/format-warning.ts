@@ -7,9 +7,10 @@ import type { Palette } from '../output/index.js';
 export interface Warning {
   /**
    * `UNKNOWN_ROLE` (a chat event's role), `UNKNOWN_SUB_TYPE` (a block's sub type) or
-   * `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as U+FFFD).
+   * `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as U+FFFD)
+   * or `EMPTY_TRACE` (a trace with no events, whose own fields `convert` has no block to keep on).
    */
-  code: 'UNKNOWN_ROLE' | 'UNKNOWN_SUB_TYPE' | 'LONE_SURROGATE';
+  code: 'UNKNOWN_ROLE' | 'UNKNOWN_SUB_TYPE' | 'LONE_SURROGATE' | 'EMPTY_TRACE';
   /** The unknown value as written, e.g. `asistant`; for `LONE_SURROGATE`, the trace's label. */
   value: string;
   /** Records (events or blocks) that carry it; for `LONE_SURROGATE`, the surrogates replaced. */
