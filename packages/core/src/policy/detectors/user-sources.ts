@@ -1,0 +1,130 @@
+// Which data the user's own words point at (decision 050): a source they name ("in the vendor
+// registry"), a person they name, and whether their words identify a tool output as data to act
+// on (an id, a file name, a word the agent searched with). Read by `user-targets.ts`.
+import type { EventStore } from '../runtime/event-store.js';
+import { textsOf } from '../runtime/policy-values.js';
+import { createTextCache } from './create-text-cache.js';
+
+// An output's keys (`iban:`, `"email":`), read once per text
+const keysCache = createTextCache<string>(1024);
+const outputKeys = /(?:^|\n|[{,]\s*)\s*(?:- )?"?([A-Za-z_][\w ]{0,30})"?\s*:/g;
+function keysOf(text: string): string {
+  let known = keysCache.get(text);
+  if (known === undefined) {
+    known = '';
+    for (const key of text.matchAll(outputKeys)) known += ` ${key[1]}`;
+    keysCache.set(text, known);
+  }
+  return known;
+}
+
+// A source the user points at: "in the vendor registry", "from the payables folder", "using the
+// attendee list". Its words, after the determiner, must all be found in the output the target
+// came from (its tool's name, its call's arguments, its keys), generic ones ("list") aside.
+/** @internal */
+export const pointer =
+  /\b(?:in|from|on|using|per|according to)\s+(?:the|my|our|your|her|his|their|its|this|that)\s+((?:[\w'-]+\s+){0,2}(?:registry|register|list|records?|files?|sheet|spreadsheet|profile|card|chat|thread|invoice|folder|drive|directory|contacts|database|portal|ledger|table|ticket|channel|inbox|calendar|note|notes|document|page))\b/g;
+// A person the user names inside a sentence: a capitalised word after another word ("reply to
+// Dana's email", "tell Priya"), not a sentence's first word
+const personName = /(?<=[a-z,]\s)([A-Z][a-z]{2,})(?:'s)?\b/g;
+
+const namesCache = createTextCache<string[]>(256);
+/** The people a user's text names (lower-cased). @internal */
+export function namesOf(text: string): string[] {
+  let known = namesCache.get(text);
+  if (known === undefined) {
+    known = [...new Set([...text.matchAll(personName)].map((m) => (m[1] as string).toLowerCase()))];
+    namesCache.set(text, known);
+  }
+  return known;
+}
+
+const genericWords = new Set(['list', 'file', 'files', 'record', 'records', 'document', 'page']);
+
+const wordsOf = (text: string): string =>
+  ` ${text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')} `;
+
+// The arguments of the call whose output is at `position` (as the model wrote them), or ''
+function argumentsOf(store: EventStore, position: number): string {
+  const output = store.probe(position);
+  for (let at = position - 1; at >= 0 && at >= position - 8; at--) {
+    const event = store.probe(at);
+    if (event.kind !== 'ToolCall' || event.toolName !== output.toolName) continue;
+    // the store holds the arguments parsed (an object), or as the model sent them (a string)
+    const fn = event.data.function as Record<string, unknown> | undefined;
+    const args = fn?.arguments;
+    return typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
+  }
+  return '';
+}
+
+/** The words that identify a tool output: its tool's name, its call's arguments and its keys. @internal */
+export function identityOf(store: EventStore, position: number): string {
+  const output = store.probe(position);
+  let text = `${output.toolName ?? ''} ${argumentsOf(store, position)}`;
+  for (const piece of textsOf(output, undefined)) text += keysOf(piece.text);
+  return wordsOf(text);
+}
+
+// Words of the user's that say nothing of which data they mean
+const commonWords = new Set(
+  'that this these those what with from have about your mine just then them they their there when where which will would could should please thanks today tomorrow everything anything something'.split(
+    ' ',
+  ),
+);
+// An object the user leaves to the data
+const openTarget =
+  /\b(?:what|whatever|everything|anything|all that)\s+(?:is|are|'s|was|were|has been|have been)?\s*(?:due|owed|outstanding|open|pending|listed|needed|required|asked|requested)\b/;
+// An id-like token of the user's: a word with a digit, or a file name ("INV-2295", "#8841",
+// "src/tokens.py", "v3.2.0")
+const idToken = /[\w./-]*\d[\w./-]*|[\w-]+\.[a-z]{2,4}\b/g;
+
+/**
+ * Whether the user's words identify the tool output at `position` as data to act on: an id,
+ * a file name or a person's name the user wrote is in it or its call's arguments, a word of
+ * theirs is in its call's arguments (the agent searched with it: "the sign-in alert" and
+ * `{"query": "new sign-in"}`), or a source they pointed at ("in the vendor registry") is it.
+ * @internal
+ */
+export function identifiedByUser(
+  store: EventStore,
+  position: number,
+  userTexts: readonly string[],
+): boolean {
+  // the arguments' values (their keys, "from" or "date", say nothing of the data)
+  const args = argumentsOf(store, position)
+    .replace(/"[^"]*"\s*:/g, ' ')
+    .toLowerCase();
+  const lower = textsOf(store.probe(position), undefined)
+    .map((piece) => piece.text.toLowerCase())
+    .join('\n');
+  for (const text of userTexts) {
+    const said = text.toLowerCase();
+    // the user left the target to the data: "pay what is due", "send whatever is outstanding"
+    if (openTarget.test(said)) return true;
+    for (const m of said.matchAll(idToken)) {
+      const token = m[0].replace(/^[#./-]+|[./-]+$/g, '');
+      const idLike = token.length >= 3 || /[a-z]/.test(token);
+      if (idLike && token.length >= 2 && (args.includes(token) || lower.includes(token)))
+        return true;
+    }
+    for (const word of said.match(/[a-z][a-z'-]{3,}/g) ?? [])
+      if (!commonWords.has(word) && args.includes(word)) return true;
+    if (namesOf(text).some((name) => lower.includes(name))) return true;
+    for (const m of said.matchAll(pointer))
+      if (matchesPointer(identityOf(store, position), (m[1] as string).trim().split(/\s+/)))
+        return true;
+  }
+  return false;
+}
+
+/** Whether every word of a pointer (generic ones aside) is in an output's identity. @internal */
+export const matchesPointer = (identity: string, words: string[]): boolean =>
+  words.every(
+    (word) =>
+      genericWords.has(word) ||
+      identity.includes(` ${word.length > 4 ? word.replace(/(?:'s|s)$/, '') : word}`),
+  );
