@@ -234,3 +234,193 @@ describe('a trace wrapped in a key that is not read', () => {
     );
   });
 });
+
+// Odd exports as real runs write them, each through every command that reads a file: each is
+// read whole (exit 0, every trace), and what convert writes validates.
+const hi = [
+  { role: 'user', content: 'hi' },
+  { role: 'assistant', content: 'hello' },
+];
+const hostile: { name: string; text: string; traces: number; toolCalls: number }[] = [
+  {
+    name: 'mixed-parts.json',
+    text: JSON.stringify([
+      { role: 'system', content: [{ type: 'text', text: 'You are helpful.' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this image?' },
+          {
+            type: 'image_url',
+            image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' },
+          },
+          { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'A cat.' },
+          { type: 'refusal', refusal: 'no' },
+        ],
+      },
+    ]),
+    traces: 1,
+    toolCalls: 0,
+  },
+  {
+    name: 'parallel-outputs-without-ids.json',
+    text: JSON.stringify([
+      { role: 'user', content: 'weather in paris and rome' },
+      {
+        role: 'assistant',
+        content: 'Checking both.',
+        tool_calls: [
+          { type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          { type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+        ],
+      },
+      { role: 'tool', name: 'get_weather', content: 'Paris: 20C' },
+      { role: 'tool', name: 'get_weather', content: 'Rome: 25C' },
+      { role: 'assistant', name: 'planner', content: 'Paris 20, Rome 25' },
+    ]),
+    traces: 1,
+    toolCalls: 2,
+  },
+  {
+    name: 'gemini-empty-ids.json',
+    text: JSON.stringify([
+      { role: 'user', content: 'search' },
+      {
+        role: 'model',
+        content: '',
+        tool_calls: [
+          { id: '', type: 'function', function: { name: 'search', arguments: '{"q":"a"}' } },
+          { id: '', type: 'function', function: { name: 'lookup', arguments: '' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: '', content: 'r1' },
+      { role: 'tool', tool_call_id: '', content: { hits: 2 } },
+    ]),
+    traces: 1,
+    toolCalls: 2,
+  },
+  {
+    name: 'big-output.jsonl',
+    text: `${JSON.stringify([
+      { role: 'user', content: 'dump the log' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'cat' } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'y'.repeat(1_500_000) },
+    ])}\n`,
+    traces: 1,
+    toolCalls: 1,
+  },
+  { name: 'bom.json', text: `\uFEFF${JSON.stringify(hi)}`, traces: 1, toolCalls: 0 },
+  {
+    name: 'bom-crlf.jsonl',
+    text: `\uFEFF${JSON.stringify(hi)}\r\n${JSON.stringify(hi)}\r\n`,
+    traces: 2,
+    toolCalls: 0,
+  },
+  {
+    name: 'crlf-pretty.json',
+    text: `${JSON.stringify(hi, null, 2).replaceAll('\n', '\r\n')}\r\n`,
+    traces: 1,
+    toolCalls: 0,
+  },
+  {
+    name: 'event-per-line-blank-lines.jsonl',
+    text: `${JSON.stringify(hi[0])}\r\n\r\n  \n${JSON.stringify(hi[1])}`,
+    traces: 1,
+    toolCalls: 0,
+  },
+  {
+    name: 'array-of-traces.json',
+    text: JSON.stringify([
+      hi,
+      { messages: hi, metadata: { id: 'x' } },
+      [{ metadata: { id: 'y' } }, ...hi],
+    ]),
+    traces: 3,
+    toolCalls: 0,
+  },
+  {
+    name: 'one-object.json',
+    text: JSON.stringify({ messages: hi, metadata: { id: 'solo' } }),
+    traces: 1,
+    toolCalls: 0,
+  },
+  {
+    name: 'custom-and-mcp-calls.json',
+    text: JSON.stringify([
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'x1', type: 'custom', function: { name: 'run', arguments: null } },
+          {
+            id: 'x2',
+            type: 'mcp',
+            function: { name: 'fs.read', arguments: { path: { a: [1, { b: null }] } } },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'x2', content: [{ type: 'text', text: 'data' }] },
+      { role: 'tool', tool_call_id: 'x1', content: 'files' },
+    ]),
+    traces: 1,
+    toolCalls: 2,
+  },
+  {
+    name: 'answer-before-call-and-stray-output.json',
+    text: JSON.stringify([
+      { role: 'tool', content: 'stray' },
+      { role: 'user', content: 'hi' },
+      { role: 'tool', tool_call_id: 'late', content: 'early answer' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'late', function: { name: 'f', arguments: {} } }],
+      },
+    ]),
+    traces: 1,
+    toolCalls: 1,
+  },
+];
+
+describe('odd real-world exports through every command', () => {
+  for (const export_ of hostile) {
+    it(`reads ${export_.name} whole, and converts it to files that validate`, async () => {
+      const path = file(export_.name, export_.text);
+      const validate = await run(['validate', path]);
+      expect(validate.stdout).toMatch(new RegExp(`^ok: 1 file, ${export_.traces} traces?,`));
+      expect(validate.code).toBe(0);
+      const stats = await run(['stats', path]);
+      expect(stats.stdout).toMatch(new RegExp(`traces +${export_.traces}\\n`));
+      expect(stats.stdout).toMatch(new RegExp(`tool calls +${export_.toolCalls}\\n`));
+      expect(stats.code).toBe(0);
+      const view = await run(['view', path]);
+      expect(view.stdout.match(/^trace /gm)).toHaveLength(export_.traces);
+      expect(view.code).toBe(0);
+      expect((await run(['check', '--recommended', path])).code).toBe(0);
+      for (const [to, name] of [
+        ['jsonl', 'out.jsonl'],
+        ['blocks', 'out.json'],
+        ['events', 'out.events.json'],
+        ['events', 'out.events.jsonl'],
+      ] as const) {
+        const output = join(temporary, `${export_.name}.${name}`);
+        const convert = await run(['convert', path, '--to', to, '-o', output]);
+        expect(convert.stderr).toBe('');
+        expect(convert.code).toBe(0);
+        const again = await run(['validate', output]);
+        expect(again.stdout).toMatch(new RegExp(`^ok: 1 file, ${export_.traces} traces?,`));
+      }
+    });
+  }
+});
