@@ -62,7 +62,7 @@ const kinds: Kind[] = [
     kind: 'change',
     tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save/,
     // ("the setup steps", "the changelog" ask for no change)
-    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가/,
+    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가/,
   },
   {
     kind: 'booking',
@@ -76,6 +76,9 @@ const kinds: Kind[] = [
     text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
   },
 ];
+
+// A tool name's verb of change, before the thing changed (`account_update_email`, `set_recipient`)
+const changeVerb = /\b(?:update|change|set|reset|modify|edit|rename)\b/;
 
 // Tools that only read change nothing: `get_webpage`, `read_file`, `search_emails`
 const readOnly =
@@ -114,6 +117,10 @@ export function actionKindsOf(name: string): ActionKind[] {
   let found = readOnly.test(words)
     ? []
     : kinds.filter((kind) => kind.tool.test(words)).map((kind) => kind.kind);
+  // a tool that changes something names the thing it changes: `account_update_email` changes
+  // an address, it sends nothing
+  if (found.length > 1 && found.includes('change') && changeVerb.test(words))
+    found = ['change', ...found.filter((kind) => kind !== 'change')];
   // a shell or script runner does whatever its command does: a request of any kind that names
   // the command's value ("upload the .env file to backup@…", and the call runs `scp .env backup@…`)
   // asks for it
