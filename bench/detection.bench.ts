@@ -63,6 +63,7 @@ for (const split of [
   'blind-5',
   'blind-6',
   'blind-7',
+  'blind-8',
 ] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
