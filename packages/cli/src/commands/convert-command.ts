@@ -94,6 +94,21 @@ function traceChecks(context: CommandContext) {
       };
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
     },
+    onRenamedTrace(
+      file: string,
+      found: { label: string; line: number | undefined; traceId: string },
+    ): void {
+      const warning = {
+        code: 'DUPLICATE_TRACE_ID' as const,
+        value: found.label,
+        count: 1,
+        file,
+        line: found.line,
+        address: found.label,
+        message: `an earlier trace of the file has this id: this one is written as ${found.traceId} (its own fields keep the id it had)`,
+      };
+      context.err(`${formatWarning(warning, context.errorPalette)}\n`);
+    },
     onLoneSurrogates(file: string, found: LoneSurrogatesInTrace): void {
       context.err(
         `${formatWarning(loneSurrogateWarning(found, file, 'written'), context.errorPalette)}\n`,
@@ -164,6 +179,7 @@ export async function convertFile(
         isValidTrace: checks.isValidTrace,
         onLoneSurrogates: checks.onLoneSurrogates,
         onEmptyTrace: checks.onEmptyTrace,
+        onRenamedTrace: checks.onRenamedTrace,
         onUnknownSubType: (at: string, found: UnknownSubType) =>
           unknownSubTypes.add(found.subType, {
             file: at,
@@ -190,6 +206,7 @@ export async function convertFile(
     isValidTrace: (item) => checks.isValidTrace(item, file),
     onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
     onEmptyTrace: (found) => checks.onEmptyTrace(file, found),
+    onRenamedTrace: (found) => checks.onRenamedTrace(file, found),
     onSkip: (skip) => {
       skipped++;
       context.err(

@@ -156,6 +156,60 @@ describe('convert writes what its output file name says, so validate reads it ba
   });
 });
 
+describe('two traces of a file with one id (a run exported twice, "id": 5 and "id": "5")', () => {
+  const run1 = [
+    { role: 'user', content: 'Pay my bill' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pay', arguments: '{}' } }],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: 'paid' },
+  ];
+
+  it('are two traces: the second is written as <id>_2, with a warning, and the file validates', async () => {
+    const input = file(
+      'twice.jsonl',
+      jsonl([
+        { messages: run1, metadata: { id: 'run-1' } },
+        { messages: run1, metadata: { id: 'run-1' } },
+        { messages: run1, id: 5 },
+        { messages: run1, id: '5' },
+      ]),
+    );
+    const output = join(temporary, 'twice.out.jsonl');
+    const convert = await run(['convert', input, '--to', 'jsonl', '-o', output]);
+    expect(convert.code).toBe(0);
+    expect(convert.stderr).toBe(
+      `${input}:2: warning DUPLICATE_TRACE_ID run-1: an earlier trace of the file has this id: this one is written as run-1_2 (its own fields keep the id it had)\n${input}:4: warning DUPLICATE_TRACE_ID 5: an earlier trace of the file has this id: this one is written as 5_2 (its own fields keep the id it had)\n`,
+    );
+    const blocks = readFileSync(output, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect([...new Set(blocks.map((block) => block.trace_id))]).toStrictEqual([
+      'run-1',
+      'run-1_2',
+      '5',
+      '5_2',
+    ]);
+    expect((await run(['validate', output])).code).toBe(0);
+    const view = await run(['view', input]);
+    expect(view.stdout.match(/^trace .*$/gm)).toStrictEqual([
+      'trace run-1',
+      'trace run-1_2',
+      'trace 5',
+      'trace 5_2',
+    ]);
+    // and back: the same blocks again
+    const events = join(temporary, 'twice.events.jsonl');
+    await run(['convert', output, '--to', 'events', '-o', events]);
+    expect((await run(['convert', events, '--to', 'jsonl'])).stdout).toBe(
+      readFileSync(output, 'utf8'),
+    );
+  });
+});
+
 describe('convert, calls without arguments', () => {
   it('reads missing, null, "" and "null" arguments as {} as parseTrace does, and validates', async () => {
     const trace = [

@@ -67,6 +67,14 @@ export interface BlockConverterOptions {
     | ((found: { label: string; line: number | undefined; fields: string[] }) => void)
     | undefined;
   /**
+   * A chat-event trace whose id another trace of the file already has (a run exported twice,
+   * `"id": 5` and `"id": "5"`): its blocks get `<id>_2` (`_3`, ...) so that two traces are
+   * never merged into one; `convert` warns `DUPLICATE_TRACE_ID`.
+   */
+  onRenamedTrace?:
+    | ((found: { label: string; line: number | undefined; traceId: string }) => void)
+    | undefined;
+  /**
    * Whether a chat-event trace may be converted; one it refuses is left out, with an `onSkip`
    * (`convert` refuses what `validate` would reject, having reported why). @default every one
    */
@@ -135,6 +143,16 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
   const sessions = new Map<string, { traceId: string; messageId: string }>();
   // the fields of the file's dataset, once its metadata item is read
   let dataset: Record<string, unknown> | undefined;
+  // trace ids the file's chat-event traces were given: two traces must never share one
+  const traceIds = new Set<string>();
+  const uniqueTraceId = (item: TraceItem, wanted: string): string => {
+    let traceId = wanted;
+    for (let k = 2; traceIds.has(traceId); k++) traceId = `${wanted}_${k}`;
+    traceIds.add(traceId);
+    if (traceId !== wanted)
+      options.onRenamedTrace?.({ label: item.label, line: item.line, traceId });
+    return traceId;
+  };
   const skip = (line: number | undefined, message: string): Block[] => {
     options.onSkip?.({ line, message });
     return [];
@@ -142,6 +160,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
   return {
     startFile() {
       dataset = undefined;
+      traceIds.clear();
     },
     // Nothing is kept per trace (only per trace-entry session), so memory stays flat however
     // many traces a file holds; a chat-event trace's label is its item's `label`.
@@ -193,7 +212,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           }
           const unnamed = item.label.startsWith('#') && options.labelTraceIds !== true;
           if (options.contentIds === true) {
-            const traceId = unnamed ? contentTraceId(item.value) : item.label;
+            const traceId = uniqueTraceId(item, unnamed ? contentTraceId(item.value) : item.label);
             const fields = traceFieldsOf(item.value, traceId);
             const blocks = eventsToBlocks(trace, {
               traceId,
@@ -202,7 +221,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             });
             return withTraceFields(blocks, fields, dataset);
           }
-          const traceId = unnamed ? ids.traceId() : item.label;
+          const traceId = uniqueTraceId(item, unnamed ? ids.traceId() : item.label);
           const fields = traceFieldsOf(item.value, traceId);
           if (trace.length === 0 && fields !== undefined) {
             options.onEmptyTrace?.({

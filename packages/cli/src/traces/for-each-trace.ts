@@ -64,6 +64,10 @@ export interface ForEachTraceOptions {
   onEmptyTrace?:
     | ((file: string, found: { label: string; line: number | undefined; fields: string[] }) => void)
     | undefined;
+  /** Chat-event traces given `<id>_2` as another trace has their id (see `createBlockConverter`). */
+  onRenamedTrace?:
+    | ((file: string, found: { label: string; line: number | undefined; traceId: string }) => void)
+    | undefined;
   /** Whether a chat-event trace may be converted (see `createBlockConverter`). @default every one */
   isValidTrace?: ((item: TraceItem, file: string) => boolean) | undefined;
   /** Chat-event traces as read, instead of as blocks (for commands that use them directly). */
@@ -153,6 +157,7 @@ export async function forEachTrace(
     },
     onLoneSurrogates: (found) => options.onLoneSurrogates?.(currentFile, found),
     onEmptyTrace: (found) => options.onEmptyTrace?.(currentFile, found),
+    onRenamedTrace: (found) => options.onRenamedTrace?.(currentFile, found),
     ...(options.isValidTrace === undefined
       ? {}
       : { isValidTrace: (item: TraceItem) => options.isValidTrace?.(item, currentFile) ?? true }),

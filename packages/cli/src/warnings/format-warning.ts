@@ -8,9 +8,15 @@ export interface Warning {
   /**
    * `UNKNOWN_ROLE` (a chat event's role), `UNKNOWN_SUB_TYPE` (a block's sub type) or
    * `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as U+FFFD)
-   * or `EMPTY_TRACE` (a trace with no events, whose own fields `convert` has no block to keep on).
+   * `EMPTY_TRACE` (a trace with no events, whose own fields `convert` has no block to keep on)
+   * or `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`).
    */
-  code: 'UNKNOWN_ROLE' | 'UNKNOWN_SUB_TYPE' | 'LONE_SURROGATE' | 'EMPTY_TRACE';
+  code:
+    | 'UNKNOWN_ROLE'
+    | 'UNKNOWN_SUB_TYPE'
+    | 'LONE_SURROGATE'
+    | 'EMPTY_TRACE'
+    | 'DUPLICATE_TRACE_ID';
   /** The unknown value as written, e.g. `asistant`; for `LONE_SURROGATE`, the trace's label. */
   value: string;
   /** Records (events or blocks) that carry it; for `LONE_SURROGATE`, the surrogates replaced. */
