@@ -286,36 +286,47 @@ const event = fc.oneof(
   ),
 );
 
+// a trace as an event list, or an object naming it (ids may repeat, as in re-exported runs)
+const trace = fc.oneof(
+  fc.array(event, { minLength: 1, maxLength: 5 }),
+  fc.record({
+    messages: fc.array(event, { minLength: 1, maxLength: 5 }),
+    metadata: fc.record({ id: fc.constantFrom('run-1', 'run-2', '#1', 'tr_000001') }),
+  }),
+);
+
 describe('convert then validate (property)', () => {
   it('what convert writes always validates, and every trace is written or named', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(event, { maxLength: 5 }), { maxLength: 6 }),
-        async (traces) => {
-          const input = file('random.jsonl', jsonl(traces.filter((trace) => trace.length > 0)));
-          const count = traces.filter((trace) => trace.length > 0).length;
-          for (const to of ['jsonl', 'events']) {
-            const output = join(temporary, `random.out.${to}`);
-            const convert = await run(['convert', input, '--to', to, '-o', output]);
-            const refused = convert.stderr.match(/skipped .*: trace #\d+: not converted/g) ?? [];
-            expect(convert.code).toBe(refused.length > 0 ? 1 : 0);
-            const written = readFileSync(output, 'utf8');
-            if (to === 'jsonl') {
-              const ids = new Set(
-                written
-                  .split('\n')
-                  .filter((line) => line !== '')
-                  .map((line) => JSON.parse(line).trace_id),
-              );
-              expect(ids.size + refused.length).toBe(count);
-            }
-            if (written.trim() === '' || written.trim() === '[]') continue;
-            const validate = await run(['validate', output]);
-            expect(validate.stdout).toMatch(/^(?:.*warning.*\n)*ok: /);
-            expect(validate.code).toBe(0);
+      fc.asyncProperty(fc.array(trace, { maxLength: 6 }), async (traces) => {
+        const input = file('random.jsonl', jsonl(traces));
+        for (const [to, name] of [
+          ['jsonl', 'random.out.jsonl'],
+          ['blocks', 'random.out.json'],
+          ['events', 'random.out.events'],
+          ['events', 'random.events.json'],
+          ['events', 'random.events.jsonl'],
+        ] as const) {
+          const output = join(temporary, name);
+          const convert = await run(['convert', input, '--to', to, '-o', output]);
+          const refused = convert.stderr.match(/skipped .*: trace [^:]+: not converted/g) ?? [];
+          expect(convert.code).toBe(refused.length > 0 ? 1 : 0);
+          const written = readFileSync(output, 'utf8');
+          if (to === 'jsonl') {
+            const ids = new Set(
+              written
+                .split('\n')
+                .filter((line) => line !== '')
+                .map((line) => JSON.parse(line).trace_id),
+            );
+            expect(ids.size + refused.length).toBe(traces.length);
           }
-        },
-      ),
+          if (written.trim() === '' || written.trim() === '[]') continue;
+          const validate = await run(['validate', output]);
+          expect(validate.stdout).toMatch(/^(?:.*warning.*\n)*ok: /);
+          expect(validate.code).toBe(0);
+        }
+      }),
       { numRuns: 30 },
     );
   }, 120_000);
