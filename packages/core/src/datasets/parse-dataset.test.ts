@@ -151,4 +151,19 @@ describe('parseDataset', () => {
       }),
     );
   });
+
+  it('reports lone surrogates it replaced by their address in the dataset', () => {
+    const found: { path: string; count: number }[] = [];
+    const dataset = parseDataset(
+      {
+        traces: [
+          [{ role: 'user', content: 'fine' }],
+          { messages: [{ metadata: { id: 'r' } }, { role: 'user', content: 'cut \ud83d' }] },
+        ],
+      },
+      { onLoneSurrogates: (event) => found.push(event) },
+    );
+    expect(dataset.traces[1]?.messages[0]?.content).toBe('cut \ufffd');
+    expect(found).toStrictEqual([{ path: 'traces.1.messages.1', count: 1 }]);
+  });
 });

@@ -1,5 +1,5 @@
 import { TraceError } from '../errors/index.js';
-import { parseTrace } from '../model/index.js';
+import { type LoneSurrogatesFound, parseTrace } from '../model/index.js';
 import { leadingTraceMetadata } from '../model/parse-trace.js';
 import type { Dataset, DatasetTrace } from './dataset.js';
 
@@ -7,6 +7,12 @@ import type { Dataset, DatasetTrace } from './dataset.js';
 export interface ParseDatasetOptions {
   /** Name used when the input has none. @default 'dataset' */
   name?: string;
+  /**
+   * Called once per event in which `parseTrace` replaced lone UTF-16 surrogates (half of a
+   * character, as a truncated export leaves it) by U+FFFD; `path` is the event's address in the
+   * dataset (`traces.3.messages.2`).
+   */
+  onLoneSurrogates?: ((found: LoneSurrogatesFound) => void) | undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -53,7 +59,11 @@ export function prefixTraceError(
  * object's own `metadata`, whose keys win).
  * @internal
  */
-export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
+export function parseDatasetTrace(
+  value: unknown,
+  path: string,
+  onLoneSurrogates?: (found: LoneSurrogatesFound) => void,
+): DatasetTrace {
   const where = path === '' ? 'trace' : path;
   if (!Array.isArray(value) && !isObject(value)) {
     throw new TraceError({
@@ -77,7 +87,15 @@ export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
   }
   let messages: DatasetTrace['messages'];
   try {
-    messages = parseTrace(events);
+    messages = parseTrace(
+      events,
+      onLoneSurrogates === undefined
+        ? {}
+        : {
+            onLoneSurrogates: (found) =>
+              onLoneSurrogates({ path: at(eventsPath, found.path), count: found.count }),
+          },
+    );
   } catch (error) {
     throw prefixTraceError(error, eventsPath);
   }
@@ -122,7 +140,8 @@ export function parseDatasetTrace(value: unknown, path: string): DatasetTrace {
  * objects, tool calls get ids, tool outputs are linked to their calls).
  *
  * @param json - the parsed JSON value
- * @param options - the name to use when the input has none
+ * @param options - the name to use when the input has none, a callback for replaced lone
+ *   surrogates
  * @returns the normalised {@link Dataset}
  * @throws TraceError `VALIDATION` naming the path of the first problem (e.g. `traces.3.messages.2.content`)
  * @example
@@ -173,7 +192,7 @@ export function parseDataset(json: unknown, options: ParseDatasetOptions = {}): 
   }
   const parsed: DatasetTrace[] = new Array(traces.length);
   for (let i = 0; i < traces.length; i++) {
-    parsed[i] = parseDatasetTrace(traces[i], at(prefix, String(i)));
+    parsed[i] = parseDatasetTrace(traces[i], at(prefix, String(i)), options.onLoneSurrogates);
   }
   return { name, metadata, traces: parsed };
 }

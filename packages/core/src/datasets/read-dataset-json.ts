@@ -3,7 +3,7 @@ import { TraceError } from '../errors/index.js';
 import { nodeFsPromises } from '../platform/node-builtins.js';
 import type { Dataset } from './dataset.js';
 import { toDatasetError } from './dataset-error.js';
-import { parseDataset } from './parse-dataset.js';
+import { type ParseDatasetOptions, parseDataset } from './parse-dataset.js';
 
 /**
  * Reads a dataset from a JSON file `{ name?, metadata?, traces: [...] }` (see
@@ -11,6 +11,7 @@ import { parseDataset } from './parse-dataset.js';
  * larger than memory.
  *
  * @param path - the JSON file
+ * @param options - a callback for replaced lone surrogates (see {@link parseDataset})
  * @returns the normalised {@link Dataset}; its name defaults to the file's base name
  * @throws TraceError `VALIDATION` when the file is not JSON or not a dataset (naming the path);
  *   `DatasetError` `DATASET_READ_FAILED` when it cannot be read
@@ -20,7 +21,10 @@ import { parseDataset } from './parse-dataset.js';
  * console.log(dataset.name, dataset.traces.length);
  * ```
  */
-export async function readDatasetJson(path: string): Promise<Dataset> {
+export async function readDatasetJson(
+  path: string,
+  options: Pick<ParseDatasetOptions, 'onLoneSurrogates'> = {},
+): Promise<Dataset> {
   let text: string;
   try {
     text = await nodeFsPromises().readFile(path, 'utf8');
@@ -41,5 +45,6 @@ export async function readDatasetJson(path: string): Promise<Dataset> {
   const base = basename(path);
   return parseDataset(json, {
     name: base.slice(0, base.length - extname(base).length) || 'dataset',
+    onLoneSurrogates: options.onLoneSurrogates,
   });
 }

@@ -9,6 +9,7 @@ import { rawDataset, rawTrace } from './__fixtures__/dataset-arbitraries.js';
 import type { DatasetTrace } from './dataset.js';
 import { DatasetError } from './dataset-error.js';
 import { parseDataset } from './parse-dataset.js';
+import { readDatasetJson } from './read-dataset-json.js';
 import { readDatasetJsonl } from './read-dataset-jsonl.js';
 import { writeDatasetJsonl } from './write-dataset-jsonl.js';
 
@@ -193,5 +194,24 @@ describe('readDatasetJsonl / writeDatasetJsonl', () => {
     expect(error).toBeInstanceOf(DatasetError);
     expect((error as DatasetError).code).toBe('DATASET_WRITE_FAILED');
     expect((error as DatasetError).path).toBe(directory);
+  });
+
+  it('reports lone surrogates it replaced with their line, as readDatasetJson does', async () => {
+    const path = join(directory, 'cut.jsonl');
+    writeFileSync(
+      path,
+      `${JSON.stringify({ metadata: {} })}\n${JSON.stringify([{ role: 'user', content: 'ok' }])}\n[{"role":"user","content":"cut \\ud83d"}]\n`,
+    );
+    const found: unknown[] = [];
+    const traces = await collect(
+      readDatasetJsonl(path, { onLoneSurrogates: (event) => found.push(event) }),
+    );
+    expect(traces[1]?.messages[0]?.content).toBe('cut \ufffd');
+    expect(found).toStrictEqual([{ path: '0', count: 1, line: 3 }]);
+    const document = join(directory, 'cut.json');
+    writeFileSync(document, '{"traces":[[{"role":"user","content":"\\udc00"}]]}');
+    const json: unknown[] = [];
+    await readDatasetJson(document, { onLoneSurrogates: (event) => json.push(event) });
+    expect(json).toStrictEqual([{ path: 'traces.0.0', count: 1 }]);
   });
 });

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { TraceError } from '../errors/index.js';
+import type { LoneSurrogatesFound } from '../model/index.js';
 import type { DatasetTrace } from './dataset.js';
 import { parseDatasetTrace, prefixTraceError } from './parse-dataset.js';
 import { type JsonlSource, readJsonlLines } from './read-jsonl-lines.js';
@@ -12,6 +13,11 @@ export interface ReadDatasetJsonlOptions {
   maxLineBytes?: number;
   /** Receives each bad line's error and skips the line. Without it, the first bad line throws. */
   onError?: (error: TraceError) => void;
+  /**
+   * Called once per event in which `parseTrace` replaced lone UTF-16 surrogates by U+FFFD, with
+   * the event's position in its line's trace and the line.
+   */
+  onLoneSurrogates?: ((found: LoneSurrogatesFound & { line: number }) => void) | undefined;
 }
 
 /**
@@ -90,7 +96,14 @@ export function readDatasetJsonl(
       }
       let trace: DatasetTrace;
       try {
-        trace = parseDatasetTrace(value, '');
+        const onLoneSurrogates = options.onLoneSurrogates;
+        trace = parseDatasetTrace(
+          value,
+          '',
+          onLoneSurrogates === undefined
+            ? undefined
+            : (found) => onLoneSurrogates({ ...found, line }),
+        );
       } catch (error) {
         const wrapped = prefixTraceError(error, '', `line ${line} of ${sourceLabel}`, { line });
         if (onError === undefined || wrapped === error) throw wrapped;
