@@ -8,6 +8,7 @@ import { toPlain } from './policy-values.js';
 import {
   type EvalContext,
   enumerateAssignments,
+  type PlanVariable,
   type PolicyFunction,
   type RulePlan,
   type RunState,
@@ -111,29 +112,62 @@ export class PolicySession {
 
   private updateFilters(r: number, ctx: EvalContext): void {
     const plan = this.plans[r] as RulePlan;
+    for (let v = 0; v < plan.variables.length; v++) this.updateVariable(r, v, ctx);
+  }
+
+  /** Runs variable `v`'s own conditions on its candidates appended since the last update. */
+  private updateVariable(r: number, v: number, ctx: EvalContext): void {
     const state = this.states[r] as RuleState;
-    const store = this.store;
-    plan.variables.forEach((variable, v) => {
-      const source = this.store.candidates(variable.type, variable.toolName);
-      const out = state.filtered[v] as number[];
-      const filters = variable.filters;
-      for (let k = state.cursors[v] as number; k < source.length; k++) {
-        const position = source[k] as number;
-        if (filters.length > 0) {
-          ctx.frame[variable.slot] = store.probe(position);
-          resetBindings(ctx, plan.resetSlots);
-          let ok = true;
-          for (const filter of filters) {
-            if (!filter(ctx)) {
-              ok = false;
-              break;
-            }
-          }
-          if (!ok) continue;
-        }
-        out.push(position);
-      }
-      state.cursors[v] = source.length;
+    const variable = (this.plans[r] as RulePlan).variables[v] as PlanVariable;
+    const source = this.store.candidates(variable.type, variable.toolName);
+    const out = state.filtered[v] as number[];
+    for (let k = state.cursors[v] as number; k < source.length; k++) {
+      const position = source[k] as number;
+      if (this.passes(r, v, position, ctx)) out.push(position);
+    }
+    state.cursors[v] = source.length;
+  }
+
+  /** Whether the event at `position` passes variable `v`'s own conditions. */
+  private passes(r: number, v: number, position: number, ctx: EvalContext): boolean {
+    const plan = this.plans[r] as RulePlan;
+    const variable = plan.variables[v] as PlanVariable;
+    const filters = variable.filters;
+    if (filters.length === 0) return true;
+    ctx.frame[variable.slot] = this.store.probe(position);
+    resetBindings(ctx, plan.resetSlots);
+    for (const filter of filters) if (!filter(ctx)) return false;
+    return true;
+  }
+
+  /**
+   * The candidates of variable `v` at or after `from` that pass its own conditions, read on
+   * the spot and not kept: for a variable that no assignment with a new event binds to an
+   * older one.
+   */
+  private passingFrom(r: number, v: number, from: number, ctx: EvalContext): number[] {
+    const variable = (this.plans[r] as RulePlan).variables[v] as PlanVariable;
+    const source = this.store.candidates(variable.type, variable.toolName);
+    const out: number[] = [];
+    for (let k = firstAtOrAfter(source, from); k < source.length; k++) {
+      const position = source[k] as number;
+      if (this.passes(r, v, position, ctx)) out.push(position);
+    }
+    return out;
+  }
+
+  /**
+   * Whether an assignment with a new event (at or after `newFrom`) can bind variable `v` to an
+   * older one: some other variable of the rule has a candidate among the new events. When none
+   * has, `v` itself must take the new event, and its conditions need not run on the older ones
+   * (a proposed call: the rule's `call` is the proposal, so `user_requested` is not asked of
+   * every earlier call of the trace).
+   */
+  private bindsOlder(plan: RulePlan, v: number, newFrom: number): boolean {
+    return plan.variables.some((other, k) => {
+      if (k === v) return false;
+      const source = this.store.candidates(other.type, other.toolName);
+      return source.length > 0 && (source[source.length - 1] as number) >= newFrom;
     });
   }
 
@@ -146,7 +180,18 @@ export class PolicySession {
   evaluateRule(r: number, newFrom: number, limit: number): Evaluation {
     const plan = this.plans[r] as RulePlan;
     const ctx = this.context(plan);
-    this.updateFilters(r, ctx);
+    const state = this.states[r] as RuleState;
+    let candidates: number[][] = state.filtered;
+    if (newFrom <= 0) this.updateFilters(r, ctx);
+    else {
+      // only assignments with a new event count: a variable that no such assignment binds to an
+      // older event is read from the new events alone
+      candidates = plan.variables.map((_, v) => {
+        if (!this.bindsOlder(plan, v, newFrom)) return this.passingFrom(r, v, newFrom, ctx);
+        this.updateVariable(r, v, ctx);
+        return state.filtered[v] as number[];
+      });
+    }
     resetBindings(ctx, plan.resetSlots);
     for (const constant of plan.constants)
       if (!constant(ctx)) return { errors: [], truncated: false };
@@ -176,7 +221,6 @@ export class PolicySession {
       visit([]);
       return { errors: found.map((a) => this.describe(plan, a, ctx)), truncated };
     }
-    const candidates = (this.states[r] as RuleState).filtered;
     const infinity = Number.POSITIVE_INFINITY;
     if (newFrom <= 0) {
       enumerateAssignments(
@@ -316,10 +360,53 @@ export class PolicySession {
     return keys;
   }
 
-  /** Updates every rule's filters for the events appended so far. */
-  prime(): void {
+  /**
+   * Updates every rule's filters for the events appended so far, before new events are
+   * appended. With `proposed` (a tool call about to be proposed), only the variables that an
+   * assignment with that call can bind to an older event (`bindsOlder`): a rule's other
+   * variables are read from the new events alone.
+   */
+  prime(proposed?: { toolName: string }): void {
     this.plans.forEach((plan, r) => {
-      this.updateFilters(r, this.context(plan));
+      const ctx = this.context(plan);
+      if (proposed === undefined || plan.wholeTrace) {
+        this.updateFilters(r, ctx);
+        return;
+      }
+      plan.variables.forEach((_, v) => {
+        const older = plan.variables.some(
+          (other, k) => k !== v && bindsProposedCall(other, proposed.toolName),
+        );
+        if (older) this.updateVariable(r, v, ctx);
+      });
     });
+  }
+}
+
+/** The index of the first position at or after `from` in a sorted list. */
+function firstAtOrAfter(positions: readonly number[], from: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((positions[mid] as number) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Whether a variable can bind an event a proposed call appends: the call itself, or the
+ * assistant message that carries it.
+ */
+function bindsProposedCall(variable: PlanVariable, toolName: string): boolean {
+  switch (variable.type) {
+    case 'ToolCall':
+      return variable.toolName === undefined || variable.toolName === toolName;
+    case 'Message':
+    case 'Event':
+      return true;
+    default:
+      return false;
   }
 }

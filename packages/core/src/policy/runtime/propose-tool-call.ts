@@ -34,7 +34,9 @@ function proposedCallRecord(call: unknown): Record<string, unknown> {
  */
 export function proposeToolCall(session: PolicySession, call: unknown): ToolCallVerdict {
   const record = proposedCallRecord(call);
-  session.prime();
+  const fn = record.function as Record<string, unknown> | undefined;
+  // the rules' variables that only the proposal can bind need not be read on the trace
+  session.prime({ toolName: typeof fn?.name === 'string' ? fn.name : '' });
   const known = session.wholeTraceKeys();
   const mark = session.store.mark();
   try {
