@@ -7,6 +7,7 @@ import {
   eventsToBlocks,
   isKnownChatRole,
   parseTrace,
+  type Trace,
   TraceEntrySchema,
   type TraceError,
   validateBlocks,
@@ -31,6 +32,8 @@ export interface StreamValidatorOptions {
   onUnknownRole?:
     | ((role: string, at: { line: number | undefined; address: string }) => void)
     | undefined;
+  /** Each chat-event trace once parsed, with its item (for warnings about its content). */
+  onParsedTrace?: ((trace: Trace, item: TraceItem) => void) | undefined;
   /**
    * Each chat-event trace whose text held lone UTF-16 surrogates: valid, as `parseTrace` reads
    * each as U+FFFD (and `convert` writes it so), but worth a `LONE_SURROGATE` warning.
@@ -260,6 +263,7 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       return;
     }
     counts.events += trace.length;
+    options.onParsedTrace?.(trace, item);
     if (surrogates.count > 0) {
       options.onLoneSurrogates?.({
         label: item.label,

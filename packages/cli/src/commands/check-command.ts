@@ -17,7 +17,7 @@ import type { CommandContext } from '../program/command-context.js';
 import { maxLineBytesOption, maxOpenTracesOption } from '../program/shared-options.js';
 import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
-import { formatWarning, type Warning } from '../warnings/index.js';
+import { createToolPartTally, formatWarning, type Warning } from '../warnings/index.js';
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {
@@ -220,6 +220,8 @@ export async function checkFiles(
     truncated: [],
   };
 
+  // tool calls in another API's shape, which no ToolCall rule sees: said once per part type
+  const toolParts = createToolPartTally();
   const checkTrace = async (
     file: string,
     label: string,
@@ -227,6 +229,11 @@ export async function checkFiles(
     lineOf: (address: string | undefined) => number | undefined,
   ) => {
     report.traces++;
+    toolParts.add(trace, (event) => ({
+      file,
+      line: lineOf(String(event)),
+      address: `${label}/${event}`,
+    }));
     let result: ReturnType<Policy['check']>;
     try {
       result = policy.check(trace);
@@ -335,7 +342,7 @@ export async function checkFiles(
     context.err(
       `${context.errorPalette.yellow('note')}: ${splitTracesNote(traces.splitTraces, options.maxOpenTraces, 'checked')}\n`,
     );
-  report.warnings = unknownSubTypes.warnings();
+  report.warnings = [...unknownSubTypes.warnings(), ...toolParts.warnings()];
   if (!json)
     for (const warning of report.warnings)
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);

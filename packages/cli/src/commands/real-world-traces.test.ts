@@ -424,3 +424,47 @@ describe('odd real-world exports through every command', () => {
     });
   }
 });
+
+describe("tool calls in another API's shape (Anthropic's tool_use / tool_result parts)", () => {
+  it('validate and check say that no ToolCall rule sees them, instead of passing in silence', async () => {
+    const path = file(
+      'anthropic-parts.json',
+      JSON.stringify([
+        { role: 'user', content: 'Weather in SF?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'SF' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '15C' }],
+        },
+        { role: 'assistant', content: '15C in SF.' },
+      ]),
+    );
+    const validate = await run(['validate', path]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toContain(
+      `${path}:1: warning UNREAD_TOOL_PART #0/1: content parts of type "tool_use" (1 event; another API's shape of a tool call or output) are read as message content, not as tool calls or outputs`,
+    );
+    expect(validate.stdout).toContain(
+      'warning UNREAD_TOOL_PART #0/2: content parts of type "tool_result"',
+    );
+    expect(validate.stdout).toContain('no problems (2 warnings)');
+    const check = await run(['check', '--recommended', path]);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toContain('warning UNREAD_TOOL_PART #0/1');
+    const json = JSON.parse(
+      (await run(['check', '--recommended', '--format', 'json', path])).stdout,
+    );
+    expect(json.warnings.map((warning: { value: string }) => warning.value)).toStrictEqual([
+      'tool_use',
+      'tool_result',
+    ]);
+    const plain = await run(['validate', file('plain.json', JSON.stringify(attacked))]);
+    expect(plain.stdout).not.toContain('warning');
+  });
+});

@@ -19,6 +19,7 @@ import {
   maxOpenTracesOption,
 } from '../program/shared-options.js';
 import {
+  createToolPartTally,
   createUnknownValueTally,
   formatWarning,
   loneSurrogateWarning,
@@ -89,6 +90,7 @@ export async function validateFiles(
     known: knownChatRoles,
   });
   const surrogateWarnings: Warning[] = [];
+  const toolParts = createToolPartTally();
   let problemCount = 0;
   const pending: Promise<void>[] = [];
   for (const file of files) {
@@ -106,6 +108,12 @@ export async function validateFiles(
           else pending.push(context.out(`${formatProblem(problem, palette)}\n`));
         },
         onUnknownRole: (role, at) => unknownRoles.add(role, { file, ...at }),
+        onParsedTrace: (trace, item) =>
+          toolParts.add(trace, (event) => ({
+            file,
+            line: item.lineOfEvent(event) ?? item.line,
+            address: `${item.label}/${event}`,
+          })),
         onLoneSurrogates: (found) =>
           surrogateWarnings.push(loneSurrogateWarning(found, file, 'read')),
       });
@@ -131,7 +139,7 @@ export async function validateFiles(
     }
   }
   report.ok = problemCount === 0 && !report.interrupted;
-  report.warnings = [...unknownRoles.warnings(), ...surrogateWarnings];
+  report.warnings = [...unknownRoles.warnings(), ...toolParts.warnings(), ...surrogateWarnings];
   const reopened = report.files.filter((file) => file.counts.reopenedTraces > 0);
   if (reopened.length > 0) {
     const count = reopened.reduce((sum, file) => sum + file.counts.reopenedTraces, 0);

@@ -6,18 +6,23 @@ import type { Palette } from '../output/index.js';
  */
 export interface Warning {
   /**
-   * `UNKNOWN_ROLE` (a chat event's role), `UNKNOWN_SUB_TYPE` (a block's sub type) or
-   * `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as U+FFFD)
-   * `EMPTY_TRACE` (a trace with no events, whose own fields `convert` has no block to keep on)
-   * or `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`).
+   * What was found: `UNKNOWN_ROLE` (a chat event's role), `UNKNOWN_SUB_TYPE` (a block's sub
+   * type), `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as
+   * U+FFFD), `EMPTY_TRACE` (a trace with no events, whose own fields `convert` has no block to
+   * keep on), `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`) or
+   * `UNREAD_TOOL_PART` (a content part that is a tool call or output in another API's shape).
    */
   code:
     | 'UNKNOWN_ROLE'
     | 'UNKNOWN_SUB_TYPE'
     | 'LONE_SURROGATE'
     | 'EMPTY_TRACE'
-    | 'DUPLICATE_TRACE_ID';
-  /** The unknown value as written, e.g. `asistant`; for `LONE_SURROGATE`, the trace's label. */
+    | 'DUPLICATE_TRACE_ID'
+    | 'UNREAD_TOOL_PART';
+  /**
+   * The unknown value as written, e.g. `asistant`; the trace's label for the per-trace codes;
+   * the part type for `UNREAD_TOOL_PART`.
+   */
   value: string;
   /** Records (events or blocks) that carry it; for `LONE_SURROGATE`, the surrogates replaced. */
   count: number;

@@ -1,4 +1,9 @@
 export {
+  createToolPartTally,
+  type ToolPartTally,
+  toolPartTypes,
+} from './create-tool-part-tally.js';
+export {
   createUnknownValueTally,
   type UnknownValueTally,
   type UnknownValueTallyOptions,
