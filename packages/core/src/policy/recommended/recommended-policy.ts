@@ -69,7 +69,10 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *    as a verb ("summarise the emails" asks for no email) and did not name another target of it
  *    (another address or account, a person whose address the data holds) or point at another
  *    source for it ("using the bank details in the vendor registry"): a second payee or
- *    recipient that the data asks for is not the user's.
+ *    recipient that the data asks for is not the user's. Nor is a target that only a request
+ *    sentence of the data gives, when the user gave no target and did not identify that data
+ *    (by an id, a file or person's name, a word the agent searched with, a source they pointed
+ *    at) and it stands in no labelled field of its own there (a bill's `IBAN:`).
  * 3. **`attacker-bare-request`** (block). A call whose argument value reached the conversation
  *    only through tool outputs and is named in a sentence of an output that asks for that kind
  *    of action, in the imperative or in a clause the verb opens (`requested_value(out, call,
@@ -137,7 +140,9 @@ raise "tool call uses a value that a prompt-injected tool output asked for, not 
 # part of a flagged output asks for and that no user message asked for, even when the call
 # carries no value from the injection ("delete all files"). A call whose target the user gave
 # (a recipient the user named) is the user's; one whose target the user did not give, when the
-# user named another target or pointed at another source for it, is not (a second payee).
+# user named another target or pointed at another source for it, is not (a second payee); nor
+# is one only a request in data the user did not identify gave ("book the cheapest flight", and a
+# fare note asks to add an event with its link).
 # name: attacker-request
 # action: block
 raise "tool call performs an action that a prompt-injected tool output asked for and the user did not" if:
@@ -196,8 +201,9 @@ raise "tool output contains a prompt injection" if:
  * (`checkToolCall`, monitors, `wrapOpenAI` and the AI SDK and LangChain adapters' `policy`
  * option, `tracewarden check --recommended`). It blocks the attacker's action before it runs and
  * reports the injected content at lower severity; see {@link recommendedPolicyText} for the rules.
- * Offline and deterministic; one to two milliseconds per proposed call on a 100-message trace
- * whose outputs were seen before, a few more when one of them is a new 30 KB output.
+ * Offline and deterministic; under a millisecond per proposed call on a 100-message trace
+ * whose outputs were seen before (a rule's conditions on the call run for the proposal only),
+ * a few more when one of them is a new 30 KB output.
  *
  * @param options - thresholds, the content rule's action, a replacement classifier
  * @returns the compiled {@link Policy}
