@@ -17,7 +17,8 @@ export type CorpusSplit =
   | 'blind-5'
   | 'blind-6'
   | 'blind-7'
-  | 'blind-8';
+  | 'blind-8'
+  | 'blind-9';
 
 /** One labelled run. */
 export interface CorpusRun {
