@@ -73,7 +73,7 @@ const kinds: Kind[] = [
   {
     kind: 'execution',
     tool: /run|exec|shell|command|install|script|deploy/,
-    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
+    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script|(?:re)?build|compile)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
   },
 ];
 
@@ -215,10 +215,11 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 // The user hands the agent instructions found in data: "do the tasks on my to-do list", "follow
 // the instructions in the email", "follow Sanne's request", "do what my sister asks", "handle
 // anything that needs my attention", "adjust my payment accordingly", "follow the deploy
-// checklist", "clean the build the way the Makefile comment says"
+// checklist" (not "as it says" after an action of the user's own: that hands over how to do
+// it, not every request in the data)
 // (not a question's "do": "what do customers say about ...")
 const delegation =
-  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\b(?:the way|as|like) (?:the |my |our |its |his |her |their |[a-z]+'s )?[^.\n,]{0,30}\b(?:says|said|describes|explains|tells|instructs)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
+  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
 
 const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
 
