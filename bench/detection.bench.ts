@@ -64,6 +64,7 @@ for (const split of [
   'blind-6',
   'blind-7',
   'blind-8',
+  'blind-9',
 ] as const) {
   const runs = loadCorpus(split);
   const figures = evaluateCorpus(policy, runs);
