@@ -15,7 +15,8 @@ import {
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
-import { collectLoneSurrogates, type LoneSurrogatesInTrace } from '../warnings/index.js';
+import type { LoneSurrogatesInTrace } from '../warnings/index.js';
+import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { toProblem } from './to-problem.js';
 
 /** Options of {@link createStreamValidator}. */

@@ -9,7 +9,8 @@ import {
   TraceEntrySchema,
 } from '@tracewarden/core';
 import type { InputItem, TraceItem } from '../formats/index.js';
-import { collectLoneSurrogates, type LoneSurrogatesInTrace } from '../warnings/index.js';
+import type { LoneSurrogatesInTrace } from '../warnings/index.js';
+import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { blockAddress } from './block-address.js';
 import { normalizeBlock } from './normalize-block.js';
 import { datasetFieldsOf, traceFieldsOf, withTraceFields } from './trace-fields.js';

@@ -11,7 +11,6 @@ export {
 } from './create-unknown-value-tally.js';
 export { formatWarning, type Warning } from './format-warning.js';
 export {
-  collectLoneSurrogates,
   type LoneSurrogatesInTrace,
   loneSurrogateWarning,
 } from './lone-surrogate-warning.js';
