@@ -1,0 +1,6 @@
+export type {
+  IoredisLikeClient,
+  NodeRedisLikeClient,
+  RedisClient,
+  RedisCommandFunction,
+} from './redis-client.js';

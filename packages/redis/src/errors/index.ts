@@ -1,0 +1,5 @@
+export {
+  RedisStoreError,
+  type RedisStoreErrorCode,
+  type RedisStoreErrorOptions,
+} from './redis-store-error.js';

@@ -1,0 +1,3 @@
+export * from './client/index.js';
+export * from './errors/index.js';
+export * from './stores/index.js';
