@@ -2,6 +2,9 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   BudgetExceededError,
   ConfigurationError,
+  createBudget,
+  createMemoryCostLedger,
+  createMemoryRateLimitStore,
   createTracer,
   GuardTimeoutError,
   PolicyViolationError,
@@ -10,7 +13,7 @@ import {
   validateBlocks,
   withTrace,
 } from '@tracewarden/core';
-import { comparableTrace } from '@tracewarden/core/testing';
+import { comparableTrace, delayedStore } from '@tracewarden/core/testing';
 import {
   APICallError,
   generateText,
@@ -511,6 +514,43 @@ describe('tracewardenMiddleware with generateText / streamText (MockLanguageMode
     expect(error).toMatchObject({ code: 'RATE_LIMITED' });
     expect(base.doGenerateCalls).toHaveLength(1);
     expect(metadataOf(assistants(tracer).at(-1)).status).toBe('rate_limited');
+    expectSound(tracer);
+  });
+
+  it('guards with shared stores (answers that are promises) decide before the model is called', async () => {
+    const tracer = createTracer();
+    const base = scriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: tracewardenMiddleware({
+        tracer,
+        pricing: { overrides: { [base.modelId]: [1, 1] } },
+        guards: {
+          rateLimit: {
+            callsPerHour: 2,
+            burst: 2,
+            store: delayedStore(createMemoryRateLimitStore()),
+          },
+          budget: createBudget({
+            maxCallsPerSession: 5,
+            costLedger: delayedStore(createMemoryCostLedger()),
+          }),
+        },
+      }),
+    });
+    await generateText({ model, prompt: 'first' });
+    const streamed = streamText({ model, prompt: 'second' });
+    // streams are scripted apart from generate calls: the first streamed step
+    expect(await streamed.text).toBe('one');
+    const error = await generateText({ model, prompt: 'third' }).catch((e) => e);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(base.doGenerateCalls).toHaveLength(1);
+    expect(base.doStreamCalls).toHaveLength(1);
+    expect(assistants(tracer).map((block) => metadataOf(block).status)).toEqual([
+      'success',
+      'success',
+      'rate_limited',
+    ]);
     expectSound(tracer);
   });
 

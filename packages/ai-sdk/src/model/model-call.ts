@@ -110,6 +110,8 @@ export async function generateCall(
   doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>,
 ): Promise<LanguageModelV4GenerateResult> {
   const handle = start(setup);
+  // a guard with a shared store (Redis) decides asynchronously: nothing is sent before it has
+  if (handle.admission !== undefined) await handle.admission;
   const startedAt = performance.now();
   let result: LanguageModelV4GenerateResult;
   try {
@@ -149,6 +151,8 @@ export async function streamCall(
   doStream: () => PromiseLike<LanguageModelV4StreamResult>,
 ): Promise<LanguageModelV4StreamResult> {
   const handle = start(setup);
+  // a guard with a shared store (Redis) decides asynchronously: nothing is sent before it has
+  if (handle.admission !== undefined) await handle.admission;
   const startedAt = performance.now();
   let result: LanguageModelV4StreamResult;
   try {

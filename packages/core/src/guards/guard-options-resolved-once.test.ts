@@ -77,7 +77,7 @@ describe('rateLimit, resolved once for tools and model calls', () => {
     const models = createModelCallGuards({ rateLimit, clock: time.clock });
     await tool();
     await tool();
-    const ticket = models[0]!.admit(context);
+    const ticket = await models[0]!.admit(context);
     const toolKey = JSON.stringify(entries.at(-1)).match(/"key":"([^"]+)"/)?.[1];
     expect(toolKey).toBe('shared:k');
     expect(ticket?.decisions?.[0]).toMatchObject({ event: 'refused', key: toolKey });
@@ -105,7 +105,7 @@ describe('circuitBreaker, resolved once for tools and model calls', () => {
 
     expect(await toolAdmits(tool)).toBe(false);
     expect(tool.breakerState).toBe('open');
-    models[0]!.admit(context)?.settle?.({ status: 'failure' } as never);
+    (await models[0]!.admit(context))?.settle?.({ status: 'failure' } as never);
     expect(admits(models)).toBe(false);
 
     time.advance(1_000);
@@ -113,7 +113,7 @@ describe('circuitBreaker, resolved once for tools and model calls', () => {
     expect(await toolAdmits(tool)).toBe(true);
     expect(tool.breakerState).toBe('closed');
     // a success threshold of 0 used to leave model calls half-open with no probe slot, forever
-    const probe = models[0]!.admit(context);
+    const probe = await models[0]!.admit(context);
     probe?.settle?.({ status: 'success' } as never);
     expect(admits(models)).toBe(true);
   });

@@ -1,5 +1,5 @@
-import { TracewardenError } from '../errors/index.js';
 import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
+import type { CircuitAdmission, CircuitTransition } from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
 import { consoleGuardLogger } from '../guards/console-guard-logger.js';
 import {
@@ -44,13 +44,25 @@ export interface ModelCallGuardOptions {
   clock?: (() => number) | undefined;
 }
 
-function sync<T>(value: MaybePromise<T>, what: string): T {
-  if (value instanceof Promise) {
-    throw new TracewardenError('ASYNC_STORE', {
-      message: `${what} returned a promise: guards on model calls decide synchronously, before the request is sent; use an in-memory (synchronous) store for model-call guards`,
-    });
-  }
-  return value;
+/**
+ * Reports a store that failed after the call was admitted (recording its outcome): the call's
+ * result stands, the store's count is what is lost, and the logger says so.
+ */
+function reportLateStoreError(logger: GuardLogger, what: string, key: string) {
+  return (error: unknown): void => {
+    let message: string;
+    try {
+      message = error instanceof Error ? error.message : String(error);
+    } catch {
+      message = 'an error that cannot be read';
+    }
+    logger.warn(
+      `${what} failed after a model call ended; its outcome was not counted: ${message}`,
+      {
+        key,
+      },
+    );
+  };
 }
 
 function isBudget(value: Budget | BudgetOptions): value is Budget {
@@ -76,21 +88,28 @@ function rateLimitGuard(
       const key = fixedKey ?? callKey(context);
       // keeps a sharedKey: '' bucket (forgotten once this guard is collected) alive while in use
       void resolved.ownKeyHolder;
-      const wait = sync(store.take(key, limits, clock()), 'rateLimit.store.take()');
-      if (wait === 0) return undefined;
-      const decision: GuardDecision = {
-        guard: 'rate_limit',
-        event: 'refused',
-        action,
-        key,
-        retry_in_ms: wait,
-      };
-      const message = `Rate limit reached for model calls to ${context.model} (bucket "${key}"); next token in ${wait} ms (${burstHint(limits)}). Slow down or raise the limit.`;
-      if (action === 'block') throw new RateLimitedError({ message, toolName: context.model });
-      if (action === 'warn') logger.warn(message, { key, retry_in_ms: wait });
-      return { decisions: [decision] };
+      const wait = store.take(key, limits, clock());
+      // no closure on the synchronous (in-memory) path: this runs on every model call
+      return wait instanceof Promise
+        ? wait.then((resolved) => decide(resolved, key, context.model))
+        : decide(wait, key, context.model);
     },
   };
+
+  function decide(wait: number, key: string, model: string): ModelCallGuardTicket | undefined {
+    if (wait === 0) return undefined;
+    const decision: GuardDecision = {
+      guard: 'rate_limit',
+      event: 'refused',
+      action,
+      key,
+      retry_in_ms: wait,
+    };
+    const message = `Rate limit reached for model calls to ${model} (bucket "${key}"); next token in ${wait} ms (${burstHint(limits)}). Slow down or raise the limit.`;
+    if (action === 'block') throw new RateLimitedError({ message, toolName: model });
+    if (action === 'warn') logger.warn(message, { key, retry_in_ms: wait });
+    return { decisions: [decision] };
+  }
 }
 
 function circuitBreakerGuard(
@@ -100,67 +119,73 @@ function circuitBreakerGuard(
 ): ModelCallGuard {
   // resolved as guard() resolves it: thresholds below 1 count as 1
   const { limits, store, onOpen: action } = resolveCircuitBreaker(options);
+
+  function transitionDecision(transition: CircuitTransition, key: string): GuardDecision {
+    options.onStateChange?.({ ...transition, toolName: key });
+    return {
+      guard: 'circuit_breaker',
+      event: 'transition',
+      from: transition.from,
+      to: transition.to,
+      reason: transition.reason,
+    };
+  }
+
+  function decide(admission: CircuitAdmission, key: string, model: string): ModelCallGuardTicket {
+    const decisions: GuardDecision[] = [];
+    if (admission.transition !== undefined)
+      decisions.push(transitionDecision(admission.transition, key));
+    if (!admission.allowed) {
+      const message = `Circuit breaker of model calls to ${model} is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not sent. Retry after the recovery timeout (${limits.recoveryTimeoutMs / 1000} s).`;
+      if (action === 'block') throw new CircuitOpenError({ message, toolName: model });
+      if (action === 'warn') logger.warn(message, { key, state: admission.state });
+      decisions.push({
+        guard: 'circuit_breaker',
+        event: 'refused',
+        action,
+        state: admission.state,
+      });
+      return { decisions };
+    }
+    return {
+      decisions,
+      settle({ status }) {
+        const outcome =
+          status === 'failure' || status === 'timeout'
+            ? 'failure'
+            : status === 'success'
+              ? 'success'
+              : 'ignore';
+        const isFailure = options.isFailure;
+        const counted =
+          outcome === 'ignore' || isFailure === undefined
+            ? outcome
+            : isFailure({ status: status === 'cancelled' ? 'failure' : status, error: undefined })
+              ? 'failure'
+              : 'success';
+        const transition = store.record(key, limits, admission, counted, clock());
+        if (transition instanceof Promise) {
+          // a shared store answers after the call is recorded: its transition reaches
+          // onStateChange, not this call's decisions
+          transition.then(
+            (moved) => void (moved !== undefined && transitionDecision(moved, key)),
+            reportLateStoreError(logger, 'circuitBreaker.store.record()', key),
+          );
+          return undefined;
+        }
+        return transition === undefined ? undefined : [transitionDecision(transition, key)];
+      },
+    };
+  }
+
   return {
     name: 'circuit_breaker',
     admit(context) {
       const key = options.key ?? callKey(context);
-      const admission = sync(store.acquire(key, limits, clock()), 'circuitBreaker.store.acquire()');
-      const decisions: GuardDecision[] = [];
-      if (admission.transition !== undefined) {
-        decisions.push({
-          guard: 'circuit_breaker',
-          event: 'transition',
-          from: admission.transition.from,
-          to: admission.transition.to,
-          reason: admission.transition.reason,
-        });
-        options.onStateChange?.({ ...admission.transition, toolName: key });
-      }
-      if (!admission.allowed) {
-        const message = `Circuit breaker of model calls to ${context.model} is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not sent. Retry after the recovery timeout (${limits.recoveryTimeoutMs / 1000} s).`;
-        if (action === 'block') throw new CircuitOpenError({ message, toolName: context.model });
-        if (action === 'warn') logger.warn(message, { key, state: admission.state });
-        decisions.push({
-          guard: 'circuit_breaker',
-          event: 'refused',
-          action,
-          state: admission.state,
-        });
-        return { decisions };
-      }
-      return {
-        decisions,
-        settle({ status }) {
-          const outcome =
-            status === 'failure' || status === 'timeout'
-              ? 'failure'
-              : status === 'success'
-                ? 'success'
-                : 'ignore';
-          const isFailure = options.isFailure;
-          const counted =
-            outcome === 'ignore' || isFailure === undefined
-              ? outcome
-              : isFailure({ status: status === 'cancelled' ? 'failure' : status, error: undefined })
-                ? 'failure'
-                : 'success';
-          const transition = sync(
-            store.record(key, limits, admission, counted, clock()),
-            'circuitBreaker.store.record()',
-          );
-          if (transition === undefined) return undefined;
-          options.onStateChange?.({ ...transition, toolName: key });
-          return [
-            {
-              guard: 'circuit_breaker',
-              event: 'transition',
-              from: transition.from,
-              to: transition.to,
-              reason: transition.reason,
-            },
-          ];
-        },
-      };
+      const admission = store.acquire(key, limits, clock());
+      return admission instanceof Promise
+        ? admission.then((resolved) => decide(resolved, key, context.model))
+        : decide(admission, key, context.model);
     },
   };
 }
@@ -171,95 +196,124 @@ function budgetGuard(
   logger: GuardLogger,
 ): ModelCallGuard {
   const action = budget.limits.onExceed;
+  const maxPerCall = budget.limits.maxCostPerCallMicroUsd;
+
+  function admitted(
+    reservation: BudgetReservation,
+    model: string,
+  ): MaybePromise<ModelCallGuardTicket> {
+    if (!reservation.ok) {
+      throw new BudgetExceededError({
+        message: `Budget exceeded (${reservation.exceeded}) for model calls to ${model} in session "${reservation.sessionId}": ${reservation.message}`,
+        toolName: model,
+      });
+    }
+    const remaining = budget.remaining(reservation.sessionId);
+    return remaining instanceof Promise
+      ? remaining.then((resolved) => ticketOf(reservation, resolved, model))
+      : ticketOf(reservation, remaining, model);
+  }
+
+  function ticketOf(
+    reservation: BudgetReservation & { ok: true },
+    remaining: number | null,
+    model: string,
+  ): ModelCallGuardTicket {
+    const decisions: GuardDecision[] = [
+      {
+        guard: 'budget',
+        event: 'reserved',
+        session_id: reservation.sessionId,
+        reserved_micro_usd: reservation.estimateMicroUsd,
+        spent_micro_usd: reservation.snapshot.spentMicroUsd,
+      },
+    ];
+    if (reservation.exceeded !== undefined) {
+      decisions.push({ guard: 'budget', event: 'exceeded', action, limit: reservation.exceeded });
+      if (action === 'warn')
+        logger.warn(
+          `Budget exceeded (${reservation.exceeded}) for model calls to ${model}; the call runs because onExceed is "${action}".`,
+        );
+    }
+    // What this call may still spend: the session's remainder plus its own reservation.
+    const allowance = remaining === null ? undefined : remaining + reservation.estimateMicroUsd;
+    let lastEstimate = 0;
+    let settled = false;
+    const ticket: ModelCallGuardTicket = {
+      decisions,
+      settle({ costMicroUsd }) {
+        if (settled) return undefined;
+        settled = true;
+        const actual = costMicroUsd ?? lastEstimate;
+        const settlement = budget.settle(reservation, actual);
+        const result: GuardDecision[] = [];
+        if (settlement instanceof Promise) {
+          // a shared ledger settles after the call is recorded: the decision says what was
+          // charged; the session's figures are the ledger's (budget.spent())
+          settlement.catch(reportLateStoreError(logger, 'budget.settle()', reservation.sessionId));
+          result.push({
+            guard: 'budget',
+            event: 'settled',
+            session_id: reservation.sessionId,
+            charged_micro_usd: actual,
+            ...(costMicroUsd === undefined ? { estimated: true } : {}),
+          });
+        } else {
+          result.push({
+            guard: 'budget',
+            event: 'settled',
+            session_id: settlement.sessionId,
+            charged_micro_usd: settlement.chargedMicroUsd,
+            spent_micro_usd: settlement.spentMicroUsd,
+            remaining_micro_usd: settlement.remainingMicroUsd,
+            ...(costMicroUsd === undefined ? { estimated: true } : {}),
+          });
+          if (settlement.alert !== undefined)
+            result.push({ guard: 'budget', event: 'alert', ...settlement.alert });
+        }
+        // The live estimate can be low (reasoning tokens never streamed, scripts the estimate
+        // misjudges): a call whose real cost passed its limit says so in the trace.
+        if (maxPerCall !== undefined && actual > maxPerCall)
+          result.push({
+            guard: 'budget',
+            event: 'exceeded',
+            action,
+            limit: 'max_cost_per_call',
+            cost_micro_usd: actual,
+            limit_micro_usd: maxPerCall,
+          });
+        else if (allowance !== undefined && actual > allowance)
+          result.push({
+            guard: 'budget',
+            event: 'exceeded',
+            action,
+            limit: 'max_cost_per_session',
+            cost_micro_usd: actual,
+            limit_micro_usd: allowance,
+          });
+        return result;
+      },
+    };
+    if (action === 'block' && (maxPerCall !== undefined || allowance !== undefined)) {
+      // Cut off before passing the limit: what was generated so far is charged (`lastEstimate`),
+      // and the stream stops when one more chunk of the largest size seen would pass it.
+      ticket.allowsRunningCost = (estimate, nextIncrement) => {
+        lastEstimate = estimate;
+        const projected = estimate + nextIncrement;
+        if (maxPerCall !== undefined && projected > maxPerCall) return false;
+        return allowance === undefined || projected <= allowance;
+      };
+    }
+    return ticket;
+  }
+
   return {
     name: 'budget',
     admit(context) {
-      const reservation: BudgetReservation = sync(
-        budget.reserve(undefined, { sessionId, force: action !== 'block' }),
-        'budget.reserve()',
-      );
-      if (!reservation.ok) {
-        throw new BudgetExceededError({
-          message: `Budget exceeded (${reservation.exceeded}) for model calls to ${context.model} in session "${reservation.sessionId}": ${reservation.message}`,
-          toolName: context.model,
-        });
-      }
-      const decisions: GuardDecision[] = [
-        {
-          guard: 'budget',
-          event: 'reserved',
-          session_id: reservation.sessionId,
-          reserved_micro_usd: reservation.estimateMicroUsd,
-          spent_micro_usd: reservation.snapshot.spentMicroUsd,
-        },
-      ];
-      if (reservation.exceeded !== undefined) {
-        decisions.push({ guard: 'budget', event: 'exceeded', action, limit: reservation.exceeded });
-        if (action === 'warn')
-          logger.warn(
-            `Budget exceeded (${reservation.exceeded}) for model calls to ${context.model}; the call runs because onExceed is "${action}".`,
-          );
-      }
-      const maxPerCall = budget.limits.maxCostPerCallMicroUsd;
-      const remaining = sync(budget.remaining(reservation.sessionId), 'budget.remaining()');
-      // What this call may still spend: the session's remainder plus its own reservation.
-      const allowance = remaining === null ? undefined : remaining + reservation.estimateMicroUsd;
-      let lastEstimate = 0;
-      let settled = false;
-      const ticket: ModelCallGuardTicket = {
-        decisions,
-        settle({ costMicroUsd }) {
-          if (settled) return undefined;
-          settled = true;
-          const actual = costMicroUsd ?? lastEstimate;
-          const settlement = sync(budget.settle(reservation, actual), 'budget.settle()');
-          const result: GuardDecision[] = [
-            {
-              guard: 'budget',
-              event: 'settled',
-              session_id: settlement.sessionId,
-              charged_micro_usd: settlement.chargedMicroUsd,
-              spent_micro_usd: settlement.spentMicroUsd,
-              remaining_micro_usd: settlement.remainingMicroUsd,
-              ...(costMicroUsd === undefined ? { estimated: true } : {}),
-            },
-          ];
-          if (settlement.alert !== undefined)
-            result.push({ guard: 'budget', event: 'alert', ...settlement.alert });
-          // The live estimate can be low (reasoning tokens never streamed, scripts the estimate
-          // misjudges): a call whose real cost passed its limit says so in the trace.
-          if (maxPerCall !== undefined && actual > maxPerCall)
-            result.push({
-              guard: 'budget',
-              event: 'exceeded',
-              action,
-              limit: 'max_cost_per_call',
-              cost_micro_usd: actual,
-              limit_micro_usd: maxPerCall,
-            });
-          else if (allowance !== undefined && actual > allowance)
-            result.push({
-              guard: 'budget',
-              event: 'exceeded',
-              action,
-              limit: 'max_cost_per_session',
-              cost_micro_usd: actual,
-              limit_micro_usd: allowance,
-            });
-          return result;
-        },
-      };
-      if (action === 'block' && (maxPerCall !== undefined || allowance !== undefined)) {
-        // Cut off before passing the limit: what was generated so far is charged (`lastEstimate`),
-        // and the stream stops when one more chunk of the largest size seen would pass it.
-        ticket.allowsRunningCost = (estimate, nextIncrement) => {
-          lastEstimate = estimate;
-          const projected = estimate + nextIncrement;
-          if (maxPerCall !== undefined && projected > maxPerCall) return false;
-          return allowance === undefined || projected <= allowance;
-        };
-      }
-      return ticket;
+      const reservation = budget.reserve(undefined, { sessionId, force: action !== 'block' });
+      return reservation instanceof Promise
+        ? reservation.then((resolved) => admitted(resolved, context.model))
+        : admitted(reservation, context.model);
     },
   };
 }
@@ -267,7 +321,8 @@ function budgetGuard(
 /**
  * Builds the guards of model calls (circuit breaker, rate limit, budget, in that order) from
  * the same options `guard()` takes, for {@link createModelCallRecorder} and the adapters.
- * Admission is synchronous: stores must be in-memory (synchronous).
+ * Stores may be in-memory or shared (a Redis store's promises): with a shared store, admission
+ * is asynchronous and adapters await it before sending the request.
  *
  * @param options - rate limit, circuit breaker, budget, session, logger, clock
  * @returns the guards, in the order they run

@@ -31,6 +31,8 @@ import type {
   ModelCallAttempt,
   ModelCallCost,
   ModelCallDelta,
+  ModelCallGuard,
+  ModelCallGuardContext,
   ModelCallGuardTicket,
   ModelCallHandle,
   ModelCallOutcome,
@@ -62,6 +64,7 @@ interface AggregatedOutput {
 }
 
 const noTickets: readonly ModelCallGuardTicket[] = Object.freeze([]);
+const ignore = (): void => {};
 
 /**
  * One model call in flight. A class (not closures) so that starting a call allocates one object:
@@ -80,6 +83,8 @@ export class ModelCall implements ModelCallHandle {
   private onUserAbort: (() => void) | undefined;
   private stopReason: Error | undefined;
   private tickets: readonly ModelCallGuardTicket[] = noTickets;
+  /** Set when a guard decides asynchronously (see {@link ModelCallHandle.admission}). */
+  admission: Promise<void> | undefined = undefined;
   /** Guard decisions; only guards make them, so there is no array without guards. */
   private decisions: GuardDecision[] | undefined;
   /**
@@ -140,7 +145,11 @@ export class ModelCall implements ModelCallHandle {
     this.prefixKey = recordRequest(core, tracer, this.state, input.messages);
   }
 
-  /** Runs the guards in order; a refusal is recorded (with the request) and thrown. */
+  /**
+   * Runs the guards in order; a refusal is recorded (with the request) and thrown. A guard that
+   * answers with a promise (a shared store) makes the rest of admission asynchronous: it goes on
+   * in {@link admitLater}, and {@link admission} holds it.
+   */
   private admit(): void {
     const { core, input } = this;
     const tickets: ModelCallGuardTicket[] = [];
@@ -149,21 +158,60 @@ export class ModelCall implements ModelCallHandle {
       model: input.model,
       estimatedInputTokens: estimateTokens(input.messages),
     };
-    let budgeted = false;
-    for (const guard of core.guards) {
-      let ticket: ModelCallGuardTicket | undefined;
+    const guards = core.guards;
+    for (let i = 0; i < guards.length; i++) {
+      const guard = guards[i] as ModelCallGuard;
+      let ticket: ReturnType<ModelCallGuard['admit']>;
       try {
         ticket = guard.admit(context);
       } catch (error) {
         this.refuse(tickets, guard.name, error);
       }
-      if (guard.name === 'budget') budgeted = true;
-      if (ticket !== undefined) {
-        tickets.push(ticket);
-        if (ticket.decisions) (this.decisions ??= []).push(...ticket.decisions);
+      if (ticket instanceof Promise) {
+        const admission = this.admitLater(ticket, i, tickets, context);
+        // an adapter awaits it and gets the refusal; unawaited, it is no unhandled rejection
+        admission.catch(ignore);
+        this.admission = admission;
+        return;
       }
+      this.keep(ticket, tickets);
     }
+    this.admitted(tickets, context);
+  }
+
+  /** {@link admit} from the guard at `index` on, once its promise settles. */
+  private async admitLater(
+    pending: Promise<ModelCallGuardTicket | undefined>,
+    index: number,
+    tickets: ModelCallGuardTicket[],
+    context: ModelCallGuardContext,
+  ): Promise<void> {
+    const guards = this.core.guards;
+    for (let i = index; i < guards.length; i++) {
+      const guard = guards[i] as ModelCallGuard;
+      let ticket: ModelCallGuardTicket | undefined;
+      try {
+        ticket = await (i === index ? pending : guard.admit(context));
+      } catch (error) {
+        this.refuse(tickets, guard.name, error);
+      }
+      this.keep(ticket, tickets);
+    }
+    this.admitted(tickets, context);
+  }
+
+  private keep(ticket: ModelCallGuardTicket | undefined, tickets: ModelCallGuardTicket[]): void {
+    if (ticket === undefined) return;
+    tickets.push(ticket);
+    if (ticket.decisions) (this.decisions ??= []).push(...ticket.decisions);
+  }
+
+  /** Every guard admitted the call: keeps the tickets, prices the call for a budget. */
+  private admitted(tickets: ModelCallGuardTicket[], context: ModelCallGuardContext): void {
+    const { core, input } = this;
     this.tickets = tickets;
+    let budgeted = false;
+    for (const guard of core.guards) if (guard.name === 'budget') budgeted = true;
     const live = tickets.filter((ticket) => ticket.allowsRunningCost !== undefined);
     const pricer = core.pricer;
     if (pricer === undefined || (!budgeted && live.length === 0)) return;
@@ -200,6 +248,13 @@ export class ModelCall implements ModelCallHandle {
     error: unknown,
   ): never {
     const { core, input, tracer } = this;
+    this.done = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.onUserAbort !== undefined)
+      this.input.signal?.removeEventListener('abort', this.onUserAbort);
+    // refused after the call started (an asynchronous guard): the adapter may already hold the
+    // signal, which now aborts with the refusal, and ending the call returns it
+    if (this.admission !== undefined && error instanceof Error) this.stop(error);
     for (const ticket of admitted) ticket.settle?.({ status: 'cancelled', costMicroUsd: 0 });
     const status = GuardError.isGuardError(error)
       ? (guardStatuses[error.status] ?? 'failure')

@@ -242,6 +242,12 @@ export interface ModelCallHandle {
   readonly signal: AbortSignal;
   /** Whether a live budget cut-off or timeout stopped the call. */
   readonly stopped: boolean;
+  /**
+   * Set when a guard decides asynchronously (its store is shared, e.g. in Redis); `undefined`
+   * when every guard decided as the call started. An adapter awaits it before sending the
+   * request: it rejects with the guard's typed error, after the refusal is recorded.
+   */
+  readonly admission: Promise<void> | undefined;
   /** Records one HTTP attempt. */
   attempt(attempt: Omit<ModelCallAttempt, 'attempt'> & { attempt?: number }): void;
   /**
@@ -319,7 +325,13 @@ export interface ModelCallGuardTicket {
 export interface ModelCallGuard {
   /** Guard name, for messages. */
   readonly name: string;
-  admit(context: ModelCallGuardContext): ModelCallGuardTicket | undefined;
+  /**
+   * Decides before the request. A guard whose store is shared (Redis) answers with a promise:
+   * the recorder then admits the call asynchronously (see {@link ModelCallHandle.admission}).
+   */
+  admit(
+    context: ModelCallGuardContext,
+  ): ModelCallGuardTicket | undefined | Promise<ModelCallGuardTicket | undefined>;
 }
 
 /** Cost of one call as recorded in `metadata.cost` (the pricing module's record). */

@@ -68,6 +68,7 @@ export function createFakeModelCallHandle(
     get stopped() {
       return stopped !== undefined;
     },
+    admission: undefined,
     get deltas() {
       return deltas;
     },

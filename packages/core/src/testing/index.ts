@@ -16,6 +16,7 @@ export {
   comparableTrace,
   parsedOutput,
 } from './comparable-trace.js';
+export { type DelayedStoreOptions, delayedStore } from './delayed-store.js';
 export {
   createFakeModelCallHandle,
   type FakeCallEnd,

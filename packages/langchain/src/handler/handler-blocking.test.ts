@@ -5,11 +5,15 @@ import { FakeListChatModel } from '@langchain/core/utils/testing';
 import {
   BudgetExceededError,
   ConfigurationError,
+  createBudget,
+  createMemoryCostLedger,
+  createMemoryRateLimitStore,
   createTracer,
   PolicyViolationError,
   parsePolicy,
   withTrace,
 } from '@tracewarden/core';
+import { delayedStore } from '@tracewarden/core/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
 import { aiMessage, explode, ran, sendEmail, weather } from '../__fixtures__/weather-tools.js';
@@ -232,6 +236,32 @@ describe('blocking', () => {
     expect(model.callCount).toBe(1);
     const last = expectSoundTrace(tracer).at(-1);
     expect(last?.metadata).toMatchObject({ status: 'budget_exceeded' });
+  });
+
+  it('guards with shared stores (answers that are promises) decide before the model is called', async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({
+      tracer,
+      guards: {
+        rateLimit: { callsPerHour: 2, burst: 2, store: delayedStore(createMemoryRateLimitStore()) },
+        budget: createBudget({
+          maxCallsPerSession: 1,
+          costLedger: delayedStore(createMemoryCostLedger()),
+        }),
+      },
+      pricing: { overrides: { FakeBuiltModel: [1, 1] } },
+    });
+    const model = fakeModel()
+      .respond(aiMessage({ content: 'ok' }))
+      .respond(aiMessage({ content: 'never' }));
+    await model.invoke([new HumanMessage('One')], { callbacks: [handler] });
+    const error = await model
+      .invoke([new HumanMessage('Two')], { callbacks: [handler] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(model.callCount).toBe(1);
+    const statuses = responses(expectSoundTrace(tracer)).map((block) => block.metadata.status);
+    expect(statuses).toEqual(['success', 'budget_exceeded']);
   });
 
   it('rejects a streamed call cut off by the live budget when it ends', async () => {

@@ -38,7 +38,7 @@ export class ModelRuns {
     tags: string[] | undefined,
     metadata: Record<string, unknown> | undefined,
     runName: string | undefined,
-  ): void {
+  ): Promise<void> | undefined {
     const context = this.#context;
     const info = modelCallInfo(llm, extraParams, metadata);
     const run = context.runs.open(runId, parentRunId, runName ?? info.className, tags, metadata);
@@ -59,11 +59,20 @@ export class ModelRuns {
         keepRefusedCall: context.refuse ? keepRefusedCall : undefined,
       };
       run.input = input;
-      run.handle = context.runtime.recorder.start(input);
+      const handle = context.runtime.recorder.start(input);
+      run.handle = handle;
+      // a guard with a shared store (Redis) decides asynchronously: LangChain awaits the
+      // handler (raiseError), so the model waits for it, and a refusal is rethrown
+      if (handle.admission !== undefined)
+        return handle.admission.catch((error: unknown) => {
+          context.runs.close(runId);
+          context.fail(error);
+        });
     } catch (error) {
       context.runs.close(runId);
       context.fail(error);
     }
+    return undefined;
   }
 
   /** Aggregates a streamed token (time to first token, the live budget estimate); never throws. */

@@ -227,9 +227,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     tags?: string[],
     metadata?: Record<string, unknown>,
     runName?: string,
-  ): void {
+  ): Promise<void> | undefined {
     const list = (messages[0] ?? []) as unknown as LooseMessage[];
-    this.#models.start(
+    return this.#models.start(
       llm,
       list,
       () => messagesToNeutral(list),
@@ -255,8 +255,8 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     tags?: string[],
     metadata?: Record<string, unknown>,
     runName?: string,
-  ): void {
-    this.#models.start(
+  ): Promise<void> | undefined {
+    return this.#models.start(
       llm,
       [],
       () => [{ role: 'user', content: prompts[0] ?? '' }],

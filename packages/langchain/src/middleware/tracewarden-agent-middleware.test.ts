@@ -3,12 +3,15 @@ import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import {
+  createMemoryRateLimitStore,
   createTracer,
   guard,
   PolicyViolationError,
   parsePolicy,
+  RateLimitedError,
   type Tracer,
 } from '@tracewarden/core';
+import { delayedStore } from '@tracewarden/core/testing';
 import { createAgent, createMiddleware } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -161,6 +164,37 @@ describe('tracewardenAgentMiddleware', () => {
     expect(ran).toEqual([]);
     const call = expectSoundTrace(tracer).find((block) => block.sub_type === 'TOOL_CALL');
     expect(call?.metadata).toMatchObject({ policy: 'block' });
+  });
+
+  it('model-call guards with a shared store (promises) stop the run before the model is called again', async () => {
+    const tracer = createTracer();
+    const model = scriptedModel();
+    const agent = createAgent({
+      model,
+      tools: [weather],
+      middleware: [
+        tracewardenAgentMiddleware({
+          tracer,
+          pricing: false,
+          guards: {
+            rateLimit: {
+              callsPerHour: 1,
+              burst: 1,
+              store: delayedStore(createMemoryRateLimitStore()),
+            },
+          },
+        }),
+      ],
+    });
+    const error = await agent
+      .invoke({ messages: [new HumanMessage('Weather in Paris?')] })
+      .catch((caught: unknown) => caught);
+    // the first model call ran (and its tool); the second was refused before the model
+    expect(RateLimitedError.isInstance((error as Error).cause ?? error)).toBe(true);
+    expect(ran).toEqual(['weather:Paris']);
+    expect(model.callCount).toBe(1);
+    const statuses = responses(expectSoundTrace(tracer)).map((block) => block.metadata.status);
+    expect(statuses).toEqual(['success', 'rate_limited']);
   });
 
   it('answers a blocked call with a refusal ToolMessage the model reads (refuse mode)', async () => {

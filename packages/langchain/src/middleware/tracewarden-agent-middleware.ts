@@ -341,6 +341,8 @@ export function tracewardenAgentMiddleware(
       tracer,
       keepRefusedCall: refuse ? () => true : undefined,
     });
+    // a guard with a shared store (Redis) decides asynchronously: the model waits for it
+    if (handle.admission !== undefined) await handle.admission;
     let answer: unknown;
     try {
       const call = handler(request as never);

@@ -18,25 +18,38 @@ export function wrapFetch(fetch: Fetch): Fetch {
   const wrapped: Fetch = (input, init) => {
     const handle = (init as { [attemptKey]?: ModelCallHandle } | undefined)?.[attemptKey];
     if (handle === undefined) return fetch(input, init);
-    const started = performance.now();
-    let pending: Promise<Response>;
-    try {
-      // a custom fetch may return a Response itself; for a native promise this is the same object
-      pending = Promise.resolve(fetch(input, init));
-    } catch (error) {
-      recordError(handle, started, error);
-      return Promise.reject(error);
-    }
-    // The SDK gets fetch's own promise; the attempt is recorded by handlers attached first, so
-    // they run before the SDK resumes: no async layer (and microtask hop) per attempt.
-    pending.then(
-      (response) => recordResponse(handle, started, response),
-      (error: unknown) => recordError(handle, started, error),
-    );
-    return pending;
+    // a guard with a shared store (Redis) decides asynchronously: nothing is sent before it has.
+    // A refusal aborts the request's signal too, so the SDK does not retry it.
+    const admission = handle.admission;
+    if (admission !== undefined) return admission.then(() => send(fetch, handle, input, init));
+    return send(fetch, handle, input, init);
   };
   Object.defineProperty(wrapped, wrappedFetch, { value: true });
   return wrapped;
+}
+
+function send(
+  fetch: Fetch,
+  handle: ModelCallHandle,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
+  const started = performance.now();
+  let pending: Promise<Response>;
+  try {
+    // a custom fetch may return a Response itself; for a native promise this is the same object
+    pending = Promise.resolve(fetch(input, init));
+  } catch (error) {
+    recordError(handle, started, error);
+    return Promise.reject(error);
+  }
+  // The SDK gets fetch's own promise; the attempt is recorded by handlers attached first, so
+  // they run before the SDK resumes: no async layer (and microtask hop) per attempt.
+  pending.then(
+    (response) => recordResponse(handle, started, response),
+    (error: unknown) => recordError(handle, started, error),
+  );
+  return pending;
 }
 
 function durationSince(started: number): number {

@@ -165,7 +165,9 @@ function instrumentCreate(
       requestOptions = { ...userOptions };
       requestOptions.fetchOptions = fetchOptions;
     }
-    if (context.timeout) requestOptions.signal = handle.signal;
+    // the handle's signal aborts on a timeout, and on a refusal by a guard that decides
+    // asynchronously (the SDK then gives up instead of retrying the request)
+    if (context.timeout || handle.admission !== undefined) requestOptions.signal = handle.signal;
 
     let promise: APIPromiseInternals<unknown>;
     try {
@@ -204,10 +206,10 @@ function instrumentCreate(
     if (promise.responsePromise !== undefined && typeof promise.parseResponse === 'function') {
       const methods = (promise.constructor as APIPromiseClass).prototype;
       promise._thenUnwrap = methods._thenUnwrap;
-      if (context.timeout) {
-        // The whole-call deadline can stop the call before the response: its typed error
-        // (GuardTimeoutError) replaces the SDK's abort error, so the caller reads it through a
-        // promise of ours.
+      if (context.timeout || handle.admission !== undefined) {
+        // The whole-call deadline, or a guard deciding asynchronously, can stop the call before
+        // the response: its typed error (GuardTimeoutError, BudgetExceededError, ...) replaces
+        // the SDK's abort error, so the caller reads it through a promise of ours.
         const responsePromise = promise.responsePromise.then(undefined, (error: unknown) => {
           throw failureOf(handle, error, userSignal);
         });

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
+import { createMemoryCircuitBreakerStore } from '../guards/circuit-breaker-store.js';
+import { CircuitOpenError } from '../guards/circuit-open-error.js';
+import { createMemoryCostLedger } from '../guards/cost-ledger.js';
+import { createBudget } from '../guards/create-budget.js';
+import { createMemoryRateLimitStore } from '../guards/rate-limit-store.js';
+import { RateLimitedError } from '../guards/rate-limited-error.js';
+import { delayedStore } from '../testing/delayed-store.js';
+import { createTracer } from '../tracing/index.js';
+import { createModelCallGuards } from './create-model-call-guards.js';
+import { createModelCallRecorder } from './create-model-call-recorder.js';
+import type { NeutralMessage } from './types.js';
+
+// Stores shared between processes (Redis) answer with promises: delayedStore wraps the
+// in-memory stores so each answer arrives a little later, as over a network.
+const asyncRateLimitStore = () => delayedStore(createMemoryRateLimitStore());
+const asyncBreakerStore = () => delayedStore(createMemoryCircuitBreakerStore());
+const asyncLedger = () => delayedStore(createMemoryCostLedger());
+
+const user = (content: string): NeutralMessage => ({ role: 'user', content });
+const pricer = (_model: string, usage: { inputTokens: number; outputTokens: number }) => {
+  const micro = (usage.inputTokens + usage.outputTokens) * 10;
+  return { cost_usd: micro / 1e6, cost_micro_usd: micro };
+};
+
+describe('model-call guards with shared (asynchronous) stores', () => {
+  it('admit asynchronously: the handle says so, and an admitted call records as usual', async () => {
+    const tracer = createTracer();
+    const costLedger = asyncLedger();
+    const budget = createBudget({ maxCostPerSession: 0.01, costLedger });
+    const recorder = createModelCallRecorder({
+      tracer,
+      pricer,
+      guards: createModelCallGuards({
+        rateLimit: { callsPerMinute: 60, burst: 5, store: asyncRateLimitStore() },
+        circuitBreaker: { store: asyncBreakerStore() },
+        budget,
+      }),
+    });
+    const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')] });
+    expect(call.admission).toBeInstanceOf(Promise);
+    await call.admission;
+    call.finish({ text: 'a', usage: { inputTokens: 10, outputTokens: 5 } });
+    const decisions = tracer.blocks().at(-1)?.metadata.decisions as Record<string, unknown>[];
+    expect(decisions.map((d) => `${d.guard}:${d.event}`)).toEqual([
+      'budget:reserved',
+      'budget:settled',
+    ]);
+    expect(decisions[1]).toMatchObject({ charged_micro_usd: 150 });
+    // the settlement reaches the shared ledger after the call is recorded
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await costLedger.spent('default')).toEqual({
+      spentMicroUsd: 150,
+      reservedMicroUsd: 0,
+      calls: 1,
+    });
+  });
+
+  it('a refusal rejects the admission with the typed error, records it, and aborts the signal', async () => {
+    const tracer = createTracer();
+    const budget = createBudget({ maxCallsPerSession: 1, costLedger: asyncLedger() });
+    const recorder = createModelCallRecorder({
+      tracer,
+      pricer,
+      guards: createModelCallGuards({ budget }),
+    });
+    const first = recorder.start({ provider: 'p', model: 'm', messages: [user('one')] });
+    await first.admission;
+    first.finish({ text: 'ok' });
+    const second = recorder.start({ provider: 'p', model: 'm', messages: [user('two')] });
+    const error = await second.admission?.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(second.signal.aborted).toBe(true);
+    expect(second.signal.reason).toBe(error);
+    // an adapter whose request then fails on the aborted signal gets the guard's error back,
+    // and the refusal is recorded once
+    expect(second.end(new DOMException('aborted', 'AbortError'))).toBe(error);
+    const answers = tracer
+      .blocks()
+      .filter((b) => b.sub_type === 'MESSAGE' && b.payload.role === 'assistant');
+    expect(answers.map((b) => b.metadata.status)).toEqual(['success', 'budget_exceeded']);
+  });
+
+  it('rate limit and circuit breaker refuse through the admission too', async () => {
+    const recorder = createModelCallRecorder({
+      tracer: createTracer(),
+      guards: createModelCallGuards({
+        rateLimit: { callsPerMinute: 1, burst: 1, store: asyncRateLimitStore() },
+      }),
+    });
+    await recorder.start({ provider: 'p', model: 'm', messages: [user('a')] }).admission;
+    await expect(
+      recorder.start({ provider: 'p', model: 'm', messages: [user('b')] }).admission,
+    ).rejects.toBeInstanceOf(RateLimitedError);
+
+    const changes: string[] = [];
+    const breaker = createModelCallRecorder({
+      tracer: createTracer(),
+      guards: createModelCallGuards({
+        circuitBreaker: {
+          failureThreshold: 1,
+          store: asyncBreakerStore(),
+          onStateChange: (change) => changes.push(`${change.from}->${change.to}`),
+        },
+      }),
+    });
+    const failing = breaker.start({ provider: 'p', model: 'm', messages: [user('a')] });
+    await failing.admission;
+    failing.fail(new Error('HTTP 500'));
+    // the store's answer (the circuit opened) arrives after the call was recorded
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(changes).toEqual(['closed->open']);
+    await expect(
+      breaker.start({ provider: 'p', model: 'm', messages: [user('b')] }).admission,
+    ).rejects.toBeInstanceOf(CircuitOpenError);
+  });
+
+  it('an unawaited refusal is no unhandled rejection; synchronous stores set no admission', async () => {
+    const recorder = createModelCallRecorder({
+      tracer: createTracer(),
+      guards: createModelCallGuards({
+        rateLimit: { callsPerMinute: 1, burst: 1, store: asyncRateLimitStore() },
+      }),
+    });
+    recorder.start({ provider: 'p', model: 'm', messages: [user('a')] });
+    const refused = recorder.start({ provider: 'p', model: 'm', messages: [user('b')] });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(refused.signal.aborted).toBe(true);
+    const sync = createModelCallRecorder({
+      tracer: createTracer(),
+      guards: createModelCallGuards({ rateLimit: { callsPerMinute: 60, sharedKey: '' } }),
+    });
+    expect(sync.start({ provider: 'p', model: 'm', messages: [user('a')] }).admission).toBe(
+      undefined,
+    );
+  });
+});
