@@ -57,6 +57,30 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     });
   });
 
+  it('a streamed call is cut off before it passes a shared session budget', async () => {
+    const tracer = createTracer();
+    const budget = createBudget({ maxCostPerSession: 0.0001, costLedger: asyncLedger() });
+    const recorder = createModelCallRecorder({
+      tracer,
+      pricer,
+      guards: createModelCallGuards({ budget }),
+    });
+    const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')], stream: true });
+    await call.admission;
+    let chunks = 0;
+    let stop: Error | undefined;
+    while (stop === undefined && chunks < 1000) {
+      chunks++;
+      stop = call.chunk({ text: 'x'.repeat(8) });
+    }
+    if (stop !== undefined) call.fail(stop);
+    // as with an in-memory ledger: ~10 for the input, then 20 per chunk; a fifth would be 110
+    expect(stop).toBeInstanceOf(BudgetExceededError);
+    expect(chunks).toBe(4);
+    const decisions = tracer.blocks().at(-1)?.metadata.decisions as Record<string, unknown>[];
+    expect(decisions.find((d) => d.event === 'settled')).toMatchObject({ charged_micro_usd: 90 });
+  });
+
   it('a refusal rejects the admission with the typed error, records it, and aborts the signal', async () => {
     const tracer = createTracer();
     const budget = createBudget({ maxCallsPerSession: 1, costLedger: asyncLedger() });

@@ -201,12 +201,21 @@ function budgetGuard(
   function admitted(
     reservation: BudgetReservation,
     model: string,
+    shared: boolean,
   ): MaybePromise<ModelCallGuardTicket> {
     if (!reservation.ok) {
       throw new BudgetExceededError({
         message: `Budget exceeded (${reservation.exceeded}) for model calls to ${model} in session "${reservation.sessionId}": ${reservation.message}`,
         toolName: model,
       });
+    }
+    if (shared) {
+      // a shared ledger's reserve answers with the session's figures after the hold: what is
+      // left, without another round trip to it
+      const limit = budget.limits.maxCostPerSessionMicroUsd;
+      const { spentMicroUsd, reservedMicroUsd } = reservation.snapshot;
+      const left = limit === undefined ? null : limit - spentMicroUsd - reservedMicroUsd;
+      return ticketOf(reservation, left, model);
     }
     const remaining = budget.remaining(reservation.sessionId);
     return remaining instanceof Promise
@@ -312,8 +321,8 @@ function budgetGuard(
     admit(context) {
       const reservation = budget.reserve(undefined, { sessionId, force: action !== 'block' });
       return reservation instanceof Promise
-        ? reservation.then((resolved) => admitted(resolved, context.model))
-        : admitted(reservation, context.model);
+        ? reservation.then((resolved) => admitted(resolved, context.model, true))
+        : admitted(reservation, context.model, false);
     },
   };
 }
