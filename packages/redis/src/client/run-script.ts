@@ -142,3 +142,19 @@ export const deleteScript = luaScript(`
 for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
 return 0
 `);
+
+/**
+ * What `reset` does in every store: deletes one entry's keys, or, without them, every key of
+ * the store's `kind` under its prefix.
+ * @internal
+ */
+export async function resetEntries(
+  send: RedisCommandFunction,
+  prefix: string,
+  kind: string,
+  keys: readonly string[] | undefined,
+  operation: string,
+): Promise<void> {
+  if (keys !== undefined) await runScript(send, deleteScript, keys, [], operation);
+  else await deleteMatching(send, `${escapeGlob(prefix)}${kind}:*`, operation);
+}

@@ -10,13 +10,7 @@ import {
   validateOptions,
 } from '@tracewarden/core';
 import { toCommandFunction } from '../client/redis-client.js';
-import {
-  deleteMatching,
-  deleteScript,
-  escapeGlob,
-  invalidReply,
-  runScript,
-} from '../client/run-script.js';
+import { invalidReply, resetEntries, runScript } from '../client/run-script.js';
 import { breakerScript } from './circuit-breaker-script.js';
 import {
   defaultPrefix,
@@ -144,13 +138,9 @@ export function createRedisCircuitBreakerStore(
       if (!states.includes(state)) throw invalidReply('circuit breaker state', redisKey, reply);
       return state as CircuitState;
     },
-    async reset(key?: string): Promise<void> {
-      if (key !== undefined) {
-        const redisKey = entryKey(prefix, 'breaker', key);
-        await runScript(send, deleteScript, [redisKey], [], 'circuit breaker reset');
-        return;
-      }
-      await deleteMatching(send, `${escapeGlob(prefix)}breaker:*`, 'circuit breaker reset');
+    reset(key?: string): Promise<void> {
+      const keys = key === undefined ? undefined : [entryKey(prefix, 'breaker', key)];
+      return resetEntries(send, prefix, 'breaker', keys, 'circuit breaker reset');
     },
   };
 }

@@ -9,13 +9,7 @@ import {
   validateOptions,
 } from '@tracewarden/core';
 import { toCommandFunction } from '../client/redis-client.js';
-import {
-  deleteMatching,
-  deleteScript,
-  escapeGlob,
-  invalidReply,
-  runScript,
-} from '../client/run-script.js';
+import { invalidReply, resetEntries, runScript } from '../client/run-script.js';
 import { ledgerScript } from './cost-ledger-script.js';
 import {
   defaultPrefix,
@@ -159,13 +153,9 @@ export function createRedisCostLedger(options: RedisCostLedgerOptions): CostLedg
     async spent(sessionId: string) {
       return (await run('spent', sessionId, [])).snapshot;
     },
-    async reset(sessionId?: string): Promise<void> {
-      if (sessionId !== undefined) {
-        const keys = keysOf(sessionId);
-        await runScript(send, deleteScript, keys, [], 'cost ledger reset');
-        return;
-      }
-      await deleteMatching(send, `${escapeGlob(prefix)}budget:*`, 'cost ledger reset');
+    reset(sessionId?: string): Promise<void> {
+      const keys = sessionId === undefined ? undefined : keysOf(sessionId);
+      return resetEntries(send, prefix, 'budget', keys, 'cost ledger reset');
     },
   };
 }

@@ -6,13 +6,7 @@ import {
   validateOptions,
 } from '@tracewarden/core';
 import { toCommandFunction } from '../client/redis-client.js';
-import {
-  deleteMatching,
-  deleteScript,
-  escapeGlob,
-  invalidReply,
-  runScript,
-} from '../client/run-script.js';
+import { invalidReply, resetEntries, runScript } from '../client/run-script.js';
 import { takeScript } from './rate-limit-script.js';
 import {
   defaultPrefix,
@@ -72,13 +66,9 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
         throw invalidReply('rate limit take', redisKey, reply);
       return wait;
     },
-    async reset(key?: string): Promise<void> {
-      if (key !== undefined) {
-        const redisKey = entryKey(prefix, 'rate', key);
-        await runScript(send, deleteScript, [redisKey], [], 'rate limit reset');
-        return;
-      }
-      await deleteMatching(send, `${escapeGlob(prefix)}rate:*`, 'rate limit reset');
+    reset(key?: string): Promise<void> {
+      const keys = key === undefined ? undefined : [entryKey(prefix, 'rate', key)];
+      return resetEntries(send, prefix, 'rate', keys, 'rate limit reset');
     },
   };
 }
