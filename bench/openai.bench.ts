@@ -15,6 +15,8 @@
  *
  * The tracer has no sink, so each response's MESSAGE is built on the trace's next read
  * (decisions 008, 009); the bench reads it once at the end and prints what that first read cost.
+ * The row "client + tracer made per request" makes a new client (raw and wrapped alike) and a new
+ * tracer for each call: what a server that gives each request its own trace pays per request.
  */
 import { createTracer } from '@tracewarden/core';
 import { wrapOpenAI } from '@tracewarden/openai';
@@ -104,6 +106,16 @@ async function measure(): Promise<void> {
     () => streamedCall(wrapped),
   );
 
+  globalThis.gc?.();
+  // a client made per request, as servers that give each request its own trace do: the raw side
+  // makes its client too; the wrapped one pays its first call's set-up (pricing, a new trace)
+  const newClient = () => new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
+  const perRequest = await pairedPhase(
+    calls / 2,
+    () => plainCall(newClient()),
+    () => plainCall(wrapOpenAI(newClient(), { tracer: createTracer() })),
+  );
+
   const cpuPlain = await cpuPerCall(
     calls,
     () => plainCall(raw),
@@ -137,6 +149,7 @@ async function measure(): Promise<void> {
   row('stream (same request raw)', stream, 'total');
   row('time to first chunk', stream, 'first');
   row('ref: stream, raw without usage', streamNoUsage, 'total');
+  row('client + tracer made per request', perRequest, 'total');
   console.log('## client main-thread CPU time per call (blocks of 100, summed per kind)');
   cpuRow('chat.completions.create', cpuPlain);
   cpuRow('stream (same request raw)', cpuStream);

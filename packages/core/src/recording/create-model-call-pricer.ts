@@ -22,6 +22,42 @@ interface Rates {
   expires: number;
 }
 
+/** A model's rates from the bundled table, shared by every pricer of the process. */
+interface TableRates {
+  input: number;
+  cached: number;
+  output: number;
+  record: CostRecord;
+  /** `Date.now()` when they were read from the table. */
+  readAt: number;
+}
+
+/**
+ * The most models whose table rates the process keeps ({@link tableRatesCache}); past it the
+ * cache starts over. Model ids can come from outside (a proxy's, a user's), so it is bounded.
+ */
+export const maxCachedTableRates = 1_000;
+
+/**
+ * Table rates by `<how the provider was chosen>\0<provider>\0<model>`, shared by every pricer:
+ * reading one model's rates is three or four searches of the price table (~80 µs on a 2-core VM),
+ * which a pricer of its own paid on its first call, so every `wrapOpenAI(client)` or middleware
+ * made per request paid it on its first model call (bench/first-call.bench.ts). Only rates the
+ * table priced are kept; overrides and fallbacks are the pricer's own. Each pricer still applies
+ * its own `cacheMs` to an entry's age.
+ */
+const tableRatesCache = new Map<string, TableRates>();
+
+/** Empties the shared table-rates cache (for tests). @internal */
+export function clearTableRatesCache(): void {
+  tableRatesCache.clear();
+}
+
+/** How many models' table rates the process holds (for tests). @internal */
+export function cachedTableRates(): number {
+  return tableRatesCache.size;
+}
+
 /**
  * The price table's provider id of a framework's provider id: the AI SDK names providers by
  * API (`openai.chat`, `openai.responses`, `anthropic.messages`), the table by company (`openai`).
@@ -72,8 +108,33 @@ export function createModelCallPricer(options: ModelCallPricerOptions = {}): Mod
       return false;
     }
   };
-  /** A model's per-token rates, from the price table. */
+  const overrides = priceOptions.overrides;
+  /** Whether an override prices this model (then the table is never asked). */
+  const overridden = (priceProvider: string | undefined, model: string): boolean =>
+    overrides !== undefined &&
+    (Object.hasOwn(overrides, model) ||
+      (priceProvider !== undefined && Object.hasOwn(overrides, `${priceProvider}:${model}`)));
+  /**
+   * A model's per-token rates: from the process's shared cache when the table priced it within
+   * `cacheMs` (a pricer priced at a fixed date, `at`, keeps its own), else read anew.
+   */
   const ratesOf = (priceProvider: string | undefined, model: string, now: number): Rates => {
+    if (priceOptions.at !== undefined || overridden(priceProvider, model))
+      return readRates(priceProvider, model, now);
+    const key = `${provider === undefined ? 'family' : 'fixed'}\u0000${priceProvider ?? ''}\u0000${model}`;
+    const shared = tableRatesCache.get(key);
+    if (shared !== undefined && shared.readAt + cacheMs >= now)
+      return { ...shared, expires: shared.readAt + cacheMs };
+    const rates = readRates(priceProvider, model, now);
+    if (rates.record.pricing_source === 'genai-prices') {
+      if (tableRatesCache.size >= maxCachedTableRates) tableRatesCache.clear();
+      const { input, cached, output, record } = rates;
+      tableRatesCache.set(key, { input, cached, output, record, readAt: now });
+    }
+    return rates;
+  };
+  /** A model's per-token rates, read from the price table. */
+  const readRates = (priceProvider: string | undefined, model: string, now: number): Rates => {
     // A framework's provider id the table does not know (an OpenAI-compatible provider named
     // by the user, a mock): price the model by its id alone rather than not at all.
     const tableProvider =
