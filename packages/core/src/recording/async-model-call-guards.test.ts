@@ -4,6 +4,7 @@ import { createMemoryCircuitBreakerStore } from '../guards/circuit-breaker-store
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
 import { createMemoryCostLedger } from '../guards/cost-ledger.js';
 import { createBudget } from '../guards/create-budget.js';
+import { GuardTimeoutError } from '../guards/guard-timeout-error.js';
 import { createMemoryRateLimitStore } from '../guards/rate-limit-store.js';
 import { RateLimitedError } from '../guards/rate-limited-error.js';
 import { delayedStore } from '../testing/delayed-store.js';
@@ -158,5 +159,135 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     expect(sync.start({ provider: 'p', model: 'm', messages: [user('a')] }).admission).toBe(
       undefined,
     );
+  });
+
+  it('a call ended before its admission answers holds nothing and is recorded once', async () => {
+    const tracer = createTracer();
+    const costLedger = asyncLedger();
+    const budget = createBudget({ maxCostPerSession: 0.01, costLedger });
+    const recorder = createModelCallRecorder({
+      tracer,
+      pricer,
+      guards: createModelCallGuards({ budget }),
+    });
+    // the caller gives up (its signal aborts) while the shared ledger has not answered yet
+    const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')] });
+    call.cancel();
+    await call.admission;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // the reservation the ledger made for it is given back: the session's budget is whole
+    expect(await costLedger.spent('default')).toEqual({
+      spentMicroUsd: 0,
+      reservedMicroUsd: 0,
+      calls: 0,
+    });
+    expect(tracer.blocks().filter((block) => block.sub_type === 'MESSAGE')).toHaveLength(2);
+
+    // refused after it ended: no second record of the call
+    const limitedTracer = createTracer();
+    const limited = createModelCallRecorder({
+      tracer: limitedTracer,
+      guards: createModelCallGuards({
+        rateLimit: { callsPerMinute: 1, burst: 1, store: asyncRateLimitStore() },
+      }),
+    });
+    await limited.start({ provider: 'p', model: 'm', messages: [user('a')] }).admission;
+    const refused = limited.start({ provider: 'p', model: 'm', messages: [user('b')] });
+    refused.cancel();
+    await expect(refused.admission).rejects.toBeInstanceOf(RateLimitedError);
+    const trace = limitedTracer.blocks();
+    expect(trace.filter((block) => block.metadata.status === 'cancelled')).toHaveLength(1);
+    expect(trace.filter((block) => block.metadata.status === 'rate_limited')).toHaveLength(0);
+  });
+
+  it('a call refused after the budget admitted it is neither charged nor counted', () => {
+    const costLedger = createMemoryCostLedger();
+    const budget = createBudget({ maxCostPerSession: 0.01, maxCallsPerSession: 1, costLedger });
+    const recorder = createModelCallRecorder({
+      tracer: createTracer(),
+      pricer: () => {
+        throw new Error('no price for this model');
+      },
+      guards: createModelCallGuards({ budget }),
+    });
+    for (let i = 0; i < 3; i++)
+      expect(() => recorder.start({ provider: 'p', model: 'm', messages: [user('q')] })).toThrow(
+        'no price for this model',
+      );
+    expect(costLedger.spent('default')).toEqual({
+      spentMicroUsd: 0,
+      reservedMicroUsd: 0,
+      calls: 0,
+    });
+  });
+
+  it("a stalled store never holds a call past its timeout or its caller's abort", async () => {
+    const costLedger = delayedStore(createMemoryCostLedger(), { delayMs: 300 });
+    const budget = createBudget({ maxCostPerSession: 0.01, costLedger });
+    const recorder = createModelCallRecorder({
+      tracer: createTracer(),
+      pricer,
+      timeoutSeconds: 0.03,
+      guards: createModelCallGuards({ budget }),
+    });
+    const started = Date.now();
+    const timed = recorder.start({ provider: 'p', model: 'm', messages: [user('q')] });
+    await expect(timed.admission).rejects.toBeInstanceOf(GuardTimeoutError);
+    expect(Date.now() - started).toBeLessThan(250);
+    timed.end(new Error('not sent'));
+
+    const caller = new AbortController();
+    const aborted = recorder.start({
+      provider: 'p',
+      model: 'm',
+      messages: [user('q')],
+      signal: caller.signal,
+    });
+    caller.abort(new Error('the user left'));
+    await expect(aborted.admission).rejects.toThrow('the user left');
+    aborted.end(new Error('not sent'), caller.signal);
+    // the ledger's late answers are given back: nothing held, nothing counted
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await costLedger.spent('default')).toEqual({
+      spentMicroUsd: 0,
+      reservedMicroUsd: 0,
+      calls: 0,
+    });
+  });
+
+  it('an onStateChange that throws is reported, late (shared store) or not', async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for (const store of [asyncBreakerStore(), createMemoryCircuitBreakerStore()]) {
+        const recorder = createModelCallRecorder({
+          tracer: createTracer(),
+          guards: createModelCallGuards({
+            logger,
+            circuitBreaker: {
+              failureThreshold: 1,
+              store,
+              onStateChange: () => {
+                throw new Error('metrics sink down');
+              },
+            },
+          }),
+        });
+        const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')] });
+        await call.admission;
+        call.fail(new Error('HTTP 500'));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(warnings).toEqual([
+      'onStateChange of model calls to p:m threw: metrics sink down',
+      'onStateChange of model calls to p:m threw: metrics sink down',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
 import type { CircuitAdmission, CircuitTransition } from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
 import { consoleGuardLogger } from '../guards/console-guard-logger.js';
+import { errorMessage } from '../guards/error-message.js';
 import {
   type Budget,
   type BudgetOptions,
@@ -50,12 +51,7 @@ export interface ModelCallGuardOptions {
  */
 function reportLateStoreError(logger: GuardLogger, what: string, key: string) {
   return (error: unknown): void => {
-    let message: string;
-    try {
-      message = error instanceof Error ? error.message : String(error);
-    } catch {
-      message = 'an error that cannot be read';
-    }
+    const message = errorMessage(error);
     logger.warn(
       `${what} failed after a model call ended; its outcome was not counted: ${message}`,
       {
@@ -121,7 +117,18 @@ function circuitBreakerGuard(
   const { limits, store, onOpen: action } = resolveCircuitBreaker(options);
 
   function transitionDecision(transition: CircuitTransition, key: string): GuardDecision {
-    options.onStateChange?.({ ...transition, toolName: key });
+    const onStateChange = options.onStateChange;
+    if (onStateChange !== undefined) {
+      // as for tools (settle-call.ts): a listener that throws is reported, never thrown into the
+      // call, nor (a shared store's late answer) left as an unhandled rejection
+      try {
+        onStateChange({ ...transition, toolName: key });
+      } catch (error) {
+        logger.warn(`onStateChange of model calls to ${key} threw: ${errorMessage(error)}`, {
+          key,
+        });
+      }
+    }
     return {
       guard: 'circuit_breaker',
       event: 'transition',
@@ -250,6 +257,13 @@ function budgetGuard(
     let settled = false;
     const ticket: ModelCallGuardTicket = {
       decisions,
+      release() {
+        if (settled) return;
+        settled = true;
+        const released = budget.release(reservation);
+        if (released instanceof Promise)
+          released.catch(reportLateStoreError(logger, 'budget.release()', reservation.sessionId));
+      },
       settle({ costMicroUsd }) {
         if (settled) return undefined;
         settled = true;

@@ -5,20 +5,16 @@ import type { GuardDecision } from '../guards/types.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { Tracer } from '../tracing/types.js';
+import { type AdmittedCall, admitCall, type CallAdmission } from './call-admission.js';
 import { isAbort, isTimeout } from './call-ending.js';
 import { recordRequest } from './conversation-history.js';
-import {
-  type ChainKey,
-  mixChainKey,
-  parseArguments,
-  responseHashPair,
-} from './message-fingerprint.js';
+import { type ChainKey, mixChainKey, responseHashPair } from './message-fingerprint.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
 import { guardStatuses, type RecorderCore } from './recorder-core.js';
 import { recordResponseBlocks, traceCallId } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
 import { scrubRaw } from './scrub-raw.js';
-import { estimateTokens, quarterTokens } from './token-estimate.js';
+import { type AggregatedOutput, StreamedOutput } from './streamed-output.js';
 import {
   deliveredResponse,
   recheckToolCall,
@@ -31,16 +27,12 @@ import type {
   ModelCallAttempt,
   ModelCallCost,
   ModelCallDelta,
-  ModelCallGuard,
-  ModelCallGuardContext,
   ModelCallGuardTicket,
   ModelCallHandle,
   ModelCallOutcome,
   ModelCallResponse,
   ModelCallStartInput,
   ModelCallStatus,
-  ModelToolCall,
-  ModelUsage,
   ToolCallReview,
 } from './types.js';
 
@@ -49,28 +41,22 @@ import type {
  * exactly one end (finished, failed, cancelled, timed out), then its response recorded.
  */
 
-interface ToolCallSlot {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-interface AggregatedOutput {
-  text: string | null;
-  reasoning: string;
-  calls: ModelToolCall[];
-  /** Indexes (in `calls`) of calls whose streamed arguments are not complete JSON. */
-  partialCalls: Set<number> | undefined;
-}
-
 const noTickets: readonly ModelCallGuardTicket[] = Object.freeze([]);
+
+/** Gives back what admission holds for a call that never ran. */
+function releaseTickets(tickets: readonly ModelCallGuardTicket[]): void {
+  for (const ticket of tickets) {
+    if (ticket.release !== undefined) ticket.release();
+    else ticket.settle?.({ status: 'cancelled', costMicroUsd: 0 });
+  }
+}
 const ignore = (): void => {};
 
 /**
  * One model call in flight. A class (not closures) so that starting a call allocates one object:
  * this is on every model call's path.
  */
-export class ModelCall implements ModelCallHandle {
+export class ModelCall implements ModelCallHandle, AdmittedCall {
   readonly tracer: Tracer;
   /** What the recorder remembers of this tracer (looked up once per call). */
   private readonly state: TracerState;
@@ -95,21 +81,13 @@ export class ModelCall implements ModelCallHandle {
   private done = false;
   /** With a policy: the violations of what the model read in this request (set at finish). */
   private read: PolicyViolation[] | undefined = undefined;
-  // streaming aggregation
-  private text = '';
-  private reasoning = '';
-  private slots: ToolCallSlot[] | undefined;
-  private usage: ModelUsage | undefined;
-  private finishReason: string | undefined;
-  private providerFinishReason: string | undefined;
-  private responseModel: string | undefined;
-  private responseId: string | undefined;
+  /** The response as it streams in. */
+  private readonly streamed = new StreamedOutput();
   private firstTokenAt: number | undefined;
   // live budget cut-off: a linear price per output character, fixed at the start
   private liveChecks: ModelCallGuardTicket[] | undefined;
   private inputCostMicro = 0;
   private outputMicroPerChar = 0;
-  private outputChars = 0;
   /** Output characters of the largest chunk so far: the expected size of the next one. */
   private largestChunkChars = 0;
 
@@ -146,108 +124,74 @@ export class ModelCall implements ModelCallHandle {
   }
 
   /**
-   * Runs the guards in order; a refusal is recorded (with the request) and thrown. A guard that
-   * answers with a promise (a shared store) makes the rest of admission asynchronous: it goes on
-   * in {@link admitLater}, and {@link admission} holds it.
+   * Asks the guards to admit the call ({@link admitCall}); a refusal is recorded (with the
+   * request) and thrown. A guard that answers with a promise (a shared store) makes the rest of
+   * admission asynchronous, and {@link admission} holds it.
    */
   private admit(): void {
-    const { core, input } = this;
-    const tickets: ModelCallGuardTicket[] = [];
-    const context = {
-      provider: input.provider,
-      model: input.model,
-      estimatedInputTokens: estimateTokens(input.messages),
-    };
-    const guards = core.guards;
-    for (let i = 0; i < guards.length; i++) {
-      const guard = guards[i] as ModelCallGuard;
-      let ticket: ReturnType<ModelCallGuard['admit']>;
-      try {
-        ticket = guard.admit(context);
-      } catch (error) {
-        this.refuse(tickets, guard.name, error);
-      }
-      if (ticket instanceof Promise) {
-        const admission = this.admitLater(ticket, i, tickets, context);
-        // an adapter awaits it and gets the refusal; unawaited, it is no unhandled rejection
-        admission.catch(ignore);
-        this.admission = admission;
-        return;
-      }
-      this.keep(ticket, tickets);
-    }
-    this.admitted(tickets, context);
+    const admitted = admitCall(this.core, this.input, this);
+    if (admitted instanceof Promise) {
+      const admission = this.admittedUnlessStopped(admitted);
+      // an adapter awaits it and gets the refusal; unawaited, it is no unhandled rejection
+      admission.catch(ignore);
+      this.admission = admission;
+    } else this.admitted(admitted);
   }
 
-  /** {@link admit} from the guard at `index` on, once its promise settles. */
-  private async admitLater(
-    pending: Promise<ModelCallGuardTicket | undefined>,
-    index: number,
-    tickets: ModelCallGuardTicket[],
-    context: ModelCallGuardContext,
-  ): Promise<void> {
-    const guards = this.core.guards;
-    for (let i = index; i < guards.length; i++) {
-      const guard = guards[i] as ModelCallGuard;
-      let ticket: ModelCallGuardTicket | undefined;
-      try {
-        ticket = await (i === index ? pending : guard.admit(context));
-      } catch (error) {
-        this.refuse(tickets, guard.name, error);
-      }
-      this.keep(ticket, tickets);
-    }
-    this.admitted(tickets, context);
-  }
-
-  private keep(ticket: ModelCallGuardTicket | undefined, tickets: ModelCallGuardTicket[]): void {
-    if (ticket === undefined) return;
-    tickets.push(ticket);
-    if (ticket.decisions) (this.decisions ??= []).push(...ticket.decisions);
-  }
-
-  /** Every guard admitted the call: keeps the tickets, prices the call for a budget. */
-  private admitted(tickets: ModelCallGuardTicket[], context: ModelCallGuardContext): void {
-    const { core, input } = this;
-    this.tickets = tickets;
-    let budgeted = false;
-    for (const guard of core.guards) if (guard.name === 'budget') budgeted = true;
-    const live = tickets.filter((ticket) => ticket.allowsRunningCost !== undefined);
-    const pricer = core.pricer;
-    if (pricer === undefined || (!budgeted && live.length === 0)) return;
-    // A budget needs the model's price before the call: a model the table cannot price is
-    // refused here (when the pricing says so) rather than counted as free afterwards.
-    let perMillionIn: ModelCallCost | undefined;
-    let perMillionOut: ModelCallCost | undefined;
-    try {
-      perMillionIn = pricer(
-        input.model,
-        { inputTokens: 1_000_000, outputTokens: 0 },
-        input.provider,
+  /**
+   * An asynchronous admission that also ends when the call's signal aborts first (its timeout,
+   * the caller's signal): a stalled store never holds a call past its deadline. The store's late
+   * answer is then given back ({@link admitted}).
+   */
+  private admittedUnlessStopped(admitted: Promise<CallAdmission>): Promise<void> {
+    const signal = this.abortController().signal;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      admitted.then(
+        (admission) => {
+          signal.removeEventListener('abort', onAbort);
+          this.admitted(admission);
+          resolve();
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
       );
-      perMillionOut = pricer(
-        input.model,
-        { inputTokens: 0, outputTokens: 1_000_000 },
-        input.provider,
-      );
-    } catch (error) {
-      this.refuse(tickets, 'budget', error);
-    }
-    if (live.length > 0) {
-      this.liveChecks = live;
-      this.inputCostMicro =
-        ((perMillionIn?.cost_micro_usd ?? 0) / 1_000_000) * context.estimatedInputTokens;
-      this.outputMicroPerChar = (perMillionOut?.cost_micro_usd ?? 0) / 1_000_000 / 4;
-    }
+    });
   }
 
-  /** Records a refused call (the request and an empty assistant MESSAGE) and throws `error`. */
-  private refuse(
+  /** Every guard admitted the call: keeps their tickets, decisions and live cost checks. */
+  private admitted(admission: CallAdmission): void {
+    if (this.done || this.controller?.signal.aborted === true) {
+      // ended or aborted (cancelled, timed out) while a shared store was still answering:
+      // nothing was sent, so what the guards hold for it is given back at once
+      releaseTickets(admission.tickets);
+      return;
+    }
+    this.tickets = admission.tickets;
+    if (admission.decisions !== undefined) this.decisions = admission.decisions;
+    this.liveChecks = admission.liveChecks;
+    this.inputCostMicro = admission.inputCostMicro;
+    this.outputMicroPerChar = admission.outputMicroPerChar;
+  }
+
+  /**
+   * Records a refused call (the request and an empty assistant MESSAGE) and throws `error`
+   * ({@link admitCall} calls it).
+   * @internal
+   */
+  refuse(
     admitted: readonly ModelCallGuardTicket[],
+    decisions: GuardDecision[] | undefined,
     guardName: string,
     error: unknown,
   ): never {
     const { core, input, tracer } = this;
+    releaseTickets(admitted);
+    // refused after the call ended (a shared store answered late): it is recorded already
+    if (this.done) throw error;
     this.done = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (this.onUserAbort !== undefined)
@@ -255,7 +199,6 @@ export class ModelCall implements ModelCallHandle {
     // refused after the call started (an asynchronous guard): the adapter may already hold the
     // signal, which now aborts with the refusal, and ending the call returns it
     if (this.admission !== undefined && error instanceof Error) this.stop(error);
-    for (const ticket of admitted) ticket.settle?.({ status: 'cancelled', costMicroUsd: 0 });
     const status = GuardError.isGuardError(error)
       ? (guardStatuses[error.status] ?? 'failure')
       : 'failure';
@@ -271,7 +214,7 @@ export class ModelCall implements ModelCallHandle {
           status,
           error: errorSummary(error),
           decisions: [
-            ...(this.decisions ?? []),
+            ...(decisions ?? []),
             { guard: guardName, event: 'refused', action: 'block' },
           ],
           attempts: [],
@@ -335,42 +278,11 @@ export class ModelCall implements ModelCallHandle {
     if (this.done) return undefined;
     if (this.firstTokenAt === undefined && (delta.text || delta.reasoning || delta.toolCalls))
       this.firstTokenAt = this.core.clock();
-    const charsBefore = this.outputChars;
     // Under a live budget the output is measured in quarter tokens (wide scripts count a token a
     // character); otherwise its length is all anyone reads.
-    const live = this.liveChecks !== undefined;
-    if (delta.text) {
-      this.text += delta.text;
-      this.outputChars += live ? quarterTokens(delta.text) : delta.text.length;
-    }
-    if (delta.reasoning) {
-      this.reasoning += delta.reasoning;
-      this.outputChars += live ? quarterTokens(delta.reasoning) : delta.reasoning.length;
-    }
-    if (delta.toolCalls) {
-      const slots = (this.slots ??= []);
-      for (const piece of delta.toolCalls) {
-        let slot = slots[piece.index];
-        if (slot === undefined) {
-          slot = { id: '', name: '', arguments: '' };
-          slots[piece.index] = slot;
-        }
-        if (piece.id) slot.id = piece.id;
-        if (piece.name) slot.name = piece.name;
-        if (piece.arguments) {
-          slot.arguments += piece.arguments;
-          this.outputChars += piece.arguments.length;
-        }
-      }
-    }
-    if (delta.usage) this.usage = delta.usage;
-    if (delta.finishReason) this.finishReason = delta.finishReason;
-    if (delta.providerFinishReason) this.providerFinishReason = delta.providerFinishReason;
-    if (delta.model) this.responseModel = delta.model;
-    if (delta.responseId) this.responseId = delta.responseId;
+    const chunkChars = this.streamed.add(delta, this.liveChecks !== undefined);
     const liveChecks = this.liveChecks;
     if (liveChecks !== undefined) {
-      const chunkChars = this.outputChars - charsBefore;
       if (chunkChars > this.largestChunkChars) this.largestChunkChars = chunkChars;
       const estimate = this.runningEstimate();
       // The next chunk is assumed as large as the largest so far: stop before it would pass.
@@ -398,7 +310,7 @@ export class ModelCall implements ModelCallHandle {
 
   /** The running cost of a budget-watched stream, in micro-USD: input plus output so far. */
   private runningEstimate(): number {
-    return Math.ceil(this.inputCostMicro + this.outputChars * this.outputMicroPerChar);
+    return Math.ceil(this.inputCostMicro + this.streamed.chars * this.outputMicroPerChar);
   }
 
   finish(response?: ModelCallResponse): ModelCallOutcome {
@@ -475,28 +387,7 @@ export class ModelCall implements ModelCallHandle {
   }
 
   private aggregated(response: ModelCallResponse | undefined): AggregatedOutput {
-    let calls: ModelToolCall[];
-    let partialCalls: Set<number> | undefined;
-    const slots = this.slots;
-    if (response?.toolCalls !== undefined) calls = response.toolCalls;
-    else if (slots !== undefined) {
-      calls = [];
-      for (let i = 0; i < slots.length; i++) {
-        const slot = slots[i];
-        if (slot === undefined) continue;
-        // a call streamed without an id keeps `""`: the response is delivered (and re-sent) so,
-        // and its TOOL_CALL gets a generated id (traceCallId)
-        if (!parseArguments(slot.arguments).valid) (partialCalls ??= new Set()).add(calls.length);
-        calls.push({ id: slot.id, name: slot.name, arguments: slot.arguments });
-      }
-    } else calls = [];
-    const finalText = response?.text !== undefined ? response.text : this.text;
-    return {
-      text: finalText === '' || finalText === null ? null : finalText,
-      reasoning: (response?.reasoning ?? this.reasoning) || '',
-      calls,
-      partialCalls,
-    };
+    return this.streamed.aggregated(response);
   }
 
   /** Ends the call: settles the guards, records the response's blocks, returns the outcome. */
@@ -513,8 +404,9 @@ export class ModelCall implements ModelCallHandle {
       this.input.signal?.removeEventListener('abort', this.onUserAbort);
     const { core, input, tracer } = this;
     const endedAt = core.clock();
-    const usage = response?.usage ?? this.usage;
-    const model = response?.model ?? this.responseModel ?? input.model;
+    const streamed = this.streamed;
+    const usage = response?.usage ?? streamed.usage;
+    const model = response?.model ?? streamed.model ?? input.model;
     const pricer = core.pricer;
     let cost: ModelCallCost | undefined;
     // try/catch in place of `safely(() => ...)`: no closure per call on this path
@@ -533,7 +425,7 @@ export class ModelCall implements ModelCallHandle {
       cost === undefined &&
       usage === undefined &&
       this.liveChecks !== undefined &&
-      this.outputChars > 0
+      streamed.chars > 0
     ) {
       // a stream that streamed output but ended without its usage (cut off by the budget,
       // cancelled): the running estimate the budget settled at (its decision says `estimated`),
@@ -545,10 +437,10 @@ export class ModelCall implements ModelCallHandle {
     this.attempts ??= [];
     const attempts = this.attempts;
     // the response's own reason over the stream's (the provider's kept only beside its own)
-    const finishReason = response?.finishReason ?? this.finishReason;
+    const finishReason = response?.finishReason ?? streamed.finishReason;
     const providerFinishReason =
       (response?.finishReason === undefined
-        ? this.providerFinishReason
+        ? streamed.providerFinishReason
         : response.providerFinishReason) ?? finishReason;
     const metadata = responseMetadata(
       {
@@ -563,7 +455,7 @@ export class ModelCall implements ModelCallHandle {
           this.firstTokenAt === undefined ? null : roundMs(this.firstTokenAt - this.startedAt),
         requestId: response?.requestId ?? lastRequestId(attempts),
         attempts,
-        responseId: response?.responseId ?? this.responseId,
+        responseId: response?.responseId ?? streamed.responseId,
         finishReason: normalizeFinishReason(finishReason, output.calls.length > 0),
         providerFinishReason,
         usage,

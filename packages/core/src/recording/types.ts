@@ -316,6 +316,13 @@ export interface ModelCallGuardTicket {
         costMicroUsd: number | undefined;
       }) => GuardDecision[] | undefined)
     | undefined;
+  /**
+   * Called instead of `settle` when the call never ran: a later guard refused it, or it ended
+   * while a shared store was still deciding. Gives back what admission holds, counting nothing
+   * (a budget releases its reservation: no call, no cost). Without it, `settle` is called with
+   * status `cancelled` and cost 0.
+   */
+  release?: (() => void) | undefined;
 }
 
 /**

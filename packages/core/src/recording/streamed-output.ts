@@ -1,0 +1,102 @@
+import { parseArguments } from './message-fingerprint.js';
+import { quarterTokens } from './token-estimate.js';
+import type { ModelCallDelta, ModelCallResponse, ModelToolCall, ModelUsage } from './types.js';
+
+/*
+ * A model call's response as it streams in: text, reasoning and tool calls appended delta by
+ * delta, the last usage, finish reason, model and response id seen.
+ */
+
+interface ToolCallSlot {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The response's output when the call ends. */
+export interface AggregatedOutput {
+  text: string | null;
+  reasoning: string;
+  calls: ModelToolCall[];
+  /** Indexes (in `calls`) of calls whose streamed arguments are not complete JSON. */
+  partialCalls: Set<number> | undefined;
+}
+
+/** What a call's deltas added up to so far. */
+export class StreamedOutput {
+  text = '';
+  reasoning = '';
+  slots: ToolCallSlot[] | undefined = undefined;
+  usage: ModelUsage | undefined = undefined;
+  finishReason: string | undefined = undefined;
+  providerFinishReason: string | undefined = undefined;
+  model: string | undefined = undefined;
+  responseId: string | undefined = undefined;
+  /** Output measured so far: characters, or quarter tokens when `add` was asked for them. */
+  chars = 0;
+
+  /**
+   * Adds one delta.
+   * @param inQuarterTokens - measure text and reasoning in quarter tokens (a live budget's unit)
+   * @returns how much output the delta added, in the same measure
+   */
+  add(delta: ModelCallDelta, inQuarterTokens: boolean): number {
+    const before = this.chars;
+    if (delta.text) {
+      this.text += delta.text;
+      this.chars += inQuarterTokens ? quarterTokens(delta.text) : delta.text.length;
+    }
+    if (delta.reasoning) {
+      this.reasoning += delta.reasoning;
+      this.chars += inQuarterTokens ? quarterTokens(delta.reasoning) : delta.reasoning.length;
+    }
+    if (delta.toolCalls) {
+      const slots = (this.slots ??= []);
+      for (const piece of delta.toolCalls) {
+        let slot = slots[piece.index];
+        if (slot === undefined) {
+          slot = { id: '', name: '', arguments: '' };
+          slots[piece.index] = slot;
+        }
+        if (piece.id) slot.id = piece.id;
+        if (piece.name) slot.name = piece.name;
+        if (piece.arguments) {
+          slot.arguments += piece.arguments;
+          this.chars += piece.arguments.length;
+        }
+      }
+    }
+    if (delta.usage) this.usage = delta.usage;
+    if (delta.finishReason) this.finishReason = delta.finishReason;
+    if (delta.providerFinishReason) this.providerFinishReason = delta.providerFinishReason;
+    if (delta.model) this.model = delta.model;
+    if (delta.responseId) this.responseId = delta.responseId;
+    return this.chars - before;
+  }
+
+  /** The output: the response's own fields where it has them, else what streamed in. */
+  aggregated(response: ModelCallResponse | undefined): AggregatedOutput {
+    let calls: ModelToolCall[];
+    let partialCalls: Set<number> | undefined;
+    const slots = this.slots;
+    if (response?.toolCalls !== undefined) calls = response.toolCalls;
+    else if (slots !== undefined) {
+      calls = [];
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        if (slot === undefined) continue;
+        // a call streamed without an id keeps `""`: the response is delivered (and re-sent) so,
+        // and its TOOL_CALL gets a generated id (traceCallId)
+        if (!parseArguments(slot.arguments).valid) (partialCalls ??= new Set()).add(calls.length);
+        calls.push({ id: slot.id, name: slot.name, arguments: slot.arguments });
+      }
+    } else calls = [];
+    const finalText = response?.text !== undefined ? response.text : this.text;
+    return {
+      text: finalText === '' || finalText === null ? null : finalText,
+      reasoning: (response?.reasoning ?? this.reasoning) || '',
+      calls,
+      partialCalls,
+    };
+  }
+}
