@@ -22,14 +22,28 @@ import {
 } from './store-options.js';
 
 /** Options of {@link createRedisCircuitBreakerStore}. */
-export type RedisCircuitBreakerStoreOptions = RedisStoreOptions;
+export interface RedisCircuitBreakerStoreOptions extends RedisStoreOptions {
+  /**
+   * How long a half-open probe holds its slot, in seconds. A probe whose process dies (or loses
+   * Redis) before it reports would otherwise hold it for good, and the circuit would refuse every
+   * call of the fleet until `reset()`. Past it (when every slot is taken), the slots are free
+   * again and the lapsed probes' late outcomes are ignored. Keep it above your longest call.
+   * @default 600
+   */
+  probeTimeoutSeconds?: number | undefined;
+}
 
 /** An admission from a Redis breaker: the generation it was made in rides along to `record`. */
 interface RedisAdmission extends CircuitAdmission {
   readonly generation: string;
 }
 
-const schema = lazySchema(() => optionTypes.strictObject(storeOptionFields));
+const schema = lazySchema(() =>
+  optionTypes.strictObject({
+    ...storeOptionFields,
+    probeTimeoutSeconds: optionTypes.finite(0.001, 31_536_000, 'seconds').optional(),
+  }),
+);
 const states: readonly string[] = ['closed', 'open', 'half_open'];
 
 function readTransition(reply: unknown[], from: number): CircuitTransition | undefined {
@@ -45,10 +59,11 @@ function readTransition(reply: unknown[], from: number): CircuitTransition | und
 /**
  * Creates a {@link CircuitBreakerStore} in Redis: every process that uses the same Redis and
  * prefix sees one circuit per tool, so failures counted in one process open it for all, and a
- * half-open circuit admits `successThreshold` probes across the whole fleet, not per process.
+ * half-open circuit admits `successThreshold` probes across the whole fleet, not per process
+ * (a probe that never reports frees its slot after `probeTimeoutSeconds`).
  * Each operation is one Lua script running the in-memory store's state machine.
  *
- * @param options - the client and the key prefix
+ * @param options - the client, the key prefix and the probes' lease
  * @returns the store, for `circuitBreaker.store`
  * @throws {ConfigurationError} `INVALID_OPTIONS` when the client or prefix is not usable
  * @example
@@ -68,6 +83,7 @@ export function createRedisCircuitBreakerStore(
   validateOptions(schema, options, { entryPoint: 'createRedisCircuitBreakerStore' });
   const send = toCommandFunction(options.client);
   const prefix = options.prefix ?? defaultPrefix;
+  const probeLeaseMs = numberArgument(Math.ceil((options.probeTimeoutSeconds ?? 600) * 1000));
   return {
     async acquire(key: string, limits: CircuitBreakerLimits, now: number) {
       const redisKey = entryKey(prefix, 'breaker', key);
@@ -80,6 +96,7 @@ export function createRedisCircuitBreakerStore(
           numberArgument(limits.recoveryTimeoutMs),
           numberArgument(limits.successThreshold),
           numberArgument(now),
+          probeLeaseMs,
         ],
         'circuit breaker acquire',
       );

@@ -31,6 +31,11 @@ describe('options are checked where they are given', () => {
       () => createRedisCostLedger({ client, reservationTtlSeconds: 0 }),
       'reservationTtlSeconds',
     ],
+    [
+      'a probe lease that is not a number',
+      () => createRedisCircuitBreakerStore({ client, probeTimeoutSeconds: '60' as never }),
+      'probeTimeoutSeconds',
+    ],
   ])('%s is a ConfigurationError naming the option', (_, make, option) => {
     let error: unknown;
     try {
@@ -84,6 +89,44 @@ describeRedis('Redis stores against a real server', () => {
     sent.length = 0;
     expect(await store.take('tool:search', perSecond, 0)).toBe(500);
     expect(sent).toEqual(['EVALSHA']);
+  });
+
+  it('a half-open probe that never reports (its process died) frees its slot after its lease', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisCircuitBreakerStore({
+      client: connection.client,
+      prefix,
+      probeTimeoutSeconds: 60,
+    });
+    const start = 1_764_000_000_000;
+    const opened = await store.acquire('search', limits, start);
+    await store.record('search', limits, opened, 'failure', start);
+    // recovered: one probe goes out, and its process dies before it reports
+    const lost = await store.acquire('search', limits, start + 1_000);
+    expect(lost).toMatchObject({ allowed: true, probe: true, state: 'half_open' });
+    // the slot is held for the lease, then free: the circuit does not stay refused for good
+    expect(await store.acquire('search', limits, start + 60_000)).toMatchObject({ allowed: false });
+    const next = await store.acquire('search', limits, start + 61_000);
+    expect(next).toMatchObject({ allowed: true, probe: true, state: 'half_open' });
+    // the lost probe's late outcome is not counted; the new probe's is
+    expect(await store.record('search', limits, lost, 'success', start + 61_500)).toBeUndefined();
+    expect(await store.acquire('search', limits, start + 61_600)).toMatchObject({ allowed: false });
+    expect(await store.record('search', limits, next, 'success', start + 62_000)).toMatchObject({
+      from: 'half_open',
+      to: 'closed',
+      reason: 'probes_succeeded',
+    });
+    // the default lease is ten minutes
+    const defaults = createRedisCircuitBreakerStore({ client: connection.client, prefix });
+    const failed = await defaults.acquire('other', limits, start);
+    await defaults.record('other', limits, failed, 'failure', start);
+    await defaults.acquire('other', limits, start + 1_000);
+    expect(await defaults.acquire('other', limits, start + 600_999)).toMatchObject({
+      allowed: false,
+    });
+    expect(await defaults.acquire('other', limits, start + 601_000)).toMatchObject({
+      allowed: true,
+    });
   });
 
   it('a reservation never settled (its process died) is spent at the amount held after its deadline', async () => {
