@@ -2,6 +2,7 @@ import {
   BudgetExceededError,
   createBudget,
   createTracer,
+  GuardTimeoutError,
   RateLimitedError,
 } from '@tracewarden/core';
 import { wrapOpenAI } from '@tracewarden/openai';
@@ -15,6 +16,7 @@ import {
   type TestClient,
   uniquePrefix,
 } from '../__fixtures__/test-redis.js';
+import { toCommandFunction } from '../client/redis-client.js';
 import { createRedisCostLedger } from './create-redis-cost-ledger.js';
 import { createRedisRateLimitStore } from './create-redis-rate-limit-store.js';
 
@@ -98,5 +100,46 @@ describeRedis('wrapOpenAI guards with Redis stores', () => {
     for (const o of outcomes)
       if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(RateLimitedError);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('a Redis that stalls holds no call past its timeout or its caller, and sends nothing', async () => {
+    server = await startScriptedServer({ fallback: 'echo' });
+    const prefix = uniquePrefix();
+    const [redis] = processes as [TestClient];
+    const send = toCommandFunction(redis.client);
+    // every command answered 600 ms late (a failover, a reconnecting client's offline queue)
+    const stalled = (args: string[]) =>
+      new Promise((resolve) => setTimeout(resolve, 600)).then(() => send(args));
+    const costLedger = createRedisCostLedger({ client: stalled, prefix });
+    const openai = wrapOpenAI(
+      new OpenAI({ baseURL: server.url, apiKey: 'sk-test', maxRetries: 2 }),
+      {
+        tracer: createTracer(),
+        pricing: { overrides: { m: [1, 1] } },
+        timeoutSeconds: 0.1,
+        guards: { budget: createBudget({ maxCallsPerSession: 5, costLedger }) },
+      },
+    );
+    const started = Date.now();
+    await expect(
+      openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'q' }] }),
+    ).rejects.toBeInstanceOf(GuardTimeoutError);
+    expect(Date.now() - started).toBeLessThan(500);
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 50);
+    await expect(
+      openai.chat.completions.create(
+        { model: 'm', messages: [{ role: 'user', content: 'q' }] },
+        { signal: caller.signal },
+      ),
+    ).rejects.toThrow();
+    expect(server.requests).toHaveLength(0);
+    // once Redis answers, what it granted the two calls is given back: nothing counted
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await costLedger.spent('default')).toEqual({
+      spentMicroUsd: 0,
+      reservedMicroUsd: 0,
+      calls: 0,
+    });
   });
 });
