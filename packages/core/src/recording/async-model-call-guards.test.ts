@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
 import { createMemoryCircuitBreakerStore } from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
-import { createMemoryCostLedger } from '../guards/cost-ledger.js';
+import { type CostLedger, createMemoryCostLedger } from '../guards/cost-ledger.js';
 import { createBudget } from '../guards/create-budget.js';
 import { GuardTimeoutError } from '../guards/guard-timeout-error.js';
 import { createMemoryRateLimitStore } from '../guards/rate-limit-store.js';
@@ -20,6 +20,13 @@ const asyncBreakerStore = () => delayedStore(createMemoryCircuitBreakerStore());
 const asyncLedger = () => delayedStore(createMemoryCostLedger());
 
 const user = (content: string): NeutralMessage => ({ role: 'user', content });
+/** The default session's account shows no spend, nothing held and no call counted. */
+const expectUntouched = async (ledger: CostLedger) =>
+  expect(await ledger.spent('default')).toEqual({
+    spentMicroUsd: 0,
+    reservedMicroUsd: 0,
+    calls: 0,
+  });
 const pricer = (_model: string, usage: { inputTokens: number; outputTokens: number }) => {
   const micro = (usage.inputTokens + usage.outputTokens) * 10;
   return { cost_usd: micro / 1e6, cost_micro_usd: micro };
@@ -176,11 +183,7 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     await call.admission;
     await new Promise((resolve) => setTimeout(resolve, 10));
     // the reservation the ledger made for it is given back: the session's budget is whole
-    expect(await costLedger.spent('default')).toEqual({
-      spentMicroUsd: 0,
-      reservedMicroUsd: 0,
-      calls: 0,
-    });
+    await expectUntouched(costLedger);
     expect(tracer.blocks().filter((block) => block.sub_type === 'MESSAGE')).toHaveLength(2);
 
     // refused after it ended: no second record of the call
@@ -200,7 +203,7 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     expect(trace.filter((block) => block.metadata.status === 'rate_limited')).toHaveLength(0);
   });
 
-  it('a call refused after the budget admitted it is neither charged nor counted', () => {
+  it('a call refused after the budget admitted it is neither charged nor counted', async () => {
     const costLedger = createMemoryCostLedger();
     const budget = createBudget({ maxCostPerSession: 0.01, maxCallsPerSession: 1, costLedger });
     const recorder = createModelCallRecorder({
@@ -214,11 +217,7 @@ describe('model-call guards with shared (asynchronous) stores', () => {
       expect(() => recorder.start({ provider: 'p', model: 'm', messages: [user('q')] })).toThrow(
         'no price for this model',
       );
-    expect(costLedger.spent('default')).toEqual({
-      spentMicroUsd: 0,
-      reservedMicroUsd: 0,
-      calls: 0,
-    });
+    await expectUntouched(costLedger);
   });
 
   it("a stalled store never holds a call past its timeout or its caller's abort", async () => {
@@ -248,11 +247,7 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     aborted.end(new Error('not sent'), caller.signal);
     // the ledger's late answers are given back: nothing held, nothing counted
     await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await costLedger.spent('default')).toEqual({
-      spentMicroUsd: 0,
-      reservedMicroUsd: 0,
-      calls: 0,
-    });
+    await expectUntouched(costLedger);
   });
 
   it('an onStateChange that throws is reported, late (shared store) or not', async () => {
