@@ -223,8 +223,9 @@ describe('model-call guards with shared (asynchronous) stores', () => {
   it("a stalled store never holds a call past its timeout or its caller's abort", async () => {
     const costLedger = delayedStore(createMemoryCostLedger(), { delayMs: 300 });
     const budget = createBudget({ maxCostPerSession: 0.01, costLedger });
+    const tracer = createTracer();
     const recorder = createModelCallRecorder({
-      tracer: createTracer(),
+      tracer,
       pricer,
       timeoutSeconds: 0.03,
       guards: createModelCallGuards({ budget }),
@@ -233,7 +234,8 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     const timed = recorder.start({ provider: 'p', model: 'm', messages: [user('q')] });
     await expect(timed.admission).rejects.toBeInstanceOf(GuardTimeoutError);
     expect(Date.now() - started).toBeLessThan(250);
-    timed.end(new Error('not sent'));
+    // recorded as timed out, once, whether or not the adapter ends it too
+    expect(timed.end(new Error('not sent'))).toBeInstanceOf(GuardTimeoutError);
 
     const caller = new AbortController();
     const aborted = recorder.start({
@@ -244,7 +246,11 @@ describe('model-call guards with shared (asynchronous) stores', () => {
     });
     caller.abort(new Error('the user left'));
     await expect(aborted.admission).rejects.toThrow('the user left');
+    const answers = () =>
+      tracer.blocks().filter((block) => (block.payload as { role?: string }).role === 'assistant');
+    expect(answers().map((block) => block.metadata.status)).toEqual(['timeout', 'cancelled']);
     aborted.end(new Error('not sent'), caller.signal);
+    expect(answers()).toHaveLength(2);
     // the ledger's late answers are given back: nothing held, nothing counted
     await new Promise((resolve) => setTimeout(resolve, 700));
     await expectUntouched(costLedger);

@@ -2,13 +2,13 @@ import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
 import type { CircuitAdmission, CircuitTransition } from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
 import { consoleGuardLogger } from '../guards/console-guard-logger.js';
-import { errorMessage } from '../guards/error-message.js';
 import {
   type Budget,
   type BudgetOptions,
   type BudgetReservation,
   createBudget,
 } from '../guards/create-budget.js';
+import { errorMessage } from '../guards/error-message.js';
 import type { CircuitBreakerOptions, RateLimitOptions } from '../guards/guard-options.js';
 import { RateLimitedError } from '../guards/rate-limited-error.js';
 import { resolveCircuitBreaker } from '../guards/resolve-circuit-breaker.js';

@@ -140,13 +140,21 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
 
   /**
    * An asynchronous admission that also ends when the call's signal aborts first (its timeout,
-   * the caller's signal): a stalled store never holds a call past its deadline. The store's late
-   * answer is then given back ({@link admitted}).
+   * the caller's signal): a stalled store never holds a call past its deadline. The call is then
+   * recorded as ended (timed out, cancelled) here, whatever the adapter does with the rejection,
+   * and the store's late answer is given back ({@link admitted}).
    */
   private admittedUnlessStopped(admitted: Promise<CallAdmission>): Promise<void> {
     const signal = this.abortController().signal;
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
+      const onAbort = () => {
+        // a refusal ended the call already; a deadline or the caller ends it now
+        if (!this.done) {
+          if (this.stopReason !== undefined) this.fail(this.stopReason);
+          else this.cancel();
+        }
+        reject(signal.reason);
+      };
       signal.addEventListener('abort', onAbort, { once: true });
       admitted.then(
         (admission) => {
