@@ -291,4 +291,111 @@ describe('model-call guards with shared (asynchronous) stores', () => {
       'onStateChange of model calls to p:m threw: metrics sink down',
     ]);
   });
+
+  it('a caller signal aborted before the call starts: refused at once, recorded in order', async () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({
+      tracer,
+      guards: createModelCallGuards({
+        rateLimit: { callsPerSecond: 10, store: asyncRateLimitStore() },
+      }),
+    });
+    const reason = new Error('gone before it began');
+    const call = recorder.start({
+      provider: 'p',
+      model: 'm',
+      messages: [user('q')],
+      signal: AbortSignal.abort(reason),
+    });
+    await expect(call.admission).rejects.toBe(reason);
+    expect(
+      tracer
+        .blocks()
+        .map((block) => [(block.payload as { role?: string }).role, block.metadata.status]),
+    ).toEqual([
+      ['user', undefined],
+      ['assistant', 'cancelled'],
+    ]);
+  });
+
+  it("a caller's own deadline while the store decides is a timeout, as after admission", async () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({
+      tracer,
+      guards: createModelCallGuards({
+        rateLimit: {
+          callsPerSecond: 10,
+          store: delayedStore(createMemoryRateLimitStore(), { delayMs: 200 }),
+        },
+      }),
+    });
+    const call = recorder.start({
+      provider: 'p',
+      model: 'm',
+      messages: [user('q')],
+      signal: AbortSignal.timeout(20),
+    });
+    await expect(call.admission).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(tracer.blocks().at(-1)?.metadata.status).toBe('timeout');
+  });
+
+  it('a call that ended while one guard decided asks no later guard (a token is not taken)', async () => {
+    const recorder = createModelCallRecorder({
+      tracer: createTracer(),
+      guards: createModelCallGuards({
+        circuitBreaker: {
+          store: delayedStore(createMemoryCircuitBreakerStore(), { delayMs: 40 }),
+        },
+        rateLimit: { callsPerMinute: 1, burst: 1, sharedKey: '' },
+      }),
+    });
+    const caller = new AbortController();
+    const first = recorder.start({
+      provider: 'p',
+      model: 'm',
+      messages: [user('a')],
+      signal: caller.signal,
+    });
+    setTimeout(() => caller.abort(), 5);
+    await expect(first.admission).rejects.toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // the burst of one is still there for the next call
+    const second = recorder.start({ provider: 'p', model: 'm', messages: [user('b')] });
+    await expect(second.admission).resolves.toBeUndefined();
+  });
+
+  it('a guard whose ticket cannot be given back does not keep the others', async () => {
+    const costLedger = delayedStore(createMemoryCostLedger(), { delayMs: 30 });
+    const errors: unknown[] = [];
+    const recorder = createModelCallRecorder({
+      tracer: createTracer(),
+      pricer,
+      onRecordingError: (error) => errors.push(error),
+      guards: [
+        {
+          name: 'custom',
+          admit: () => ({
+            release: () => {
+              throw new Error('cannot give it back');
+            },
+          }),
+        },
+        ...createModelCallGuards({ budget: createBudget({ maxCostPerSession: 1, costLedger }) }),
+      ],
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const call = recorder.start({ provider: 'p', model: 'm', messages: [user('q')] });
+      call.cancel();
+      await call.admission;
+      await new Promise((resolve) => setTimeout(resolve, 80));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(errors).toHaveLength(1);
+    await expectUntouched(costLedger);
+  });
 });

@@ -31,6 +31,8 @@ export interface CallAdmission {
 
 /** The call being admitted: it records a refusal (it knows the trace). */
 export interface AdmittedCall {
+  /** The call ended (or was aborted) while its guards decided: ask no more of them. */
+  readonly ended: boolean;
   /**
    * Records the refused call and throws `error`.
    * @param admitted - the tickets of the guards that admitted the call before the refusal
@@ -95,6 +97,9 @@ async function admitLater(
 ): Promise<CallAdmission> {
   const guards = core.guards;
   for (let i = index; i < guards.length; i++) {
+    // a call that ended meanwhile takes nothing more (a rate limit's token cannot be given back);
+    // the call gives back what it was granted so far
+    if (i > index && call.ended) return admission;
     const guard = guards[i] as ModelCallGuard;
     let ticket: ModelCallGuardTicket | undefined;
     try {

@@ -43,11 +43,18 @@ import type {
 
 const noTickets: readonly ModelCallGuardTicket[] = Object.freeze([]);
 
-/** Gives back what admission holds for a call that never ran. */
-function releaseTickets(tickets: readonly ModelCallGuardTicket[]): void {
+/**
+ * Gives back what admission holds for a call that never ran: every ticket, even when one throws
+ * (a custom guard's; reported as a recording error).
+ */
+function releaseTickets(tickets: readonly ModelCallGuardTicket[], core: RecorderCore): void {
   for (const ticket of tickets) {
-    if (ticket.release !== undefined) ticket.release();
-    else ticket.settle?.({ status: 'cancelled', costMicroUsd: 0 });
+    try {
+      if (ticket.release !== undefined) ticket.release();
+      else ticket.settle?.({ status: 'cancelled', costMicroUsd: 0 });
+    } catch (error) {
+      core.onRecordingError(error);
+    }
   }
 }
 const ignore = (): void => {};
@@ -97,7 +104,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     this.state = stateOf(tracer);
     this.input = input;
     this.startedAt = core.clock();
-    if (core.guards.length > 0) this.admit();
+    const pending = core.guards.length > 0 ? this.admit() : undefined;
     core.pricer?.prepare?.();
     const userSignal = input.signal;
     if (userSignal) {
@@ -121,21 +128,31 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       }, timeoutMs);
     }
     this.prefixKey = recordRequest(core, tracer, this.state, input.messages);
+    // watched once the call is whole (its request recorded, its signal linked to the caller's,
+    // which may have aborted already)
+    if (pending !== undefined) {
+      const admission = this.admittedUnlessStopped(pending);
+      // an adapter awaits it and gets the refusal; unawaited, it is no unhandled rejection
+      admission.catch(ignore);
+      this.admission = admission;
+    }
   }
 
   /**
    * Asks the guards to admit the call ({@link admitCall}); a refusal is recorded (with the
    * request) and thrown. A guard that answers with a promise (a shared store) makes the rest of
-   * admission asynchronous, and {@link admission} holds it.
+   * admission asynchronous: that promise is returned, for {@link admission}.
    */
-  private admit(): void {
+  private admit(): Promise<CallAdmission> | undefined {
     const admitted = admitCall(this.core, this.input, this);
-    if (admitted instanceof Promise) {
-      const admission = this.admittedUnlessStopped(admitted);
-      // an adapter awaits it and gets the refusal; unawaited, it is no unhandled rejection
-      admission.catch(ignore);
-      this.admission = admission;
-    } else this.admitted(admitted);
+    if (admitted instanceof Promise) return admitted;
+    this.admitted(admitted);
+    return undefined;
+  }
+
+  /** The call ended or its signal aborted: guards still to answer need not be asked. @internal */
+  get ended(): boolean {
+    return this.done || this.controller?.signal.aborted === true;
   }
 
   /**
@@ -148,14 +165,17 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     const signal = this.abortController().signal;
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
-        // a refusal ended the call already; a deadline or the caller ends it now
-        if (!this.done) {
-          if (this.stopReason !== undefined) this.fail(this.stopReason);
-          else this.cancel();
+        // a refusal ended the call already; a deadline (ours or the caller's: timed out) or the
+        // caller (cancelled) ends it now, as `end` decides for any adapter
+        try {
+          if (!this.done) this.end(signal.reason, this.input.signal);
+        } catch (error) {
+          this.core.onRecordingError(error);
         }
         reject(signal.reason);
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
       admitted.then(
         (admission) => {
           signal.removeEventListener('abort', onAbort);
@@ -172,10 +192,10 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
 
   /** Every guard admitted the call: keeps their tickets, decisions and live cost checks. */
   private admitted(admission: CallAdmission): void {
-    if (this.done || this.controller?.signal.aborted === true) {
+    if (this.ended) {
       // ended or aborted (cancelled, timed out) while a shared store was still answering:
       // nothing was sent, so what the guards hold for it is given back at once
-      releaseTickets(admission.tickets);
+      releaseTickets(admission.tickets, this.core);
       return;
     }
     this.tickets = admission.tickets;
@@ -197,7 +217,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     error: unknown,
   ): never {
     const { core, input, tracer } = this;
-    releaseTickets(admitted);
+    releaseTickets(admitted, this.core);
     // refused after the call ended (a shared store answered late): it is recorded already
     if (this.done) throw error;
     this.done = true;

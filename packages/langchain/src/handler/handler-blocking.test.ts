@@ -264,6 +264,30 @@ describe('blocking', () => {
     expect(statuses).toEqual(['success', 'budget_exceeded']);
   });
 
+  it("a caller's abort while a shared store decides stops the model call before it runs", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({
+      tracer,
+      guards: {
+        rateLimit: {
+          callsPerHour: 10,
+          store: delayedStore(createMemoryRateLimitStore(), { delayMs: 100 }),
+        },
+      },
+    });
+    const model = fakeModel().respond(aiMessage({ content: 'never' }));
+    const caller = new AbortController();
+    const reason = new Error('the user left');
+    setTimeout(() => caller.abort(reason), 10);
+    const error = await model
+      .invoke([new HumanMessage('One')], { callbacks: [handler], signal: caller.signal })
+      .catch((caught: unknown) => caught);
+    expect(error).toBe(reason);
+    expect(model.callCount).toBe(0);
+    const statuses = responses(expectSoundTrace(tracer)).map((block) => block.metadata.status);
+    expect(statuses).toEqual(['cancelled']);
+  });
+
   it('rejects a streamed call cut off by the live budget when it ends', async () => {
     const tracer = createTracer();
     const handler = new TracewardenCallbackHandler({

@@ -66,6 +66,10 @@ export class ModelRuns {
       if (handle.admission !== undefined)
         return handle.admission.catch((error: unknown) => {
           context.runs.close(runId);
+          // the call's own deadline or its caller's abort while the store decided (the call is
+          // recorded as ended): the model must not run, as for a refusal
+          if (context.blocking && handle.signal.aborted && error === handle.signal.reason)
+            throw error;
           context.fail(error);
         });
     } catch (error) {

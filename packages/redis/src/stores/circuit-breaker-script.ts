@@ -24,14 +24,14 @@ if op == 'state' then
 end
 local b
 if v[1] then
-  b = { s = v[1], f = tonumber(v[2]), sc = tonumber(v[3]), p = tonumber(v[4]), o = tonumber(v[5]), g = tonumber(v[6]), pd = tonumber(v[7]) or 0 }
+  b = { s = v[1], f = tonumber(v[2]), sc = tonumber(v[3]), p = tonumber(v[4]), o = tonumber(v[5]), g = tonumber(v[6]), pd = tonumber(v[7]) }
 else
   local t = redis.call('TIME')
   b = { s = 'closed', f = 0, sc = 0, p = 0, o = 0, g = tonumber(t[1]) * 1000000 + tonumber(t[2]), pd = 0 }
 end
 local function fmt(x) return string.format('%.17g', x) end
 local function save()
-  redis.call('HSET', key, 's', b.s, 'f', fmt(b.f), 'sc', fmt(b.sc), 'p', fmt(b.p), 'o', fmt(b.o), 'g', fmt(b.g), 'pd', fmt(b.pd))
+  redis.call('HSET', key, 's', b.s, 'f', fmt(b.f), 'sc', fmt(b.sc), 'p', fmt(b.p), 'o', fmt(b.o), 'g', fmt(b.g), 'pd', fmt(b.pd or 0))
 end
 local moved = { '', '', '', '' }
 local function move(to, at, reason)
@@ -55,6 +55,8 @@ if op == 'acquire' then
     move('half_open', now, 'recovery_timeout')
   end
   if b.p >= successThreshold - b.sc then
+    -- probes admitted by a version that kept no lease: theirs starts now
+    if not b.pd then b.pd = now + lease end
     if b.p > 0 and now >= b.pd then
       -- every probe in flight is past its lease: their slots are free again
       b.g = b.g + 1

@@ -7,6 +7,7 @@ import {
   uniquePrefix,
 } from '../__fixtures__/test-redis.js';
 import type { RedisCommandFunction } from '../client/index.js';
+import { toCommandFunction } from '../client/redis-client.js';
 import { RedisStoreError } from '../errors/index.js';
 import { createRedisCircuitBreakerStore } from './create-redis-circuit-breaker-store.js';
 import { createRedisCostLedger } from './create-redis-cost-ledger.js';
@@ -116,6 +117,19 @@ describeRedis('Redis stores against a real server', () => {
       to: 'closed',
       reason: 'probes_succeeded',
     });
+    // a probe admitted by a version that kept no lease gets one from the first look at it
+    const key = `${prefix}breaker:{search}`;
+    const probing = await store.acquire('search', limits, start + 100_000);
+    await store.record('search', limits, probing, 'failure', start + 100_000);
+    await store.acquire('search', limits, start + 102_000);
+    await toCommandFunction(connection.client)(['HDEL', key, 'pd']);
+    expect(await store.acquire('search', limits, start + 102_001)).toMatchObject({
+      allowed: false,
+    });
+    expect(await store.acquire('search', limits, start + 162_000)).toMatchObject({
+      allowed: false,
+    });
+    expect(await store.acquire('search', limits, start + 162_001)).toMatchObject({ allowed: true });
     // the default lease is ten minutes
     const defaults = createRedisCircuitBreakerStore({ client: connection.client, prefix });
     const failed = await defaults.acquire('other', limits, start);
