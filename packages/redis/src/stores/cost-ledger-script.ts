@@ -8,6 +8,8 @@ import { luaScript } from '../client/run-script.js';
 // outlived the deadline) still corrects the spend once, from the 'lapsed' hash.
 // KEYS: 1 the session (spent, reserved, calls, next), 2 held (id -> amount), 3 deadlines
 // (zset id by ms), 4 lapsed (id -> amount). Amounts are numbers kept as %.17g strings.
+// ARGV: op, now, reservation deadline (ms), lapsed TTL (ms), session TTL (ms, '' for none:
+// each write then expires the session's keys that long after it), then the operation's own.
 // Reservation ids start at the server's clock in microseconds when the session is first made
 // (or made again after a reset), so an id from before a reset never names a later reservation.
 // Replies: { ok, exceeded, spent, reserved, calls, id }.
@@ -24,6 +26,7 @@ if s.next == nil then
 end
 local changed = false
 local lapsedTtl = ARGV[4]
+local sessionTtl = ARGV[5]
 local due = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', fmt(now), 'LIMIT', 0, 1000)
 for _, id in ipairs(due) do
   local amount = redis.call('HGET', KEYS[2], id)
@@ -40,15 +43,20 @@ end
 local function reply(ok, exceeded, id)
   if changed then
     redis.call('HSET', KEYS[1], 'spent', fmt(s.spent), 'reserved', fmt(s.reserved), 'calls', fmt(s.calls), 'next', fmt(s.next))
+    if sessionTtl ~= '' then
+      redis.call('PEXPIRE', KEYS[1], sessionTtl)
+      redis.call('PEXPIRE', KEYS[2], sessionTtl)
+      redis.call('PEXPIRE', KEYS[3], sessionTtl)
+    end
   end
   return { ok, exceeded, fmt(s.spent), fmt(s.reserved), fmt(s.calls), id }
 end
 if op == 'reserve' then
   local ttl = tonumber(ARGV[3])
-  local amount = tonumber(ARGV[5])
-  local maxCost = tonumber(ARGV[6])
-  local maxCalls = tonumber(ARGV[7])
-  local force = ARGV[8] == '1'
+  local amount = tonumber(ARGV[6])
+  local maxCost = tonumber(ARGV[7])
+  local maxCalls = tonumber(ARGV[8])
+  local force = ARGV[9] == '1'
   local exceeded = ''
   if maxCalls and s.calls + 1 > maxCalls then
     exceeded = 'session_calls'
@@ -60,19 +68,19 @@ if op == 'reserve' then
   s.calls = s.calls + 1
   s.next = s.next + 1
   local id = fmt(s.next)
-  redis.call('HSET', KEYS[2], id, ARGV[5])
+  redis.call('HSET', KEYS[2], id, ARGV[6])
   redis.call('ZADD', KEYS[3], fmt(now + ttl), id)
   changed = true
   return reply(1, exceeded, id)
 end
 if op == 'settle' or op == 'release' then
-  local id = ARGV[5]
+  local id = ARGV[6]
   local held = redis.call('HGET', KEYS[2], id)
   if held then
     redis.call('HDEL', KEYS[2], id)
     redis.call('ZREM', KEYS[3], id)
     s.reserved = s.reserved - tonumber(held)
-    if op == 'settle' then s.spent = s.spent + tonumber(ARGV[6]) else s.calls = s.calls - 1 end
+    if op == 'settle' then s.spent = s.spent + tonumber(ARGV[7]) else s.calls = s.calls - 1 end
     changed = true
   else
     local lapsed = redis.call('HGET', KEYS[4], id)
@@ -80,7 +88,7 @@ if op == 'settle' or op == 'release' then
       redis.call('HDEL', KEYS[4], id)
       -- the deadline spent the held amount: replace it by the actual one, or give it back
       if op == 'settle' then
-        s.spent = s.spent + tonumber(ARGV[6]) - tonumber(lapsed)
+        s.spent = s.spent + tonumber(ARGV[7]) - tonumber(lapsed)
       else
         s.spent = s.spent - tonumber(lapsed)
         s.calls = s.calls - 1

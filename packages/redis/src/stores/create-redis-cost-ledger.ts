@@ -1,5 +1,6 @@
 import {
   type CostLedger,
+  configurationError,
   type LedgerReservation,
   type LedgerReserveRequest,
   type LedgerReserveResult,
@@ -31,6 +32,15 @@ export interface RedisCostLedgerOptions extends RedisStoreOptions {
    */
   reservationTtlSeconds?: number | undefined;
   /**
+   * How long a session's account lives after its last reservation, settle or release, in
+   * seconds. Without it an account is kept for good: one small hash per session id ever used,
+   * which a service that gives every conversation its own session fills Redis with. With it, a
+   * session idle that long is over: its spend is forgotten, and a session id used again starts
+   * from zero. At least `reservationTtlSeconds`, so a reservation's deadline outlives it.
+   * @default undefined (accounts never expire)
+   */
+  sessionTtlSeconds?: number | undefined;
+  /**
    * The clock deadlines are measured on, in ms since the epoch. Every process sharing the ledger
    * should read the same time (hosts kept in sync by NTP).
    * @default Date.now
@@ -42,6 +52,7 @@ const schema = lazySchema(() =>
   optionTypes.strictObject({
     ...storeOptionFields,
     reservationTtlSeconds: optionTypes.finite(0.001, 31_536_000, 'seconds').optional(),
+    sessionTtlSeconds: optionTypes.finite(0.001, 31_536_000, 'seconds').optional(),
     clock: optionTypes.function<() => number>().optional(),
   }),
 );
@@ -64,9 +75,10 @@ class RedisReservation implements LedgerReservation {
  * whose calls run on many workers. `reserve` checks the limits and holds the amount in one Lua
  * script (atomic: concurrent reservations from many processes never overspend); settle and
  * release take effect once. Reservations of a process that dies are settled at the amount held
- * after `reservationTtlSeconds`.
+ * after `reservationTtlSeconds`; with `sessionTtlSeconds`, an idle session's account expires.
  *
- * @param options - the client, the key prefix, the reservation deadline and the clock
+ * @param options - the client, the key prefix, the reservation deadline, the session TTL and the
+ *   clock
  * @returns the ledger, for `createBudget({ costLedger })`
  * @throws {ConfigurationError} `INVALID_OPTIONS` when an option is not usable
  * @example
@@ -83,7 +95,18 @@ export function createRedisCostLedger(options: RedisCostLedgerOptions): CostLedg
   validateOptions(schema, options, { entryPoint: 'createRedisCostLedger' });
   const send = toCommandFunction(options.client);
   const prefix = options.prefix ?? defaultPrefix;
-  const ttlMs = String(Math.ceil((options.reservationTtlSeconds ?? 3600) * 1000));
+  const reservationTtlSeconds = options.reservationTtlSeconds ?? 3600;
+  const ttlMs = String(Math.ceil(reservationTtlSeconds * 1000));
+  const sessionTtlSeconds = options.sessionTtlSeconds;
+  if (sessionTtlSeconds !== undefined && sessionTtlSeconds < reservationTtlSeconds)
+    throw configurationError(
+      'createRedisCostLedger',
+      'sessionTtlSeconds',
+      `at least reservationTtlSeconds (${reservationTtlSeconds} s), so that a reservation's deadline outlives its session's account`,
+      sessionTtlSeconds,
+    );
+  const sessionTtlMs =
+    sessionTtlSeconds === undefined ? '' : String(Math.ceil(sessionTtlSeconds * 1000));
   const clock = options.clock ?? Date.now;
 
   const keysOf = (sessionId: string): string[] => {
@@ -101,7 +124,7 @@ export function createRedisCostLedger(options: RedisCostLedgerOptions): CostLedg
       send,
       ledgerScript,
       keys,
-      [operation, numberArgument(clock()), ttlMs, lapsedTtlMs, ...args],
+      [operation, numberArgument(clock()), ttlMs, lapsedTtlMs, sessionTtlMs, ...args],
       `cost ledger ${operation}`,
     );
     if (!Array.isArray(reply) || reply.length !== 6)

@@ -33,6 +33,11 @@ describe('options are checked where they are given', () => {
       'reservationTtlSeconds',
     ],
     [
+      'a session TTL shorter than the reservation deadline',
+      () => createRedisCostLedger({ client, reservationTtlSeconds: 60, sessionTtlSeconds: 30 }),
+      'sessionTtlSeconds',
+    ],
+    [
       'a probe lease that is not a number',
       () => createRedisCircuitBreakerStore({ client, probeTimeoutSeconds: '60' as never }),
       'probeTimeoutSeconds',
@@ -141,6 +146,43 @@ describeRedis('Redis stores against a real server', () => {
     expect(await defaults.acquire('other', limits, start + 601_000)).toMatchObject({
       allowed: true,
     });
+  });
+
+  it('with sessionTtlSeconds an idle session’s account expires; without it, it stays', async () => {
+    const prefix = uniquePrefix();
+    const send = toCommandFunction(connection.client);
+    const session = (id: string) => `${prefix}budget:{${id}}`;
+    const ledger = createRedisCostLedger({
+      client: connection.client,
+      prefix,
+      reservationTtlSeconds: 1,
+      sessionTtlSeconds: 2,
+    });
+    const held = await ledger.reserve({ sessionId: 'chat-1', amountMicroUsd: 5 });
+    if (!held.ok) throw new Error('refused');
+    for (const key of [
+      session('chat-1'),
+      `${session('chat-1')}:held`,
+      `${session('chat-1')}:deadlines`,
+    ]) {
+      const ttl = Number(await send(['PTTL', key]));
+      expect(ttl).toBeGreaterThan(1_000);
+      expect(ttl).toBeLessThanOrEqual(2_000);
+    }
+    await ledger.settle(held.reservation, 7);
+    expect(Number(await send(['PTTL', session('chat-1')]))).toBeGreaterThan(1_000);
+    // idle past it: the account is gone, and the session starts from zero
+    await send(['PEXPIRE', session('chat-1'), '1']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await ledger.spent('chat-1')).toEqual({
+      spentMicroUsd: 0,
+      reservedMicroUsd: 0,
+      calls: 0,
+    });
+    const kept = createRedisCostLedger({ client: connection.client, prefix });
+    const other = await kept.reserve({ sessionId: 'chat-2', amountMicroUsd: 5 });
+    if (!other.ok) throw new Error('refused');
+    expect(Number(await send(['PTTL', session('chat-2')]))).toBe(-1);
   });
 
   it('a reservation never settled (its process died) is spent at the amount held after its deadline', async () => {
