@@ -348,7 +348,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       this.fail(reason, response);
       throw reason;
     }
-    const output = this.aggregated(response);
+    const output = this.streamed.aggregated(response);
     const reviews = reviewToolCalls(this.core, this.input.messages, output.text, output.calls);
     if (this.core.policy !== undefined)
       this.read = reviewReadMessages(this.core, this.input.messages);
@@ -382,10 +382,10 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
           writable: true,
         });
       }
-      this.record(status, partial, this.aggregated(partial), reason, undefined);
+      this.record(status, partial, this.streamed.aggregated(partial), reason, undefined);
       return reason;
     }
-    this.record('failure', partial, this.aggregated(partial), error, undefined);
+    this.record('failure', partial, this.streamed.aggregated(partial), error, undefined);
     return error;
   }
 
@@ -395,7 +395,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       // the framework's own deadline (the AI SDK's `timeout`, `AbortSignal.timeout()`) is a
       // timeout, not the caller changing their mind
       if (!this.done && isTimeout(error, callerSignal)) {
-        this.record('timeout', partial, this.aggregated(partial), error, undefined);
+        this.record('timeout', partial, this.streamed.aggregated(partial), error, undefined);
         return error;
       }
       this.cancel(partial);
@@ -411,11 +411,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       reason !== undefined && GuardError.isGuardError(reason)
         ? (guardStatuses[reason.status] ?? 'cancelled')
         : 'cancelled';
-    this.record(status, partial, this.aggregated(partial), reason, undefined);
-  }
-
-  private aggregated(response: ModelCallResponse | undefined): AggregatedOutput {
-    return this.streamed.aggregated(response);
+    this.record(status, partial, this.streamed.aggregated(partial), reason, undefined);
   }
 
   /** Ends the call: settles the guards, records the response's blocks, returns the outcome. */
