@@ -23,11 +23,7 @@ interface Rates {
 }
 
 /** A model's rates from the bundled table, shared by every pricer of the process. */
-interface TableRates {
-  input: number;
-  cached: number;
-  output: number;
-  record: CostRecord;
+interface TableRates extends Omit<Rates, 'expires'> {
   /** `Date.now()` when they were read from the table. */
   readAt: number;
 }
