@@ -153,8 +153,14 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
     )
       decision = gate.push(undefined, 'finish');
     let delivered: ChatCompletionChunk | undefined = chunk;
-    if (chunk.choices.length === 0) delivered = this.settings.hideUsageChunk ? undefined : chunk;
-    else if (hasCalls && this.settings.refuse) {
+    if (chunk.choices.length === 0) {
+      // The usage chunk we asked for: aggregated above, never delivered, nor held while the
+      // policy decides (a held chunk is delivered at the end as it arrived). A stop still stops.
+      if (this.settings.hideUsageChunk) {
+        if (decision === 'stop' || decision === 'deliver-then-stop') throw gate.stopError;
+        return undefined;
+      }
+    } else if (hasCalls && this.settings.refuse) {
       // Refuse mode: the tool-call pieces are dropped (allowed calls come back at the end); the
       // rest of the chunk still goes through.
       this.template ??= chunk;

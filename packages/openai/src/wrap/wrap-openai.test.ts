@@ -132,6 +132,32 @@ describe('wrapOpenAI: chat completions', () => {
     expect(metadata.usage).toEqual(plain.tracer.blocks()[1]?.metadata.usage);
   });
 
+  it('hides the usage chunk it asked for while a policy holds a streamed tool call too, in both modes', async () => {
+    const policy = parsePolicy(
+      'raise "no mail" if:\n    (call: ToolCall)\n    call is tool:send_email',
+    );
+    for (const onPolicyViolation of ['throw', 'refuse'] as const) {
+      const { client, tracer } = await start(
+        { turns: [{ text: 'Reading', toolCalls: [{ name: 'get_inbox', arguments: {} }] }] },
+        { policy, onPolicyViolation },
+      );
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [user('inbox?')],
+        stream: true,
+      });
+      const chunks = [];
+      // the loop users write: every chunk has a choice
+      for await (const chunk of stream) chunks.push(chunk.choices[0]?.delta);
+      expect(chunks.every((delta) => delta !== undefined)).toBe(true);
+      expect(chunks.some((delta) => delta?.tool_calls?.[0]?.function?.name === 'get_inbox')).toBe(
+        true,
+      );
+      // the usage was still aggregated
+      expect(tracer.blocks()[1]?.metadata.usage).toBeTruthy();
+    }
+  });
+
   it('delivers the usage chunk when the caller asked for it, and leaves include_usage off on opt-out', async () => {
     const { client, server } = await start({ turns: [{ text: 'a' }, { text: 'b' }] });
     const asked = await client.chat.completions.create({
