@@ -24,10 +24,41 @@ export interface StoreMark {
   events: number;
   traceLength: number;
   lastCall: number;
+  /** Calls answered so far (the length of the answer log). */
+  answers: number;
+  /** Ids answered so far (the length of the answered-id log). */
+  answeredIds: number;
+}
+
+/**
+ * The calls of one message, by position, with a cursor past those whose ids are answered: the
+ * unit of decision 002's order rule (as `CallTurn` is for `parseTrace`).
+ */
+interface CallPositions {
+  /** The trace entry (message) the calls belong to. */
+  index: number;
+  positions: number[];
+  next: number;
+}
+
+/**
+ * A call id as `parseTrace` reads one: a non-empty string, or an integer as its text. `""` (how
+ * Gemini-backed agents say "no id"), `null` and anything else are absent (decision 030).
+ */
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  return typeof value === 'number' && Number.isInteger(value) ? String(value) : undefined;
 }
 
 /** How far back from the latest call a tool output's `tool_call_id` is looked up directly. */
 const RECENT_CALLS = 16;
+
+/**
+ * How many earlier calls of one message are looked at for an unanswered call sharing an output's
+ * `tool_call_id` (parallel calls numbered per answer, `call_0` twice): past that, the latest call
+ * with the id is taken.
+ */
+const SIBLING_CALLS = 128;
 
 const TYPE_KINDS: Record<PolicyEventType, (kind: number) => boolean> = {
   Message: (kind) => kind === MESSAGE || kind === TOOL_OUTPUT,
@@ -79,6 +110,18 @@ export class EventStore {
   /** Calls below this position are in `callById`. */
   private callsIndexed = 0;
   private lastCall = -1;
+  /** Per position: 1 once a tool output answered the call there. */
+  private answered = new Uint8Array(this.capacity);
+  /** The call positions answered, in order (rollback unmarks those past a mark). */
+  private readonly answerLog: number[] = [];
+  /**
+   * The call ids outputs named or were linked to (decision 002's "answered", by id as
+   * `parseTrace` keeps it), and the order they were added in (for rollback).
+   */
+  private readonly answeredIds = new Set<string>();
+  private readonly answeredIdLog: string[] = [];
+  /** Messages whose calls may still be unanswered, most recent last (decision 002). */
+  private readonly turns: CallPositions[] = [];
 
   /** Positions of the events of a rule type, optionally of one tool (live, sorted array). */
   candidates(type: PolicyEventType, toolName?: string): readonly number[] {
@@ -234,7 +277,13 @@ export class EventStore {
 
   /** Returns the point to roll back to. */
   mark(): StoreMark {
-    return { events: this.size, traceLength: this.traceLength, lastCall: this.lastCall };
+    return {
+      events: this.size,
+      traceLength: this.traceLength,
+      lastCall: this.lastCall,
+      answers: this.answerLog.length,
+      answeredIds: this.answeredIdLog.length,
+    };
   }
 
   /** Undoes every append since `mark`. */
@@ -258,6 +307,36 @@ export class EventStore {
     this.size = n;
     this.traceLength = mark.traceLength;
     this.lastCall = mark.lastCall;
+    const log = this.answerLog;
+    const idLog = this.answeredIdLog;
+    if (log.length > mark.answers || idLog.length > mark.answeredIds) {
+      // outputs past the mark answered calls: unmark them, and find the turns' cursors anew
+      while (log.length > mark.answers) this.answered[log.pop() as number] = 0;
+      while (idLog.length > mark.answeredIds) this.answeredIds.delete(idLog.pop() as string);
+      this.rebuildTurns();
+    } else {
+      const turns = this.turns;
+      for (let t = turns.length - 1; t >= 0; t--) {
+        const turn = turns[t] as CallPositions;
+        trim(turn.positions);
+        if (turn.positions.length > 0) break;
+        turns.pop();
+      }
+    }
+  }
+
+  /** The turns of decision 002's order rule, from the calls below the store's size. */
+  private rebuildTurns(): void {
+    const turns = this.turns;
+    turns.length = 0;
+    const kinds = this.kinds;
+    for (let p = 0; p < this.size; p++) {
+      if (((kinds[p] as number) & 3) !== TOOL_CALL) continue;
+      const index = this.indexes[p] as number;
+      const last = turns[turns.length - 1];
+      if (last !== undefined && last.index === index) last.positions.push(p);
+      else turns.push({ index, positions: [p], next: 0 });
+    }
   }
 
   private toolList(map: Map<string, number[]>, name: string): number[] {
@@ -288,6 +367,9 @@ export class EventStore {
     const calls = new Int32Array(capacity);
     calls.set(this.calls);
     this.calls = calls;
+    const answered = new Uint8Array(capacity);
+    answered.set(this.answered);
+    this.answered = answered;
     this.capacity = capacity;
   }
 
@@ -304,6 +386,7 @@ export class EventStore {
     this.indexes[position] = index;
     this.subs[position] = sub;
     this.calls[position] = call;
+    this.answered[position] = 0;
     this.items.push(data);
     this.size = position + 1;
     return position;
@@ -314,6 +397,10 @@ export class EventStore {
     const name = toolNameOf(call);
     if (name !== undefined) this.toolList(this.callsByTool, name).push(position);
     this.lastCall = position;
+    const turns = this.turns;
+    const turn = turns[turns.length - 1];
+    if (turn !== undefined && turn.index === index) turn.positions.push(position);
+    else turns.push({ index, positions: [position], next: 0 });
     return position;
   }
 
@@ -321,13 +408,38 @@ export class EventStore {
   private callId(position: number): string {
     const item = this.items[position] as Record<string, unknown> | PolicyEvent;
     const raw = item instanceof PolicyEvent ? item.data : item;
-    return typeof raw.id === 'string'
-      ? raw.id
-      : fallbackId(this.indexes[position] as number, this.subs[position] as number);
+    return (
+      idText(raw.id) ?? fallbackId(this.indexes[position] as number, this.subs[position] as number)
+    );
+  }
+
+  /**
+   * The call an output naming `id` answers: among the calls with that id of the latest message
+   * that has one, the first not yet answered (parallel calls sharing an id are answered in their
+   * order, as `eventsToBlocks` links them; decision 002), else the last of them; -1 if none.
+   */
+  private findCall(id: string): number {
+    const latest = this.latestCall(id);
+    return latest < 0 ? latest : this.firstUnansweredSibling(latest, id);
+  }
+
+  /**
+   * The first unanswered call with `id` among `latest`'s message's calls up to it, else
+   * `latest`. Looks back over at most {@link SIBLING_CALLS} calls of the message, so that a
+   * message of thousands of calls costs each output a bounded walk.
+   */
+  private firstUnansweredSibling(latest: number, id: string): number {
+    const index = this.indexes[latest];
+    let first = this.answered[latest] === 0 ? latest : -1;
+    for (let p = latest - 1; p >= 0 && p >= latest - SIBLING_CALLS; p--) {
+      if (((this.kinds[p] as number) & 3) !== TOOL_CALL || this.indexes[p] !== index) break;
+      if (this.answered[p] === 0 && this.callId(p) === id) first = p;
+    }
+    return first < 0 ? latest : first;
   }
 
   /** Position of the latest call with this id, or -1. */
-  private findCall(id: string): number {
+  private latestCall(id: string): number {
     // usually the output answers one of the latest calls: look there before indexing every call
     const last = this.lastCall;
     if (last < 0) return -1;
@@ -344,11 +456,46 @@ export class EventStore {
     return this.callById.get(id) ?? -1;
   }
 
+  /**
+   * Decision 002's order rule for an output without a call id, as `parseTrace` applies it: the
+   * id of the first call of the latest message with one whose id no output has named yet, else
+   * the most recent call's id, else `undefined`.
+   */
+  private orderRuleId(): string | undefined {
+    const turns = this.turns;
+    const answered = this.answeredIds;
+    while (turns.length > 0) {
+      const turn = turns[turns.length - 1] as CallPositions;
+      const positions = turn.positions;
+      while (turn.next < positions.length) {
+        const id = this.callId(positions[turn.next] as number);
+        if (!answered.has(id)) return id;
+        turn.next++;
+      }
+      turns.pop();
+    }
+    return this.lastCall < 0 ? undefined : this.callId(this.lastCall);
+  }
+
+  /**
+   * Links a tool output to its call as the CLI and the converters do (`parseTrace`, then
+   * `eventsToBlocks`): an output without an id (absent, `null` or `""`) takes decision 002's
+   * order rule's id; an id resolves to a call of the latest message that has one, the first
+   * not yet answered (parallel calls sharing an id in their order), else the last.
+   */
   private addOutput(raw: Record<string, unknown>, index: number): void {
-    const id = raw.tool_call_id;
-    const callPosition = typeof id === 'string' ? this.findCall(id) : this.lastCall;
+    const id = idText(raw.tool_call_id) ?? this.orderRuleId();
+    const callPosition = id === undefined ? -1 : this.findCall(id);
     const position = this.add(TOOL_OUTPUT, raw, index, -1, callPosition);
+    if (id !== undefined && !this.answeredIds.has(id)) {
+      this.answeredIds.add(id);
+      this.answeredIdLog.push(id);
+    }
     if (callPosition >= 0) {
+      if (this.answered[callPosition] === 0) {
+        this.answered[callPosition] = 1;
+        this.answerLog.push(callPosition);
+      }
       const name = this.nameOf(callPosition);
       if (name !== undefined) this.toolList(this.outputsByTool, name).push(position);
     }

@@ -124,11 +124,13 @@ export function normalizeToolCall(
     fnRecord = { ...fnRecord, arguments: {} };
     changed = true;
   }
-  const hasId = typeof call.id === 'string';
+  // "" (Gemini's "no id") is absent, an integer id is its text, as parseTrace reads them
+  const id = call.id;
+  const hasId = typeof id === 'string' && id !== '';
   if (!changed && hasId && call.type !== undefined) return call;
   return {
     ...call,
-    id: hasId ? call.id : fallbackId,
+    id: hasId ? id : typeof id === 'number' && Number.isInteger(id) ? String(id) : fallbackId,
     type: call.type ?? 'function',
     function: fnRecord,
   };
