@@ -32,7 +32,7 @@ function linkedByConverters(trace: Event[]): Map<number, [number, number] | unde
     if (trace[event]?.role !== 'tool') continue;
     linked.set(
       event,
-      block.sub_type === 'TOOL_RESULT' ? callAt.get(block.parent_block_id) : undefined,
+      block.sub_type === 'TOOL_RESULT' ? callAt.get(block.parent_block_id ?? '') : undefined,
     );
   }
   return linked;
