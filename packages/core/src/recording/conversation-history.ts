@@ -11,17 +11,18 @@ import {
 import { normalizeContent } from './normalize-content.js';
 import type { RecorderCore } from './recorder-core.js';
 import { canonicalJson } from './refusals.js';
-import { recordToolCall, traceCallId } from './response-blocks.js';
+import { recordToolCall } from './response-blocks.js';
 import {
   answeredCallId,
   hasResult,
   isAbsentCallId,
   keyedByFields,
   rememberSent,
+  responseCallIds,
   type SentMessage,
   type TracerState,
 } from './tracer-state.js';
-import type { NeutralMessage, NeutralToolCall } from './types.js';
+import type { ModelToolCall, NeutralMessage, NeutralToolCall } from './types.js';
 
 /*
  * The conversation history: a request's messages become blocks once. Every recorded
@@ -186,14 +187,21 @@ function recordInputMessage(
       tracer.logMessage({ role: 'assistant', content: normalizeContent(message.content) }),
     );
     if (block === undefined) return undefined;
-    for (const call of message.tool_calls ?? []) {
-      const proposed = {
-        id: call.id,
-        name: call.function.name,
-        arguments: call.function.arguments,
-      };
-      recordToolCall(core, tracer, state, block.id, proposed, traceCallId(tracer, state, proposed));
-    }
+    const proposed = (message.tool_calls ?? []).map((call) => ({
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+    }));
+    const callIds = responseCallIds(tracer, state, proposed);
+    for (let i = 0; i < proposed.length; i++)
+      recordToolCall(
+        core,
+        tracer,
+        state,
+        block.id,
+        proposed[i] as ModelToolCall,
+        callIds[i] as string,
+      );
     return undefined;
   }
   const input: {

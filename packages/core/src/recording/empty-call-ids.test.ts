@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../policy/index.js';
 import { createTracer } from '../tracing/index.js';
 import type { Tracer } from '../tracing/types.js';
+import { validateBlocks } from '../validation/index.js';
 import { createModelCallRecorder } from './create-model-call-recorder.js';
 import { recordToolResult } from './record-tool-result.js';
 import { canonicalJson, refusalFor, registerReview } from './refusals.js';
@@ -318,6 +319,84 @@ describe('call ids the model uses again (providers that number calls per answer)
     expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
     // a tool's result recorded by the model's id lands under the latest call of that id
     expect(recordToolResult(tracer, { callId: 'call_0', output: 'again' })).toBe(false);
+  });
+
+  it("parallel calls sharing one id are two calls, their results in the calls' order, every turn", () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const history: NeutralMessage[] = [user('inbox and weather')];
+    recorder.start({ provider: 'p', model: 'm', messages: [...history] }).finish({
+      toolCalls: [
+        { id: 'call_0', name: 'get_inbox', arguments: '{}' },
+        { id: 'call_0', name: 'get_weather', arguments: '{}' },
+      ],
+    });
+    history.push(
+      callsWithId('call_0', 'get_inbox', 'get_weather'),
+      output('call_0', 'mail'),
+      output('call_0', 'rain'),
+    );
+    recorder.start({ provider: 'p', model: 'm', messages: [...history] }).finish({
+      toolCalls: [
+        { id: 'call_0', name: 'read_mail', arguments: '{}' },
+        { id: 'call_0', name: 'get_forecast', arguments: '{}' },
+      ],
+    });
+    history.push(
+      callsWithId('call_0', 'read_mail', 'get_forecast'),
+      output('call_0', 'body'),
+      output('call_0', 'sun'),
+    );
+    recorder.start({ provider: 'p', model: 'm', messages: [...history] }).finish({ text: 'Done.' });
+
+    const result = linked(tracer);
+    expect(result.calls).toEqual([
+      { name: 'get_inbox', outputs: ['mail'] },
+      { name: 'get_weather', outputs: ['rain'] },
+      { name: 'read_mail', outputs: ['body'] },
+      { name: 'get_forecast', outputs: ['sun'] },
+    ]);
+    expect(result.ids).toEqual(['call_0', 'call_0_2', 'call_0_3', 'call_0_4']);
+    expect(result.orphans).toEqual({ tool_calls: [], tool_results: [] });
+    expect(validateBlocks(tracer.blocks()).ok).toBe(true);
+  });
+
+  it("a tool executor records results of parallel calls sharing an id in the calls' order", () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({ provider: 'p', model: 'm', messages: [user('both')] })
+      .finish({
+        toolCalls: [
+          { id: 'call_0', name: 'get_inbox', arguments: '{}' },
+          { id: 'call_0', name: 'get_weather', arguments: '{}' },
+        ],
+      });
+    expect(recordToolResult(tracer, { callId: 'call_0', output: 'mail' })).toBe(true);
+    expect(recordToolResult(tracer, { callId: 'call_0', output: 'rain' })).toBe(true);
+    expect(linked(tracer).calls).toEqual([
+      { name: 'get_inbox', outputs: ['mail'] },
+      { name: 'get_weather', outputs: ['rain'] },
+    ]);
+  });
+
+  it('a history seen for the first time keeps both parallel calls that share an id', () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: [
+          user('both'),
+          callsWithId('call_0', 'get_inbox', 'get_weather'),
+          output('call_0', 'mail'),
+          output('call_0', 'rain'),
+        ],
+      })
+      .finish({ text: 'ok' });
+    expect(linked(tracer).calls).toEqual([
+      { name: 'get_inbox', outputs: ['mail'] },
+      { name: 'get_weather', outputs: ['rain'] },
+    ]);
   });
 
   it('a history seen for the first time: the same call again after its answer is a new call (polling)', () => {

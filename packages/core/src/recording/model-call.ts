@@ -11,7 +11,7 @@ import { recordRequest } from './conversation-history.js';
 import { type ChainKey, mixChainKey, responseHashPair } from './message-fingerprint.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
 import { guardStatuses, type RecorderCore } from './recorder-core.js';
-import { recordResponseBlocks, traceCallId } from './response-blocks.js';
+import { recordResponseBlocks } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
 import { scrubRaw } from './scrub-raw.js';
 import { type AggregatedOutput, StreamedOutput } from './streamed-output.js';
@@ -22,7 +22,7 @@ import {
   reviewToolCalls,
   violationSummary,
 } from './tool-call-review.js';
-import { stateOf, type TracerState } from './tracer-state.js';
+import { responseCallIds, stateOf, type TracerState } from './tracer-state.js';
 import type {
   ModelCallAttempt,
   ModelCallCost,
@@ -497,7 +497,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       metadata.tools = input.tools.map((tool) => tool.name);
     const state = this.state;
     // the ids the TOOL_CALLs are recorded under (a call without one gets one here)
-    const callIds = output.calls.map((call) => traceCallId(tracer, state, call));
+    const callIds = responseCallIds(tracer, state, output.calls);
     let blocked: ToolCallReview[] = [];
     if (reviews !== undefined && reviews.length > 0) {
       blocked = reviews.filter((review) => !review.allowed);

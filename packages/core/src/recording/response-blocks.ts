@@ -5,13 +5,7 @@ import type { Tracer } from '../tracing/types.js';
 import { parseArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
-import {
-  generatedCallId,
-  isAbsentCallId,
-  rememberCall,
-  reusedCallId,
-  type TracerState,
-} from './tracer-state.js';
+import { isAbsentCallId, rememberCall, type TracerState } from './tracer-state.js';
 import type { ModelToolCall, ToolCallReview } from './types.js';
 
 /*
@@ -60,23 +54,12 @@ export function recordToolCall(
   return block?.id;
 }
 
-/**
- * The id a proposed call is recorded under: its own, or, when it has none (`""`, as
- * Gemini-backed agents send), one generated for it (decision 030). Never `""`.
- * @internal
- */
-export function traceCallId(tracer: Tracer, state: TracerState, call: ModelToolCall): string {
-  return isAbsentCallId(call.id)
-    ? generatedCallId(tracer, state)
-    : reusedCallId(tracer, state, call.id as string);
-}
-
 /** A response as its blocks record it. @internal */
 export interface ResponseRecord {
   text: string | null;
   reasoning: string;
   calls: readonly ModelToolCall[];
-  /** The id each call is recorded under ({@link traceCallId}), by index. */
+  /** The id each call is recorded under (`responseCallIds`), by index. */
   callIds: readonly string[];
   /** Indexes (in `calls`) of calls whose streamed arguments are not complete JSON. */
   partialCalls: ReadonlySet<number> | undefined;

@@ -86,7 +86,7 @@ export class StreamedOutput {
         const slot = slots[i];
         if (slot === undefined) continue;
         // a call streamed without an id keeps `""`: the response is delivered (and re-sent) so,
-        // and its TOOL_CALL gets a generated id (traceCallId)
+        // and its TOOL_CALL gets a generated id (responseCallIds)
         if (!parseArguments(slot.arguments).valid) (partialCalls ??= new Set()).add(calls.length);
         calls.push({ id: slot.id, name: slot.name, arguments: slot.arguments });
       }

@@ -40,6 +40,13 @@ export interface TracerState {
    */
   reused: Map<string, string> | undefined;
   /**
+   * A call id that parallel calls of the latest response using it share (`call_0` twice in one
+   * answer) -> the ids those calls are recorded under, in the calls' order (`call_0`,
+   * `call_0_2`, see {@link responseCallIds}); results naming the id answer them in that order.
+   * Made on the first such response.
+   */
+  shared: Map<string, string[]> | undefined;
+  /**
    * The leading messages of the last request whose key depends only on fields compared here
    * (string or no content, no tool calls: `messageStep`'s rule), with those fields and the key
    * after each. A history re-sent as the same objects is matched by identity, without a memo
@@ -99,6 +106,7 @@ export function stateOf(tracer: Tracer): TracerState {
       lastCall: undefined,
       generatedIds: 0,
       reused: undefined,
+      shared: undefined,
       sent: [],
     };
     // What the trace already holds (blocks logged before any recorder saw this tracer): read
@@ -140,15 +148,24 @@ export function isAbsentCallId(callId: unknown): boolean {
 }
 
 /**
- * The call a tool result answers. An explicit id is kept as it is; an absent one
+ * The call a tool result answers. An explicit id is kept as it is (the id its latest call is
+ * recorded under when the model used it again; the first unanswered of parallel calls sharing
+ * it, in their order); an absent one
  * ({@link isAbsentCallId}) is linked by decision 002's order rule over the calls recorded in
  * this trace: the first unanswered call of the latest message that has one (parallel calls are
  * answered in their order), else the most recent call, else none.
  * @returns the call id, or `undefined` when the trace has no call to link to
  */
 export function answeredCallId(state: TracerState, callId: unknown): string | undefined {
-  if (!isAbsentCallId(callId)) return state.reused?.get(callId as string) ?? (callId as string);
-  return firstUnansweredCall(state.unanswered, state.isAnswered) ?? state.lastCall;
+  if (isAbsentCallId(callId))
+    return firstUnansweredCall(state.unanswered, state.isAnswered) ?? state.lastCall;
+  const shared = state.shared?.get(callId as string);
+  if (shared !== undefined) {
+    // parallel calls sharing the id: the first without a result, else the last again
+    for (const id of shared) if (!state.results.has(id)) return id;
+    return shared[shared.length - 1];
+  }
+  return state.reused?.get(callId as string) ?? (callId as string);
 }
 
 /**
@@ -185,4 +202,58 @@ export function generatedCallId(tracer: Tracer, state: TracerState): string {
     id = `call_${tracer.traceId}_${state.generatedIds}`;
   } while (tracer.findToolCall(id) !== undefined);
   return id;
+}
+
+/**
+ * The ids a response's calls are recorded under, by index: a call's own id
+ * ({@link reusedCallId}), or one generated for a call without one ({@link generatedCallId}).
+ * Parallel calls sharing one id (`call_0` twice in one answer, from servers that number calls
+ * per answer) are distinct calls, as `eventsToBlocks` reads them: the later ones are recorded
+ * under fresh ids (`call_0_2`, ...) with the model's id kept in metadata, and results naming the
+ * id answer them in the calls' order ({@link answeredCallId}). Before, the second call and its
+ * result were dropped.
+ */
+export function responseCallIds(
+  tracer: Tracer,
+  state: TracerState,
+  calls: readonly { id?: unknown }[],
+): string[] {
+  const ids = new Array<string>(calls.length);
+  // the recorded ids of each model id in this response: only where a response has two calls
+  const byModelId = calls.length > 1 ? new Map<string, string[]>() : undefined;
+  for (let i = 0; i < calls.length; i++) {
+    const modelId = (calls[i] as { id?: unknown }).id;
+    if (isAbsentCallId(modelId)) {
+      ids[i] = generatedCallId(tracer, state);
+      continue;
+    }
+    const original = modelId as string;
+    const earlier = byModelId?.get(original);
+    if (earlier === undefined) {
+      const id = reusedCallId(tracer, state, original);
+      ids[i] = id;
+      byModelId?.set(original, [id]);
+      continue;
+    }
+    let n = 1;
+    let id: string;
+    do {
+      n += 1;
+      id = `${original}_${n}`;
+    } while (tracer.findToolCall(id) !== undefined || ids.includes(id));
+    ids[i] = id;
+    earlier.push(id);
+  }
+  if (byModelId !== undefined) {
+    for (const [original, recorded] of byModelId) {
+      if (recorded.length > 1) {
+        (state.shared ??= new Map()).set(original, recorded);
+        (state.reused ??= new Map()).set(original, recorded[recorded.length - 1] as string);
+      } else state.shared?.delete(original);
+    }
+  } else if (calls.length === 1 && state.shared !== undefined) {
+    const only = (calls[0] as { id?: unknown }).id;
+    if (!isAbsentCallId(only)) state.shared.delete(only as string);
+  }
+  return ids;
 }

@@ -162,6 +162,17 @@ function toolStatus(value: unknown, fallback: ToolCallStatus): ToolCallStatus {
   return parsed.success ? parsed.data : fallback;
 }
 
+/** The call ids whose results link by order: `""` and ids that parallel calls share. */
+function idsLinkedByOrder(calls: readonly { id: string }[]): Set<string> {
+  const seen = new Set<string>();
+  const byOrder = new Set<string>();
+  for (const call of calls) {
+    if (call.id === '' || seen.has(call.id)) byOrder.add(call.id);
+    seen.add(call.id);
+  }
+  return byOrder;
+}
+
 /**
  * Runs the tool calls of a model response (a chat `message` or a Responses-API `response`)
  * and returns the messages to send back, in call order. Each result is recorded as a
@@ -204,10 +215,12 @@ export async function executeToolCalls(
     currentTracer() ??
     tracerOfCalls(calls.map((call) => call.id)) ??
     (options.client === undefined ? undefined : defaultTracerOf(options.client));
-  // Results of calls without ids (`""`, as Gemini-backed agents send them) link to their calls by
-  // order (decision 030): with such a call in the batch, every result is recorded in the calls'
-  // order once all have run, not as each tool finishes.
-  const inOrder = tracer !== undefined && calls.some((call) => call.id === '');
+  // Results of calls without ids (`""`, as Gemini-backed agents send them) and of parallel calls
+  // sharing one id (`call_0` twice) link to their calls by order (decisions 002, 030): with such
+  // a call in the batch, every result is recorded in the calls' order once all have run, not as
+  // each tool finishes.
+  const byOrder = idsLinkedByOrder(calls);
+  const inOrder = tracer !== undefined && byOrder.size > 0;
   const records: (() => void)[] = [];
   const results = await Promise.all(
     calls.map(async (call, index) => {
@@ -218,7 +231,7 @@ export async function executeToolCalls(
       // decisions, straight under the model's TOOL_CALL (its call id); other tools are recorded
       // here, with the record of a guarded function they call (see ToolCallScope).
       let recordedByGuard = false;
-      // the record of a guarded tool run for a call without an id, recorded here in order
+      // the record of a guarded tool run for a call linked by order, recorded here in order
       let guardEntry: TraceEntry | undefined;
       let scope: ToolCallScope | undefined;
       let metadata: Record<string, unknown>;
@@ -228,7 +241,7 @@ export async function executeToolCalls(
           throw new UnknownToolError({ toolName: call.name, known: Object.keys(tools) });
         const args = parseArgs(call);
         let value: unknown;
-        if (isGuarded(tool) && inOrder && call.id === '') {
+        if (isGuarded(tool) && inOrder && byOrder.has(call.id)) {
           recordedByGuard = true;
           value = await tool.invoke(
             { callId: '', tracer: null, onEntry: (entry) => (guardEntry = entry) },
@@ -245,10 +258,10 @@ export async function executeToolCalls(
           );
         } else {
           // a guarded function the tool calls (`({ city }) => weather(city)`) takes the model's
-          // call from the scope instead of recording one of its own. A call without an id gets
+          // call from the scope instead of recording one of its own. A call linked by order gets
           // a scope too: its result, with the guard's record, is recorded here by the order rule
           // (the scope's id only names the guard's held record, never recorded)
-          const inScope = new ToolCallScope(call.id === '' ? absentCallId : call.id, tracer);
+          const inScope = new ToolCallScope(byOrder.has(call.id) ? absentCallId : call.id, tracer);
           scope = inScope;
           value = await inScope.run(() => tool(args));
         }

@@ -122,70 +122,71 @@ describe('wrapOpenAI: tool calls with "" ids (Gemini-style)', () => {
     expectLinked(tracer);
   });
 
-  for (const guarded of [false, true, "inside the user's own functions"] as const)
-    it(`parallel calls without ids whose tools finish out of order keep their own results${guarded === false ? '' : guarded === true ? ' (guarded tools)' : ` (guarded functions ${guarded})`}`, async () => {
-      const { tracer, client, server } = await setup({
-        turns: [
-          {
-            toolCalls: [
-              { id: '', name: 'slow', arguments: { n: 1 } },
-              { id: '', name: 'fast', arguments: { n: 2 } },
-              { id: '', name: 'failing', arguments: { n: 3 } },
-            ],
-          },
-        ],
+  for (const id of ['', 'call_0'])
+    for (const guarded of [false, true, "inside the user's own functions"] as const)
+      it(`parallel calls ${id === '' ? 'without ids' : `sharing the id ${id}`} whose tools finish out of order keep their own results${guarded === false ? '' : guarded === true ? ' (guarded tools)' : ` (guarded functions ${guarded})`}`, async () => {
+        const { tracer, client, server } = await setup({
+          turns: [
+            {
+              toolCalls: [
+                { id, name: 'slow', arguments: { n: 1 } },
+                { id, name: 'fast', arguments: { n: 2 } },
+                { id, name: 'failing', arguments: { n: 3 } },
+              ],
+            },
+          ],
+        });
+        closers.push(() => server.close());
+        const slow = async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return 'slow result';
+        };
+        const fast = () => 'fast result';
+        const failing = (): string => {
+          throw new Error('no luck');
+        };
+        const guards = {
+          slow: guard(slow, { name: 'slow' }),
+          fast: guard(fast, { name: 'fast' }),
+          failing: guard(failing, { name: 'failing' }),
+        };
+        const parallel =
+          guarded === true
+            ? guards
+            : guarded === false
+              ? { slow, fast, failing }
+              : // each guard takes the call it runs for, however it is called (no TOOL_CALL of its own)
+                {
+                  slow: () => guards.slow(),
+                  fast: () => guards.fast(),
+                  failing: () => guards.failing(),
+                };
+        const completion = await client.chat.completions.create({
+          model: 'gemini-2.5',
+          messages: [{ role: 'user', content: 'Go.' }],
+        });
+        // in the run's trace, where a guard called by the user's function finds it
+        const sent = await withTrace(tracer, () =>
+          executeToolCalls(completion.choices[0]!.message, parallel),
+        );
+        expect(sent.map((message) => message.content)).toEqual([
+          'slow result',
+          'fast result',
+          'Error: no luck',
+        ]);
+        // the order rule links each output to its call: recorded in the calls' order
+        expect(linked(tracer).calls).toEqual([
+          { name: 'slow', outputs: ['slow result'] },
+          { name: 'fast', outputs: ['fast result'] },
+          { name: 'failing', outputs: ['Error: no luck'] },
+        ]);
+        expect(linked(tracer).orphans).toEqual({ tool_calls: [], tool_results: [] });
+        if (guarded !== false) {
+          // each result with its guard's record
+          const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+          for (const result of results)
+            expect(result.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
+          expect(JSON.stringify(tracer.blocks())).not.toContain('call_without_id');
+        }
       });
-      closers.push(() => server.close());
-      const slow = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return 'slow result';
-      };
-      const fast = () => 'fast result';
-      const failing = (): string => {
-        throw new Error('no luck');
-      };
-      const guards = {
-        slow: guard(slow, { name: 'slow' }),
-        fast: guard(fast, { name: 'fast' }),
-        failing: guard(failing, { name: 'failing' }),
-      };
-      const parallel =
-        guarded === true
-          ? guards
-          : guarded === false
-            ? { slow, fast, failing }
-            : // each guard takes the call it runs for, however it is called (no TOOL_CALL of its own)
-              {
-                slow: () => guards.slow(),
-                fast: () => guards.fast(),
-                failing: () => guards.failing(),
-              };
-      const completion = await client.chat.completions.create({
-        model: 'gemini-2.5',
-        messages: [{ role: 'user', content: 'Go.' }],
-      });
-      // in the run's trace, where a guard called by the user's function finds it
-      const sent = await withTrace(tracer, () =>
-        executeToolCalls(completion.choices[0]!.message, parallel),
-      );
-      expect(sent.map((message) => message.content)).toEqual([
-        'slow result',
-        'fast result',
-        'Error: no luck',
-      ]);
-      // the order rule links each output to its call: recorded in the calls' order
-      expect(linked(tracer).calls).toEqual([
-        { name: 'slow', outputs: ['slow result'] },
-        { name: 'fast', outputs: ['fast result'] },
-        { name: 'failing', outputs: ['Error: no luck'] },
-      ]);
-      expect(linked(tracer).orphans).toEqual({ tool_calls: [], tool_results: [] });
-      if (guarded !== false) {
-        // each result with its guard's record
-        const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
-        for (const result of results)
-          expect(result.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
-        expect(JSON.stringify(tracer.blocks())).not.toContain('call_without_id');
-      }
-    });
 });
