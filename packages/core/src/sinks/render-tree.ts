@@ -172,7 +172,7 @@ function callNode(call: StitchedToolCall, context: Context, orphan: boolean): No
   const line: Line = {
     label,
     painted: `${paint(ansi.dim, orphan ? `call (parent ${block.parent_block_id ?? 'none'}) ` : 'call ')}${paint(ansi.cyan + ansi.bold, name)}(`,
-    value: `${valueText(block.payload.arguments)})`,
+    value: `${callArgumentsText(block.payload)})`,
     ...withHighlights(block, context),
   };
   const results = call.results;
@@ -226,6 +226,24 @@ function contentText(content: unknown, refusal?: unknown): string {
       .join(' ');
   }
   return valueText(content);
+}
+
+/**
+ * A call's arguments as `name(...)` shows them: a seed-004 entry's positional `args` first, each
+ * as JSON, then the keyword arguments (an entry's `kwargs`).
+ */
+function callArgumentsText(payload: Record<string, unknown>): string {
+  const keywords = valueText(payload.arguments);
+  const positional = payload.args;
+  if (!Array.isArray(positional) || positional.length === 0) return keywords;
+  const shown = positional.map((value) =>
+    typeof value === 'string' ? JSON.stringify(value) : valueText(value),
+  );
+  const hasKeywords =
+    payload.arguments !== null &&
+    typeof payload.arguments === 'object' &&
+    Object.keys(payload.arguments).length > 0;
+  return hasKeywords ? `${shown.join(', ')}, ${keywords}` : shown.join(', ');
 }
 
 function valueText(value: unknown): string {

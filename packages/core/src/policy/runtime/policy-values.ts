@@ -130,6 +130,13 @@ function eventTexts(event: PolicyEvent): AddressedText[] {
     const fn = event.data.function;
     const args = isRecord(fn) ? fn.arguments : undefined;
     texts = textsOf(args, `${event.address}.function.arguments`);
+    // a seed-004 entry's positional arguments (`args`), which converting to events keeps beside
+    // the keyword ones, under `tracewarden.payload.args`: arguments of the call all the same
+    const kept = event.data.tracewarden;
+    const payload = isRecord(kept) ? kept.payload : undefined;
+    const positional = isRecord(payload) ? payload.args : undefined;
+    if (Array.isArray(positional) && positional.length > 0)
+      texts = texts.concat(textsOf(positional, `${event.address}.tracewarden.payload.args`));
   } else if (event.kind === 'Tool') texts = textsOf(event.data, event.address);
   else texts = textsOf(event.data.content ?? null, `${event.address}.content`);
   event.texts = texts;
