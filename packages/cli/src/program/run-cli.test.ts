@@ -466,6 +466,32 @@ describe('stats', () => {
     });
   });
 
+  it.each(['email-agent-trace.jsonl', 'model-call-statuses.jsonl'])(
+    'gives the same figures for %s converted to events (convert --to events)',
+    async (name) => {
+      const events = join(temporary, `${name}.events.json`);
+      expect((await run(['convert', fixture(name), '--to', 'events', '-o', events])).code).toBe(0);
+      const figures = async (file: string) => {
+        const result = await run(['stats', '--json', file]);
+        expect(result.code).toBe(0);
+        const stats = JSON.parse(result.stdout);
+        return {
+          byModel: stats.byModel,
+          modelCallsByStatus: stats.modelCallsByStatus,
+          resultsByStatus: stats.resultsByStatus,
+          toolCalls: stats.toolCalls,
+          blockedToolCalls: stats.blockedToolCalls,
+          latencyByModel: stats.latencyByModel,
+          latencyByTool: stats.latencyByTool,
+          errors: stats.errors,
+        };
+      };
+      const fromBlocks = await figures(fixture(name));
+      expect(Object.keys(fromBlocks.byModel).length).toBeGreaterThan(0);
+      expect(await figures(events)).toEqual(fromBlocks);
+    },
+  );
+
   it('counts model-call statuses apart from tool statuses, latency per model, and guard costs', async () => {
     const result = await run(['stats', '--json', fixture('model-call-statuses.jsonl')]);
     expect(result.code).toBe(0);

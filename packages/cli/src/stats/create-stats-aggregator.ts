@@ -117,6 +117,18 @@ function costOf(value: unknown): Cost | undefined {
   return usd === undefined ? undefined : { usd };
 }
 
+/**
+ * An event's metadata as stats reads it: its own `metadata`, with what `blocksToEvents` kept of
+ * its block under `tracewarden.metadata` (usage, cost, status, latency, a policy's verdict), so a
+ * recording converted to events (`convert --to events`) gives the figures its blocks give.
+ */
+function eventMetadata(event: JsonObject): JsonObject {
+  const own = isObject(event.metadata) ? event.metadata : undefined;
+  const kept = isObject(event.tracewarden) ? event.tracewarden.metadata : undefined;
+  if (!isObject(kept)) return own ?? {};
+  return own === undefined ? kept : { ...own, ...kept };
+}
+
 /** The cost in a metadata object: its `cost` (object or number), else top-level `cost_micro_usd` / `cost_usd`. */
 function costIn(holder: JsonObject): Cost | undefined {
   return (
@@ -303,7 +315,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       for (const event of list) {
         events++;
         if (!isObject(event)) continue;
-        const metadata = isObject(event.metadata) ? event.metadata : {};
+        const metadata = eventMetadata(event);
         if (event.role !== 'tool') addUsage({ ...event, ...metadata }, undefined);
         if (event.role === 'assistant') addModelCall(metadata);
         if (Array.isArray(event.tool_calls)) {
@@ -312,14 +324,19 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
             const fn = isObject(call.function) ? call.function : {};
             const name = stringOr(fn.name, stringOr(call.name, '(unnamed)'));
             increment(toolCallsByTool, name);
+            if (eventMetadata(call).policy === 'block') blockedToolCalls++;
             if (typeof call.id === 'string') names.set(call.id, name);
           }
         }
         if (event.role === 'tool') {
-          addStatus(metadata);
+          // as for TOOL_RESULT blocks: a refusal is not a failed tool call, a guard's cost counts
+          if (metadata.refused !== true) addStatus(metadata);
           const name =
-            typeof event.tool_call_id === 'string' ? names.get(event.tool_call_id) : undefined;
+            (typeof metadata.tool_name === 'string' ? metadata.tool_name : undefined) ??
+            (typeof event.tool_call_id === 'string' ? names.get(event.tool_call_id) : undefined);
           addLatency(name ?? stringOr(event.name, '(unknown tool)'), durationOf(metadata));
+          if (costIn(metadata) !== undefined)
+            addUsage({ ...metadata, model: stringOr(metadata.model, '(tools)') }, undefined);
         }
       }
     },
