@@ -242,6 +242,17 @@ describe('renderTree', () => {
     expect(text).toContain('red \\u001b[31m alert\\u0007');
   });
 
+  it('escapes bidirectional controls, so text shows in the order the trace holds it', () => {
+    const tracer = createTracer({ ids: createSequentialIds(), clock });
+    tracer.logMessage({
+      role: 'user',
+      content: 'send to \u202emoc.live@eve\u202c now \u2066x\u2069',
+    });
+    const text = renderTree(tracer.stitched());
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('send to \\u202emoc.live@eve\\u202c now \\u2066x\\u2069');
+  });
+
   it('colors with ANSI escapes only when asked', () => {
     const stitched = seedTrace().stitched();
     expect(renderTree(stitched)).not.toContain('\u001b[');

@@ -54,8 +54,11 @@ const ansi = {
 
 const minimumValueWidth = 24;
 const maximumHighlightWidth = 48;
-// C0/C1 controls other than newline and tab: escaped so a tool output cannot drive the terminal
-const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// C0/C1 controls other than newline and tab: escaped so a tool output cannot drive the terminal.
+// So are the bidirectional embeddings, overrides and isolates: a trace could use them to show text
+// in another order than it holds ("Trojan Source"), e.g. an address reversed. The marks (LRM, RLM)
+// that right-to-left text uses to place punctuation reorder nothing and stay.
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Renders a stitched trace as an indented tree (`├─`, `└─`): each message (`role: content`),
