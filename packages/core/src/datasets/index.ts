@@ -15,4 +15,4 @@ export {
   readJsonlLines,
 } from './read-jsonl-lines.js';
 export { type WriteDatasetJsonOptions, writeDatasetJson } from './write-dataset-json.js';
-export { writeDatasetJsonl } from './write-dataset-jsonl.js';
+export { type WriteDatasetJsonlOptions, writeDatasetJsonl } from './write-dataset-jsonl.js';

@@ -28,21 +28,41 @@ async function collect(iterable: AsyncIterable<DatasetTrace>): Promise<DatasetTr
 }
 
 describe('readDatasetJsonl / writeDatasetJsonl', () => {
-  it('round-trips any dataset, metadata header included (property)', async () => {
+  it('round-trips any dataset, metadata header and name included (property)', async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(rawDataset, async (raw) => {
-        const dataset = parseDataset(raw);
-        const path = join(directory, `run-${run++}.jsonl`);
-        const written = await writeDatasetJsonl(path, dataset.traces, dataset.metadata);
-        expect(written).toBe(dataset.traces.length);
-        const reader = readDatasetJsonl(path);
-        expect(await collect(reader)).toEqual(dataset.traces);
-        expect(reader.metadata).toEqual(dataset.metadata);
-        expect(reader.name).toBe(`run-${run - 1}`);
-      }),
+      fc.asyncProperty(
+        rawDataset,
+        fc.option(fc.string(), { nil: undefined }),
+        async (raw, name) => {
+          const dataset = parseDataset(raw);
+          const path = join(directory, `run-${run++}.jsonl`);
+          const written = await writeDatasetJsonl(
+            path,
+            dataset.traces,
+            dataset.metadata,
+            name === undefined ? undefined : { name },
+          );
+          expect(written).toBe(dataset.traces.length);
+          const reader = readDatasetJsonl(path);
+          expect(await collect(reader)).toEqual(dataset.traces);
+          expect(reader.metadata).toEqual(
+            name === undefined ? dataset.metadata : (dataset.metadata ?? {}),
+          );
+          expect(reader.name).toBe(name ?? `run-${run - 1}`);
+        },
+      ),
       { numRuns: 50 },
     );
+  });
+
+  it('rejects an unknown option or a name that is not a string, before writing', async () => {
+    const path = join(directory, 'never.jsonl');
+    for (const options of [{ nmae: 'runs' }, { name: 3 }, 'runs'])
+      await expect(writeDatasetJsonl(path, [], undefined, options as never)).rejects.toMatchObject({
+        code: 'INVALID_OPTIONS',
+      });
+    expect(() => readFileSync(path)).toThrow();
   });
 
   it("keeps Invariant Explorer's annotations through a write and a read (property)", async () => {
