@@ -26,6 +26,12 @@ const weatherTurns = [
   { reasoning: 'The tool says sunny.', text: 'It is sunny in Paris.' },
 ];
 
+/** A tool call, then a reply the model stopped at its token limit. */
+const cutShortTurns = [
+  { toolCalls: [{ name: 'weather', arguments: { city: 'Paris' }, id: 'call_p' }] },
+  { text: 'It is sunny', finishReason: 'length' },
+];
+
 const mailTurns = [
   {
     toolCalls: [
@@ -147,6 +153,28 @@ describe.each(['middleware', 'handler'] as const)('agent.stream() with the %s', 
     const streamedFlags = responses(tracer.blocks()).map((block) => block.metadata.stream);
     expect(streamedFlags).toEqual(attachment === 'handler' ? [true, true] : [false, false]);
   });
+
+  it.each(['invoke', 'values', 'updates', 'messages'] as const)(
+    '%s records each answer’s finish reason, a reply cut short (length) included',
+    async (mode) => {
+      const { tracer, error } = await runAgent({
+        attachment,
+        turns: cutShortTurns,
+        streamMode: mode === 'invoke' ? undefined : mode,
+      });
+      expect(error).toBeUndefined();
+      // in messages mode the model streams inside invoke(): the answer the agent gets is the
+      // aggregated chunk, whose finish reason LangChain keeps out of its response_metadata
+      const finishes = responses(expectSoundTrace(tracer)).map((block) => ({
+        finish_reason: block.metadata.finish_reason,
+        provider_finish_reason: block.metadata.provider_finish_reason,
+      }));
+      expect(finishes).toEqual([
+        { finish_reason: 'tool_calls', provider_finish_reason: 'tool_calls' },
+        { finish_reason: 'length', provider_finish_reason: 'length' },
+      ]);
+    },
+  );
 
   it('throw mode: a blocked call mid-stream rejects the stream and the tool never runs', async () => {
     const { tracer, parts, error } = await runAgent({

@@ -36,6 +36,7 @@ import {
   type ToolRun,
   toolResultOf,
 } from '../tracing/tool-result-of.js';
+import { captureGenerationInfo } from './capture-generation-info.js';
 
 /**
  * Options of {@link tracewardenAgentMiddleware}: the options every tracewarden adapter shares
@@ -344,15 +345,20 @@ export function tracewardenAgentMiddleware(
     // a guard with a shared store (Redis) decides asynchronously: the model waits for it
     if (handle.admission !== undefined) await handle.admission;
     let answer: unknown;
+    let generationInfo: Record<string, unknown> | undefined;
     try {
-      const call = handler(request as never);
-      answer = await (runtime.hasTimeout ? Promise.race([call, stopped(handle)]) : call);
+      // a streamed call (`messages` mode) returns a message without its finish reason: LangChain
+      // keeps that in the generation's info, which only its callbacks see
+      const call = captureGenerationInfo(() => handler(request as never));
+      ({ answer, generationInfo } = await (runtime.hasTimeout
+        ? Promise.race([call, stopped(handle)])
+        : call));
     } catch (error) {
       throw handle.end(error, signal);
     }
     if (handle.stopped) throw handle.fail(handle.signal.reason);
     const message = answer as LooseMessage;
-    const response = messageToResponse(message);
+    const response = messageToResponse(message, generationInfo);
     response.metadata = { langchain: { source: 'agent_middleware' } };
     finishModelCall(handle, message, response, runtime.recordRaw, answer);
     return answer;
