@@ -123,6 +123,29 @@ async function loadPolicy(path: string): Promise<Policy> {
   }
 }
 
+/**
+ * A chat trace's events as given (an array, or an object's `messages` / `events`), without an
+ * Explorer `{ metadata }` first element (`offset` 1: an event's position in the input is its
+ * index plus `offset`); `undefined` when there is no such list.
+ */
+function rawEvents(value: unknown): { events: Trace; offset: number } | undefined {
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null
+      ? ((value as { messages?: unknown }).messages ?? (value as { events?: unknown }).events)
+      : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const first: unknown = list[0];
+  const leadingMetadata =
+    typeof first === 'object' &&
+    first !== null &&
+    Object.keys(first).length === 1 &&
+    Object.hasOwn(first, 'metadata');
+  return leadingMetadata
+    ? { events: list.slice(1) as Trace, offset: 1 }
+    : { events: list as Trace, offset: 0 };
+}
+
 function eventIndexOf(address: string | undefined): number | undefined {
   const match = address === undefined ? null : /^(\d+)/.exec(address);
   return match?.[1] === undefined ? undefined : Number(match[1]);
@@ -303,21 +326,34 @@ export async function checkFiles(
       onUnknownSubType: (file, found) =>
         unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address }),
       onTraceItem: async (item, file) => {
+        const lineOf = (address: string | undefined) => {
+          const index = eventIndexOf(address);
+          return index === undefined ? undefined : item.lineOfEvent(index);
+        };
         let trace: Trace;
         try {
           trace = parseTrace(item.value);
         } catch (error) {
+          // A trace parseTrace refuses (a call's arguments that are not JSON, as models sometimes
+          // write them) is still checked as given: the policy engine reads raw events, and an
+          // attack in such a run must not go unreported. It stays an incomplete read (exit 1).
+          const raw = rawEvents(item.value);
+          const path = (error as { details?: { path?: unknown } }).details?.path;
           skip(
             file,
-            item.line,
-            `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; run \`tracewarden validate\` for details`,
+            (typeof path === 'string'
+              ? lineOf(path.replace(/^(?:messages|events)\./, ''))
+              : undefined) ?? item.line,
+            `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; ${raw === undefined ? '' : 'its events were checked as given; '}run \`tracewarden validate\` for details`,
           );
+          if (raw !== undefined)
+            await checkTrace(file, item.label, raw.events, (address) => {
+              const index = eventIndexOf(address);
+              return index === undefined ? undefined : item.lineOfEvent(index + raw.offset);
+            });
           return;
         }
-        await checkTrace(file, item.label, trace, (address) => {
-          const index = eventIndexOf(address);
-          return index === undefined ? undefined : item.lineOfEvent(index);
-        });
+        await checkTrace(file, item.label, trace, lineOf);
       },
     },
     // each trace is checked as soon as its last block is read: memory holds a few traces
