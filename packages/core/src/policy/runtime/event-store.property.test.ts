@@ -41,6 +41,11 @@ function linkedByConverters(trace: Event[]): Map<number, [number, number] | unde
 function linkedByPolicy(trace: Event[]): Map<number, [number, number] | undefined> {
   const store = new EventStore();
   for (const event of trace) store.append(event);
+  return linksOf(store);
+}
+
+/** Each tool output's call in a store: [event index, call index], by the output's event index. */
+function linksOf(store: EventStore): Map<number, [number, number] | undefined> {
   const linked = new Map<number, [number, number] | undefined>();
   for (let p = 0; p < store.size; p++) {
     const event = store.event(p);
@@ -131,14 +136,7 @@ describe('policy events: tool outputs link to the calls the converters link them
         store.appendProposedCall({ function: { name: 'send_email', arguments: {} } });
         store.rollback(mark);
         for (const event of trace.slice(at)) store.append(event);
-        const linked = new Map<number, [number, number] | undefined>();
-        for (let p = 0; p < store.size; p++) {
-          const event = store.event(p);
-          if (event.kind !== 'ToolOutput') continue;
-          const call = event.callPosition < 0 ? undefined : store.event(event.callPosition);
-          linked.set(event.index, call === undefined ? undefined : [call.index, call.sub]);
-        }
-        expect(linked).toEqual(linkedByConverters(trace));
+        expect(linksOf(store)).toEqual(linkedByConverters(trace));
       }),
       { numRuns: 200 },
     );
