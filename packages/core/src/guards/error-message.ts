@@ -6,7 +6,8 @@ const unreadableError = '(a thrown value that could not be read)';
 /**
  * The message of a thrown value, as tracewarden records it (a tool result's `exception`, an
  * attempt's `error`, the `Error: <message>` an adapter sends the model for a failed tool): an
- * Error's `message`, else the value as a string. Never throws, whatever the value's getters do.
+ * Error's `message`, a thrown object's string `message`, else the value as a string. Never
+ * throws, whatever the value's getters do.
  * @param error - any thrown value
  * @returns its message
  * @example
@@ -17,7 +18,14 @@ const unreadableError = '(a thrown value that could not be read)';
  */
 export function errorMessage(error: unknown): string {
   try {
-    if (!(error instanceof Error)) return String(error);
+    if (!(error instanceof Error)) {
+      // a plain `{ message }` (what some libraries and JSON-decoded errors throw)
+      const message: unknown =
+        typeof error === 'object' && error !== null
+          ? (error as { message?: unknown }).message
+          : undefined;
+      return typeof message === 'string' ? message : String(error);
+    }
     const message: unknown = error.message;
     return typeof message === 'string' ? message : String(message);
   } catch {

@@ -27,6 +27,8 @@ describe('errorType', () => {
     expect(errorType('text')).toBe('string');
     expect(errorType(undefined)).toBe('undefined');
     expect(errorType({ message: 'x' })).toBe('object');
+    // a plain `{ name, message }` is named as an Error is
+    expect(errorType({ name: 'QuotaError', message: 'x' })).toBe('QuotaError');
     const hostile = new Error('x');
     Object.defineProperty(hostile, 'name', {
       get() {
@@ -46,5 +48,28 @@ describe('errorType', () => {
     );
     await expect(failing()).rejects.toThrow('slow down');
     expect(types).toEqual(['RateLimitError']);
+  });
+
+  it("records a thrown plain object's message and name, and a thrown undefined as a failure", async () => {
+    const results: unknown[] = [];
+    const onEntry = (entry: { result: unknown }) => results.push(entry.result);
+    const quota = guard(
+      async () => {
+        throw { name: 'QuotaError', message: 'quota exhausted' };
+      },
+      { onEntry },
+    );
+    await expect(quota()).rejects.toEqual({ name: 'QuotaError', message: 'quota exhausted' });
+    const nothing = guard(
+      async () => {
+        throw undefined;
+      },
+      { onEntry },
+    );
+    await expect(nothing()).rejects.toBeUndefined();
+    expect(results).toMatchObject([
+      { status: 'failure', exception: 'quota exhausted', exception_type: 'QuotaError' },
+      { status: 'failure', exception: 'undefined', exception_type: 'undefined' },
+    ]);
   });
 });

@@ -161,7 +161,8 @@ function retryDelay(
   if (outcome === 'aborted' || attempt > rt.maxRetries) return undefined;
   if (outcome === 'failure' && TracewardenError.isInstance(error)) return undefined;
   const retryOn = rt.retry?.retryOn;
-  if (retryOn !== undefined) {
+  // an empty list is the seed's default (`retryable_exceptions = ()`): every error, as no list
+  if (retryOn !== undefined && (typeof retryOn === 'function' || retryOn.length > 0)) {
     let retryable: boolean;
     try {
       retryable =

@@ -131,14 +131,15 @@ function recordDirectly(
 
 function buildEntry(rt: GuardRuntime, s: CallState, ending: Ending): TraceEntry {
   measureEnd(rt, s);
-  const error = ending.thrown?.error;
+  const thrown = ending.thrown;
   const result: ToolResultRecord = {
     call_id: s.recordedCallId,
     tool_name: rt.name,
     status: ending.status,
     return_value: ending.value === undefined ? null : ending.value,
-    exception: error === undefined ? null : errorMessage(error),
-    exception_type: error === undefined ? null : errorType(error),
+    // a thrown `undefined` is a failure too: its exception reads "undefined"
+    exception: thrown === undefined ? null : errorMessage(thrown.error),
+    exception_type: thrown === undefined ? null : errorType(thrown.error),
     execution_time_ms: rt.elapsedMs,
     retry_count: s.retries,
     validations: s.validations ?? [],

@@ -188,6 +188,11 @@ describe('circuit breaker', () => {
       await expect(fn('a')).resolves.toBe('up');
       expect(fn.breakerState).toBe('open');
       expect(logger.warnings).toHaveLength(onOpen === 'warn' ? 1 : 0);
+      // the warning says the call runs, not that it was refused
+      for (const warning of logger.warnings) {
+        expect(JSON.stringify(warning)).toContain("the call runs (onOpen: 'warn')");
+        expect(JSON.stringify(warning)).not.toContain('not run');
+      }
     }
   });
 

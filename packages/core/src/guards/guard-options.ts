@@ -33,6 +33,7 @@ export interface RetryOptions extends BackoffOptions {
   maxRetries?: number | undefined;
   /**
    * Which errors to retry: a predicate, or error classes (the seed's `retryable_exceptions`).
+   * An empty list is the seed's default (`()`): every error, as when it is left out.
    * @default every thrown error and timed-out attempt, except aborts and refusals
    * Aborts (the caller's signal, `AbortError`) and tracewarden errors (guard refusals, policy
    * denials) are never retried, whatever this says.

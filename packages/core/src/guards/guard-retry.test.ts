@@ -93,6 +93,12 @@ describe('retry', () => {
     await expect(byClass('x')).rejects.toThrow(TypeError);
     expect(classes.calls()).toBe(1);
 
+    // an empty list is the seed's default (`retryable_exceptions = ()`): every error is retried
+    const empty = flaky(2, () => new TypeError('t'));
+    const byEmpty = guard(empty.fn, { retry: { retryOn: [], maxRetries: 3 }, sleep: time.sleep });
+    await expect(byEmpty('x')).resolves.toBe('ok x');
+    expect(empty.calls()).toBe(3);
+
     const matching = flaky(1, () => new RangeError('r'));
     const byMatch = guard(matching.fn, { retry: { retryOn: [RangeError] }, sleep: time.sleep });
     await expect(byMatch('x')).resolves.toBe('ok x');

@@ -51,7 +51,7 @@ export async function runGeneralPath(
     else {
       const action = rt.onOpen;
       s.decide({ guard: 'circuit_breaker', event: 'refused', action, state: admission.state });
-      const message = `Circuit breaker of tool "${rt.name}" is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; the call was not run. Retry after the recovery timeout (${rt.breakerLimits!.recoveryTimeoutMs / 1000} s).`;
+      const message = `Circuit breaker of tool "${rt.name}" is ${admission.state === 'open' ? 'open' : 'half-open with every probe slot taken'} after repeated failures; ${action === 'block' ? `the call was not run. Retry after the recovery timeout (${rt.breakerLimits!.recoveryTimeoutMs / 1000} s).` : `the call runs (onOpen: '${action}').`}`;
       if (action === 'block')
         return refuse(rt, s, 'circuit_open', new CircuitOpenError({ message, toolName: rt.name }));
       rt.tripped(action, message, s);

@@ -80,6 +80,8 @@ export {
   ToolResultRecordSchema,
   type TraceEntry,
   TraceEntrySchema,
+  UsageKind,
+  UsageKindSchema,
   type ValidationResult,
   ValidationResultSchema,
   ValidatorKind,

@@ -66,6 +66,23 @@ export const ValidatorKind = Object.freeze({
   CUSTOM: 'custom',
 } as const satisfies Record<string, ValidatorKind>);
 
+/**
+ * Kind of an LLM call's usage (seed 004's `UsageKind`): what the model read or wrote, by
+ * modality.
+ */
+export const UsageKindSchema = lazyZodSchema((z) =>
+  z.enum(['text', 'audio', 'image', 'multimodal']),
+);
+/** Kind of an LLM call's usage. */
+export type UsageKind = z.infer<typeof UsageKindSchema>;
+/** The {@link UsageKind} values by name. */
+export const UsageKind = Object.freeze({
+  TEXT: 'text',
+  AUDIO: 'audio',
+  IMAGE: 'image',
+  MULTIMODAL: 'multimodal',
+} as const satisfies Record<string, UsageKind>);
+
 /** Result of one validator check (seed 004). */
 export const ValidationResultSchema = lazyZodSchema((z) =>
   z.object({
