@@ -52,3 +52,57 @@ describe("seed 004's enums", () => {
     }
   });
 });
+
+describe("seed 004's timestamps (a UTC datetime)", () => {
+  const entry = (timestamp: string) => ({
+    call: {
+      call_id: 'c1',
+      tool_name: 'search',
+      args: [],
+      kwargs: {},
+      timestamp,
+      session_id: null,
+      metadata: {},
+    },
+    result: {
+      call_id: 'c1',
+      tool_name: 'search',
+      status: 'success',
+      return_value: 1,
+      exception: null,
+      exception_type: null,
+      execution_time_ms: 1,
+      retry_count: 0,
+      validations: [],
+      hallucination: null,
+      cost: null,
+      timestamp,
+    },
+  });
+
+  it('accept ISO 8601 date-times as Python writes them, zone or not', () => {
+    for (const timestamp of [
+      '2024-05-15T10:00:00Z',
+      '2024-05-15T10:00:00.123456',
+      '2024-05-15 10:00:00+00:00',
+      '2024-05-15T12:00:00.5+0200',
+    ])
+      expect(core.TraceEntrySchema.safeParse(entry(timestamp)).success).toBe(true);
+  });
+
+  it('reject what is not a date-time, naming the field and the form expected', () => {
+    for (const timestamp of [
+      'yesterday',
+      '',
+      '15/05/2024 10:00',
+      '2024-05-15',
+      'May 15 2024 10:00',
+    ])
+      expect(core.TraceEntrySchema.safeParse(entry(timestamp)).success).toBe(false);
+    const parsed = core.TraceEntrySchema.safeParse(entry('yesterday'));
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['call.timestamp', expect.stringContaining('ISO 8601 date-time')],
+      ['result.timestamp', expect.stringContaining('ISO 8601 date-time')],
+    ]);
+  });
+});

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import { lazyZodSchema } from '../errors/load-zod.js';
+import { entryTimestampMs } from '../text/is-entry-timestamp.js';
+
+const timestampMessage =
+  'must be an ISO 8601 date-time such as "2024-05-15T10:00:00Z" (seed 004: a UTC datetime)';
 
 /** Status of a finished tool call (seed 004, values exactly as the seed). */
 export const ToolCallStatusSchema = lazyZodSchema((z) =>
@@ -114,7 +118,9 @@ export const ToolCallRecordSchema = lazyZodSchema((z) =>
     tool_name: z.string(),
     args: z.array(z.unknown()),
     kwargs: z.record(z.string(), z.unknown()),
-    timestamp: z.string(),
+    timestamp: z
+      .string()
+      .refine((value) => !Number.isNaN(entryTimestampMs(value)), { message: timestampMessage }),
     session_id: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
   }),
@@ -136,7 +142,9 @@ export const ToolResultRecordSchema = lazyZodSchema((z) =>
     validations: z.array(ValidationResultSchema),
     hallucination: HallucinationResultSchema.nullable(),
     cost: z.number().nullable(),
-    timestamp: z.string(),
+    timestamp: z
+      .string()
+      .refine((value) => !Number.isNaN(entryTimestampMs(value)), { message: timestampMessage }),
     /** Guard decisions (attempts, backoff, breaker transitions, budget, limiter waits). Not in the seed; optional. */
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),
