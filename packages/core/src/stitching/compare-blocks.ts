@@ -17,8 +17,10 @@ function text(value: unknown): string {
 }
 
 /**
- * Compares two ISO 8601 timestamps. Same-length UTC strings (the usual case) compare as strings,
- * which is their time order; anything else falls back to `Date.parse`, then to string order.
+ * Compares two ISO 8601 timestamps by the instant they name. Same-length UTC strings (the usual
+ * case) compare as strings, which is their time order; anything else goes through `Date.parse`:
+ * the same instant written two ways (`...00Z`, `...00.000Z`, `+01:00`) is a tie, which the
+ * seed's next key (`id`) breaks. Unreadable text falls back to string order.
  * @internal
  */
 function compareCreatedAt(a: string, b: string): number {
@@ -30,9 +32,25 @@ function compareCreatedAt(a: string, b: string): number {
   ) {
     const timeA = Date.parse(a);
     const timeB = Date.parse(b);
-    if (timeA !== timeB && !Number.isNaN(timeA) && !Number.isNaN(timeB)) return timeA - timeB;
+    if (!Number.isNaN(timeA) && !Number.isNaN(timeB))
+      return timeA !== timeB ? timeA - timeB : compareSubMilliseconds(a, b);
   }
   return a < b ? -1 : 1;
+}
+
+const fraction = /:\d\d\.(\d+)/;
+
+/**
+ * Two timestamps of the same millisecond by the digits `Date.parse` drops (`.0001` before
+ * `.0002`), so that the order agrees with the string order of same-length UTC strings.
+ */
+function compareSubMilliseconds(a: string, b: string): number {
+  const digitsA = fraction.exec(a)?.[1]?.slice(3) ?? '';
+  const digitsB = fraction.exec(b)?.[1]?.slice(3) ?? '';
+  const width = Math.max(digitsA.length, digitsB.length);
+  const paddedA = digitsA.padEnd(width, '0');
+  const paddedB = digitsB.padEnd(width, '0');
+  return paddedA === paddedB ? 0 : paddedA < paddedB ? -1 : 1;
 }
 
 function compareWhole(a: Ordered, b: Ordered): number {

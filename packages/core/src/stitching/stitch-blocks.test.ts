@@ -187,6 +187,55 @@ describe('stitchBlocks', () => {
     expect(tree.messages.map((m) => m.block.id)).toEqual(['tb_c', 'tb_b', 'tb_a']);
   });
 
+  it('breaks a tie between one instant written two ways by id, as the seed orders', () => {
+    const tree = stitchBlocks([
+      block('MESSAGE', 'tb_m', null, t(0), { role: 'user', content: 'q' }),
+      block('TOOL_CALL', 'tb_c', 'tb_m', t(1), { call_id: 'k', name: 'f', arguments: {} }),
+      block('TOOL_RESULT', 'tb_b', 'tb_c', '2025-01-01T00:00:02.000Z', {
+        call_id: 'k',
+        delta: 'B',
+      }),
+      block('TOOL_RESULT', 'tb_a', 'tb_c', '2025-01-01T00:00:02Z', { call_id: 'k', delta: 'A' }),
+      block('TOOL_RESULT', 'tb_d', 'tb_c', '2025-01-01T01:00:02+01:00', {
+        call_id: 'k',
+        delta: 'D',
+      }),
+    ]);
+    const call = tree.messages[0]?.tool_calls[0];
+    expect(call?.results.map((result) => result.id)).toEqual(['tb_a', 'tb_b', 'tb_d']);
+    expect(call?.output).toBe('ABD');
+  });
+
+  it('orders timestamps in any ISO form by instant, then id: a total order (property)', () => {
+    // the same few instants (sub-millisecond digits included) written in several forms
+    const instants = ['00:00:01', '00:00:01.0005', '00:00:01.001', '00:00:02'];
+    const written = (instant: string, form: number): string => {
+      const [hms, digits = ''] = instant.split('.');
+      if (form === 0) return `2025-01-01T${hms}.${digits.padEnd(3, '0')}Z`;
+      if (form === 1) return `2025-01-01T${hms}${digits === '' ? '' : `.${digits}`}Z`;
+      const [h, rest] = [Number(hms?.slice(0, 2)), hms?.slice(2)];
+      return `2025-01-01T${String(h + 1).padStart(2, '0')}${rest}${digits === '' ? '' : `.${digits}`}+01:00`;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(instants.length - 1), fc.nat(2), fc.nat(5)), { maxLength: 12 }),
+        (specs) => {
+          const blocks = specs.map(([instant, form, id], index) => ({
+            id: `tb_${id}`,
+            created_at: written(instants[instant] as string, form),
+            key: [instant, id, index] as const,
+          }));
+          const sorted = [...blocks].sort(compareBlocks);
+          for (let i = 1; i < sorted.length; i++) {
+            const [instantA, idA] = (sorted[i - 1] as (typeof blocks)[number]).key;
+            const [instantB, idB] = (sorted[i] as (typeof blocks)[number]).key;
+            expect(instantA < instantB || (instantA === instantB && idA <= idB)).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+
   it('is deterministic even with duplicate ids (invalid input)', () => {
     const blocks = [
       block('MESSAGE', 'tb_m', null, t(0), { role: 'user', content: 'first copy' }),
