@@ -275,12 +275,14 @@ describeStores('blocks routes', (kind) => {
 
     it('rejects a block of another trace than the path', async () => {
       const response = await t.post('tr_path', [
+        blocks.message('tb_n'),
         { ...blocks.message('tb_m'), trace_id: 'tr_elsewhere' },
       ]);
       expect(response.status).toBe(422);
       const body = (await response.json()) as { error: { message: string } };
+      // `path` is the block's position in the batch, as for every other block error
       expect(body).toMatchObject({
-        error: { code: 'VALIDATION', details: { field: 'trace_id', block_id: 'tb_m' } },
+        error: { code: 'VALIDATION', details: { path: '1', field: 'trace_id', block_id: 'tb_m' } },
       });
       // said in the API's terms, not the library's
       expect(body.error.message).toContain('posted to trace "tr_path"');

@@ -197,7 +197,8 @@ export function createRequestHandler(
           }
           // a block of another trace: said in the API's terms (the validator's own message
           // speaks of validators, which an HTTP client does not hold)
-          for (const block of blocks) {
+          for (let position = 0; position < blocks.length; position++) {
+            const block = blocks[position];
             const given = (block as { trace_id?: unknown } | null)?.trace_id;
             if (typeof given === 'string' && given !== traceId) {
               const blockId = (block as { id?: unknown }).id;
@@ -205,6 +206,8 @@ export function createRequestHandler(
                 code: 'VALIDATION',
                 message: `block ${typeof blockId === 'string' ? `${blockId} ` : ''}has trace_id ${JSON.stringify(given)} but was posted to trace ${JSON.stringify(traceId)}; post each trace's blocks to /v1/organizations/{org}/traces/{its trace_id}/blocks (or leave trace_id out)`,
                 details: {
+                  // the block's position in the batch, as every other block error gives it
+                  path: String(position),
                   field: 'trace_id',
                   trace_id: traceId,
                   ...(typeof blockId === 'string' ? { block_id: blockId } : {}),
