@@ -29,7 +29,8 @@ function linkedByConverters(trace: Event[]): Map<number, [number, number] | unde
     if (block.sub_type === 'THINK') continue;
     event++;
     sub = 0;
-    if (trace[event]?.role !== 'tool') continue;
+    const role = trace[event]?.role;
+    if (role !== 'tool' && role !== 'function') continue;
     linked.set(
       event,
       block.sub_type === 'TOOL_RESULT' ? callAt.get(block.parent_block_id ?? '') : undefined,
@@ -64,6 +65,15 @@ const traces = fc
   .array(
     fc.oneof(
       fc.constant<Event[]>([{ role: 'user', content: 'go on' }]),
+      // OpenAI's legacy function calling: a `function_call`, answered by `function` messages
+      fc.nat(2).map((answers): Event[] => [
+        { role: 'assistant', content: null, function_call: { name: 'legacy', arguments: '{}' } },
+        ...Array.from({ length: answers }, () => ({
+          role: 'function',
+          name: 'legacy',
+          content: 'y',
+        })),
+      ]),
       fc
         .tuple(
           fc.array(callIds, { minLength: 1, maxLength: 3 }),

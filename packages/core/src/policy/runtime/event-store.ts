@@ -1,3 +1,4 @@
+import { legacyFunctionCalls, legacyFunctionRole } from '../../model/legacy-function-call.js';
 import { PolicyError } from '../policy-error.js';
 import type { PolicyEventType } from '../policy-types.js';
 import { isRecord } from './is-record.js';
@@ -210,11 +211,17 @@ export class EventStore {
     }
     if (typeof raw.role === 'string') {
       this.traceLength++;
-      if (raw.role === 'tool') {
+      // OpenAI's legacy function calling (2023) as `parseTrace` reads it: a `function` message
+      // answers the latest call, an assistant's `function_call` is its one tool call
+      if (
+        raw.role === 'tool' ||
+        (raw.role === legacyFunctionRole &&
+          (this.lastCall >= 0 || idText(raw.tool_call_id) !== undefined))
+      ) {
         this.addOutput(raw, index);
         return;
       }
-      const calls = raw.tool_calls;
+      const calls = legacyFunctionCalls(raw) ?? raw.tool_calls;
       const hasCalls = Array.isArray(calls) && calls.length > 0;
       this.add(hasCalls ? MESSAGE | PENDING : MESSAGE, raw, index, -1, -1);
       if (hasCalls) {
