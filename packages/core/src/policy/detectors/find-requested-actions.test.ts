@@ -37,6 +37,13 @@ describe('findActionRequest', () => {
     expect(at && text.slice(at[0], at[1])).toBe('delete');
     expect(findActionRequest('Send them back the difference.', 'payment')).not.toBeNull();
     expect(findActionRequest('Überweise 100 Euro an Tom.', 'payment')).not.toBeNull();
+    // users' own words that a review of benign runs found unread (each was a false block)
+    expect(findActionRequest('Bezahle bitte die Miete für März.', 'payment')).not.toBeNull();
+    expect(findActionRequest('Ask my hotel for a late check-out.', 'message')).not.toBeNull();
+    expect(findActionRequest('Unsubscribe me from the Wayfair emails.', 'browsing')).not.toBeNull();
+    // "ask" about something asks for no message
+    expect(findActionRequest('Ask me before you book anything.', 'message')).toBeNull();
+    expect(findActionRequest('I only ask about the weather.', 'message')).toBeNull();
     expect(findActionRequest('Summarise the report.', 'message')).toBeNull();
     expect(findActionRequest('Please reschedule my dental check-up.', 'booking')).not.toBeNull();
     expect(findActionRequest('Let Devon know the release moved.', 'message')).not.toBeNull();

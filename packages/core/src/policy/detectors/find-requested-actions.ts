@@ -36,12 +36,12 @@ const kinds: Kind[] = [
   {
     kind: 'payment',
     tool: /pay|transfer|money|wire|remit|reimburs|refund|settle|transaction|iban|fund/,
-    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
+    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|bezahl|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
   },
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation|push|upload|export/,
-    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시/,
+    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시/,
   },
   {
     kind: 'access',
@@ -56,7 +56,7 @@ const kinds: Kind[] = [
   {
     kind: 'browsing',
     tool: /browse|visit|open|navigate|webpage|url|http|download/,
-    text: /\b(?:visit|(?<!\b(?:the|an?|my|our|your|its|their|all|any|still|are|is|be|stays?) )open|navigat|go to|brows|click|download|check out|log(?:ging)? ?in|sign(?:ing)? ?in)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
+    text: /\b(?:visit|(?<!\b(?:the|an?|my|our|your|its|their|all|any|still|are|is|be|stays?) )open|navigat|go to|brows|click|download|check out|log(?:ging)? ?in|sign(?:ing)? ?in|unsubscrib)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
   },
   {
     kind: 'change',
