@@ -3,6 +3,7 @@ import { PolicyError } from '../policy-error.js';
 import type { PolicyEventType } from '../policy-types.js';
 import { isRecord } from './is-record.js';
 import {
+  callIdText,
   type EventKind,
   emptyCall,
   fallbackId,
@@ -40,15 +41,6 @@ interface CallPositions {
   index: number;
   positions: number[];
   next: number;
-}
-
-/**
- * A call id as `parseTrace` reads one: a non-empty string, or an integer as its text. `""` (how
- * Gemini-backed agents say "no id"), `null` and anything else are absent (decision 030).
- */
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value;
-  return typeof value === 'number' && Number.isInteger(value) ? String(value) : undefined;
 }
 
 /** How far back from the latest call a tool output's `tool_call_id` is looked up directly. */
@@ -216,7 +208,7 @@ export class EventStore {
       if (
         raw.role === 'tool' ||
         (raw.role === legacyFunctionRole &&
-          (this.lastCall >= 0 || idText(raw.tool_call_id) !== undefined))
+          (this.lastCall >= 0 || callIdText(raw.tool_call_id) !== undefined))
       ) {
         this.addOutput(raw, index);
         return;
@@ -318,6 +310,7 @@ export class EventStore {
     const idLog = this.answeredIdLog;
     if (log.length > mark.answers || idLog.length > mark.answeredIds) {
       // outputs past the mark answered calls: unmark them, and find the turns' cursors anew
+      // (every call answered before the mark is below it: no flag is left past the store's size)
       while (log.length > mark.answers) this.answered[log.pop() as number] = 0;
       while (idLog.length > mark.answeredIds) this.answeredIds.delete(idLog.pop() as string);
       this.rebuildTurns();
@@ -393,7 +386,6 @@ export class EventStore {
     this.indexes[position] = index;
     this.subs[position] = sub;
     this.calls[position] = call;
-    this.answered[position] = 0;
     this.items.push(data);
     this.size = position + 1;
     return position;
@@ -416,7 +408,8 @@ export class EventStore {
     const item = this.items[position] as Record<string, unknown> | PolicyEvent;
     const raw = item instanceof PolicyEvent ? item.data : item;
     return (
-      idText(raw.id) ?? fallbackId(this.indexes[position] as number, this.subs[position] as number)
+      callIdText(raw.id) ??
+      fallbackId(this.indexes[position] as number, this.subs[position] as number)
     );
   }
 
@@ -491,7 +484,7 @@ export class EventStore {
    * not yet answered (parallel calls sharing an id in their order), else the last.
    */
   private addOutput(raw: Record<string, unknown>, index: number): void {
-    const id = idText(raw.tool_call_id) ?? this.orderRuleId();
+    const id = callIdText(raw.tool_call_id) ?? this.orderRuleId();
     const callPosition = id === undefined ? -1 : this.findCall(id);
     const position = this.add(TOOL_OUTPUT, raw, index, -1, callPosition);
     if (id !== undefined && !this.answeredIds.has(id)) {

@@ -65,6 +65,16 @@ export class PolicyEvent {
 // on the prototype, so events carry no extra field: isRecord must not take them for plain data
 Object.defineProperty(PolicyEvent.prototype, EVENT_MARK, { value: true });
 
+/**
+ * @internal A call id as `parseTrace` reads one: a non-empty string, or a safe integer as its
+ * text. `""` (how Gemini-backed agents say "no id"), `null` and anything else are absent
+ * (decision 030).
+ */
+export function callIdText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  return Number.isSafeInteger(value) ? String(value) : undefined;
+}
+
 /** @internal The id given to a tool call without one (deterministic). */
 export const fallbackId = (index: number, sub: number): string =>
   sub < 0 ? `call_${index}` : `call_${index}_${sub}`;
@@ -124,13 +134,11 @@ export function normalizeToolCall(
     fnRecord = { ...fnRecord, arguments: {} };
     changed = true;
   }
-  // "" (Gemini's "no id") is absent, an integer id is its text, as parseTrace reads them
-  const id = call.id;
-  const hasId = typeof id === 'string' && id !== '';
-  if (!changed && hasId && call.type !== undefined) return call;
+  const id = callIdText(call.id);
+  if (!changed && id === call.id && call.type !== undefined) return call;
   return {
     ...call,
-    id: hasId ? id : typeof id === 'number' && Number.isInteger(id) ? String(id) : fallbackId,
+    id: id ?? fallbackId,
     type: call.type ?? 'function',
     function: fnRecord,
   };

@@ -1,3 +1,4 @@
+import { blockFieldsKey } from '../../convert/block-fields.js';
 import { PolicyError } from '../policy-error.js';
 import { isRecord } from './is-record.js';
 import { type AddressedText, PolicyEvent } from './policy-event.js';
@@ -132,11 +133,11 @@ function eventTexts(event: PolicyEvent): AddressedText[] {
     texts = textsOf(args, `${event.address}.function.arguments`);
     // a seed-004 entry's positional arguments (`args`), which converting to events keeps beside
     // the keyword ones, under `tracewarden.payload.args`: arguments of the call all the same
-    const kept = event.data.tracewarden;
+    const kept = event.data[blockFieldsKey];
     const payload = isRecord(kept) ? kept.payload : undefined;
     const positional = isRecord(payload) ? payload.args : undefined;
     if (Array.isArray(positional) && positional.length > 0)
-      texts = texts.concat(textsOf(positional, `${event.address}.tracewarden.payload.args`));
+      texts = texts.concat(textsOf(positional, `${event.address}.${blockFieldsKey}.payload.args`));
   } else if (event.kind === 'Tool') texts = textsOf(event.data, event.address);
   else texts = textsOf(event.data.content ?? null, `${event.address}.content`);
   event.texts = texts;
