@@ -379,6 +379,21 @@ describe('call ids the model uses again (providers that number calls per answer)
     ]);
   });
 
+  it("a fresh id for a shared one never takes another call's id in the same response", () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({ provider: 'p', model: 'm', messages: [user('three')] })
+      .finish({
+        toolCalls: [
+          { id: 'call_0', name: 'a', arguments: '{}' },
+          { id: 'call_0', name: 'b', arguments: '{}' },
+          { id: 'call_0_2', name: 'c', arguments: '{}' },
+        ],
+      });
+    expect(linked(tracer).ids).toEqual(['call_0', 'call_0_3', 'call_0_2']);
+    expect(linked(tracer).calls.map((call) => call.name)).toEqual(['a', 'b', 'c']);
+  });
+
   it('a history seen for the first time keeps both parallel calls that share an id', () => {
     const tracer = createTracer();
     createModelCallRecorder({ tracer })

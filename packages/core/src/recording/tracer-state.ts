@@ -177,17 +177,36 @@ export function answeredCallId(state: TracerState, callId: unknown): string | un
  * answered yet is the same call, as before.
  * The common case (an id the trace has no answered call of) is one set lookup.
  */
-export function reusedCallId(tracer: Tracer, state: TracerState, callId: string): string {
+export function reusedCallId(
+  tracer: Tracer,
+  state: TracerState,
+  callId: string,
+  taken?: ReadonlySet<string>,
+): string {
   const current = state.reused?.get(callId) ?? callId;
   if (!state.results.has(current)) return current;
-  let n = 1;
+  const id = freshCallId(tracer, callId, 1, taken);
+  state.reused ??= new Map();
+  state.reused.set(callId, id);
+  return id;
+}
+
+/**
+ * `<callId>_<n>` for the first `n` above `after` that no TOOL_CALL of the trace has and `taken`
+ * (ids of the response being recorded) does not hold: `eventsToBlocks`' rule for a repeated id.
+ */
+function freshCallId(
+  tracer: Tracer,
+  callId: string,
+  after: number,
+  taken: ReadonlySet<string> | undefined,
+): string {
+  let n = after;
   let id: string;
   do {
     n += 1;
     id = `${callId}_${n}`;
-  } while (tracer.findToolCall(id) !== undefined);
-  state.reused ??= new Map();
-  state.reused.set(callId, id);
+  } while (tracer.findToolCall(id) !== undefined || taken?.has(id) === true);
   return id;
 }
 
@@ -219,8 +238,15 @@ export function responseCallIds(
   calls: readonly { id?: unknown }[],
 ): string[] {
   const ids = new Array<string>(calls.length);
-  // the recorded ids of each model id in this response: only where a response has two calls
-  const byModelId = calls.length > 1 ? new Map<string, string[]>() : undefined;
+  // Only where a response has two calls or more: the recorded ids of each model id, and every
+  // id a fresh one must not take (the response's model ids, and the ids given so far).
+  let byModelId: Map<string, string[]> | undefined;
+  let taken: Set<string> | undefined;
+  if (calls.length > 1) {
+    byModelId = new Map();
+    taken = new Set();
+    for (const call of calls) if (!isAbsentCallId(call.id)) taken.add(call.id as string);
+  }
   for (let i = 0; i < calls.length; i++) {
     const modelId = (calls[i] as { id?: unknown }).id;
     if (isAbsentCallId(modelId)) {
@@ -229,31 +255,21 @@ export function responseCallIds(
     }
     const original = modelId as string;
     const earlier = byModelId?.get(original);
-    if (earlier === undefined) {
-      const id = reusedCallId(tracer, state, original);
-      ids[i] = id;
-      byModelId?.set(original, [id]);
-      continue;
-    }
-    let n = 1;
     let id: string;
-    do {
-      n += 1;
-      id = `${original}_${n}`;
-    } while (tracer.findToolCall(id) !== undefined || ids.includes(id));
-    ids[i] = id;
-    earlier.push(id);
-  }
-  if (byModelId !== undefined) {
-    for (const [original, recorded] of byModelId) {
-      if (recorded.length > 1) {
-        (state.shared ??= new Map()).set(original, recorded);
-        (state.reused ??= new Map()).set(original, recorded[recorded.length - 1] as string);
-      } else state.shared?.delete(original);
+    if (earlier === undefined) {
+      id = reusedCallId(tracer, state, original, taken);
+      byModelId?.set(original, [id]);
+      // the latest response uses the id once: its results name that call alone
+      state.shared?.delete(original);
+    } else {
+      // a parallel call with the same id: a call of its own
+      id = freshCallId(tracer, original, earlier.length, taken);
+      earlier.push(id);
+      (state.shared ??= new Map()).set(original, earlier);
+      (state.reused ??= new Map()).set(original, id);
     }
-  } else if (calls.length === 1 && state.shared !== undefined) {
-    const only = (calls[0] as { id?: unknown }).id;
-    if (!isAbsentCallId(only)) state.shared.delete(only as string);
+    taken?.add(id);
+    ids[i] = id;
   }
   return ids;
 }
