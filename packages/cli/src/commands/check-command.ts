@@ -124,26 +124,16 @@ async function loadPolicy(path: string): Promise<Policy> {
 }
 
 /**
- * A chat trace's events as given (an array, or an object's `messages` / `events`), without an
- * Explorer `{ metadata }` first element (`offset` 1: an event's position in the input is its
- * index plus `offset`); `undefined` when there is no such list.
+ * A chat trace's events as given (an array, or an object's `messages` / `events`; input items
+ * come without an Explorer `{ metadata }` first element), or `undefined` when there is no list.
  */
-function rawEvents(value: unknown): { events: Trace; offset: number } | undefined {
+function rawEvents(value: unknown): Trace | undefined {
   const list = Array.isArray(value)
     ? value
     : typeof value === 'object' && value !== null
       ? ((value as { messages?: unknown }).messages ?? (value as { events?: unknown }).events)
       : undefined;
-  if (!Array.isArray(list)) return undefined;
-  const first: unknown = list[0];
-  const leadingMetadata =
-    typeof first === 'object' &&
-    first !== null &&
-    Object.keys(first).length === 1 &&
-    Object.hasOwn(first, 'metadata');
-  return leadingMetadata
-    ? { events: list.slice(1) as Trace, offset: 1 }
-    : { events: list as Trace, offset: 0 };
+  return Array.isArray(list) ? (list as Trace) : undefined;
 }
 
 function eventIndexOf(address: string | undefined): number | undefined {
@@ -346,11 +336,7 @@ export async function checkFiles(
               : undefined) ?? item.line,
             `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; ${raw === undefined ? '' : 'its events were checked as given; '}run \`tracewarden validate\` for details`,
           );
-          if (raw !== undefined)
-            await checkTrace(file, item.label, raw.events, (address) => {
-              const index = eventIndexOf(address);
-              return index === undefined ? undefined : item.lineOfEvent(index + raw.offset);
-            });
+          if (raw !== undefined) await checkTrace(file, item.label, raw, lineOf);
           return;
         }
         await checkTrace(file, item.label, trace, lineOf);

@@ -1,6 +1,7 @@
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
 import type { IdGenerator, ToolCallBlock, ToolResultBlock, TraceEntry } from '../model/index.js';
 import { createIdGenerator } from '../model/index.js';
+import { utcTimestampMs } from '../text/is-entry-timestamp.js';
 import { digitsAt } from '../text/is-iso-timestamp.js';
 
 /** Options of {@link entryToBlocks}. */
@@ -57,8 +58,6 @@ function recordMetadata(
   return emptyMeansAbsent ? undefined : { [nestedKey]: metadata };
 }
 
-const zoneSuffix = /(?:Z|[+-]\d\d:?\d\d)$/i;
-
 /**
  * Whether `text` is exactly what `Date#toISOString` writes for a real instant
  * (`YYYY-MM-DDTHH:MM:SS.sssZ`, year 0000-9999, a day that exists in its month). Such a string
@@ -113,7 +112,7 @@ function toIso(timestamp: string): string {
   if (isCanonicalIso(timestamp)) return timestamp;
   if (timestamp === cachedInput[0]) return cachedOutput[0] as string;
   if (timestamp === cachedInput[1]) return cachedOutput[1] as string;
-  const time = Date.parse(zoneSuffix.test(timestamp) ? timestamp : `${timestamp}Z`);
+  const time = utcTimestampMs(timestamp);
   // an unreadable timestamp falls back to now, which is not cached
   if (Number.isNaN(time)) return new Date().toISOString();
   const iso = formatIsoTimestamp(time);

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { optionTypes } from '../errors/option-types.js';
+import { lazySchema, validateOptions } from '../errors/validate-options.js';
 import {
   nodeFs,
   nodeFsPromises,
@@ -15,34 +16,9 @@ export interface WriteDatasetJsonlOptions {
   name?: string;
 }
 
-function checkOptions(options: unknown): WriteDatasetJsonlOptions {
-  if (options === undefined) return {};
-  const issues: { path: string; expected: string; received: string }[] = [];
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    issues.push({
-      path: '',
-      expected: 'an object such as { name: "runs" }',
-      received: String(options),
-    });
-  else
-    for (const [key, value] of Object.entries(options)) {
-      if (key !== 'name')
-        issues.push({
-          path: key,
-          expected: 'no such option (known: name)',
-          received: typeof value,
-        });
-      else if (typeof value !== 'string' && value !== undefined)
-        issues.push({ path: 'name', expected: 'a string', received: typeof value });
-    }
-  if (issues.length > 0)
-    throw new ConfigurationError({
-      entryPoint: 'writeDatasetJsonl',
-      issues,
-      message: `writeDatasetJsonl: invalid options: ${issues.map((issue) => `${issue.path || 'options'}: expected ${issue.expected}, got ${issue.received}`).join('; ')}`,
-    });
-  return options as WriteDatasetJsonlOptions;
-}
+const optionsSchema = lazySchema(() =>
+  optionTypes.strictObject({ name: optionTypes.string().optional() }),
+);
 
 /**
  * Writes a dataset as JSONL, streaming with backpressure (constant memory for any number of
@@ -70,7 +46,8 @@ export async function writeDatasetJsonl(
   metadata?: Record<string, unknown>,
   options?: WriteDatasetJsonlOptions,
 ): Promise<number> {
-  const { name } = checkOptions(options);
+  validateOptions(optionsSchema, options, { entryPoint: 'writeDatasetJsonl', allOptional: true });
+  const name = options?.name;
   let count = 0;
   async function* lines(): AsyncGenerator<string, void, undefined> {
     if (name !== undefined) yield `${JSON.stringify({ name, metadata: metadata ?? {} })}\n`;

@@ -2,8 +2,13 @@ import type { z } from 'zod';
 import { lazyZodSchema } from '../errors/load-zod.js';
 import { entryTimestampMs } from '../text/is-entry-timestamp.js';
 
-const timestampMessage =
-  'must be an ISO 8601 date-time such as "2024-05-15T10:00:00Z" (seed 004: a UTC datetime)';
+/** A record's `timestamp`: an ISO 8601 date-time (seed 004: a UTC `datetime`). */
+function entryTimestamp(zod: typeof z) {
+  return zod.string().refine((value) => !Number.isNaN(entryTimestampMs(value)), {
+    message:
+      'must be an ISO 8601 date-time such as "2024-05-15T10:00:00Z" (seed 004: a UTC datetime)',
+  });
+}
 
 /** Status of a finished tool call (seed 004, values exactly as the seed). */
 export const ToolCallStatusSchema = lazyZodSchema((z) =>
@@ -118,9 +123,7 @@ export const ToolCallRecordSchema = lazyZodSchema((z) =>
     tool_name: z.string(),
     args: z.array(z.unknown()),
     kwargs: z.record(z.string(), z.unknown()),
-    timestamp: z
-      .string()
-      .refine((value) => !Number.isNaN(entryTimestampMs(value)), { message: timestampMessage }),
+    timestamp: entryTimestamp(z),
     session_id: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
   }),
@@ -142,9 +145,7 @@ export const ToolResultRecordSchema = lazyZodSchema((z) =>
     validations: z.array(ValidationResultSchema),
     hallucination: HallucinationResultSchema.nullable(),
     cost: z.number().nullable(),
-    timestamp: z
-      .string()
-      .refine((value) => !Number.isNaN(entryTimestampMs(value)), { message: timestampMessage }),
+    timestamp: entryTimestamp(z),
     /** Guard decisions (attempts, backoff, breaker transitions, budget, limiter waits). Not in the seed; optional. */
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),

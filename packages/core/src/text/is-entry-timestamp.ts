@@ -9,6 +9,14 @@ const zoneSuffix = /(?:Z|[+-]\d\d:?\d\d)$/i;
  * @internal
  */
 export function entryTimestampMs(timestamp: string): number {
-  if (!dateTime.test(timestamp)) return Number.NaN;
+  return dateTime.test(timestamp) ? utcTimestampMs(timestamp) : Number.NaN;
+}
+
+/**
+ * `Date.parse` of a timestamp, read as UTC when it names no zone (`Date.parse` would read it in
+ * the local zone): `NaN` when `Date` cannot read it.
+ * @internal
+ */
+export function utcTimestampMs(timestamp: string): number {
   return Date.parse(zoneSuffix.test(timestamp) ? timestamp : `${timestamp}Z`);
 }
