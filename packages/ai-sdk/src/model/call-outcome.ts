@@ -26,7 +26,11 @@ function warnRemoved(toolName: string): void {
  * arguments and a re-check for arguments the SDK changes before running it); returns the ids of
  * calls removed from the response (refused calls no tool would refuse).
  */
-export function applyOutcome(outcome: ModelCallOutcome, setup: ModelCallSetup): Set<string> {
+export function applyOutcome(
+  outcome: ModelCallOutcome,
+  setup: ModelCallSetup,
+  scope: object,
+): Set<string> {
   const removed = new Set<string>();
   const recheck = outcome.recheck;
   for (const review of outcome.toolCalls) {
@@ -36,7 +40,7 @@ export function applyOutcome(outcome: ModelCallOutcome, setup: ModelCallSetup): 
       warnRemoved(call.name);
       continue;
     }
-    if (setup.refusesAtTool(call.name)) handOverVerdict(review, recheck);
+    if (setup.refusesAtTool(call.name)) handOverVerdict(review, recheck, scope);
   }
   return removed;
 }

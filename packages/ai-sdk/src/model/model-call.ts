@@ -127,7 +127,7 @@ export async function generateCall(
   if (handle.stopped) throw handle.fail(handle.signal.reason);
   const outcome = handle.finish(generateResultToResponse(result, setup.runtime.recordRaw));
   if (outcome.toolCalls.length === 0) return result;
-  const removed = applyOutcome(outcome, setup);
+  const removed = applyOutcome(outcome, setup, handle.tracer);
   if (removed.size === 0) return result;
   const content: LanguageModelV4Content[] = result.content.filter(
     (part) => !(part.type === 'tool-call' && removed.has(part.toolCallId)),

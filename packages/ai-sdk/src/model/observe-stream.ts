@@ -19,9 +19,10 @@ function releaseHeld(
   outcome: ModelCallOutcome,
   sawText: boolean,
   setup: ModelCallSetup,
+  scope: object,
 ): readonly Part[] {
   if (outcome.toolCalls.length === 0) return held;
-  const removed = applyOutcome(outcome, setup);
+  const removed = applyOutcome(outcome, setup, scope);
   if (removed.size === 0) return held;
   const kept = held.filter((part) => {
     const id = toolCallIdOf(part);
@@ -136,7 +137,9 @@ class StreamObserver {
     }
     if (end.kind === 'failed') return { error: end.error };
     if (end.kind === 'finished')
-      return { parts: releaseHeld(held, end.outcome, this.gate.sawText, this.setup) };
+      return {
+        parts: releaseHeld(held, end.outcome, this.gate.sawText, this.setup, this.handle.tracer),
+      };
     return { parts: held };
   }
 

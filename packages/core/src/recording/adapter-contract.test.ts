@@ -290,6 +290,104 @@ describe('refusals handed to the tools', () => {
   });
 });
 
+describe('refusals of two conversations that reuse one call id', () => {
+  const args = canonicalJson({ to: 'evil@x.com' });
+  const traceA = {};
+  const traceB = {};
+
+  it('each tool takes its own trace’s verdict, whichever claims first', () => {
+    for (const firstClaim of ['a', 'b']) {
+      registerReview(
+        'call_0',
+        { toolName: 'send_email', arguments: args, refusal: 'blocked' },
+        traceA,
+      );
+      registerReview(
+        'call_0',
+        { toolName: 'get_weather', arguments: '{}', refusal: undefined },
+        traceB,
+      );
+      const claimA = () => refusalFor('call_0', 'send_email', { to: 'evil@x.com' });
+      const claimB = () => refusalFor('call_0', 'get_weather', {});
+      if (firstClaim === 'a') {
+        expect(claimA()).toBe('blocked');
+        expect(claimB()).toBeUndefined();
+      } else {
+        expect(claimB()).toBeUndefined();
+        expect(claimA()).toBe('blocked');
+      }
+      expect(refusalFor('call_0', 'send_email', { to: 'evil@x.com' })).toBeUndefined();
+    }
+  });
+
+  it('one tool, other arguments: each call is judged on its own arguments', () => {
+    registerReview(
+      'call_1',
+      { toolName: 'send_email', arguments: args, refusal: 'blocked' },
+      traceA,
+    );
+    registerReview(
+      'call_1',
+      {
+        toolName: 'send_email',
+        arguments: canonicalJson({ to: 'boss@acme.example' }),
+        refusal: undefined,
+      },
+      traceB,
+    );
+    expect(refusalFor('call_1', 'send_email', { to: 'boss@acme.example' })).toBeUndefined();
+    expect(refusalFor('call_1', 'send_email', { to: 'evil@x.com' })).toBe('blocked');
+  });
+
+  it('the same call allowed in one trace and blocked in another is never run where it was blocked', () => {
+    for (const order of [0, 1]) {
+      const blocked = { toolName: 'send_email', arguments: args, refusal: 'blocked' };
+      const allowed = { toolName: 'send_email', arguments: args, refusal: undefined };
+      if (order === 0) {
+        registerReview('call_2', blocked, traceA);
+        registerReview('call_2', allowed, traceB);
+      } else {
+        registerReview('call_2', allowed, traceB);
+        registerReview('call_2', blocked, traceA);
+      }
+      // the tool cannot tell whose call it runs: both are refused, the blocked one is never run
+      expect(refusalFor('call_2', 'send_email', { to: 'evil@x.com' })).toBe('blocked');
+      expect(refusalFor('call_2', 'send_email', { to: 'evil@x.com' })).toBe('blocked');
+      expect(refusalFor('call_2', 'send_email', { to: 'evil@x.com' })).toBeUndefined();
+    }
+  });
+
+  it('two conversations sharing one tracer: the allowed call taking its verdict leaves the blocked one’s', () => {
+    registerReview(
+      'call_5',
+      { toolName: 'send_email', arguments: args, refusal: 'blocked' },
+      traceA,
+    );
+    registerReview(
+      'call_5',
+      {
+        toolName: 'send_email',
+        arguments: canonicalJson({ to: 'boss@acme.example' }),
+        refusal: undefined,
+      },
+      traceA,
+    );
+    expect(refusalFor('call_5', 'send_email', { to: 'boss@acme.example' })).toBeUndefined();
+    expect(refusalFor('call_5', 'send_email', { to: 'evil@x.com' })).toBe('blocked');
+  });
+
+  it('a later call reusing the id of an unclaimed one in the same trace does not replace it', () => {
+    registerReview(
+      'call_3',
+      { toolName: 'send_email', arguments: args, refusal: 'blocked' },
+      traceA,
+    );
+    registerReview('call_3', { toolName: 'search', arguments: '{}', refusal: undefined }, traceA);
+    expect(refusalFor('call_3', 'send_email', { to: 'evil@x.com' })).toBe('blocked');
+    expect(refusalFor('call_3', 'search', {})).toBeUndefined();
+  });
+});
+
 describe('a policy verdict in refuse mode can keep the call for the tool to refuse', () => {
   it('keepRefusedCall: the call stays in what the caller sees; its review says refusedAtTool', () => {
     const runtime = createAdapterRuntime(

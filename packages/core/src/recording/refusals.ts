@@ -23,7 +23,21 @@ export interface ReviewedCall {
   recheck?: ((toolName: string, args: unknown) => string | undefined) | undefined;
 }
 
-const pending = new Map<string, ReviewedCall>();
+/** A verdict waiting for its tool, with the trace whose model call gave it. */
+interface PendingReview {
+  scope: object | undefined;
+  review: ReviewedCall;
+}
+
+/**
+ * Verdicts by call id. Several calls can wait under one id: providers number calls per answer
+ * (`call_0` in every conversation), so two conversations of one process can each hold a verdict
+ * on `call_0`, and a later call may reuse the id of one no tool claimed. See {@link refusalFor}
+ * for how a tool, which does not know its trace, takes the right one.
+ */
+const pending = new Map<string, PendingReview[]>();
+let pendingCount = 0;
+
 /**
  * Verdicts on calls without an id (`""`, as Gemini-backed agents send: decision 030), oldest
  * first. They cannot share one slot under `""`: two such calls of one answer would leave one
@@ -102,23 +116,42 @@ function strictest(earlier: ReviewedCall, review: ReviewedCall): ReviewedCall {
  * Hands the verdict on a reviewed call to the tool that will run it.
  * @param callId - the model's tool call id
  * @param review - the tool name, reviewed arguments, refusal (if blocked) and a re-check
+ * @param scope - the trace the reviewed call belongs to (its tracer): a trace keeps one verdict
+ *   per id, several traces may each keep one on the same id
  * @example
  * ```ts
  * registerReview('call_1', { toolName: 'send_email', arguments: canonicalJson('{}'), refusal: undefined });
  * ```
  */
-export function registerReview(callId: string, review: ReviewedCall): void {
+export function registerReview(callId: string, review: ReviewedCall, scope?: object): void {
   if (callId === '') {
     pendingWithoutId.push(review);
     if (pendingWithoutId.length > maxPendingRefusals) pendingWithoutId.shift();
     return;
   }
-  const earlier = pending.get(callId);
+  const waiting = pending.get(callId) ?? [];
+  // The same call reviewed again for the same trace (nested reviewers) is one verdict, the
+  // strictest. Any other call under this id waits beside it, also in the same trace: another
+  // conversation's `call_0` (conversations may share one tracer, as the AI SDK middleware's
+  // fallback trace is shared), or one no tool claimed. Replacing it would let a blocked call run
+  // once the other took the verdict.
+  const at = waiting.findIndex((entry) => entry.scope === scope && sameCall(entry.review, review));
+  const earlier = at < 0 ? undefined : waiting[at];
+  if (earlier !== undefined) waiting.splice(at, 1);
+  else pendingCount++;
+  waiting.push({
+    scope,
+    review: earlier === undefined ? review : strictest(earlier.review, review),
+  }); // newest id last, so the oldest verdicts go first past the bound
   pending.delete(callId);
-  pending.set(callId, sameCall(earlier, review) ? strictest(earlier, review) : review);
-  if (pending.size > maxPendingRefusals) {
-    const oldest = pending.keys().next();
-    if (oldest.done !== true) pending.delete(oldest.value);
+  pending.set(callId, waiting);
+  if (pendingCount > maxPendingRefusals) {
+    const oldest = pending.entries().next();
+    if (oldest.done === true) return;
+    const [oldestId, entries] = oldest.value;
+    entries.shift();
+    pendingCount--;
+    if (entries.length === 0) pending.delete(oldestId);
   }
 }
 
@@ -139,11 +172,60 @@ export function registerReview(callId: string, review: ReviewedCall): void {
  */
 export function refusalFor(callId: string, toolName: string, args: unknown): string | undefined {
   if (callId === '') return refusalWithoutId(toolName, args);
-  const review = pending.get(callId);
-  if (review === undefined) return undefined;
-  if (review.toolName !== '' && review.toolName !== toolName) return undefined;
-  pending.delete(callId);
-  return verdictOn(review, toolName, args);
+  const waiting = pending.get(callId);
+  if (waiting === undefined) return undefined;
+  let candidates = waiting.filter(
+    (entry) => entry.review.toolName === '' || entry.review.toolName === toolName,
+  );
+  if (candidates.length > 1) {
+    const text = canonicalJson(args);
+    const sameArguments = candidates.filter((entry) => entry.review.arguments === text);
+    if (sameArguments.length > 0) candidates = sameArguments;
+  }
+  const first = candidates[0];
+  if (first === undefined) return undefined;
+  if (candidates.length === 1) {
+    take(callId, waiting, first);
+    return verdictOn(first.review, toolName, args);
+  }
+  // Several traces wait with this id, tool and arguments, and the tool cannot say whose call it
+  // runs: the strictest verdict answers. A refusal is returned while an allowing verdict is taken,
+  // so a blocked call never runs whichever trace claims first (an allowed one may be refused).
+  // (Re-checks are not run here: each records its refusal in its own trace.)
+  const refusing = candidates.find((entry) => entry.review.refusal !== undefined);
+  if (refusing === undefined) {
+    take(callId, waiting, first);
+    return verdictOn(first.review, toolName, args);
+  }
+  const allowing = candidates.find((entry) => entry.review.refusal === undefined);
+  take(callId, waiting, allowing ?? refusing);
+  return refusing.review.refusal;
+}
+
+/** Removes a taken verdict. */
+function take(callId: string, waiting: PendingReview[], entry: PendingReview): void {
+  waiting.splice(waiting.indexOf(entry), 1);
+  pendingCount--;
+  if (waiting.length === 0) pending.delete(callId);
+}
+
+/**
+ * Whether a model call of this process reviewed a call of this tool under this id and its
+ * verdict still waits for the tool (see {@link refusalFor}, which takes it). A call no model
+ * call of this process reviewed (a tool approval resumed in another process, a call made up
+ * by hand) has none: a tool with a policy of its own checks such a call itself.
+ * @param callId - the model's tool call id
+ * @param toolName - the tool about to run
+ * @returns whether a verdict waits for this call
+ * @example
+ * ```ts
+ * if (!hasVerdict(options.toolCallId, 'send_email')) checkAgainstPolicy();
+ * ```
+ */
+export function hasVerdict(callId: string, toolName: string): boolean {
+  const forTool = (review: ReviewedCall) => review.toolName === '' || review.toolName === toolName;
+  if (callId === '') return pendingWithoutId.some(forTool);
+  return pending.get(callId)?.some((entry) => forTool(entry.review)) === true;
 }
 
 /** {@link refusalFor} of a call without an id: see `pendingWithoutId`. */
@@ -174,30 +256,37 @@ function verdictOn(review: ReviewedCall, toolName: string, args: unknown): strin
  * refusal, no policy) registers nothing.
  * @param review - one of `outcome.toolCalls`
  * @param recheck - `outcome.recheck`
+ * @param scope - the trace of the model call (`handle.tracer`), so a call reviewed twice for it
+ *   (nested reviewers) is one verdict, while another trace's call with the same id keeps its own
  * @example
  * ```ts
  * const outcome = handle.finish(response);
- * for (const review of outcome.toolCalls) handOverVerdict(review, outcome.recheck);
+ * for (const review of outcome.toolCalls) handOverVerdict(review, outcome.recheck, handle.tracer);
  * ```
  */
 export function handOverVerdict(
   review: ToolCallReview,
   recheck: ((call: ModelToolCall) => string | undefined) | undefined,
+  scope?: object,
 ): void {
   const call = review.call;
   if (review.refusal === undefined && recheck === undefined) return;
-  registerReview(call.id, {
-    toolName: call.name,
-    arguments: canonicalJson(call.arguments),
-    refusal: review.refusal,
-    recheck:
-      recheck === undefined
-        ? undefined
-        : (toolName, args) =>
-            recheck({
-              id: call.id,
-              name: toolName,
-              arguments: (args ?? {}) as Record<string, unknown>,
-            }),
-  });
+  registerReview(
+    call.id,
+    {
+      toolName: call.name,
+      arguments: canonicalJson(call.arguments),
+      refusal: review.refusal,
+      recheck:
+        recheck === undefined
+          ? undefined
+          : (toolName, args) =>
+              recheck({
+                id: call.id,
+                name: toolName,
+                arguments: (args ?? {}) as Record<string, unknown>,
+              }),
+    },
+    scope,
+  );
 }

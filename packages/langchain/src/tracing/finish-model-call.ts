@@ -53,6 +53,6 @@ export function finishModelCall(
   const outcome = handle.finish(response);
   noteAnswer(handle.tracer, outcome.messageBlockId);
   linkRecordedIds(handle.tracer, outcome.messageBlockId, response.toolCalls ?? []);
-  handOverVerdicts(outcome);
+  handOverVerdicts(outcome, handle.tracer);
   return outcome;
 }

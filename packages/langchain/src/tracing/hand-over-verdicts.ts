@@ -6,15 +6,17 @@ import { canonicalJson, handOverVerdict, type ModelCallOutcome } from '@tracewar
  * and a re-check, so a call whose arguments change before it runs (another middleware, a
  * human-in-the-loop edit) is judged on what really runs. Tool runs ask `refusalFor(callId,
  * toolName, args)` before running.
+ * @param scope - the model call's tracer (see `handOverVerdict`)
  * @returns the calls refused, with their name and canonical arguments
  * @internal
  */
 export function handOverVerdicts(
   outcome: ModelCallOutcome,
+  scope: object,
 ): { callId: string; name: string; arguments: string | undefined }[] {
   const refused: { callId: string; name: string; arguments: string | undefined }[] = [];
   for (const review of outcome.toolCalls) {
-    handOverVerdict(review, outcome.recheck);
+    handOverVerdict(review, outcome.recheck, scope);
     if (review.refusal !== undefined)
       refused.push({
         callId: review.call.id,

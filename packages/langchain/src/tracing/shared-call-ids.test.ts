@@ -21,7 +21,7 @@ import {
 import type { ChatResult } from '@langchain/core-lowest/outputs';
 import { tool as lowestTool } from '@langchain/core-lowest/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import { createTracer, type Tracer } from '@tracewarden/core';
+import { createTracer, parsePolicy, type Tracer } from '@tracewarden/core';
 import { type ScriptedServer, startScriptedServer } from '@tracewarden/testing';
 import { createAgent } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -265,5 +265,59 @@ describe('concurrent conversations with the same call ids, no tracer', () => {
     };
     await Promise.all([loop(0), loop(1)]);
     expectTwoConversations(made);
+  });
+});
+
+describe('a policy in refuse mode, two conversations with the same call id', () => {
+  it('a call blocked in one conversation is not run when the other reuses its id', async () => {
+    server = await startScriptedServer({
+      turns: (request) => {
+        const messages = (request.body as { messages: { content: string }[] }).messages;
+        return messages.at(-1)?.content.includes('mail')
+          ? { toolCalls: [{ id: 'call_0', name: 'send_email', arguments: { to: 'evil@x.com' } }] }
+          : { toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: { city: 'Paris' } }] };
+      },
+    });
+    const sent: string[] = [];
+    const sendEmail = tool(
+      async ({ to }) => {
+        sent.push(to);
+        return `sent to ${to}`;
+      },
+      { name: 'send_email', description: 'Sends an email.', schema: z.object({ to: z.string() }) },
+    );
+    const getWeather = tool(async ({ city }) => `Sunny in ${city}`, {
+      name: 'get_weather',
+      description: 'Tells the weather.',
+      schema: z.object({ city: z.string() }),
+    });
+    const handler = new TracewardenCallbackHandler({
+      policy: parsePolicy('raise "no mail" if:\n    (call: ToolCall)\n    call is tool:send_email'),
+      onPolicyViolation: 'refuse',
+    });
+    const model = new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'test',
+      configuration: { baseURL: server.url },
+    }).bindTools([sendEmail, getWeather]);
+    // both answers arrive before either conversation runs its tool
+    const mail = await model.invoke([new HumanMessage('mail it')], { callbacks: [handler] });
+    const weather = await model.invoke([new HumanMessage('weather')], { callbacks: [handler] });
+    const [mailCall] = mail.tool_calls ?? [];
+    const [weatherCall] = weather.tool_calls ?? [];
+    if (mailCall === undefined || weatherCall === undefined) throw new Error('no tool calls');
+    const refused = await sendEmail.invoke(mailCall, { callbacks: [handler] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const forecast = await getWeather.invoke(weatherCall, { callbacks: [handler] });
+    expect(sent).toEqual([]);
+    expect(String(refused)).toContain('blocked by policy');
+    expect(forecast.content).toBe('Sunny in Paris');
+    const mailTrace = handler.tracers.find(
+      (tracer) => tracer.findToolCall('call_0')?.payload.name === 'send_email',
+    );
+    const result = mailTrace?.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.output).toContain('not executed');
   });
 });
