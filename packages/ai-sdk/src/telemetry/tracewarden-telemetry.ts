@@ -26,6 +26,7 @@ import type { Telemetry } from 'ai';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
 import { telemetryScope } from '../model/telemetry-scope.js';
+import { checkUnreviewedCall } from '../tools/check-unreviewed-call.js';
 import { modelErrorText } from '../tools/model-error-text.js';
 
 /** A top-level `generateText` / `streamText` call, as the integration sees it. */
@@ -255,6 +256,17 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       },
     ): PromiseLike<T> {
       const toolCall = event.toolCall as { toolName?: unknown; input?: unknown } | undefined;
+      // a call no model call here reviewed (a tool approval resumed in another process)
+      const blocked =
+        options?.policy === undefined
+          ? undefined
+          : checkUnreviewedCall(
+              options.policy,
+              event.messages,
+              { id: event.toolCallId, name: String(toolCall?.toolName), input: toolCall?.input },
+              callOf(event.callId).tracer,
+            );
+      if (blocked !== undefined) return Promise.reject(blocked);
       // the policy's verdict on this call (re-checked if the SDK changed its arguments)
       const refusal = refusalFor(event.toolCallId, String(toolCall?.toolName), toolCall?.input);
       if (refusal !== undefined)

@@ -1,14 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   configurationError,
+  currentTracer,
   type GuardCallContext,
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
   refusalFor,
+  type ToolCallPolicy,
   type Tracer,
 } from '@tracewarden/core';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { checkUnreviewedCall } from './check-unreviewed-call.js';
 import { guardedMarker } from './guarded-marker.js';
 import { modelErrorText } from './model-error-text.js';
 
@@ -19,6 +22,16 @@ import { modelErrorText } from './model-error-text.js';
  */
 export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'name'> & {
   tools?: { [Name in keyof Tools]?: Omit<GuardOptions, 'name'> } | undefined;
+  /**
+   * Checked against every call that no model call of this process reviewed, on the conversation
+   * the AI SDK hands the tool, before the tool runs; a blocked call is refused (the model reads
+   * the refusal as the tool's error) and never runs. Such calls come from a tool approval resumed
+   * in another process (a serverless route, `useChat`): the SDK runs the approved call before any
+   * model call, so the middleware's verdict from the first process is not there. Calls the
+   * middleware reviewed keep its verdict. Give it the middleware's policy.
+   * @default none
+   */
+  policy?: ToolCallPolicy | undefined;
 };
 
 type Execute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
@@ -86,6 +99,17 @@ export function guardTools<Tools extends ToolSet>(
     if (typeof tool !== 'object' || tool === null || Array.isArray(tool))
       throw configurationError('guardTools', `tools.${name}`, 'a tool (tool({ ... }))', tool);
   }
+  const { policy, ...sharedOptions } = options;
+  if (
+    policy !== undefined &&
+    typeof (policy as { checkToolCall?: unknown } | null)?.checkToolCall !== 'function'
+  )
+    throw configurationError(
+      'guardTools',
+      'policy',
+      'a policy (parsePolicy(), or an object with checkToolCall)',
+      policy,
+    );
   const functions: Record<string, (input: unknown, context: GuardCallContext) => unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = (tool as { execute?: Execute }).execute;
@@ -101,7 +125,7 @@ export function guardTools<Tools extends ToolSet>(
       return isAsyncIterable(result) ? lastValue(result) : result;
     };
   }
-  const guarded = guardFunctions(functions, options as never);
+  const guarded = guardFunctions(functions, sharedOptions as never);
   const tracer: Tracer | undefined = options.tracer;
   const result: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
@@ -120,6 +144,16 @@ export function guardTools<Tools extends ToolSet>(
       },
       execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
         // the policy's verdict on this call (re-checked if the SDK changed its arguments)
+        const blocked =
+          policy === undefined
+            ? undefined
+            : checkUnreviewedCall(
+                policy,
+                execution.messages,
+                { id: execution.toolCallId, name, input },
+                tracer ?? currentTracer(),
+              );
+        if (blocked !== undefined) return Promise.reject(blocked);
         const refusal = refusalFor(execution.toolCallId, name, input);
         if (refusal !== undefined)
           return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));

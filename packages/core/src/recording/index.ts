@@ -32,6 +32,7 @@ export { type RecordToolResultInput, recordToolResult } from './record-tool-resu
 export {
   canonicalJson,
   handOverVerdict,
+  hasVerdict,
   maxPendingRefusals,
   type ReviewedCall,
   refusalFor,

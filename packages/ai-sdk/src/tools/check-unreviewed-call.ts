@@ -1,0 +1,86 @@
+import {
+  hasVerdict,
+  type NeutralMessage,
+  PolicyViolationError,
+  recordToolResult,
+  reviewToolCall,
+  type ToolCallPolicy,
+  type Trace,
+  type Tracer,
+  violationSummary,
+  warnRecordingError,
+} from '@tracewarden/core';
+import { promptToNeutral } from '../model/prompt-to-neutral.js';
+
+/**
+ * The conversation the SDK hands a tool, as chat events, without the call itself (its proposal
+ * and any answer to it): the policy judges the call as proposed after what came before.
+ */
+function eventsBefore(messages: unknown, callId: string): Trace {
+  const neutral = promptToNeutral(
+    Array.isArray(messages) ? (messages as { role: string; content: unknown }[]) : [],
+  );
+  const events: NeutralMessage[] = [];
+  for (const message of neutral) {
+    if (message.role === 'tool' && message.tool_call_id === callId) continue;
+    const calls = message.tool_calls;
+    if (calls?.some((call) => call.id === callId)) {
+      const others = calls.filter((call) => call.id !== callId);
+      const { tool_calls: _all, ...rest } = message;
+      events.push(others.length > 0 ? { ...rest, tool_calls: others } : rest);
+    } else events.push(message);
+  }
+  return events as unknown as Trace;
+}
+
+/**
+ * Checks a tool call that no model call of this process reviewed against the policy, before
+ * the tool runs: a tool approval resumed in another process (a serverless route, `useChat`)
+ * runs the approved call before any model call, so the verdict the first process reached is not
+ * here. A call a model call reviewed keeps that verdict (`refusalFor`).
+ * @param policy - the policy
+ * @param messages - the conversation the AI SDK hands the tool (`ModelMessage[]`)
+ * @param call - the call about to run
+ * @param tracer - where the blocked result is recorded, when its TOOL_CALL is there
+ * @returns the error to reject with when the policy blocks the call, else `undefined`
+ * @internal
+ */
+export function checkUnreviewedCall(
+  policy: ToolCallPolicy,
+  messages: unknown,
+  call: { id: string; name: string; input: unknown },
+  tracer: Tracer | undefined,
+): PolicyViolationError | undefined {
+  if (hasVerdict(call.id, call.name)) return undefined;
+  const args =
+    typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input)
+      ? (call.input as Record<string, unknown>)
+      : { input: call.input };
+  const review = reviewToolCall(
+    policy,
+    eventsBefore(messages, call.id),
+    { id: call.id, name: call.name, arguments: args },
+    { onPolicyViolation: 'refuse' },
+  );
+  if (review.allowed) return undefined;
+  const message = review.refusal ?? `Tool call ${call.name} was blocked by policy.`;
+  if (tracer !== undefined && call.id !== '' && tracer.findToolCall(call.id) !== undefined) {
+    try {
+      recordToolResult(tracer, {
+        callId: call.id,
+        output: message,
+        metadata: {
+          status: 'failure',
+          refused: true,
+          policy: 'block',
+          tool_name: call.name,
+          violations: violationSummary(review.violations),
+        },
+      });
+    } catch (error) {
+      // the refusal stands without its record (a full or closed trace); said, not lost
+      warnRecordingError(error);
+    }
+  }
+  return new PolicyViolationError({ violations: review.violations, message });
+}
