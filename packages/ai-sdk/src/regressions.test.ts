@@ -8,7 +8,14 @@ import {
   parsePolicy,
   type Tracer,
 } from '@tracewarden/core';
-import { generateText, isStepCount, streamText, tool, wrapLanguageModel } from 'ai';
+import {
+  generateText,
+  isStepCount,
+  simulateReadableStream,
+  streamText,
+  tool,
+  wrapLanguageModel,
+} from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -437,5 +444,71 @@ describe('guardTools checks what it wraps', () => {
       expect((thrown as ConfigurationError).path).toBe(path);
     }
     expect(Object.keys(guardTools({ weather }))).toEqual(['weather']);
+  });
+});
+
+describe('provider-executed tools (web search at the provider)', () => {
+  const blockSearch = parsePolicy(
+    'raise "no search" if:\n    (call: ToolCall)\n    call is tool:web_search',
+  );
+  const webSearch = { type: 'provider', id: 'openai.web_search', args: {} } as never;
+
+  it('a policy that names one leaves the response as the provider sent it, generated or streamed', async () => {
+    const usage = {
+      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 5, text: 5, reasoning: undefined },
+    };
+    const call = {
+      type: 'tool-call' as const,
+      toolCallId: 'ws1',
+      toolName: 'web_search',
+      input: '{"query":"x"}',
+      providerExecuted: true,
+    };
+    const result = {
+      type: 'tool-result' as const,
+      toolCallId: 'ws1',
+      toolName: 'web_search',
+      result: { hits: 3 },
+    };
+    const parts: LanguageModelV4StreamPart[] = [
+      { type: 'stream-start', warnings: [] },
+      call,
+      result,
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'Found 3.' },
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    ];
+    for (const stream of [false, true]) {
+      const tracer = createTracer();
+      const model = wrapLanguageModel({
+        model: new MockLanguageModelV4({
+          doGenerate: {
+            content: [call, result, { type: 'text', text: 'Found 3.' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          },
+          doStream: { stream: simulateReadableStream({ chunks: parts }) },
+        }),
+        middleware: tracewardenMiddleware({
+          tracer,
+          policy: blockSearch,
+          onPolicyViolation: 'refuse',
+        }),
+      });
+      const options = {
+        model,
+        prompt: 'search',
+        tools: { web_search: webSearch },
+        stopWhen: isStepCount(3),
+      };
+      const text = stream ? await streamText(options).text : (await generateText(options)).text;
+      expect(text).toBe('Found 3.');
+      const answer = assistants(tracer).at(-1);
+      expect(answer?.payload.content).toBe('Found 3.');
+      expect(answer?.metadata.finish_reason).toBe('stop');
+    }
   });
 });

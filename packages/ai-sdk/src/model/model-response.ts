@@ -77,6 +77,9 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
         reasoning = (reasoning ?? '') + part.text;
         break;
       case 'tool-call':
+        // a provider-executed call (web search) already ran at the provider: nothing the
+        // client runs, so nothing to review or hold (the stream path skips it alike)
+        if (part.providerExecuted === true) break;
         toolCalls.push({
           id: part.toolCallId,
           name: part.toolName,
