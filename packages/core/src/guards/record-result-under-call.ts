@@ -60,7 +60,8 @@ export function scopedResultMetadata(
  * TOOL_CALL with the entry's call id, the TOOL_RESULT (the same payload and metadata
  * `recordEntry` would write) goes under it and no second TOOL_CALL is made. With `scope` (the
  * tool ran in a {@link ToolCallScope}), the record of a guarded function the tool called is
- * added (see {@link scopedResultMetadata}).
+ * added (see {@link scopedResultMetadata}). `extra` goes on the TOOL_RESULT as its `extra` (a
+ * LangChain tool's artifact, kept beside the content the model reads).
  * @returns false when the trace has no such TOOL_CALL; true when it has (its result recorded now,
  *   or already recorded by an inner guard or an adapter, which is kept)
  * @example
@@ -75,6 +76,7 @@ export function recordResultUnderCall(
   tracer: Tracer,
   entry: TraceEntry,
   scope?: ToolCallScope,
+  extra?: Record<string, unknown>,
 ): boolean {
   const callId = entry.call.call_id;
   // an absent id (`""`, as Gemini-backed agents send, decision 030) links by the order rule
@@ -89,6 +91,7 @@ export function recordResultUnderCall(
     callId,
     output: result.payload.output,
     metadata: scope === undefined ? metadata : scopedResultMetadata(scope, metadata),
+    ...(extra === undefined ? {} : { extra }),
   });
   // an absent id with no call waiting for a result: not this trace's call
   return recorded || callId !== '';

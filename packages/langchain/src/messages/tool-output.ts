@@ -19,7 +19,8 @@ export function toolCallIdOf(output: unknown): string | undefined {
 }
 
 /** A value as a JSON-safe output (strings and JSON values as they are). */
-function jsonSafe(value: unknown): unknown {
+/** @internal */
+export function jsonSafe(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;

@@ -104,6 +104,35 @@ describe('guardTool', () => {
     });
   });
 
+  it('records a content-and-artifact tool as the model reads it: content as output, artifact in extra', async () => {
+    const search = tool(async ({ q }) => [`found ${q}`, { hits: [q] }], {
+      name: 'search',
+      description: 'Searches.',
+      schema: z.object({ q: z.string() }),
+      responseFormat: 'content_and_artifact',
+    });
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const [guardedSearch] = guardTools([search], { retry: { maxRetries: 1, initialDelay: 0 } });
+    const model = fakeModel().respond(
+      aiMessage({
+        content: '',
+        tool_calls: [{ name: 'search', args: { q: 'b' }, id: 'call_s', type: 'tool_call' }],
+      }),
+    );
+    const answer = await model.invoke([new HumanMessage('Search')], { callbacks: [handler] });
+    const message = (await guardedSearch.invoke(answer.tool_calls![0]!, {
+      callbacks: [handler],
+    })) as ToolMessage;
+    expect(message.content).toBe('found b');
+    expect(message.artifact).toEqual({ hits: ['b'] });
+    const results = expectSoundTrace(tracer).filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.payload.output).toBe('found b');
+    expect(results[0]?.extra).toEqual({ artifact: { hits: ['b'] } });
+    expect(results[0]?.metadata).toMatchObject({ status: 'success', tool_name: 'search' });
+  });
+
   it('records a run of a call without an id ("") under the waiting call, with the guard decisions', async () => {
     const tracer = createTracer();
     const message = tracer.logMessage({ role: 'assistant', content: null });

@@ -16,7 +16,8 @@ import {
   type Tracer,
   TracewardenError,
 } from '@tracewarden/core';
-import { errorOutputOf, toolNodeErrorText } from '../messages/tool-output.js';
+import { toolContentOf } from '../messages/messages-to-neutral.js';
+import { errorOutputOf, jsonSafe, toolNodeErrorText } from '../messages/tool-output.js';
 import {
   blockingError,
   recordBlockedResult,
@@ -329,6 +330,60 @@ function guardToolList(
       // a content-and-artifact tool must return a pair; a ToolMessage passes through as is
       return contentAndArtifact ? [message, undefined] : message;
     };
+    /**
+     * A content-and-artifact tool's run for a model's call: the guard's record with the content
+     * the model reads as its output and the artifact in `extra` (as the handler records the
+     * ToolMessage), not the `[content, artifact]` pair the tool returns.
+     */
+    const runWithArtifact = async (
+      tracer: Tracer,
+      callId: string,
+      input: unknown,
+      runManager: CallbackManagerForToolRun | undefined,
+      config: ToolRunnableConfig | undefined,
+    ): Promise<unknown> => {
+      let entry: TraceEntry | undefined;
+      const record = (value?: unknown) => {
+        if (entry === undefined) return;
+        try {
+          if (!Array.isArray(value)) {
+            recordResultUnderCall(tracer, entry);
+            return;
+          }
+          const [content, artifact] = value as [unknown, unknown];
+          recordResultUnderCall(
+            tracer,
+            {
+              call: entry.call,
+              result: { ...entry.result, return_value: jsonSafe(toolContentOf(content)) },
+            },
+            undefined,
+            artifact === undefined ? undefined : { artifact: jsonSafe(artifact) },
+          );
+        } catch (error) {
+          reportResultRecording(error);
+        }
+      };
+      try {
+        const value = await guardedBody.invoke(
+          {
+            callId,
+            tracer: null,
+            onEntry: (held: TraceEntry) => (entry = held),
+            errorOutput: shownToModel(callId, config),
+            ...(config?.signal === undefined ? {} : { signal: config.signal }),
+          },
+          input as never,
+          runManager as never,
+          config as never,
+        );
+        record(value);
+        return value;
+      } catch (error) {
+        record();
+        return refuse(error, callId);
+      }
+    };
     Object.defineProperty(wrapper, '_call', {
       configurable: true,
       writable: true,
@@ -397,6 +452,13 @@ function guardToolList(
           if (checked.error !== undefined) return refuse(checked.error, toolCallId);
           callId = checked.callId;
         }
+        if (
+          contentAndArtifact &&
+          toolCallId !== undefined &&
+          tracer !== undefined &&
+          tracer.findToolCall(toolCallId) !== undefined
+        )
+          return runWithArtifact(tracer, toolCallId, input, runManager, config);
         try {
           const value = await guardedBody.invoke(
             {
