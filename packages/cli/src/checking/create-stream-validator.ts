@@ -3,6 +3,7 @@ import {
   type BlockLimits,
   type BlockValidator,
   createBlockValidator,
+  createSequentialIds,
   entryToBlocks,
   eventsToBlocks,
   isKnownChatRole,
@@ -116,6 +117,7 @@ function withField(address: string, error: TraceError): string {
     'block_type',
     'sub_type',
     'created_at',
+    'updated_at',
     'metadata',
     'extra',
     'raw',
@@ -282,14 +284,22 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
         });
       }
     }
-    // Each event's block, then its tool calls' blocks: map block ids back to event addresses.
-    const blocks = eventsToBlocks(trace, { traceId: `tr_${item.label}`, startTime: 0 });
+    // Each event's block, its reasoning's THINK blocks, then its tool calls' blocks: map block
+    // ids back to event addresses. Sequential ids, so that a message naming one is repeatable.
+    const blocks = eventsToBlocks(trace, {
+      traceId: `tr_${item.label}`,
+      ids: createSequentialIds(),
+      startTime: 0,
+    });
     const addressOf = new Map<string, { event: number; address: string }>();
     let event = -1;
     let call = 0;
     for (const block of blocks) {
       if (block.sub_type === 'TOOL_CALL') {
         addressOf.set(block.id, { event, address: `${event}.tool_calls.${call++}` });
+      } else if (block.sub_type === 'THINK') {
+        // from the event's `reasoning_content`: not an event of its own
+        addressOf.set(block.id, { event, address: `${event}.reasoning_content` });
       } else {
         event++;
         call = 0;
@@ -311,7 +321,8 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
         line: at === undefined ? item.line : (item.lineOfEvent(at.event) ?? item.line),
         address: `${item.label}${at === undefined ? '' : `/${at.address}`}`,
       });
-      report({ ...problem, details });
+      // the blocks are internal to the check: the address names the event, not a block
+      report({ ...problem, message: problem.message.replace(/^block [^:]*: /, ''), details });
     }
   }
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createStreamValidator, type StreamValidator } from '../checking/index.js';
 import { CliError, exitCodes } from '../errors/index.js';
-import type { InputFormat, TraceItem } from '../formats/index.js';
+import type { BlockItem, InputFormat, TraceItem } from '../formats/index.js';
 import { createFileOutput, formatProblem, writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
 import type { CommandContext } from '../program/command-context.js';
@@ -19,6 +19,7 @@ import {
   parentsFirst,
   splitTracesNote,
   type UnknownSubType,
+  untimedAsGiven,
 } from '../traces/index.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 import {
@@ -64,6 +65,8 @@ async function openOutput(
 function traceChecks(context: CommandContext) {
   const limits = limitsFrom(context.env);
   const validators = new Map<string, StreamValidator>();
+  const blockValidators = new Map<string, StreamValidator>();
+  let blockProblems = 0;
   return {
     isValidTrace(item: TraceItem, file: string): boolean {
       let validator = validators.get(file);
@@ -78,6 +81,33 @@ function traceChecks(context: CommandContext) {
       const before = validator.counts.problems;
       validator.add(item);
       return validator.counts.problems === before;
+    },
+    /**
+     * Blocks are converted as given (filled to the stored shape, never repaired), but checked as
+     * `validate` checks them, a JSON document's all at once at the end (in any order), so that
+     * what is wrong with them is reported and the command exits 1.
+     */
+    checkBlock(item: BlockItem, file: string): void {
+      let validator = blockValidators.get(file);
+      if (validator === undefined) {
+        validator = createStreamValidator({
+          file,
+          limits,
+          batchBlocks: item.path !== '',
+          onProblem: (problem) => {
+            blockProblems++;
+            context.err(`${formatProblem(problem, context.errorPalette)}\n`);
+          },
+        });
+        blockValidators.set(file, validator);
+      }
+      validator.add(item);
+    },
+    /** Ends the block checks: the number of problems found in the blocks. */
+    finishBlocks(): number {
+      for (const validator of blockValidators.values()) validator.finish();
+      blockValidators.clear();
+      return blockProblems;
     },
     onEmptyTrace(
       file: string,
@@ -177,6 +207,7 @@ export async function convertFile(
       const traceOptions = {
         ...options,
         isValidTrace: checks.isValidTrace,
+        onBlockItem: checks.checkBlock,
         onLoneSurrogates: checks.onLoneSurrogates,
         onEmptyTrace: checks.onEmptyTrace,
         onRenamedTrace: checks.onRenamedTrace,
@@ -197,13 +228,15 @@ export async function convertFile(
       context.err(
         `${context.errorPalette.yellow('note')}: ${splitTracesNote(result.splitTraces, options.maxOpenTraces, 'converted')}\n`,
       );
+    const blockProblems = checks.finishBlocks();
     if (result.interrupted) return exitCodes.interrupted;
-    return result.skipped > 0 ? exitCodes.problems : exitCodes.ok;
+    return result.skipped > 0 || blockProblems > 0 ? exitCodes.problems : exitCodes.ok;
   }
 
   let skipped = 0;
   const converter = createBlockConverter({
     isValidTrace: (item) => checks.isValidTrace(item, file),
+    onBlockItem: (item) => checks.checkBlock(item, file),
     onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
     onEmptyTrace: (found) => checks.onEmptyTrace(file, found),
     onRenamedTrace: (found) => checks.onRenamedTrace(file, found),
@@ -229,7 +262,8 @@ export async function convertFile(
       const blocks = parentsFirst(converter.convert(item));
       if (blocks.length === 0) return;
       let text = '';
-      for (const block of blocks) {
+      // a block given no created_at is written without one, as validate accepts it
+      for (const block of blocks.map(untimedAsGiven)) {
         if (asArray) {
           text += `${first ? '\n' : ',\n'}  ${JSON.stringify(block)}`;
           first = false;
@@ -244,9 +278,10 @@ export async function convertFile(
     if (asArray) await writeText(output, first ? ']\n' : '\n]\n');
     await close();
   }
+  const blockProblems = checks.finishBlocks();
   warnUnknownSubTypes();
   if (interrupted) return exitCodes.interrupted;
-  return skipped > 0 ? exitCodes.problems : exitCodes.ok;
+  return skipped > 0 || blockProblems > 0 ? exitCodes.problems : exitCodes.ok;
 }
 
 /**

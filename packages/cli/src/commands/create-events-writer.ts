@@ -2,7 +2,7 @@ import { blocksToEvents } from '@tracewarden/core';
 import { isObject } from '../formats/is-object.js';
 import { writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
-import { type GroupedTrace, liftTraceFields } from '../traces/index.js';
+import { type GroupedTrace, liftTraceFields, namesTrace } from '../traces/index.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -23,19 +23,21 @@ export interface EventsWriter {
   finish(): Promise<void>;
 }
 
+/**
+ * The trace object's fields, with its id as `metadata.trace_id` unless its own fields already
+ * give it (as `traceLabel` reads them), or its metadata holds another `trace_id` (never
+ * overwritten: a renamed duplicate keeps the id it had, decision 003).
+ */
+function namedFields(trace: ConvertedTrace): JsonObject {
+  const metadata = isObject(trace.fields?.metadata) ? trace.fields.metadata : {};
+  if (namesTrace(trace.fields, trace.traceId) || metadata.trace_id !== undefined)
+    return { ...trace.fields };
+  return { ...trace.fields, metadata: { ...metadata, trace_id: trace.traceId } };
+}
+
 /** A trace as one compact JSON value: its events, its own fields, and its id in its metadata. */
 function traceText(trace: ConvertedTrace): string {
-  const metadata = isObject(trace.fields?.metadata) ? trace.fields.metadata : {};
-  // a trace whose own fields give its id (as `traceLabel` reads them) is already named
-  const named = [metadata.id, metadata.trace_id, trace.fields?.id, trace.fields?.trace_id].includes(
-    trace.traceId,
-  );
-  const record = {
-    messages: trace.messages,
-    ...trace.fields,
-    metadata: named ? metadata : { ...metadata, trace_id: trace.traceId },
-  };
-  return JSON.stringify(record);
+  return JSON.stringify({ messages: trace.messages, ...namedFields(trace) });
 }
 
 /**
@@ -131,10 +133,11 @@ export function createEventsWriter(output: CliOutput, layout: EventsLayout = 'au
         if (layout === 'lines' || trace.dataset !== undefined) {
           await writeLine(trace);
         } else {
+          // a trace with metadata gets its id back there (a `metadata.trace_id` that named it
+          // is kept as the trace id); one without stays a plain event list, or its own fields
+          const fields = isObject(trace.fields?.metadata) ? namedFields(trace) : trace.fields;
           const value =
-            trace.fields === undefined
-              ? trace.messages
-              : { messages: trace.messages, ...trace.fields };
+            fields === undefined ? trace.messages : { messages: trace.messages, ...fields };
           await writeText(output, `${JSON.stringify(value, null, 2)}\n`);
           return;
         }

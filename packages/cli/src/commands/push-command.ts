@@ -11,7 +11,12 @@ import {
   maxOpenTracesOption,
   parsePositiveInteger,
 } from '../program/shared-options.js';
-import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
+import {
+  forEachTrace,
+  type GroupedTrace,
+  splitTracesNote,
+  untimedAsGiven,
+} from '../traces/index.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 
 /** Options of {@link pushFiles} (the `push` command's flags). */
@@ -205,17 +210,6 @@ function whyNotStored(error: SinkError, timeoutMs: number): string {
       ? ''
       : `; last attempt: ${typeof cause === 'string' ? cause : cause instanceof Error ? describeFailure(cause) : String(cause)}`;
   return `the collector did not accept it within --timeout (${timeoutMs / 1000} s)${reason}`;
-}
-
-/**
- * A block whose file gave no `created_at` is sent without one (and without an empty
- * `updated_at`), so the collector times it on arrival instead of refusing the empty timestamp
- * that reading the file filled in.
- */
-function untimedAsGiven(block: Block): Block {
-  if (block.created_at !== '') return block;
-  const { created_at: _created, updated_at: updated, ...rest } = block;
-  return (updated === '' ? rest : { ...rest, updated_at: updated }) as Block;
 }
 
 /** The line a block was read from, by its id (the trace's first line when not found). */

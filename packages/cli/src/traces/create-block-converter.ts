@@ -8,7 +8,7 @@ import {
   parseTrace,
   TraceEntrySchema,
 } from '@tracewarden/core';
-import type { InputItem, TraceItem } from '../formats/index.js';
+import type { BlockItem, InputItem, TraceItem } from '../formats/index.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { blockAddress } from './block-address.js';
@@ -80,6 +80,11 @@ export interface BlockConverterOptions {
    * (`convert` refuses what `validate` would reject, having reported why). @default every one
    */
   isValidTrace?: ((item: TraceItem) => boolean) | undefined;
+  /**
+   * Each block item as read, before it is filled to the stored shape (`convert` checks it as
+   * `validate` does, to report what is wrong with it and exit 1).
+   */
+  onBlockItem?: ((item: BlockItem) => void) | undefined;
 }
 
 /** 26 hex digits of the SHA-256 of a value's JSON. */
@@ -173,6 +178,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           dataset = datasetFieldsOf(item.value);
           return [];
         case 'block': {
+          options.onBlockItem?.(item);
           const block = normalizeBlock(item.value);
           const subType = block === undefined ? unknownSubTypeOf(item.value) : undefined;
           if (subType !== undefined && options.onUnknownSubType !== undefined) {

@@ -1,5 +1,5 @@
 import type { Block } from '@tracewarden/core';
-import type { InputFormat, TraceItem } from '../formats/index.js';
+import type { BlockItem, InputFormat, TraceItem } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
@@ -70,6 +70,8 @@ export interface ForEachTraceOptions {
     | undefined;
   /** Whether a chat-event trace may be converted (see `createBlockConverter`). @default every one */
   isValidTrace?: ((item: TraceItem, file: string) => boolean) | undefined;
+  /** Each block item as read (see `createBlockConverter`). */
+  onBlockItem?: ((item: BlockItem, file: string) => void) | undefined;
   /** Chat-event traces as read, instead of as blocks (for commands that use them directly). */
   onTraceItem?: ((item: TraceItem, file: string) => void | Promise<void>) | undefined;
 }
@@ -161,6 +163,9 @@ export async function forEachTrace(
     ...(options.isValidTrace === undefined
       ? {}
       : { isValidTrace: (item: TraceItem) => options.isValidTrace?.(item, currentFile) ?? true }),
+    ...(options.onBlockItem === undefined
+      ? {}
+      : { onBlockItem: (item: BlockItem) => options.onBlockItem?.(item, currentFile) }),
     ...(options.onUnknownSubType === undefined
       ? {}
       : {

@@ -19,4 +19,6 @@ export {
   chatTraceKey,
   type LiftedTraceFields,
   liftTraceFields,
+  namesTrace,
 } from './trace-fields.js';
+export { untimedAsGiven } from './untimed-as-given.js';

@@ -7,7 +7,8 @@ const subTypes = new Set<string>(knownSubTypes);
 /**
  * Fills a block read from a file to the full stored shape (default `metadata`, `extra`, `raw`,
  * `parent_block_id`, `updated_at`; `block_type` from `sub_type`) without judging it, so that
- * `view` and `convert` can show and convert blocks that `validate` would reject.
+ * `view` and `convert` can show and convert blocks that `validate` would reject. A block given
+ * no `created_at` gets `''` (sorted first); `untimedAsGiven` takes it off again for writing.
  *
  * @param value - a block as read
  * @returns the block, or undefined when it lacks an `id`, `trace_id` or known `sub_type`

@@ -18,10 +18,27 @@ export const chatDatasetKey = 'chat_dataset';
 type JsonObject = Record<string, unknown>;
 
 /**
+ * Whether a trace object's own fields give it this id, as `traceLabel` reads them
+ * (`metadata.id`, `metadata.trace_id`, `id`, `trace_id`; a number as its text).
+ * @param fields - the trace's fields besides its events
+ * @param traceId - the trace id
+ * @returns true when one of them is that id
+ */
+export function namesTrace(fields: JsonObject | undefined, traceId: string): boolean {
+  if (fields === undefined) return false;
+  const metadata = isObject(fields.metadata) ? fields.metadata : {};
+  return [metadata.id, metadata.trace_id, fields.id, fields.trace_id].some(
+    (value) =>
+      (typeof value === 'string' || typeof value === 'number') && String(value) === traceId,
+  );
+}
+
+/**
  * What a chat-event trace as read holds besides its events: every field of a trace object but
  * `messages` / `events` (an event list's Explorer `{ metadata }` element is its `metadata` by
- * then). A `metadata.trace_id` naming the blocks' trace is left out: `trace_id` keeps it, and
- * `convert --to events` writes it back.
+ * then). A `metadata.trace_id` naming the blocks' trace, when no other field names it, is left
+ * out: `trace_id` keeps it, and `convert --to events` writes it back (as it names any trace
+ * that nothing else names). Named by another field too, it is kept, since it would not be.
  * @param value - a trace as read
  * @param traceId - the trace id its blocks get
  * @returns the fields, or undefined when there are none
@@ -32,8 +49,10 @@ export function traceFieldsOf(value: unknown, traceId: string): JsonObject | und
   const metadata = fields.metadata;
   if (isObject(metadata) && metadata.trace_id === traceId) {
     const { trace_id: _traceId, ...rest } = metadata;
-    if (Object.keys(rest).length > 0) fields.metadata = rest;
-    else delete fields.metadata;
+    const without: JsonObject = { ...fields, metadata: rest };
+    if (Object.keys(rest).length === 0) delete without.metadata;
+    if (!namesTrace(without, traceId))
+      return Object.keys(without).length === 0 ? undefined : without;
   }
   return Object.keys(fields).length === 0 ? undefined : fields;
 }
