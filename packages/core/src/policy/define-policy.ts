@@ -62,6 +62,7 @@ export function definePolicy(
         slot,
         toolName: typeof matcher.tool === 'string' ? matcher.tool : undefined,
         filters: [(ctx) => matcher.matches(eventOf(ctx, slot))],
+        wholeTraceFilters: [],
       };
     });
     const flows: FlowConstraint[] = definition.flows.map((f) => ({

@@ -121,3 +121,147 @@ describe('incremental checking', () => {
     expect(monitor.append([]).errors).toEqual([]);
   });
 });
+
+/**
+ * Rules whose quantifier blocks read an outer variable: the block's value for an event changes as
+ * the trace grows, so incremental checks must not keep it from when the event arrived (they kept
+ * it as the variable's cached filter: a monitor, checkPending and checkToolCall missed `count`
+ * violations and reported `not exists` ones that check() no longer had).
+ */
+const wholeTracePolicy = parsePolicy(`
+  raise "three sends after a user message" if:
+      (u: Message)
+      u.role == "user"
+      count(min=3):
+          (c: ToolCall)
+          c is tool:send
+          u -> c
+  raise "a send, and no fetch since the user message" if:
+      (u: Message)
+      u.role == "user"
+      (c: ToolCall)
+      c is tool:send
+      not exists:
+          (k: ToolCall)
+          k is tool:fetch
+          u -> k
+  raise "send without a fetch before it" if:
+      (call: ToolCall)
+      call is tool:send
+      not exists:
+          (f: ToolCall)
+          f is tool:fetch
+          f -> call
+  raise "a tool the user named was called after" if:
+      (u: Message)
+      u.role == "user"
+      (w: str) in u.content.split(" ")
+      exists:
+          (c: ToolCall)
+          c.function.name == w
+          u -> c
+`);
+
+const wholeTraceEvents = fc.oneof(
+  fc.constantFrom('hi', 'send', 'fetch send').map((content) => ({ role: 'user', content })),
+  eventArbitrary,
+);
+
+/** The trace as a proposed call extends it: added to a last assistant message, else a new one. */
+function withProposedCall(trace: Record<string, unknown>[], name: string) {
+  const call = { type: 'function', function: { name, arguments: { x: 0 } } };
+  const last = trace.at(-1);
+  if (last?.role === 'assistant') {
+    const calls = (last.tool_calls as unknown[] | undefined) ?? [];
+    return {
+      extended: [...trace.slice(0, -1), { ...last, tool_calls: [...calls, call] }],
+      address: `${trace.length - 1}.tool_calls.${calls.length}`,
+    };
+  }
+  return {
+    extended: [...trace, { role: 'assistant', content: null, tool_calls: [call] }],
+    address: `${trace.length}.tool_calls.0`,
+  };
+}
+
+const keysOf = (errors: readonly { key: string }[]) => new Set(errors.map((e) => e.key));
+
+describe('incremental checking agrees with check() on every prefix', () => {
+  for (const [name, checked] of [
+    ['flow rules and a count', policy],
+    ['quantifier blocks that read outer variables', wholeTracePolicy],
+  ] as const) {
+    it(`${name}: each append reports the keys check() has on the prefix, not reported before`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(wholeTraceEvents, { maxLength: 12 }),
+          fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 12 }),
+          (trace, sizes) => {
+            const monitor = checked.monitor();
+            const reported = new Set<string>();
+            let at = 0;
+            for (const size of [...sizes, trace.length]) {
+              if (at >= trace.length) break;
+              at = Math.min(trace.length, at + size);
+              const fresh = keysOf(monitor.sync(trace.slice(0, at)).errors);
+              const expected = keysOf(checked.check(trace.slice(0, at)).errors);
+              for (const key of reported) expected.delete(key);
+              expect(fresh).toEqual(expected);
+              for (const key of fresh) reported.add(key);
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it(`${name}: checkPending reports the keys check() has on past + pending and not on past`, () => {
+      fc.assert(
+        fc.property(fc.array(wholeTraceEvents, { maxLength: 12 }), fc.nat(), (trace, cut) => {
+          const split = cut % (trace.length + 1);
+          const past = trace.slice(0, split);
+          const fresh = keysOf(checked.checkPending(past, trace.slice(split)).errors);
+          const expected = keysOf(checked.check(trace).errors);
+          for (const key of keysOf(checked.check(past).errors)) expected.delete(key);
+          expect(fresh).toEqual(expected);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it(`${name}: checkToolCall (and a monitor's) blocks exactly when check() finds the call's violations`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(wholeTraceEvents, { maxLength: 12 }),
+          fc.constantFrom('send', 'fetch', 'other'),
+          (trace, tool) => {
+            const { extended, address } = withProposedCall(trace, tool);
+            const before = keysOf(checked.check(trace).errors);
+            // the call's own violations (its key may equal one of the baseline's: a call shares
+            // its message's index), and whole-trace keys the call newly causes
+            const expected = new Set(
+              checked
+                .check(extended)
+                .errors.filter(
+                  (e) =>
+                    Object.values(e.bindings).some((b) => b.address === address) ||
+                    !before.has(e.key),
+                )
+                .map((e) => e.key),
+            );
+            const proposed = { name: tool, arguments: { x: 0 } };
+            const verdict = checked.checkToolCall(trace, proposed);
+            expect(keysOf(verdict.violations)).toEqual(expected);
+            expect(verdict.allowed).toBe(expected.size === 0);
+            const monitor = checked.monitor();
+            monitor.append(trace);
+            const fromMonitor = monitor.checkToolCall(proposed);
+            expect(keysOf(fromMonitor.violations)).toEqual(expected);
+            expect(fromMonitor.allowed).toBe(expected.size === 0);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+  }
+});

@@ -3,6 +3,7 @@ import { blocksToEvents } from '../convert/blocks-to-events.js';
 import { entryToBlocks } from '../convert/entry-to-blocks.js';
 import { eventsToBlocks } from '../convert/events-to-blocks.js';
 import type { Block } from '../model/index.js';
+import { createTracer } from '../tracing/create-tracer.js';
 import { parsePolicy } from './parse-policy.js';
 import { PolicyError } from './policy-error.js';
 import { PolicyViolationError } from './policy-violation-error.js';
@@ -151,6 +152,14 @@ describe('events and order', () => {
       ]);
     }
     expect(() => policy.check([{ content: 'no role' }])).toThrow(/expected a message object/);
+  });
+
+  it('says how to check a tracer’s blocks when given blocks instead of chat events', () => {
+    const policy = parsePolicy('raise "m" if:\n  (m: Message)\n');
+    const tracer = createTracer();
+    tracer.logMessage({ role: 'user', content: 'hi' });
+    expect(() => policy.check(tracer.blocks())).toThrow(/blocksToEvents\(tracer\.blocks\(\)\)/);
+    expect(policy.check(blocksToEvents(tracer.blocks())).errors).toHaveLength(1);
   });
 });
 
@@ -584,6 +593,120 @@ describe('actions, keys and results', () => {
     ];
     expect(policy.checkToolCall(trace, { name: 'fetch_url', arguments: {} }).allowed).toBe(false);
     expect(policy.checkToolCall(trace, { name: 'other', arguments: {} }).allowed).toBe(true);
+  });
+
+  it('a count block that reads an outer variable is re-counted for each new call', () => {
+    // the block's value for `u` was kept from when `u` arrived (no calls then): every
+    // incremental API let the third allocation through while check() reported it
+    const policy = parsePolicy(`
+      raise "too many VMs after the user asked" if:
+          (u: Message)
+          u.role == "user"
+          count(min=3):
+              (c: ToolCall)
+              c is tool:allocate_vm
+              u -> c
+    `);
+    const vm = (i: number) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call(`c${i}`, 'allocate_vm', { i })],
+    });
+    const trace = [
+      { role: 'user', content: 'make vms' },
+      vm(1),
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      vm(2),
+      { role: 'tool', tool_call_id: 'c2', content: 'ok' },
+    ];
+    expect(policy.check([...trace, vm(3)]).errors.map((e) => e.key)).toEqual(['0:[0]']);
+    const verdict = policy.checkToolCall(trace, { name: 'allocate_vm', arguments: { i: 3 } });
+    expect([verdict.allowed, verdict.violations.map((v) => v.key)]).toEqual([false, ['0:[0]']]);
+    expect(policy.checkPending(trace, [vm(3)]).errors.map((e) => e.key)).toEqual(['0:[0]']);
+    const monitor = policy.monitor();
+    expect(monitor.append(trace).errors).toEqual([]);
+    expect(monitor.append([vm(3)]).errors.map((e) => e.key)).toEqual(['0:[0]']);
+  });
+
+  it('a monitor fed one entry at a time reports no not-exists violation that check() lacks', () => {
+    const policy = parsePolicy(`
+      raise "allocate_vm without a confirm after the user's request" if:
+          (u: Message)
+          u.role == "user"
+          (c: ToolCall)
+          c is tool:allocate_vm
+          not exists:
+              (k: ToolCall)
+              k is tool:confirm
+              u -> k
+    `);
+    const one = (id: string, name: string) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call(id, name)],
+    });
+    const trace = [
+      { role: 'user', content: 'make a vm' },
+      one('k1', 'confirm'),
+      { role: 'tool', tool_call_id: 'k1', content: 'yes' },
+      one('v1', 'allocate_vm'),
+    ];
+    expect(policy.check(trace).errors).toEqual([]);
+    const monitor = policy.monitor();
+    for (const entry of trace) expect(monitor.append([entry]).errors).toEqual([]);
+    expect(monitor.violations).toEqual([]);
+  });
+
+  it("a member's quantifier block is re-tested as the trace grows", () => {
+    // the members read only `u`: their existence check is a filter of `u`, kept per event unless
+    // it holds a quantifier block
+    const policy = parsePolicy(`
+      raise "a tool the user named was called" if:
+          (u: Message)
+          u.role == "user"
+          (w: str) in u.content.split(" ")
+          exists:
+              (c: ToolCall)
+              c.function.name == w
+              u -> c
+    `);
+    const user = { role: 'user', content: 'please fetch' };
+    const fetch = { role: 'assistant', content: null, tool_calls: [call('f', 'fetch')] };
+    expect(policy.check([user, fetch]).errors.map((e) => e.key)).toEqual(['0:[0,-1]']);
+    const monitor = policy.monitor();
+    expect(monitor.append([user]).errors).toEqual([]);
+    expect(monitor.append([fetch]).errors.map((e) => e.key)).toEqual(['0:[0,-1]']);
+    expect(policy.checkToolCall([user], { name: 'fetch', arguments: {} }).allowed).toBe(false);
+  });
+
+  it("checkToolCall reports a quantifier rule's violation by a call added to a message that already violates it", () => {
+    // docs recipe "a tool only after another": the proposed call shares its message's index,
+    // so its key equalled the first call's, and the baseline hid it
+    const policy = parsePolicy(`
+      raise "send_email without confirm_send before it" if:
+          (call: ToolCall)
+          call is tool:send_email
+          not exists:
+              (confirm: ToolCall)
+              confirm is tool:confirm_send
+              confirm -> call
+    `);
+    const trace = [
+      { role: 'user', content: 'mail them' },
+      { role: 'assistant', content: null, tool_calls: [call('c1', 'send_email', { to: 'a' })] },
+    ];
+    const proposed = { name: 'send_email', arguments: { to: 'b' } };
+    const verdict = policy.checkToolCall(trace, proposed);
+    expect(verdict.allowed).toBe(false);
+    expect(verdict.violations.map((v) => [v.key, v.bindings.call?.address])).toEqual([
+      ['0:[1]', '1.tool_calls.1'],
+    ]);
+    const monitor = policy.monitor();
+    monitor.append(trace);
+    expect(monitor.checkToolCall(proposed).allowed).toBe(false);
+    // the first call's own violation is not the proposal's
+    const confirmed = policy.checkToolCall(trace, { name: 'confirm_send', arguments: {} });
+    expect(confirmed).toEqual({ allowed: true, violations: [], truncated: false });
   });
 
   it('check does not mutate the trace', () => {

@@ -61,7 +61,12 @@ export function compileQuantifier(
       return members.length === 0 || allMembersHold(members, ctx, resetSlots);
     };
     const domainPlan: EnumerationPlan = {
-      variables: plan.variables.map((v) => ({ ...v, toolName: undefined, filters: [] })),
+      variables: plan.variables.map((v) => ({
+        ...v,
+        toolName: undefined,
+        filters: [],
+        wholeTraceFilters: [],
+      })),
       members: [],
       flows: [],
       joins: [],

@@ -54,6 +54,7 @@ export function planBlock(
     slot: v.slot,
     toolName: undefined,
     filters: [],
+    wholeTraceFilters: [],
   }));
   const members: MemberStep[] = block.members.map((m) => ({
     name: m.name,
@@ -75,6 +76,8 @@ export function planBlock(
   const tests: CompiledExpr[] = [];
   /** Event variables of this block that the members' collections and conditions read. */
   const memberEventDeps = new Set<VariableSymbol>();
+  /** Whether a member's collection or condition reads the whole trace (a quantifier block). */
+  let membersWholeTrace = false;
   let wholeTrace = false;
   for (const statement of body) {
     let compiled: CompiledExpr;
@@ -94,6 +97,7 @@ export function planBlock(
         }
       }
       wholeTrace ||= collection.compiled.wholeTrace;
+      membersWholeTrace ||= collection.compiled.wholeTrace;
       (members[symbol.index] as MemberStep).collection = collection.fn;
       continue;
     }
@@ -128,6 +132,7 @@ export function planBlock(
     if (lastMember >= 0) {
       // tested as soon as its last member is bound, for each element
       (members[lastMember] as MemberStep).tests.push(test);
+      membersWholeTrace ||= compiled.wholeTrace;
       for (const dep of own) memberEventDeps.add(dep);
       continue;
     }
@@ -141,6 +146,12 @@ export function planBlock(
     if (own.length === 0) plan.constants.push(test);
     else if (own.length === 1) {
       const variable = variables[(own[0] as VariableSymbol).index] as PlanVariable;
+      if (compiled.wholeTrace) {
+        // a quantifier block: its value for an event changes as the trace grows, so it is not
+        // one of the filters a session runs once per event and keeps
+        variable.wholeTraceFilters.push(test);
+        continue;
+      }
       variable.filters.push(test);
       if (
         useIndexes &&
@@ -169,10 +180,12 @@ export function planBlock(
   }
   if (members.length > 0 && memberEventDeps.size === 1) {
     // the members depend on one event: keep only events with at least one satisfying element,
-    // so pairs with other variables are enumerated only for those (and monitors cache it)
+    // so pairs with other variables are enumerated only for those (and monitors cache it, unless
+    // the members read the whole trace)
     const only = [...memberEventDeps][0] as VariableSymbol;
     const resetSlots = plan.resetSlots;
-    (variables[only.index] as PlanVariable).filters.push(
+    const variable = variables[only.index] as PlanVariable;
+    (membersWholeTrace ? variable.wholeTraceFilters : variable.filters).push(
       // when a violation is described the members are rebound to its own elements: marking
       // ranges here would mark another element's
       (ctx) => ctx.ranges !== undefined || someMembersHold(members, ctx, resetSlots),

@@ -236,10 +236,13 @@ export class EventStore {
       this.addCall(raw, index, -1);
       return;
     }
+    // trace blocks (a tracer's `blocks()`, a JSONL file of blocks) are the likely mistake
+    const isBlock = typeof raw.sub_type === 'string' && isRecord(raw.payload);
     throw new PolicyError({
       code: 'POLICY_INPUT',
-      message:
-        'trace entry has no role, type, function or tools; expected a message object, a tool call or {"tools": [...]}',
+      message: isBlock
+        ? 'trace entry is a trace block (it has sub_type and payload); a policy checks chat events: convert blocks first, e.g. policy.check(blocksToEvents(tracer.blocks()))'
+        : 'trace entry has no role, type, function or tools; expected a message object, a tool call or {"tools": [...]}',
       address: String(index),
     });
   }

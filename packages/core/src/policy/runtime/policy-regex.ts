@@ -6,6 +6,7 @@ import {
   RegexBudgetError,
   RegexSyntaxError,
 } from './bounded-regex.js';
+import { pythonRegexSource } from './python-regex.js';
 
 /**
  * @internal A policy regular expression. Trace content is attacker-controlled, so every search
@@ -48,11 +49,6 @@ function linearEngine(): boolean {
     }
   }
   return linearFlag;
-}
-
-/** Translates Python regex syntax JavaScript lacks (`(?P<name>`, `(?P=name)`). */
-function pythonRegexSource(source: string): string {
-  return source.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
 }
 
 function budgetError(source: string, error: RegexBudgetError): PolicyError {
@@ -116,22 +112,23 @@ class BoundedPolicyRegex implements PolicyRegex {
 const cache = new Map<string, PolicyRegex | string>();
 
 /**
- * @internal Compiles (and caches) a policy regex: the regex, or why it cannot be used (invalid
- * syntax, a backreference, a pattern too large).
+ * @internal Compiles (and caches) a policy regex, written in Python's syntax where it differs
+ * ({@link pythonRegexSource}): the regex, or why it cannot be used (invalid syntax, a backreference,
+ * Python syntax JavaScript would read otherwise, a pattern too large).
  */
 export function compilePolicyRegex(source: string, anchor: RegexAnchor): PolicyRegex | string {
   const key = `${anchor}/${source}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const translated = pythonRegexSource(source);
-  const body =
-    anchor === 'full'
-      ? `^(?:${translated})$`
-      : anchor === 'start'
-        ? `^(?:${translated})`
-        : translated;
   let result: PolicyRegex | string;
   try {
+    const translated = pythonRegexSource(source);
+    const body =
+      anchor === 'full'
+        ? `^(?:${translated})$`
+        : anchor === 'start'
+          ? `^(?:${translated})`
+          : translated;
     new RegExp(body); // JavaScript's own syntax check comes first
     try {
       if (isBacktrackingSafe(body, anchor !== 'none')) result = new NativeRegex(body, 'g');

@@ -8,6 +8,7 @@ import { toPlain } from './policy-values.js';
 import {
   type EvalContext,
   enumerateAssignments,
+  filterPositions,
   type PlanVariable,
   type PolicyFunction,
   type RulePlan,
@@ -192,6 +193,12 @@ export class PolicySession {
         return state.filtered[v] as number[];
       });
     }
+    // conditions that read the whole trace hold or not for an event as the trace is now: they run
+    // on the kept candidates at each evaluation
+    candidates = candidates.map((list, v) => {
+      const variable = plan.variables[v] as PlanVariable;
+      return filterPositions(list, variable, variable.wholeTraceFilters, ctx, plan.resetSlots);
+    });
     resetBindings(ctx, plan.resetSlots);
     for (const constant of plan.constants)
       if (!constant(ctx)) return { errors: [], truncated: false };
@@ -268,7 +275,10 @@ export class PolicySession {
     const ranges: string[] = [];
     ctx.ranges = ranges;
     for (const constant of plan.constants) constant(ctx);
-    for (const variable of plan.variables) for (const filter of variable.filters) filter(ctx);
+    for (const variable of plan.variables) {
+      for (const filter of variable.filters) filter(ctx);
+      for (const filter of variable.wholeTraceFilters) filter(ctx);
+    }
     for (const join of plan.joins) join.test(ctx);
     const members = rebindMembers(plan.members, assignment.members, ctx, plan.resetSlots);
     const extra = plan.describe?.(ctx);
@@ -328,9 +338,11 @@ export class PolicySession {
   /**
    * Violations that involve an event at a position >= `newFrom`; rules that depend on the whole
    * trace (quantifier blocks, no variables) are re-run and kept when their key is not in `known`.
-   * Each key is reported once (added to `known`).
+   * Each key is reported once (added to `known`), except with `reportNew`: then a violation that
+   * binds an event at or after `newFrom` is always reported (a proposed call added to the last
+   * assistant message shares its index, so its violations' keys may be ones `known` holds).
    */
-  evaluateNew(newFrom: number, known: Set<string>): Evaluation {
+  evaluateNew(newFrom: number, known: Set<string>, reportNew = false): Evaluation {
     const errors: PolicyViolation[] = [];
     for (let r = 0; r < this.plans.length; r++) {
       const plan = this.plans[r] as RulePlan;
@@ -340,7 +352,9 @@ export class PolicySession {
         this.maxViolations - errors.length,
       );
       for (const violation of result.errors) {
-        if (known.has(violation.key)) continue;
+        const bindsNew =
+          reportNew && Object.values(violation.bindings).some((b) => b.position >= newFrom);
+        if (known.has(violation.key) && !bindsNew) continue;
         known.add(violation.key);
         errors.push(violation);
       }

@@ -41,7 +41,9 @@ export function proposeToolCall(session: PolicySession, call: unknown): ToolCall
   const mark = session.store.mark();
   try {
     const event = session.store.appendProposedCall(record);
-    const { errors: violations, truncated } = session.evaluateNew(event.position, known);
+    // every violation that binds the call counts, even one whose key a violation of the trace
+    // already has (the call shares the index of the assistant message it is added to)
+    const { errors: violations, truncated } = session.evaluateNew(event.position, known, true);
     // past the cap a blocking violation may be among those not enumerated: fail closed
     const allowed = !truncated && !violations.some((v) => v.action === 'block');
     return { allowed, violations, truncated };

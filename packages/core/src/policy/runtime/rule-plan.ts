@@ -36,8 +36,14 @@ export interface PlanVariable {
   slot: number;
   /** Only events of this tool can match (index key). */
   toolName: string | undefined;
-  /** Conditions on this variable alone. */
+  /** Conditions on this variable alone; a session runs them once per event and keeps the result. */
   filters: Test[];
+  /**
+   * Conditions on this variable alone that read the whole trace (quantifier blocks): their value
+   * for an event changes as the trace grows, so they run anew at each evaluation and are never
+   * kept per event.
+   */
+  wholeTraceFilters: Test[];
 }
 
 /** @internal `from -> to` (or `~>` when immediate) between two variables, by variable index. */
@@ -227,14 +233,30 @@ export function filterCandidates(
   resetSlots: readonly number[],
 ): number[] {
   const source = ctx.run.store.candidates(variable.type, variable.toolName);
-  if (variable.filters.length === 0) return source as number[];
+  const passing = filterPositions(source, variable, variable.filters, ctx, resetSlots);
+  return filterPositions(passing, variable, variable.wholeTraceFilters, ctx, resetSlots);
+}
+
+/**
+ * The positions among `positions` whose event, bound to `variable`, passes every one of
+ * `filters`, evaluated now.
+ * @internal
+ */
+export function filterPositions(
+  positions: readonly number[],
+  variable: PlanVariable,
+  filters: readonly Test[],
+  ctx: EvalContext,
+  resetSlots: readonly number[],
+): number[] {
+  if (filters.length === 0) return positions as number[];
   const out: number[] = [];
   const store = ctx.run.store;
-  for (const position of source) {
+  for (const position of positions) {
     ctx.frame[variable.slot] = store.probe(position);
     resetBindings(ctx, resetSlots);
     let ok = true;
-    for (const filter of variable.filters) {
+    for (const filter of filters) {
       if (!filter(ctx)) {
         ok = false;
         break;
