@@ -112,6 +112,8 @@ describe('createAdapterRuntime: one options type, checked where it is given', ()
     for (const [options, path] of [
       [{ gaurds: {} }, 'gaurds'],
       [{ guards: { rateLimt: {} } }, 'guards'],
+      // a model call is never held waiting for a token: a wait the user set would be ignored
+      [{ guards: { rateLimit: { callsPerSecond: 1, maxWaitMs: 2000 } } }, 'guards'],
       [{ guards: { budget: { maxCostPerSession: Number.NaN } } }, 'guards.budget'],
       [{ timeoutSeconds: 1e12 }, 'timeoutSeconds'],
       [{ policy: 'raise "x" if: (c: ToolCall)' }, 'policy'],

@@ -156,6 +156,10 @@ const commonChecks: Record<string, OptionCheck> = {
         : 'a list of model-call guards (createModelCallGuards())';
     if (typeof value !== 'object' || value === null)
       return "guard options ({ rateLimit, circuitBreaker, budget }) or createModelCallGuards()'s list";
+    const wait = (value as { rateLimit?: { maxWaitMs?: unknown } }).rateLimit?.maxWaitMs;
+    // admission never sleeps: a rate limit that says it waits would refuse at once instead
+    if (wait !== undefined && wait !== 0)
+      return 'model-call guard options without rateLimit.maxWaitMs (a model call is never held waiting for a token: it is refused, or pass onLimit: "warn")';
     return undefined;
   },
   timeoutSeconds: optionChecks.positiveSeconds,

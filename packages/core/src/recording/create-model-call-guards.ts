@@ -21,7 +21,8 @@ export interface ModelCallGuardOptions {
   /**
    * Token buckets over model calls. `sharedKey` as in `guard()`: undefined → one bucket per
    * `provider:model`, `''` → a bucket of its own, any other string → a bucket shared by that key.
-   * `maxWaitMs` is not supported (admission never sleeps): a call without a token is refused.
+   * `maxWaitMs` is not supported (admission never sleeps): a call without a token is refused,
+   * and an adapter given one throws a `ConfigurationError`.
    */
   rateLimit?: RateLimitOptions | undefined;
   /**
