@@ -512,3 +512,44 @@ describe('provider-executed tools (web search at the provider)', () => {
     }
   });
 });
+
+describe('tool guard options that would guard nothing', () => {
+  it('guardTools refuses per-tool options for a tool without execute, naming why', () => {
+    const tools = {
+      send: sendTool([]),
+      // a client-side tool (no execute); cast: ToolSet's type rejects it under exactOptionalPropertyTypes
+      confirm: tool({ inputSchema: z.object({ ok: z.boolean() }) }) as never,
+    };
+    expect(() => guardTools(tools, { tools: { confirm: { retry: { maxRetries: 1 } } } })).toThrow(
+      /options\.tools\.confirm.*has none/s,
+    );
+  });
+
+  it('tracewardenTelemetry warns once when toolGuards.tools names a tool the call does not have', async () => {
+    const warnings: string[] = [];
+    const listen = (warning: Error & { code?: string }) => {
+      if (warning.code === 'TRACEWARDEN_UNKNOWN_TOOL_GUARDS') warnings.push(warning.message);
+    };
+    process.on('warning', listen);
+    try {
+      const telemetry = tracewardenTelemetry({
+        tracer: createTracer(),
+        pricing: false,
+        toolGuards: { tools: { sned_email: { retry: { maxRetries: 1 } } } },
+      });
+      for (let i = 0; i < 2; i++)
+        await generateText({
+          model: scriptedModel([{ text: 'done' }]),
+          prompt: 'hi',
+          tools: { send_email: sendTool([]) },
+          telemetry: { integrations: [telemetry] },
+        });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('"sned_email"');
+    expect(warnings[0]).toContain('"send_email"');
+  });
+});

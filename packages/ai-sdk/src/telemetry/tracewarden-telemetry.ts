@@ -188,6 +188,21 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
     return guarded;
   }
 
+  /** Per-tool guard names no call has had a tool of, each said once (a typo guards nothing). */
+  const unseenGuardNames = new Set(Object.keys(perToolGuards ?? {}));
+  function warnUnknownToolGuards(tools: unknown): void {
+    if (unseenGuardNames.size === 0 || typeof tools !== 'object' || tools === null) return;
+    const names = Object.keys(tools);
+    for (const name of [...unseenGuardNames]) {
+      unseenGuardNames.delete(name);
+      if (names.includes(name)) continue;
+      process.emitWarning(
+        `tracewarden: tracewardenTelemetry's toolGuards.tools names "${name}", but this call's tools are ${names.map((known) => `"${known}"`).join(', ') || 'none'}: its guards apply to no tool of this call (a typo?).`,
+        { code: 'TRACEWARDEN_UNKNOWN_TOOL_GUARDS' },
+      );
+    }
+  }
+
   async function endCall(callId: unknown): Promise<void> {
     if (typeof callId !== 'string') return;
     const state = calls.get(callId);
@@ -201,8 +216,10 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
   return {
     onStart(event) {
       const start = event as Record<string, unknown> & { callId: string; operationId?: string };
-      if (start.operationId === 'ai.generateText' || start.operationId === 'ai.streamText')
+      if (start.operationId === 'ai.generateText' || start.operationId === 'ai.streamText') {
         callOf(start.callId, start);
+        warnUnknownToolGuards(start.tools);
+      }
     },
     async executeLanguageModelCall<T>(
       event: Record<string, unknown> & { callId: string; execute: () => PromiseLike<T> },

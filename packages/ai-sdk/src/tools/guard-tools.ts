@@ -100,6 +100,18 @@ export function guardTools<Tools extends ToolSet>(
       throw configurationError('guardTools', `tools.${name}`, 'a tool (tool({ ... }))', tool);
   }
   const { policy, ...sharedOptions } = options;
+  // per-tool options for a tool without an execute guard nothing: the AI SDK leaves such a call
+  // (a client-side or approval-only tool) to the caller
+  for (const name of Object.keys(options.tools ?? {})) {
+    const tool = (tools as Record<string, { execute?: unknown } | undefined>)[name];
+    if (tool !== undefined && typeof tool.execute !== 'function')
+      throw configurationError(
+        'guardTools',
+        `options.tools.${name}`,
+        `options only for tools with an execute: tool "${name}" has none, so the AI SDK never runs it and nothing would be guarded (guard the code that answers its calls instead)`,
+        options.tools?.[name as keyof Tools],
+      );
+  }
   if (
     policy !== undefined &&
     typeof (policy as { checkToolCall?: unknown } | null)?.checkToolCall !== 'function'

@@ -239,6 +239,14 @@ describe('parseTrace', () => {
     expect(failure(input).details.path).toBe(path);
   });
 
+  it('says how to write an id too large for a safe integer', () => {
+    const error = failure([
+      { role: 'assistant', tool_calls: [{ id: 2 ** 64, function: { name: 'f' } }] },
+    ]);
+    expect(error.details.path).toBe('0.tool_calls.0.id');
+    expect(error.message).toMatch(/safe integer .*as a string/);
+  });
+
   it('keeps tool-call types other than function (real traces carry custom and mcp calls)', () => {
     const trace = parseTrace([
       {

@@ -284,7 +284,7 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
       } else {
         throw invalid(
           `${path}.tool_call_id`,
-          `Tool output ${path} has a "tool_call_id" that is ${describe(callId)}; it must be a string, an integer or absent.`,
+          `Tool output ${path} has a "tool_call_id" that is ${describe(callId)}; it must be a string, a safe integer (at most 9007199254740991; write a larger id as a string) or absent.`,
         );
       }
     }
@@ -352,7 +352,7 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
           } else {
             throw invalid(
               `${callPath}.id`,
-              `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string, an integer or absent.`,
+              `Tool call ${callPath} has an "id" that is ${describe(call.id)}; it must be a string, a safe integer (at most 9007199254740991; write a larger id as a string) or absent.`,
             );
           }
           const normal: JsonObject = {
