@@ -7,7 +7,6 @@ import type { Block } from '@tracewarden/core';
  *
  * @param block - a block as `normalizeBlock` filled it
  * @returns the block, without the timestamps it was not given
- * @internal
  */
 export function untimedAsGiven(block: Block): Block {
   if (block.created_at !== '') return block;
