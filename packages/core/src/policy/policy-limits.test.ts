@@ -222,6 +222,17 @@ describe('deep nesting is a positioned POLICY_SYNTAX error naming the limit', ()
     expect(errorOf(() => parsePolicy(blocks)).message).toMatch(limit);
   });
 
+  it('a long chain of alternatives says how to write it as a list, and the list form works', () => {
+    const words = Array.from({ length: 600 }, (_, i) => `w${i}`);
+    const chain = words.map((word) => `"${word}" in m.content`).join(' or ');
+    const error = errorOf(() => parsePolicy(`raise "x" if:\n    (m: Message)\n    ${chain}\n`));
+    expect(error.message).toMatch(/any\(word in text for word in/);
+    const list = parsePolicy(
+      `raise "x" if:\n    (m: Message)\n    any(w in m.content for w in [${words.map((word) => `"${word}"`).join(', ')}])\n`,
+    );
+    expect(list.check([{ role: 'user', content: 'say w599' }]).errors).toHaveLength(1);
+  });
+
   it('nesting just under the limit still compiles and evaluates', () => {
     const depth = MAX_POLICY_NESTING - 10;
     const policy = parsePolicy(

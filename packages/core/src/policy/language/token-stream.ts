@@ -70,7 +70,7 @@ export class TokenStream {
     if (this.depth > MAX_POLICY_NESTING) {
       throw new PolicyError({
         code: 'POLICY_SYNTAX',
-        message: `the policy nests deeper than MAX_POLICY_NESTING (${MAX_POLICY_NESTING} levels of brackets, operators, 'not' or blocks); split the expression with bindings (name := ...) or predicates`,
+        message: `the policy nests deeper than MAX_POLICY_NESTING (${MAX_POLICY_NESTING} levels of brackets, operators, 'not' or blocks; each 'or' / 'and' of a chain is one level); split the expression with bindings (name := ...) or predicates, and write a long chain of alternatives as a list: any(word in text for word in ["a", "b", ...])`,
         line: token.line,
         column: token.column,
       });
