@@ -1,6 +1,7 @@
 import { type AdapterRuntime, type Tracer, TracewardenError } from '@tracewarden/core';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
 import { ReviewedCalls } from '../tracing/reviewed-calls.js';
+import { RefusedCalls } from './refused-calls.js';
 import type { RunRegistry } from './run-registry.js';
 
 /**
@@ -13,6 +14,13 @@ export class HandlerContext {
   readonly reviewed = new ReviewedCalls();
   /** Whether a refused call stays in the answer and its tool run is refused (`refuse` mode). */
   readonly refuse: boolean;
+  /** `refuse` mode: the refused calls, until the next request re-sends what the model read. */
+  readonly refused = new RefusedCalls();
+  /**
+   * Set while core words the refusals of calls whose tool run the handler will stop inside an
+   * agent's tool node: they are recorded as that node answers the model (`refusal-wording.ts`).
+   */
+  toolNodeRefusals = false;
 
   /**
    * @param runtime - core's recorder and the resolved options

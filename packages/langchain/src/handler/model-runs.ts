@@ -1,6 +1,6 @@
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { LLMResult } from '@langchain/core/outputs';
-import type { ModelCallStartInput, NeutralMessage } from '@tracewarden/core';
+import type { ModelCallOutcome, ModelCallStartInput, NeutralMessage } from '@tracewarden/core';
 import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
 import { modelCallInfo, rawRequestOf } from '../messages/model-call-info.js';
@@ -8,6 +8,7 @@ import { tracerOfMessages } from '../tracing/conversation-links.js';
 import { finishModelCall } from '../tracing/finish-model-call.js';
 import { runMetadata } from '../tracing/run-metadata.js';
 import type { HandlerContext } from './handler-context.js';
+import { inGraphNode } from './refusal-wording.js';
 
 /** The keep-it answer of `keepRefusedCall` (one function, not one per call). */
 const keepRefusedCall = () => true;
@@ -44,6 +45,8 @@ export class ModelRuns {
     const run = context.runs.open(runId, parentRunId, runName ?? info.className, tags, metadata);
     try {
       const tracer = context.runs.tracerOf(run, () => tracerOfMessages(messages));
+      // what the model read for the calls refused last turn (`refuse` mode)
+      if (context.refuse) context.refused.reconcile(tracer, messages, context.report);
       const signal = (extraParams?.options as { signal?: unknown } | undefined)?.signal;
       const input: ModelCallStartInput = {
         provider: info.provider,
@@ -115,14 +118,25 @@ export class ModelRuns {
       // with a fixed tracer every run records there: the answer need not point to its trace
       // (a WeakMap entry per answer, and the GC's work on it), only its call ids do (guarded
       // tools find the trace of their call by them)
-      const outcome = finishModelCall(
-        handle,
-        message,
-        response,
-        context.runtime.recordRaw,
-        context.givenTracer === undefined ? generation?.message : undefined,
-      );
+      // Refusals are recorded now, and read when the refused call's tool run is stopped: with
+      // the handler attached to the whole graph (it sees this run's parent), an agent's tool
+      // node stops it and answers the model in its own words, so the refusal is worded so.
+      context.toolNodeRefusals =
+        context.refuse && run.parent !== undefined && inGraphNode(run.metadata);
+      let outcome: ModelCallOutcome;
+      try {
+        outcome = finishModelCall(
+          handle,
+          message,
+          response,
+          context.runtime.recordRaw,
+          context.givenTracer === undefined ? generation?.message : undefined,
+        );
+      } finally {
+        context.toolNodeRefusals = false;
+      }
       if (context.unlinkedPolicy !== undefined) context.reviewed.remember(outcome);
+      if (context.refuse) context.refused.note(handle.tracer, outcome);
     } catch (error) {
       context.fail(error);
     }

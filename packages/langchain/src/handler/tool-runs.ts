@@ -1,5 +1,5 @@
 import type { Serialized } from '@langchain/core/load/serializable';
-import { PolicyViolationError, recordToolResult, type Tracer } from '@tracewarden/core';
+import { type PolicyViolationError, recordToolResult, type Tracer } from '@tracewarden/core';
 import { toolCallIdOf, toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
@@ -17,6 +17,7 @@ import {
   toolResultOf,
 } from '../tracing/tool-result-of.js';
 import type { HandlerContext } from './handler-context.js';
+import { inGraphNode, refusalError } from './refusal-wording.js';
 import type { Run } from './run-registry.js';
 
 function stringOf(value: unknown): string | undefined {
@@ -62,10 +63,20 @@ export class ToolRuns {
     const policy = context.unlinkedPolicy;
     let reviewed = false;
     if (policy !== undefined) {
-      const claimed = context.reviewed.claim(knownId, name, input);
-      // the refusal is already recorded as the call's TOOL_RESULT
-      if (claimed.refusal !== undefined)
-        throw new PolicyViolationError({ violations: [], message: claimed.refusal });
+      const graphNode = inGraphNode(metadata);
+      // a re-check of changed arguments records its refusal now: as this run's node answers it
+      context.toolNodeRefusals = context.refuse && graphNode;
+      let claimed: ReturnType<typeof context.reviewed.claim>;
+      try {
+        claimed = context.reviewed.claim(knownId, name, input);
+      } finally {
+        context.toolNodeRefusals = false;
+      }
+      // the refusal is already recorded as the call's TOOL_RESULT, as the model will read it
+      if (claimed.refusal !== undefined) {
+        context.refused.stopped(claimed.callId, name);
+        throw refusalError(claimed.refusal, graphNode);
+      }
       reviewed = claimed.reviewed;
     }
     const run = context.runs.open(runId, parentRunId, name, tags, metadata);

@@ -14,6 +14,7 @@ import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-ne
 import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
 import { HandlerContext } from './handler-context.js';
 import { ModelRuns } from './model-runs.js';
+import { refusalWording } from './refusal-wording.js';
 import { RunRegistry } from './run-registry.js';
 import { ToolRuns } from './tool-runs.js';
 
@@ -124,10 +125,25 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
    * @throws ConfigurationError (`INVALID_OPTIONS`) for an unknown option or a wrong value
    */
   constructor(options?: TracewardenCallbackHandlerOptions) {
-    const runtime = createAdapterRuntime(options, {
-      entryPoint: 'TracewardenCallbackHandler',
-      extraOptions: { tracerFactory: optionChecks.function, preferStreaming: optionChecks.boolean },
-    });
+    // a refusal is recorded as the model will read it: worded as an agent's tool node answers
+    // the error that stops the tool run, when the handler will stop it inside one
+    let context: HandlerContext | undefined;
+    const given = options?.refusalMessage;
+    const runtime = createAdapterRuntime(
+      options?.policy === undefined || (given !== undefined && typeof given !== 'function')
+        ? options
+        : {
+            ...options,
+            refusalMessage: refusalWording(given, () => context?.toolNodeRefusals === true),
+          },
+      {
+        entryPoint: 'TracewardenCallbackHandler',
+        extraOptions: {
+          tracerFactory: optionChecks.function,
+          preferStreaming: optionChecks.boolean,
+        },
+      },
+    );
     const blocking =
       options?.guards !== undefined ||
       options?.policy !== undefined ||
@@ -148,7 +164,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     });
     const report = recordingErrorReporter(options?.onRecordingError, 'a LangChain run');
     this.#runs = new RunRegistry(options?.tracer, options?.tracerFactory, report);
-    const context = new HandlerContext(
+    context = new HandlerContext(
       runtime,
       this.#runs,
       options?.tracer,

@@ -44,18 +44,22 @@ export class ReviewedCalls {
   /**
    * The verdict on the call a tool run is for: its refusal, by its call id, or, when LangChain
    * gives none, by the tool's name and arguments among the remembered calls (`reviewed`: the
-   * run answers one of them). The verdict is taken.
+   * run answers one of them; `callId`: the call's id). The verdict is taken.
    */
   claim(
     toolCallId: string | undefined,
     name: string | undefined,
     input: string,
-  ): { reviewed: boolean; refusal: string | undefined } {
+  ): { reviewed: boolean; refusal: string | undefined; callId?: string | undefined } {
     const args = toolArguments(input);
     if (toolCallId !== undefined) {
       this.#calls.delete(toolCallId);
       // whether the trace holds the call is known once its trace is resolved
-      return { reviewed: false, refusal: refusalFor(toolCallId, name ?? '', args) };
+      return {
+        reviewed: false,
+        refusal: refusalFor(toolCallId, name ?? '', args),
+        callId: toolCallId,
+      };
     }
     if (this.#calls.size === 0) return { reviewed: false, refusal: undefined };
     const canonical = canonicalJson(args);
@@ -65,6 +69,7 @@ export class ReviewedCalls {
       return {
         reviewed: true,
         refusal: call.refused ? refusalFor(call.callId, call.name, args) : undefined,
+        callId: call.callId,
       };
     }
     return { reviewed: false, refusal: undefined };
