@@ -16,6 +16,7 @@ import {
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
+import { traceErrorLine } from '../traces/trace-error-line.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { toProblem } from './to-problem.js';
@@ -255,13 +256,12 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
     } catch (error) {
       const path =
         isTraceErrorLike(error) && typeof error.details.path === 'string' ? error.details.path : '';
-      const eventIndex = /^(?:messages\.|events\.)?(\d+)/.exec(path);
-      const line =
-        eventIndex?.[1] === undefined
-          ? item.line
-          : (item.lineOfEvent(Number(eventIndex[1])) ?? item.line);
       report(
-        toProblem(error, { file, line, address: `${item.label}${path === '' ? '' : `/${path}`}` }),
+        toProblem(error, {
+          file,
+          line: traceErrorLine(item, error),
+          address: `${item.label}${path === '' ? '' : `/${path}`}`,
+        }),
       );
       return;
     }

@@ -9,6 +9,7 @@ import {
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
+import { sqliteUnavailableError } from '../errors/sqlite-unavailable-error.js';
 import type { CommandContext } from '../program/command-context.js';
 import { dataDirOption } from './serve-command.js';
 
@@ -33,6 +34,7 @@ function databaseUrlOption(): Option {
  */
 async function withStore<T>(
   context: CommandContext,
+  command: string,
   options: AdminOptions,
   work: (store: CollectorStore) => T | Promise<T>,
 ): Promise<T> {
@@ -45,6 +47,8 @@ async function withStore<T>(
         : await PostgresStore.open({ connectionString: databaseUrl });
     return await work(store);
   } catch (error) {
+    const noSqlite = sqliteUnavailableError(error, `tracewarden ${command}`);
+    if (noSqlite !== undefined) throw noSqlite;
     if (ServerError.isInstance(error)) {
       throw new CliError({
         code: 'CLI_USAGE',
@@ -82,7 +86,7 @@ export function addOrgsCommand(program: Command, context: CommandContext): Comma
     .addOption(dataDirOption())
     .addOption(databaseUrlOption())
     .action(async (name: string, options: AdminOptions) => {
-      await withStore(context, options, async (store) => {
+      await withStore(context, 'orgs create', options, async (store) => {
         const { created } = await store.createOrganization(name);
         if (!created) {
           throw new CliError({
@@ -101,7 +105,7 @@ export function addOrgsCommand(program: Command, context: CommandContext): Comma
     .addOption(databaseUrlOption())
     .option('--json', 'print JSON')
     .action(async (options: AdminOptions & { json?: boolean }) => {
-      await withStore(context, options, async (store) => {
+      await withStore(context, 'orgs list', options, async (store) => {
         const all = await store.organizations();
         if (options.json === true) {
           await context.out(
@@ -140,7 +144,7 @@ export function addKeysCommand(program: Command, context: CommandContext): Comma
     .addOption(dataDirOption())
     .addOption(databaseUrlOption())
     .action(async (options: AdminOptions & { organization: string; name?: string }) => {
-      await withStore(context, options, async (store) => {
+      await withStore(context, 'keys create', options, async (store) => {
         const created = await store.createApiKey(options.organization, { name: options.name });
         context.err(
           `created key ${created.id} for organization "${created.organization}" (shown once; store it now)\n`,
@@ -155,7 +159,7 @@ export function addKeysCommand(program: Command, context: CommandContext): Comma
     .addOption(dataDirOption())
     .addOption(databaseUrlOption())
     .action(async (id: string, options: AdminOptions) => {
-      await withStore(context, options, async (store) => {
+      await withStore(context, 'keys revoke', options, async (store) => {
         if (!(await store.revokeApiKey(id))) {
           throw new CliError({
             code: 'CLI_USAGE',
@@ -174,7 +178,7 @@ export function addKeysCommand(program: Command, context: CommandContext): Comma
     .addOption(dataDirOption())
     .addOption(databaseUrlOption())
     .action(async (options: AdminOptions & { organization?: string; json?: boolean }) => {
-      await withStore(context, options, async (store) => {
+      await withStore(context, 'keys list', options, async (store) => {
         const all = await store.listApiKeys(options.organization);
         if (options.json === true) {
           await context.out(`${JSON.stringify(all, null, 2)}\n`);

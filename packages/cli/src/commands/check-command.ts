@@ -14,8 +14,13 @@ import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { inputFormats } from '../formats/index.js';
 import type { CommandContext } from '../program/command-context.js';
-import { maxLineBytesOption, maxOpenTracesOption } from '../program/shared-options.js';
+import {
+  choicesWithHint,
+  maxLineBytesOption,
+  maxOpenTracesOption,
+} from '../program/shared-options.js';
 import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
+import { traceErrorLine } from '../traces/trace-error-line.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 import { createToolPartTally, formatWarning, type Warning } from '../warnings/index.js';
 
@@ -58,8 +63,11 @@ export interface CheckReport {
   traces: number;
   counts: Record<PolicyViolation['action'], number>;
   violations: CheckViolation[];
-  /** Traces that could not be read (and so were not checked). */
-  skipped: { file: string; line: number | undefined; message: string }[];
+  /**
+   * Items that could not be read: not checked, except a chat trace `parseTrace` refused whose
+   * events could be read as they are (`checked`: its events were checked as given).
+   */
+  skipped: { file: string; line: number | undefined; message: string; checked: boolean }[];
   /**
    * One per distinct unknown `sub_type` (a misspelt `TOOL_CALLL`): its blocks were left out of
    * their traces, as `view` and `stats` do, so the run is not a pass.
@@ -240,7 +248,7 @@ export async function checkFiles(
     label: string,
     trace: Trace,
     lineOf: (address: string | undefined) => number | undefined,
-  ) => {
+  ): Promise<boolean> => {
     report.traces++;
     toolParts.add(trace, (event) => ({
       file,
@@ -255,12 +263,13 @@ export async function checkFiles(
         file,
         line: lineOf('0'),
         message: `trace ${label}: ${error instanceof Error ? error.message : String(error)}`,
+        checked: false,
       });
       if (!json)
         context.err(
           `${context.errorPalette.yellow('skipped')} ${file}: trace ${label}: ${error instanceof Error ? error.message : String(error)}\n`,
         );
-      return;
+      return false;
     }
     if (result.truncated) {
       report.truncated.push(label);
@@ -295,9 +304,10 @@ export async function checkFiles(
         `${palette.bold(where)}: ${action} ${palette.cyan(`${label}/${entry.addresses.join(',')}`)}: ${violation.message}\n`,
       );
     }
+    return true;
   };
-  const skip = (file: string, line: number | undefined, message: string) => {
-    report.skipped.push({ file, line, message });
+  const skip = (file: string, line: number | undefined, message: string, checked = false) => {
+    report.skipped.push({ file, line, message, checked });
     if (!json)
       context.err(
         `${context.errorPalette.yellow('skipped')} ${file}${line === undefined ? '' : `:${line}`}: ${message}\n`,
@@ -328,15 +338,13 @@ export async function checkFiles(
           // write them) is still checked as given: the policy engine reads raw events, and an
           // attack in such a run must not go unreported. It stays an incomplete read (exit 1).
           const raw = rawEvents(item.value);
-          const path = (error as { details?: { path?: unknown } }).details?.path;
+          const checked = raw !== undefined && (await checkTrace(file, item.label, raw, lineOf));
           skip(
             file,
-            (typeof path === 'string'
-              ? lineOf(path.replace(/^(?:messages|events)\./, ''))
-              : undefined) ?? item.line,
-            `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; ${raw === undefined ? '' : 'its events were checked as given; '}run \`tracewarden validate\` for details`,
+            traceErrorLine(item, error),
+            `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}; ${checked ? 'its events were checked as given; ' : ''}run \`tracewarden validate\` for details`,
+            checked,
           );
-          if (raw !== undefined) await checkTrace(file, item.label, raw, lineOf);
           return;
         }
         await checkTrace(file, item.label, trace, lineOf);
@@ -381,10 +389,16 @@ export async function checkFiles(
   } else {
     const summary = `${total} violation${total === 1 ? '' : 's'} (${report.counts.block} block, ${report.counts.warn} warn, ${report.counts.log} log) in ${report.traces} trace${report.traces === 1 ? '' : 's'}`;
     const unread = report.skipped.length;
+    // a trace checked as given was checked: the summary must not say it was not
+    const asGiven = report.skipped.filter((skipped) => skipped.checked).length;
+    const unchecked = unread - asGiven;
     const unreadNote =
-      (unread === 0
+      (unchecked === 0
         ? ''
-        : `; ${unread} item${unread === 1 ? '' : 's'} could not be read and ${unread === 1 ? 'was' : 'were'} not checked (see above)`) +
+        : `; ${unchecked} item${unchecked === 1 ? '' : 's'} could not be read and ${unchecked === 1 ? 'was' : 'were'} not checked (see above)`) +
+      (asGiven === 0
+        ? ''
+        : `; ${asGiven} trace${asGiven === 1 ? '' : 's'} could not be read exactly and ${asGiven === 1 ? 'was' : 'were'} checked as given (see above)`) +
       (leftOut === 0
         ? ''
         : `; ${leftOut} block${leftOut === 1 ? '' : 's'} of an unknown sub_type left out (see above)`);
@@ -421,7 +435,14 @@ export function addCheckCommand(program: Command, context: CommandContext): Comm
     )
     .argument('<traces...>', 'trace files or datasets (.json or .jsonl)')
     .addOption(
-      new Option('--format <format>', 'report format').choices(['text', 'json']).default('text'),
+      choicesWithHint(
+        new Option('--format <format>', 'report format').default('text'),
+        ['text', 'json'],
+        (value) =>
+          (inputFormats as readonly string[]).includes(value)
+            ? '--format is the format of the report; for the input format use --input-format.'
+            : undefined,
+      ),
     )
     .addOption(
       new Option(

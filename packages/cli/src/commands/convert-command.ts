@@ -206,6 +206,8 @@ export async function convertFile(
     try {
       const traceOptions = {
         ...options,
+        contentIds: true,
+        fileBlockIds: true,
         isValidTrace: checks.isValidTrace,
         onBlockItem: checks.checkBlock,
         onLoneSurrogates: checks.onLoneSurrogates,
@@ -234,7 +236,11 @@ export async function convertFile(
   }
 
   let skipped = 0;
+  // trace ids from each trace's content, as `push` gives them: two files converted apart never
+  // share a trace id; block ids run on through the file, as one file must hold each once
   const converter = createBlockConverter({
+    contentIds: true,
+    fileBlockIds: true,
     isValidTrace: (item) => checks.isValidTrace(item, file),
     onBlockItem: (item) => checks.checkBlock(item, file),
     onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
@@ -295,14 +301,14 @@ export function addConvertCommand(program: Command, context: CommandContext): Co
     .command('convert')
     .summary('convert between chat events, blocks and JSONL blocks')
     .description(
-      'Convert a trace file losslessly: --to events writes OpenAI-format chat events (for any OpenAI-format tool; several traces become JSONL, one { messages, metadata } per line), --to blocks a JSON array of trace blocks, --to jsonl one block per line (the JSONL sink format, streamed). Events and trace entries become blocks with deterministic ids (tb_000001, ...).',
+      'Convert a trace file losslessly: --to events writes OpenAI-format chat events (for any OpenAI-format tool; several traces become JSONL, one { messages, metadata } per line), --to blocks a JSON array of trace blocks, --to jsonl one block per line (the JSONL sink format, streamed). Events and trace entries become blocks with deterministic ids, as `push` gives them: a trace without an id is named by a hash of its events (tr_<hash>), and the blocks of the file are tb_000001, ... (of trace entries: tb_<hash of the entry>_1, ...).',
     )
     .argument('<in>', 'the input file (.json or .jsonl)')
     .addOption(
       new Option('--to <target>', 'what to write').choices(convertTargets).makeOptionMandatory(),
     )
     .option('-o, --output <file>', 'write to this file instead of stdout')
-    .addOption(formatOption())
+    .addOption(formatOption('what to write is chosen with --to (events, blocks, jsonl)'))
     .addOption(maxLineBytesOption())
     .addOption(
       maxOpenTracesOption(

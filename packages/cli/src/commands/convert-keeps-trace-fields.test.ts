@@ -118,23 +118,28 @@ describe('convert keeps what a trace file holds besides events', () => {
       .join('\n');
     const { blocks, events } = await roundTrip('dataset.jsonl', `${text}\n`);
     const firsts = blocks.filter((block) => block.metadata.chat_dataset !== undefined);
-    expect(firsts.map((block) => block.trace_id)).toStrictEqual(['t1', 'tr_000001']);
+    // a trace without an id is named by its content (as push names it)
+    expect(firsts.map((block) => block.trace_id)).toStrictEqual([
+      't1',
+      expect.stringMatching(/^tr_[0-9a-f]{26}$/),
+    ]);
     expect(firsts[0].metadata.chat_dataset).toStrictEqual(header);
     expect(lines(events)).toStrictEqual([
       header,
       { messages: parseTrace(run7), metadata: { id: 't1', score: 1 } },
-      { messages: parseTrace(run7), metadata: { trace_id: 'tr_000001' } },
+      { messages: parseTrace(run7), metadata: { trace_id: firsts[1].trace_id } },
     ]);
   });
 
   it("a JSON dataset's name, metadata and other fields (one trace: still a dataset)", async () => {
-    const { events } = await roundTrip(
+    const { blocks, events } = await roundTrip(
       'dataset.json',
       JSON.stringify({ name: 'runs', metadata: { accuracy: 0.9 }, owner: 'qa', traces: [run7] }),
     );
+    expect(blocks[0].trace_id).toMatch(/^tr_[0-9a-f]{26}$/);
     expect(lines(events)).toStrictEqual([
       { name: 'runs', metadata: { accuracy: 0.9 }, owner: 'qa' },
-      { messages: parseTrace(run7), metadata: { trace_id: 'tr_000001' } },
+      { messages: parseTrace(run7), metadata: { trace_id: blocks[0].trace_id } },
     ]);
   });
 
@@ -145,10 +150,14 @@ describe('convert keeps what a trace file holds besides events', () => {
       '--to',
       'jsonl',
     ]);
+    // the same events twice: two traces all the same, the second named <id>_2, without a warning
+    const [first, second] = [...new Set(lines(converted.stdout).map((block) => block.trace_id))];
+    expect(second).toBe(`${first}_2`);
+    expect(converted.stderr).toBe('');
     // block files name their traces: tr_alpha and tr_beta must come back as themselves
     const blocks = converted.stdout
-      .replaceAll('"tr_000001"', '"tr_alpha"')
-      .replaceAll('"tr_000002"', '"tr_beta"');
+      .replaceAll(`"${first}"`, '"tr_alpha"')
+      .replaceAll(`"${second}"`, '"tr_beta"');
     const events = (await run(['convert', file('two-blocks.jsonl', blocks), '--to', 'events']))
       .stdout;
     expect(lines(events).map((trace) => trace.metadata)).toStrictEqual([

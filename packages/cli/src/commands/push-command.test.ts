@@ -148,6 +148,38 @@ describe('tracewarden push', () => {
     expect(s1(after)).toBeGreaterThan(s1(before));
   });
 
+  it('pushes two converted chat files together, and a converted file as its source pushes (review: both were tr_000001)', async () => {
+    const { key: convertedKey } = await server.createApiKey({ organization: 'converted' });
+    const weather = join(temporary, 'weather-chat.json');
+    writeFileSync(
+      weather,
+      JSON.stringify([
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: 'Sunny.' },
+      ]),
+    );
+    const converted: string[] = [];
+    for (const source of [fixture('chat-trace.json'), weather]) {
+      const out = join(temporary, `converted-${converted.length}.jsonl`);
+      const io = createMemoryIo();
+      expect(await runCli(['convert', source, '--to', 'jsonl', '-o', out], io)).toBe(0);
+      converted.push(out);
+    }
+    const stats = createMemoryIo();
+    expect(await runCli(['stats', ...converted, '--json'], stats)).toBe(0);
+    expect(JSON.parse(stats.stdoutText).traces).toBe(2);
+    const argv = ['--org', 'converted', '--api-key', convertedKey];
+    const first = await push([...converted, ...argv]);
+    expect(first.stdout).toContain('ok: pushed 2 traces');
+    expect(first.code).toBe(0);
+    const before = await traceSummaries('converted', convertedKey);
+    expect(before).toHaveLength(2);
+    // the same trace, pushed from the chat file itself: the same ids, so nothing new is stored
+    const source = await push([fixture('chat-trace.json'), ...argv]);
+    expect(source.code).toBe(0);
+    expect(await traceSummaries('converted', convertedKey)).toEqual(before);
+  });
+
   it('reports a block the collector refuses with its file, line and code, pushes the other traces, and exits 1', async () => {
     const file = join(temporary, 'mixed.jsonl');
     const good = readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_good_');

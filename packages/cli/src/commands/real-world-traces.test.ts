@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,15 @@ async function run(argv: string[]) {
   const io = createMemoryIo();
   const code = await runCli(argv, io);
   return { code, stdout: io.stdoutText, stderr: io.stderrText };
+}
+
+/** The trace ids of JSONL blocks, in the order they first come. */
+function traceIdsOf(jsonl: string): string[] {
+  const ids = jsonl
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { trace_id: string }).trace_id);
+  return [...new Set(ids)];
 }
 
 const attacked = [
@@ -166,16 +175,18 @@ describe('view --trace #N (a trace by its place in the file)', () => {
     );
     const blocks = join(temporary, 'two-traces.blocks.jsonl');
     expect((await run(['convert', events, '--to', 'jsonl', '-o', blocks])).code).toBe(0);
+    // trace ids from the traces' content: named in the order they come
+    const [firstId, secondId] = traceIdsOf(readFileSync(blocks, 'utf8'));
     const second = await run(['view', blocks, '--trace', '#1']);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('trace tr_000002\n');
+    expect(second.stdout).toContain(`trace ${secondId}\n`);
     expect(second.stdout).toContain('Sunny.');
     expect(second.stdout).not.toContain('get_inbox');
     const asJson = JSON.parse((await run(['view', blocks, '--trace', '#0', '--json'])).stdout);
-    expect(asJson.trace_id).toBe('tr_000001');
+    expect(asJson.trace_id).toBe(firstId);
     const missing = await run(['view', blocks, '--trace', '#2']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('its traces are: tr_000001, tr_000002 (or by place');
+    expect(missing.stderr).toContain(`its traces are: ${firstId}, ${secondId} (or by place`);
   });
 
   it('counts a trace once when its blocks are interleaved with another', async () => {
@@ -189,15 +200,16 @@ describe('view --trace #N (a trace by its place in the file)', () => {
     ).stdout
       .trim()
       .split('\n');
-    // blocks of the two traces alternate: tr_000001 first appears before tr_000002
-    const first = blocks.filter((line) => line.includes('"tr_000001"'));
-    const second = blocks.filter((line) => line.includes('"tr_000002"'));
+    // blocks of the two traces alternate: the first trace first appears before the second
+    const [firstId, secondId] = traceIdsOf(blocks.join('\n'));
+    const first = blocks.filter((line) => line.includes(`"${firstId}"`));
+    const second = blocks.filter((line) => line.includes(`"${secondId}"`));
     const mixed: string[] = [];
     for (let i = 0; i < Math.max(first.length, second.length); i++)
       mixed.push(...[first[i], second[i]].filter((line): line is string => line !== undefined));
     const path = file('interleaved.jsonl', `${mixed.join('\n')}\n`);
     const view = await run(['view', path, '--trace', '#1', '--json']);
-    expect(JSON.parse(view.stdout).trace_id).toBe('tr_000002');
+    expect(JSON.parse(view.stdout).trace_id).toBe(secondId);
   });
 
   it('names a chat-event trace with a metadata id by its place too', async () => {

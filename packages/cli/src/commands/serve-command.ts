@@ -1,6 +1,7 @@
 import { defaultPort, type RunningServer, ServerError, startServer } from '@tracewarden/server';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
+import { sqliteUnavailableError } from '../errors/sqlite-unavailable-error.js';
 import type { CommandContext } from '../program/command-context.js';
 
 /** Options of {@link serveCollector} (the `serve` command's flags). */
@@ -36,6 +37,8 @@ export function dataDirOption(): Option {
 }
 
 function startFailure(error: unknown, options: ServeOptions): never {
+  const noSqlite = sqliteUnavailableError(error, 'tracewarden serve');
+  if (noSqlite !== undefined) throw noSqlite;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   // a first start that could not listen has made the API key: later starts do not print it
   const saved = (error as { credentialsFile?: unknown } | undefined)?.credentialsFile;

@@ -549,6 +549,72 @@ describe('check', () => {
     expect(result.stdout).toContain('blocked: 3 violations (2 block, 1 warn, 0 log) in 4 traces');
   });
 
+  it('names the line of the event at fault when a trace cannot be parsed, in every command alike', async () => {
+    // a newcomer's chat.json: validate and check said :4, view and convert :2
+    const file = join(temporary, 'newcomer-chat.json');
+    writeFileSync(
+      file,
+      `[\n${[
+        { role: 'user', content: 'hi' },
+        { role: 'asistant', content: 'hello' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'f', arguments: '{not json' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'c9', content: 'orphan' },
+      ]
+        .map((event) => ` ${JSON.stringify(event)}`)
+        .join(',\n')}\n]\n`,
+    );
+    const commands = [
+      ['validate', file],
+      ['check', '--recommended', file],
+      ['view', file],
+      ['convert', file, '--to', 'jsonl'],
+      ['stats', file],
+    ];
+    for (const argv of commands) {
+      const result = await run(argv);
+      expect(`${result.stdout}${result.stderr}`).toContain(`newcomer-chat.json:4: `);
+      expect(`${result.stdout}${result.stderr}`).not.toContain('newcomer-chat.json:2');
+      expect(result.code).toBe(1);
+    }
+  });
+
+  it('says a trace checked as given was checked, not that it was not (exit 1 all the same)', async () => {
+    const file = join(temporary, 'checked-as-given.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'f', arguments: '{not json' } },
+          ],
+        },
+      ]),
+    );
+    const result = await run(['check', '--recommended', file]);
+    expect(result.stderr).toContain('its events were checked as given');
+    expect(result.stdout).toBe(
+      'incomplete: 0 violations (0 block, 0 warn, 0 log) in 1 trace; 1 trace could not be read exactly and was checked as given (see above)\n',
+    );
+    expect(result.code).toBe(1);
+    const json = JSON.parse(
+      (await run(['check', '--recommended', '--format', 'json', file])).stdout,
+    );
+    expect(json).toMatchObject({ ok: false, traces: 1, skipped: [{ line: 1, checked: true }] });
+    // an item that could not be read at all is still "not checked"
+    const unread = await run(['check', '--recommended', fixture('malformed/bad-json-line.jsonl')]);
+    expect(unread.stdout).toContain('1 item could not be read and was not checked');
+    expect(unread.stdout).not.toContain('checked as given');
+  });
+
   it('still checks a trace whose tool call arguments are not JSON, and reports both (exit 1)', async () => {
     const file = join(temporary, 'truncated-arguments.json');
     const call = (id: string, name: string, args: string) => ({
@@ -786,6 +852,28 @@ describe('help and usage', () => {
     const option = await run(['validate', '--format', 'yaml', 'x']);
     expect(option.code).toBe(2);
     expect(option.stderr).toContain('Allowed choices are events, dataset, blocks, entries');
+    expect(option.stderr).not.toContain('--json');
+  });
+
+  it('says which option was meant when --format gets a value of its other meaning', async () => {
+    // --format is the input format, except in check, where it is the report format
+    for (const command of ['validate', 'view', 'stats', 'push']) {
+      const json = await run([command, '--format', 'json', 'x']);
+      expect(json.code).toBe(2);
+      expect(json.stderr).toContain(
+        'Allowed choices are events, dataset, blocks, entries. --format is the format of the input; for JSON output use --json.',
+      );
+    }
+    const convert = await run(['convert', 'x', '--to', 'jsonl', '--format', 'jsonl']);
+    expect(convert.code).toBe(2);
+    expect(convert.stderr).toContain('what to write is chosen with --to (events, blocks, jsonl)');
+    const check = await run(['check', '--recommended', '--format', 'blocks', 'x']);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain(
+      'Allowed choices are text, json. --format is the format of the report; for the input format use --input-format.',
+    );
+    // the choices are still listed in the help
+    expect((await run(['check', '--help'])).stdout).toContain('(choices: "text", "json"');
   });
 });
 

@@ -4,13 +4,49 @@ import { CliError } from '../errors/index.js';
 import { inputFormats } from '../formats/index.js';
 
 /**
- * `--format <format>`: skip detection.
+ * An option whose value must be one of `choices` (listed in the help as commander's `.choices`
+ * lists them), refused with the choices and, for a value `hint` knows, what was likely meant:
+ * `--format` is the input format in most commands but the report format in `check`, so a
+ * value of the other meaning is answered with the option that takes it.
+ * @param option - the option
+ * @param choices - the values it takes
+ * @param hint - what to do instead, for a value it recognises
+ * @returns the option
  */
-export function formatOption(): Option {
-  return new Option(
-    '-f, --format <format>',
-    'read the input as this format instead of detecting it per file',
-  ).choices(inputFormats);
+export function choicesWithHint(
+  option: Option,
+  choices: readonly string[],
+  hint: (value: string) => string | undefined,
+): Option {
+  return option.choices(choices).argParser((value: string) => {
+    if (choices.includes(value)) return value;
+    const instead = hint(value);
+    throw new InvalidArgumentError(
+      `Allowed choices are ${choices.join(', ')}.${instead === undefined ? '' : ` ${instead}`}`,
+    );
+  });
+}
+
+/** Values of `--format` that name an output, not an input format. */
+const outputFormats = new Set(['json', 'jsonl', 'text']);
+
+/**
+ * `--format <format>`: skip detection.
+ * @param outputHint - what to use for an output format instead (`--format json`), when the
+ *   command has one; @default 'for JSON output use --json'
+ */
+export function formatOption(outputHint = 'for JSON output use --json'): Option {
+  return choicesWithHint(
+    new Option(
+      '-f, --format <format>',
+      'read the input as this format instead of detecting it per file',
+    ),
+    inputFormats,
+    (value) =>
+      outputFormats.has(value.toLowerCase())
+        ? `--format is the format of the input; ${outputHint}.`
+        : undefined,
+  );
 }
 
 /**

@@ -9,10 +9,12 @@ import {
   TraceEntrySchema,
 } from '@tracewarden/core';
 import type { BlockItem, InputItem, TraceItem } from '../formats/index.js';
+import { isObject } from '../formats/is-object.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { blockAddress } from './block-address.js';
 import { normalizeBlock } from './normalize-block.js';
+import { traceErrorLine } from './trace-error-line.js';
 import { datasetFieldsOf, traceFieldsOf, withTraceFields } from './trace-fields.js';
 import { unknownSubTypeOf } from './unknown-sub-type.js';
 
@@ -56,6 +58,14 @@ export interface BlockConverterOptions {
    */
   contentIds?: boolean;
   /**
+   * With `contentIds`: chat-event traces' block and call ids run on through the file
+   * (`tb_000001`, ... across its traces) instead of starting from 1 in each trace, so that a file
+   * of several traces holds each block id once, as `validate` requires of one file (`convert`
+   * writes files; `push` sends each trace on its own). A file's first trace gets the same ids
+   * either way. @default false
+   */
+  fileBlockIds?: boolean;
+  /**
    * Chat-event traces whose text held lone UTF-16 surrogates, which `parseTrace` read as U+FFFD
    * (once per trace, to warn `LONE_SURROGATE`).
    */
@@ -95,9 +105,32 @@ function contentHash(value: unknown): string {
     .slice(0, 26);
 }
 
-/** A chat-event trace's id from its content: `tr_` and 26 hex digits of its SHA-256. */
-function contentTraceId(value: unknown): string {
-  return `tr_${contentHash(value)}`;
+/** JSON with every object's keys in order, so that equal values give equal text. */
+function canonicalJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, field: unknown) =>
+      isObject(field)
+        ? Object.fromEntries(
+            Object.keys(field)
+              .sort()
+              .map((key) => [key, field[key]]),
+          )
+        : field,
+    ) ?? ''
+  );
+}
+
+/**
+ * A chat-event trace's id from its content: `tr_` and 26 hex digits of the SHA-256 of its events
+ * as read and its other fields (not of the file's text), so that the events `convert --to events`
+ * writes of its blocks read back under the same id, whatever their key order and spacing.
+ */
+function contentTraceId(trace: readonly unknown[], fields: unknown): string {
+  const hash = createHash('sha256')
+    .update(canonicalJson({ events: trace, fields: fields ?? {} }))
+    .digest('hex')
+    .slice(0, 26);
+  return `tr_${hash}`;
 }
 
 /**
@@ -126,7 +159,8 @@ export interface BlockConverter {
 
 /**
  * Converts whatever a file holds into blocks, streaming: chat-event traces with
- * `eventsToBlocks` (the trace id is the trace's metadata id, else `tr_000001`, ...), blocks as
+ * `eventsToBlocks` (the trace id is the trace's metadata id, else `tr_000001`, ..., or with
+ * `contentIds` a hash of its events), blocks as
  * they are (filled to the stored shape), and trace entries with `entryToBlocks` under one
  * synthetic assistant MESSAGE per `session_id` (`metadata.synthetic: true`; the trace id is the
  * session id). Ids are deterministic, and converted events are timed from the epoch
@@ -151,11 +185,11 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
   let dataset: Record<string, unknown> | undefined;
   // trace ids the file's chat-event traces were given: two traces must never share one
   const traceIds = new Set<string>();
-  const uniqueTraceId = (item: TraceItem, wanted: string): string => {
+  const uniqueTraceId = (item: TraceItem, wanted: string, warn: boolean): string => {
     let traceId = wanted;
     for (let k = 2; traceIds.has(traceId); k++) traceId = `${wanted}_${k}`;
     traceIds.add(traceId);
-    if (traceId !== wanted)
+    if (traceId !== wanted && warn)
       options.onRenamedTrace?.({ label: item.label, line: item.line, traceId });
     return traceId;
   };
@@ -199,7 +233,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             trace = parseTrace(item.value, surrogates);
           } catch (error) {
             return skip(
-              item.line,
+              traceErrorLine(item, error),
               `trace ${item.label}: ${error instanceof Error ? error.message : String(error)}`,
             );
           }
@@ -218,17 +252,14 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
             });
           }
           const unnamed = item.label.startsWith('#') && options.labelTraceIds !== true;
-          if (options.contentIds === true) {
-            const traceId = uniqueTraceId(item, unnamed ? contentTraceId(item.value) : item.label);
-            const fields = traceFieldsOf(item.value, traceId);
-            const blocks = eventsToBlocks(trace, {
-              traceId,
-              ids: createSequentialIds(),
-              startTime: 0,
-            });
-            return withTraceFields(blocks, fields, dataset);
-          }
-          const traceId = uniqueTraceId(item, unnamed ? ids.traceId() : item.label);
+          const wanted = unnamed
+            ? options.contentIds === true
+              ? contentTraceId(trace, traceFieldsOf(item.value, ''))
+              : ids.traceId()
+            : item.label;
+          // two traces of a file with the same events (a run exported twice) are kept apart as
+          // well: only a renamed trace id of the file's own is worth a warning
+          const traceId = uniqueTraceId(item, wanted, !unnamed);
           const fields = traceFieldsOf(item.value, traceId);
           if (trace.length === 0 && fields !== undefined) {
             options.onEmptyTrace?.({
@@ -237,11 +268,15 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
               fields: Object.keys(fields),
             });
           }
-          return withTraceFields(
-            eventsToBlocks(trace, { traceId, ids, startTime: 0 }),
-            fields,
-            dataset,
-          );
+          const blocks = eventsToBlocks(trace, {
+            traceId,
+            ids:
+              options.contentIds === true && options.fileBlockIds !== true
+                ? createSequentialIds()
+                : ids,
+            startTime: 0,
+          });
+          return withTraceFields(blocks, fields, dataset);
         }
         case 'entry': {
           const parsed = TraceEntrySchema.safeParse(item.value);

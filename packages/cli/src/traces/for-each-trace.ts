@@ -39,6 +39,8 @@ export interface ForEachTraceOptions {
   labelTraceIds?: boolean | undefined;
   /** Ids from each chat-event trace's content (see `createBlockConverter`). @default false */
   contentIds?: boolean | undefined;
+  /** With `contentIds`, block ids that run on through each file (see `createBlockConverter`). */
+  fileBlockIds?: boolean | undefined;
   /**
    * Traces of a JSONL file kept open at once once the file turns out to interleave traces
    * (least recently used is finished first). @default 256
@@ -150,6 +152,7 @@ export async function forEachTrace(
   const converter = createBlockConverter({
     labelTraceIds: options.labelTraceIds === true,
     contentIds: options.contentIds === true,
+    fileBlockIds: options.fileBlockIds === true,
     onSkip: (skip) => {
       result.skipped++;
       if (options.onSkip !== undefined) return options.onSkip(currentFile, skip);
