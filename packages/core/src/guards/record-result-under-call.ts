@@ -89,6 +89,8 @@ export function recordResultUnderCall(
   };
   const recorded = recordToolResult(tracer, {
     callId,
+    // with the tool name, tells apart calls of two conversations that wait under one id
+    arguments: entry.call.args.length === 0 ? entry.call.kwargs : undefined,
     output: result.payload.output,
     metadata: scope === undefined ? metadata : scopedResultMetadata(scope, metadata),
     ...(extra === undefined ? {} : { extra }),

@@ -90,6 +90,8 @@ export interface ModelCallRecorder {
     callId: string;
     output: unknown;
     metadata?: Record<string, unknown> | undefined;
+    /** The arguments the tool ran with: tells apart calls that wait under one id. */
+    arguments?: unknown;
   }): boolean;
   /** The tracer a call started now would record into. */
   resolveTracer(): Tracer;

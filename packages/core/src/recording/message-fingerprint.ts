@@ -176,6 +176,26 @@ export class PairSet {
 }
 
 /**
+ * A map from 64-bit keys given as two uint32 halves (see {@link PairSet}) to values. @internal
+ */
+export class PairMap<V> {
+  private readonly map = new Map<number, Map<number, V>>();
+
+  get(a: number, b: number): V | undefined {
+    return this.map.get(a)?.get(b);
+  }
+
+  set(a: number, b: number, value: V): void {
+    let inner = this.map.get(a);
+    if (inner === undefined) {
+      inner = new Map();
+      this.map.set(a, inner);
+    }
+    inner.set(b, value);
+  }
+}
+
+/**
  * The key of a conversation prefix: the previous prefix's key mixed with one message
  * fingerprint's hash. Two conversations share a key exactly when they share the whole prefix
  * (up to 64-bit hash collisions). Mixing is O(1); only the new fingerprint is hashed.

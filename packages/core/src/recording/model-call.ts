@@ -497,7 +497,8 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       metadata.tools = input.tools.map((tool) => tool.name);
     const state = this.state;
     // the ids the TOOL_CALLs are recorded under (a call without one gets one here)
-    const callIds = responseCallIds(tracer, state, output.calls);
+    // (a call id of the trace this request does not wait on is a new call: `reusedCallId`)
+    const callIds = responseCallIds(tracer, state, output.calls, input.messages);
     let blocked: ToolCallReview[] = [];
     if (reviews !== undefined && reviews.length > 0) {
       blocked = reviews.filter((review) => !review.allowed);
@@ -533,6 +534,16 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     state.responses.add(h1, h2);
     const next = mixChainKey(this.prefixKey, h1, h2);
     state.prefixes.add(next.a, next.b);
+    // the next request's tool outputs answer these calls (`recordRequest`)
+    const deliveredCalls = delivered.calls;
+    if (deliveredCalls.length > 0)
+      state.turnCalls.set(
+        next.a,
+        next.b,
+        deliveredCalls === output.calls
+          ? callIds
+          : deliveredCalls.map((call) => callIds[output.calls.indexOf(call)] as string),
+      );
 
     const outcome: ModelCallOutcome = {
       status,

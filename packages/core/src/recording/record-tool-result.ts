@@ -17,6 +17,12 @@ export interface RecordToolResultInput {
   metadata?: Record<string, unknown> | undefined;
   /** Free-form client space (e.g. a LangChain `ToolMessage` artifact). */
   extra?: Record<string, unknown> | undefined;
+  /**
+   * The arguments the tool ran with, when known (an object or its JSON text): with
+   * `metadata.tool_name`, tells apart calls that wait under one id (two conversations sharing a
+   * trace whose model numbers calls per answer). Not recorded.
+   */
+  arguments?: unknown;
 }
 
 /**
@@ -34,7 +40,14 @@ export interface RecordToolResultInput {
  */
 export function recordToolResult(tracer: Tracer, input: RecordToolResultInput): boolean {
   const state = stateOf(tracer);
-  const callId = answeredCallId(state, input.callId);
+  // the tool's name and arguments tell calls sharing an id apart
+  const callId = answeredCallId(
+    tracer,
+    state,
+    input.callId,
+    input.metadata?.tool_name,
+    input.arguments,
+  );
   if (callId === undefined || hasResult(state, callId)) return false;
   const direct = (tracer as Partial<CallResultTracer>)[recordCallResult];
   if (ownsDirectPath(direct, tracer.logObserve)) {

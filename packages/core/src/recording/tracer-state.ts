@@ -1,6 +1,7 @@
 import { type CallTurn, firstUnansweredCall } from '../model/unanswered-calls.js';
 import type { Tracer } from '../tracing/types.js';
-import { type ChainKey, PairSet } from './message-fingerprint.js';
+import { type ChainKey, PairMap, PairSet } from './message-fingerprint.js';
+import { canonicalJson } from './refusals.js';
 import type { NeutralMessage } from './types.js';
 
 /*
@@ -34,18 +35,23 @@ export interface TracerState {
   /** How many call ids this state generated for calls without one. */
   generatedIds: number;
   /**
-   * A call id the model used again after its first call was answered (providers that number
-   * calls per answer: `call_0` every turn) -> the id its latest call is recorded under
-   * (`call_0_2`, see {@link reusedCallId}); made on the first reuse.
+   * A call id the model used for more than one call (providers that number calls per answer:
+   * `call_0` every turn, or in two conversations sharing the trace) -> the ids those calls are
+   * recorded under, in recording order (`call_0`, `call_0_2`, ...; see {@link reusedCallId} and
+   * {@link responseCallIds}). The calls of one response are contiguous. Results naming the id
+   * answer the latest response that has an unanswered one of them, in the calls' order
+   * ({@link answeredCallId}). Made on the first reuse: the common case is one map miss.
    */
-  reused: Map<string, string> | undefined;
+  aliases: Map<string, string[]> | undefined;
   /**
-   * A call id that parallel calls of the latest response using it share (`call_0` twice in one
-   * answer) -> the ids those calls are recorded under, in the calls' order (`call_0`,
-   * `call_0_2`, see {@link responseCallIds}); results naming the id answer them in that order.
-   * Made on the first such response.
+   * The ids a recorded assistant turn's calls are recorded under, by the chain key of the
+   * conversation up to and including that turn: a re-sent history's tool outputs answer the
+   * calls of the turn they follow in that request, not whatever call of the trace last used
+   * their id (another conversation's, an agent-as-tool's). Only turns with calls.
    */
-  shared: Map<string, string[]> | undefined;
+  turnCalls: PairMap<readonly string[]>;
+  /** Whether the warning about a call id that cannot be told apart was given for this trace. */
+  warnedAmbiguous: boolean;
   /**
    * The leading messages of the last request whose key depends only on fields compared here
    * (string or no content, no tool calls: `messageStep`'s rule), with those fields and the key
@@ -105,8 +111,9 @@ export function stateOf(tracer: Tracer): TracerState {
       unanswered: [],
       lastCall: undefined,
       generatedIds: 0,
-      reused: undefined,
-      shared: undefined,
+      aliases: undefined,
+      turnCalls: new PairMap(),
+      warnedAmbiguous: false,
       sent: [],
     };
     // What the trace already holds (blocks logged before any recorder saw this tracer): read
@@ -148,46 +155,154 @@ export function isAbsentCallId(callId: unknown): boolean {
 }
 
 /**
- * The call a tool result answers. An explicit id is kept as it is (the id its latest call is
- * recorded under when the model used it again; the first unanswered of parallel calls sharing
- * it, in their order); an absent one
- * ({@link isAbsentCallId}) is linked by decision 002's order rule over the calls recorded in
- * this trace: the first unanswered call of the latest message that has one (parallel calls are
- * answered in their order), else the most recent call, else none.
+ * The call a tool result answers. An explicit id the model used for one call is kept as it is;
+ * one it used for several ({@link TracerState.aliases}) answers the first unanswered of them in
+ * the latest response that has one (parallel calls sharing an id are answered in their order, an
+ * agent-as-tool's call before the call whose tool runs it), preferring calls of `toolName` when
+ * the result names its tool, else the latest of them. An absent id ({@link isAbsentCallId}) is
+ * linked by decision 002's order rule over the calls recorded in this trace: the first
+ * unanswered call of the latest message that has one (parallel calls are answered in their
+ * order), else the most recent call, else none.
+ * @param toolName - the tool that produced the result, when the caller knows it
+ *   (`metadata.tool_name` of a guard or a tool executor)
+ * @param args - the arguments the tool ran with, when the caller knows them
  * @returns the call id, or `undefined` when the trace has no call to link to
  */
-export function answeredCallId(state: TracerState, callId: unknown): string | undefined {
+export function answeredCallId(
+  tracer: Tracer,
+  state: TracerState,
+  callId: unknown,
+  toolName?: unknown,
+  args?: unknown,
+): string | undefined {
   if (isAbsentCallId(callId))
     return firstUnansweredCall(state.unanswered, state.isAnswered) ?? state.lastCall;
-  const shared = state.shared?.get(callId as string);
-  if (shared !== undefined) {
-    // parallel calls sharing the id: the first without a result, else the last again
-    for (const id of shared) if (!state.results.has(id)) return id;
-    return shared[shared.length - 1];
+  const aliases = state.aliases?.get(callId as string);
+  if (aliases === undefined) return callId as string;
+  const name = typeof toolName === 'string' ? toolName : undefined;
+  const given = args === undefined ? undefined : canonicalJson(args);
+  // the calls of that tool with those arguments, else of that tool, else any
+  if (given !== undefined) {
+    const exact = waitingAlias(tracer, state, callId as string, aliases, name, given);
+    if (exact !== undefined) return exact;
   }
-  return state.reused?.get(callId as string) ?? (callId as string);
+  if (name !== undefined) {
+    const named = waitingAlias(tracer, state, callId as string, aliases, name, undefined);
+    if (named !== undefined) return named;
+  }
+  return (
+    waitingAlias(tracer, state, callId as string, aliases, undefined, undefined) ??
+    (aliases[aliases.length - 1] as string)
+  );
+}
+
+/**
+ * The first unanswered call (of `toolName` with canonical arguments `args`, when given) of the
+ * latest response that has one, among the calls recorded for one model id; warns once per trace
+ * when another response also has one waiting: nothing tells them apart (two conversations
+ * sharing the trace, both waiting on the same tool).
+ */
+function waitingAlias(
+  tracer: Tracer,
+  state: TracerState,
+  modelId: string,
+  aliases: readonly string[],
+  toolName: string | undefined,
+  args: string | undefined,
+): string | undefined {
+  let chosen: string | undefined;
+  let chosenParent: string | undefined;
+  let otherTurn: string | undefined;
+  // newest first: the calls of one response are contiguous, so the latest response's first
+  // unanswered call is the last one met before another response's
+  for (let i = aliases.length - 1; i >= 0; i--) {
+    const id = aliases[i] as string;
+    if (state.results.has(id)) continue;
+    const call = tracer.findToolCall(id);
+    if (call === undefined || (toolName !== undefined && call.payload.name !== toolName)) continue;
+    if (args !== undefined && canonicalJson(call.payload.arguments) !== args) continue;
+    const parent = call.parent_block_id ?? '';
+    if (chosen === undefined || parent === chosenParent) {
+      if (otherTurn !== undefined) continue;
+      chosen = id;
+      chosenParent = parent;
+    } else otherTurn ??= id;
+  }
+  if (chosen !== undefined && otherTurn !== undefined)
+    warnAmbiguous(tracer, state, modelId, chosen);
+  return chosen;
+}
+
+/**
+ * One process warning per trace (code `TRACEWARDEN_AMBIGUOUS_CALL_ID`): a result named a call id
+ * that calls of two model calls still wait on, so it may be recorded under the other's call.
+ * Both results are still recorded (each call takes one).
+ */
+function warnAmbiguous(tracer: Tracer, state: TracerState, modelId: string, chosen: string): void {
+  if (state.warnedAmbiguous) return;
+  state.warnedAmbiguous = true;
+  process.emitWarning(
+    `tracewarden: a tool result names call id "${modelId}", which unanswered calls of several model calls in trace ${tracer.traceId} share; it was recorded under the latest ("${chosen}") and may belong to the other. Record concurrent conversations in traces of their own (withTrace), or use a model that gives calls unique ids.`,
+    { code: 'TRACEWARDEN_AMBIGUOUS_CALL_ID' },
+  );
+}
+
+/** Notes that model id `callId` is also recorded under `id` (see {@link TracerState.aliases}). */
+function addAlias(state: TracerState, callId: string, id: string): void {
+  const aliases = state.aliases ?? new Map<string, string[]>();
+  state.aliases = aliases;
+  const ids = aliases.get(callId);
+  if (ids === undefined) aliases.set(callId, [callId, id]);
+  else ids.push(id);
+}
+
+/**
+ * Whether a request waits on a call with id `callId`: its latest message naming the id is an
+ * assistant turn proposing it, not a tool output answering it.
+ */
+function awaitsCall(messages: readonly NeutralMessage[], callId: string): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as NeutralMessage;
+    if ((message.role === 'tool' || message.role === 'function') && message.tool_call_id === callId)
+      return false;
+    const calls = message.tool_calls;
+    if (calls !== undefined) for (const call of calls) if (call.id === callId) return true;
+  }
+  return false;
 }
 
 /**
  * The id a model's call with id `callId` is recorded under. Seed 002 allows one TOOL_CALL per
  * call id in a trace, but some providers number calls per answer (`call_0` every turn): a call
  * whose id is already answered in this trace is a new call, recorded as `call_0_2` (then `_3`,
- * ...: `eventsToBlocks`' rule for a trace that repeats an id), and results the model's tool
- * messages send under `call_0` land under it ({@link answeredCallId}). An id whose call is not
- * answered yet is the same call, as before.
- * The common case (an id the trace has no answered call of) is one set lookup.
+ * ...: `eventsToBlocks`' rule for a repeated id), and results the model's tool messages send
+ * under `call_0` land under it ({@link answeredCallId}).
+ * An id whose call is not answered yet is the same call when it comes from a re-sent history
+ * (`prompt` undefined). A model's own answer (`prompt`: the request it answers) proposes a new
+ * call unless that request itself waits on the recorded one: a call of the trace its prompt does
+ * not hold is another conversation's (two conversations sharing the trace, an agent run inside a
+ * tool), and taking it for the same call lost the new call and put its result under the other.
+ * The common case (an id the trace has no call of) is one set lookup, and one map lookup for an
+ * answer.
  */
 export function reusedCallId(
   tracer: Tracer,
   state: TracerState,
   callId: string,
   taken?: ReadonlySet<string>,
+  prompt?: readonly NeutralMessage[],
 ): string {
-  const current = state.reused?.get(callId) ?? callId;
-  if (!state.results.has(current)) return current;
+  const aliases = state.aliases?.get(callId);
+  const current = aliases === undefined ? callId : (aliases[aliases.length - 1] as string);
+  if (
+    !state.results.has(current) &&
+    (prompt === undefined ||
+      tracer.findToolCall(current) === undefined ||
+      awaitsCall(prompt, callId))
+  )
+    return current;
   const id = freshCallId(tracer, callId, 1, taken);
-  state.reused ??= new Map();
-  state.reused.set(callId, id);
+  addAlias(state, callId, id);
   return id;
 }
 
@@ -231,11 +346,14 @@ export function generatedCallId(tracer: Tracer, state: TracerState): string {
  * under fresh ids (`call_0_2`, ...) with the model's id kept in metadata, and results naming the
  * id answer them in the calls' order ({@link answeredCallId}). Before, the second call and its
  * result were dropped.
+ * @param prompt - for a model's answer, the request it answers (see {@link reusedCallId});
+ *   `undefined` for an assistant turn of a re-sent history
  */
 export function responseCallIds(
   tracer: Tracer,
   state: TracerState,
   calls: readonly { id?: unknown }[],
+  prompt?: readonly NeutralMessage[],
 ): string[] {
   const ids = new Array<string>(calls.length);
   // Only where a response has two calls or more: the recorded ids of each model id, and every
@@ -257,16 +375,13 @@ export function responseCallIds(
     const earlier = byModelId?.get(original);
     let id: string;
     if (earlier === undefined) {
-      id = reusedCallId(tracer, state, original, taken);
+      id = reusedCallId(tracer, state, original, taken, prompt);
       byModelId?.set(original, [id]);
-      // the latest response uses the id once: its results name that call alone
-      state.shared?.delete(original);
     } else {
       // a parallel call with the same id: a call of its own
       id = freshCallId(tracer, original, earlier.length, taken);
       earlier.push(id);
-      (state.shared ??= new Map()).set(original, earlier);
-      (state.reused ??= new Map()).set(original, id);
+      addAlias(state, original, id);
     }
     taken?.add(id);
     ids[i] = id;
