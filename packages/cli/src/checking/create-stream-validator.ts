@@ -7,7 +7,6 @@ import {
   entryToBlocks,
   eventsToBlocks,
   isKnownChatRole,
-  parseTrace,
   type Trace,
   TraceEntrySchema,
   type TraceError,
@@ -16,6 +15,7 @@ import {
 import type { BlockItem, EntryItem, InputItem, TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
 import type { Problem } from '../output/index.js';
+import { parseChatTrace } from '../traces/read-chat-trace.js';
 import { traceErrorLine } from '../traces/trace-error-line.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
@@ -249,10 +249,10 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
 
   function addTrace(item: TraceItem): void {
     counts.traces++;
-    let trace: ReturnType<typeof parseTrace>;
+    let trace: Trace;
     const surrogates = collectLoneSurrogates();
     try {
-      trace = parseTrace(item.value, surrogates);
+      trace = parseChatTrace(item.value, surrogates);
     } catch (error) {
       const path =
         isTraceErrorLike(error) && typeof error.details.path === 'string' ? error.details.path : '';

@@ -4,7 +4,6 @@ import {
   type Policy,
   type PolicyViolation,
   parsePolicy,
-  parseTrace,
   recommendedPolicy,
   type Trace,
   TracewardenError,
@@ -20,9 +19,11 @@ import {
   maxOpenTracesOption,
 } from '../program/shared-options.js';
 import { forEachTrace, type GroupedTrace, splitTracesNote } from '../traces/index.js';
+import { readPolicyTrace } from '../traces/read-chat-trace.js';
 import { traceErrorLine } from '../traces/trace-error-line.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 import { createToolPartTally, formatWarning, type Warning } from '../warnings/index.js';
+import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
 
 /** Options of {@link checkFiles} (the `check` command's flags). */
 export interface CheckOptions {
@@ -246,11 +247,12 @@ export async function checkFiles(
   const checkTrace = async (
     file: string,
     label: string,
-    trace: Trace,
+    trace: readonly unknown[],
     lineOf: (address: string | undefined) => number | undefined,
   ): Promise<boolean> => {
     report.traces++;
-    toolParts.add(trace, (event) => ({
+    // entries without content (an MCP tool list, a bare call) hold no content parts
+    toolParts.add(trace as Trace, (event) => ({
       file,
       line: lineOf(String(event)),
       address: `${label}/${event}`,
@@ -315,6 +317,7 @@ export async function checkFiles(
   };
 
   const unknownSubTypes = createUnknownSubTypeTally();
+  const invalidUtf8 = createInvalidUtf8Tally('read');
   const traces = await forEachTrace(
     context,
     files,
@@ -322,6 +325,7 @@ export async function checkFiles(
       format: options.inputFormat,
       maxLineBytes: options.maxLineBytes,
       maxOpenTraces: options.maxOpenTraces,
+      onInvalidUtf8: invalidUtf8.add,
       onSkip: (file, skipped) => skip(file, skipped.line, skipped.message),
       onUnknownSubType: (file, found) =>
         unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address }),
@@ -330,9 +334,10 @@ export async function checkFiles(
           const index = eventIndexOf(address);
           return index === undefined ? undefined : item.lineOfEvent(index);
         };
-        let trace: Trace;
+        // as the policy engine reads a trace: MCP tool lists and bare tool calls included
+        let trace: unknown[];
         try {
-          trace = parseTrace(item.value);
+          trace = readPolicyTrace(item.value);
         } catch (error) {
           // A trace parseTrace refuses (a call's arguments that are not JSON, as models sometimes
           // write them) is still checked as given: the policy engine reads raw events, and an
@@ -372,7 +377,11 @@ export async function checkFiles(
     context.err(
       `${context.errorPalette.yellow('note')}: ${splitTracesNote(traces.splitTraces, options.maxOpenTraces, 'checked')}\n`,
     );
-  report.warnings = [...unknownSubTypes.warnings(), ...toolParts.warnings()];
+  report.warnings = [
+    ...invalidUtf8.warnings(),
+    ...unknownSubTypes.warnings(),
+    ...toolParts.warnings(),
+  ];
   if (!json)
     for (const warning of report.warnings)
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);

@@ -15,18 +15,21 @@ import {
 } from '../program/shared-options.js';
 import {
   createBlockConverter,
+  type EmptyTrace,
   forEachTrace,
   parentsFirst,
   splitTracesNote,
   type UnknownSubType,
   untimedAsGiven,
 } from '../traces/index.js';
+import { datasetFieldsOf } from '../traces/trace-fields.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 import {
   formatWarning,
   type LoneSurrogatesInTrace,
   loneSurrogateWarning,
 } from '../warnings/index.js';
+import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
 import { createEventsWriter, eventsLayoutOf } from './create-events-writer.js';
 
 /** What `convert --to` produces. */
@@ -109,10 +112,8 @@ function traceChecks(context: CommandContext) {
       blockValidators.clear();
       return blockProblems;
     },
-    onEmptyTrace(
-      file: string,
-      found: { label: string; line: number | undefined; fields: string[] },
-    ): void {
+    /** Blocks cannot hold a trace with no events: never dropped in silence. */
+    onEmptyTrace(file: string, found: EmptyTrace): void {
       const warning = {
         code: 'EMPTY_TRACE' as const,
         value: found.label,
@@ -120,7 +121,10 @@ function traceChecks(context: CommandContext) {
         file,
         line: found.line,
         address: found.label,
-        message: `no events, so no blocks to keep its ${found.fields.join(', ')} on: not written`,
+        message:
+          found.fields.length === 0
+            ? 'no events, so no blocks: not written (convert --to events keeps it)'
+            : `no events, so no blocks to keep its ${found.fields.join(', ')} on: not written`,
       };
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
     },
@@ -195,8 +199,10 @@ export async function convertFile(
   // a block of an unknown sub_type is left out, with one warning per value (as view and stats)
   const unknownSubTypes = createUnknownSubTypeTally();
   const checks = traceChecks(context);
+  // bytes that are not UTF-8 are written as U+FFFD: said once, never in silence
+  const invalidUtf8 = createInvalidUtf8Tally('written');
   const warnUnknownSubTypes = () => {
-    for (const warning of unknownSubTypes.warnings())
+    for (const warning of [...invalidUtf8.warnings(), ...unknownSubTypes.warnings()])
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   };
   if (options.to === 'events') {
@@ -206,12 +212,15 @@ export async function convertFile(
     try {
       const traceOptions = {
         ...options,
+        onInvalidUtf8: invalidUtf8.add,
         contentIds: true,
         fileBlockIds: true,
         isValidTrace: checks.isValidTrace,
         onBlockItem: checks.checkBlock,
         onLoneSurrogates: checks.onLoneSurrogates,
-        onEmptyTrace: checks.onEmptyTrace,
+        // events can hold a trace with no events, and a dataset with no traces: kept
+        emptyTraces: true,
+        onDatasetMetadata: (value: unknown) => writer.noteDataset(value),
         onRenamedTrace: checks.onRenamedTrace,
         onUnknownSubType: (at: string, found: UnknownSubType) =>
           unknownSubTypes.add(found.subType, {
@@ -236,6 +245,10 @@ export async function convertFile(
   }
 
   let skipped = 0;
+  // a dataset's own fields ride on its traces' blocks: one with no trace has none to ride on
+  let datasetLine: number | undefined;
+  let datasetFields: Record<string, unknown> | undefined;
+  let blocksWritten = 0;
   // trace ids from each trace's content, as `push` gives them: two files converted apart never
   // share a trace id; block ids run on through the file, as one file must hold each once
   const converter = createBlockConverter({
@@ -263,10 +276,16 @@ export async function convertFile(
   if (asArray) await writeText(output, '[');
   let interrupted = false;
   try {
-    const result = await readEachItem(context, file, options, async (item) => {
+    const readOptions = { ...options, onInvalidUtf8: invalidUtf8.add };
+    const result = await readEachItem(context, file, readOptions, async (item) => {
+      if (item.type === 'dataset-metadata' && datasetFields === undefined) {
+        datasetFields = datasetFieldsOf(item.value);
+        datasetLine = item.line;
+      }
       // an output may answer a call that comes after it: the call is written first
       const blocks = parentsFirst(converter.convert(item));
       if (blocks.length === 0) return;
+      blocksWritten += blocks.length;
       let text = '';
       // a block given no created_at is written without one, as validate accepts it
       for (const block of blocks.map(untimedAsGiven)) {
@@ -286,6 +305,17 @@ export async function convertFile(
   }
   const blockProblems = checks.finishBlocks();
   warnUnknownSubTypes();
+  if (datasetFields !== undefined && blocksWritten === 0 && !interrupted) {
+    const warning = {
+      code: 'EMPTY_DATASET' as const,
+      value: typeof datasetFields.name === 'string' ? datasetFields.name : 'dataset',
+      count: 0,
+      file,
+      line: datasetLine,
+      message: `no traces, so no blocks to keep its ${Object.keys(datasetFields).join(', ')} on: not written (convert --to events keeps it)`,
+    };
+    context.err(`${formatWarning(warning, context.errorPalette)}\n`);
+  }
   if (interrupted) return exitCodes.interrupted;
   return skipped > 0 || blockProblems > 0 ? exitCodes.problems : exitCodes.ok;
 }

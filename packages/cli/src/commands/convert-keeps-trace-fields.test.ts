@@ -176,7 +176,12 @@ describe('convert keeps what a trace file holds besides events', () => {
       `${input}:1: warning EMPTY_TRACE m: no events, so no blocks to keep its metadata on: not written\n`,
     );
     expect(convert.code).toBe(0);
-    const empty = await run(['convert', file('empty.json', '[]'), '--to', 'jsonl']);
-    expect(empty.stderr).toBe('');
+    // a trace with no events at all is not dropped in silence either (--to events keeps it)
+    const emptyFile = file('empty.json', '[]');
+    const empty = await run(['convert', emptyFile, '--to', 'jsonl']);
+    expect(empty.stderr).toBe(
+      `${emptyFile}:1: warning EMPTY_TRACE #0: no events, so no blocks: not written (convert --to events keeps it)\n`,
+    );
+    expect(empty.code).toBe(0);
   });
 });

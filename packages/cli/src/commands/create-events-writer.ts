@@ -3,6 +3,7 @@ import { isObject } from '../formats/is-object.js';
 import { writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
 import { type GroupedTrace, liftTraceFields, namesTrace } from '../traces/index.js';
+import { datasetFieldsOf } from '../traces/trace-fields.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -19,6 +20,11 @@ interface ConvertedTrace {
 export interface EventsWriter {
   /** Converts one trace's blocks and writes it (the first waits to know if a second comes). */
   write(trace: GroupedTrace): Promise<void>;
+  /**
+   * A dataset's own fields as read: written by `finish` when the dataset has no trace to carry
+   * them (`{ name, metadata, traces: [] }` stays itself).
+   */
+  noteDataset(value: unknown): void;
   /** Writes what is still held; call once, after the last trace. */
   finish(): Promise<void>;
 }
@@ -82,6 +88,7 @@ export function eventsLayoutOf(path: string | undefined): EventsLayout {
 export function createEventsWriter(output: CliOutput, layout: EventsLayout = 'auto'): EventsWriter {
   let first: ConvertedTrace | undefined;
   let written = 0;
+  let dataset: JsonObject | undefined;
   // what closes the document once every trace is written ('' for lines)
   let closing: string | undefined;
   const open = async (trace: ConvertedTrace) => {
@@ -107,13 +114,17 @@ export function createEventsWriter(output: CliOutput, layout: EventsLayout = 'au
     await writeText(output, layout === 'document' ? `,\n${text}` : `${text}\n`);
   };
   return {
+    noteDataset(value) {
+      dataset ??= datasetFieldsOf(value);
+    },
     async write(grouped) {
       const lifted = liftTraceFields(grouped.blocks);
       const trace: ConvertedTrace = {
         traceId: grouped.traceId,
         messages: blocksToEvents(lifted.blocks, { traceId: grouped.traceId }),
-        fields: lifted.trace,
-        dataset: lifted.dataset,
+        // a trace with no events has no block to carry its fields: they come with it
+        fields: lifted.trace ?? grouped.empty?.trace,
+        dataset: lifted.dataset ?? grouped.empty?.dataset,
       };
       written++;
       if (written === 1) {
@@ -143,7 +154,15 @@ export function createEventsWriter(output: CliOutput, layout: EventsLayout = 'au
         }
       }
       if (closing !== undefined && closing !== '') await writeText(output, closing);
-      else if (written === 0 && layout === 'document') await writeText(output, '[]\n');
+      else if (written === 0 && dataset !== undefined) {
+        // a dataset with no traces is still itself: its name and metadata
+        await writeText(
+          output,
+          layout === 'lines'
+            ? `${JSON.stringify(dataset)}\n`
+            : `${JSON.stringify({ ...dataset, traces: [] }, null, 2)}\n`,
+        );
+      } else if (written === 0 && layout === 'document') await writeText(output, '[]\n');
     },
   };
 }

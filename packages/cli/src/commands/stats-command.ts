@@ -1,4 +1,4 @@
-import { safeParseTrace } from '@tracewarden/core';
+import { type Trace, TraceError } from '@tracewarden/core';
 import type { Command } from 'commander';
 import { exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
@@ -8,8 +8,22 @@ import { readEachItem } from '../program/read-each-item.js';
 import { formatOption, maxLineBytesOption } from '../program/shared-options.js';
 import { createStatsAggregator, type LatencySummary, type TraceStats } from '../stats/index.js';
 import { blockAddress } from '../traces/block-address.js';
+import { parseChatTrace } from '../traces/read-chat-trace.js';
 import { createUnknownSubTypeTally, unknownSubTypeOf } from '../traces/unknown-sub-type.js';
 import { formatWarning } from '../warnings/index.js';
+import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
+
+/** `parseChatTrace`'s outcome as `safeParseTrace` gives it. */
+function safeParseChatTrace(
+  value: unknown,
+): { success: true; trace: Trace } | { success: false; error: TraceError } {
+  try {
+    return { success: true, trace: parseChatTrace(value) };
+  } catch (error) {
+    if (error instanceof TraceError) return { success: false, error };
+    throw error;
+  }
+}
 
 /** Options of {@link statsFiles} (the `stats` command's flags). */
 export interface StatsOptions {
@@ -176,15 +190,17 @@ export async function statsFiles(
   const stats = createStatsAggregator();
   // the same words as `view`: one warning per unknown sub type, its blocks left out
   const unknownSubTypes = createUnknownSubTypeTally();
+  const invalidUtf8 = createInvalidUtf8Tally('read');
   let unreadable = 0;
   let interrupted = false;
   for (const file of files) {
     stats.addFile();
-    const result = await readEachItem(context, file, options, (item) => {
+    const readOptions = { ...options, onInvalidUtf8: invalidUtf8.add };
+    const result = await readEachItem(context, file, readOptions, (item) => {
       switch (item.type) {
         case 'trace': {
           // a trace the other commands refuse is left out and reported here too (as `view` does)
-          const parsed = safeParseTrace(item.value);
+          const parsed = safeParseChatTrace(item.value);
           if (!parsed.success) {
             unreadable++;
             const line = item.lineOfEvent(Number.parseInt(String(parsed.error.details.path), 10));
@@ -226,7 +242,7 @@ export async function statsFiles(
     }
   }
   const summary = stats.summary();
-  const warnings = unknownSubTypes.warnings();
+  const warnings = [...invalidUtf8.warnings(), ...unknownSubTypes.warnings()];
   if (options.json === true)
     await context.out(`${JSON.stringify({ ...summary, interrupted, warnings }, null, 2)}\n`);
   else await context.out(formatStats(summary, context.palette));

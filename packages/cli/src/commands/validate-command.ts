@@ -18,6 +18,7 @@ import {
   maxLineBytesOption,
   maxOpenTracesOption,
 } from '../program/shared-options.js';
+import { createOrphanOutputTally } from '../warnings/create-orphan-output-tally.js';
 import {
   createToolPartTally,
   createUnknownValueTally,
@@ -25,6 +26,7 @@ import {
   loneSurrogateWarning,
   type Warning,
 } from '../warnings/index.js';
+import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
 
 /** Options of {@link validateFiles} (the `validate` command's flags). */
 export interface ValidateOptions {
@@ -91,11 +93,15 @@ export async function validateFiles(
   });
   const surrogateWarnings: Warning[] = [];
   const toolParts = createToolPartTally();
+  const invalidUtf8 = createInvalidUtf8Tally('read');
+  // decision 003 keeps an output of no call; a typo in its id deserves a word all the same
+  const orphanOutputs = createOrphanOutputTally();
   let problemCount = 0;
   const pending: Promise<void>[] = [];
   for (const file of files) {
     let validator: StreamValidator | undefined;
-    const result = await readEachItem(context, file, options, async (item, input) => {
+    const readOptions = { ...options, onInvalidUtf8: invalidUtf8.add };
+    const result = await readEachItem(context, file, readOptions, async (item, input) => {
       validator ??= createStreamValidator({
         file,
         limits,
@@ -108,12 +114,15 @@ export async function validateFiles(
           else pending.push(context.out(`${formatProblem(problem, palette)}\n`));
         },
         onUnknownRole: (role, at) => unknownRoles.add(role, { file, ...at }),
-        onParsedTrace: (trace, item) =>
-          toolParts.add(trace, (event) => ({
+        onParsedTrace: (trace, item) => {
+          const at = (event: number) => ({
             file,
             line: item.lineOfEvent(event) ?? item.line,
             address: `${item.label}/${event}`,
-          })),
+          });
+          toolParts.add(trace, at);
+          orphanOutputs.add(trace, at);
+        },
         onLoneSurrogates: (found) =>
           surrogateWarnings.push(loneSurrogateWarning(found, file, 'read')),
       });
@@ -139,7 +148,13 @@ export async function validateFiles(
     }
   }
   report.ok = problemCount === 0 && !report.interrupted;
-  report.warnings = [...unknownRoles.warnings(), ...toolParts.warnings(), ...surrogateWarnings];
+  report.warnings = [
+    ...invalidUtf8.warnings(),
+    ...unknownRoles.warnings(),
+    ...orphanOutputs.warnings(),
+    ...toolParts.warnings(),
+    ...surrogateWarnings,
+  ];
   const reopened = report.files.filter((file) => file.counts.reopenedTraces > 0);
   if (reopened.length > 0) {
     const count = reopened.reduce((sum, file) => sum + file.counts.reopenedTraces, 0);

@@ -14,6 +14,7 @@ import {
 import { forEachTrace, splitTracesNote } from '../traces/index.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
 import { formatWarning } from '../warnings/index.js';
+import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
 
 /** Options of {@link viewFile} (the `view` command's flags). */
 export interface ViewOptions {
@@ -62,6 +63,7 @@ export async function viewFile(
   let firstJson: string | undefined;
   const indent = (text: string) => text.replaceAll('\n', '\n  ');
   const unknownSubTypes = createUnknownSubTypeTally();
+  const invalidUtf8 = createInvalidUtf8Tally('read');
   const print = async (trace: StitchedTrace) => {
     printed++;
     if (options.json !== true) {
@@ -88,6 +90,9 @@ export async function viewFile(
       maxLineBytes: options.maxLineBytes,
       maxOpenTraces: options.maxOpenTraces,
       labelTraceIds: true,
+      // a trace with no events is shown too, so that view counts the traces validate counts
+      emptyTraces: true,
+      onInvalidUtf8: invalidUtf8.add,
       onUnknownSubType: (at, found) =>
         unknownSubTypes.add(found.subType, { file: at, line: found.line, address: found.address }),
       only:
@@ -117,7 +122,7 @@ export async function viewFile(
   } else if (printed === 0) {
     await context.out(`${file}: no traces\n`);
   }
-  for (const warning of unknownSubTypes.warnings())
+  for (const warning of [...invalidUtf8.warnings(), ...unknownSubTypes.warnings()])
     context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   if (result.splitTraces > 0)
     context.err(

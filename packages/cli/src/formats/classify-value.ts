@@ -1,4 +1,5 @@
 import { isMetadataEvent } from './explorer-event-list.js';
+import { invariantEntryKind } from './invariant-entry.js';
 import { isObject } from './is-object.js';
 
 /** The input formats the command line reads, as named by `--format`. */
@@ -18,7 +19,8 @@ export type InputFormat = (typeof inputFormats)[number];
  * - `traces`: an array of traces
  * - `dataset`: `{ traces: [...], metadata?, name? }`
  * - `dataset-header`: a JSONL dataset's metadata line (`{ metadata }` without events)
- * - `event`: one chat event (JSONL with one event per line: one trace)
+ * - `event`: one chat event (JSONL with one event per line: one trace), or one of Invariant's
+ *   other trace entries (an MCP tool list `{ tools }`, a bare tool call)
  * - `block` / `blocks`: one block / an array of blocks, or the collector's `{ blocks }` body
  * - `entry` / `entries`: one `TraceEntry` / an array of them
  */
@@ -66,10 +68,17 @@ export function classifyValue(value: unknown): ValueKind | undefined {
     if (isEntryLike(first)) return 'entries';
     if (isTraceObject(first)) return 'traces';
     if ('role' in first) return 'trace';
+    // Invariant's other events: an MCP tool list `{ tools }`, a bare top-level tool call
+    if (invariantEntryKind(first) !== undefined) return 'trace';
     // Invariant Explorer's raw event list: the trace's metadata, then its events
     if (isMetadataEvent(first)) {
       const second: unknown = value[1];
-      if (second === undefined || (isObject(second) && 'role' in second)) return 'trace';
+      if (
+        second === undefined ||
+        (isObject(second) && 'role' in second) ||
+        invariantEntryKind(second) !== undefined
+      )
+        return 'trace';
     }
     return undefined;
   }
@@ -84,6 +93,7 @@ export function classifyValue(value: unknown): ValueKind | undefined {
   if (Array.isArray(value.traces)) return 'dataset';
   if (isTraceObject(value)) return 'trace';
   if ('role' in value) return 'event';
+  if (invariantEntryKind(value) !== undefined) return 'event';
   if (isObject(value.metadata) || typeof value.name === 'string') return 'dataset-header';
   return undefined;
 }

@@ -39,6 +39,7 @@ function sameFamily(a: InputFormat, b: InputFormat): boolean {
  * @param format - the file's format
  * @param forced - whether `--format` gave it (problems then do not say where it was detected)
  * @param maxLineBytes - the line limit, for the message of a line over it
+ * @param onInvalidUtf8 - each line that held bytes that are not UTF-8
  */
 export async function* jsonlItems(
   peeked: TextLine[],
@@ -46,6 +47,7 @@ export async function* jsonlItems(
   format: InputFormat,
   forced: boolean,
   maxLineBytes: number,
+  onInvalidUtf8?: ((line: number) => void) | undefined,
 ): AsyncGenerator<InputItem> {
   let traceIndex = 0;
   let formatLine: number | undefined;
@@ -138,6 +140,7 @@ export async function* jsonlItems(
       };
       return;
     }
+    if (line.invalidUtf8 === true) onInvalidUtf8?.(line.line);
     if (line.text.trim() === '') return;
     yield* itemsOf(line.text, line.line);
   }

@@ -16,6 +16,11 @@ export interface OpenInputOptions {
   maxLineBytes?: number | undefined;
   /** Called with bytes read so far (JSONL) for progress display. */
   onBytes?: ((bytes: number) => void) | undefined;
+  /**
+   * Called with each line that held bytes that are not UTF-8 (each read as U+FFFD, as a UTF-8
+   * decoder does), so that commands can say so rather than pass the replaced text in silence.
+   */
+  onInvalidUtf8?: ((line: number) => void) | undefined;
   /** Aborting it stops reading at once (the read stream is destroyed with an `AbortError`). */
   signal?: AbortSignal | undefined;
 }

@@ -75,6 +75,7 @@ export async function openJsonLines(
       resolved,
       options.format !== undefined,
       options.maxLineBytes ?? defaultMaxLineBytes,
+      options.onInvalidUtf8,
     ),
   };
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { CliError } from '../errors/index.js';
 import { classifyValue, formatOfKind } from './classify-value.js';
@@ -7,6 +8,19 @@ import type { Input, OpenInputOptions } from './open-input.js';
 import { parseJson } from './parse-json.js';
 import { scanJson } from './scan-json.js';
 import { unknownFormatError } from './unknown-format-error.js';
+
+/** Calls `found` with each line of `bytes` that is not UTF-8. */
+function invalidUtf8Lines(bytes: Buffer, found: (line: number) => void): void {
+  let line = 1;
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    if (!isUtf8(bytes.subarray(start, end === -1 ? bytes.length : end))) found(line);
+    if (end === -1) return;
+    start = end + 1;
+    line++;
+  }
+}
 
 async function* singleItem(item?: InputItem): AsyncGenerator<InputItem> {
   if (item !== undefined) yield item;
@@ -49,18 +63,22 @@ export async function readJsonDocument(
   size: number,
   options: OpenInputOptions,
 ): Promise<Input> {
-  const text = await readFile(file, {
-    encoding: 'utf8',
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  }).catch((error: unknown) => {
-    if (options.signal?.aborted === true) throw error;
-    throw new CliError({
-      code: 'CLI_FILE_UNREADABLE',
-      file,
-      message: `${file}: cannot read it as one JSON document (${error instanceof Error ? error.message : String(error)}); a file this large should be JSONL, one record per line`,
-      cause: error,
+  const text = await readFile(file, options.signal === undefined ? {} : { signal: options.signal })
+    .then((bytes) => {
+      const decoded = bytes.toString('utf8');
+      if (options.onInvalidUtf8 !== undefined && decoded.includes('\ufffd') && !isUtf8(bytes))
+        invalidUtf8Lines(bytes, options.onInvalidUtf8);
+      return decoded;
+    })
+    .catch((error: unknown) => {
+      if (options.signal?.aborted === true) throw error;
+      throw new CliError({
+        code: 'CLI_FILE_UNREADABLE',
+        file,
+        message: `${file}: cannot read it as one JSON document (${error instanceof Error ? error.message : String(error)}); a file this large should be JSONL, one record per line`,
+        cause: error,
+      });
     });
-  });
   options.onBytes?.(size);
   const parsed = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!parsed.ok) {

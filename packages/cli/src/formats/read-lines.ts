@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /** One line of a text stream, from {@link readLines}. */
 export type TextLine =
   | {
@@ -6,6 +8,8 @@ export type TextLine =
       /** The line without its `\n` / `\r\n`. */
       text: string;
       tooLong?: undefined;
+      /** The line held bytes that are not UTF-8, read as U+FFFD (a Latin-1 file, say). */
+      invalidUtf8?: true | undefined;
     }
   | {
       line: number;
@@ -67,9 +71,11 @@ export async function* readLines(
     parts = [];
     partsBytes = 0;
     let text = decoder.decode(joined);
+    // U+FFFD in the text is either written so or a byte that is not UTF-8: told apart only then
+    const invalidUtf8 = text.includes('\ufffd') && !isUtf8(joined);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    return { line, text };
+    return invalidUtf8 ? { line, text, invalidUtf8 } : { line, text };
   };
 
   const add = (piece: Uint8Array) => {

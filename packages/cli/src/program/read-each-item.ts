@@ -7,6 +7,8 @@ import type { CommandContext } from './command-context.js';
 export interface ReadEachItemOptions {
   format?: InputFormat | undefined;
   maxLineBytes?: number | undefined;
+  /** Each line of a file that held bytes that are not UTF-8 (read as U+FFFD). */
+  onInvalidUtf8?: ((file: string, line: number) => void) | undefined;
 }
 
 /** Outcome of {@link readEachItem}. */
@@ -81,6 +83,10 @@ export async function readEachItem(
     openInput(file, {
       format: options.format,
       maxLineBytes: options.maxLineBytes,
+      onInvalidUtf8:
+        options.onInvalidUtf8 === undefined
+          ? undefined
+          : (line) => options.onInvalidUtf8?.(file, line),
       signal: context.signal,
       onBytes: (read) => {
         bytes = read;

@@ -5,7 +5,7 @@ import {
   entryToBlocks,
   eventsToBlocks,
   type IdGenerator,
-  parseTrace,
+  type Trace,
   TraceEntrySchema,
 } from '@tracewarden/core';
 import type { BlockItem, InputItem, TraceItem } from '../formats/index.js';
@@ -14,6 +14,7 @@ import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { blockAddress } from './block-address.js';
 import { normalizeBlock } from './normalize-block.js';
+import { parseChatTrace } from './read-chat-trace.js';
 import { traceErrorLine } from './trace-error-line.js';
 import { datasetFieldsOf, traceFieldsOf, withTraceFields } from './trace-fields.js';
 import { unknownSubTypeOf } from './unknown-sub-type.js';
@@ -30,6 +31,19 @@ export interface UnknownSubType {
   subType: string;
   /** `tr_1/tb_7`, or what is known of it. */
   address: string;
+}
+
+/** A chat-event trace with no events, which converts to no blocks. */
+export interface EmptyTrace {
+  label: string;
+  line: number | undefined;
+  /** The trace id its blocks would have had. */
+  traceId: string;
+  /** The names of its own fields (its `metadata`, ...), if any. */
+  fields: string[];
+  /** Its own fields ({@link traceFieldsOf}), and its dataset's ({@link datasetFieldsOf}). */
+  traceFields: Record<string, unknown> | undefined;
+  datasetFields: Record<string, unknown> | undefined;
 }
 
 /** Options of {@link createBlockConverter}. */
@@ -71,12 +85,11 @@ export interface BlockConverterOptions {
    */
   onLoneSurrogates?: ((found: LoneSurrogatesInTrace) => void) | undefined;
   /**
-   * A chat-event trace with no events but fields of its own (an Explorer `[{ metadata }]`):
-   * it has no blocks to carry them, so they are not converted (`convert` warns `EMPTY_TRACE`).
+   * A chat-event trace with no events (`[]`, an Explorer `[{ metadata }]`): it has no blocks, so
+   * neither it nor its fields are converted to blocks (`convert --to jsonl` warns `EMPTY_TRACE`;
+   * `convert --to events` writes it back from what is given here).
    */
-  onEmptyTrace?:
-    | ((found: { label: string; line: number | undefined; fields: string[] }) => void)
-    | undefined;
+  onEmptyTrace?: ((found: EmptyTrace) => void) | undefined;
   /**
    * A chat-event trace whose id another trace of the file already has (a run exported twice,
    * `"id": 5` and `"id": "5"`): its blocks get `<id>_2` (`_3`, ...) so that two traces are
@@ -149,6 +162,32 @@ function entryIds(value: unknown): IdGenerator {
   };
 }
 
+/**
+ * Keeps a session's synthetic message before every block it makes: entries need not come in time
+ * order (a `+02:00` offset, a log merged from two processes), so when a later entry holds an
+ * earlier time, the message (the same object, still held by a trace not yet finished) moves to
+ * 1 ms before it. Not to the very same time: events of equal times are ordered by block id, a
+ * hash, which could put a tool output before the message that makes its call.
+ */
+function moveBefore(message: Block, blocks: readonly Block[]): void {
+  let earliest = Date.parse(message.created_at ?? '');
+  if (Number.isNaN(earliest)) return;
+  let moved = false;
+  for (const block of blocks) {
+    const time = Date.parse(block.created_at ?? '');
+    if (time < earliest) {
+      earliest = time;
+      moved = true;
+    }
+  }
+  if (!moved) return;
+  const createdAt = new Date(earliest - 1).toISOString();
+  // the converter's own block, made for this session: no one else holds it as read-only data
+  const own = message as { created_at?: string; updated_at?: string };
+  own.created_at = createdAt;
+  own.updated_at = createdAt;
+}
+
 /** Turns a file's items into blocks, one item at a time. */
 export interface BlockConverter {
   /** The blocks of one item (empty for metadata and skipped items). */
@@ -180,7 +219,7 @@ export interface BlockConverter {
  */
 export function createBlockConverter(options: BlockConverterOptions = {}): BlockConverter {
   const ids = options.ids ?? createSequentialIds();
-  const sessions = new Map<string, { traceId: string; messageId: string }>();
+  const sessions = new Map<string, { traceId: string; messageId: string; message: Block }>();
   // the fields of the file's dataset, once its metadata item is read
   let dataset: Record<string, unknown> | undefined;
   // trace ids the file's chat-event traces were given: two traces must never share one
@@ -227,10 +266,10 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           return [block];
         }
         case 'trace': {
-          let trace: ReturnType<typeof parseTrace>;
+          let trace: Trace;
           const surrogates = collectLoneSurrogates();
           try {
-            trace = parseTrace(item.value, surrogates);
+            trace = parseChatTrace(item.value, surrogates);
           } catch (error) {
             return skip(
               traceErrorLine(item, error),
@@ -261,11 +300,14 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
           // well: only a renamed trace id of the file's own is worth a warning
           const traceId = uniqueTraceId(item, wanted, !unnamed);
           const fields = traceFieldsOf(item.value, traceId);
-          if (trace.length === 0 && fields !== undefined) {
+          if (trace.length === 0) {
             options.onEmptyTrace?.({
               label: item.label,
               line: item.line,
-              fields: Object.keys(fields),
+              traceId,
+              fields: fields === undefined ? [] : Object.keys(fields),
+              traceFields: fields,
+              datasetFields: dataset,
             });
           }
           const blocks = eventsToBlocks(trace, {
@@ -310,17 +352,17 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
               created_at: createdAt,
               updated_at: createdAt,
             };
-            state = { traceId, messageId: message.id };
+            state = { traceId, messageId: message.id, message };
             sessions.set(session, state);
             out.push(message);
           }
-          out.push(
-            ...entryToBlocks(entry, {
-              traceId: state.traceId,
-              parentBlockId: state.messageId,
-              ids: own,
-            }),
-          );
+          const converted = entryToBlocks(entry, {
+            traceId: state.traceId,
+            parentBlockId: state.messageId,
+            ids: own,
+          });
+          moveBefore(state.message, converted);
+          out.push(...converted);
           return out;
         }
       }

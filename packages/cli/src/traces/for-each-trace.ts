@@ -6,6 +6,7 @@ import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import {
   type ConversionSkip,
   createBlockConverter,
+  type EmptyTrace,
   type UnknownSubType,
 } from './create-block-converter.js';
 
@@ -29,12 +30,24 @@ export interface GroupedTrace {
    * interleaves more traces than `maxOpenTraces`).
    */
   continued: boolean;
+  /**
+   * With `emptyTraces`, a chat-event trace with no events (so no blocks): its own fields and its
+   * dataset's, which otherwise ride on its first block.
+   */
+  empty?:
+    | {
+        trace: Record<string, unknown> | undefined;
+        dataset: Record<string, unknown> | undefined;
+      }
+    | undefined;
 }
 
 /** Options of {@link forEachTrace}. */
 export interface ForEachTraceOptions {
   format?: InputFormat | undefined;
   maxLineBytes?: number | undefined;
+  /** Each line of a file that held bytes that are not UTF-8 (read as U+FFFD). */
+  onInvalidUtf8?: ((file: string, line: number) => void) | undefined;
   /** Name chat-event traces without an id by their label (`#0`), for display. @default false */
   labelTraceIds?: boolean | undefined;
   /** Ids from each chat-event trace's content (see `createBlockConverter`). @default false */
@@ -62,10 +75,16 @@ export interface ForEachTraceOptions {
   onUnknownSubType?: ((file: string, found: UnknownSubType) => void) | undefined;
   /** Chat-event traces whose text held lone surrogates, read as U+FFFD (see `createBlockConverter`). */
   onLoneSurrogates?: ((file: string, found: LoneSurrogatesInTrace) => void) | undefined;
-  /** Chat-event traces with no events but fields of their own (see `createBlockConverter`). */
-  onEmptyTrace?:
-    | ((file: string, found: { label: string; line: number | undefined; fields: string[] }) => void)
-    | undefined;
+  /** Chat-event traces with no events, so no blocks (see `createBlockConverter`). */
+  onEmptyTrace?: ((file: string, found: EmptyTrace) => void) | undefined;
+  /**
+   * Hand over chat-event traces with no events too (with no blocks, and their fields as
+   * `empty`), in their place among the file's traces, so that they are counted and kept.
+   * @default false
+   */
+  emptyTraces?: boolean | undefined;
+  /** Each dataset's own fields as read (`{ name, metadata }`), even of a dataset with no traces. */
+  onDatasetMetadata?: ((value: unknown, file: string) => void) | undefined;
   /** Chat-event traces given `<id>_2` as another trace has their id (see `createBlockConverter`). */
   onRenamedTrace?:
     | ((file: string, found: { label: string; line: number | undefined; traceId: string }) => void)
@@ -108,6 +127,7 @@ interface OpenTrace {
   blocks: Block[];
   lines: (number | undefined)[];
   continued: boolean;
+  empty?: GroupedTrace['empty'] | undefined;
 }
 
 /**
@@ -149,6 +169,8 @@ export async function forEachTrace(
     interrupted: false,
   };
   let currentFile = '';
+  // the empty trace the item being converted turned out to be (see `emptyTraces`)
+  let emptyTrace: EmptyTrace | undefined;
   const converter = createBlockConverter({
     labelTraceIds: options.labelTraceIds === true,
     contentIds: options.contentIds === true,
@@ -161,7 +183,10 @@ export async function forEachTrace(
       );
     },
     onLoneSurrogates: (found) => options.onLoneSurrogates?.(currentFile, found),
-    onEmptyTrace: (found) => options.onEmptyTrace?.(currentFile, found),
+    onEmptyTrace: (found) => {
+      emptyTrace = found;
+      options.onEmptyTrace?.(currentFile, found);
+    },
     onRenamedTrace: (found) => options.onRenamedTrace?.(currentFile, found),
     ...(options.isValidTrace === undefined
       ? {}
@@ -216,6 +241,16 @@ export async function forEachTrace(
       else result.labels.more = true;
     };
 
+    // finish the least recently used traces, never the one just started
+    const evict = async () => {
+      while (!whole && open.size > 1) {
+        const overBudget = !interleaved && openBlocks > contiguousBlockBudget;
+        if (open.size <= maxOpenTraces && !overBudget) break;
+        const oldest = open.values().next().value;
+        if (oldest === undefined) break;
+        await finish(oldest);
+      }
+    };
     const read = await readEachItem(context, file, options, async (item, input) => {
       if (!started) {
         started = true;
@@ -227,8 +262,33 @@ export async function forEachTrace(
         await options.onTraceItem(item, file);
         return;
       }
+      if (item.type === 'dataset-metadata') options.onDatasetMetadata?.(item.value, file);
       const line = 'line' in item ? item.line : undefined;
-      for (const block of converter.convert(item)) {
+      emptyTrace = undefined;
+      const blocks = converter.convert(item);
+      if (emptyTrace !== undefined && item.type === 'trace' && options.emptyTraces === true) {
+        // no blocks: taken in its place among the file's traces, as one that is finished
+        const { traceId, traceFields, datasetFields } = emptyTrace;
+        noteLabel(item.label);
+        previousTraceId = traceId;
+        const trace: OpenTrace = {
+          traceId,
+          label: item.label,
+          line,
+          blocks: [],
+          lines: [],
+          continued: false,
+          empty: { trace: traceFields, dataset: datasetFields },
+        };
+        if (options.only !== undefined) {
+          if (options.only(traceId, item.label, item.index)) kept.set(traceId, trace);
+        } else {
+          open.set(traceId, trace);
+          await evict();
+        }
+        return;
+      }
+      for (const block of blocks) {
         const traceId = block.trace_id;
         if (last !== undefined && last.traceId === traceId) {
           last.blocks.push(block);
@@ -269,14 +329,7 @@ export async function forEachTrace(
             }
             trace = { traceId, label, line, blocks: [], lines: [], continued };
             open.set(traceId, trace);
-            // finish the least recently used traces, never the one just started
-            while (!whole && open.size > 1) {
-              const overBudget = !interleaved && openBlocks > contiguousBlockBudget;
-              if (open.size <= maxOpenTraces && !overBudget) break;
-              const oldest = open.values().next().value;
-              if (oldest === undefined) break;
-              await finish(oldest);
-            }
+            await evict();
           }
         }
         last = trace;

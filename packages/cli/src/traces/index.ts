@@ -3,6 +3,7 @@ export {
   type BlockConverterOptions,
   type ConversionSkip,
   createBlockConverter,
+  type EmptyTrace,
   type UnknownSubType,
 } from './create-block-converter.js';
 export {

@@ -9,7 +9,10 @@ export interface Warning {
    * What was found: `UNKNOWN_ROLE` (a chat event's role), `UNKNOWN_SUB_TYPE` (a block's sub
    * type), `LONE_SURROGATE` (a chat-event trace whose text holds halves of characters, read as
    * U+FFFD), `EMPTY_TRACE` (a trace with no events, whose own fields `convert` has no block to
-   * keep on), `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`) or
+   * keep on, or no blocks at all), `EMPTY_DATASET` (a dataset with no traces, whose own fields
+   * blocks have no place for), `INVALID_UTF8` (lines of a file with bytes that are not UTF-8, read as
+   * U+FFFD), `UNKNOWN_CALL_ID` (a tool output whose `tool_call_id` answers no call, kept as
+   * an output of no call), `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`) or
    * `UNREAD_TOOL_PART` (a content part that is a tool call or output in another API's shape).
    */
   code:
@@ -17,6 +20,9 @@ export interface Warning {
     | 'UNKNOWN_SUB_TYPE'
     | 'LONE_SURROGATE'
     | 'EMPTY_TRACE'
+    | 'EMPTY_DATASET'
+    | 'INVALID_UTF8'
+    | 'UNKNOWN_CALL_ID'
     | 'DUPLICATE_TRACE_ID'
     | 'UNREAD_TOOL_PART';
   /**
