@@ -6,7 +6,7 @@ import {
   RegexBudgetError,
   RegexSyntaxError,
 } from './bounded-regex.js';
-import { pythonRegexSource } from './python-regex.js';
+import { hasPythonEnd, pythonRegexSource } from './python-regex.js';
 
 /**
  * @internal A policy regular expression. Trace content is attacker-controlled, so every search
@@ -109,6 +109,35 @@ class BoundedPolicyRegex implements PolicyRegex {
   }
 }
 
+/**
+ * Python's `$` (without `re.M`) matches at the end of the text or just before a final `\n`;
+ * JavaScript's only at the end. A pattern with `$` is also tried on the text without its final
+ * `\n` (a match there is a match in the whole text): `^rm -rf /$` finds `"rm -rf /\n"`.
+ */
+class PythonEndRegex implements PolicyRegex {
+  constructor(private readonly inner: PolicyRegex) {}
+  search(text: string, from = 0): { start: number; end: number } | null {
+    const whole = this.inner.search(text, from);
+    if (!text.endsWith('\n') || from >= text.length) return whole;
+    const cut = this.inner.search(text.slice(0, -1), from);
+    return cut !== null && (whole === null || cut.start < whole.start) ? cut : whole;
+  }
+  searchAll(text: string): { start: number; end: number }[] {
+    if (!text.endsWith('\n')) return this.inner.searchAll(text);
+    const out: { start: number; end: number }[] = [];
+    for (let from = 0; from <= text.length; ) {
+      const found = this.search(text, from);
+      if (found === null) break;
+      if (found.end > found.start) out.push(found);
+      from = found.end > found.start ? found.end : found.start + 1;
+    }
+    return out;
+  }
+  test(text: string): boolean {
+    return this.inner.test(text) || (text.endsWith('\n') && this.inner.test(text.slice(0, -1)));
+  }
+}
+
 const cache = new Map<string, PolicyRegex | string>();
 
 /**
@@ -138,6 +167,8 @@ export function compilePolicyRegex(source: string, anchor: RegexAnchor): PolicyR
       // lookaheads (and everything, without the linear engine) go to the bounded matcher
       result = new BoundedPolicyRegex(new BoundedRegex(body), source);
     }
+    // (a whole-text match keeps JavaScript's `$`: Python's fullmatch must consume a final `\n`)
+    if (anchor !== 'full' && hasPythonEnd(source)) result = new PythonEndRegex(result);
   } catch (error) {
     result =
       error instanceof RegexSyntaxError

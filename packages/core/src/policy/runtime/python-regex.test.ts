@@ -51,6 +51,39 @@ describe('policy regexes read Python syntax as Python does', () => {
     expect(matches('a\\Z', 'a\nb', 'none')).toBe(false);
   });
 
+  it('$ also matches before a final newline, except in a whole-value match (as fullmatch)', () => {
+    expect(matches('^rm -rf /$', 'rm -rf /\n', 'none')).toBe(true);
+    expect(matches('rm -rf /$', 'rm -rf /\n', 'start')).toBe(true);
+    expect(matches('^rm -rf /$', 'rm -rf /\n\n', 'none')).toBe(false);
+    expect(matches('rm -rf /$', 'rm -rf /\n', 'full')).toBe(false);
+    expect(matches('[$]', 'a$', 'none')).toBe(true);
+    const regex = compilePolicyRegex('b$', 'none');
+    if (typeof regex === 'string') throw new Error(regex);
+    expect(regex.search('ab\n')).toEqual({ start: 1, end: 2 });
+    expect(regex.searchAll('ab\n')).toEqual([{ start: 1, end: 2 }]);
+    const policy = parsePolicy(
+      'raise "no rm" if:\n    (call: ToolCall)\n    call is tool:shell\n    match(r"^rm -rf /$", call.function.arguments.cmd)\n',
+    );
+    const shell = (cmd: string) => [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'a', type: 'function', function: { name: 'shell', arguments: { cmd } } },
+        ],
+      },
+    ];
+    expect(policy.check(shell('rm -rf /\n')).errors).toHaveLength(1);
+  });
+
+  it('. matches any character but \\n, \\r and line separators included', () => {
+    expect(matches('ignore.*instructions', 'ignore\rall instructions', 'none')).toBe(true);
+    expect(matches('ignore.*instructions', 'ignore\u2028all instructions', 'none')).toBe(true);
+    expect(matches('a.b', 'a\nb', 'none')).toBe(false);
+    expect(matches('a[.]b', 'axb', 'none')).toBe(false);
+    expect(matches('a\\.b', 'axb', 'none')).toBe(false);
+  });
+
   it('{,n} repeats zero to n times, {,} any number of times', () => {
     expect(outside('a{,3}@example\\.com').check(mailTo('aa@example.com')).errors).toEqual([]);
     expect(matches('a{,3}', '')).toBe(true);

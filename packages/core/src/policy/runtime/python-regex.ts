@@ -16,6 +16,9 @@ const inlineFlags = /^\(\?([aiLmsux]+(?:-[imsx]+)?|-[imsx]+)[:)]/;
  * - `\a` becomes `\x07` (bell);
  * - `{,n}` becomes `{0,n}` and `{,}` becomes `{0,}`;
  * - `]` right after `[` or `[^` is a literal `]`, as in Python (an empty class in JavaScript);
+ * - `.` becomes `[^\n]`: Python's dot matches `\r`, U+2028 and U+2029, JavaScript's does not;
+ * - `$` stays, and {@link hasPythonEnd} tells the caller to also let it match before a final
+ *   `\n`, as Python's does (JavaScript's matches at the very end only);
  * - any other letter escape (`\U`, `\N{...}`, `\p`, `\e`, and `\A`, `\Z`, `\B` inside a class),
  *   and inline flags (`(?i)`, `(?i:...)`), are refused.
  */
@@ -89,6 +92,12 @@ export function pythonRegexSource(source: string): string {
         );
       }
     }
+    if (c === '.') {
+      // Python's `.` leaves out `\n` only; JavaScript's also `\r`, U+2028 and U+2029
+      out += '[^\\n]';
+      at++;
+      continue;
+    }
     if (c === '{') {
       const upTo = /^\{,(\d*)\}/.exec(source.slice(at));
       if (upTo !== null) {
@@ -121,4 +130,23 @@ function translatedEscape(c: string | undefined, inClass: boolean): string {
 
 function refused(c: string, why: string): RegexSyntaxError {
   return new RegexSyntaxError(`\\${c} is not supported in policy regexes (${why})`);
+}
+
+/**
+ * @internal Whether a policy regex (Python syntax) has a `$` outside a character class: Python's
+ * `$` also matches just before a final `\n`, so the caller also tries the text without it.
+ */
+export function hasPythonEnd(source: string): boolean {
+  let inClass = false;
+  for (let at = 0; at < source.length; at++) {
+    const c = source[at];
+    if (c === '\\') at++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') {
+      inClass = true;
+      if (source[at + 1] === '^') at++;
+      if (source[at + 1] === ']') at++;
+    } else if (c === '$') return true;
+  }
+  return false;
 }
