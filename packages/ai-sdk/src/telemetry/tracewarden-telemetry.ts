@@ -81,6 +81,9 @@ interface CallState {
 
 type Execute = () => PromiseLike<unknown>;
 
+/** Calls with tools after which per-tool guards naming no tool seen are warned about. */
+const unknownToolGuardsAfterCalls = 10;
+
 /**
  * A Vercel AI SDK (ai@7) telemetry integration that traces and enforces without wrapping
  * anything: register it globally (`registerTelemetry(tracewardenTelemetry())`) or per call
@@ -188,19 +191,24 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
     return guarded;
   }
 
-  /** Per-tool guard names no call has had a tool of, each said once (a typo guards nothing). */
+  /**
+   * Per-tool guard names no call has had a tool of yet. After
+   * {@link unknownToolGuardsAfterCalls} calls with tools, each one left is said once: a typo
+   * guards nothing (an integration shared by calls with other tool sets may name tools a later
+   * call has, so one call alone does not decide).
+   */
   const unseenGuardNames = new Set(Object.keys(perToolGuards ?? {}));
+  let callsWithTools = 0;
   function warnUnknownToolGuards(tools: unknown): void {
     if (unseenGuardNames.size === 0 || typeof tools !== 'object' || tools === null) return;
-    const names = Object.keys(tools);
-    for (const name of [...unseenGuardNames]) {
-      unseenGuardNames.delete(name);
-      if (names.includes(name)) continue;
+    for (const name of Object.keys(tools)) unseenGuardNames.delete(name);
+    if (++callsWithTools < unknownToolGuardsAfterCalls) return;
+    for (const name of unseenGuardNames)
       process.emitWarning(
-        `tracewarden: tracewardenTelemetry's toolGuards.tools names "${name}", but this call's tools are ${names.map((known) => `"${known}"`).join(', ') || 'none'}: its guards apply to no tool of this call (a typo?).`,
+        `tracewarden: tracewardenTelemetry's toolGuards.tools names "${name}", but none of the ${callsWithTools} calls so far had a tool of that name: its guards apply to nothing (a typo?).`,
         { code: 'TRACEWARDEN_UNKNOWN_TOOL_GUARDS' },
       );
-    }
+    unseenGuardNames.clear();
   }
 
   async function endCall(callId: unknown): Promise<void> {
@@ -273,7 +281,12 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       },
     ): PromiseLike<T> {
       const toolCall = event.toolCall as { toolName?: unknown; input?: unknown } | undefined;
-      // a call no model call here reviewed (a tool approval resumed in another process)
+      // the model call's verdict on this call, taken first (re-checked if the SDK changed its
+      // arguments), then the policy on the conversation the SDK hands the tool (a tool approval
+      // resumed in another process has no verdict here): the strictest stands
+      const refusal = refusalFor(event.toolCallId, String(toolCall?.toolName), toolCall?.input);
+      if (refusal !== undefined)
+        return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
       const blocked =
         options?.policy === undefined
           ? undefined
@@ -284,10 +297,6 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
               callOf(event.callId).tracer,
             );
       if (blocked !== undefined) return Promise.reject(blocked);
-      // the policy's verdict on this call (re-checked if the SDK changed its arguments)
-      const refusal = refusalFor(event.toolCallId, String(toolCall?.toolName), toolCall?.input);
-      if (refusal !== undefined)
-        return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
       const state = callOf(event.callId);
       const guarded = toolGuard(String(toolCall?.toolName ?? 'tool'));
       const toolCallId = event.toolCallId;

@@ -3,7 +3,7 @@
  * the approved call before any model call, so no verdict from the process that reviewed it is
  * here. The tool's own policy decides before it runs.
  */
-import { createTracer, parsePolicy } from '@tracewarden/core';
+import { canonicalJson, createTracer, parsePolicy, registerReview } from '@tracewarden/core';
 import { generateText, isStepCount, type ModelMessage, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -109,5 +109,34 @@ describe('a tool approval resumed in another process', () => {
     expect(approvedOutput(result.responseMessages)?.type).toBe('error-text');
     const recorded = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
     expect(recorded?.metadata).toMatchObject({ status: 'failure' });
+  });
+});
+
+describe('a verdict another conversation left under the same id', () => {
+  it('does not vouch for a resumed call the policy blocks', async () => {
+    // another conversation's allowed call_0 of the same tool, never claimed (its approval waits)
+    registerReview(
+      'c1',
+      {
+        toolName: 'send_email',
+        arguments: canonicalJson({ to: 'boss@acme.example' }),
+        refusal: undefined,
+      },
+      {},
+    );
+    const log: string[] = [];
+    const tracer = createTracer();
+    const result = await generateText({
+      model: wrapLanguageModel({
+        model: scriptedModel([{ text: 'done' }]),
+        middleware: tracewardenMiddleware({ tracer, policy, onPolicyViolation: 'refuse' }),
+      }),
+      messages: resumed('attacker@evil.com'),
+      tools: guardTools({ send_email: sendTool(log) }, { tracer, policy }),
+      toolApproval: { send_email: 'user-approval' },
+      stopWhen: isStepCount(3),
+    });
+    expect(log).toEqual([]);
+    expect(approvedOutput(result.responseMessages)?.type).toBe('error-text');
   });
 });

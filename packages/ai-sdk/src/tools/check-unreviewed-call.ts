@@ -1,5 +1,4 @@
 import {
-  hasVerdict,
   type NeutralMessage,
   PolicyViolationError,
   recordToolResult,
@@ -34,10 +33,12 @@ function eventsBefore(messages: unknown, callId: string): Trace {
 }
 
 /**
- * Checks a tool call that no model call of this process reviewed against the policy, before
+ * Checks a tool call against the policy on the conversation the AI SDK hands the tool, before
  * the tool runs: a tool approval resumed in another process (a serverless route, `useChat`)
  * runs the approved call before any model call, so the verdict the first process reached is not
- * here. A call a model call reviewed keeps that verdict (`refusalFor`).
+ * here. Every call is checked, reviewed here or not: a verdict waiting under the call's id may be
+ * another conversation's (ids such as `call_0` repeat), so it cannot vouch for this call. The
+ * caller then also takes the model call's verdict (`refusalFor`): the strictest stands.
  * @param policy - the policy
  * @param messages - the conversation the AI SDK hands the tool (`ModelMessage[]`)
  * @param call - the call about to run
@@ -51,7 +52,6 @@ export function checkUnreviewedCall(
   call: { id: string; name: string; input: unknown },
   tracer: Tracer | undefined,
 ): PolicyViolationError | undefined {
-  if (hasVerdict(call.id, call.name)) return undefined;
   const args =
     typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input)
       ? (call.input as Record<string, unknown>)

@@ -23,12 +23,12 @@ import { modelErrorText } from './model-error-text.js';
 export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'name'> & {
   tools?: { [Name in keyof Tools]?: Omit<GuardOptions, 'name'> } | undefined;
   /**
-   * Checked against every call that no model call of this process reviewed, on the conversation
-   * the AI SDK hands the tool, before the tool runs; a blocked call is refused (the model reads
-   * the refusal as the tool's error) and never runs. Such calls come from a tool approval resumed
-   * in another process (a serverless route, `useChat`): the SDK runs the approved call before any
-   * model call, so the middleware's verdict from the first process is not there. Calls the
-   * middleware reviewed keep its verdict. Give it the middleware's policy.
+   * Checked against every call, on the conversation the AI SDK hands the tool, before the tool
+   * runs; a blocked call is refused (the model reads the refusal as the tool's error) and never
+   * runs. It covers calls no model call of this process reviewed: a tool approval resumed in
+   * another process (a serverless route, `useChat`) runs the approved call before any model
+   * call, so the middleware's verdict from the first process is not there. A middleware's
+   * verdict on the call still applies too (the strictest stands). Give it the middleware's policy.
    * @default none
    */
   policy?: ToolCallPolicy | undefined;
@@ -156,6 +156,11 @@ export function guardTools<Tools extends ToolSet>(
       },
       execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
         // the policy's verdict on this call (re-checked if the SDK changed its arguments)
+        // the model call's verdict on this call, taken first (re-checked if the SDK changed its
+        // arguments), then the tool's own policy on the conversation: the strictest stands
+        const refusal = refusalFor(execution.toolCallId, name, input);
+        if (refusal !== undefined)
+          return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
         const blocked =
           policy === undefined
             ? undefined
@@ -166,9 +171,6 @@ export function guardTools<Tools extends ToolSet>(
                 tracer ?? currentTracer(),
               );
         if (blocked !== undefined) return Promise.reject(blocked);
-        const refusal = refusalFor(execution.toolCallId, name, input);
-        if (refusal !== undefined)
-          return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
         return executions.run(execution, () =>
           guardedExecute.invoke(
             {

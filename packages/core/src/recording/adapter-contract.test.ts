@@ -8,7 +8,14 @@ import { withTrace } from '../tracing/with-trace.js';
 import { createAdapterRuntime, fallbackTraceMaxCalls } from './create-adapter-runtime.js';
 import { createStreamGate } from './create-stream-gate.js';
 import { recordToolResult } from './record-tool-result.js';
-import { canonicalJson, maxPendingRefusals, refusalFor, registerReview } from './refusals.js';
+import {
+  canonicalJson,
+  hasVerdict,
+  maxPendingRefusals,
+  maxVerdictsPerCallId,
+  refusalFor,
+  registerReview,
+} from './refusals.js';
 
 const messages = [{ role: 'user', content: 'hi' }];
 
@@ -376,6 +383,27 @@ describe('refusals of two conversations that reuse one call id', () => {
     );
     expect(refusalFor('call_5', 'send_email', { to: 'boss@acme.example' })).toBeUndefined();
     expect(refusalFor('call_5', 'send_email', { to: 'evil@x.com' })).toBe('blocked');
+  });
+
+  it('a caller that knows the trace takes only that trace’s verdict', () => {
+    registerReview(
+      'call_6',
+      { toolName: 'send_email', arguments: args, refusal: 'blocked' },
+      traceB,
+    );
+    expect(hasVerdict('call_6', 'send_email', traceA)).toBe(false);
+    expect(refusalFor('call_6', 'send_email', { to: 'evil@x.com' }, traceA)).toBeUndefined();
+    expect(hasVerdict('call_6', 'send_email', traceB)).toBe(true);
+    expect(refusalFor('call_6', 'send_email', { to: 'evil@x.com' }, traceB)).toBe('blocked');
+  });
+
+  it('one id keeps its newest maxVerdictsPerCallId verdicts', () => {
+    for (let i = 0; i <= maxVerdictsPerCallId; i++)
+      registerReview('call_7', { toolName: `tool_${i}`, arguments: '{}', refusal: 'no' }, {});
+    expect(hasVerdict('call_7', 'tool_0')).toBe(false);
+    expect(hasVerdict('call_7', `tool_${maxVerdictsPerCallId}`)).toBe(true);
+    for (let i = 1; i <= maxVerdictsPerCallId; i++) refusalFor('call_7', `tool_${i}`, {});
+    expect(hasVerdict('call_7', `tool_${maxVerdictsPerCallId}`)).toBe(false);
   });
 
   it('a later call reusing the id of an unclaimed one in the same trace does not replace it', () => {

@@ -34,6 +34,7 @@ export {
   handOverVerdict,
   hasVerdict,
   maxPendingRefusals,
+  maxVerdictsPerCallId,
   type ReviewedCall,
   refusalFor,
   registerReview,

@@ -46,6 +46,12 @@ let pendingCount = 0;
  */
 const pendingWithoutId: ReviewedCall[] = [];
 
+/**
+ * Most verdicts kept waiting under one call id (oldest dropped first): conversations of one
+ * process that number calls per answer all use `call_0`, and a tool's claim scans the id's list.
+ */
+export const maxVerdictsPerCallId = 64;
+
 /** Most verdicts kept waiting for their tool at once (oldest dropped first). */
 export const maxPendingRefusals = 10_000;
 
@@ -142,7 +148,12 @@ export function registerReview(callId: string, review: ReviewedCall, scope?: obj
   waiting.push({
     scope,
     review: earlier === undefined ? review : strictest(earlier.review, review),
-  }); // newest id last, so the oldest verdicts go first past the bound
+  });
+  // an id every conversation reuses (`call_0`) keeps its newest verdicts only: a claim scans them
+  if (waiting.length > maxVerdictsPerCallId) {
+    waiting.shift();
+    pendingCount--;
+  } // newest id last, so the oldest verdicts go first past the bound
   pending.delete(callId);
   pending.set(callId, waiting);
   if (pendingCount > maxPendingRefusals) {
@@ -163,6 +174,8 @@ export function registerReview(callId: string, review: ReviewedCall, scope?: obj
  * @param callId - the model's tool call id
  * @param toolName - the tool about to run
  * @param args - the arguments it is about to run with
+ * @param scope - the trace the call belongs to, when the caller knows it: only that trace's
+ *   verdicts are taken
  * @returns the refusal text, or `undefined` to run
  * @example
  * ```ts
@@ -170,13 +183,16 @@ export function registerReview(callId: string, review: ReviewedCall, scope?: obj
  * if (refusal !== undefined) throw new PolicyViolationError({ violations: [], message: refusal });
  * ```
  */
-export function refusalFor(callId: string, toolName: string, args: unknown): string | undefined {
+export function refusalFor(
+  callId: string,
+  toolName: string,
+  args: unknown,
+  scope?: object,
+): string | undefined {
   if (callId === '') return refusalWithoutId(toolName, args);
   const waiting = pending.get(callId);
   if (waiting === undefined) return undefined;
-  let candidates = waiting.filter(
-    (entry) => entry.review.toolName === '' || entry.review.toolName === toolName,
-  );
+  let candidates = waiting.filter((entry) => waitsFor(entry, toolName, scope));
   if (candidates.length > 1) {
     const text = canonicalJson(args);
     const sameArguments = candidates.filter((entry) => entry.review.arguments === text);
@@ -216,21 +232,31 @@ function take(callId: string, waiting: PendingReview[], entry: PendingReview): v
  * by hand) has none: a tool with a policy of its own checks such a call itself.
  * @param callId - the model's tool call id
  * @param toolName - the tool about to run
+ * @param scope - the trace the call belongs to, when known: only its verdicts count
  * @returns whether a verdict waits for this call
  * @example
  * ```ts
  * if (!hasVerdict(options.toolCallId, 'send_email')) checkAgainstPolicy();
  * ```
  */
-export function hasVerdict(callId: string, toolName: string): boolean {
-  const forTool = (review: ReviewedCall) => review.toolName === '' || review.toolName === toolName;
-  if (callId === '') return pendingWithoutId.some(forTool);
-  return pending.get(callId)?.some((entry) => forTool(entry.review)) === true;
+export function hasVerdict(callId: string, toolName: string, scope?: object): boolean {
+  if (callId === '') return pendingWithoutId.some((review) => isForTool(review, toolName));
+  return pending.get(callId)?.some((entry) => waitsFor(entry, toolName, scope)) === true;
+}
+
+/** A verdict given on a call of `toolName` (or of any tool: `''`). */
+function isForTool(review: ReviewedCall, toolName: string): boolean {
+  return review.toolName === '' || review.toolName === toolName;
+}
+
+/** A waiting verdict on a call of `toolName`, of the trace `scope` when one is given. */
+function waitsFor(entry: PendingReview, toolName: string, scope: object | undefined): boolean {
+  return isForTool(entry.review, toolName) && (scope === undefined || entry.scope === scope);
 }
 
 /** {@link refusalFor} of a call without an id: see `pendingWithoutId`. */
 function refusalWithoutId(toolName: string, args: unknown): string | undefined {
-  const forTool = (review: ReviewedCall) => review.toolName === '' || review.toolName === toolName;
+  const forTool = (review: ReviewedCall) => isForTool(review, toolName);
   const text = canonicalJson(args);
   let at = pendingWithoutId.findIndex((review) => forTool(review) && review.arguments === text);
   if (at < 0) at = pendingWithoutId.findIndex(forTool);

@@ -134,7 +134,7 @@ export class RefusedCalls {
     const read = toolOutcomeOf(message, call.callId);
     if (read.output === call.refusal) return;
     // the verdict still waits for a tool run: no one refused the call, its tool ran
-    const enforced = call.stopped || !hasVerdict(call.callId, call.name);
+    const enforced = call.stopped || !hasVerdict(call.callId, call.name, call.tracer);
     const metadata: Record<string, unknown> = enforced
       ? { status: 'failure', refused: true, policy: 'block', tool_name: call.name, as_read: true }
       : { status: read.status, tool_name: call.name, refusal_not_enforced: true, as_read: true };
@@ -147,7 +147,7 @@ export class RefusedCalls {
     if (enforced) return;
     // the verdict no tool run took goes, or a later call with this id (servers that number
     // calls per answer) would be taken for it
-    refusalFor(call.callId, call.name, call.arguments);
+    refusalFor(call.callId, call.name, call.arguments, call.tracer);
     warnRan(call.name);
   }
 }
