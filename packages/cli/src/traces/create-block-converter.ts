@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   type Block,
+  canonicalJson,
   createSequentialIds,
   entryToBlocks,
   eventsToBlocks,
@@ -9,7 +10,6 @@ import {
   TraceEntrySchema,
 } from '@tracewarden/core';
 import type { BlockItem, InputItem, TraceItem } from '../formats/index.js';
-import { isObject } from '../formats/is-object.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { blockAddress } from './block-address.js';
@@ -118,21 +118,6 @@ function contentHash(value: unknown): string {
     .slice(0, 26);
 }
 
-/** JSON with every object's keys in order, so that equal values give equal text. */
-function canonicalJson(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, field: unknown) =>
-      isObject(field)
-        ? Object.fromEntries(
-            Object.keys(field)
-              .sort()
-              .map((key) => [key, field[key]]),
-          )
-        : field,
-    ) ?? ''
-  );
-}
-
 /**
  * A chat-event trace's id from its content: `tr_` and 26 hex digits of the SHA-256 of its events
  * as read and its other fields (not of the file's text), so that the events `convert --to events`
@@ -140,7 +125,7 @@ function canonicalJson(value: unknown): string {
  */
 function contentTraceId(trace: readonly unknown[], fields: unknown): string {
   const hash = createHash('sha256')
-    .update(canonicalJson({ events: trace, fields: fields ?? {} }))
+    .update(canonicalJson({ events: trace, fields: fields ?? {} }) ?? '')
     .digest('hex')
     .slice(0, 26);
   return `tr_${hash}`;
