@@ -11,9 +11,7 @@ import {
   guard,
   guardOptionsSchema,
   optionChecks,
-  PolicyViolationError,
   recordResultUnderCall,
-  refusalFor,
   type Sink,
   ToolCallScope,
   type TraceEntry,
@@ -26,7 +24,7 @@ import type { Telemetry } from 'ai';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
 import { telemetryScope } from '../model/telemetry-scope.js';
-import { checkUnreviewedCall } from '../tools/check-unreviewed-call.js';
+import { toolCallRefusal } from '../tools/check-tool-call-on-conversation.js';
 import { modelErrorText } from '../tools/model-error-text.js';
 
 /** A top-level `generateText` / `streamText` call, as the integration sees it. */
@@ -281,23 +279,16 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       },
     ): PromiseLike<T> {
       const toolCall = event.toolCall as { toolName?: unknown; input?: unknown } | undefined;
-      // the model call's verdict on this call, taken first (re-checked if the SDK changed its
-      // arguments), then the policy on the conversation the SDK hands the tool (a tool approval
-      // resumed in another process has no verdict here): the strictest stands
-      const refusal = refusalFor(event.toolCallId, String(toolCall?.toolName), toolCall?.input);
-      if (refusal !== undefined)
-        return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
-      const blocked =
-        options?.policy === undefined
-          ? undefined
-          : checkUnreviewedCall(
-              options.policy,
-              event.messages,
-              { id: event.toolCallId, name: String(toolCall?.toolName), input: toolCall?.input },
-              callOf(event.callId).tracer,
-            );
-      if (blocked !== undefined) return Promise.reject(blocked);
       const state = callOf(event.callId);
+      // the model call's verdict, then the policy on the conversation the SDK hands the tool (a
+      // tool approval resumed in another process has no verdict here)
+      const blocked = toolCallRefusal(
+        options?.policy,
+        event.messages,
+        { id: event.toolCallId, name: String(toolCall?.toolName), input: toolCall?.input },
+        state.tracer,
+      );
+      if (blocked !== undefined) return Promise.reject(blocked);
       const guarded = toolGuard(String(toolCall?.toolName ?? 'tool'));
       const toolCallId = event.toolCallId;
       // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the

@@ -5,13 +5,11 @@ import {
   type GuardCallContext,
   type GuardOptions,
   guardTools as guardFunctions,
-  PolicyViolationError,
-  refusalFor,
   type ToolCallPolicy,
   type Tracer,
 } from '@tracewarden/core';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import { checkUnreviewedCall } from './check-unreviewed-call.js';
+import { toolCallRefusal } from './check-tool-call-on-conversation.js';
 import { guardedMarker } from './guarded-marker.js';
 import { modelErrorText } from './model-error-text.js';
 
@@ -155,21 +153,13 @@ export function guardTools<Tools extends ToolSet>(
         tracewarden: { ...providerOptions?.tracewarden, [guardedMarker]: true },
       },
       execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
-        // the policy's verdict on this call (re-checked if the SDK changed its arguments)
-        // the model call's verdict on this call, taken first (re-checked if the SDK changed its
-        // arguments), then the tool's own policy on the conversation: the strictest stands
-        const refusal = refusalFor(execution.toolCallId, name, input);
-        if (refusal !== undefined)
-          return Promise.reject(new PolicyViolationError({ violations: [], message: refusal }));
-        const blocked =
-          policy === undefined
-            ? undefined
-            : checkUnreviewedCall(
-                policy,
-                execution.messages,
-                { id: execution.toolCallId, name, input },
-                tracer ?? currentTracer(),
-              );
+        // the model call's verdict, then the tool's own policy on the conversation
+        const blocked = toolCallRefusal(
+          policy,
+          execution.messages,
+          { id: execution.toolCallId, name, input },
+          tracer ?? currentTracer(),
+        );
         if (blocked !== undefined) return Promise.reject(blocked);
         return executions.run(execution, () =>
           guardedExecute.invoke(

@@ -16,6 +16,7 @@ import {
   answeredCallId,
   hasResult,
   isAbsentCallId,
+  isToolOutput,
   keyedByFields,
   rememberSent,
   responseCallIds,
@@ -89,11 +90,6 @@ class RequestCalls {
     const latest = turns[turns.length - 1];
     return absent && latest !== undefined ? latest.ids?.[latest.ids.length - 1] : undefined;
   }
-}
-
-/** Whether a message is a tool output. */
-function isToolOutput(message: NeutralMessage): boolean {
-  return message.role === 'tool' || message.role === 'function';
 }
 
 /**

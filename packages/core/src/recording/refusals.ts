@@ -227,16 +227,16 @@ function take(callId: string, waiting: PendingReview[], entry: PendingReview): v
 
 /**
  * Whether a model call of this process reviewed a call of this tool under this id and its
- * verdict still waits for the tool (see {@link refusalFor}, which takes it). A call no model
- * call of this process reviewed (a tool approval resumed in another process, a call made up
- * by hand) has none: a tool with a policy of its own checks such a call itself.
+ * verdict still waits for the tool (see {@link refusalFor}, which takes it). Without `scope`,
+ * another trace's verdict under the same id (`call_0` repeats) counts too: it then cannot vouch
+ * that this very call was reviewed.
  * @param callId - the model's tool call id
  * @param toolName - the tool about to run
  * @param scope - the trace the call belongs to, when known: only its verdicts count
  * @returns whether a verdict waits for this call
  * @example
  * ```ts
- * if (!hasVerdict(options.toolCallId, 'send_email')) checkAgainstPolicy();
+ * const reviewed = hasVerdict(options.toolCallId, 'send_email', tracer);
  * ```
  */
 export function hasVerdict(callId: string, toolName: string, scope?: object): boolean {

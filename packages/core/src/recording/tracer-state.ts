@@ -256,6 +256,11 @@ function addAlias(state: TracerState, callId: string, id: string): void {
   else ids.push(id);
 }
 
+/** Whether a message is a tool output (`tool`, or the legacy `function` role). @internal */
+export function isToolOutput(message: NeutralMessage): boolean {
+  return message.role === 'tool' || message.role === 'function';
+}
+
 /**
  * Whether a request waits on a call with id `callId`: its latest message naming the id is an
  * assistant turn proposing it, not a tool output answering it.
@@ -263,8 +268,7 @@ function addAlias(state: TracerState, callId: string, id: string): void {
 function awaitsCall(messages: readonly NeutralMessage[], callId: string): boolean {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as NeutralMessage;
-    if ((message.role === 'tool' || message.role === 'function') && message.tool_call_id === callId)
-      return false;
+    if (isToolOutput(message) && message.tool_call_id === callId) return false;
     const calls = message.tool_calls;
     if (calls !== undefined) for (const call of calls) if (call.id === callId) return true;
   }

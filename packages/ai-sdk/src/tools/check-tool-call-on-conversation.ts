@@ -2,6 +2,7 @@ import {
   type NeutralMessage,
   PolicyViolationError,
   recordToolResult,
+  refusalFor,
   reviewToolCall,
   type ToolCallPolicy,
   type Trace,
@@ -46,7 +47,7 @@ function eventsBefore(messages: unknown, callId: string): Trace {
  * @returns the error to reject with when the policy blocks the call, else `undefined`
  * @internal
  */
-export function checkUnreviewedCall(
+export function checkToolCallOnConversation(
   policy: ToolCallPolicy,
   messages: unknown,
   call: { id: string; name: string; input: unknown },
@@ -83,4 +84,29 @@ export function checkUnreviewedCall(
     }
   }
   return new PolicyViolationError({ violations: review.violations, message });
+}
+
+/**
+ * Why a tool call the AI SDK is about to run must not run, if it must not: the model call's
+ * verdict on it, taken first (re-checked when the SDK changed its arguments), then, with a
+ * policy, the check on the conversation ({@link checkToolCallOnConversation}). The strictest
+ * stands; taking the verdict first keeps a refused one from waiting on for another call.
+ * @param policy - the tool's (or integration's) policy, if any
+ * @param messages - the conversation the AI SDK hands the tool
+ * @param call - the call about to run
+ * @param tracer - where a blocked result is recorded
+ * @returns the error to reject with, or `undefined` to run
+ * @internal
+ */
+export function toolCallRefusal(
+  policy: ToolCallPolicy | undefined,
+  messages: unknown,
+  call: { id: string; name: string; input: unknown },
+  tracer: Tracer | undefined,
+): PolicyViolationError | undefined {
+  const refusal = refusalFor(call.id, call.name, call.input);
+  if (refusal !== undefined) return new PolicyViolationError({ violations: [], message: refusal });
+  return policy === undefined
+    ? undefined
+    : checkToolCallOnConversation(policy, messages, call, tracer);
 }
