@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { eventsToBlocks } from '../convert/events-to-blocks.js';
 import { TraceError } from '../errors/index.js';
 import { type ChatEvent, type Message, TraceSchema } from './chat-events.js';
 import { parseTrace, safeParseTrace } from './parse-trace.js';
@@ -257,6 +258,38 @@ describe('parseTrace', () => {
     ]);
     const types = trace.map((event) => (event as Message).tool_calls?.[0]?.type);
     expect(types).toEqual(['custom', 'function']);
+  });
+
+  it("reads OpenAI's custom tool calls ({ custom: { name, input } }) as the OpenAI adapter records them", () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'patch it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'custom',
+            custom: { name: 'apply_patch', input: '*** Begin Patch' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'done' },
+    ]);
+    const call = (trace[1] as Message).tool_calls?.[0];
+    expect(call).toEqual({
+      id: 'call_1',
+      type: 'custom',
+      custom: { name: 'apply_patch', input: '*** Begin Patch' },
+      function: { name: 'apply_patch', arguments: { input: '*** Begin Patch' } },
+    });
+    const blocks = eventsToBlocks(trace, { traceId: 'tr_custom' });
+    expect(blocks.filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(1);
+    const error = failure([
+      { role: 'assistant', tool_calls: [{ id: 'c', custom: { name: 'f', input: { a: 1 } } }] },
+    ]);
+    expect(error.details.path).toBe('0.tool_calls.0.custom.input');
+    expect(error.message).toMatch(/"input" that is an object; OpenAI sends it as a string/);
   });
 
   it('rejects invalid JSON arguments and JSON that is not an object, naming the path', () => {

@@ -320,10 +320,23 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
             fn = { name: fn, arguments: call.args ?? {} };
             agentDojoArgs = true;
           }
+          // OpenAI's custom (free-form) tool call: `{ type: 'custom', custom: { name, input } }`,
+          // read as the OpenAI adapter records it, arguments `{ input }` (the call keeps its type
+          // and its `custom` object)
+          if (fn === undefined && isObject(call.custom) && typeof call.custom.name === 'string') {
+            const input = call.custom.input;
+            if (input !== undefined && input !== null && typeof input !== 'string') {
+              throw invalid(
+                `${callPath}.custom.input`,
+                `Custom tool call ${callPath} has an "input" that is ${describe(input)}; OpenAI sends it as a string (or leave it out).`,
+              );
+            }
+            fn = { name: call.custom.name, arguments: { input: input ?? '' } };
+          }
           if (!isObject(fn)) {
             throw invalid(
               `${callPath}.function`,
-              `Tool call ${callPath} needs a "function" object with "name" and "arguments"; got ${describe(fn)}.`,
+              `Tool call ${callPath} needs a "function" object with "name" and "arguments" (or OpenAI's "custom" object with "name" and "input"); got ${describe(fn)}.`,
             );
           }
           if (typeof fn.name !== 'string') {
@@ -392,7 +405,9 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
  *   `{ type: 'text', text }`; a run object's `messages` is the trace;
  * - tool-call `arguments` are always an object: a JSON string is parsed; a call without
  *   arguments (`arguments` missing, `null`, `""` as OpenAI sends for a tool without parameters,
- *   or `"null"`) gets `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); a call without `id` (or with `""`) gets
+ *   or `"null"`) gets `{}`; `type` defaults to `'function'` (other strings, such as `custom` or `mcp`, are kept); OpenAI's custom
+ *   tool call `{ type: 'custom', custom: { name, input } }` gets `function: { name, arguments: { input } }`
+ *   (as the OpenAI adapter records it; `custom` is kept); a call without `id` (or with `""`) gets
  *   `call_<eventIndex>_<callIndex>` (suffixed `_1`, `_2`, ... if that id is taken);
  * - image parts are `{ type: 'image', image_url: '<url>' }`: OpenAI's
  *   `{ type: 'image_url', image_url: { url, detail } }` and `{ type: 'image', image_url: { url } }`
