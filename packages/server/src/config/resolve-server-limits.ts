@@ -34,12 +34,19 @@ const variables: Readonly<Record<keyof ServerLimits, string>> = {
   maxTraceBlocks: 'TRACEWARDEN_MAX_TRACE_BLOCKS',
 };
 
+/** Room for a block's other fields and JSON escapes above its largest field, in a body. */
+const bodyOverheadBytes = 1024 * 1024;
+
 /**
  * Resolves the limits in force: options win over `TRACEWARDEN_MAX_*` variables, which win over
- * {@link defaultServerLimits}.
+ * {@link defaultServerLimits}. A body limit left to its default grows to fit the largest block
+ * field the byte limits allow, plus 1 MiB (`LIMIT_TOOL_RESULT_BYTES=16777216` alone makes a 16 MiB
+ * result postable), and so does the decompressed limit; a body limit set below that is kept
+ * (the caller may warn, see {@link bodyLimitBelowBlockLimit}).
  *
  * @param overrides - limits to force (positive integers)
  * @param env - the environment to read
+ * @param blockLimits - the block byte limits in force (seed 002's `LIMIT_*`)
  * @default env `process.env`
  * @returns a frozen, complete set of limits
  * @throws {@link ServerError} `INVALID_REQUEST` naming the variable or option that is not a positive integer
@@ -51,8 +58,12 @@ const variables: Readonly<Record<keyof ServerLimits, string>> = {
 export function resolveServerLimits(
   overrides: Partial<ServerLimits> = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
+  blockLimits?: Readonly<Record<string, number>>,
 ): Readonly<ServerLimits> {
   const limits: ServerLimits = { ...defaultServerLimits };
+  const needed = bodyBytesFor(blockLimits);
+  if (needed > limits.maxBodyBytes) limits.maxBodyBytes = needed;
+  if (needed > limits.maxDecompressedBytes) limits.maxDecompressedBytes = needed;
   for (const name of Object.keys(variables) as (keyof ServerLimits)[]) {
     const variable = variables[name];
     const text = env[variable];
@@ -80,4 +91,27 @@ export function resolveServerLimits(
     }
   }
   return Object.freeze(limits);
+}
+
+/** The body a block with its largest field at the limit needs (0 without block limits). */
+function bodyBytesFor(blockLimits: Readonly<Record<string, number>> | undefined): number {
+  if (blockLimits === undefined) return 0;
+  return Math.max(0, ...Object.values(blockLimits)) + bodyOverheadBytes;
+}
+
+/**
+ * Why a body limit set by the user cannot carry a block field the byte limits allow, or
+ * `undefined` when it can: the collector says so once at start, as a warning.
+ *
+ * @param limits - the resolved server limits
+ * @param blockLimits - the block byte limits in force
+ * @returns the warning's text, or undefined
+ */
+export function bodyLimitBelowBlockLimit(
+  limits: Readonly<ServerLimits>,
+  blockLimits: Readonly<Record<string, number>>,
+): string | undefined {
+  const largest = Math.max(0, ...Object.values(blockLimits));
+  if (limits.maxBodyBytes >= largest) return undefined;
+  return `a request body may hold at most ${limits.maxBodyBytes} bytes (TRACEWARDEN_MAX_BODY_BYTES), less than the largest block field the byte limits allow (${largest} bytes): such blocks get 413 for the body, not for the field; raise TRACEWARDEN_MAX_BODY_BYTES to at least ${largest + bodyOverheadBytes}`;
 }

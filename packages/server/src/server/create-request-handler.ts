@@ -410,7 +410,7 @@ export function createRequestHandler(
     }
     const organization = await authenticate(request);
     if (path === '/v1/openapi.json') {
-      if (method !== 'GET') {
+      if (method !== 'GET' && method !== 'HEAD') {
         throw new ServerError({
           code: 'METHOD_NOT_ALLOWED',
           message: `${method} is not allowed on ${path}; use GET`,
@@ -454,7 +454,9 @@ export function createRequestHandler(
       } catch {
         throw traceNotFound(found[1] as string);
       }
-      const handler = candidate.methods[method];
+      // HEAD is GET without the body (Node's response leaves it out)
+      const handler =
+        candidate.methods[method] ?? (method === 'HEAD' ? candidate.methods.GET : undefined);
       if (handler === undefined) {
         const allow = Object.keys(candidate.methods);
         throw new ServerError({
@@ -479,14 +481,33 @@ export function createRequestHandler(
     } catch (error) {
       const { status, body } = toErrorBody(error);
       if (status >= 500) context.onError(error);
-      // a body not read (an early error) would be read as the next request: drain it
-      if (!request.readableEnded) request.resume();
+      // a body not read (an early error) would be read as the next request: drain it, up to
+      // the body limit (an unauthenticated client cannot make the collector read forever)
+      if (!request.readableEnded) drain(request, limits.maxBodyBytes);
       if (response.headersSent) {
         response.destroy();
         return;
       }
       const allow = body.error.details.allow;
-      sendJson(response, status, body, Array.isArray(allow) ? { allow: allow.join(', ') } : {});
+      const headers: Record<string, string> = Array.isArray(allow)
+        ? { allow: allow.join(', ') }
+        : {};
+      // RFC 9110: a 401 says which scheme to authenticate with
+      if (status === 401) headers['www-authenticate'] = 'Bearer realm="tracewarden"';
+      sendJson(response, status, body, headers);
     }
   };
+}
+
+/**
+ * Reads and drops the rest of a request's body so the connection can serve the next request;
+ * past `maxBytes` the connection is closed instead.
+ */
+function drain(request: IncomingMessage, maxBytes: number): void {
+  let seen = 0;
+  request.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > maxBytes) request.socket.destroy();
+  });
+  request.resume();
 }

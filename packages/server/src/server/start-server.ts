@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type BlockLimits, createIdGenerator, resolveBlockLimits } from '@tracewarden/core';
 import { resolveServerLimits, type ServerLimits } from '../config/index.js';
+import { bodyLimitBelowBlockLimit } from '../config/resolve-server-limits.js';
 import { ServerError } from '../errors/index.js';
 import {
   type CollectorStore,
@@ -174,8 +175,13 @@ TRACEWARDEN_API_KEY=${key}
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const databaseUrl = resolveDatabaseUrl(options.databaseUrl, env);
-  const limits = resolveServerLimits(options.limits, env);
   const blockLimits = resolveBlockLimits(options.blockLimits, env);
+  const limits = resolveServerLimits(options.limits, env, blockLimits);
+  const bodyTooSmall = bodyLimitBelowBlockLimit(limits, blockLimits);
+  if (bodyTooSmall !== undefined)
+    process.emitWarning(`tracewarden collector: ${bodyTooSmall}`, {
+      code: 'TRACEWARDEN_BODY_LIMIT',
+    });
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? defaultPort;
   const dataDir = resolveDataDir(options.dataDir, env);

@@ -124,15 +124,20 @@ function sameContent(input: Record<string, unknown>, stored: Block): boolean {
   return true;
 }
 
-/** The same trace error, saying which block of the batch it is about (`details.path`). */
-function atIndex(error: unknown, index: number): unknown {
+/**
+ * The same trace error, saying which block of the batch it is about (`details.path`). A block
+ * the client sent without an id is named by its position, not by the id the collector drew for
+ * it (the batch is refused: that id names nothing).
+ */
+function atIndex(error: unknown, index: number, drawnId: string | undefined): unknown {
   if (!(error instanceof TraceError)) return error;
-  return new TraceError({
-    code: error.code,
-    message: error.message,
-    details: { ...error.details, path: String(index) },
-    cause: error.cause,
-  });
+  const details: Record<string, unknown> = { ...error.details, path: String(index) };
+  let message = error.message;
+  if (drawnId !== undefined) {
+    if (details.block_id === drawnId) delete details.block_id;
+    message = message.split(`block ${drawnId}`).join(`block ${index} of the batch`);
+  }
+  return new TraceError({ code: error.code, message, details, cause: error.cause });
 }
 
 /** A stored block's row, as the stores select it: its JSON body. @internal */
@@ -156,12 +161,16 @@ export function* planAppend(
 ): Generator<AppendQuery, AppendPlan, unknown> {
   const results: Block[] = new Array(inputs.length);
   const prepared = inputs.map((input) => {
-    if (!isRecord(input)) return { input, clientId: undefined };
+    if (!isRecord(input)) return { input, clientId: undefined, drawnId: undefined };
     const copy: Record<string, unknown> = { ...input };
     const clientId = typeof copy.id === 'string' && copy.id !== '' ? copy.id : undefined;
-    if (copy.id === undefined) copy.id = options.ids.blockId();
+    let drawnId: string | undefined;
+    if (copy.id === undefined) {
+      drawnId = options.ids.blockId();
+      copy.id = drawnId;
+    }
     if (copy.trace_id === undefined) copy.trace_id = traceId;
-    return { input: copy, clientId };
+    return { input: copy, clientId, drawnId };
   });
   // a trace not stored yet has no blocks to compare with or to build on: one query, not three
   const trace = (yield { kind: 'trace' }) as TraceState | undefined;
@@ -176,11 +185,11 @@ export function* planAppend(
   const storedList =
     clientIds.length === 0 ? [] : ((yield { kind: 'blocks', ids: clientIds }) as Block[]);
   const stored = new Map(storedList.map((block) => [block.id, block]));
-  const fresh: { index: number; input: unknown }[] = [];
+  const fresh: { index: number; input: unknown; drawnId: string | undefined }[] = [];
   prepared.forEach((item, index) => {
     const existing = item.clientId === undefined ? undefined : stored.get(item.clientId);
     if (existing === undefined) {
-      fresh.push({ index, input: item.input });
+      fresh.push({ index, input: item.input, drawnId: item.drawnId });
     } else if (sameContent(item.input as Record<string, unknown>, existing)) {
       results[index] = existing;
     } else {
@@ -246,7 +255,7 @@ export function* planAppend(
     try {
       block = validator.accept(item.input);
     } catch (error) {
-      throw atIndex(error, item.index);
+      throw atIndex(inBatchMismatch(error, item.input, fresh), item.index, item.drawnId);
     }
     results[item.index] = block;
     accepted.push(block);
@@ -290,12 +299,48 @@ export function* planAppend(
   };
 }
 
+/** The sub type a block's parent must have (seed 002), or undefined for a MESSAGE. */
+const parentSubTypeOf: Readonly<Record<string, string>> = {
+  TOOL_CALL: 'MESSAGE',
+  THINK: 'MESSAGE',
+  TOOL_RESULT: 'TOOL_CALL',
+};
+
+/**
+ * A parent "not accepted before" that is in the batch: its link is part of a cycle (every other
+ * in-batch parent is judged first, see {@link parentsFirst}), and a cycle always has a link to
+ * a parent of the wrong sub type. That link is seed 002's PARENT_SUBTYPE_MISMATCH (409), as
+ * across two requests; any other error is returned as it is.
+ */
+function inBatchMismatch(
+  error: unknown,
+  input: unknown,
+  batch: readonly { input: unknown }[],
+): unknown {
+  if (!(error instanceof TraceError) || error.code !== 'VALIDATION') return error;
+  if (error.details.field !== 'parent_block_id' || !isRecord(input)) return error;
+  const subType = input.sub_type;
+  const parentId = input.parent_block_id;
+  const wanted = typeof subType === 'string' ? parentSubTypeOf[subType] : undefined;
+  const parent = batch.find((item) => isRecord(item.input) && item.input.id === parentId)?.input;
+  if (wanted === undefined || !isRecord(parent) || parentId === input.id) return error;
+  const parentSubType = parent.sub_type;
+  if (typeof parentSubType !== 'string' || parentSubType === wanted) return error;
+  const colon = error.message.indexOf(': ');
+  const label = colon === -1 ? `block ${String(input.id)}` : error.message.slice(0, colon);
+  return new TraceError({
+    code: 'PARENT_SUBTYPE_MISMATCH',
+    message: `${label}: a ${subType} block's parent must be a ${wanted} block, but ${String(parentId)} is a ${parentSubType} (the batch's parent links form a cycle)`,
+    details: { ...error.details, parent_sub_type: parentSubType },
+  });
+}
+
 /**
  * The batch with each block after its parent when the parent is in the batch, otherwise in the
  * batch's order: the validator then judges a parent before its children, so a child under a
  * parent of the wrong sub type is a PARENT_SUBTYPE_MISMATCH (409) in one request as across two,
  * not a parent "not accepted before". A cycle of parent links is left in batch order (the
- * validator refuses it).
+ * validator refuses it; {@link inBatchMismatch} names the mismatched link).
  */
 function parentsFirst<T extends { input: unknown }>(items: readonly T[]): T[] {
   const byId = new Map<string, T>();
