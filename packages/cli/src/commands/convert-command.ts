@@ -30,6 +30,7 @@ import {
   loneSurrogateWarning,
 } from '../warnings/index.js';
 import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
+import { createUnknownBlockFieldTally } from '../warnings/unknown-block-field-tally.js';
 import { createEventsWriter, eventsLayoutOf } from './create-events-writer.js';
 
 /** What `convert --to` produces. */
@@ -201,8 +202,14 @@ export async function convertFile(
   const checks = traceChecks(context);
   // bytes that are not UTF-8 are written as U+FFFD: said once, never in silence
   const invalidUtf8 = createInvalidUtf8Tally('written');
+  // a block's fields outside seed 002's cannot be written: said once per name
+  const unknownBlockFields = createUnknownBlockFieldTally('dropped');
   const warnUnknownSubTypes = () => {
-    for (const warning of [...invalidUtf8.warnings(), ...unknownSubTypes.warnings()])
+    for (const warning of [
+      ...invalidUtf8.warnings(),
+      ...unknownSubTypes.warnings(),
+      ...unknownBlockFields.warnings(),
+    ])
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   };
   if (options.to === 'events') {
@@ -216,7 +223,10 @@ export async function convertFile(
         contentIds: true,
         fileBlockIds: true,
         isValidTrace: checks.isValidTrace,
-        onBlockItem: checks.checkBlock,
+        onBlockItem: (item: BlockItem, at: string) => {
+          unknownBlockFields.add(item, at);
+          checks.checkBlock(item, at);
+        },
         onLoneSurrogates: checks.onLoneSurrogates,
         // events can hold a trace with no events, and a dataset with no traces: kept
         emptyTraces: true,
@@ -255,7 +265,10 @@ export async function convertFile(
     contentIds: true,
     fileBlockIds: true,
     isValidTrace: (item) => checks.isValidTrace(item, file),
-    onBlockItem: (item) => checks.checkBlock(item, file),
+    onBlockItem: (item) => {
+      unknownBlockFields.add(item, file);
+      checks.checkBlock(item, file);
+    },
     onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
     onEmptyTrace: (found) => checks.onEmptyTrace(file, found),
     onRenamedTrace: (found) => checks.onRenamedTrace(file, found),

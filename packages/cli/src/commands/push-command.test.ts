@@ -62,6 +62,26 @@ async function traceSummaries(organization = 'default', apiKey = key) {
 }
 
 describe('tracewarden push', () => {
+  it('says once per name that a top-level field outside seed 002 is not pushed (a warning, exit 0)', async () => {
+    const file = join(temporary, 'fields.jsonl');
+    const lines = blocksOf(fixture('blocks.jsonl'))
+      .filter((block) => block.trace_id === 'tr_weather')
+      .map((block) => JSON.stringify({ ...block, trace_id: 'tr_fields', project: 'mail' }));
+    writeFileSync(file, lines.join('\n'));
+    const { code, stderr } = await push([file]);
+    expect(code).toBe(0);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^.*fields\.jsonl:1: warning UNKNOWN_BLOCK_FIELD tr_fields\/tb_\w+: \d+ blocks have the top-level field "project".*so it is dropped; move client data into extra$/,
+      ),
+    ]);
+    const stored = (await get('/v1/organizations/default/traces/tr_fields/blocks')) as {
+      blocks: Record<string, unknown>[];
+    };
+    expect(stored.blocks.length).toBe(lines.length);
+    expect(stored.blocks.some((block) => 'project' in block)).toBe(false);
+  });
+
   it('uploads a JSONL block file split by trace_id; the collector stitches each trace as core does', async () => {
     const file = fixture('blocks.jsonl');
     const { code, stdout, stderr } = await push([file]);

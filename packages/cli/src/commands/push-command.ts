@@ -18,6 +18,8 @@ import {
   untimedAsGiven,
 } from '../traces/index.js';
 import { createUnknownSubTypeTally } from '../traces/unknown-sub-type.js';
+import { formatWarning } from '../warnings/format-warning.js';
+import { createUnknownBlockFieldTally } from '../warnings/unknown-block-field-tally.js';
 
 /** Options of {@link pushFiles} (the `push` command's flags). */
 export interface PushOptions {
@@ -353,6 +355,8 @@ export async function pushFiles(
 
   // blocks of an unknown sub_type are not pushed: one problem per value, not one per block
   const unknownSubTypes = createUnknownSubTypeTally('not pushed');
+  // a block's fields outside seed 002's are not sent: said once per name (a warning)
+  const unknownBlockFields = createUnknownBlockFieldTally('dropped');
   let result: Awaited<ReturnType<typeof forEachTrace>>;
   try {
     result = await forEachTrace(
@@ -363,6 +367,7 @@ export async function pushFiles(
         maxLineBytes: options.maxLineBytes,
         maxOpenTraces: options.maxOpenTraces,
         contentIds: true,
+        onBlockItem: (item, file) => unknownBlockFields.add(item, file),
         onUnknownSubType: (file, found) =>
           unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address }),
         onSkip: (file, skip) => {
@@ -387,6 +392,8 @@ export async function pushFiles(
   report.interrupted = result.interrupted || context.signal.aborted;
   for (const { code, file, line, address, message } of unknownSubTypes.warnings())
     await problem({ file, line, address, code, message });
+  for (const warning of unknownBlockFields.warnings())
+    context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   if (!report.interrupted) await sink.close();
   if (!report.interrupted && options.dataset !== undefined)
     report.dataset = await fileUnderDataset(target, options.dataset, [...pushedTraceIds]);

@@ -27,6 +27,7 @@ import {
   type Warning,
 } from '../warnings/index.js';
 import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
+import { createUnknownBlockFieldTally } from '../warnings/unknown-block-field-tally.js';
 
 /** Options of {@link validateFiles} (the `validate` command's flags). */
 export interface ValidateOptions {
@@ -96,6 +97,8 @@ export async function validateFiles(
   const invalidUtf8 = createInvalidUtf8Tally('read');
   // decision 003 keeps an output of no call; a typo in its id deserves a word all the same
   const orphanOutputs = createOrphanOutputTally();
+  // a block's fields outside seed 002's have nowhere to go: said once per name
+  const unknownBlockFields = createUnknownBlockFieldTally('ignored');
   let problemCount = 0;
   const pending: Promise<void>[] = [];
   for (const file of files) {
@@ -126,6 +129,7 @@ export async function validateFiles(
         onLoneSurrogates: (found) =>
           surrogateWarnings.push(loneSurrogateWarning(found, file, 'read')),
       });
+      if (item.type === 'block') unknownBlockFields.add(item, file);
       validator.add(item);
       if (pending.length > 0) {
         await Promise.all(pending);
@@ -153,6 +157,7 @@ export async function validateFiles(
     ...unknownRoles.warnings(),
     ...orphanOutputs.warnings(),
     ...toolParts.warnings(),
+    ...unknownBlockFields.warnings(),
     ...surrogateWarnings,
   ];
   const reopened = report.files.filter((file) => file.counts.reopenedTraces > 0);

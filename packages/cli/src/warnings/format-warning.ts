@@ -12,8 +12,9 @@ export interface Warning {
    * keep on, or no blocks at all), `EMPTY_DATASET` (a dataset with no traces, whose own fields
    * blocks have no place for), `INVALID_UTF8` (lines of a file with bytes that are not UTF-8, read as
    * U+FFFD), `UNKNOWN_CALL_ID` (a tool output whose `tool_call_id` answers no call, kept as
-   * an output of no call), `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`) or
-   * `UNREAD_TOOL_PART` (a content part that is a tool call or output in another API's shape).
+   * an output of no call), `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`),
+   * `UNREAD_TOOL_PART` (a content part that is a tool call or output in another API's shape) or
+   * `UNKNOWN_BLOCK_FIELD` (a block's top-level field outside seed 002's, which a block cannot keep).
    */
   code:
     | 'UNKNOWN_ROLE'
@@ -24,7 +25,8 @@ export interface Warning {
     | 'INVALID_UTF8'
     | 'UNKNOWN_CALL_ID'
     | 'DUPLICATE_TRACE_ID'
-    | 'UNREAD_TOOL_PART';
+    | 'UNREAD_TOOL_PART'
+    | 'UNKNOWN_BLOCK_FIELD';
   /**
    * The unknown value as written, e.g. `asistant`; the trace's label for the per-trace codes;
    * the part type for `UNREAD_TOOL_PART`.
