@@ -14,6 +14,13 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { jsonStringPiece } from '../stream/json-string-piece.js';
+
+/** A streamed tool-call piece: openai 7 types `custom`, openai 6 does not. */
+interface LooseToolCallDelta {
+  type?: string;
+  custom?: { name?: string; input?: string };
+}
 
 interface LooseToolCall {
   id: string;
@@ -124,9 +131,16 @@ export function chatCompletionResponse(
  * reason and usage, written into `into` (a stream reuses one object: the recorder reads a
  * delta, never keeps it) or a new object. Every field is set (undefined when absent), so every
  * delta has the same hidden class; `model` and `responseId` are left for the caller to set.
+ * A custom tool call's input pieces (`custom: { name, input }`) become the arguments pieces of
+ * `{ input }`; `openCustomCalls` (one set per stream) keeps the indexes of those still open,
+ * closed by the chunk that carries the finish reason.
  * @internal
  */
-export function chatChunkDelta(chunk: ChatCompletionChunk, into?: ModelCallDelta): ModelCallDelta {
+export function chatChunkDelta(
+  chunk: ChatCompletionChunk,
+  into?: ModelCallDelta,
+  openCustomCalls: Set<number> = new Set(),
+): ModelCallDelta {
   const choice = chunk.choices[0];
   const delta = choice?.delta as ChatCompletionChunk.Choice.Delta | null | undefined;
   let text: string | undefined;
@@ -140,14 +154,34 @@ export function chatChunkDelta(chunk: ChatCompletionChunk, into?: ModelCallDelta
       toolCalls = delta.tool_calls.map((piece) => {
         const out: ModelToolCallDelta = { index: piece.index };
         if (piece.id) out.id = piece.id;
+        const custom = (piece as LooseToolCallDelta).custom;
+        if (custom !== undefined || (piece as LooseToolCallDelta).type === 'custom') {
+          // a custom tool's free-form input, recorded as `{ input }` (as a non-streamed custom
+          // call is): its pieces stream as the JSON text of that object, closed at the finish
+          if (custom?.name) out.name = custom.name;
+          let text = custom?.input ? jsonStringPiece(custom.input) : '';
+          if (!openCustomCalls.has(piece.index)) {
+            openCustomCalls.add(piece.index);
+            text = `{"input":"${text}`;
+          }
+          if (text !== '') out.arguments = text;
+          return out;
+        }
         if (piece.function?.name) out.name = piece.function.name;
         if (piece.function?.arguments) out.arguments = piece.function.arguments;
         return out;
       });
     }
   }
-  const usage = chunk.usage ? chatUsage(chunk.usage) : undefined;
   const finishReason = choice?.finish_reason || undefined;
+  if (finishReason !== undefined && openCustomCalls.size > 0) {
+    // the finish ends every call: the custom calls' JSON closes (a stream cut short before it
+    // leaves them partial, as a function call's unfinished arguments are)
+    toolCalls ??= [];
+    for (const index of openCustomCalls) toolCalls.push({ index, arguments: '"}' });
+    openCustomCalls.clear();
+  }
+  const usage = chunk.usage ? chatUsage(chunk.usage) : undefined;
   if (into === undefined)
     return {
       text,

@@ -38,34 +38,62 @@ function withDelta(
   };
 }
 
+/** A custom call's input from its recorded `{ input }` arguments (JSON text or object). */
+function customInput(args: string | Record<string, unknown>): string {
+  let value: unknown = args;
+  if (typeof args === 'string') {
+    try {
+      value = JSON.parse(args);
+    } catch {
+      return args;
+    }
+  }
+  const input = (value as { input?: unknown } | null)?.input;
+  return typeof input === 'string' ? input : '';
+}
+
+/** One allowed call, re-emitted whole in its own kind: a function call or a custom tool call. */
+function callPiece(
+  review: ModelCallOutcome['toolCalls'][number],
+  index: number,
+  custom: boolean,
+): ChatCompletionChunk.Choice.Delta.ToolCall {
+  const { id, name, arguments: args } = review.call;
+  // openai 6 types no custom piece; openai 7 does, and its stream helper assembles this one
+  if (custom)
+    return {
+      index,
+      id,
+      type: 'custom',
+      custom: { name, input: customInput(args) },
+    } as unknown as ChatCompletionChunk.Choice.Delta.ToolCall;
+  return {
+    index,
+    id,
+    type: 'function',
+    function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+  };
+}
+
 function refusedChunks(
   template: ChatCompletionChunk,
   outcome: ModelCallOutcome,
   hadText: boolean,
+  customIds: ReadonlySet<string> | undefined,
 ): ChatCompletionChunk[] {
   const chunks: ChatCompletionChunk[] = [];
   const base = { ...template, usage: null } as ChatCompletionChunk;
   let index = 0;
   for (const review of outcome.toolCalls) {
     if (review.refusal !== undefined) continue;
-    const args =
-      typeof review.call.arguments === 'string'
-        ? review.call.arguments
-        : JSON.stringify(review.call.arguments);
+    const custom = customIds?.has(review.call.id) === true;
     chunks.push({
       ...base,
       choices: [
         {
           index: 0,
           delta: {
-            tool_calls: [
-              {
-                index,
-                id: review.call.id,
-                type: 'function',
-                function: { name: review.call.name, arguments: args },
-              },
-            ],
+            tool_calls: [callPiece(review, index, custom)],
           },
           finish_reason: null,
           logprobs: null,
@@ -107,6 +135,10 @@ export function chatStreamObserver(
 class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
   private template: ChatCompletionChunk | undefined;
   private responseId: string | undefined;
+  /** Indexes of the custom tool calls whose input is still streaming (see chatChunkDelta). */
+  private readonly openCustomCalls = new Set<number>();
+  /** Refuse mode: ids of the custom tool calls, re-emitted as custom calls when allowed. */
+  private customIds: Set<string> | undefined;
   private readonly gate: StreamGate;
   /** The delta of the chunk being read, rewritten for each one (the handle does not keep it). */
   private readonly delta: ModelCallDelta = {
@@ -133,7 +165,7 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
   item(
     chunk: ChatCompletionChunk,
   ): ChatCompletionChunk | undefined | typeof HOLD | DeliverThenStop<ChatCompletionChunk> {
-    const delta = chatChunkDelta(chunk, this.delta);
+    const delta = chatChunkDelta(chunk, this.delta, this.openCustomCalls);
     if (this.responseId === undefined) {
       this.responseId = chunk.id;
       delta.model = chunk.model;
@@ -164,7 +196,12 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
       // Refuse mode: the tool-call pieces are dropped (allowed calls come back at the end); the
       // rest of the chunk still goes through.
       this.template ??= chunk;
-      const { tool_calls: _held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice).delta;
+      const { tool_calls: held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice).delta;
+      for (const piece of held ?? []) {
+        const loose = piece as { id?: string; type?: string; custom?: unknown };
+        if (loose.id && (loose.type === 'custom' || loose.custom !== undefined))
+          (this.customIds ??= new Set()).add(loose.id);
+      }
       const hasMore = Object.values(rest).some(
         (value) => value !== undefined && value !== null && value !== '' && value !== 'assistant',
       );
@@ -194,7 +231,7 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
     linkRecorded(this.handle.tracer, undefined, outcome);
     const template = this.template;
     if (!this.settings.refuse || template === undefined) return held;
-    const extra = refusedChunks(template, outcome, this.gate.sawText);
+    const extra = refusedChunks(template, outcome, this.gate.sawText, this.customIds);
     const allowedLeft = outcome.toolCalls.some((review) => review.refusal === undefined);
     const rest = held.map((chunk) => {
       const choice = chunk.choices[0];

@@ -3,13 +3,16 @@ import {
   type ModelCallDelta,
   type ModelCallHandle,
   type ModelCallOutcome,
+  type ModelToolCallDelta,
   type StreamPartKind,
 } from '@tracewarden/core';
 import type { Response } from 'openai/resources/responses/responses';
+import { jsonStringPiece } from '../stream/json-string-piece.js';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
 import {
+  isResponsesToolCallItem as isToolCallItem,
   responsesInputToNeutral,
   responsesResponse,
   responsesToolNames,
@@ -29,8 +32,8 @@ function requestParameters(body: Record<string, unknown>): Record<string, unknow
 }
 
 /**
- * Applies a refuse-mode outcome to a response: refused function calls out of `output`, the
- * refusal appended to the assistant text (a new message item when there is none).
+ * Applies a refuse-mode outcome to a response: refused tool calls (function and custom) out of
+ * `output`, the refusal appended to the assistant text (a new message item when there is none).
  */
 function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
   if (outcome.refusalText === undefined) return;
@@ -40,7 +43,7 @@ function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
       .map((review) => review.call.id),
   );
   const output = (response.output as unknown as Item[]).filter(
-    (item) => !(item.type === 'function_call' && refused.has(String(item.call_id))),
+    (item) => !(isToolCallItem(item) && refused.has(String(item.call_id))),
   );
   let lastText: Item | undefined;
   for (const item of output) {
@@ -53,7 +56,7 @@ function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
     // before the calls kept, as a model's own text would be: re-sent as input next turn, the
     // text and those calls read as one assistant message, the response the trace recorded
     // (after them, they read as two and the refusal was recorded again)
-    const firstCall = output.findIndex((item) => item.type === 'function_call');
+    const firstCall = output.findIndex(isToolCallItem);
     output.splice(firstCall < 0 ? output.length : firstCall, 0, {
       id: `msg_tracewarden_${response.id}`,
       type: 'message',
@@ -84,8 +87,10 @@ function responsesStreamObserver(
   });
   let final: Response | undefined;
   const checkPolicy = context.recorder.hasPolicy;
-  /** Output index of each function call, so all of a refused call's events can be dropped. */
+  /** Output index of each tool call, so all of a refused call's events can be dropped. */
   const callAt = new Map<number, string>();
+  /** Output indexes of the custom tool calls whose input is still streaming. */
+  const customAt = new Set<number>();
   return {
     item(event) {
       let delta: ModelCallDelta | undefined;
@@ -107,20 +112,23 @@ function responsesStreamObserver(
           break;
         case 'response.output_item.added': {
           const item = event.item as Item;
-          if (item.type === 'function_call') {
+          if (isToolCallItem(item)) {
             callAt.set(Number(event.output_index), String(item.call_id));
             // with a policy, nothing of a call reaches the caller before the verdict: a consumer
             // may act on `function_call_arguments.done` already
             kind = checkPolicy ? 'tool-call-end' : 'tool-call';
-            delta = {
-              toolCalls: [
-                {
-                  index: Number(event.output_index),
-                  id: String(item.call_id),
-                  name: String(item.name),
-                },
-              ],
+            const start: ModelToolCallDelta = {
+              index: Number(event.output_index),
+              id: String(item.call_id),
+              name: String(item.name),
             };
+            // a custom tool's free-form input streams as the JSON text of `{ input }`, closed
+            // by its `output_item.done`: a stream cut short records the call as partial
+            if (item.type === 'custom_tool_call') {
+              customAt.add(start.index);
+              start.arguments = `{"input":"${jsonStringPiece(String(item.input ?? ''))}`;
+            }
+            delta = { toolCalls: [start] };
           }
           break;
         }
@@ -130,9 +138,24 @@ function responsesStreamObserver(
             toolCalls: [{ index: Number(event.output_index), arguments: String(event.delta) }],
           };
           break;
-        case 'response.output_item.done':
-          if ((event.item as Item | undefined)?.type === 'function_call') kind = 'tool-call-end';
+        case 'response.custom_tool_call_input.delta':
+          kind = 'tool-call';
+          delta = {
+            toolCalls: [
+              {
+                index: Number(event.output_index),
+                arguments: jsonStringPiece(String(event.delta)),
+              },
+            ],
+          };
           break;
+        case 'response.output_item.done': {
+          const item = event.item as Item | undefined;
+          if (isToolCallItem(item)) kind = 'tool-call-end';
+          const index = Number(event.output_index);
+          if (customAt.delete(index)) delta = { toolCalls: [{ index, arguments: '"}' }] };
+          break;
+        }
         case 'response.completed':
         case 'response.incomplete':
         case 'response.failed': {
@@ -173,7 +196,7 @@ function responsesStreamObserver(
         applyRefusal(final, outcome);
         return held.filter((event) => {
           const item = event.item as Item | undefined;
-          if (item?.type === 'function_call') return !refused.has(String(item.call_id));
+          if (isToolCallItem(item)) return !refused.has(String(item?.call_id));
           const callId =
             typeof event.output_index === 'number' ? callAt.get(event.output_index) : undefined;
           return callId === undefined || !refused.has(callId);

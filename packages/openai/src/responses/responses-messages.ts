@@ -25,6 +25,37 @@ function textOfParts(content: unknown): string | undefined {
   return found ? text : undefined;
 }
 
+/**
+ * Whether a Responses-API item is a call the caller's code runs, the calls a policy checks and
+ * refuse mode removes: a `function_call` or a `custom_tool_call`.
+ * @internal
+ */
+export function isResponsesToolCallItem(item: Item | undefined): boolean {
+  return item?.type === 'function_call' || item?.type === 'custom_tool_call';
+}
+
+/**
+ * The neutral call of a Responses-API item the caller's code runs: a `function_call` (its
+ * arguments as sent) or a `custom_tool_call` (a free-form tool: `{ input }`, as the chat adapter
+ * records a chat custom call); `undefined` for any other item.
+ * @internal
+ */
+export function responsesToolCall(item: Item): ModelToolCall | undefined {
+  if (item.type === 'function_call')
+    return {
+      id: String(item.call_id),
+      name: String(item.name),
+      arguments: String(item.arguments ?? ''),
+    };
+  if (item.type === 'custom_tool_call')
+    return {
+      id: String(item.call_id),
+      name: String(item.name),
+      arguments: { input: typeof item.input === 'string' ? item.input : '' },
+    };
+  return undefined;
+}
+
 function outputContent(content: unknown): NeutralMessage['content'] {
   if (typeof content === 'string' || content === null || content === undefined)
     return content ?? null;
@@ -33,9 +64,9 @@ function outputContent(content: unknown): NeutralMessage['content'] {
 
 /**
  * Responses-API input (plus `instructions`) in the neutral shape. The output items of a
- * previous response that are sent back (reasoning, an assistant message, function calls) form
- * one assistant message, exactly as that response was recorded; `function_call_output` items
- * become tool messages.
+ * previous response that are sent back (reasoning, an assistant message, function and custom
+ * tool calls) form one assistant message, exactly as that response was recorded;
+ * `function_call_output` and `custom_tool_call_output` items become tool messages.
  * @internal
  */
 export function responsesInputToNeutral(input: unknown, instructions: unknown): NeutralMessage[] {
@@ -59,11 +90,12 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
       group = undefined;
       continue;
     }
-    if (type === 'function_call') {
+    const proposed = responsesToolCall(item);
+    if (proposed !== undefined) {
       const call = {
-        id: String(item.call_id),
+        id: proposed.id,
         type: 'function' as const,
-        function: { name: String(item.name), arguments: String(item.arguments ?? '') },
+        function: { name: proposed.name, arguments: proposed.arguments },
       };
       if (group !== undefined) (group.tool_calls ??= []).push(call);
       else {
@@ -73,7 +105,7 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
       continue;
     }
     group = undefined;
-    if (type === 'function_call_output') {
+    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const output = item.output;
       messages.push({
         role: 'tool',
@@ -115,7 +147,7 @@ export function responsesUsage(usage: ResponseUsage | null | undefined): ModelUs
 
 /**
  * The neutral response of a Responses-API response: message text, reasoning (summary, else
- * reasoning text) and function calls.
+ * reasoning text) and the calls the caller's code runs (function and custom tool calls).
  * @internal
  */
 export function responsesResponse(
@@ -134,12 +166,9 @@ export function responsesResponse(
       const parts = summary.length > 0 ? summary : ((item.content as Item[] | undefined) ?? []);
       for (const part of parts)
         if (typeof part.text === 'string' && part.text !== '') reasoning.push(part.text);
-    } else if (item.type === 'function_call') {
-      calls.push({
-        id: String(item.call_id),
-        name: String(item.name),
-        arguments: String(item.arguments ?? ''),
-      });
+    } else {
+      const call = responsesToolCall(item);
+      if (call !== undefined) calls.push(call);
     }
   }
   const result: ModelCallResponse = {

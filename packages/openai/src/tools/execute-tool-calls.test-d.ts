@@ -1,9 +1,15 @@
 import { guard } from '@tracewarden/core';
 import type OpenAI from 'openai';
+import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type ChatToolMessage, executeToolCalls } from './execute-tool-calls.js';
+import {
+  type ChatToolMessage,
+  executeToolCalls,
+  type ToolCallOutputItem,
+} from './execute-tool-calls.js';
 
 declare const message: OpenAI.Chat.Completions.ChatCompletionMessage;
+declare const response: OpenAI.Responses.Response;
 
 describe('executeToolCalls tools', () => {
   it('takes tools that state their argument types, untyped ones and guarded ones', () => {
@@ -14,5 +20,12 @@ describe('executeToolCalls tools', () => {
     expectTypeOf(
       executeToolCalls(message, { send_email: sendEmail, get_inbox: getInbox, search, loose }),
     ).toEqualTypeOf<Promise<ChatToolMessage[]>>();
+  });
+
+  it("answers a Response with items the next request's input takes, custom tool outputs included", async () => {
+    const applyPatch = ({ input }: { input: string }) => input.length;
+    const outputs = await executeToolCalls(response, { apply_patch: applyPatch });
+    expectTypeOf(outputs).toEqualTypeOf<ToolCallOutputItem[]>();
+    expectTypeOf(outputs).toMatchTypeOf<ResponseInputItem[]>();
   });
 });

@@ -21,7 +21,8 @@ import { ToolOutputError } from './tool-output-error.js';
 import { UnknownToolError } from './unknown-tool-error.js';
 
 /**
- * A tool implementation: receives the model's arguments, JSON-parsed (an object). Guarded tools
+ * A tool implementation: receives the model's arguments, JSON-parsed (an object); a custom
+ * (free-form) tool receives `{ input }`, the model's input text. Guarded tools
  * (`guard(fn)`) fit, and so do tools that state the shape they expect
  * (`({ to }: { to: string }) => ...`): nothing here checks the model's arguments against that
  * shape, so validate them (a guard's `validators`) where it matters.
@@ -42,6 +43,16 @@ export interface FunctionCallOutputItem {
   call_id: string;
   output: string;
 }
+
+/** A Responses-API custom-tool-call output item to send back (the answer to a `custom_tool_call`). */
+export interface CustomToolCallOutputItem {
+  type: 'custom_tool_call_output';
+  call_id: string;
+  output: string;
+}
+
+/** A Responses-API output item to send back: a function call's or a custom tool call's. */
+export type ToolCallOutputItem = FunctionCallOutputItem | CustomToolCallOutputItem;
 
 /** Options of {@link executeToolCalls}. */
 export interface ExecuteToolCallsOptions {
@@ -81,12 +92,20 @@ const executeOptionChecks = {
 interface ProposedCall {
   id: string;
   name: string;
+  /** JSON text of the arguments (a function call). */
   arguments: string;
+  /** A custom tool call's free-form input: the tool receives `{ input }`. */
+  input?: string | undefined;
 }
 
 type ChatLikeMessage = {
   tool_calls?:
-    | readonly { id: string; type?: string; function?: { name: string; arguments: string } }[]
+    | readonly {
+        id: string;
+        type?: string;
+        function?: { name: string; arguments: string };
+        custom?: { name: string; input: string };
+      }[]
     | null;
 };
 type ResponseLike = { output: readonly unknown[] };
@@ -104,6 +123,13 @@ function proposedCalls(source: ChatLikeMessage | ResponseLike): {
           name: String(item.name),
           arguments: String(item.arguments ?? ''),
         });
+      else if (item?.type === 'custom_tool_call')
+        calls.push({
+          id: String(item.call_id),
+          name: String(item.name),
+          arguments: '',
+          input: String(item.input ?? ''),
+        });
     }
     return { calls, format: 'responses' };
   }
@@ -111,6 +137,13 @@ function proposedCalls(source: ChatLikeMessage | ResponseLike): {
   for (const call of (source as ChatLikeMessage).tool_calls ?? []) {
     if (call.function !== undefined)
       calls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments });
+    else if (call.custom !== undefined)
+      calls.push({
+        id: call.id,
+        name: call.custom.name,
+        arguments: '',
+        input: String(call.custom.input ?? ''),
+      });
   }
   return { calls, format: 'chat' };
 }
@@ -135,6 +168,9 @@ function errorText(error: unknown): string {
 }
 
 function parseArgs(call: ProposedCall): Record<string, unknown> {
+  // a custom tool's input is free-form text, never JSON: the tool reads it as the TOOL_CALL
+  // records it
+  if (call.input !== undefined) return { input: call.input };
   if (call.arguments.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -175,7 +211,11 @@ function idsLinkedByOrder(calls: readonly { id: string }[]): Set<string> {
 
 /**
  * Runs the tool calls of a model response (a chat `message` or a Responses-API `response`)
- * and returns the messages to send back, in call order. Each result is recorded as a
+ * and returns the messages to send back, in call order. Function calls and custom (free-form)
+ * tool calls both run: a custom tool is looked up by its name and receives `{ input }`, its
+ * answer is a `tool` message in chat and a `custom_tool_call_output` item for a `Response`.
+ * The Responses API's other calls your code runs (`shell_call`, `apply_patch_call`,
+ * `computer_call`, ...) are not run here. Each result is recorded as a
  * TOOL_RESULT block under its TOOL_CALL, with status and timing in its metadata; a later
  * request that sends these messages does not record them again. Pass guarded tools
  * (`guardTools(...)`) to have rate limits, budgets and breakers apply per tool; their refusals
@@ -184,7 +224,8 @@ function idsLinkedByOrder(calls: readonly { id: string }[]): Set<string> {
  * @param source - `completion.choices[0].message`, or a `Response`
  * @param tools - tool implementations by name, each receiving the parsed arguments
  * @param options - tracer, client, error handling
- * @returns chat `tool` messages, or `function_call_output` items for a `Response`
+ * @returns chat `tool` messages, or `function_call_output` (and `custom_tool_call_output`)
+ *   items for a `Response`
  * @example
  * ```ts
  * const message = completion.choices[0].message;
@@ -200,12 +241,12 @@ export async function executeToolCalls(
   source: ResponseLike,
   tools: Readonly<Record<string, ToolFunction>>,
   options?: ExecuteToolCallsOptions,
-): Promise<FunctionCallOutputItem[]>;
+): Promise<ToolCallOutputItem[]>;
 export async function executeToolCalls(
   source: ChatLikeMessage | ResponseLike,
   tools: Readonly<Record<string, ToolFunction>>,
   givenOptions?: ExecuteToolCallsOptions,
-): Promise<ChatToolMessage[] | FunctionCallOutputItem[]> {
+): Promise<ChatToolMessage[] | ToolCallOutputItem[]> {
   checkOptionsWith(givenOptions, 'executeToolCalls', executeOptionChecks);
   const options = givenOptions ?? {};
   const { calls, format } = proposedCalls(source);
@@ -320,8 +361,8 @@ export async function executeToolCalls(
   }
   if (format === 'responses') {
     return results.map(
-      ({ call, output }): FunctionCallOutputItem => ({
-        type: 'function_call_output',
+      ({ call, output }): ToolCallOutputItem => ({
+        type: call.input === undefined ? 'function_call_output' : 'custom_tool_call_output',
         call_id: call.id,
         output,
       }),

@@ -1,8 +1,10 @@
 export {
   type ChatToolMessage,
+  type CustomToolCallOutputItem,
   type ExecuteToolCallsOptions,
   executeToolCalls,
   type FunctionCallOutputItem,
+  type ToolCallOutputItem,
   type ToolFunction,
 } from './execute-tool-calls.js';
 export {

@@ -109,4 +109,69 @@ describe('wrapOpenAI with openai 6', () => {
       }),
     ).rejects.toBeInstanceOf(PolicyViolationError);
   });
+
+  it('records custom tool calls as { input } and refuses them by policy, chat and responses, streamed or not', async () => {
+    const patch = '*** Begin Patch\n"a"\n*** End Patch';
+    const turn = {
+      toolCalls: [
+        { type: 'custom' as const, id: 'call_p', name: 'apply_patch', arguments: patch },
+        { type: 'custom' as const, id: 'call_g', name: 'grep', arguments: 'TODO' },
+      ],
+    };
+    const server = await startScriptedServer({ turns: [turn, turn, turn, turn] });
+    closers.push(() => server.close());
+    const tracer = createTracer();
+    const client = wrapOpenAI(new OpenAI6({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), {
+      tracer,
+      policy: parsePolicy(
+        'raise "no patches" if:\n    (call: ToolCall)\n    call is tool:apply_patch',
+      ),
+      onPolicyViolation: 'refuse',
+    });
+    const messages: OpenAI6.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'x' },
+    ];
+    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(completion.choices[0]?.message.tool_calls?.map((call) => call.id)).toEqual(['call_g']);
+    const chunks = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages,
+      stream: true,
+    });
+    const seen: unknown[] = [];
+    for await (const chunk of chunks) seen.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
+    expect(seen).toEqual([
+      { index: 0, id: 'call_g', type: 'custom', custom: { name: 'grep', input: 'TODO' } },
+    ]);
+    const response = await client.responses.create({ model: 'gpt-4o-mini', input: 'x' });
+    expect(response.output.map((item) => item.type)).toEqual(['message', 'custom_tool_call']);
+    const events = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'x',
+      stream: true,
+    });
+    const types: string[] = [];
+    for await (const event of events) types.push(event.type);
+    expect(types.filter((type) => type === 'response.custom_tool_call_input.done')).toHaveLength(1);
+    const calls = tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
+    // (the four responses reuse the scripted ids: the trace suffixes the later ones)
+    expect(
+      calls.map(({ payload }) => ({ name: payload.name, arguments: payload.arguments })),
+    ).toEqual(
+      Array.from({ length: 4 }, () => [
+        { name: 'apply_patch', arguments: { input: patch } },
+        { name: 'grep', arguments: { input: 'TODO' } },
+      ]).flat(),
+    );
+    expect(calls.map((block) => block.metadata.policy)).toEqual([
+      'block',
+      undefined,
+      'block',
+      undefined,
+      'block',
+      undefined,
+      'block',
+      undefined,
+    ]);
+  });
 });

@@ -17,7 +17,7 @@ export type WireChatCompletionChunk = Omit<ChatCompletionChunk, 'choices'> & {
 /**
  * Builds the `chat.completion.chunk` sequence for a planned reply, in the real API's order:
  * a role chunk, reasoning deltas, content deltas, tool call deltas (id and name first, then
- * argument pieces), a finish chunk and, when `includeUsage`, a usage chunk with no choices.
+ * argument pieces, or `custom.input` pieces for a custom tool), a finish chunk and, when `includeUsage`, a usage chunk with no choices.
  * `[DONE]` is not included.
  *
  * @internal
@@ -55,6 +55,20 @@ export function buildChatCompletionChunks(
     chunks.push(chunk({ content: piece }));
   }
   reply.toolCalls.forEach((call, index) => {
+    if (call.type === 'custom') {
+      // a custom tool's free-form input streams in `custom.input` pieces, as the real API sends it
+      chunks.push(
+        chunk({
+          tool_calls: [
+            { index, id: call.id, type: 'custom', custom: { name: call.name, input: '' } },
+          ],
+        }),
+      );
+      for (const piece of splitIntoChunks(call.arguments, reply.chunkSize)) {
+        chunks.push(chunk({ tool_calls: [{ index, custom: { input: piece } }] }));
+      }
+      return;
+    }
     chunks.push(
       chunk({
         tool_calls: [

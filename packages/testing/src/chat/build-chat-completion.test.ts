@@ -251,4 +251,60 @@ describe('chat completions', () => {
     });
     expect(completion.choices[0]?.finish_reason).toBe('length');
   });
+
+  it('answers a custom tool call as the real API does, in a message and in chunks', async () => {
+    const turn = {
+      text: 'Patching.',
+      toolCalls: [
+        {
+          type: 'custom' as const,
+          id: 'call_p',
+          name: 'apply_patch',
+          arguments: '*** Begin Patch\n"x"',
+        },
+        { name: 'get_weather', arguments: { city: 'Paris' } },
+      ],
+    };
+    await using server = await startScriptedServer({ turns: [turn, turn, turn], chunkSize: 5 });
+    const client = clientFor(server.url);
+    const completion = await client.chat.completions.create({ model: 'm', messages });
+    expect(completion.choices[0]?.message.tool_calls).toEqual([
+      {
+        id: 'call_p',
+        type: 'custom',
+        custom: { name: 'apply_patch', input: '*** Begin Patch\n"x"' },
+      },
+      {
+        id: 'call_scripted1',
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+    ]);
+    expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+
+    const stream = await client.chat.completions.create({ model: 'm', messages, stream: true });
+    const pieces: ChatCompletionChunk.Choice.Delta.ToolCall[] = [];
+    for await (const chunk of stream) pieces.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
+    expect(pieces[0]).toEqual({
+      index: 0,
+      id: 'call_p',
+      type: 'custom',
+      custom: { name: 'apply_patch', input: '' },
+    });
+    const custom = pieces.filter((piece) => piece.index === 0).slice(1);
+    expect(
+      custom.every((piece) => piece.custom !== undefined && piece.function === undefined),
+    ).toBe(true);
+    expect(custom.map((piece) => piece.custom?.input).join('')).toBe('*** Begin Patch\n"x"');
+    expect(custom.length).toBeGreaterThan(1);
+
+    // the SDK's own stream helper assembles the custom call
+    const helper = client.chat.completions.stream({ model: 'm', messages });
+    const final = await helper.finalChatCompletion();
+    expect(final.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      id: 'call_p',
+      type: 'custom',
+      custom: { name: 'apply_patch', input: '*** Begin Patch\n"x"' },
+    });
+  });
 });

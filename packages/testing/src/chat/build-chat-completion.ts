@@ -35,11 +35,15 @@ export function buildChatCompletion(reply: PlannedReply): WireChatCompletion {
   };
   if (reply.reasoning !== undefined) message.reasoning_content = reply.reasoning;
   if (reply.toolCalls.length > 0) {
-    message.tool_calls = reply.toolCalls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.arguments },
-    }));
+    message.tool_calls = reply.toolCalls.map((call) =>
+      call.type === 'custom'
+        ? { id: call.id, type: 'custom', custom: { name: call.name, input: call.arguments } }
+        : {
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          },
+    );
   }
   return {
     id: chatCompletionId(reply),

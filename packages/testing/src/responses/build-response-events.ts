@@ -1,6 +1,8 @@
 import type {
   ResponseContentPartAddedEvent,
   ResponseContentPartDoneEvent,
+  ResponseCustomToolCallInputDeltaEvent,
+  ResponseCustomToolCallInputDoneEvent,
   ResponseFunctionCallArgumentsDeltaEvent,
   ResponseFunctionCallArgumentsDoneEvent,
   ResponseOutputItem,
@@ -48,6 +50,8 @@ export type WireResponseStreamEvent =
   | ResponseTextDoneEvent
   | ResponseFunctionCallArgumentsDeltaEvent
   | ResponseFunctionCallArgumentsDoneEvent
+  | ResponseCustomToolCallInputDeltaEvent
+  | ResponseCustomToolCallInputDoneEvent
   | ResponseReasoningSummaryPartAddedEvent
   | ResponseReasoningSummaryPartDoneEvent
   | ResponseReasoningSummaryTextDeltaEvent
@@ -56,7 +60,8 @@ export type WireResponseStreamEvent =
 /**
  * Builds the typed event sequence of a streamed response, in the real API's order:
  * `response.created`, `response.in_progress`, then per output item `output_item.added`, its
- * part/delta/done events and `output_item.done`, and finally `response.completed` (or
+ * part/delta/done events (`custom_tool_call_input.delta` / `.done` for a custom tool call) and
+ * `output_item.done`, and finally `response.completed` (or
  * `response.incomplete`). `sequence_number` counts from 0.
  *
  * @internal
@@ -164,8 +169,28 @@ export function buildResponseEvents(
     });
     itemDone(item);
   }
-  for (const item of items.functionCalls) {
+  for (const item of items.toolCalls) {
     const at = { item_id: item.id ?? '', output_index: outputIndex };
+    if (item.type === 'custom_tool_call') {
+      // a custom tool's free-form input streams as `custom_tool_call_input` deltas
+      itemAdded({ ...item, input: '' });
+      for (const delta of splitIntoChunks(item.input, reply.chunkSize)) {
+        events.push({
+          type: 'response.custom_tool_call_input.delta',
+          sequence_number: next(),
+          ...at,
+          delta,
+        });
+      }
+      events.push({
+        type: 'response.custom_tool_call_input.done',
+        sequence_number: next(),
+        ...at,
+        input: item.input,
+      });
+      itemDone(item);
+      continue;
+    }
     itemAdded({ ...item, status: 'in_progress', arguments: '' });
     for (const delta of splitIntoChunks(item.arguments, reply.chunkSize)) {
       events.push({

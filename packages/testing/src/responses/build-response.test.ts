@@ -196,4 +196,61 @@ describe('responses', () => {
     });
     expect(response.tools).toEqual(tools);
   });
+
+  it('answers a custom tool call with a custom_tool_call item and its input events', async () => {
+    const turn = {
+      toolCalls: [
+        {
+          type: 'custom' as const,
+          id: 'call_p',
+          name: 'apply_patch',
+          arguments: '*** Begin Patch\n"x"',
+        },
+      ],
+    };
+    await using server = await startScriptedServer({ turns: [turn, turn, turn], chunkSize: 5 });
+    const client = clientFor(server.url);
+    const response = await client.responses.create({ model: 'm', input: 'x' });
+    expect(response.output).toEqual([
+      {
+        id: 'ctc_scripted1_0',
+        type: 'custom_tool_call',
+        call_id: 'call_p',
+        name: 'apply_patch',
+        input: '*** Begin Patch\n"x"',
+      },
+    ]);
+
+    const stream = await client.responses.create({ model: 'm', input: 'x', stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((event) => event.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    const added = events[2] as { item: { type: string; input: string } };
+    expect(added.item).toMatchObject({ type: 'custom_tool_call', input: '' });
+    const deltas = events.filter((event) => event.type === 'response.custom_tool_call_input.delta');
+    expect(deltas.map((event) => event.delta).join('')).toBe('*** Begin Patch\n"x"');
+    expect(deltas[0]).toMatchObject({ item_id: 'ctc_scripted2_0', output_index: 0 });
+    expect(events.at(-2)).toMatchObject({
+      item: { type: 'custom_tool_call', call_id: 'call_p', input: '*** Begin Patch\n"x"' },
+    });
+
+    // the SDK's own stream helper assembles the item
+    const helper = client.responses.stream({ model: 'm', input: 'x' });
+    const final = await helper.finalResponse();
+    expect(final.output[0]).toMatchObject({
+      type: 'custom_tool_call',
+      input: '*** Begin Patch\n"x"',
+    });
+  });
 });

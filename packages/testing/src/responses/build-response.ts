@@ -1,5 +1,6 @@
 import type {
   Response,
+  ResponseCustomToolCall,
   ResponseFunctionToolCall,
   ResponseOutputItem,
   ResponseOutputMessage,
@@ -19,14 +20,15 @@ export type WireResponse = Omit<Response, 'output_text' | 'access_programs' | 'u
 };
 
 /**
- * The output items of a reply in order: reasoning, message, function calls.
+ * The output items of a reply in order: reasoning, message, tool calls (`function_call` items,
+ * `custom_tool_call` items for custom tools).
  *
  * @internal
  */
 export interface PlannedOutputItems {
   reasoning: ResponseReasoningItem | undefined;
   message: ResponseOutputMessage | undefined;
-  functionCalls: ResponseFunctionToolCall[];
+  toolCalls: (ResponseFunctionToolCall | ResponseCustomToolCall)[];
 }
 
 /**
@@ -57,17 +59,26 @@ export function buildOutputItems(reply: PlannedReply): PlannedOutputItems {
           role: 'assistant',
           content: [{ type: 'output_text', annotations: [], logprobs: [], text: reply.text }],
         };
-  const functionCalls = reply.toolCalls.map(
-    (call): ResponseFunctionToolCall => ({
-      id: `fc_scripted${prefix}_${index++}`,
-      type: 'function_call',
-      status: 'completed',
-      arguments: call.arguments,
-      call_id: call.id,
-      name: call.name,
-    }),
+  const toolCalls = reply.toolCalls.map(
+    (call): ResponseFunctionToolCall | ResponseCustomToolCall =>
+      call.type === 'custom'
+        ? {
+            id: `ctc_scripted${prefix}_${index++}`,
+            type: 'custom_tool_call',
+            input: call.arguments,
+            call_id: call.id,
+            name: call.name,
+          }
+        : {
+            id: `fc_scripted${prefix}_${index++}`,
+            type: 'function_call',
+            status: 'completed',
+            arguments: call.arguments,
+            call_id: call.id,
+            name: call.name,
+          },
   );
-  return { reasoning, message, functionCalls };
+  return { reasoning, message, toolCalls };
 }
 
 /**
@@ -88,7 +99,7 @@ export function buildResponse(
   const output: ResponseOutputItem[] = [];
   if (items.reasoning) output.push(items.reasoning);
   if (items.message) output.push(items.message);
-  output.push(...items.functionCalls);
+  output.push(...items.toolCalls);
   const final = state === 'final';
   const incomplete = isIncomplete(reply);
   return {

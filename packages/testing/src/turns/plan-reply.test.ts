@@ -40,14 +40,16 @@ describe('planReply', () => {
           { name: 'a', arguments: { x: 1 } },
           { name: 'b', arguments: 'raw', id: 'mine' },
           { name: 'c', arguments: {} },
+          { type: 'custom', name: 'apply_patch', arguments: '*** Begin Patch' },
         ],
       },
       context(),
     );
     expect(reply.toolCalls).toEqual([
-      { id: 'call_1', name: 'a', arguments: '{"x":1}' },
-      { id: 'mine', name: 'b', arguments: 'raw' },
-      { id: 'call_2', name: 'c', arguments: '{}' },
+      { type: 'function', id: 'call_1', name: 'a', arguments: '{"x":1}' },
+      { type: 'function', id: 'mine', name: 'b', arguments: 'raw' },
+      { type: 'function', id: 'call_2', name: 'c', arguments: '{}' },
+      { type: 'custom', id: 'call_3', name: 'apply_patch', arguments: '*** Begin Patch' },
     ]);
     expect(reply.finishReason).toBe('tool_calls');
     expect(reply.text).toBeUndefined();

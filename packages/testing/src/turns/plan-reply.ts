@@ -14,7 +14,8 @@ export interface PlannedReply {
   created: number;
   text: string | undefined;
   reasoning: string | undefined;
-  toolCalls: { id: string; name: string; arguments: string }[];
+  /** The calls, `arguments` serialized (a custom call's input as it was scripted). */
+  toolCalls: { type: 'function' | 'custom'; id: string; name: string; arguments: string }[];
   finishReason: ScriptedFinishReason;
   usage: ScriptedUsage;
   chunkSize: number;
@@ -46,6 +47,7 @@ export interface PlanReplyContext {
  */
 export function planReply(turn: ScriptedTurn, context: PlanReplyContext): PlannedReply {
   const toolCalls = (turn.toolCalls ?? []).map((call) => ({
+    type: call.type ?? 'function',
     id: call.id ?? context.nextCallId(),
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),

@@ -1,17 +1,30 @@
 import type { Fault } from './fault.js';
 
 /**
- * One tool call the scripted model proposes.
+ * One tool call the scripted model proposes: a function call, or a call of a custom
+ * (free-form) tool, whose `arguments` string is the tool's input.
  *
  * @example
  * ```ts
  * const call: ScriptedToolCall = { name: 'get_weather', arguments: { city: 'Paris' } };
+ * const patch: ScriptedToolCall = { type: 'custom', name: 'apply_patch', arguments: '*** Begin Patch' };
  * ```
  */
 export interface ScriptedToolCall {
-  /** Function name. */
+  /**
+   * The kind of tool called. A `custom` call is answered as the real API answers a custom tool:
+   * `{ type: 'custom', custom: { name, input } }` in chat (message and chunks), a
+   * `custom_tool_call` item with `response.custom_tool_call_input.delta` / `.done` events in
+   * responses.
+   * @default 'function'
+   */
+  type?: 'function' | 'custom';
+  /** Function (or custom tool) name. */
   name: string;
-  /** Arguments; an object is serialized with `JSON.stringify`, a string is sent as is. */
+  /**
+   * Arguments; an object is serialized with `JSON.stringify`, a string is sent as is. For a
+   * `custom` call, the string is the tool's free-form input.
+   */
   arguments: Record<string, unknown> | string;
   /**
    * Call id (`tool_calls[].id` in chat, `call_id` in responses).
