@@ -7,7 +7,9 @@
  * O(pattern × text) steps: `(a+)+$` cannot blow up. Lookarounds are evaluated once per position
  * and cached; a step budget bounds their work (a lookahead can rescan the rest of the text from
  * every position): past it the search fails with {@link RegexBudgetError}. Backreferences are not supported (no linear-time
- * algorithm exists for them). Only match bounds are computed, never capture groups.
+ * algorithm exists for them). Only match bounds are computed, never capture groups. `\d`, `\w`,
+ * `\s` and `\b` are Python's, Unicode-aware (see regex-syntax.ts): it runs policy regexes with
+ * their escapes as written.
  * @internal
  */
 

@@ -13,6 +13,12 @@ import { hasPythonEnd, pythonRegexSource } from './python-regex.js';
  * runs in time linear in the text: on JavaScript's own engine only when the pattern provably
  * allows it ({@link isBacktrackingSafe}), else on V8's linear-time engine, else (lookaheads) on the
  * bounded matcher, whose lookarounds have a step budget. No pattern can stall a check.
+ *
+ * Python's `\d \w \s \b` are Unicode-aware: on JavaScript's engines they are spelt as explicit
+ * ranges (and lookarounds for `\b`), which cost more (up to ~4x on the linear-time engine) and,
+ * for `\b`, keep a pattern off the linear-time engine (it refuses lookaheads). A pattern with them
+ * that is searched for (anchored at no start) or not provably safe therefore also gets a copy with
+ * JavaScript's own ASCII escapes, used on texts that are ASCII only (where both mean the same).
  */
 export interface PolicyRegex {
   /** The first match starting at or after `from`. */
@@ -20,7 +26,14 @@ export interface PolicyRegex {
   /** Every non-empty, non-overlapping match, left to right. */
   searchAll(text: string): { start: number; end: number }[];
   test(text: string): boolean;
+  /** @internal Which engine searches `text` (for tests). */
+  engine(text: string): RegexEngine;
 }
+
+/**
+ * @internal JavaScript's backtracking engine, its linear-time one (`l`), or the bounded matcher.
+ */
+export type RegexEngine = 'backtracking' | 'linear' | 'bounded';
 
 /** How a pattern is anchored: whole text, at the start, or anywhere. */
 export type RegexAnchor = 'full' | 'start' | 'none';
@@ -73,13 +86,24 @@ class NativeRegex implements PolicyRegex {
     return m === null ? null : { start: m.index, end: m.index + m[0].length };
   }
   searchAll(text: string): { start: number; end: number }[] {
+    // an exec loop, as matchAll would run it: matchAll first copies the RegExp, which compiles it
+    // again (a pattern with Python's \w spelt out is kilobytes long)
     const out: { start: number; end: number }[] = [];
-    for (const m of text.matchAll(this.global))
-      if (m[0] !== '') out.push({ start: m.index, end: m.index + m[0].length });
+    const global = this.global;
+    global.lastIndex = 0;
+    for (;;) {
+      const m = global.exec(text);
+      if (m === null) break;
+      if (m[0] === '') global.lastIndex = m.index + 1;
+      else out.push({ start: m.index, end: m.index + m[0].length });
+    }
     return out;
   }
   test(text: string): boolean {
     return this.plain.test(text);
+  }
+  engine(): RegexEngine {
+    return this.plain.flags.includes('l') ? 'linear' : 'backtracking';
   }
 }
 
@@ -106,6 +130,9 @@ class BoundedPolicyRegex implements PolicyRegex {
   }
   test(text: string): boolean {
     return this.search(text) !== null;
+  }
+  engine(): RegexEngine {
+    return 'bounded';
   }
 }
 
@@ -136,6 +163,74 @@ class PythonEndRegex implements PolicyRegex {
   test(text: string): boolean {
     return this.inner.test(text) || (text.endsWith('\n') && this.inner.test(text.slice(0, -1)));
   }
+  engine(text: string): RegexEngine {
+    return this.inner.engine(text);
+  }
+}
+
+/**
+ * A pattern with Python's class escapes or word boundaries, on JavaScript's engines: the copy
+ * spelt with JavaScript's ASCII escapes runs on ASCII-only texts, the Unicode one on the others.
+ */
+class AsciiSplitRegex implements PolicyRegex {
+  constructor(
+    private readonly ascii: PolicyRegex,
+    private readonly unicode: PolicyRegex,
+  ) {}
+  search(text: string, from = 0): { start: number; end: number } | null {
+    return (isAscii(text) ? this.ascii : this.unicode).search(text, from);
+  }
+  searchAll(text: string): { start: number; end: number }[] {
+    return (isAscii(text) ? this.ascii : this.unicode).searchAll(text);
+  }
+  test(text: string): boolean {
+    return (isAscii(text) ? this.ascii : this.unicode).test(text);
+  }
+  engine(text: string): RegexEngine {
+    return (isAscii(text) ? this.ascii : this.unicode).engine(text);
+  }
+}
+
+const nonAscii = /[^\x00-\x7f]/;
+// Node's Buffer.byteLength counts with SIMD, about 10x faster than a regex scan on long texts
+const nativeBuffer = (globalThis as { Buffer?: { byteLength(s: string, e: 'utf8'): number } })
+  .Buffer;
+
+/** Whether every code unit of `text` is ASCII. */
+function isAscii(text: string): boolean {
+  const n = text.length;
+  if (n <= 64) {
+    for (let i = 0; i < n; i++) if (text.charCodeAt(i) > 0x7f) return false;
+    return true;
+  }
+  return nativeBuffer !== undefined
+    ? nativeBuffer.byteLength(text, 'utf8') === n
+    : !nonAscii.test(text);
+}
+
+/** `translated` anchored as `anchor` asks. */
+function anchoredBody(translated: string, anchor: RegexAnchor): string {
+  return anchor === 'full'
+    ? `^(?:${translated})$`
+    : anchor === 'start'
+      ? `^(?:${translated})`
+      : translated;
+}
+
+/**
+ * The regex for a checked pattern, `body` spelt for JavaScript: its backtracking engine when
+ * `safe`, else its linear-time engine, else the bounded matcher on `escapes` (the pattern with its
+ * escapes as written, which that matcher reads as Python does).
+ */
+function engineFor(body: string, escapes: string, safe: boolean, source: string): PolicyRegex {
+  try {
+    if (safe) return new NativeRegex(body, 'g');
+    if (linearEngine()) return new NativeRegex(body, 'gl');
+    throw new SyntaxError('no linear-time engine');
+  } catch {
+    // lookaheads (and everything, without the linear engine) go to the bounded matcher
+    return new BoundedPolicyRegex(new BoundedRegex(escapes), source);
+  }
 }
 
 const cache = new Map<string, PolicyRegex | string>();
@@ -151,24 +246,39 @@ export function compilePolicyRegex(source: string, anchor: RegexAnchor): PolicyR
   if (hit !== undefined) return hit;
   let result: PolicyRegex | string;
   try {
-    const translated = pythonRegexSource(source);
-    const body =
-      anchor === 'full'
-        ? `^(?:${translated})$`
-        : anchor === 'start'
-          ? `^(?:${translated})`
-          : translated;
-    new RegExp(body); // JavaScript's own syntax check comes first
-    try {
-      if (isBacktrackingSafe(body, anchor !== 'none')) result = new NativeRegex(body, 'g');
-      else if (linearEngine()) result = new NativeRegex(body, 'gl');
-      else throw new SyntaxError('no linear-time engine');
-    } catch {
-      // lookaheads (and everything, without the linear engine) go to the bounded matcher
-      result = new BoundedPolicyRegex(new BoundedRegex(body), source);
-    }
+    // the escapes as written: what the bounded matcher reads (as Python does), and the shape the
+    // safety check inspects (a \b spelt as lookarounds tests one character in each)
+    const asWritten = pythonRegexSource(source, 'escapes');
+    const escapes = anchoredBody(asWritten, anchor);
+    new RegExp(escapes); // JavaScript's own syntax check comes first
+    const safe = isBacktrackingSafe(escapes, anchor !== 'none');
     // (a whole-text match keeps JavaScript's `$`: Python's fullmatch must consume a final `\n`)
-    if (anchor !== 'full' && hasPythonEnd(source)) result = new PythonEndRegex(result);
+    const pythonEnd = anchor !== 'full' && hasPythonEnd(source);
+    const withEnd = (regex: PolicyRegex) => (pythonEnd ? new PythonEndRegex(regex) : regex);
+    const python = pythonRegexSource(source, 'python');
+    if (python === asWritten) {
+      // no \d \w \s \b (nor \D \W \S \B): as written
+      result = withEnd(engineFor(escapes, escapes, safe, source));
+    } else if (safe && anchor !== 'none') {
+      // JavaScript's backtracking engine at the start of the text, often done after a few
+      // characters: no ASCII check of the whole text (up to ~2x slower when it reads all of it)
+      result = withEnd(engineFor(anchoredBody(python, anchor), escapes, safe, source));
+    } else {
+      const ascii = engineFor(
+        anchoredBody(pythonRegexSource(source, 'ascii'), anchor),
+        escapes,
+        safe,
+        source,
+      );
+      // the bounded matcher reads Python's escapes on any text: no second copy
+      result =
+        ascii instanceof BoundedPolicyRegex
+          ? withEnd(ascii)
+          : new AsciiSplitRegex(
+              withEnd(ascii),
+              withEnd(engineFor(anchoredBody(python, anchor), escapes, safe, source)),
+            );
+    }
   } catch (error) {
     result =
       error instanceof RegexSyntaxError

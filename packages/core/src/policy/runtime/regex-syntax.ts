@@ -1,7 +1,19 @@
-import { isSpace } from '../../text/is-space.js';
+import {
+  type ClassEscape,
+  classEscapeRanges,
+  complementRanges,
+  isPythonDigit,
+  isPythonSpace,
+  isPythonWordChar,
+  mergeRanges,
+  rangesTest,
+} from './python-classes.js';
 /**
  * The syntax of policy regexes (JavaScript's, without backreferences), parsed into a tree that
- * the bounded matcher compiles and {@link isBacktrackingSafe} inspects.
+ * the bounded matcher compiles and {@link isBacktrackingSafe} inspects. The class escapes `\d`,
+ * `\w`, `\s` (and `\D`, `\W`, `\S`) and the word boundaries `\b`, `\B` mean what they mean in
+ * Python's `re` on str patterns (Unicode-aware, see `python-classes.ts`), not JavaScript's ASCII
+ * classes: the bounded matcher runs policy regexes, which are Python's.
  * @internal
  */
 
@@ -13,17 +25,18 @@ export type CharTest = (c: number) => boolean;
 
 /** @internal A parsed pattern. */
 export type Node =
-  | { t: 'set'; test: CharTest }
+  /** One code unit; a class also lists its code units as flat sorted [low, high, ...] ranges. */
+  | { t: 'set'; test: CharTest; ranges?: Uint16Array }
   | { t: 'seq'; items: Node[] }
   | { t: 'alt'; options: Node[] }
   | { t: 'rep'; node: Node; min: number; max: number; greedy: boolean }
   | { t: 'assert'; kind: 'start' | 'end' | 'word' | 'notWord' }
   | { t: 'look'; node: Node; ahead: boolean; negate: boolean };
 
-/** @internal `\\w`: ASCII letters, digits and underscore. */
-export const isWordChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** @internal `\w` as Python's `re` reads it: letters, digits and numbers of every script, and `_`. */
+export const isWordChar = isPythonWordChar;
+const isDigit = isPythonDigit;
+const isSpace = isPythonSpace;
 const isLineTerminator = (c: number): boolean =>
   c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 
@@ -106,7 +119,7 @@ export class Parser {
       case '(':
         return this.group();
       case '[':
-        return { t: 'set', test: this.charClass() };
+        return this.charClass();
       case '\\':
         return this.escape();
       case '*':
@@ -225,14 +238,17 @@ export class Parser {
     return c.charCodeAt(0);
   }
 
-  private charClass(): CharTest {
+  private charClass(): Node & { t: 'set' } {
     let negate = false;
     if (this.peek() === '^') {
       negate = true;
       this.at++;
     }
-    const tests: CharTest[] = [];
-    const ranges: [number, number][] = [];
+    const pairs: number[] = [];
+    const add = (atom: number | ClassEscape) => {
+      if (typeof atom === 'number') pairs.push(atom, atom);
+      else for (const c of classEscapeRanges(atom)) pairs.push(c);
+    };
     for (;;) {
       const c = this.peek();
       if (c === undefined) this.fail('unterminated character class');
@@ -250,33 +266,31 @@ export class Parser {
         this.at++;
         const high = this.classAtom();
         if (typeof high !== 'number') {
-          tests.push(high, (x) => x === low || x === 45);
+          // as JavaScript reads [a-\d]: three items (Python refuses it)
+          add(high);
+          pairs.push(low, low, 45, 45);
           continue;
         }
         if (high < low) this.fail('range out of order in character class');
-        ranges.push([low, high]);
+        pairs.push(low, high);
         continue;
       }
-      if (typeof low === 'number') ranges.push([low, low]);
-      else tests.push(low);
+      add(low);
     }
-    const test: CharTest = (x) => {
-      for (const [a, b] of ranges) if (x >= a && x <= b) return true;
-      for (const t of tests) if (t(x)) return true;
-      return false;
-    };
-    return negate ? (x) => !test(x) : test;
+    const merged = mergeRanges(pairs);
+    const ranges = negate ? complementRanges(merged) : merged;
+    return { t: 'set', test: rangesTest(ranges), ranges };
   }
 
-  /** A character code, or a class escape like \d inside a class. */
-  private classAtom(): number | CharTest {
+  /** A character code, or a class escape like \d inside a class (by its letter). */
+  private classAtom(): number | ClassEscape {
     const c = this.source[this.at] as string;
     this.at++;
     if (c !== '\\') return c.charCodeAt(0);
     const e = this.source[this.at];
     if (e === undefined) this.fail('\\ at end of pattern');
-    if ('dDwWsS'.includes(e)) return this.classEscape(true);
     this.at++;
+    if ('dDwWsS'.includes(e)) return e as ClassEscape;
     return this.escapedCode(e, true);
   }
 }
