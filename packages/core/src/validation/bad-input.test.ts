@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
 import type { Block } from '../model/index.js';
 import { message, smallTrace, think, toolCall, toolResult } from './__fixtures__/build-blocks.js';
+import { maxToolNameLength } from './check-tool-call-payload.js';
 import { createBlockValidator } from './create-block-validator.js';
 import { validateBlocks } from './validate-blocks.js';
 
@@ -41,6 +42,50 @@ function expectAccepted(input: unknown): Block {
   const { validator } = populated();
   return validator.accept(input);
 }
+
+describe('a TOOL_CALL needs a valid tool name (seed 002)', () => {
+  const withName = (name: unknown) => {
+    const call = toolCall('tb_named', smallTrace()[0]?.id as string, 'call_named');
+    return { ...call, payload: { ...(call.payload as object), name } };
+  };
+
+  it('rejects a name that is only whitespace, holds a control character or is too long, naming the limit', () => {
+    for (const name of ['  ', '\t', '\u00a0\u3000', 'get\nweather', 'a\u0000b', 'x'.repeat(257)]) {
+      const error = expectRejected(withName(name), 'VALIDATION', 'name');
+      expect(error.message).toMatch(/payload\.name must be a tool name: 1 to 256 characters/);
+    }
+    expect(maxToolNameLength).toBe(256);
+  });
+
+  it('accepts the names real tools carry: spaces, dots, slashes, dashes, non-ASCII letters, 256 characters', () => {
+    for (const name of [
+      'get_weather',
+      'Wikipedia Search',
+      'github.create_issue',
+      'mcp__files__read',
+      'files/read',
+      'búsqueda',
+      '検索',
+      'x'.repeat(256),
+    ]) {
+      expect(expectAccepted(withName(name)).payload).toMatchObject({ name });
+    }
+  });
+
+  it('says "got nothing" for a missing field, not "got a undefined"', () => {
+    const call = toolCall('tb_noname', smallTrace()[0]?.id as string, 'call_noname');
+    const { name: _name, ...payload } = call.payload as Record<string, unknown>;
+    const error = expectRejected({ ...call, payload }, 'VALIDATION', 'name');
+    expect(error.message).toMatch(/got nothing$/);
+    const role = expectRejected(
+      { ...message('tb_norole'), payload: { content: 'hi' } },
+      'VALIDATION',
+    );
+    expect(role.message).toMatch(
+      /payload\.role must be one of system, user, assistant, got nothing$/,
+    );
+  });
+});
 
 describe('bad input never crashes or hangs', () => {
   it('non-JSON and non-objects', () => {

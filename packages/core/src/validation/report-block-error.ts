@@ -65,6 +65,7 @@ export function blockLabel(draft: DraftBlock | undefined, path: BlockPath): stri
 
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') {
     return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blocks, startTestServer, type TestServer } from '../__fixtures__/test-server.js';
 import { defaultServerLimits, resolveServerLimits } from '../config/index.js';
@@ -57,5 +58,57 @@ describe('block limits tuned by LIMIT_* variables', () => {
     expect(big.maxDecompressedBytes).toBe(101 * 1024 * 1024);
     const set = resolveServerLimits({ maxBodyBytes: 1000 }, {}, { ...seed, toolResultBytes: 100 });
     expect(set.maxBodyBytes).toBe(1000);
+  });
+});
+
+describe('a LIMIT_* lowered after blocks were stored', () => {
+  it('keeps the trace open: new blocks build on stored blocks over the new limit', async () => {
+    const first = await startTestServer({ env: {} });
+    const dataDir = first.dataDir;
+    const key = first.key;
+    const content = 'x'.repeat(1000);
+    expect(
+      (
+        await first.post('tr_lowered', [
+          blocks.message('tb_m', content),
+          blocks.call('tb_c', 'tb_m', 'c1'),
+          blocks.result('tb_r', 'tb_c', 'c1', content, 0),
+        ])
+      ).status,
+    ).toBe(201);
+    await first.server.close();
+    const lowered = await startTestServer({
+      dataDir,
+      env: { LIMIT_MSG_BYTES: '100', LIMIT_TOOL_RESULT_BYTES: '100' },
+    });
+    try {
+      // a child of the stored message, a second result of the stored call: both fit the new limits
+      const response = await lowered.post(
+        'tr_lowered',
+        [blocks.think('tb_t', 'tb_m'), blocks.result('tb_r2', 'tb_c', 'c1', 'ok', 1)],
+        { key },
+      );
+      expect(response.status).toBe(201);
+      // the stored blocks' rules still hold: a second call c1, a result seq 0 again
+      const duplicate = await lowered.post('tr_lowered', [blocks.call('tb_c2', 'tb_m', 'c1')], {
+        key,
+      });
+      expect(duplicate.status).toBe(409);
+      expect(((await duplicate.json()) as { error: { code: string } }).error.code).toBe(
+        'DUPLICATE_CALL_ID',
+      );
+      const seq = await lowered.post('tr_lowered', [blocks.result('tb_r3', 'tb_c', 'c1', 'x', 0)], {
+        key,
+      });
+      expect(((await seq.json()) as { error: { code: string } }).error.code).toBe(
+        'DUPLICATE_RESULT_SEQ',
+      );
+      // and the new limit holds for new blocks
+      const big = await lowered.post('tr_lowered', [blocks.message('tb_m2', content)], { key });
+      expect(big.status).toBe(413);
+    } finally {
+      await lowered.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

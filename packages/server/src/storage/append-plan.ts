@@ -237,11 +237,11 @@ export function* planAppend(
   const context = trace === undefined || count === 0 ? [] : yield* contextOf(freshInputs);
   for (const block of context) {
     try {
-      validator.accept(block);
+      validator.accept(standIn(block));
     } catch (cause) {
       throw new ServerError({
         code: 'INTERNAL',
-        message: `stored block ${block.id} of trace ${traceId} no longer passes validation (were the LIMIT_* byte limits lowered?); raise the limits back to add blocks to this trace`,
+        message: `stored block ${block.id} of trace ${traceId} no longer passes validation; the store holds a block the collector would not have written`,
         cause,
       });
     }
@@ -368,6 +368,33 @@ function parentsFirst<T extends { input: unknown }>(items: readonly T[]): T[] {
     }
   }
   return ordered;
+}
+
+/**
+ * What the validator needs to know of a stored block to judge new ones against it: its id,
+ * trace, sub type, parent, role, call id and seq, with the rest of its payload reduced to the
+ * smallest value that passes, and no metadata, raw or extra. A stored block was valid when it
+ * was written; judged again in full it would fail once a `LIMIT_*` byte limit was lowered, and
+ * every block that needs it (a child, a result of its call) would then fail as well.
+ */
+function standIn(block: Block): Block {
+  const payload = block.payload as Record<string, unknown>;
+  let reduced: Record<string, unknown>;
+  switch (block.sub_type) {
+    case 'MESSAGE':
+      reduced = { role: payload.role, content: payload.role === 'assistant' ? null : '.' };
+      break;
+    case 'THINK':
+      reduced = { text: '.' };
+      break;
+    case 'TOOL_CALL':
+      reduced = { call_id: payload.call_id, name: 'stored', arguments: {} };
+      break;
+    default:
+      reduced = { call_id: payload.call_id, output: '' };
+      if (payload.seq !== undefined) reduced.seq = payload.seq;
+  }
+  return { ...block, payload: reduced, metadata: {}, raw: null, extra: {} } as Block;
 }
 
 /**
