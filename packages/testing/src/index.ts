@@ -17,7 +17,10 @@ export { startScriptedServer } from './server/index.js';
 export type {
   DropMidStreamFault,
   Fault,
+  ScriptedBuiltInToolCall,
+  ScriptedBuiltInToolType,
   ScriptedFinishReason,
+  ScriptedFunctionToolCall,
   ScriptedToolCall,
   ScriptedTurn,
   ScriptedUsage,

@@ -12,9 +12,11 @@ import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
 import {
+  isBuiltInCallItem,
   isResponsesToolCallItem as isToolCallItem,
   responsesInputToNeutral,
   responsesResponse,
+  responsesToolCall,
   responsesToolNames,
   responsesUsage,
 } from './responses-messages.js';
@@ -32,8 +34,9 @@ function requestParameters(body: Record<string, unknown>): Record<string, unknow
 }
 
 /**
- * Applies a refuse-mode outcome to a response: refused tool calls (function and custom) out of
- * `output`, the refusal appended to the assistant text (a new message item when there is none).
+ * Applies a refuse-mode outcome to a response: refused tool calls (function, custom and the
+ * built-in calls the caller runs) out of `output`, the refusal appended to the assistant text
+ * (a new message item when there is none).
  */
 function applyRefusal(response: Response, outcome: ModelCallOutcome): void {
   if (outcome.refusalText === undefined) return;
@@ -91,6 +94,8 @@ function responsesStreamObserver(
   const callAt = new Map<number, string>();
   /** Output indexes of the custom tool calls whose input is still streaming. */
   const customAt = new Set<number>();
+  /** Output indexes of the built-in calls (shell, apply_patch, ...) not done yet. */
+  const builtInAt = new Set<number>();
   return {
     item(event) {
       let delta: ModelCallDelta | undefined;
@@ -112,21 +117,28 @@ function responsesStreamObserver(
           break;
         case 'response.output_item.added': {
           const item = event.item as Item;
-          if (isToolCallItem(item)) {
-            callAt.set(Number(event.output_index), String(item.call_id));
+          const call = responsesToolCall(item);
+          if (call !== undefined) {
+            callAt.set(Number(event.output_index), call.id);
             // with a policy, nothing of a call reaches the caller before the verdict: a consumer
             // may act on `function_call_arguments.done` already
             kind = checkPolicy ? 'tool-call-end' : 'tool-call';
             const start: ModelToolCallDelta = {
               index: Number(event.output_index),
-              id: String(item.call_id),
-              name: String(item.name),
+              id: call.id,
+              name: call.name,
             };
             // a custom tool's free-form input streams as the JSON text of `{ input }`, closed
             // by its `output_item.done`: a stream cut short records the call as partial
             if (item.type === 'custom_tool_call') {
               customAt.add(start.index);
               start.arguments = `{"input":"${jsonStringPiece(String(item.input ?? ''))}`;
+            } else if (isBuiltInCallItem(item)) {
+              // a built-in call's action is whole in its `output_item.done` (a shell call's
+              // commands stream in `shell_call_command` events until then): the JSON opened
+              // here is closed there, and a stream cut short records the call as partial
+              builtInAt.add(start.index);
+              start.arguments = '{';
             }
             delta = { toolCalls: [start] };
           }
@@ -149,11 +161,24 @@ function responsesStreamObserver(
             ],
           };
           break;
+        case 'response.shell_call_command.added':
+        case 'response.shell_call_command.delta':
+        case 'response.shell_call_command.done':
+          // a piece of a shell call's action (a hosted shell's call is content)
+          if (callAt.has(Number(event.output_index))) kind = 'tool-call';
+          break;
         case 'response.output_item.done': {
           const item = event.item as Item | undefined;
           if (isToolCallItem(item)) kind = 'tool-call-end';
           const index = Number(event.output_index);
           if (customAt.delete(index)) delta = { toolCalls: [{ index, arguments: '"}' }] };
+          else if (builtInAt.delete(index) && item !== undefined) {
+            const call = responsesToolCall(item);
+            if (call !== undefined)
+              delta = {
+                toolCalls: [{ index, arguments: JSON.stringify(call.arguments).slice(1) }],
+              };
+          }
           break;
         }
         case 'response.completed':

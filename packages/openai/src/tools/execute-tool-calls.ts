@@ -214,10 +214,13 @@ function idsLinkedByOrder(calls: readonly { id: string }[]): Set<string> {
  * and returns the messages to send back, in call order. Function calls and custom (free-form)
  * tool calls both run: a custom tool is looked up by its name and receives `{ input }`, its
  * answer is a `tool` message in chat and a `custom_tool_call_output` item for a `Response`.
- * The Responses API's other calls your code runs (`shell_call`, `apply_patch_call`,
- * `computer_call`, ...) are not run here. Each result is recorded as a
- * TOOL_RESULT block under its TOOL_CALL, with status and timing in its metadata; a later
- * request that sends these messages does not record them again. Pass guarded tools
+ * The Responses API's built-in calls your code carries out (`shell_call`, `local_shell_call`,
+ * `apply_patch_call`, `computer_call`) are skipped: they are recorded as TOOL_CALLs and checked
+ * by the policy when the response arrives, but never run here, even by a tool of the same name
+ * (`shell`, `apply_patch`, ...). Run them yourself and send back their output item
+ * (`shell_call_output`, ...): the next request records it as the call's TOOL_RESULT. Each result
+ * is recorded as a TOOL_RESULT block under its TOOL_CALL, with status and timing in its
+ * metadata; a later request that sends these messages does not record them again. Pass guarded tools
  * (`guardTools(...)`) to have rate limits, budgets and breakers apply per tool; their refusals
  * are reported back to the model like errors.
  *
@@ -225,7 +228,7 @@ function idsLinkedByOrder(calls: readonly { id: string }[]): Set<string> {
  * @param tools - tool implementations by name, each receiving the parsed arguments
  * @param options - tracer, client, error handling
  * @returns chat `tool` messages, or `function_call_output` (and `custom_tool_call_output`)
- *   items for a `Response`
+ *   items for a `Response`; none for its built-in calls
  * @example
  * ```ts
  * const message = completion.choices[0].message;

@@ -174,4 +174,70 @@ describe('wrapOpenAI with openai 6', () => {
       undefined,
     ]);
   });
+
+  it('records built-in shell and apply_patch calls with their action, refuses them by policy, streamed or not, and records their outputs', async () => {
+    const operation = { type: 'delete_file', path: 'src/a.ts' };
+    const turn = {
+      toolCalls: [
+        { type: 'shell' as const, id: 'call_rm', arguments: { commands: ['rm -rf /'] } },
+        { type: 'apply_patch' as const, id: 'call_ap', arguments: operation },
+      ],
+    };
+    const again = {
+      toolCalls: turn.toolCalls.map((call) => ({ ...call, id: `${call.id}_2` })),
+    };
+    const server = await startScriptedServer({ turns: [turn, again, { text: 'ok' }] });
+    closers.push(() => server.close());
+    const tracer = createTracer();
+    const client = wrapOpenAI(new OpenAI6({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), {
+      tracer,
+      policy: parsePolicy(
+        'raise "no rm" if:\n    (call: ToolCall)\n    call is tool:shell\n    "rm -rf" in call.function.arguments.commands[0]',
+      ),
+      onPolicyViolation: 'refuse',
+    });
+    const tools: OpenAI6.Responses.Tool[] = [{ type: 'shell' }, { type: 'apply_patch' }];
+    const response = await client.responses.create({ model: 'gpt-4o-mini', input: 'x', tools });
+    expect(response.output.map((item) => item.type)).toEqual(['message', 'apply_patch_call']);
+    const events = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'x',
+      tools,
+      stream: true,
+    });
+    const seen: { type: string; item?: { type: string } }[] = [];
+    for await (const event of events) seen.push(event);
+    expect(JSON.stringify(seen)).not.toContain('rm -rf');
+    expect(
+      seen.filter((event) => event.type === 'response.output_item.done').map((e) => e.item?.type),
+    ).toEqual(['apply_patch_call']);
+    await client.responses.create({
+      model: 'gpt-4o-mini',
+      tools,
+      input: [
+        { role: 'user', content: 'x' },
+        ...(response.output as OpenAI6.Responses.ResponseInputItem[]),
+        { type: 'apply_patch_call_output', call_id: 'call_ap', status: 'completed', output: 'ok' },
+      ],
+    });
+    const calls = tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.slice(0, 2).map(({ payload }) => payload)).toEqual([
+      {
+        call_id: 'call_rm',
+        name: 'shell',
+        arguments: { commands: ['rm -rf /'], timeout_ms: null, max_output_length: null },
+      },
+      { call_id: 'call_ap', name: 'apply_patch', arguments: operation },
+    ]);
+    expect(calls.map((block) => block.metadata.policy)).toEqual([
+      'block',
+      undefined,
+      'block',
+      undefined,
+    ]);
+    const result = tracer
+      .blocks()
+      .find((block) => block.sub_type === 'TOOL_RESULT' && block.payload.output === 'ok');
+    expect(result?.parent_block_id).toBe(calls[1]?.id);
+  });
 });

@@ -307,4 +307,22 @@ describe('chat completions', () => {
       custom: { name: 'apply_patch', input: '*** Begin Patch\n"x"' },
     });
   });
+
+  it('answers a built-in tool call as a function call named after its type (chat has none)', async () => {
+    const turn = {
+      toolCalls: [{ type: 'shell' as const, id: 'call_sh', arguments: { commands: ['ls'] } }],
+    };
+    await using server = await startScriptedServer({ turns: [turn] });
+    const completion = await clientFor(server.url).chat.completions.create({
+      model: 'm',
+      messages,
+    });
+    expect(completion.choices[0]?.message.tool_calls).toEqual([
+      {
+        id: 'call_sh',
+        type: 'function',
+        function: { name: 'shell', arguments: '{"commands":["ls"]}' },
+      },
+    ]);
+  });
 });

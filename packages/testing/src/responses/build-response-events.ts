@@ -12,6 +12,9 @@ import type {
   ResponseReasoningSummaryPartDoneEvent,
   ResponseReasoningSummaryTextDeltaEvent,
   ResponseReasoningSummaryTextDoneEvent,
+  ResponseShellCallCommandAddedEvent,
+  ResponseShellCallCommandDeltaEvent,
+  ResponseShellCallCommandDoneEvent,
   ResponseTextDeltaEvent,
   ResponseTextDoneEvent,
 } from 'openai/resources/responses/responses';
@@ -52,6 +55,9 @@ export type WireResponseStreamEvent =
   | ResponseFunctionCallArgumentsDoneEvent
   | ResponseCustomToolCallInputDeltaEvent
   | ResponseCustomToolCallInputDoneEvent
+  | ResponseShellCallCommandAddedEvent
+  | ResponseShellCallCommandDeltaEvent
+  | ResponseShellCallCommandDoneEvent
   | ResponseReasoningSummaryPartAddedEvent
   | ResponseReasoningSummaryPartDoneEvent
   | ResponseReasoningSummaryTextDeltaEvent
@@ -60,8 +66,9 @@ export type WireResponseStreamEvent =
 /**
  * Builds the typed event sequence of a streamed response, in the real API's order:
  * `response.created`, `response.in_progress`, then per output item `output_item.added`, its
- * part/delta/done events (`custom_tool_call_input.delta` / `.done` for a custom tool call) and
- * `output_item.done`, and finally `response.completed` (or
+ * part/delta/done events (`custom_tool_call_input.delta` / `.done` for a custom tool call,
+ * `shell_call_command.added` / `.delta` / `.done` per command of a `shell_call`; the other
+ * built-in calls have none) and `output_item.done`, and finally `response.completed` (or
  * `response.incomplete`). `sequence_number` counts from 0.
  *
  * @internal
@@ -171,6 +178,41 @@ export function buildResponseEvents(
   }
   for (const item of items.toolCalls) {
     const at = { item_id: item.id ?? '', output_index: outputIndex };
+    if (item.type === 'shell_call') {
+      // the commands stream one by one into `action.commands`, as the SDK's accumulator reads them
+      itemAdded({ ...item, status: 'in_progress', action: { ...item.action, commands: [] } });
+      item.action.commands.forEach((command, commandIndex) => {
+        const on = { command_index: commandIndex, output_index: outputIndex };
+        events.push({
+          type: 'response.shell_call_command.added',
+          sequence_number: next(),
+          ...on,
+          command: '',
+        });
+        for (const delta of splitIntoChunks(command, reply.chunkSize)) {
+          events.push({
+            type: 'response.shell_call_command.delta',
+            sequence_number: next(),
+            ...on,
+            delta,
+          });
+        }
+        events.push({
+          type: 'response.shell_call_command.done',
+          sequence_number: next(),
+          ...on,
+          command,
+        });
+      });
+      itemDone(item);
+      continue;
+    }
+    if (item.type !== 'function_call' && item.type !== 'custom_tool_call') {
+      // local_shell_call, apply_patch_call, computer_call: no events of their own
+      itemAdded({ ...item, status: 'in_progress' });
+      itemDone(item);
+      continue;
+    }
     if (item.type === 'custom_tool_call') {
       // a custom tool's free-form input streams as `custom_tool_call_input` deltas
       itemAdded({ ...item, input: '' });

@@ -253,4 +253,114 @@ describe('responses', () => {
       input: '*** Begin Patch\n"x"',
     });
   });
+
+  it('answers the built-in tools the developer runs with their call items', async () => {
+    const turn = {
+      toolCalls: [
+        { type: 'shell' as const, id: 'call_sh', arguments: { commands: ['ls -la', 'pwd'] } },
+        {
+          type: 'local_shell' as const,
+          id: 'call_lsh',
+          arguments: { command: ['ls'], working_directory: '/tmp' },
+        },
+        {
+          type: 'apply_patch' as const,
+          id: 'call_ap',
+          arguments: { type: 'update_file', path: 'a.ts', diff: '@@\n-a\n+b' },
+        },
+        {
+          type: 'computer' as const,
+          id: 'call_cu',
+          arguments: { type: 'click', button: 'left', x: 1, y: 2 },
+        },
+      ],
+    };
+    await using server = await startScriptedServer({ turns: [turn, turn, turn], chunkSize: 3 });
+    const client = clientFor(server.url);
+    const tools = [{ type: 'shell' as const }, { type: 'apply_patch' as const }];
+    const response = await client.responses.create({ model: 'm', input: 'x', tools });
+    expect(response.output).toEqual([
+      {
+        id: 'sh_scripted1_0',
+        type: 'shell_call',
+        status: 'completed',
+        call_id: 'call_sh',
+        action: { commands: ['ls -la', 'pwd'], timeout_ms: null, max_output_length: null },
+        environment: null,
+      },
+      {
+        id: 'lsh_scripted1_1',
+        type: 'local_shell_call',
+        status: 'completed',
+        call_id: 'call_lsh',
+        action: { type: 'exec', env: {}, command: ['ls'], working_directory: '/tmp' },
+      },
+      {
+        id: 'apc_scripted1_2',
+        type: 'apply_patch_call',
+        status: 'completed',
+        call_id: 'call_ap',
+        operation: { type: 'update_file', path: 'a.ts', diff: '@@\n-a\n+b' },
+      },
+      {
+        id: 'cu_scripted1_3',
+        type: 'computer_call',
+        status: 'completed',
+        call_id: 'call_cu',
+        pending_safety_checks: [],
+        action: { type: 'click', button: 'left', x: 1, y: 2 },
+      },
+    ]);
+
+    const stream = await client.responses.create({ model: 'm', input: 'x', tools, stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((event) => event.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.shell_call_command.added',
+      'response.shell_call_command.delta',
+      'response.shell_call_command.delta',
+      'response.shell_call_command.done',
+      'response.shell_call_command.added',
+      'response.shell_call_command.delta',
+      'response.shell_call_command.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events[2]).toMatchObject({
+      output_index: 0,
+      item: { type: 'shell_call', status: 'in_progress', action: { commands: [] } },
+    });
+    const deltas = events.filter((event) => event.type === 'response.shell_call_command.delta');
+    expect(deltas.map((event) => event.delta).join('')).toBe('ls -lapwd');
+    expect(deltas[2]).toMatchObject({ command_index: 1, output_index: 0 });
+    expect(events[10]).toMatchObject({
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: { type: 'shell_call', action: { commands: ['ls -la', 'pwd'] } },
+    });
+    expect(events.at(-2)).toMatchObject({
+      output_index: 3,
+      item: { type: 'computer_call', call_id: 'call_cu', action: { type: 'click' } },
+    });
+
+    // the SDK's own stream helper assembles the shell call from its command events
+    const helper = client.responses.stream({ model: 'm', input: 'x', tools });
+    const final = await helper.finalResponse();
+    expect(final.output.map((item) => item.type)).toEqual([
+      'shell_call',
+      'local_shell_call',
+      'apply_patch_call',
+      'computer_call',
+    ]);
+    expect(final.output[0]).toMatchObject({ action: { commands: ['ls -la', 'pwd'] } });
+  });
 });

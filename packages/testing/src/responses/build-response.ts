@@ -1,6 +1,9 @@
 import type {
   Response,
+  ResponseApplyPatchToolCall,
+  ResponseComputerToolCall,
   ResponseCustomToolCall,
+  ResponseFunctionShellToolCall,
   ResponseFunctionToolCall,
   ResponseOutputItem,
   ResponseOutputMessage,
@@ -20,15 +23,96 @@ export type WireResponse = Omit<Response, 'output_text' | 'access_programs' | 'u
 };
 
 /**
+ * A tool call output item of a reply: a `function_call`, a `custom_tool_call`, or a call of a
+ * built-in tool the developer's code runs (`shell_call`, `local_shell_call`,
+ * `apply_patch_call`, `computer_call`).
+ *
+ * @internal
+ */
+export type PlannedToolCallItem =
+  | ResponseFunctionToolCall
+  | ResponseCustomToolCall
+  | ResponseFunctionShellToolCall
+  | ResponseOutputItem.LocalShellCall
+  | ResponseApplyPatchToolCall
+  | ResponseComputerToolCall;
+
+/**
  * The output items of a reply in order: reasoning, message, tool calls (`function_call` items,
- * `custom_tool_call` items for custom tools).
+ * `custom_tool_call` items for custom tools, the built-in tools' call items).
  *
  * @internal
  */
 export interface PlannedOutputItems {
   reasoning: ResponseReasoningItem | undefined;
   message: ResponseOutputMessage | undefined;
-  toolCalls: (ResponseFunctionToolCall | ResponseCustomToolCall)[];
+  toolCalls: PlannedToolCallItem[];
+}
+
+type PlannedToolCall = PlannedReply['toolCalls'][number];
+
+/** The item answering a planned call: the built-in tools' actions as the API sends them. */
+function toolCallItem(call: PlannedToolCall, id: string): PlannedToolCallItem {
+  // a built-in call's arguments were scripted as an object (serialized by planReply)
+  const action = (): Record<string, unknown> =>
+    JSON.parse(call.arguments) as Record<string, unknown>;
+  switch (call.type) {
+    case 'custom':
+      return {
+        id: `ctc_${id}`,
+        type: 'custom_tool_call',
+        input: call.arguments,
+        call_id: call.id,
+        name: call.name,
+      };
+    case 'shell':
+      return {
+        id: `sh_${id}`,
+        type: 'shell_call',
+        status: 'completed',
+        call_id: call.id,
+        action: {
+          timeout_ms: null,
+          max_output_length: null,
+          ...action(),
+        } as ResponseFunctionShellToolCall.Action,
+        environment: null,
+      };
+    case 'local_shell':
+      return {
+        id: `lsh_${id}`,
+        type: 'local_shell_call',
+        status: 'completed',
+        call_id: call.id,
+        action: { type: 'exec', env: {}, ...action() } as ResponseOutputItem.LocalShellCall.Action,
+      };
+    case 'apply_patch':
+      return {
+        id: `apc_${id}`,
+        type: 'apply_patch_call',
+        status: 'completed',
+        call_id: call.id,
+        operation: action() as unknown as ResponseApplyPatchToolCall['operation'],
+      };
+    case 'computer':
+      return {
+        id: `cu_${id}`,
+        type: 'computer_call',
+        status: 'completed',
+        call_id: call.id,
+        pending_safety_checks: [],
+        action: action() as unknown as NonNullable<ResponseComputerToolCall['action']>,
+      };
+    default:
+      return {
+        id: `fc_${id}`,
+        type: 'function_call',
+        status: 'completed',
+        arguments: call.arguments,
+        call_id: call.id,
+        name: call.name,
+      };
+  }
 }
 
 /**
@@ -59,24 +143,8 @@ export function buildOutputItems(reply: PlannedReply): PlannedOutputItems {
           role: 'assistant',
           content: [{ type: 'output_text', annotations: [], logprobs: [], text: reply.text }],
         };
-  const toolCalls = reply.toolCalls.map(
-    (call): ResponseFunctionToolCall | ResponseCustomToolCall =>
-      call.type === 'custom'
-        ? {
-            id: `ctc_scripted${prefix}_${index++}`,
-            type: 'custom_tool_call',
-            input: call.arguments,
-            call_id: call.id,
-            name: call.name,
-          }
-        : {
-            id: `fc_scripted${prefix}_${index++}`,
-            type: 'function_call',
-            status: 'completed',
-            arguments: call.arguments,
-            call_id: call.id,
-            name: call.name,
-          },
+  const toolCalls = reply.toolCalls.map((call) =>
+    toolCallItem(call, `scripted${prefix}_${index++}`),
   );
   return { reasoning, message, toolCalls };
 }

@@ -1,4 +1,4 @@
-export type { PlannedOutputItems, WireResponse } from './build-response.js';
+export type { PlannedOutputItems, PlannedToolCallItem, WireResponse } from './build-response.js';
 export { buildOutputItems, buildResponse, isIncomplete, responseId } from './build-response.js';
 export type {
   WireResponseLifecycleEvent,

@@ -9,7 +9,10 @@ export type {
 export type { PlannedReply, PlanReplyContext } from './plan-reply.js';
 export { planReply } from './plan-reply.js';
 export type {
+  ScriptedBuiltInToolCall,
+  ScriptedBuiltInToolType,
   ScriptedFinishReason,
+  ScriptedFunctionToolCall,
   ScriptedToolCall,
   ScriptedTurn,
   ScriptedUsage,

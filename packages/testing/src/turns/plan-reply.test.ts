@@ -41,6 +41,7 @@ describe('planReply', () => {
           { name: 'b', arguments: 'raw', id: 'mine' },
           { name: 'c', arguments: {} },
           { type: 'custom', name: 'apply_patch', arguments: '*** Begin Patch' },
+          { type: 'shell', arguments: { commands: ['ls'] } },
         ],
       },
       context(),
@@ -50,6 +51,7 @@ describe('planReply', () => {
       { type: 'function', id: 'mine', name: 'b', arguments: 'raw' },
       { type: 'function', id: 'call_2', name: 'c', arguments: '{}' },
       { type: 'custom', id: 'call_3', name: 'apply_patch', arguments: '*** Begin Patch' },
+      { type: 'shell', id: 'call_4', name: 'shell', arguments: '{"commands":["ls"]}' },
     ]);
     expect(reply.finishReason).toBe('tool_calls');
     expect(reply.text).toBeUndefined();

@@ -1,5 +1,10 @@
 import { estimateTokens } from './estimate-tokens.js';
-import type { ScriptedFinishReason, ScriptedTurn, ScriptedUsage } from './scripted-turn.js';
+import type {
+  ScriptedBuiltInToolType,
+  ScriptedFinishReason,
+  ScriptedTurn,
+  ScriptedUsage,
+} from './scripted-turn.js';
 
 /**
  * A scripted turn resolved into everything a wire format needs.
@@ -14,8 +19,16 @@ export interface PlannedReply {
   created: number;
   text: string | undefined;
   reasoning: string | undefined;
-  /** The calls, `arguments` serialized (a custom call's input as it was scripted). */
-  toolCalls: { type: 'function' | 'custom'; id: string; name: string; arguments: string }[];
+  /**
+   * The calls, `arguments` serialized (a custom call's input as it was scripted); a built-in
+   * call is named after its type.
+   */
+  toolCalls: {
+    type: 'function' | 'custom' | ScriptedBuiltInToolType;
+    id: string;
+    name: string;
+    arguments: string;
+  }[];
   finishReason: ScriptedFinishReason;
   usage: ScriptedUsage;
   chunkSize: number;
@@ -49,7 +62,7 @@ export function planReply(turn: ScriptedTurn, context: PlanReplyContext): Planne
   const toolCalls = (turn.toolCalls ?? []).map((call) => ({
     type: call.type ?? 'function',
     id: call.id ?? context.nextCallId(),
-    name: call.name,
+    name: 'name' in call ? call.name : call.type,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
   }));
   const reasoningTokens = turn.usage?.reasoningTokens ?? estimateTokens(turn.reasoning ?? '');

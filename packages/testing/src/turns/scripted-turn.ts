@@ -1,16 +1,16 @@
 import type { Fault } from './fault.js';
 
 /**
- * One tool call the scripted model proposes: a function call, or a call of a custom
- * (free-form) tool, whose `arguments` string is the tool's input.
+ * A call of a tool the request names: a function call, or a call of a custom (free-form) tool,
+ * whose `arguments` string is the tool's input.
  *
  * @example
  * ```ts
- * const call: ScriptedToolCall = { name: 'get_weather', arguments: { city: 'Paris' } };
- * const patch: ScriptedToolCall = { type: 'custom', name: 'apply_patch', arguments: '*** Begin Patch' };
+ * const call: ScriptedFunctionToolCall = { name: 'get_weather', arguments: { city: 'Paris' } };
+ * const patch: ScriptedFunctionToolCall = { type: 'custom', name: 'apply_patch', arguments: '*** Begin Patch' };
  * ```
  */
-export interface ScriptedToolCall {
+export interface ScriptedFunctionToolCall {
   /**
    * The kind of tool called. A `custom` call is answered as the real API answers a custom tool:
    * `{ type: 'custom', custom: { name, input } }` in chat (message and chunks), a
@@ -32,6 +32,65 @@ export interface ScriptedToolCall {
    */
   id?: string;
 }
+
+/**
+ * The Responses API's built-in tools whose calls the developer's own code carries out, by the
+ * `type` of the tool offered (`{ type: 'shell' }`, ...): `shell` answers a `shell_call` item,
+ * `local_shell` a `local_shell_call`, `apply_patch` an `apply_patch_call`, `computer` a
+ * `computer_call`.
+ *
+ * @example
+ * ```ts
+ * const type: ScriptedBuiltInToolType = 'shell';
+ * ```
+ */
+export type ScriptedBuiltInToolType = 'shell' | 'local_shell' | 'apply_patch' | 'computer';
+
+/**
+ * A call of one of the Responses API's built-in tools the developer's code runs. In responses it
+ * is answered as the real API answers it: a `shell_call` item whose `action` is `arguments`
+ * (`timeout_ms` and `max_output_length` default to `null`), streamed with
+ * `response.shell_call_command.added` / `.delta` / `.done` events per command; a
+ * `local_shell_call` (`action`: `arguments`, `type: 'exec'` and `env: {}` unless given); an
+ * `apply_patch_call` (`operation`: `arguments`); a `computer_call` (`action`: `arguments`). Those
+ * items have no delta events of their own: streamed, each is an `output_item.added` and
+ * `output_item.done`. Chat completions has no built-in tools: there the call is answered as a
+ * function call named after its type, with `arguments` as its JSON.
+ *
+ * @example
+ * ```ts
+ * const shell: ScriptedBuiltInToolCall = { type: 'shell', arguments: { commands: ['ls -la'] } };
+ * const patch: ScriptedBuiltInToolCall = {
+ *   type: 'apply_patch',
+ *   arguments: { type: 'update_file', path: 'src/a.ts', diff: '@@\n-a\n+b' },
+ * };
+ * ```
+ */
+export interface ScriptedBuiltInToolCall {
+  /** The built-in tool called. */
+  type: ScriptedBuiltInToolType;
+  /** The call's action (`operation` for `apply_patch`), as the item carries it. */
+  arguments: Record<string, unknown>;
+  /**
+   * Call id (`call_id` of the item).
+   * @default a deterministic `call_<n>`
+   */
+  id?: string;
+}
+
+/**
+ * One tool call the scripted model proposes: a function or custom tool call
+ * ({@link ScriptedFunctionToolCall}), or a call of a built-in tool the developer's code runs
+ * ({@link ScriptedBuiltInToolCall}: `shell`, `local_shell`, `apply_patch`, `computer`).
+ *
+ * @example
+ * ```ts
+ * const call: ScriptedToolCall = { name: 'get_weather', arguments: { city: 'Paris' } };
+ * const patch: ScriptedToolCall = { type: 'custom', name: 'apply_patch', arguments: '*** Begin Patch' };
+ * const shell: ScriptedToolCall = { type: 'shell', arguments: { commands: ['ls'] } };
+ * ```
+ */
+export type ScriptedToolCall = ScriptedFunctionToolCall | ScriptedBuiltInToolCall;
 
 /**
  * Token counts reported in the answer's `usage`.
