@@ -2,7 +2,8 @@
  * Overhead of `tracewardenMiddleware`: the same AI SDK model (`@ai-sdk/openai-compatible`
  * against the scripted server in a child process, bench/scripted-server-process.ts), raw and
  * wrapped (recording every call into an in-memory tracer), through `generateText` and
- * `streamText`. Raw and wrapped calls alternate call by call, paired, so socket and GC drift hit
+ * `streamText`. Raw and wrapped calls alternate call by call (generated calls also through an empty
+ * middleware: `wrapLanguageModel`'s own layer, which any middleware pays), so socket and GC drift hit
  * both alike; the wall figure is the median of the paired differences, and so is the CPU figure:
  * the process's CPU time of each call, read around it (see `processCpuMs`).
  * Targets (issue 12): < 50 µs added per call, < 0.1 ms added to the time to first chunk.
@@ -33,14 +34,7 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import {
-  cpuMs,
-  median,
-  type Pairs,
-  pairedPhase,
-  roundRobinPhase,
-  startServerProcess,
-} from './paired.js';
+import { cpuMs, median, type Pairs, roundRobinPhase, startServerProcess } from './paired.js';
 
 /**
  * CPU time of the whole process so far (every thread: the main one, the GC's helpers), in ms.
@@ -212,6 +206,12 @@ const raw = provider('gpt-4o-mini');
 const tracer = createTracer();
 const wrapped = wrapLanguageModel({ model: raw, middleware: tracewardenMiddleware({ tracer }) });
 const recordingTimes: RecordingTimes = { cold: [], warm: [] };
+/** The generated variants: raw, an empty middleware (wrapLanguageModel's own layer), ours. */
+const generateVariants: LanguageModel[] = [
+  raw,
+  wrapLanguageModel({ model: raw, middleware: {} }),
+  wrapped,
+];
 /** The streamed variants, each run once per round: raw first (the baseline), ours last. */
 const streamVariants: [string, LanguageModel][] = [
   ['raw', raw],
@@ -262,16 +262,16 @@ async function streamed(model: LanguageModel): Promise<Sample> {
 
 try {
   for (let i = 0; i < 300; i++) {
-    await generated(raw);
-    await generated(wrapped);
+    for (const model of generateVariants) await generated(model);
     for (const [, model] of streamVariants) await streamed(model);
   }
   globalThis.gc?.();
-  const plain = await pairedPhase(
+  // raw, wrapLanguageModel with an empty middleware, ours: the order rotating call by call
+  const generates = await roundRobinPhase(
     calls,
-    () => generated(raw),
-    () => generated(wrapped),
+    generateVariants.map((model) => () => generated(model)),
   );
+  const plain: Pairs<Sample> = { raw: generates[0] ?? [], wrapped: generates[2] ?? [] };
   globalThis.gc?.();
   recordingTimes.cold.length = 0;
   recordingTimes.warm.length = 0;
@@ -306,6 +306,24 @@ try {
   row('cpu/call streamText', stream, 'cpu');
   console.log(
     `targets: < 50 µs added per call, < 100 µs added to first chunk; blocks recorded: ${tracer.blocks().length}`,
+  );
+  // what wrapLanguageModel's own layer costs, and ours on top of it (same rounds)
+  const emptyGenerate = generates[1] ?? [];
+  row('generateText, empty middleware vs raw', { raw: plain.raw, wrapped: emptyGenerate }, 'total');
+  row(
+    'generateText, ours vs empty middleware',
+    { raw: emptyGenerate, wrapped: plain.wrapped },
+    'total',
+  );
+  row(
+    'cpu/call generateText, empty middleware vs raw',
+    { raw: plain.raw, wrapped: emptyGenerate },
+    'cpu',
+  );
+  row(
+    'cpu/call generateText, ours vs empty middleware',
+    { raw: emptyGenerate, wrapped: plain.wrapped },
+    'cpu',
   );
   console.log(
     `## streamText through middlewares that do no work (same ${calls} rounds as above; added: median of paired differences vs raw)`,
