@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
 import type { Block } from '../model/index.js';
 import { message, smallTrace, think, toolCall, toolResult } from './__fixtures__/build-blocks.js';
-import { maxToolNameLength } from './check-tool-call-payload.js';
 import { createBlockValidator } from './create-block-validator.js';
+import { maxToolNameLength } from './tool-name.js';
 import { validateBlocks } from './validate-blocks.js';
 
 function nested(depth: number): unknown {

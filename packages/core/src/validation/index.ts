@@ -1,9 +1,9 @@
 export { BlockLimitError, type BlockLimitErrorOptions } from './block-limit-error.js';
 export { checkBlock } from './check-block.js';
-export { maxToolNameLength } from './check-tool-call-payload.js';
 export { createBlockValidator } from './create-block-validator.js';
 export { defaultBlockLimits } from './default-block-limits.js';
 export { resolveBlockLimits } from './resolve-block-limits.js';
+export { maxToolNameLength } from './tool-name.js';
 export type {
   BlockInput,
   BlockLimits,
