@@ -1,4 +1,5 @@
 import { TraceError } from '../errors/index.js';
+import { textPartKey } from './text-part-key.js';
 
 /** One step of an address: an array index (number) or an object key (string). */
 export type AddressSegment = string | number;
@@ -193,7 +194,11 @@ export function resolveAddress(trace: unknown, address: string | ParsedAddress):
       if (!isIndex(index) || index >= current.length) return undefined;
       current = current[index];
     } else if (typeof current === 'object' && current !== null) {
-      const key = String(segment);
+      let key = String(segment);
+      // the text of a part parseTrace normalised from `{ type: 'text', content }` is addressed
+      // by its input key: found in the normalised trace as well as in the file
+      if (!Object.hasOwn(current, key) && key !== 'text' && key === textPartKey(current))
+        key = 'text';
       if (!Object.hasOwn(current, key)) return undefined;
       current = (current as Record<string, unknown>)[key];
     } else {

@@ -2,6 +2,7 @@ import { TraceError, TracewardenError } from '../errors/index.js';
 import type { ChatEvent, Content, Trace } from './chat-events.js';
 import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
 import { hasLoneSurrogate, replaceLoneSurrogates } from './replace-lone-surrogates.js';
+import { markTextPartKey, textPartKey } from './text-part-key.js';
 import { type CallTurn, firstUnansweredCall } from './unanswered-calls.js';
 
 /** Result of {@link safeParseTrace}: the normalised trace, or the error {@link parseTrace} would throw. */
@@ -120,9 +121,10 @@ function normaliseContent(value: unknown, path: string): Content {
     }
     if (part.type === 'text') {
       // AgentDojo writes a text part as `{ type: 'text', content: '...' }`
+      // (addresses name its `content`: the mark says where the text was)
       if (part.text === undefined && typeof part.content === 'string') {
         const { content, ...rest } = part;
-        parts[j] = { ...rest, text: content };
+        parts[j] = markTextPartKey({ ...rest, text: content }, 'content');
         continue;
       }
       if (typeof part.text !== 'string') {
@@ -131,7 +133,9 @@ function normaliseContent(value: unknown, path: string): Content {
           `Text content part ${partPath} needs a string "text"; got ${describe(part.text)}.`,
         );
       }
-      parts[j] = { ...part };
+      // a part parsed before keeps its mark (the spread copies enumerable keys only)
+      const key = textPartKey(part);
+      parts[j] = key === 'text' ? { ...part } : markTextPartKey({ ...part }, key);
     } else if (part.type === 'image' || part.type === 'image_url') {
       parts[j] = normaliseImage(part, partPath);
     } else {

@@ -174,10 +174,11 @@ describe('classic flows', () => {
     `);
     const [error, ...rest] = policy.check(exfiltration).errors;
     expect(rest).toEqual([]);
+    // the injected sentence, not the news before it
     expect(error?.addresses).toEqual([
       '2',
       '3.tool_calls.0',
-      `2.content:0-${String(exfiltration[2]?.content).length}`,
+      `2.content:6-${String(exfiltration[2]?.content).length}`,
     ]);
     expect(error?.key).toBe('0:[2,3]');
     const internal = structuredClone(exfiltration);

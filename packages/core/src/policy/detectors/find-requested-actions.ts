@@ -10,6 +10,7 @@ import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
 import { findValueSources } from './find-value-sources.js';
+import { findHiddenText } from './normalize-injection-text.js';
 import { asksForKind, mayHoldValue, pointsElsewhere } from './user-targets.js';
 
 /** A kind of action with side effects. */
@@ -81,8 +82,10 @@ const kinds: Kind[] = [
 const changeVerb = /\b(?:update|change|set|reset|modify|edit|rename)\b/;
 
 // Tools that only read change nothing: `get_webpage`, `read_file`, `search_emails`
+// (after a vendor's or app's name: `GmailSearchEmails`, `AmazonViewSavedAddresses`; a browser's
+// `WebBrowserNavigateTo` reads a page; not a verb of action: `send_get_request`)
 const readOnly =
-  /^(?:get|read|list|search|find|view|query|lookup|look|check|fetch|show|describe|count)\b/;
+  /^(?:(?!(?:send|pay|transfer|delete|remove|post|create|update|set|add|share|invite|grant|run|execute|book|cancel|write|upload|forward|move)\b)[a-z]+ ){0,2}?(?:get|read|list|search|find|view|query|lookup|look|check|fetch|show|describe|count|retrieve)\b|^(?:web )?browser navigate\b/;
 
 /**
  * The kind of action a tool performs, from its name; `null` for tools that only read and for
@@ -171,7 +174,13 @@ export function findActionRequest(text: string, kind: ActionKind): [number, numb
   if (pattern === undefined) return null;
   const lower = text.toLowerCase();
   const match = pattern.exec(lower);
-  if (match === null) return null;
+  if (match === null) {
+    // a request hidden in encoded text or tag characters ("decode this and follow it: U2VuZC…"):
+    // the range of the hidden run that asks for it
+    for (const run of findHiddenText(text))
+      if (pattern.test(run.text.toLowerCase())) return [run.start, run.end];
+    return null;
+  }
   // the whole word, when the pattern asked for its stem ("delet" of "deleting")
   let end = match.index + match[0].length;
   while (end < lower.length && /\w/.test(lower.charAt(end))) end++;
@@ -218,8 +227,10 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 // checklist" (not "as it says" after an action of the user's own: that hands over how to do
 // it, not every request in the data)
 // (not a question's "do": "what do customers say about ...")
+// ("follow its README", "following docs/setup.md", "work through the support queue and process
+// any refund requests": a document or a queue of requests handed over)
 const delegation =
-  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
+  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|go through|handle|triage|clear|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
 
 const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
 

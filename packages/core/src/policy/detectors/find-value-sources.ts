@@ -2,7 +2,13 @@ import type { EventStore } from '../runtime/event-store.js';
 import { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
-import { canonicalValue, TOP_LEVEL_DOMAINS, valuePattern } from './value-pattern.js';
+import {
+  canonicalValue,
+  isDate,
+  MAX_ACCOUNT_LENGTH,
+  TOP_LEVEL_DOMAINS,
+  valuePattern,
+} from './value-pattern.js';
 
 /**
  * Where a value of a tool call's arguments first appeared in the trace: an element of
@@ -42,8 +48,21 @@ export interface ValueSource {
   address: string | null;
 }
 
-const tokenPatterns: { kind: ValueSource['kind']; pattern: RegExp }[] = [
-  { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
+// Each pattern starts only where a token starts (a lookbehind, or `\b` before a prefix no token
+// character can follow), never inside a run of the characters it repeats: an unanchored
+// `[\w.+-]+@…` tries every position of a long word and scans to its end from each, quadratic
+// in the word ("Hello" x 30,000 took over a minute). The email pattern runs only on text with an
+// `@` (`mayHold`).
+const tokenPatterns: {
+  kind: ValueSource['kind'];
+  pattern: RegExp;
+  mayHold?: (text: string) => boolean;
+}[] = [
+  {
+    kind: 'email',
+    pattern: /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
+    mayHold: (text) => text.includes('@'),
+  },
   {
     kind: 'url',
     pattern: new RegExp(
@@ -57,10 +76,11 @@ const tokenPatterns: { kind: ValueSource['kind']; pattern: RegExp }[] = [
     pattern:
       /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b|\+?\(?\d[\d ()-]{6,}\d/g,
   },
+  // from the start of the name's run of characters (a leading `.` or `-` is dropped below)
   {
     kind: 'file',
     pattern:
-      /\b[\w.-]+\.(?:pdf|docx?|xlsx?|csv|txt|pptx?|json|zip|png|jpe?g|md|yaml|yml|sh|py)\b/gi,
+      /(?<![\w.-])[\w.-]+\.(?:pdf|docx?|xlsx?|csv|txt|pptx?|json|zip|png|jpe?g|md|yaml|yml|sh|py)\b/gi,
   },
   // paths: `~/Documents/Private`, `/tmp` (a trailing `/*` or `/` is not part of the value)
   { kind: 'file', pattern: /(?<![\w/.:])~?\/[\w.~-]+(?:\/[\w.~-]+)*/g },
@@ -81,18 +101,34 @@ const MAX_VALUES = 64;
  */
 export function valuesIn(text: string): { value: string; kind: ValueSource['kind'] }[] {
   const out: { value: string; kind: ValueSource['kind'] }[] = [];
-  for (const { kind, pattern } of tokenPatterns) {
+  for (const { kind, pattern, mayHold } of tokenPatterns) {
+    if (mayHold !== undefined && !mayHold(text)) continue;
     for (const m of text.matchAll(pattern)) {
       // a closing bracket ends a value: a web agent's `goto [https://…]`, a `{…}` template
       let value = m[0].replace(/[.,;:!?)\]}]+$/, '');
       // a link is the same link with or without its scheme or a trailing slash
       if (kind === 'url')
         value = value.replace(/^(?:https?:\/\/)?(?:www\.)?/i, '').replace(/\/+$/, '');
+      else if (kind === 'file') value = value.replace(/^[.-]+/, '');
+      // a run of digits longer than any account number is data (a table, a file's contents),
+      // and a date is no account either
+      else if (kind === 'account' && !isAccountNumber(value)) continue;
       out.push({ value, kind });
     }
   }
   return out;
 }
+
+function isAccountNumber(value: string): boolean {
+  let characters = 0;
+  for (let i = 0; i < value.length; i++) {
+    if (isAlphanumeric(value.charCodeAt(i)) && ++characters > MAX_ACCOUNT_LENGTH) return false;
+  }
+  return !isDate(value);
+}
+
+const isAlphanumeric = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
 interface Candidate {
   value: string;
@@ -151,6 +187,11 @@ const results = new WeakMap<PolicyEvent, ValueSource[]>();
  * without scheme, an address with a display name, a phone number with other separators, a file
  * name with its folder; see `valuePattern`), with its role and the address of the characters. A
  * value whose first source is a tool output never came from the user or the system prompt.
+ *
+ * A link no earlier text holds as written (the model filled in its query: an injection's
+ * `https://telemetry.x.io/check?key=<the key>`) keeps its source `null`, and its host and path
+ * (`telemetry.x.io/check`), else its host (`telemetry.x.io`), follows it as a value of its own
+ * with the source that supplied it.
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
  * @returns one source per distinct value, in argument order
@@ -160,17 +201,65 @@ export function findValueSources(store: EventStore, call: PolicyEvent): ValueSou
   const known = results.get(call);
   if (known !== undefined) return known;
   const candidates = candidatesOf(call);
-  const sources: ValueSource[] = candidates.map(({ value, kind, argument }) => ({
-    value,
-    kind,
-    argument,
-    role: null,
-    tool: null,
-    position: -1,
-    address: null,
-  }));
+  const sources = candidates.map(unseen);
+  locate(store, call, sources);
+  const seen = new Set(candidates.map((c) => canonicalValue(c.value).canonical));
+  const parts: { after: ValueSource; options: ValueSource[] }[] = [];
+  for (const source of sources) {
+    if (source.kind !== 'url' || source.position >= 0) continue;
+    const options = linkParts(source.value)
+      .filter((part) => !seen.has(canonicalValue(part).canonical))
+      .map((part) => unseen({ value: part, kind: 'url', argument: source.argument }));
+    if (options.length > 0) parts.push({ after: source, options });
+  }
+  if (parts.length === 0) {
+    results.set(call, sources);
+    return sources;
+  }
+  locate(
+    store,
+    call,
+    parts.flatMap((part) => part.options),
+  );
+  const out: ValueSource[] = [];
+  for (const source of sources) {
+    out.push(source);
+    // the longest part of the link an earlier text holds
+    const found = parts
+      .find((part) => part.after === source)
+      ?.options.find((option) => option.position >= 0);
+    const key = found === undefined ? '' : canonicalValue(found.value).canonical;
+    if (found !== undefined && !seen.has(key)) {
+      seen.add(key);
+      out.push(found);
+    }
+  }
+  results.set(call, out);
+  return out;
+}
+
+function unseen({ value, kind, argument }: Candidate): ValueSource {
+  return { value, kind, argument, role: null, tool: null, position: -1, address: null };
+}
+
+// A link's host and path without its query or fragment, then its host alone (`value` as
+// `valuesIn` gives it: no scheme, no `www.`), longest first; each only when it is shorter than
+// the link and its host has a dot
+function linkParts(value: string): string[] {
+  const lower = value.toLowerCase();
+  const path = lower.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+  const host = lower.replace(/[/?#:].*$/s, '');
+  if (!host.includes('.') || host.length < MIN_VALUE) return [];
+  const out: string[] = [];
+  if (path !== lower && path !== host) out.push(path);
+  if (host !== lower) out.push(host);
+  return out;
+}
+
+// Fills in where each source's value first appeared in an event before the call
+function locate(store: EventStore, call: PolicyEvent, sources: ValueSource[]): void {
   let open = sources.length;
-  const needles = candidates.map((c) => valuePattern(c.value));
+  const needles = sources.map((source) => valuePattern(source.value));
   for (let position = 0; position < call.position && open > 0; position++) {
     const event = store.probe(position);
     if (event.kind !== 'Message' && event.kind !== 'ToolOutput') continue;
@@ -193,8 +282,6 @@ export function findValueSources(store: EventStore, call: PolicyEvent): ValueSou
       });
     }
   }
-  results.set(call, sources);
-  return sources;
 }
 
 /** @internal Whether a value is a trace event (for `trace_position`). */

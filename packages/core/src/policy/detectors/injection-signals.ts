@@ -33,6 +33,14 @@ const ACTION_VERBS =
 
 const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),\s*)`;
 
+// A verb of the override negated ("please don't forget the previous instructions about the
+// delivery"): a reminder, not an override. Looked for behind the verb once it matched.
+const NOT_NEGATED = String.raw`(?<!\b(?:don['’]t|dont|do not|never|not|didn['’]t|doesn['’]t|won['’]t|shouldn['’]t|mustn['’]t|can['’]t|cannot)\s+(?:\w+\s+)?(?:ignore|disregard|forget|override|bypass|skip|discard|drop))`;
+// The writer taking back their own earlier words ("please ignore my previous instructions about
+// the cake"): a correction between people, unless the sentence also speaks to the model
+const MODEL_MENTION = String.raw`\b(?:assistants?|ai|agents?|models?|llms?|bots?|chatbots?|gpt[\w.-]*|claude)\b`;
+const NOT_OWN_EARLIER = String.raw`(?:(?<=${MODEL_MENTION}[^\n]{0,120})|(?!\s+(?:my|our)\s+(?:previous|prior|earlier|last|former|original|other)\s+(?:instructions?|e-?mails?|messages?|requests?|notes?|directions)\b(?![^\n]{0,120}${MODEL_MENTION})))`;
+
 export const signals: Signal[] = [
   {
     // "ignore your previous instructions", tolerant of words between; not inside a quotation
@@ -42,7 +50,7 @@ export const signals: Signal[] = [
     name: 'override',
     weight: 6.2,
     pattern: new RegExp(
-      String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b(?<!\b(?:said|says|say|saying|like|as|wrote|writes|reads|read|reading|text|phrase|line|message)\s*[:,]?\s*\\?["“][^"”\n]{0,40}\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop))[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}(?!\w*\s*\?)|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
+      String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b(?<!\b(?:said|says|say|saying|like|as|wrote|writes|reads|read|reading|text|phrase|line|message)\s*[:,]?\s*\\?["“][^"”\n]{0,40}\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop))${NOT_NEGATED}${NOT_OWN_EARLIER}[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}(?!\w*\s*\?)|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
     ),
   },
   {
@@ -187,7 +195,7 @@ export const signals: Signal[] = [
     name: 'address-reader',
     weight: 2.0,
     pattern:
-      /\bwhoever (?:reads|is reading|processes|sees|handles) this\b|\bwhile you(?:'re| are) (?:reading|processing|looking at|handling) this\b|\b(?:if|when) you(?:'re| are) (?:reading|processing|summari[sz]ing|parsing) this\b|\bto (?:whoever|anyone|the one) (?:reading|processing) this\b/,
+      /\bwhoever (?:reads|is reading|processes|sees|handles) this\b|\bwhile you(?:'re| are) (?:reading|processing|looking at|handling) this\b|\b(?:if|when) you(?:'re| are) (?:reading|processing|summari[sz]ing|parsing) this\b|\bto (?:whoever|anyone|the one) (?:reading|processing) this\b|\b(?:when|while|if|before|after) (?:summari[sz]ing|reading|processing|parsing|answering (?:about|from)) this (?:document|page|text|file|e-?mail|message|content|article|report|post|site)\b/,
   },
   {
     // text *about* injections (an article, a training, an essay) quotes their phrases; it is not
@@ -207,6 +215,22 @@ export const signals: Signal[] = [
       /([\u2190-\u23ff\u27f0-\u27ff\u2900-\u297f]).{0,60}?(?!\1)([\u2190-\u23ff\u27f0-\u27ff\u2900-\u297f]).{0,60}?(?!\1|\2)[\u2190-\u23ff\u27f0-\u27ff\u2900-\u297f]/,
   },
   {
+    // an instruction in code: "decode the following base64 string and follow it", "base64-decode
+    // this and run it" (the decoded text is read as well: `normalize-injection-text.ts`)
+    name: 'encoded-instruction',
+    weight: 3.0,
+    pattern:
+      /\b(?:decode|decrypt|deobfuscate|unscramble|de-?base64|base64[- ]decode|rot13|reverse)\b[^\n]{0,80}?\b(?:and|then|,)\s+(?:\w+\s+)?(?:follow|execute|run|obey|do|carry out|perform|act on|comply with|apply)\b/,
+  },
+  {
+    // text hidden in Unicode tag characters (U+E0020-U+E007E, invisible in most interfaces),
+    // marked by the normalisation: no ordinary text carries a run of them (a flag emoji's tags
+    // are not marked)
+    name: 'hidden-characters',
+    weight: 4.0,
+    pattern: /\ue000tagged\ue000/,
+  },
+  {
     name: 'hidden-text',
     weight: 2.0,
     pattern:
@@ -219,20 +243,27 @@ export const signals: Signal[] = [
 // Japanese, Russian). A text in another language reads as itself, not as a translation.
 const widenings: Record<string, string[]> = {
   override: [
-    String.raw`\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)\b[^.\n]{0,40}\b(?:vorherigen|bisherigen|obigen|alle|früheren|ursprünglichen)\b[^.\n]{0,30}\b(?:anweisungen|anordnungen|befehle|instruktionen|aufgaben?|regeln)`,
-    String.raw`\b(?:negeer|vergeet)\b[^.\n]{0,40}\b(?:vorige|eerdere|alle|bovenstaande)\b[^.\n]{0,30}\b(?:instructies|opdrachten|regels)`,
-    String.raw`\b(?:ignore[rz]?|oublie[rz]?)\b[^.\n]{0,40}\b(?:précédentes|antérieures|toutes|vos|tes|les)\b[^.\n]{0,30}\b(?:instructions|consignes|directives|règles)`,
-    String.raw`\b(?:ignora[rd]?|ignore|olvida|esquece|dimentica)\b[^.\n]{0,40}\b(?:anteriores|previas|todas|precedenti|tutte|las|as|le)\b[^.\n]{0,30}\b(?:instrucciones|instruções|instruzioni|indicaciones|órdenes|istruzioni|reglas|regras)`,
+    String.raw`\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)\b(?!\s+(?:(?:bitte|ja|bloß|aber)\s+)?nicht\b)[^.\n]{0,40}\b(?:vorherigen|bisherigen|obigen|alle|früheren|ursprünglichen)\b[^.\n]{0,30}\b(?:anweisungen|anordnungen|befehle|instruktionen|aufgaben?|regeln)`,
+    String.raw`\b(?:negeer|vergeet)\b(?!\s+niet\b)[^.\n]{0,40}\b(?:vorige|eerdere|alle|bovenstaande)\b[^.\n]{0,30}\b(?:instructies|opdrachten|regels)`,
+    String.raw`\b(?:ignore[rz]?|oublie[rz]?)\b(?<!\bn['’]\s?(?:ignore[rz]?|oublie[rz]?))(?<!\bne pas (?:ignorer|oublier))[^.\n]{0,40}\b(?:précédentes|antérieures|toutes|vos|tes|les)\b[^.\n]{0,30}\b(?:instructions|consignes|directives|règles)`,
+    String.raw`\b(?:ignora[rd]?|ignore|olvida|esquece|esque[çc]a|esque[çc]am|desconsidere|desconsidera|dimentica)\b(?<!\b(?:no|não|nao|non|nunca|mai)\s+(?:\w+\s+)?(?:ignora[rd]?|ignore|olvida|esquece|esque[çc]a|esque[çc]am|desconsidere|desconsidera|dimentica))[^.\n]{0,40}\b(?:anteriores|previas|todas|precedenti|tutte|las|as|le)\b[^.\n]{0,30}\b(?:instrucciones|instruções|instruzioni|indicaciones|órdenes|istruzioni|reglas|regras)`,
     String.raw`(?:忽略|无视|忘记|忽视|不要理会)[^。\n]{0,20}(?:之前|以前|先前|所有|上述|上面)[^。\n]{0,10}(?:指令|指示|说明|命令|规则)`,
     `(?:以前|前|これまで|上記)の(?:指示|命令|ルール)を(?:無視|忘れ)`,
     String.raw`(?:игнорируй|игнорируйте|забудь|забудьте)[^.\n]{0,40}(?:предыдущие|все|прежние)[^.\n]{0,20}(?:инструкции|указания|команды)`,
+    // Arabic "تجاهل جميع التعليمات السابقة" (not "لا تتجاهل", don't ignore), Korean "이전의 모든 지시를
+    // 무시하고" (not "무시하지 마세요"), Hindi "पिछले सभी निर्देशों को अनदेखा करें" (not "मत भूलना")
+    String.raw`(?<![\u0600-\u06ff])(?<!لا )(?:تجاهل|تجاهلي|تجاهلوا|انس|انسَ|إنس)(?![\u0600-\u06ff])[^.\n]{0,40}(?:التعليمات|الأوامر|الإرشادات|التوجيهات|تعليمات)`,
+    String.raw`(?:이전|앞의|위의|모든|기존|지금까지)[^.\n]{0,20}(?:지시|지침|명령|규칙|프롬프트)[^.\n]{0,10}(?:무시|잊어|잊으)(?!하지\s?마|하지\s?말)`,
+    String.raw`(?:पिछले|पिछली|पूर्व|सभी|पहले)[^।.\n]{0,30}(?:निर्देश|आदेश|नियम)[^।.\n]{0,20}(?<!मत )(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल जा)`,
     // "ignore what the user asked", "disregard the user's request"
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
   ],
   'address-model': [
     // "action item for the assistant", "a task for the AI agent", "heads-up for the scheduling
     // bot" (not "the assistant manager")
-    String.raw`\b(?:items?|tasks?|steps?|notes?|actions?|requests?|reminders?|instructions?|heads-up|memo) for (?:the |our |my |any )?(?:ai |virtual |[a-z]+ing )?(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
+    String.raw`\b(?:items?|tasks?|steps?|notes?|actions?|requests?|reminders?|instructions?|heads-up|memo) for (?:the |our |my |any |all |every )?(?:(?:ai|virtual|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
+    // "Note to automated assistants:", "to any AI agent reading this", "hey there, AI"
+    String.raw`\b(?:notes?|messages?|notice|memo|reminder|instructions?) to (?:the |our |my |any |all |every )?(?:ai|automated|autonomous|virtual)[ -](?:(?:[a-z]+ing|ai)[ -])?(?:assistant|agent|model|llm|bot)s?\b|\b(?:to|for) (?:any|all|every|the) (?:(?:ai|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:assistants?|agents?|models?|llms?|bots?) (?:reading|processing|parsing|summari[sz]ing|seeing|handling) this\b|\b(?:hey|hi|hello) there\s*,?\s*(?:the )?${MODEL_NAMES}\b`,
     // "GPT-4o, this part is for you", "Hey Claude", a named model as the one spoken to
     String.raw`\b(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral|qwen|deepseek)\b[^.\n]{0,25}\b(?:this (?:part |note |message |one )?is for you|for you to (?:do|handle))`,
     String.raw`\b(?:hey|hi|ok|okay|yo)\s*,?\s*(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral)\b`,
@@ -261,6 +292,8 @@ const widenings: Record<string, string[]> = {
     String.raw`<\/?\s*[\w-]*(?:system|admin|instruction|prompt|developer|operator)[\w-]*\b[^>]{0,80}>`,
   ],
   'claim-role': [
+    // a messenger for the user: "your user asked me to tell you", "she wanted me to let you know"
+    String.raw`\b(?:asked|told|wanted|wants|instructed) me to (?:tell|remind|let|ask|inform|instruct) you\b`,
     String.raw`^\W{1,6}(?:system|admin|administrator|developer|operator)\s*(?:[-—:\]]|$)|^\W{0,6}(?:system|admin|administrator|developer|operator) (?:message|notice|update|prompt|instruction)s?\b`,
     String.raw`\bpre-?(?:authori[sz]ed|approved)\b|\balready (?:approved|authori[sz]ed|confirmed) by\b`,
     String.raw`\b(?:systemnachricht|systemhinweis|message (?:du )?système|mensaje del sistema|mensagem do sistema|messaggio di sistema|系统(?:消息|通知|指令)|システムメッセージ|системное сообщение)\b`,
@@ -291,6 +324,8 @@ const widenings: Record<string, string[]> = {
     `(?:发送|转账|汇款|转发|删除|分享|邀请|访问|打开|支付|付款)|(?:送信|送金|転送|削除|共有|招待)して|(?:отправь|переведи|перешли|удали|поделись|пригласи|открой)`,
   ],
   'third-person-user': [
+    // what to tell the user, said to the model: "also tell the user to download ..."
+    String.raw`\b(?:tell|inform|remind|instruct|advise|warn|convince|urge) the user (?:to|that)\b`,
     // speaking to the model about the user: "the user also wants you to", "your user asked you"
     String.raw`\b(?:the|your) (?:user|owner|account owner)\b[^.\n]{0,20}\b(?:also )?(?:wants|wanted|asked|asks|would like|needs|expects|requested|requests|instructed|told)\b[^.\n]{0,12}\byou\b`,
   ],

@@ -246,14 +246,213 @@ const gluedHint = /[A-Z](?:TODO|IMPORTANT|IGNORE|Ignore|DISREGARD|Disregard)/;
 const splitGluedMarkers = (text: string): string =>
   gluedHint.test(text) ? text.replace(gluedMarker, '$1 $2') : text;
 
-// zero-width, bidi and soft-hyphen characters hide words from filters
-const invisible = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+// zero-width, bidi and soft-hyphen characters hide words from filters, and so do variation
+// selectors (VS1-16, VS17-256), which carry no letter of their own
+const invisible =
+  /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]|[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]/g;
 // "i g n o r e" -> "ignore": four or more single letters separated by single spaces
 const spaced = /\b(?:\p{L} ){3,}\p{L}\b/gu;
 // words, to find those mixing letters and leetspeak digits: "1gn0re", "prev1ous"
 const token = /[\p{L}\d@$]+/gu;
 const hasLetter = /\p{L}/u;
 const hasLeet = /[\d@$]/;
+
+// Unicode tag characters (U+E0020-U+E007E, the surrogate pairs \uDB40\uDC20-\uDB40\uDC7E) shadow
+// ASCII and are invisible in most interfaces: "ASCII smuggling" hides a whole instruction in them.
+// A run of them reads as its ASCII, marked so the `hidden-characters` signal sees it; a flag
+// emoji's tags (after U+1F3F4, ended by U+E007F) are a flag, not text.
+const tagHint = /\uDB40[\uDC00-\uDC7F]/;
+const tagRun = /(?:\uDB40[\uDC00-\uDC7F])+/g;
+/** The marker a run of tag characters leaves in the normalised text. */
+export const TAGGED_MARKER = '\ue000tagged\ue000';
+function revealTags(text: string): string {
+  return text.replace(tagRun, (run: string, offset: number) => {
+    if (text.charCodeAt(offset - 2) === 0xd83c && text.charCodeAt(offset - 1) === 0xdff4)
+      return run;
+    let ascii = '';
+    for (let i = 1; i < run.length; i += 2) {
+      const c = run.charCodeAt(i) - 0xdc00;
+      if (c >= 0x20 && c <= 0x7e) ascii += String.fromCharCode(c);
+    }
+    return ascii.length < 4 ? ascii : ` ${TAGGED_MARKER} ${ascii} `;
+  });
+}
+
+// Encoded text: base64 (also URL-safe), hex and percent-encoding runs long enough to hold an
+// instruction. Decoded only when the result reads as text (valid UTF-8, printable, with spaces
+// between words): keys, hashes and ids decode to bytes and stay as they are. The work is bounded:
+// at most MAX_DECODED runs of at most MAX_RUN characters each per text.
+const encodedHint = /[A-Za-z0-9+/_-]{24,}|(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){6}/;
+const encodedRun =
+  /[A-Za-z0-9+/_-]{24,}={0,2}|(?:[0-9A-Fa-f]{2}){12,}|[^\s%"'<>]{0,40}(?:%[0-9A-Fa-f]{2}[^\s%"'<>]{0,3}){6,}/g;
+const MAX_DECODED = 32;
+const MAX_RUN = 4096;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const hexOnly = /^[0-9A-Fa-f]+$/;
+const control = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
+/**
+ * Whether decoded bytes read as text: words of letters with spaces between them (an account
+ * number or an amount among them), no control characters.
+ */
+function readsAsText(text: string): boolean {
+  if (control.test(text)) return false;
+  let letters = 0;
+  let spaces = 0;
+  for (const c of text) {
+    if (/\p{L}/u.test(c)) letters++;
+    else if (c === ' ') spaces++;
+  }
+  return spaces >= 2 && letters >= text.length * 0.3 && letters + spaces >= text.length * 0.6;
+}
+
+function decodeBytes(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The text an encoded run stands for, or `null` when it is none (a key, a hash, an id). */
+function decodeRun(run: string): string | null {
+  if (run.length > MAX_RUN) return null;
+  let decoded: string | null = null;
+  if (run.includes('%')) {
+    try {
+      decoded = decodeURIComponent(run.replaceAll('+', ' '));
+    } catch {
+      return null;
+    }
+  } else if (hexOnly.test(run) && run.length % 2 === 0) {
+    const bytes = new Uint8Array(run.length / 2);
+    for (let i = 0; i < bytes.length; i++)
+      bytes[i] = Number.parseInt(run.slice(2 * i, 2 * i + 2), 16);
+    decoded = decodeBytes(bytes);
+  }
+  if (decoded === null || !readsAsText(decoded)) {
+    let b64 = run.replace(/=+$/, '').replaceAll('-', '+').replaceAll('_', '/');
+    b64 = b64.slice(0, b64.length - (b64.length % 4 === 1 ? 1 : 0));
+    b64 += '='.repeat((4 - (b64.length % 4)) % 4);
+    try {
+      const binary = atob(b64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      decoded = decodeBytes(bytes);
+    } catch {
+      return null;
+    }
+  }
+  return decoded !== null && readsAsText(decoded) ? decoded.replace(/\s+/g, ' ').trim() : null;
+}
+
+/**
+ * The encoded runs of a text that decode to text (base64, hex, percent-encoding), with their
+ * offsets: at most 32 runs tried, each of at most 4,096 characters.
+ * @param text - any text
+ * @returns `{ start, end, decoded }` of each run that reads as text, in order
+ * @internal
+ */
+export function findEncodedText(text: string): { start: number; end: number; decoded: string }[] {
+  if (!encodedHint.test(text)) return [];
+  const out: { start: number; end: number; decoded: string }[] = [];
+  let tried = 0;
+  encodedRun.lastIndex = 0;
+  for (
+    let m = encodedRun.exec(text);
+    m !== null && tried < MAX_DECODED;
+    m = encodedRun.exec(text)
+  ) {
+    tried++;
+    const decoded = decodeRun(m[0]);
+    if (decoded !== null) out.push({ start: m.index, end: m.index + m[0].length, decoded });
+  }
+  return out;
+}
+
+/**
+ * The runs of a text that hide text: runs of Unicode tag characters (read as ASCII) and encoded
+ * runs that decode to text ({@link findEncodedText}), with their offsets in `text`.
+ * @param text - any text
+ * @returns `{ start, end, text }` of each run, tag runs first
+ * @internal
+ */
+export function findHiddenText(text: string): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  if (tagHint.test(text)) {
+    // (a regex of its own: `revealTags` resets `tagRun` at each call)
+    const runs = new RegExp(tagRun.source, 'g');
+    for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+      const flag =
+        text.charCodeAt(m.index - 2) === 0xd83c && text.charCodeAt(m.index - 1) === 0xdff4;
+      const read = revealTags(m[0]);
+      if (!flag && read.includes(TAGGED_MARKER))
+        out.push({ start: m.index, end: m.index + m[0].length, text: read });
+    }
+  }
+  for (const run of findEncodedText(text))
+    out.push({ start: run.start, end: run.end, text: run.decoded });
+  return out;
+}
+
+/**
+ * The text with hidden text revealed: tag characters read as their ASCII (marked), and encoded
+ * runs that decode to text replaced by it (one level of encoding; line breaks kept as they are).
+ * @param text - any text
+ * @returns the text to normalise
+ * @internal
+ */
+export function revealHiddenText(text: string): string {
+  let out = tagHint.test(text) ? revealTags(text) : text;
+  const runs = findEncodedText(out);
+  if (runs.length === 0) return out;
+  let revealed = '';
+  let copied = 0;
+  for (const run of runs) {
+    revealed += `${out.slice(copied, run.start)} ${run.decoded} `;
+    copied = run.end;
+  }
+  out = revealed + out.slice(copied);
+  return out;
+}
+
+// Key words split in two or three pieces by spaces ("Ign ore prev ious instr uctions"): each
+// split of each word, with pieces of two letters or more, joined back. A fixed list of splits
+// (not any two fragments that make a word) keeps "for get" rare enough and ordinary text alone.
+const splitWords = [
+  'ignore',
+  'disregard',
+  'previous',
+  'instructions',
+  'forget',
+  'override',
+  'password',
+  'system',
+  'prompt',
+  'assistant',
+];
+let splitPattern: RegExp | undefined;
+function splitsOf(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 2; i <= word.length - 2; i++) {
+    out.push(`${word.slice(0, i)} ${word.slice(i)}`);
+    for (let j = i + 2; j <= word.length - 2; j++)
+      out.push(`${word.slice(0, i)} ${word.slice(i, j)} ${word.slice(j)}`);
+  }
+  return out;
+}
+const splitHint = /\b(?:ig|di|pr|in|fo|ov|pa|sy|as)[a-z]{0,8} [a-z]/;
+function joinSplitWords(lowered: string): string {
+  if (!splitHint.test(lowered)) return lowered;
+  splitPattern ??= new RegExp(
+    String.raw`\b(?:${splitWords
+      .flatMap(splitsOf)
+      .sort((a, b) => b.length - a.length)
+      .join('|')})\b`,
+    'g',
+  );
+  return lowered.replace(splitPattern, (m) => m.replaceAll(' ', ''));
+}
 
 // whitespace runs other than single spaces within lines, or spaces at a line's ends
 const oddLineSpace = /[^\S\n]{2,}|[^\S \n]| \n|\n |^ | $/;
@@ -283,8 +482,9 @@ function normalizeNonAscii(lowered: string): string {
  * @returns the normalised lines, joined by `\n`, as many as were given
  * @internal
  */
-export function normalizeInjectionLines(lines: string): string {
-  let out = splitGluedMarkers(lines).toLowerCase();
+export function normalizeInjectionLines(input: string): string {
+  const lines = revealHiddenText(input);
+  let out = joinSplitWords(splitGluedMarkers(lines).toLowerCase());
   if (ascii.test(lines)) {
     if (asciiSpacedHint.test(out)) out = out.replace(asciiSpaced, (m) => m.replaceAll(' ', ''));
     out = readAsciiLeet(out);
@@ -319,14 +519,17 @@ function collapseLineSpaces(text: string): string {
 }
 
 /**
- * The text as the signal patterns read it: NFKC, lower case, invisible characters removed,
+ * The text as the signal patterns read it: hidden text revealed (Unicode tag characters read as
+ * ASCII, base64, hex and percent-encoded runs that decode to text decoded), NFKC, lower case,
+ * invisible characters and variation selectors removed,
  * letter-spaced words joined, leetspeak digits inside words read as letters, and words one edit
  * away from an injection keyword read as that keyword. For matching only: offsets differ from
  * the original.
  * @internal
  */
-export function normalizeInjectionText(text: string): string {
-  let out = splitGluedMarkers(text).toLowerCase();
+export function normalizeInjectionText(input: string): string {
+  const text = revealHiddenText(input);
+  let out = joinSplitWords(splitGluedMarkers(text).toLowerCase());
   // most text is ASCII: skip the Unicode passes then, and use ASCII classes (same result,
   // several times faster)
   if (ascii.test(text)) {

@@ -116,7 +116,8 @@ function hasAsciiWord(text: string, start: number, end: number): boolean {
   return false;
 }
 const hasWord = /\p{L}{3}/u;
-const markerHint = /[<%#[｜]/;
+// (a sentence of tag characters alone is hidden text: `normalize-injection-text.ts`)
+const markerHint = /[<%#[｜\uDB40]/;
 
 /**
  * The signals' gate, built on first use: building it at import would cost every process that

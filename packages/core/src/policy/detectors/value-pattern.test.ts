@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalValue, valuePattern } from './value-pattern.js';
+import {
+  canonicalValue,
+  MAX_ACCOUNT_LENGTH,
+  MAX_VALUE_PATTERN_LENGTH,
+  valuePattern,
+} from './value-pattern.js';
 
 const lowerChars = [...'abcdefghijklmnopqrstuvwxyz'];
 const digits = [...'0123456789'];
@@ -190,5 +195,55 @@ describe('valuePattern: values that agents reformat', () => {
       canonical: 'hotel riverbend lodge',
     });
     expect(valuePattern('Hotel Riverbend Lodge').test('the hotel\n  riverbend lodge')).toBe(true);
+  });
+});
+
+describe('valuePattern: values no regex of their forms can hold', () => {
+  it('takes a run of digits longer than an IBAN for text, and searches for it as written', () => {
+    const digits = '0 1 2 3 4 5 6 7 8 9 '.repeat(1000).trim();
+    expect(canonicalValue(digits).shape).toBe('text');
+    const pattern = valuePattern(digits);
+    expect(pattern.source.length).toBeLessThanOrEqual(MAX_VALUE_PATTERN_LENGTH);
+    expect(pattern.exec(`data: ${digits}.`)?.index).toBe(6);
+    expect(pattern.test('0 1 2 3')).toBe(false);
+  });
+
+  it('keeps account numbers up to 34 characters, separators aside', () => {
+    const longest = `GB82${'1'.repeat(MAX_ACCOUNT_LENGTH - 4)}`;
+    expect(canonicalValue(longest).shape).toBe('account');
+    expect(canonicalValue(`${longest}1`).shape).toBe('text');
+    expect(canonicalValue('1'.repeat(MAX_ACCOUNT_LENGTH + 1)).shape).toBe('text');
+    expect(canonicalValue('+1 (202) 555-0143')).toEqual({
+      shape: 'account',
+      canonical: '12025550143',
+    });
+  });
+
+  it('reads dates as text, not account numbers', () => {
+    for (const date of ['2024-06-01', '2024/06/01', '01.06.2024', '06-01-2024'])
+      expect(canonicalValue(date)).toEqual({ shape: 'text', canonical: date });
+    expect(canonicalValue('2024 0601 77')).toEqual({ shape: 'account', canonical: '2024060177' });
+  });
+
+  it('builds no pattern longer than MAX_VALUE_PATTERN_LENGTH, and none that fails to run', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 3000 }),
+          fc
+            .array(fc.constantFrom(...'0123456789 -.()/'), { maxLength: 5000 })
+            .map((a) => a.join('')),
+          fc
+            .array(fc.constantFrom('a ', 'b\n', 'x.', '@', '/'), { maxLength: 3000 })
+            .map((a) => a.join('')),
+        ),
+        (value) => {
+          const pattern = valuePattern(value);
+          expect(pattern.source.length).toBeLessThanOrEqual(MAX_VALUE_PATTERN_LENGTH);
+          expect(() => pattern.exec(`${value.toLowerCase()} \u0100`)).not.toThrow();
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -33,9 +33,26 @@ const urlShape = new RegExp(
 // dashes, slashes, brackets
 const numberSeparators = /[\s.\-/()]+/g;
 const ibanShape = /^[a-z]{2}\d{2}[a-z0-9]{10,30}$/;
+/**
+ * The longest account or phone number, separators aside: an IBAN has at most 34 characters,
+ * phone numbers (15 digits) and card numbers (19) fewer. A longer run of digits is data (a
+ * table, a file's contents), not a number anyone pays or calls.
+ * @internal
+ */
+export const MAX_ACCOUNT_LENGTH = 34;
 // eight digits or more: account and phone numbers (shorter ones are ids, codes, amounts)
-const digitsShape = /^\d{8,}$/;
+const digitsShape = new RegExp(`^\\d{8,${MAX_ACCOUNT_LENGTH}}$`);
 const numberChars = /^\+?\(?[a-z0-9][a-z0-9\s.\-/()]*$/;
+// a date has eight digits too: `2024-06-01`, `2024/06/01`, `01.06.2024`, `06-01-2024`
+const dateShape = /^(?:\d{4}([-/.])\d{1,2}\1\d{1,2}|\d{1,2}([-/.])\d{1,2}\2\d{4})$/;
+/**
+ * Whether a value is written as a date (`2024-06-01`, `01.06.2024`): eight digits, but no
+ * account or phone number.
+ * @param value - a value as written
+ * @returns true for a date's shape
+ * @internal
+ */
+export const isDate = (value: string): boolean => dateShape.test(value.trim());
 const fileShape =
   /^(?:[^\n]*[/\\])?([\w.-]+\.(?:pdf|docx?|xlsx?|csv|txt|pptx?|json|zip|png|jpe?g|md|yaml|yml|sh|py))$/;
 const userMention = /^@(?=[\w.-]+$)/;
@@ -70,7 +87,7 @@ function reduce(value: string): CanonicalValue {
   }
   const file = fileShape.exec(lower);
   if (file !== null) return { shape: 'file', canonical: file[1] as string };
-  if (numberChars.test(lower)) {
+  if (numberChars.test(lower) && !dateShape.test(lower)) {
     const compact = lower.replace(/^\+/, '').replace(numberSeparators, '');
     if (ibanShape.test(compact) || digitsShape.test(compact))
       return { shape: 'account', canonical: compact };
@@ -93,12 +110,16 @@ const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g
  * @internal
  */
 export function tokenPattern(needle: string): RegExp {
+  return new RegExp(tokenSource(needle));
+}
+
+function tokenSource(needle: string): string {
   const head = isWordChar(needle.charCodeAt(0)) ? '(?<![A-Za-z0-9_])' : '';
   const tail = isWordChar(needle.charCodeAt(needle.length - 1)) ? '(?![A-Za-z0-9_])' : '';
   // a space of the value matches any run of whitespace: a YAML dump or a mail folds a long
   // line at a space ("the Hotel\n  Riverbend Lodge"), and the value is still the same
   const body = escapeRegex(needle).replace(/\s+/g, '\\s+');
-  return new RegExp(`${head}${body}${tail}`);
+  return `${head}${body}${tail}`;
 }
 
 // An address, link or file name ends where no name character follows, nor a dot and another
@@ -128,8 +149,56 @@ export function valuePattern(value: string): RegExp {
 // again on each check): the patterns, by value. Not global, so sharing them is safe.
 const patterns = createTextCache<RegExp>(4096);
 
+/**
+ * The longest regex source {@link valuePattern} builds for a value's written forms. Each
+ * character of an account number, each space of a text becomes a quantified piece, and the regex
+ * parser recurses per piece: tens of thousands of them overflow its stack (`Invalid regular
+ * expression: Stack overflow`). A value whose pattern would be longer (only a long token of a
+ * long argument can be) is searched for as written instead.
+ * @internal
+ */
+export const MAX_VALUE_PATTERN_LENGTH = 2000;
+
+/**
+ * A value searched for as written (lower case), by `indexOf`: what a value too long for a regex
+ * of its forms is matched with. V8 compiles a regex when it first runs, and a long literal can
+ * still fail there (`Regular expression too large`); a string search cannot.
+ */
+class LiteralSearch extends RegExp {
+  constructor(private readonly needle: string) {
+    super('(?!)');
+  }
+
+  // `test`, `match` and the rest go through `exec`
+  override exec(text: string): RegExpExecArray | null {
+    const at = text.indexOf(this.needle);
+    if (at < 0 || this.needle === '') return null;
+    const match = [this.needle] as unknown as RegExpExecArray;
+    match.index = at;
+    match.input = text;
+    return match;
+  }
+}
+
 function buildPattern(value: string): RegExp {
   const { shape, canonical } = canonicalValue(value);
+  const source = shapedSource(shape, canonical);
+  if (source.length <= MAX_VALUE_PATTERN_LENGTH) {
+    try {
+      const pattern = new RegExp(source);
+      // compiled now (for one- and two-byte text), so that a failure falls back here rather
+      // than throwing from a search in the middle of a check
+      pattern.test('');
+      pattern.test('\u0100');
+      return pattern;
+    } catch {
+      // too large for the regex engine after all: the value as written
+    }
+  }
+  return new LiteralSearch(canonical);
+}
+
+function shapedSource(shape: ValueShape, canonical: string): string {
   switch (shape) {
     case 'account': {
       // the separator class and the characters are disjoint: one pass, no backtracking. An
@@ -138,16 +207,14 @@ function buildPattern(value: string): RegExp {
       // value of every call of the trace is searched for in every text before it)
       const head = ibanShape.test(canonical) ? 4 : 1;
       const rest = [...canonical.slice(head)].map((c) => String.raw`[\s.\-/()]*${c}`).join('');
-      return new RegExp(`(?<![a-z0-9])${canonical.slice(0, head)}${rest}(?![a-z0-9])`);
+      return `(?<![a-z0-9])${canonical.slice(0, head)}${rest}(?![a-z0-9])`;
     }
     case 'url':
-      return new RegExp(
-        String.raw`(?<![\w.-])(?:https?:\/\/)?(?:www\.)?${escapeRegex(canonical)}\/*${NAME_END}`,
-      );
+      return String.raw`(?<![\w.-])(?:https?:\/\/)?(?:www\.)?${escapeRegex(canonical)}\/*${NAME_END}`;
     case 'email':
     case 'file':
-      return new RegExp(String.raw`(?<![\w.+-])${escapeRegex(canonical)}${NAME_END}`);
+      return String.raw`(?<![\w.+-])${escapeRegex(canonical)}${NAME_END}`;
     default:
-      return tokenPattern(canonical);
+      return tokenSource(canonical);
   }
 }

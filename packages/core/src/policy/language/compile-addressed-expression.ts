@@ -1,3 +1,4 @@
+import { textPartKey } from '../../model/text-part-key.js';
 import { PolicyEvent } from '../runtime/policy-event.js';
 import { callLocatedMethod, locatedMethods } from '../runtime/policy-methods.js';
 import { getIndex, getMember, isForbiddenMember } from '../runtime/policy-values.js';
@@ -61,7 +62,9 @@ export function compileAddressedExpression(
         !isSpan(address) &&
         typeof value !== 'string' &&
         (typeof k === 'string' || typeof k === 'number');
-      return [result, keepAddress ? `${address}.${String(k)}` : undefined];
+      // a part's `text` read from AgentDojo's `content` is addressed by that key
+      const field = k === 'text' ? textPartKey(value) : String(k);
+      return [result, keepAddress ? `${address}.${field}` : undefined];
     };
     const objectValue = object.compiled.fn;
     const keyValue = key.fn;

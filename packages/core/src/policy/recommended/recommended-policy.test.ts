@@ -450,6 +450,7 @@ describe('recommendedPolicy()', () => {
       ['attacker-bare-request', 'block'],
       ['attacker-todo', 'block'],
       ['injected-content', 'warn'],
+      ['injected-link', 'block'],
     ]);
   });
 
@@ -522,6 +523,7 @@ describe('recommendedPolicy()', () => {
       'attacker-bare-request',
       'attacker-todo',
       'injected-content',
+      'injected-link',
       'no deletes',
     ]);
   });

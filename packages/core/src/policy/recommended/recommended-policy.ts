@@ -44,7 +44,7 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 
 /**
  * The text of the recommended policy, in the Invariant policy language, to read, copy and adapt.
- * Five rules:
+ * Six rules:
  *
  * 1. **`attacker-action`** (block). A tool call whose arguments carry a value — an account
  *    number, an email address, a URL, a phone number, a file name, a user name, any short
@@ -92,6 +92,10 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  * 5. **`injected-content`** (warn by default). A tool output the detector scores at or above
  *    `contentThreshold`: the injected content itself, reported at lower severity whether or not
  *    an action follows.
+ * 6. **`injected-link`** (block). An assistant message that links to a domain (a markdown
+ *    image whose query carries the conversation, a "download the official version" link) that
+ *    the injected part of an output flagged at `actionThreshold` named and no user or system
+ *    message gave: the exfiltration or the phishing happens in the answer, with no tool call.
  *
  * Why values and requests, not tools: real injections ask for ordinary actions (send money,
  * forward an email, invite a user, visit a link) that the user's own tasks also use; what gives
@@ -193,6 +197,23 @@ raise "tool call performs an action that a to-do in a tool output requested with
 raise "tool output contains a prompt injection" if:
     (out: ToolOutput)
     prompt_injection(out, threshold=${content})
+
+# Rule 6. The injected link: an assistant message that shows a link (a markdown image that
+# the interface fetches at once, with the conversation in its query; a "download" link) to a
+# domain that the injected part of a flagged output named and that no user or system message
+# gave: the answer carries the attacker's link to the user, or the user's data to the attacker.
+# name: injected-link
+# action: block
+raise "assistant message links to a domain that only the injected part of a tool output gave" if:
+    (out: ToolOutput) -> (msg: Message)
+    msg.role == "assistant"
+    prompt_injection(out, threshold=${action})
+    (domain: str) in domains(msg)
+    injected_value(out, domain, threshold=${action})
+    not exists:
+        (given: Message)
+        given.role in ["user", "system"]
+        domain in given.content
 `;
 }
 

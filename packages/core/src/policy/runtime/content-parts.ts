@@ -1,4 +1,5 @@
 // Invariant's `text(...)` and `image(...)`: the text or image parts of values, flattened.
+import { textPartKey } from '../../model/text-part-key.js';
 import { PolicyEvent } from './policy-event.js';
 import { getMember, MAX_VALUE_DEPTH, valueTooDeep } from './policy-values.js';
 import { withLocations } from './value-locations.js';
@@ -58,7 +59,7 @@ function collectParts(
   const part = value as Record<string, unknown>;
   if (parts.kind === 'text' && part.type === 'text' && typeof part.text === 'string') {
     parts.out.push(part.text);
-    parts.locations.push(address === undefined ? undefined : `${address}.text`);
+    parts.locations.push(address === undefined ? undefined : `${address}.${textPartKey(part)}`);
   } else if (parts.kind === 'image' && (part.type === 'image_url' || part.type === 'image')) {
     const image = part.image_url;
     if (typeof image === 'string') {

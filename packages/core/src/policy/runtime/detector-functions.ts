@@ -3,7 +3,7 @@
 // replace the built-in ones where a policy supplies them.
 import { detectCopyright } from '../detectors/detect-copyright.js';
 import { detectPii } from '../detectors/detect-pii.js';
-import { promptInjectionScore } from '../detectors/detect-prompt-injection.js';
+import { findInjectedRanges, findPromptInjection } from '../detectors/detect-prompt-injection.js';
 import { detectSecrets } from '../detectors/detect-secrets.js';
 import { detectUnicode, type UnicodeFinding } from '../detectors/detect-unicode.js';
 import { extractHtmlData } from '../detectors/extract-html-data.js';
@@ -40,6 +40,20 @@ function findInvariantLinks(text: string): { url: string; start: number; end: nu
     start: m.index,
     end: m.index + m[0].length,
   }));
+}
+
+/**
+ * The characters of a text the built-in detector flags at `threshold`: the windows that score
+ * that high (`findInjectedRanges`), so a violation points at the injected instructions rather
+ * than at the whole output; the best window when no range is reported; nothing when the text
+ * scores lower. A replacement classifier gives only a score: then the whole text is marked.
+ */
+function flaggedRanges(text: string, threshold: number): readonly (readonly [number, number])[] {
+  const finding = findPromptInjection(text);
+  if (finding.score < threshold) return [];
+  const ranges = findInjectedRanges(text, threshold);
+  if (ranges.length > 0) return ranges;
+  return finding.end > finding.start ? [[finding.start, finding.end]] : [[0, text.length]];
 }
 
 /** @internal The built-ins that run a detector over the texts of a value. */
@@ -83,12 +97,18 @@ export const detectorFunctions: Readonly<Record<string, BuiltinFunction>> = {
     addressed: true,
     call: (ctx, [value, positional], named, addresses) => {
       const threshold = numberOf(named.threshold ?? positional) ?? 0.5;
-      const score = ctx.run.detectors.promptInjection ?? promptInjectionScore;
+      const classifier = ctx.run.detectors.promptInjection;
       let found = false;
       for (const piece of textsOf(value, addresses[0])) {
-        if (score(piece.text) >= threshold) {
+        const ranges =
+          classifier === undefined
+            ? flaggedRanges(piece.text, threshold)
+            : classifier(piece.text) >= threshold
+              ? [[0, piece.text.length] as const]
+              : [];
+        for (const [start, end] of ranges) {
           found = true;
-          markFound(ctx, piece.address, 0, piece.text.length);
+          markFound(ctx, piece.address, start, end);
         }
       }
       return found;

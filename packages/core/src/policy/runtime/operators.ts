@@ -1,3 +1,4 @@
+import { textPartKey } from '../../model/text-part-key.js';
 import type { PolicyEventType } from '../policy-types.js';
 import { PolicyEvent } from './policy-event.js';
 import { textsOf, toPlain, valuesEqual } from './policy-values.js';
@@ -33,7 +34,10 @@ export function contains(
                   ? [
                       {
                         text: chunk.text,
-                        address: address === undefined ? undefined : `${address}.${i}.text`,
+                        address:
+                          address === undefined
+                            ? undefined
+                            : `${address}.${i}.${textPartKey(chunk)}`,
                       },
                     ]
                   : [],

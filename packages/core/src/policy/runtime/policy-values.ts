@@ -1,4 +1,5 @@
 import { blockFieldsKey } from '../../convert/block-fields.js';
+import { textPartKey } from '../../model/text-part-key.js';
 import { PolicyError } from '../policy-error.js';
 import { isRecord } from './is-record.js';
 import { type AddressedText, PolicyEvent } from './policy-event.js';
@@ -163,7 +164,10 @@ function collectTexts(
     value.forEach((item, i) => {
       const at = address === undefined ? undefined : `${address}.${i}`;
       if (isRecord(item) && typeof item.text === 'string') {
-        out.push({ text: item.text, address: at === undefined ? undefined : `${at}.text` });
+        out.push({
+          text: item.text,
+          address: at === undefined ? undefined : `${at}.${textPartKey(item)}`,
+        });
       } else {
         collectTexts(item, at, out, depth + 1);
       }
@@ -174,7 +178,7 @@ function collectTexts(
     if (typeof value.text === 'string' && value.type === 'text') {
       out.push({
         text: value.text,
-        address: address === undefined ? undefined : `${address}.text`,
+        address: address === undefined ? undefined : `${address}.${textPartKey(value)}`,
       });
       return;
     }
