@@ -25,8 +25,8 @@ export function markTextPartKey<T extends object>(part: T, key: string): T {
  * @returns the key to write in an address
  * @example
  * ```ts
- * const [event] = parseTrace([{ role: 'tool', content: [{ type: 'text', content: 'hi' }] }]);
- * textPartKey((event.content as object[])[0]); // 'content'
+ * const trace = parseTrace([{ role: 'tool', content: [{ type: 'text', content: 'hi' }] }]);
+ * textPartKey((trace[0] as { content: object[] }).content[0]); // 'content'
  * ```
  */
 export function textPartKey(part: unknown): string {
