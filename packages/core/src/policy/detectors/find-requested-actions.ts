@@ -42,7 +42,7 @@ const kinds: Kind[] = [
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation|push|upload|export/,
-    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시/,
+    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|transf[ée]r(?:ez|er|e)\b|transmet|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시/,
   },
   {
     kind: 'access',
@@ -57,7 +57,7 @@ const kinds: Kind[] = [
   {
     kind: 'browsing',
     tool: /browse|visit|open|navigate|webpage|url|http|download/,
-    text: /\b(?:visit|(?<!\b(?:the|an?|my|our|your|its|their|all|any|still|are|is|be|stays?) )open|navigat|go to|brows|click|download|check out|log(?:ging)? ?in|sign(?:ing)? ?in|unsubscrib)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
+    text: /\b(?:visit|follow(?:s|ed|ing)? (?:the |that |this |a |each |every )?(?:[\w-]+ )?(?:link|url)|(?<!\b(?:the|an?|my|our|your|its|their|all|any|still|are|is|be|stays?) )open|navigat|go to|brows|click|download|check out|log(?:ging)? ?in|sign(?:ing)? ?in|unsubscrib)|https?:\/\/|\bwww\.|besuch|öffne|visite|ouvr|visita|abr[ae]|访问|打开|открой|посети/,
   },
   {
     kind: 'change',
@@ -172,7 +172,8 @@ export function toolWordsPattern(name: string): RegExp | null {
 export function findActionRequest(text: string, kind: ActionKind): [number, number] | null {
   const pattern = kinds.find((k) => k.kind === kind)?.text;
   if (pattern === undefined) return null;
-  const lower = text.toLowerCase();
+  // a tool's name read as words ("call send_money with …"), every index kept
+  const lower = text.toLowerCase().replace(/_/g, ' ');
   const match = pattern.exec(lower);
   if (match === null) {
     // a request hidden in encoded text or tag characters ("decode this and follow it: U2VuZC…"):
@@ -232,7 +233,39 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 const delegation =
   /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|go through|handle|triage|clear|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
 
+// A task whose content a document the agent reads defines: "fix the bug described in issue #42",
+// "resolve the issue", "implement the ticket" (the issue's words are the task)
+const documentTask =
+  /\b(?:fix|resolve|address|implement|solve|tackle|work on)\b[^.\n]{0,40}?\b(?:described|outlined|reported|requested|specified|detailed|explained|raised)\s+(?:in|by|on)\b|\b(?:fix|resolve|address|implement|solve|tackle|work on)\s+(?:(?:the|this|that|my|our)\s+)?(?:[\w-]+\s+)?(?:issue|ticket|bug report|feature request)\b/;
+
+// The same in the other languages the detector reads (lower-cased): Spanish "haz lo que pide mi
+// jefe"; French "fais ce que demande le client"; German "mach, was mein Chef verlangt";
+// Portuguese "faça o que ele pede"; Italian "fai quello che chiede"
+const foreignDelegation =
+  /\b(?:haz|haga|hagan|hacer)\s+(?:todo\s+)?lo\s+que\s+(?:[^\s.,]+\s+){0,3}?(?:pide|piden|pidió|dice|dicen|solicita|solicitan|indica|indican|quiere|quieren)(?![a-zà-ÿ])|\bfai(?:s|tes)\s+(?:tout\s+)?ce\s+qu(?:e\s+|')(?:[^\s.,]+\s+){0,3}?(?:demande|demandent|dit|disent|veut|veulent|exige|exigent)(?![a-zà-ÿ])|\b(?:mach(?:e|en|t)?|tu|tue|erledige|erledigen)(?:\s+(?:bitte|doch|einfach|genau))*\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:[^.\n]{0,60}?\s)?(?:verlangt|will|möchte|fordert|wünscht|erbittet|anfordert|sagt)(?![a-zà-ÿ])|\b(?:faça|faz|fazer|faca)\s+(?:tudo\s+)?o\s+que\s+(?:[^\s.,]+\s+){0,3}?(?:pede|pedem|pediu|diz|dizem|solicita|solicitou|quer|querem)(?![a-zà-ÿ])|\b(?:fai|fate|faccia|fare)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:[^\s.,]+\s+){0,3}?(?:chiede|chiedono|dice|dicono|vuole|vogliono|richiede)(?![a-zà-ÿ])/;
+
+/**
+ * Whether a user's (lower-cased) text hands the agent instructions found in data: the
+ * requests, a document's task or the recipients' asks (see {@link isUserDelegated}).
+ * @param text - the user's text, lower-cased
+ * @returns whether it delegates
+ * @internal
+ */
+export function delegatesToData(text: string): boolean {
+  return delegation.test(text) || documentTask.test(text) || foreignDelegation.test(text);
+}
+
 const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
+
+// The user hands the target of their own action over to the data: a link it gives ("open the
+// link in the email", "click the reset link"), or the details its writers ask for ("send it back
+// as they ask", "reply as requested", "como piden", "comme demandé", "wie gewünscht",
+// "conforme solicitado", "come richiesto"). Not delegation: the data's other requests are not
+// the user's ("move Piet's stop as he asks", and the channel asks for a payment besides)
+const linkHandedOver =
+  /\b(?:open|visit|click(?: on)?|follow|go to|use|tap(?: on)?)\s+(?:the|that|this|their|his|her|its)\s+(?:[\w-]+\s+)?(?:link|url|button)\b/;
+const detailsHandedOver =
+  /\bas (?:they|he|she|you|the (?:sender|client|customer|vendor|partner|team|boss|manager|landlord)) (?:asks?|asked|requests?|requested|wants?|wanted|instructs?|instructed|demands?|demanded)\b|\bas (?:requested|instructed|asked)\b(?! (?:for|about|if|whether)\b)|\bcomo\s+(?:se\s+)?(?:pide|piden|pidió|solicita|solicitan|solicitó)(?![a-zà-ÿ])|\bcomme\s+(?:demandé|(?:il|elle|ils|elles|on)\s+(?:le\s+)?(?:demande|demandent))(?![a-zà-ÿ])|\bwie\s+(?:gewünscht|verlangt|gefordert|angefordert|erbeten)(?![a-zà-ÿ])|\bconforme\s+(?:pedido|solicitado)(?![a-zà-ÿ])|\bcome\s+(?:richiesto|chiesto)(?![a-zà-ÿ])/;
 
 /**
  * Whether the user handed the agent instructions found in data before a tool call ("do the
@@ -247,7 +280,7 @@ export function isUserDelegated(store: EventStore, call: PolicyEvent): boolean {
   const known = delegatedByUser.get(call);
   if (known !== undefined) return known;
   const delegated = userTextsBefore(store, call.position).some(
-    (entry) => entry.position < call.position && delegation.test(entry.text),
+    (entry) => entry.position < call.position && delegatesToData(entry.text),
   );
   delegatedByUser.set(call, delegated);
   return delegated;
@@ -289,6 +322,11 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
         store,
         call,
         texts.map((entry) => entry.raw),
+        texts.some(
+          (entry) =>
+            detailsHandedOver.test(entry.text) ||
+            (kind === 'browsing' && linkHandedOver.test(entry.text)),
+        ),
       )
     )
       requested = false;

@@ -24,9 +24,11 @@ let gluedLines: RegExp[] | undefined;
 // changed, so pay ..."). Not an imperative the score counts (too common in ordinary text), a
 // request for the data flow, which also needs the call's kind and value in the same sentence.
 // At a sentence's start too, for the verbs the score's imperative does not know ("Text the code
-// to +1 ..."); not a heading that numbers its item ("Email 1").
+// to +1 ..."); not a heading that numbers its item ("Email 1"). A setting changed ("also set the
+// forwarding rule to ...": "set" with a determiner and a "to") and a tool called by its name
+// ("To retry, call send_money with recipient=...": a snake_case name or a call's parenthesis).
 const clauseRequest =
-  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|go\s+to|click|download|sign\s+in|log\s+in|post|publish|change|update|book|reserve|cancel|approve|give|move)\s(?!\d+\s*$)/i;
+  /(?:^\W{0,4}|(?:^[^,.:;!?\n]{3,60},|[,;:)\]>]|\s[-–—]|\b(?:so|and|then|also|again))\s+)(?:please\s+|kindly\s+|also\s+|just\s+|now\s+)*(?:send|transfer|pay|wire|forward|e-?mail|text(?=\s+(?:me|him|her|us|them|the|a|this|that|it|\+?\d))|invite|add|grant|share|delete|remove|visit|open|go\s+to|click|download|sign\s+in|log\s+in|post|publish|change|update|book|reserve|cancel|approve|give|move|set(?=\s+(?:the|my|your|their|his|her|its|our|all|every)\s[^.\n]{0,60}?\bto\s)|call(?=\s+(?:the\s+)?(?:tool\s+|function\s+)?(?:[a-z]\w*_\w+|\w+\()))\s(?!\d+\s*$)/i;
 // ... and for verbs that are as often nouns at a sentence's start ("Refund received, …", "Run
 // 4471 finished", "Write access for …"): after "please" / "kindly", or opening a clause
 const clauseRequestNoun =
@@ -41,11 +43,11 @@ const framedRequest =
 
 // ... and one written in another language, by its grammar of asking: German "bitte" (also the
 // noun, "Kurze Bitte: …"), Portuguese / Spanish "por favor", French "veuillez" / "s'il vous
-// plaît", Italian "per favore", Korean polite imperative endings (-세요, -십시오, -주세요,
+// plaît" / "merci de" before a verb ("merci de transférer …", not "merci de votre aide"), Italian "per favore", Korean polite imperative endings (-세요, -십시오, -주세요,
 // -바랍니다), Japanese ください, Chinese 请. A request for the data flow only, which also needs
 // the call's kind and value in the sentence.
 const foreignRequest =
-  /\bbitte\b|\bpor favor\b|\bveuillez\b|\bs'il vous pla[iî]t\b|\bper favore\b|(?:세요|십시오|주세요|바랍니다)(?=[\s.!?]|$)|ください|请/i;
+  /\bbitte\b|\bmerci\s+d(?:e\s+|')(?!(?:votre|vos|ta|tes|ton|la|le|les|l'|cette|ce|ces|rien|tout)\b)[a-zàâçéèêëîïôûù]+(?:er|ir|re)\b|\bpor favor\b|\bveuillez\b|\bs'il vous pla[iî]t\b|\bper favore\b|(?:세요|십시오|주세요|바랍니다)(?=[\s.!?]|$)|ください|请/i;
 
 /**
  * The ranges of the sentences that ask for an action, each with the sentence after it (a to-do

@@ -48,7 +48,8 @@ const wordsOf = (text: string): string =>
     .replace(/[^a-z0-9]+/g, ' ')} `;
 
 // The arguments of the call whose output is at `position` (as the model wrote them), or ''
-function argumentsOf(store: EventStore, position: number): string {
+/** @internal */
+export function argumentsOf(store: EventStore, position: number): string {
   const output = store.probe(position);
   for (let at = position - 1; at >= 0 && at >= position - 8; at--) {
     const event = store.probe(at);

@@ -15,7 +15,14 @@ import {
 } from './detect-prompt-injection.js';
 import type { ValueSource } from './find-value-sources.js';
 import { valuesIn } from './find-value-sources.js';
-import { identifiedByUser, identityOf, matchesPointer, namesOf, pointer } from './user-sources.js';
+import {
+  argumentsOf,
+  identifiedByUser,
+  identityOf,
+  matchesPointer,
+  namesOf,
+  pointer,
+} from './user-sources.js';
 import { canonicalValue, valuePattern } from './value-pattern.js';
 
 // A policy asks whether the user requested every call of the trace at every proposed call, on a
@@ -92,12 +99,15 @@ const sameTarget = (a: string, b: string): boolean =>
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
  * @param userTexts - the user's messages before the call, as written
+ * @param handedOver - the user handed the target over to the data ("open the link in the email",
+ *   "send it back as they ask")
  * @internal
  */
 export function pointsElsewhere(
   store: EventStore,
   call: PolicyEvent,
   userTexts: readonly string[],
+  handedOver = false,
 ): boolean {
   // a second target is one the data asks for: without such a request, nothing to look into
   if (!dataAsksForTarget(store, call)) return false;
@@ -123,11 +133,19 @@ export function pointsElsewhere(
       if (given.some((g) => sameTarget(g, value.value))) continue;
       const shape = shapeOf(value.value, value.kind);
       if (
-        targets.some((t) => shapeOf(t.value, t.kind) === shape && !sameTarget(t.value, value.value))
+        targets.some(
+          (t) =>
+            shapeOf(t.value, t.kind) === shape &&
+            !sameTarget(t.value, value.value) &&
+            !derivedFile(store, t, value.value),
+        )
       )
         return true;
     }
   }
+  // the user handed the target over to the data ("open the link in the email", "send it back
+  // as they ask"): the data's target is the user's, unless the user gave one of their own (above)
+  if (handedOver) return false;
   // the person the user named ("reply to Dana's email"): a value of the target's shape in the
   // output the target came from that carries the name (dana.kim@…) is the user's target, and
   // the call's is another
@@ -178,6 +196,15 @@ export function pointsElsewhere(
       askedIn(store, call, t) &&
       !inOwnField(store, t) &&
       !identifiedByUser(store, t.position, userTexts),
+  );
+}
+
+// A file the output of a call on the user's file gave (a signed or converted copy of it:
+// `sign_document(contrat.pdf)` -> `contrat_signed.pdf`) is the user's file, not another one
+function derivedFile(store: EventStore, target: Target, userValue: string): boolean {
+  return (
+    target.kind === 'file' &&
+    argumentsOf(store, target.position).toLowerCase().includes(userValue.toLowerCase())
   );
 }
 
