@@ -71,7 +71,10 @@ function traceChecks(context: CommandContext) {
   const validators = new Map<string, StreamValidator>();
   const blockValidators = new Map<string, StreamValidator>();
   let blockProblems = 0;
+  // a block's fields outside seed 002's cannot be written: said once per name
+  const unknownBlockFields = createUnknownBlockFieldTally('dropped');
   return {
+    unknownBlockFields,
     isValidTrace(item: TraceItem, file: string): boolean {
       let validator = validators.get(file);
       if (validator === undefined) {
@@ -92,6 +95,7 @@ function traceChecks(context: CommandContext) {
      * what is wrong with them is reported and the command exits 1.
      */
     checkBlock(item: BlockItem, file: string): void {
+      unknownBlockFields.add(item, file);
       let validator = blockValidators.get(file);
       if (validator === undefined) {
         validator = createStreamValidator({
@@ -202,13 +206,11 @@ export async function convertFile(
   const checks = traceChecks(context);
   // bytes that are not UTF-8 are written as U+FFFD: said once, never in silence
   const invalidUtf8 = createInvalidUtf8Tally('written');
-  // a block's fields outside seed 002's cannot be written: said once per name
-  const unknownBlockFields = createUnknownBlockFieldTally('dropped');
   const warnUnknownSubTypes = () => {
     for (const warning of [
       ...invalidUtf8.warnings(),
       ...unknownSubTypes.warnings(),
-      ...unknownBlockFields.warnings(),
+      ...checks.unknownBlockFields.warnings(),
     ])
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
   };
@@ -223,10 +225,7 @@ export async function convertFile(
         contentIds: true,
         fileBlockIds: true,
         isValidTrace: checks.isValidTrace,
-        onBlockItem: (item: BlockItem, at: string) => {
-          unknownBlockFields.add(item, at);
-          checks.checkBlock(item, at);
-        },
+        onBlockItem: checks.checkBlock,
         onLoneSurrogates: checks.onLoneSurrogates,
         // events can hold a trace with no events, and a dataset with no traces: kept
         emptyTraces: true,
@@ -265,10 +264,7 @@ export async function convertFile(
     contentIds: true,
     fileBlockIds: true,
     isValidTrace: (item) => checks.isValidTrace(item, file),
-    onBlockItem: (item) => {
-      unknownBlockFields.add(item, file);
-      checks.checkBlock(item, file);
-    },
+    onBlockItem: (item) => checks.checkBlock(item, file),
     onLoneSurrogates: (found) => checks.onLoneSurrogates(file, found),
     onEmptyTrace: (found) => checks.onEmptyTrace(file, found),
     onRenamedTrace: (found) => checks.onRenamedTrace(file, found),

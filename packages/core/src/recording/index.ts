@@ -40,7 +40,7 @@ export {
   registerReview,
 } from './refusals.js';
 export { scrubRaw } from './scrub-raw.js';
-export { reviewToolCall, violationSummary } from './tool-call-review.js';
+export { defaultRefusal, reviewToolCall, violationSummary } from './tool-call-review.js';
 export type {
   ModelCallAttempt,
   ModelCallCost,

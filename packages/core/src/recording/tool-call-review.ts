@@ -13,8 +13,20 @@ import type { ModelToolCall, NeutralMessage, ToolCallPolicy, ToolCallReview } fr
  */
 
 /**
- * The default refusal text of a blocked call.
- * @internal
+ * The default refusal text of a blocked call: what the model reads in `refuse` mode when no
+ * `refusalMessage` is given (adapters that word a refusal themselves start from it).
+ * @param review - the blocked call's review
+ * @returns `Tool call <name> was blocked by policy: <first blocking message>. It was not executed.`
+ * @example
+ * ```ts
+ * defaultRefusal({
+ *   call: { id: 'c1', name: 'send_email', arguments: {} },
+ *   allowed: false,
+ *   violations: [],
+ *   decision: 'block',
+ * });
+ * // 'Tool call send_email was blocked by policy: not allowed. It was not executed.'
+ * ```
  */
 export function defaultRefusal(review: ToolCallReview): string {
   const first =

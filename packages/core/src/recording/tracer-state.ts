@@ -223,10 +223,13 @@ function waitingAlias(
     if (args !== undefined && canonicalJson(call.payload.arguments) !== args) continue;
     const parent = call.parent_block_id ?? '';
     if (chosen === undefined || parent === chosenParent) {
-      if (otherTurn !== undefined) continue;
       chosen = id;
       chosenParent = parent;
-    } else otherTurn ??= id;
+    } else {
+      // another response waits too: nothing further can change the choice
+      otherTurn = id;
+      break;
+    }
   }
   if (chosen !== undefined && otherTurn !== undefined)
     warnAmbiguous(tracer, state, modelId, chosen);

@@ -1,7 +1,7 @@
 import {
+  defaultRefusal,
   type PolicyViolation,
   PolicyViolationError,
-  reviewToolCall,
   type ToolCallReview,
 } from '@tracewarden/core';
 import { toolNodeErrorText } from '../messages/tool-output.js';
@@ -14,19 +14,6 @@ import { toolNodeErrorText } from '../messages/tool-output.js';
  * runs, so the handler words it then as the tool node will, when the call's tool will run in a
  * graph node with the handler attached; the tool run then throws the refusal inside it.
  */
-
-/** Core's own default refusal text (`Tool call <name> was blocked by policy: ...`). */
-function coreDefaultRefusal(review: ToolCallReview): string {
-  // reviewToolCall words a blocked call's refusal with core's default: judged again on a policy
-  // that returns this review's verdict, it gives the recorder's text word for word
-  const again = reviewToolCall(
-    { checkToolCall: () => ({ allowed: false, violations: [...review.violations] }) },
-    [],
-    review.call,
-    { onPolicyViolation: 'refuse' },
-  );
-  return again.refusal ?? '';
-}
 
 /** The tool node's wording of a refusal: the text the model reads for `refusal`. */
 export function toolNodeRefusal(refusal: string, violations: readonly PolicyViolation[]): string {
@@ -78,7 +65,7 @@ export function refusalWording(
   given: ((review: ToolCallReview) => string) | undefined,
   toolNode: () => boolean,
 ): (review: ToolCallReview) => string {
-  const words = given ?? coreDefaultRefusal;
+  const words = given ?? defaultRefusal;
   return (review) => {
     const refusal = words(review);
     return toolNode() ? toolNodeRefusal(refusal, review.violations) : refusal;

@@ -1,6 +1,7 @@
 import { createTracer, type Block, type Tracer } from '@tracewarden/core';
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '@tracewarden/testing';
 import OpenAI from 'openai';
+import { onTestFinished } from 'vitest';
 import { wrapOpenAI, type WrapOpenAIOptions } from '../index.js';
 
 /** A scripted server, a tracer and a wrapped real OpenAI client pointed at the server. */
@@ -16,6 +17,16 @@ export async function setup(
     ...wrapOptions,
   });
   return { server, tracer, client };
+}
+
+/** {@link setup} for one test: the server closes when the test finishes. */
+export async function setupForTest(
+  serverOptions: ScriptedServerOptions,
+  wrapOptions: WrapOpenAIOptions = {},
+): Promise<{ server: ScriptedServer; tracer: Tracer; client: OpenAI }> {
+  const result = await setup(serverOptions, wrapOptions);
+  onTestFinished(() => result.server.close());
+  return result;
 }
 
 /** Blocks reduced to what must not depend on streaming: sub type, parent position, payload. */

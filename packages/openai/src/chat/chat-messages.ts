@@ -127,6 +127,16 @@ export function chatCompletionResponse(
 }
 
 /**
+ * Whether a streamed tool-call piece belongs to a custom (free-form) tool call: `type: 'custom'`
+ * or a `custom` object instead of `function`.
+ * @internal
+ */
+export function isCustomToolCallDelta(piece: object): boolean {
+  const loose = piece as LooseToolCallDelta;
+  return loose.type === 'custom' || loose.custom !== undefined;
+}
+
+/**
  * The delta of a streamed chunk for the recorder: text, reasoning, tool-call pieces, finish
  * reason and usage, written into `into` (a stream reuses one object: the recorder reads a
  * delta, never keeps it) or a new object. Every field is set (undefined when absent), so every
@@ -154,8 +164,8 @@ export function chatChunkDelta(
       toolCalls = delta.tool_calls.map((piece) => {
         const out: ModelToolCallDelta = { index: piece.index };
         if (piece.id) out.id = piece.id;
-        const custom = (piece as LooseToolCallDelta).custom;
-        if (custom !== undefined || (piece as LooseToolCallDelta).type === 'custom') {
+        if (isCustomToolCallDelta(piece)) {
+          const custom = (piece as LooseToolCallDelta).custom;
           // a custom tool's free-form input, recorded as `{ input }` (as a non-streamed custom
           // call is): its pieces stream as the JSON text of that object, closed at the finish
           if (custom?.name) out.name = custom.name;

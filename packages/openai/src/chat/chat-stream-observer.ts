@@ -8,7 +8,7 @@ import {
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
-import { chatChunkDelta } from './chat-messages.js';
+import { chatChunkDelta, isCustomToolCallDelta } from './chat-messages.js';
 
 /** How a chat stream is observed. @internal */
 export interface ChatStreamSettings {
@@ -198,9 +198,7 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
       this.template ??= chunk;
       const { tool_calls: held, ...rest } = (chunk.choices[0] as ChatCompletionChunk.Choice).delta;
       for (const piece of held ?? []) {
-        const loose = piece as { id?: string; type?: string; custom?: unknown };
-        if (loose.id && (loose.type === 'custom' || loose.custom !== undefined))
-          (this.customIds ??= new Set()).add(loose.id);
+        if (piece.id && isCustomToolCallDelta(piece)) (this.customIds ??= new Set()).add(piece.id);
       }
       const hasMore = Object.values(rest).some(
         (value) => value !== undefined && value !== null && value !== '' && value !== 'assistant',

@@ -12,7 +12,6 @@ import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
 import {
-  isBuiltInCallItem,
   isResponsesToolCallItem as isToolCallItem,
   responsesInputToNeutral,
   responsesResponse,
@@ -133,7 +132,7 @@ function responsesStreamObserver(
             if (item.type === 'custom_tool_call') {
               customAt.add(start.index);
               start.arguments = `{"input":"${jsonStringPiece(String(item.input ?? ''))}`;
-            } else if (isBuiltInCallItem(item)) {
+            } else if (item.type !== 'function_call') {
               // a built-in call's action is whole in its `output_item.done` (a shell call's
               // commands stream in `shell_call_command` events until then): the JSON opened
               // here is closed there, and a stream cut short records the call as partial
@@ -169,16 +168,14 @@ function responsesStreamObserver(
           break;
         case 'response.output_item.done': {
           const item = event.item as Item | undefined;
-          if (isToolCallItem(item)) kind = 'tool-call-end';
+          const call = item === undefined ? undefined : responsesToolCall(item);
+          if (call !== undefined) kind = 'tool-call-end';
           const index = Number(event.output_index);
           if (customAt.delete(index)) delta = { toolCalls: [{ index, arguments: '"}' }] };
-          else if (builtInAt.delete(index) && item !== undefined) {
-            const call = responsesToolCall(item);
-            if (call !== undefined)
-              delta = {
-                toolCalls: [{ index, arguments: JSON.stringify(call.arguments).slice(1) }],
-              };
-          }
+          else if (builtInAt.delete(index) && call !== undefined)
+            delta = {
+              toolCalls: [{ index, arguments: JSON.stringify(call.arguments).slice(1) }],
+            };
           break;
         }
         case 'response.completed':

@@ -112,20 +112,6 @@ export function isResponsesToolCallItem(item: Item | undefined): boolean {
 }
 
 /**
- * Whether a Responses-API item is a built-in tool's call the caller carries out: its arguments
- * are whole only in its `output_item.done`.
- * @internal
- */
-export function isBuiltInCallItem(item: Item | undefined): boolean {
-  return (
-    item !== undefined &&
-    item.type !== 'function_call' &&
-    item.type !== 'custom_tool_call' &&
-    responsesToolCall(item) !== undefined
-  );
-}
-
-/**
  * The tool message of a Responses-API output item the caller sends back for a call its code
  * ran: `function_call_output`, `custom_tool_call_output`, and the built-in tools' outputs. An
  * output that is not text is recorded as its JSON (`shell_call_output`'s `output` array, a

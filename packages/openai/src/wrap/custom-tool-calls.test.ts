@@ -22,21 +22,13 @@ import type {
   ResponseInputItem,
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setup } from '../__fixtures__/setup.js';
+import { describe, expect, it } from 'vitest';
+import { setupForTest } from '../__fixtures__/setup.js';
 import { executeToolCalls } from '../tools/execute-tool-calls.js';
 import type { WrapOpenAIOptions } from './wrap-openai.js';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function start(turns: ScriptedTurn[], options: WrapOpenAIOptions = {}) {
-  const result = await setup({ turns, chunkSize: 5 }, options);
-  closers.push(() => result.server.close());
-  return result;
-}
+const start = (turns: ScriptedTurn[], options: WrapOpenAIOptions = {}) =>
+  setupForTest({ turns, chunkSize: 5 }, options);
 
 const noPatches = parsePolicy(`
 raise "no patches" if:

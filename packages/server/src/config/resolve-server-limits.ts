@@ -1,3 +1,4 @@
+import type { BlockLimits } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
 
 /** Request limits of the collector; each over-limit request is a 413 `PAYLOAD_TOO_LARGE`. */
@@ -58,7 +59,7 @@ const bodyOverheadBytes = 1024 * 1024;
 export function resolveServerLimits(
   overrides: Partial<ServerLimits> = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
-  blockLimits?: Readonly<Record<string, number>>,
+  blockLimits?: Readonly<BlockLimits>,
 ): Readonly<ServerLimits> {
   const limits: ServerLimits = { ...defaultServerLimits };
   const needed = bodyBytesFor(blockLimits);
@@ -93,10 +94,14 @@ export function resolveServerLimits(
   return Object.freeze(limits);
 }
 
+/** The largest block field the byte limits allow, in bytes. */
+function largestBlockField(blockLimits: Readonly<BlockLimits>): number {
+  return Math.max(0, ...Object.values(blockLimits));
+}
+
 /** The body a block with its largest field at the limit needs (0 without block limits). */
-function bodyBytesFor(blockLimits: Readonly<Record<string, number>> | undefined): number {
-  if (blockLimits === undefined) return 0;
-  return Math.max(0, ...Object.values(blockLimits)) + bodyOverheadBytes;
+function bodyBytesFor(blockLimits: Readonly<BlockLimits> | undefined): number {
+  return blockLimits === undefined ? 0 : largestBlockField(blockLimits) + bodyOverheadBytes;
 }
 
 /**
@@ -109,9 +114,9 @@ function bodyBytesFor(blockLimits: Readonly<Record<string, number>> | undefined)
  */
 export function bodyLimitBelowBlockLimit(
   limits: Readonly<ServerLimits>,
-  blockLimits: Readonly<Record<string, number>>,
+  blockLimits: Readonly<BlockLimits>,
 ): string | undefined {
-  const largest = Math.max(0, ...Object.values(blockLimits));
+  const largest = largestBlockField(blockLimits);
   if (limits.maxBodyBytes >= largest) return undefined;
   return `a request body may hold at most ${limits.maxBodyBytes} bytes (TRACEWARDEN_MAX_BODY_BYTES), less than the largest block field the byte limits allow (${largest} bytes): such blocks get 413 for the body, not for the field; raise TRACEWARDEN_MAX_BODY_BYTES to at least ${largest + bodyOverheadBytes}`;
 }

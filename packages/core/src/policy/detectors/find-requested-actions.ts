@@ -322,11 +322,12 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
         store,
         call,
         texts.map((entry) => entry.raw),
-        texts.some(
-          (entry) =>
-            detailsHandedOver.test(entry.text) ||
-            (kind === 'browsing' && linkHandedOver.test(entry.text)),
-        ),
+        () =>
+          texts.some(
+            (entry) =>
+              detailsHandedOver.test(entry.text) ||
+              (kind === 'browsing' && linkHandedOver.test(entry.text)),
+          ),
       )
     )
       requested = false;

@@ -99,15 +99,15 @@ const sameTarget = (a: string, b: string): boolean =>
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
  * @param userTexts - the user's messages before the call, as written
- * @param handedOver - the user handed the target over to the data ("open the link in the email",
- *   "send it back as they ask")
+ * @param handedOver - whether the user handed the target over to the data ("open the link in
+ *   the email", "send it back as they ask"); asked only when it decides
  * @internal
  */
 export function pointsElsewhere(
   store: EventStore,
   call: PolicyEvent,
   userTexts: readonly string[],
-  handedOver = false,
+  handedOver: () => boolean = () => false,
 ): boolean {
   // a second target is one the data asks for: without such a request, nothing to look into
   if (!dataAsksForTarget(store, call)) return false;
@@ -145,7 +145,7 @@ export function pointsElsewhere(
   }
   // the user handed the target over to the data ("open the link in the email", "send it back
   // as they ask"): the data's target is the user's, unless the user gave one of their own (above)
-  if (handedOver) return false;
+  if (handedOver()) return false;
   // the person the user named ("reply to Dana's email"): a value of the target's shape in the
   // output the target came from that carries the name (dana.kim@…) is the user's target, and
   // the call's is another
