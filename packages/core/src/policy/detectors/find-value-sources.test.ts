@@ -352,10 +352,14 @@ raise PolicyViolation(source=source) if:
   for (const [name, detector] of Object.entries(detectors)) {
     it(`${name} scales linearly on 1 MB of adversarial text`, () => {
       for (const [shape, make] of Object.entries(adversarial)) {
-        const small = cost(detector, make(100_000));
-        const large = cost(detector, make(1_000_000));
-        // 0.5 ms of slack: a 100 KB run can take less than the timer's noise
-        expect({ shape, ratio: large / Math.max(small, 0.5) }).toEqual({
+        // 2 ms of slack: a 100 KB run can take less than the timer's noise. A GC or a loaded
+        // machine can stretch one run; it does not stretch three in a row, while a quadratic
+        // detector is ~100x every time: the lowest of up to three ratios is kept.
+        const ratioOnce = () =>
+          cost(detector, make(1_000_000)) / Math.max(cost(detector, make(100_000)), 2);
+        let ratio = ratioOnce();
+        for (let retry = 0; retry < 2 && ratio >= 40; retry++) ratio = Math.min(ratio, ratioOnce());
+        expect({ shape, ratio }).toEqual({
           shape,
           ratio: expect.toSatisfy((r: number) => r < 40),
         });
