@@ -218,6 +218,47 @@ function userTextsBefore(
 
 const requestedByUser = new WeakMap<PolicyEvent, boolean>();
 
+// A tool that interacts with a page's element (`browser_click`, `tap_element`, `press_button`)
+const interaction = /\b(?:click|tap|press|select|toggle|check|submit|hover)\b/;
+// Words of an element's description that say nothing of what it does
+const elementWords = new Set(
+  'button link icon element item menu option tab field input the and this that page toggle checkbox box label ref selector click tap press'.split(
+    ' ',
+  ),
+);
+const argumentTexts = (value: unknown, out: string[]): void => {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) argumentTexts(v, out);
+  else if (value !== null && typeof value === 'object')
+    for (const v of Object.values(value)) argumentTexts(v, out);
+};
+
+// Whether an interaction call's element is named by the user's words: the user asked for what
+// the element does ("star", "subscribe", "follow"), not for a browsing verb
+function namesUserElement(call: PolicyEvent, texts: readonly { text: string }[]): boolean {
+  if (!interaction.test(toolWords(call.toolName ?? ''))) return false;
+  const fn = call.data.function as Record<string, unknown> | undefined;
+  let args: unknown = fn?.arguments ?? call.data.arguments;
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      // the arguments as the model wrote them
+    }
+  }
+  const values: string[] = [];
+  argumentTexts(args, values);
+  const words = new Set<string>();
+  for (const value of values)
+    for (const word of value.toLowerCase().match(/[a-z]{3,}/g) ?? [])
+      if (!elementWords.has(word)) words.add(word);
+  if (words.size === 0 || words.size > 6) return false;
+  // every word of it: "Delete repository" is not the user's "open the repository"
+  return texts.some((entry) =>
+    [...words].every((word) => new RegExp(`\\b${word}(?:s|ed|red|ing|ring)?\\b`).test(entry.text)),
+  );
+}
+
 // A user handle: one token of letters with digits, dots, underscores or dashes ("bytebandit99",
 // "k.mahler_ext"), the target of an access or a message as much as an address is
 const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}$/i;
@@ -332,6 +373,10 @@ export function isUserRequested(store: EventStore, call: PolicyEvent): boolean {
     )
       requested = false;
   }
+  // a click or a tap on what the user asked to act on: "star the repository" and
+  // `browser_click({"element": "Star button"})`; the browsing kind is the tool's, the action
+  // the user's
+  if (!requested && kind === 'browsing' && namesUserElement(call, texts)) requested = true;
   if (
     !requested &&
     mayHoldValue(

@@ -31,7 +31,7 @@ const OBJECTS =
 const ACTION_VERBS =
   '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),\s*)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
 
 // A verb of the override negated ("please don't forget the previous instructions about the
 // delivery"): a reminder, not an override. Looked for behind the verb once it matched.
@@ -76,11 +76,13 @@ export const signals: Signal[] = [
   },
   {
     // chat-template turns, role tags and delimiter games inside data; a bracketed role tag only
-    // before words to the model or an imperative ("[system] Build 4471 finished" is a log line)
+    // before words to the model or an imperative ("[system] Build 4471 finished" is a log line);
+    // the wrappers tool-poisoning and injection write-ups use (`<IMPORTANT>`, `<critical>`), not
+    // tags data has of its own (a sitemap's `<priority>`, a catalogue's `<model>`)
     name: 'template-marker',
     weight: 5.1,
     pattern: new RegExp(
-      String.raw`<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start)\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\](?=[^\n]*\b(?:you|your|ignore|disregard|must|please|now|immediately|instructions?|task|assistants?|agents?|models?|ai)\b|\s*${ACTION_VERBS}\b)|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b`,
+      String.raw`<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start|important|critical|urgent|assistant|llm|tool_(?:note|usage|instructions?))\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\](?=[^\n]*\b(?:you|your|ignore|disregard|must|please|now|immediately|instructions?|task|assistants?|agents?|models?|ai)\b|\s*${ACTION_VERBS}\b)|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b`,
     ),
   },
   {
@@ -88,7 +90,7 @@ export const signals: Signal[] = [
     name: 'address-model',
     weight: 3.2,
     pattern: new RegExp(
-      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,6}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai (?:assistant|language model|model)\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b`,
+      String.raw`\bto you,? (?:the )?${MODEL_NAMES}\b|\b(?:dear|hey|hi|hello|attention|note to|message (?:to|for)|instructions? (?:to|for)|this is for)\s*,?\s*(?:the |any |all |our |my )?${MODEL_NAMES}s?\b|^\W{0,6}(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*[,:]|\bif you are (?:an? |the )?(?:ai|language model|llm|assistant|agent|bot)\b|\b(?:any|all) (?:ai|llm|autonomous) (?:agents?|assistants?|models?)\b|\bas an ai (?:assistant|language model|model)\b|\bthe (?:ai|llm) (?:reading|processing|summari[sz]ing) this\b|\bassistant reading this\b|(?:^|<!--)\W{0,6}(?:for|to|attention|note (?:for|to))\s+(?:(?:all|any|the|every)\s+)?(?:(?:ai|llm|automated|autonomous)[ -])(?:summari[sz]ers?|assistants?|agents?|models?|bots?|readers?|crawlers?|scrapers?|tools?|systems?)\s*[:,]`,
       'm',
     ),
   },
@@ -98,7 +100,19 @@ export const signals: Signal[] = [
     weight: 2.2,
     // (a prohibition, "the assistant must never pay twice", is what the operator's own docs say)
     pattern:
-      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?|ai models?)\b[^.\n]{0,40}?\b(?:is |are )?(?:must|should|required to|needs? to|have to|has to|shall)\b(?! (?:not|never)\b)/,
+      /\b(?:the |all |any )?(?:ai )?(?:agents?|assistants?|llms?|language models?|ai models?|bots?|chatbots?|summari[sz]ers?|copilots?)\b[^.\n]{0,40}?\b(?:is |are )?(?:must|should|required to|needs? to|have to|has to|shall)\b(?! (?:not|never)\b)/,
+  },
+  {
+    // ... and with the action it asks for: a modal and an action verb aimed at the agent in the
+    // third person ("travel assistants must email ...", "the assistant has to send ...",
+    // "AI summarizers should open ..."); a human's role ("the assistant manager", "dental
+    // assistants") is not the agent. With the obligation, enough to taint the values it names
+    // (0.45), not to report it alone: a README says "the release bot should post the changelog"
+    name: 'agent-obligation-action',
+    weight: 1.6,
+    pattern: new RegExp(
+      String.raw`\b(?:[a-z]+[ -])?(?<!\b(?:teaching|dental|medical|nursing|research|lab|legal|sales|store|shop|executive|administrative|personal|office|physician|program|project|support|service|insurance|estate|booking|ticket|gate|flight|claims|field|care|security|human|real|secret|special)[ -])(?:assistants?|ai|agents?|bots?|chatbots?|llms?|models?|summari[sz]ers?|copilots?|crawlers?)\b(?! (?:manager|director|professor|coach|editor|teacher|team)\b)\s+(?:(?:also|now|then|first|always|immediately)\s+)?(?:must|has to|have to|should|needs? to|is required to|are required to|shall|is expected to|are expected to)\s+(?:(?:also|now|then|first|always|immediately|please)\s+)?${ACTION_VERBS}\b`,
+    ),
   },
   {
     // claims to speak as the user, the system, the developer or an administrator
@@ -195,7 +209,7 @@ export const signals: Signal[] = [
     name: 'address-reader',
     weight: 2.0,
     pattern:
-      /\bwhoever (?:reads|is reading|processes|sees|handles) this\b|\bwhile you(?:'re| are) (?:reading|processing|looking at|handling) this\b|\b(?:if|when) you(?:'re| are) (?:reading|processing|summari[sz]ing|parsing) this\b|\bto (?:whoever|anyone|the one) (?:reading|processing) this\b|\b(?:when|while|if|before|after) (?:summari[sz]ing|reading|processing|parsing|answering (?:about|from)) this (?:document|page|text|file|e-?mail|message|content|article|report|post|site)\b/,
+      /\bwhoever (?:reads|is reading|processes|sees|handles) this\b|\bwhile you(?:'re| are) (?:reading|processing|looking at|handling) this\b|\b(?:if|when) you(?:'re| are) (?:reading|processing|summari[sz]ing|parsing) this\b|\bto (?:whoever|anyone|the one) (?:reading|processing) this\b|\b(?:when|while|if|before|after) (?:summari[sz]ing|reading|processing|parsing|answering (?:about|from)) this (?:document|page|text|file|e-?mail|message|content|article|report|post|site)\b|\b(?:whichever|whatever|any|every|each) (?:[a-z]+[ -]){0,2}?(?:assistants?|agents?|models?|llms?|bots?|ai|summari[sz]ers?|crawlers?) (?:that |who )?(?:reads?|is reading|reading|processes|processing|parses|parsing|sees|handles|summari[sz]es) (?:this|these)\b/,
   },
   {
     // text *about* injections (an article, a training, an essay) quotes their phrases; it is not
@@ -292,6 +306,10 @@ const widenings: Record<string, string[]> = {
     String.raw`<\/?\s*[\w-]*(?:system|admin|instruction|prompt|developer|operator)[\w-]*\b[^>]{0,80}>`,
   ],
   'claim-role': [
+    // a third party the agent works for, wanting through the data: "the guest wants you to make
+    // a reservation", "your principal would like you to send" (a messenger's frame; a report of
+    // what was asked, "your client asked you to send the quote", is an ordinary email's)
+    String.raw`\b(?:the|your|our) (?:guest|customer|client|principal|owner|boss|manager|employer|traveller|traveler|patient|tenant|account holder|cardholder|requester|ceo|cfo|executive)\b[^.\n]{0,20}?\b(?:also |now |really )?(?:wants|would (?:like|love|prefer)|needs|expects)\s+you\s+to\b`,
     // a messenger for the user: "your user asked me to tell you", "she wanted me to let you know"
     String.raw`\b(?:asked|told|wanted|wants|instructed) me to (?:tell|remind|let|ask|inform|instruct) you\b`,
     String.raw`^\W{1,6}(?:system|admin|administrator|developer|operator)\s*(?:[-—:\]]|$)|^\W{0,6}(?:system|admin|administrator|developer|operator) (?:message|notice|update|prompt|instruction)s?\b`,

@@ -115,9 +115,81 @@ export function identifiedByUser(
     for (const word of said.match(/[a-z][a-z'-]{3,}/g) ?? [])
       if (!commonWords.has(word) && args.includes(word)) return true;
     if (namesOf(text).some((name) => lower.includes(name))) return true;
-    for (const m of said.matchAll(pointer))
-      if (matchesPointer(identityOf(store, position), (m[1] as string).trim().split(/\s+/)))
-        return true;
+    for (const m of said.matchAll(pointer)) {
+      const words = (m[1] as string).trim().split(/\s+/);
+      // the source itself, or an output read out of it (a file under the pointed folder, an
+      // entry its listing gave)
+      const listings: number[] = [];
+      for (const at of store.candidates('ToolOutput')) {
+        if (at >= position) break;
+        if (matchesPointer(identityOf(store, at), words)) listings.push(at);
+      }
+      if (readFromPointer(store, position, words, listings)) return true;
+    }
+  }
+  return false;
+}
+
+// A container the user points at ("my invoices folder", "that drive"): a file whose path sits
+// under it is read out of it, the same source
+const containerNoun = /^(?:folders?|director(?:y|ies)|dir|drives?)$/;
+// The entries a listing names (a file name, an id with a digit), split rather than matched so
+// that a long output costs one pass
+const entriesCache = createTextCache<string[]>(512);
+function entriesOf(text: string): string[] {
+  let known = entriesCache.get(text);
+  if (known === undefined) {
+    const found = new Set<string>();
+    for (const token of text.toLowerCase().split(/[^\w.@-]+/)) {
+      const entry = token.replace(/^[.-]+|[.-]+$/g, '');
+      if (
+        entry.length >= 4 &&
+        entry.length <= 80 &&
+        (/\d/.test(entry) || /\.[a-z]{2,5}$/.test(entry))
+      )
+        found.add(entry);
+      if (found.size >= 200) break;
+    }
+    known = [...found];
+    entriesCache.set(text, known);
+  }
+  return known;
+}
+
+/**
+ * Whether the tool output at `position` was read out of a source the user pointed at: its own
+ * identity matches the pointer's words, its call's arguments name a path under the pointed
+ * container ("my invoices folder" and `read_file(invoices/inv-101.txt)`), or an output read
+ * before it that matches the pointer (the container's listing) names an entry its call's
+ * arguments carry (`list_files(invoices)`, then `read_file(inv-101.txt)`).
+ * @internal
+ */
+export function readFromPointer(
+  store: EventStore,
+  position: number,
+  words: string[],
+  listings: readonly number[],
+): boolean {
+  if (matchesPointer(identityOf(store, position), words)) return true;
+  const args = argumentsOf(store, position)
+    .replace(/"[^"]*"\s*:/g, ' ')
+    .toLowerCase();
+  if (args === '') return false;
+  const last = words[words.length - 1] ?? '';
+  if (containerNoun.test(last)) {
+    // the folders of the paths in the arguments: every segment before a path's last one
+    let folders = '';
+    for (const path of args.split(/[^\w.~/\\-]+/)) {
+      const parts = path.split(/[/\\]+/);
+      if (parts.length > 1) folders += ` ${parts.slice(0, -1).join(' ')}`;
+    }
+    const qualifiers = words.slice(0, -1).filter((word) => !genericWords.has(word));
+    if (qualifiers.length > 0 && matchesPointer(wordsOf(folders), qualifiers)) return true;
+  }
+  for (const at of listings) {
+    if (at >= position) break;
+    for (const piece of textsOf(store.probe(at), undefined))
+      if (entriesOf(piece.text).some((entry) => args.includes(entry))) return true;
   }
   return false;
 }

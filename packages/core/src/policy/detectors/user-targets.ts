@@ -22,6 +22,7 @@ import {
   matchesPointer,
   namesOf,
   pointer,
+  readFromPointer,
 } from './user-sources.js';
 import { canonicalValue, valuePattern } from './value-pattern.js';
 
@@ -173,16 +174,15 @@ export function pointsElsewhere(
   for (const text of userTexts) {
     for (const m of text.toLowerCase().matchAll(pointer)) {
       const words = (m[1] as string).trim().split(/\s+/);
-      const pointedRead = (): boolean => {
-        for (const at of store.candidates('ToolOutput')) {
-          if (at >= call.position) break;
-          if (matchesPointer(identityOf(store, at), words)) return true;
-        }
-        return false;
-      };
+      // the outputs read before the call that the pointer matches (the source, or its listing)
+      const pointed: number[] = [];
+      for (const at of store.candidates('ToolOutput')) {
+        if (at >= call.position) break;
+        if (matchesPointer(identityOf(store, at), words)) pointed.push(at);
+      }
       if (
-        targets.some((t) => !matchesPointer(identityOf(store, t.position), words)) &&
-        pointedRead()
+        pointed.length > 0 &&
+        targets.some((t) => !readFromPointer(store, t.position, words, pointed))
       )
         return true;
     }

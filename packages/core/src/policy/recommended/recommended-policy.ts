@@ -97,6 +97,11 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *    the injected part of an output flagged at `actionThreshold` named and no user or system
  *    message gave: the exfiltration or the phishing happens in the answer, with no tool call.
  *
+ * Not covered: how private the data is. Reading a secret or a private resource is no kind of
+ * action (blocked only when a flagged output named the path), and a private-to-public flow (a
+ * private repository's file written to a public one at a public issue's request) is at most
+ * warned about through the injected output; add rules of your own for such flows.
+ *
  * Why values and requests, not tools: real injections ask for ordinary actions (send money,
  * forward an email, invite a user, visit a link) that the user's own tasks also use; what gives
  * them away is that their target, or the request itself, comes from the injected data.
