@@ -58,6 +58,14 @@ export interface StreamValidatorOptions {
    * @default false
    */
   batchBlocks?: boolean | undefined;
+  /**
+   * The chat-event traces are to become seed-002 blocks (`convert --to blocks`): a system or
+   * user event whose `content` is `null` or absent is then a problem, named by its event, as a
+   * MESSAGE block needs non-empty content. Otherwise (`validate`, `convert --to events`) such an
+   * event is valid: seeds 000 and 003 make every event's `content` optional.
+   * @default false
+   */
+  toBlocks?: boolean | undefined;
 }
 
 /** Counts of what a {@link StreamValidator} has seen. */
@@ -125,6 +133,18 @@ function withField(address: string, error: TraceError): string {
     'payload',
   ];
   return `${address}.${top.includes(field) || field.startsWith('payload') ? field : `payload.${field}`}`;
+}
+
+/**
+ * Whether an event has no content at all: absent or `null`, as seeds 000/003 allow on every
+ * event (`content: Optional[str]`), while a system or user MESSAGE block needs some (seed 002).
+ */
+function hasNoContent(content: unknown): boolean {
+  return content === undefined || content === null;
+}
+
+function describeContent(content: unknown): string {
+  return content === undefined ? 'no content field' : 'content null';
 }
 
 /**
@@ -321,6 +341,24 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
         line: at === undefined ? item.line : (item.lineOfEvent(at.event) ?? item.line),
         address: `${item.label}${at === undefined ? '' : `/${at.address}`}`,
       });
+      const block = blockId === undefined ? undefined : blocks.find((b) => b.id === blockId);
+      if (
+        at !== undefined &&
+        block?.sub_type === 'MESSAGE' &&
+        error.code === 'VALIDATION' &&
+        error.details.field === 'content' &&
+        hasNoContent(block.payload.content)
+      ) {
+        // seed 002's "non-empty content" is a rule of MESSAGE blocks, not of events (000/003)
+        if (options.toBlocks !== true) continue;
+        const event = trace[at.event];
+        report({
+          ...problem,
+          message: `event ${at.event} (role ${JSON.stringify(event?.role)}) has no content (${describeContent(event?.content)}), which a chat event may have (seeds 000, 003), but a seed-002 MESSAGE block needs non-empty content for a system or user message: it cannot be converted to blocks; give it content, or convert --to events`,
+          details: { ...details, event: at.event },
+        });
+        continue;
+      }
       // the blocks are internal to the check: the address names the event, not a block
       report({ ...problem, message: problem.message.replace(/^block [^:]*: /, ''), details });
     }

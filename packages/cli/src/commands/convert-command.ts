@@ -66,7 +66,7 @@ async function openOutput(
  * never writes what `validate` rejects; a trace whose text held halves of characters is written
  * with U+FFFD for them, and a `LONE_SURROGATE` warning.
  */
-function traceChecks(context: CommandContext) {
+function traceChecks(context: CommandContext, toBlocks: boolean) {
   const limits = limitsFrom(context.env);
   const validators = new Map<string, StreamValidator>();
   const blockValidators = new Map<string, StreamValidator>();
@@ -81,6 +81,7 @@ function traceChecks(context: CommandContext) {
         validator = createStreamValidator({
           file,
           limits,
+          toBlocks,
           onProblem: (problem) => context.err(`${formatProblem(problem, context.errorPalette)}\n`),
         });
         validators.set(file, validator);
@@ -203,7 +204,7 @@ export async function convertFile(
   }
   // a block of an unknown sub_type is left out, with one warning per value (as view and stats)
   const unknownSubTypes = createUnknownSubTypeTally();
-  const checks = traceChecks(context);
+  const checks = traceChecks(context, options.to !== 'events');
   // bytes that are not UTF-8 are written as U+FFFD: said once, never in silence
   const invalidUtf8 = createInvalidUtf8Tally('written');
   const warnUnknownSubTypes = () => {

@@ -68,13 +68,15 @@ function callError(error: unknown, index: number): unknown {
 }
 
 /**
- * @internal A trace as Invariant's policy engine reads it: chat messages and tool outputs
- * normalised by `parseTrace`, and the engine's other entries kept in place (reference:
- * invariant-policy-semantics.md, Events): an MCP tool list `{ tools }` as given (one `Tool` event
- * per entry), a bare top-level tool call normalised as a call inside a message would be (its
- * `arguments` parsed, an id given when it has none), and a tool output without `tool_call_id`
- * linked to it when it is the most recent call. Positions are those of the input, so that
- * violation addresses name the file's events.
+ * @internal A trace as Invariant's policy engine reads it, checked first: the trace must parse
+ * (`parseTrace`, with the engine's other entries allowed: an MCP tool list `{ tools }`, a bare
+ * top-level tool call, reference: invariant-policy-semantics.md, Events), but what is returned
+ * is the file's events as written, so that `tracewarden check` answers as `Policy.check` does on
+ * the same file: a rule sees no id `parseTrace` made up (`call_2_0` in a call without `id` or an
+ * output without `tool_call_id`) and no field it filled in; the engine links outputs to calls
+ * itself, by the same rule. Only a leading Explorer `{ metadata }` element, which is not an
+ * event, is left out (as `parseTrace` leaves it out). Positions are those of the events, so
+ * that violation addresses name the file's events.
  * @param value - the trace as read
  * @param options - as for `parseTrace`
  * @returns the entries to give `policy.check`
@@ -86,17 +88,18 @@ function callError(error: unknown, index: number): unknown {
  */
 export function readPolicyTrace(value: unknown, options?: ParseTraceOptions): unknown[] {
   const events = eventsOf(value);
-  if (events === undefined || firstInvariantEntry(events) === undefined)
-    return parseTrace(value, options);
+  if (events === undefined) return parseTrace(value, options);
   // parseTrace reads chat messages only: each bare call stands in an assistant message of its
   // own (so that an output without an id links to it), each tool list a message with no call
   const kinds = events.map(invariantEntryKind);
-  const standIns = events.map((event, index) => {
-    const kind = kinds[index];
-    if (kind === 'tool-call') return { role: 'assistant', content: null, tool_calls: [event] };
-    if (kind === 'tool-list') return { role: 'system', content: null };
-    return event;
-  });
+  const standIns = kinds.some((kind) => kind !== undefined)
+    ? events.map((event, index) => {
+        const kind = kinds[index];
+        if (kind === 'tool-call') return { role: 'assistant', content: null, tool_calls: [event] };
+        if (kind === 'tool-list') return { role: 'system', content: null };
+        return event;
+      })
+    : value;
   let parsed: Trace;
   try {
     parsed = parseTrace(standIns, options);
@@ -106,11 +109,5 @@ export function readPolicyTrace(value: unknown, options?: ParseTraceOptions): un
     throw Number.isInteger(index) && kinds[index] === 'tool-call' ? callError(error, index) : error;
   }
   // a leading Explorer `{ metadata }` element is not an event: parseTrace leaves it out
-  const skipped = events.length - parsed.length;
-  return parsed.map((event, position) => {
-    const kind = kinds[position + skipped];
-    if (kind === 'tool-list') return events[position + skipped];
-    if (kind === 'tool-call') return (event.tool_calls as readonly unknown[])[0];
-    return event;
-  });
+  return events.slice(events.length - parsed.length);
 }

@@ -52,13 +52,13 @@ export const ToolCallPayloadSchema = lazyZodSchema((z) =>
 /** Payload of a TOOL_CALL block. */
 export type ToolCallPayload = z.infer<typeof ToolCallPayloadSchema>;
 
-/** Payload of a TOOL_RESULT block: exactly one of `output` and `delta`; optional `seq`. */
+/** Payload of a TOOL_RESULT block: exactly one of `output` and `delta`; optional `seq` (null: none). */
 export const ToolResultPayloadSchema = lazyZodSchema((z) =>
   z.looseObject({
     call_id: z.string().min(1),
     output: z.unknown().optional(),
     delta: z.unknown().optional(),
-    seq: z.number().int().nonnegative().optional(),
+    seq: z.number().int().nonnegative().nullable().optional(),
   }),
 );
 /** Payload of a TOOL_RESULT block. */

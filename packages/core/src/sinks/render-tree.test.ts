@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSequentialIds, type TraceEntry } from '../model/index.js';
+import { eventsToBlocks } from '../convert/index.js';
+import { createSequentialIds, parseTrace, type TraceEntry } from '../model/index.js';
 import { stitchBlocks } from '../stitching/index.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import { renderTree } from './render-tree.js';
@@ -179,6 +180,22 @@ describe('renderTree', () => {
     expect(renderTree(tracer.stitched()).split('\n')[1]).toBe(
       '└─ assistant (synthetic): (no content)',
     );
+  });
+
+  it("shows a converted event's own role (tool, developer), kept in metadata.chat_event", () => {
+    const blocks = eventsToBlocks(
+      parseTrace([
+        { role: 'developer', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+        { role: 'tool', tool_call_id: '1', content: 'out with no call' },
+      ]),
+      { traceId: 'tr_roles', ids: createSequentialIds(), startTime: 0 },
+    );
+    expect(renderTree(stitchBlocks(blocks)).split('\n').slice(1)).toEqual([
+      '├─ developer: be brief',
+      '├─ user: hi',
+      '└─ tool: out with no call',
+    ]);
   });
 
   it('renders multi-part content', () => {

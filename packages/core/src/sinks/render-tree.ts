@@ -125,7 +125,13 @@ function plainLine(label: string, painted: string): Line {
 function messageNode(message: StitchedMessage, context: Context): Node {
   const paint = context.paint;
   const block = message.block;
-  const role = String(block.payload.role);
+  // a converted event keeps a role blocks cannot hold (tool, developer, ...) as
+  // metadata.chat_event.role; show the event's own role, not its closest block role
+  const chatEvent = block.metadata.chat_event as { role?: unknown } | null | undefined;
+  const role =
+    typeof chatEvent === 'object' && chatEvent !== null && typeof chatEvent.role === 'string'
+      ? chatEvent.role
+      : String(block.payload.role);
   const synthetic = block.metadata.synthetic === true;
   const label = `${role}${synthetic ? ' (synthetic)' : ''}: `;
   const roleColor = role === 'user' ? ansi.green : role === 'system' ? ansi.yellow : ansi.blue;
@@ -199,7 +205,7 @@ function callNode(call: StitchedToolCall, context: Context, orphan: boolean): No
 function resultNode(result: ToolResultBlock, context: Context, orphan: boolean): Node {
   const paint = context.paint;
   const payload = result.payload;
-  const seq = payload.seq === undefined ? '' : `#${payload.seq}`;
+  const seq = typeof payload.seq === 'number' ? `#${payload.seq}` : '';
   const isDelta = payload.output === undefined && 'delta' in payload;
   const kind = `${isDelta ? 'delta' : 'result'}${seq}`;
   const label = orphan ? `${kind} (call ${payload.call_id}): ` : `${kind}: `;

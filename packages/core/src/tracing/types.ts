@@ -43,7 +43,8 @@ export interface LogObserveInput extends BlockExtras {
     call_id: string;
     output?: unknown;
     delta?: unknown;
-    seq?: number;
+    /** The piece's position in a streamed result; `null` or omitted: none. */
+    seq?: number | null;
     [key: string]: unknown;
   };
 }

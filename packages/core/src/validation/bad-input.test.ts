@@ -153,7 +153,8 @@ describe('bad input never crashes or hangs', () => {
     expectRejected(
       {
         ...message('tb_x'),
-        payload: { role: 'user', content: [{ type: 'text', text: nested(10_000) }] },
+        // not a text part: a text part's text that is not a string is refused before its depth
+        payload: { role: 'user', content: [{ type: 'image', image_url: nested(10_000) }] },
       },
       'VALIDATION',
       'content',

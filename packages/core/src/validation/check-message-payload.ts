@@ -46,6 +46,9 @@ export function checkMessagePayload(
         'payload.content must not be an empty list for a system or user message',
       );
     }
+    // text parts without text say nothing: a list of only those is empty content (seed 002's
+    // "non-empty content"; seed 000's TextContent requires `text`); any other part is content
+    let saysSomething = false;
     for (let i = 0; i < content.length; i++) {
       const part: unknown = content[i];
       if (!isRecord(part) || typeof part.type !== 'string') {
@@ -56,7 +59,30 @@ export function checkMessagePayload(
           `content.${i}`,
           `payload.content[${i}] must be a content part object with a string "type", got ${describeValue(part)}`,
         );
+        saysSomething = true;
+      } else if (part.type !== 'text') {
+        saysSomething = true;
+      } else if (part.text !== undefined && typeof part.text !== 'string') {
+        reportFieldError(
+          errors,
+          draft,
+          path,
+          `content.${i}.text`,
+          `payload.content[${i}].text must be a string, got ${describeValue(part.text)}`,
+        );
+        saysSomething = true;
+      } else if (part.text !== undefined && part.text !== '') {
+        saysSomething = true;
       }
+    }
+    if (content.length > 0 && !saysSomething && !mayBeEmpty) {
+      reportFieldError(
+        errors,
+        draft,
+        path,
+        'content',
+        'payload.content must not be empty for a system or user message: its text parts have no text; give a part text, or leave the empty parts out',
+      );
     }
     checkLimitedField(errors, draft, path, 'content', content, limits.messageBytes);
   } else if (content === null || content === undefined) {

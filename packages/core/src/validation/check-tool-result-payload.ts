@@ -44,13 +44,18 @@ export function checkToolResultPayload(
   if (delta !== undefined)
     checkLimitedField(errors, draft, path, 'delta', delta, limits.toolResultBytes);
   const seq = payload.seq;
-  if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0)) {
+  // seed 002 sorts results by "payload.seq (if present, nulls last)": null is "no seq"
+  if (
+    seq !== undefined &&
+    seq !== null &&
+    !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0)
+  ) {
     reportFieldError(
       errors,
       draft,
       path,
       'seq',
-      `payload.seq must be a non-negative integer when present, got ${describeValue(seq)}`,
+      `payload.seq must be a non-negative integer or null when present, got ${describeValue(seq)}`,
     );
   }
 }

@@ -209,7 +209,8 @@ export class TraceState {
       this.lastCall = block;
     } else if (block.sub_type === 'TOOL_RESULT') {
       const seq = block.payload.seq;
-      if (seq !== undefined) {
+      // a null seq is no seq: it never collides
+      if (typeof seq === 'number') {
         const callId = block.payload.call_id;
         const resultSeqs = this.resultSeqs;
         const seqs = resultSeqs.get(callId);

@@ -47,6 +47,41 @@ describeStores('blocks routes', (kind) => {
       }
     });
 
+    it('accepts TOOL_RESULTs with seq: null (seed 002: "nulls last"), stores them as given, never as duplicates', async () => {
+      const nullSeq = (id: string, output: string) => ({
+        ...blocks.result(id, 'tb_c', 'call_1', output),
+        payload: { call_id: 'call_1', output, seq: null },
+      });
+      expect(
+        (
+          await t.post('tr_null_seq', [
+            blocks.message('tb_m'),
+            blocks.call('tb_c', 'tb_m', 'call_1'),
+            nullSeq('tb_n1', 'a'),
+            blocks.result('tb_r0', 'tb_c', 'call_1', 'b', 0),
+          ])
+        ).status,
+      ).toBe(201);
+      // a second null seq, in a later batch, does not collide with the first
+      expect((await t.post('tr_null_seq', [nullSeq('tb_n2', 'c')])).status).toBe(201);
+      const stored = (await storedBlocks('tr_null_seq')) as { id: string; payload: unknown }[];
+      expect(stored.find((block) => block.id === 'tb_n1')?.payload).toEqual({
+        call_id: 'call_1',
+        output: 'a',
+        seq: null,
+      });
+      const stitched = (await (
+        await t.request(path('tr_null_seq', '/blocks.stitched'))
+      ).json()) as {
+        messages: { tool_calls: { results: { id: string }[] }[] }[];
+      };
+      expect(stitched.messages[0]?.tool_calls[0]?.results.map((block) => block.id)).toEqual([
+        'tb_r0',
+        'tb_n1',
+        'tb_n2',
+      ]);
+    });
+
     it('takes parents, duplicates and seqs from earlier batches into account', async () => {
       expect((await t.post('tr_cross', [blocks.message('tb_m')])).status).toBe(201);
       expect((await t.post('tr_cross', [blocks.call('tb_c', 'tb_m', 'call_1')])).status).toBe(201);

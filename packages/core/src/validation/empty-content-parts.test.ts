@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { TraceError } from '../errors/index.js';
+import { message } from './__fixtures__/build-blocks.js';
+import { createBlockValidator } from './create-block-validator.js';
+import { validateBlocks } from './validate-blocks.js';
+
+// seed 002: a MESSAGE needs "non-empty content"; seed 000: TextContent requires `text: str`
+const withContent = (content: unknown, role = 'user') => ({
+  ...message('tb_m'),
+  payload: { role, content },
+});
+
+function problems(content: unknown, role?: string) {
+  return validateBlocks([withContent(content, role)]).errors.map((error) => [
+    error.code,
+    error.httpStatus,
+    error.details.field,
+  ]);
+}
+
+describe('MESSAGE content parts', () => {
+  it.each([
+    ['a text part with empty text', [{ type: 'text', text: '' }]],
+    ['a text part without text', [{ type: 'text' }]],
+    ['only text parts without text', [{ type: 'text' }, { type: 'text', text: '' }]],
+  ])('%s is empty content: 422 VALIDATION, as "" and [] are', (_name, content) => {
+    expect(problems(content)).toEqual([['VALIDATION', 422, 'content']]);
+    expect(problems(content, 'system')).toEqual([['VALIDATION', 422, 'content']]);
+    const validator = createBlockValidator();
+    expect(() => validator.accept(withContent(content))).toThrow(TraceError);
+    expect(validator.size).toBe(0);
+  });
+
+  it.each([
+    ['an image part', [{ type: 'image', image_url: 'https://x/y.png' }]],
+    ['an audio part', [{ type: 'audio' }]],
+    ['a file part', [{ type: 'file' }]],
+    ['an unknown part', [{ type: 'something-else' }]],
+    ['an empty text part beside an image', [{ type: 'text', text: '' }, { type: 'image' }]],
+    ['a text part with text', [{ type: 'text' }, { type: 'text', text: 'hi' }]],
+  ])('%s counts as content', (_name, content) => {
+    expect(problems(content)).toEqual([]);
+  });
+
+  it('an assistant message may still have empty text parts (decision 001)', () => {
+    expect(problems([{ type: 'text' }], 'assistant')).toEqual([]);
+  });
+
+  it('a text part whose text is present but not a string is a VALIDATION error naming the path', () => {
+    const report = validateBlocks([withContent([{ type: 'text', text: 42 }])]);
+    expect(report.errors.map((error) => [error.code, error.details.field])).toEqual([
+      ['VALIDATION', 'content.0.text'],
+    ]);
+    expect(report.errors[0]?.message).toContain('payload.content[0].text must be a string, got');
+    expect(problems([{ type: 'image' }, { type: 'text', text: null }], 'assistant')).toEqual([
+      ['VALIDATION', 422, 'content.1.text'],
+    ]);
+  });
+});
