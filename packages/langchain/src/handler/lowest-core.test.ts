@@ -225,6 +225,62 @@ raise "no weather in Oslo" if:
     ]);
   });
 
+  it('does not guess which of two identical waiting calls a thrown tool answers', async () => {
+    // the model repeats a call (c1, c2: the same tool and arguments); c2's run throws first, and
+    // 1.0.0 gives neither its start nor its error a call id: taking c1 for it would drop c1's own
+    // result, which names c1, when it comes
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    let runs = 0;
+    const fetchUrl = tool(
+      async ({ url }: { url: string }): Promise<string> => {
+        const run = ++runs;
+        await new Promise((resolve) => setTimeout(resolve, run === 1 ? 40 : 5));
+        if (run === 2) throw new Error('second attempt failed');
+        return `page ${url}`;
+      },
+      { name: 'fetch_url', description: 'Fetch', schema: z.object({ url: z.string() }) },
+    );
+    const model = new ScriptedChatModel([
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          { name: 'fetch_url', args: { url: 'a.com' }, id: 'c1', type: 'tool_call' },
+          { name: 'fetch_url', args: { url: 'a.com' }, id: 'c2', type: 'tool_call' },
+        ],
+      } as never),
+      new AIMessage({ content: 'Done.' }),
+    ]);
+    const messages: BaseMessage[] = [new HumanMessage('Fetch a.com.')];
+    const answer = await model.invoke(messages, { callbacks: [handler as never] });
+    messages.push(answer);
+    const read = await Promise.all(
+      answer.tool_calls!.map((call) =>
+        fetchUrl.invoke(call, { callbacks: [handler as never] }).catch(
+          (error: Error) =>
+            new ToolMessage({
+              content: `Error: ${error.message}`,
+              tool_call_id: call.id!,
+              status: 'error',
+            }),
+        ),
+      ),
+    );
+    messages.push(...read);
+    await model.invoke(messages, { callbacks: [handler as never] });
+    const blocks = expectSoundTrace(tracer);
+    const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+    // c1's real output under c1; the failure, which names no call, not guessed onto either
+    expect(
+      results
+        .filter((block) => block.payload.call_id === 'c1')
+        .map((block) => [block.payload.output, block.metadata.status]),
+    ).toEqual([['page a.com', 'success']]);
+    const failure = results.find((block) => block.metadata.status === 'failure');
+    expect(failure?.payload.call_id).not.toBe('c1');
+    expect(failure?.payload.output).toContain('second attempt failed');
+  });
+
   it('records a call without an id ("") once, with a policy, its result under it', async () => {
     ran.length = 0;
     const tracer = createTracer();

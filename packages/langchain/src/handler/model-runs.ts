@@ -44,7 +44,7 @@ export class ModelRuns {
     const info = modelCallInfo(llm, extraParams, metadata);
     const run = context.runs.open(runId, parentRunId, runName ?? info.className, tags, metadata);
     try {
-      const tracer = context.runs.tracerOf(run, () => tracerOfMessages(messages));
+      const tracer = context.runs.tracerOf(run, () => tracerOfMessages(messages, context.runs.own));
       // what the model read for the calls refused last turn (`refuse` mode)
       if (context.refuse) context.refused.reconcile(tracer, messages, context.report);
       const signal = (extraParams?.options as { signal?: unknown } | undefined)?.signal;
@@ -131,6 +131,7 @@ export class ModelRuns {
           response,
           context.runtime.recordRaw,
           context.givenTracer === undefined ? generation?.message : undefined,
+          'handler',
         );
       } finally {
         context.toolNodeRefusals = false;

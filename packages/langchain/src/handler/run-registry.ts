@@ -40,6 +40,11 @@ const maxOpenRuns = 10_000;
 export class RunRegistry {
   readonly #runs = new Map<string, Run>();
   readonly #kept = new KeptTracers();
+  /**
+   * Every trace this handler recorded into (given, `withTrace`'s, continued or made): the only
+   * traces its runs may continue, so one handler never records into another's conversation.
+   */
+  readonly own = new WeakSet<Tracer>();
   readonly #tracer: Tracer | undefined;
   readonly #tracerFactory: ((run: TraceRunInfo) => Tracer) | undefined;
   readonly #onRecordingError: (error: unknown) => void;
@@ -111,6 +116,7 @@ export class RunRegistry {
     if (root.tracer !== undefined) return root.tracer;
     const tracer = this.#tracer ?? root.ambient ?? continued() ?? this.#newTrace(root);
     root.tracer = tracer;
+    this.own.add(tracer);
     return this.#kept.remember(tracer);
   }
 

@@ -20,6 +20,13 @@ import type { HandlerContext } from './handler-context.js';
 import { inGraphNode, refusalError } from './refusal-wording.js';
 import type { Run } from './run-registry.js';
 
+/** Whether a tool run ended because its caller aborted it (`AbortSignal`, LangChain's `Aborted`). */
+function isAbortError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  return name === 'AbortError' || (name === 'Error' && message === 'Aborted');
+}
+
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -109,7 +116,9 @@ export class ToolRuns {
    */
   error(error: unknown, runId: string): void {
     const node = this.#context.runs.get(runId)?.metadata?.langgraph_node;
-    const read = typeof node === 'string' ? toolNodeErrorText(error) : undefined;
+    // an aborted run answers no one: the agent rejects, and the model never reads the node's text
+    const read =
+      typeof node === 'string' && !isAbortError(error) ? toolNodeErrorText(error) : undefined;
     this.#end(runId, undefined, (run) => failedToolResultOf(error, run, read));
   }
 
@@ -118,13 +127,15 @@ export class ToolRuns {
    * 1.0.0 starts a tool run without its call id, and a run that threw (or whose call id is
    * `""`, so LangChain makes no ToolMessage) returns none either. The run answers the waiting
    * call for this tool and these arguments, in its trace when that is known already.
+   * @param unique - only the one waiting call that fits: a run whose calls have ids must not take
+   *   the call of a twin run (same tool and arguments) whose result will name that id
    */
-  #waitingCallId(run: Run): string | undefined {
+  #waitingCallId(run: Run, unique: boolean): string | undefined {
     const context = this.#context;
     const known =
       context.givenTracer ??
       (run.parent === undefined ? undefined : context.runs.tracerOf(run, () => undefined));
-    return waitingCallOf(known, run.name, run.toolInput)?.callId;
+    return waitingCallOf(known, run.name, run.toolInput, context.runs.own, unique)?.callId;
   }
 
   /**
@@ -143,7 +154,9 @@ export class ToolRuns {
     let tracer: Tracer | undefined;
     const callId = toolCallId ?? run.runId;
     try {
-      tracer = context.runs.tracerOf(run, () => tracerOfCall(toolCallId, run.name, input));
+      tracer = context.runs.tracerOf(run, () =>
+        tracerOfCall(toolCallId, run.name, input, true, context.runs.own),
+      );
       run.callId = callId;
       run.toolTracer = tracer;
       if (tracer.findToolCall(callId) !== undefined) return;
@@ -179,7 +192,7 @@ export class ToolRuns {
     // by the call id, among the traces holding it the one whose call (tool, arguments) waits
     // for this result: concurrent conversations may use the same ids
     const tracer = context.runs.tracerOf(run, () =>
-      tracerOfCall(toolCallId, run.name, run.toolInput),
+      tracerOfCall(toolCallId, run.name, run.toolInput, true, context.runs.own),
     );
     const callId = toolCallId ?? run.runId;
     run.callId = callId;
@@ -213,7 +226,7 @@ export class ToolRuns {
         if (callIdInOutput === '' || run.absentCallId === true) {
           // `""` (no id): the call of this tool with these arguments, else the order rule;
           // nothing when a guarded tool already recorded that call's result
-          const waiting = this.#waitingCallId(run);
+          const waiting = this.#waitingCallId(run, false);
           const tracer = context.givenTracer ?? context.runs.tracerOf(run, () => undefined);
           if (
             waiting === undefined &&
@@ -222,7 +235,7 @@ export class ToolRuns {
           )
             return;
           this.#resolveToolCall(run, waiting ?? '');
-        } else this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run));
+        } else this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run, true));
       }
       if (run.toolTracer === undefined || run.callId === undefined) return;
       recordToolResult(

@@ -7,7 +7,7 @@ import {
 import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
 import { createTracer, guard, withTrace } from '@tracewarden/core';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
 import { aiMessage, ran, weather } from '../__fixtures__/weather-tools.js';
@@ -127,12 +127,13 @@ describe('TracewardenCallbackHandler with fakeModel', () => {
   it('records the same trace with the handler in the model constructor and on the tool', async () => {
     const handler = new TracewardenCallbackHandler({ pricing: false });
     const model = weatherModel();
+    // (not bindTools: fakeModel's makes a new model without these callbacks, so its model calls
+    // went unrecorded and the tool run alone was taken into the previous test's trace)
     model.callbacks = [handler];
-    const bound = model.bindTools([weather]);
     weather.callbacks = [handler];
     try {
       await loop(
-        (messages) => bound.invoke(messages),
+        (messages) => model.invoke(messages),
         (call) => weather.invoke(call),
       );
     } finally {
@@ -173,5 +174,57 @@ describe('a core guard() inside a plain tool, with the handler', () => {
     expect(results).toHaveLength(1);
     expect(results[0]?.payload).toMatchObject({ call_id: 'call_1', output: 'Sunny in Paris' });
     expect(results[0]?.metadata).toMatchObject({ guard: { attempts: [{ attempt: 1 }] } });
+  });
+
+  it("records an aborted tool run in an agent's node without the node's wording", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const slow = tool(
+      (_args: { city: string }) =>
+        new Promise<string>((resolve) => setTimeout(resolve, 200, 'late')),
+      { name: 'slow', description: 'Slow', schema: z.object({ city: z.string() }) },
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 10);
+    const error = await slow
+      .invoke(
+        { type: 'tool_call', id: 'call_slow', name: 'slow', args: { city: 'Paris' } },
+        {
+          callbacks: [handler],
+          signal: controller.signal,
+          // as an agent's tool node runs it
+          metadata: { langgraph_node: 'tools' },
+        },
+      )
+      .catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('AbortError');
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.call_id).toBe('call_slow');
+    // the model never read the tool node's error text: the agent rejected
+    expect(result?.payload.output).not.toContain('Please fix your mistakes.');
+    expect(result?.metadata).toMatchObject({ status: 'failure', error: { type: 'AbortError' } });
+  });
+
+  it('says two handler instances, not the middleware, record an answer twice', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const tracer = createTracer();
+      // one handler in the model's constructor (a library's), another passed per call
+      const model = weatherModel();
+      model.callbacks = [new TracewardenCallbackHandler({ tracer, pricing: false })];
+      await model.invoke([new HumanMessage('Weather in Paris?')], {
+        callbacks: [new TracewardenCallbackHandler({ tracer, pricing: false })],
+      });
+      const doubles = warn.mock.calls.filter(
+        ([, options]) =>
+          (options as { code?: string } | undefined)?.code === 'TRACEWARDEN_DOUBLE_RECORDING',
+      );
+      expect(doubles).toHaveLength(1);
+      const text = String(doubles[0]?.[0]);
+      expect(text).toContain('two TracewardenCallbackHandler instances');
+      expect(text).not.toContain('tracewardenAgentMiddleware');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -284,6 +284,8 @@ export function tracewardenAgentMiddleware(
           refusalMessage: options.refusalMessage,
         };
   const kept = new KeptTracers();
+  /** Every trace this middleware recorded into: the only ones its look-ups may continue. */
+  const own = new WeakSet<Tracer>();
   /** The trace of an agent run, by its first message (the same object in every step). */
   const byFirstMessage = new WeakMap<object, Tracer>();
   const report = recordingErrorReporter(options?.onRecordingError, 'a tool call or result');
@@ -297,7 +299,8 @@ export function tracewardenAgentMiddleware(
     if (messages === undefined) return undefined;
     const first = messages[0];
     return (
-      tracerOfAnswers(messages) ?? (first === undefined ? undefined : byFirstMessage.get(first))
+      tracerOfAnswers(messages, own) ??
+      (first === undefined ? undefined : byFirstMessage.get(first))
     );
   }
 
@@ -308,9 +311,10 @@ export function tracewardenAgentMiddleware(
       currentTracer() ??
       tracerOfRun(messages) ??
       // the last resort, for a history not re-sent as the same objects (a checkpointer's copy)
-      tracerOfCallsIn(messages);
+      tracerOfCallsIn(messages, own);
     const tracer = known ?? options?.tracerFactory?.() ?? createTracer();
     if (first !== undefined && !byFirstMessage.has(first)) byFirstMessage.set(first, tracer);
+    own.add(tracer);
     return kept.remember(tracer);
   }
 
@@ -360,7 +364,7 @@ export function tracewardenAgentMiddleware(
     const message = answer as LooseMessage;
     const response = messageToResponse(message, generationInfo);
     response.metadata = { langchain: { source: 'agent_middleware' } };
-    finishModelCall(handle, message, response, runtime.recordRaw, answer);
+    finishModelCall(handle, message, response, runtime.recordRaw, answer, 'middleware');
     return answer;
   }
 
@@ -389,7 +393,7 @@ export function tracewardenAgentMiddleware(
       options?.tracer ??
       tracerOfRun(request.state?.messages) ??
       currentTracer() ??
-      tracerOfCall(callId, call.name, call.args) ??
+      tracerOfCall(callId, call.name, call.args, true, own) ??
       tracerOf([]);
     const id = callId ?? `call_${Date.now().toString(36)}`;
     if (!absentId && tracer.findToolCall(id) === undefined) {

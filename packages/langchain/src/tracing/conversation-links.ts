@@ -13,15 +13,42 @@ import type { LooseMessage } from '../messages/messages-to-neutral.js';
  * answer (`call_0` in every conversation) give concurrent conversations the same ids, so a call
  * id only picks among the traces holding it the one whose call has the same tool and
  * arguments and still waits for its result, and picks none when that leaves several.
+ *
+ * The index is the process's (a guarded tool has no handler to ask), but it keeps no trace
+ * alive: links hold their tracer through a `WeakRef`, so a tracer let go by its handler (past
+ * the 100 in `handler.tracers`) or by its owner is collected. A handler or middleware looks only
+ * among the traces it recorded into (`own`), so it never continues another's conversation.
  */
+
+/** The traces a handler or middleware recorded into: what its look-ups are limited to. @internal */
+export type OwnTracers = WeakSet<Tracer>;
 
 /** Assistant messages recorded as a response, by object: the message the caller re-sends. */
 const byMessage = new WeakMap<object, Tracer>();
 
+/** One `WeakRef` per tracer, so links of one trace compare by reference and share it. */
+const refs = new WeakMap<Tracer, WeakRef<Tracer>>();
+
+function refOf(tracer: Tracer): WeakRef<Tracer> {
+  let ref = refs.get(tracer);
+  if (ref === undefined) {
+    ref = new WeakRef(tracer);
+    refs.set(tracer, ref);
+  }
+  return ref;
+}
+
+/** The link's tracer, if it is still alive and (when `own` is given) one of `own`. */
+function tracerOfLink(link: CallLink, own: OwnTracers | undefined): Tracer | undefined {
+  const tracer = link.ref.deref();
+  return tracer === undefined || (own !== undefined && !own.has(tracer)) ? undefined : tracer;
+}
+
 /** One TOOL_CALL a trace holds, as a call id lookup weighs it. */
 interface CallLink {
   readonly callId: string;
-  readonly tracer: Tracer;
+  /** Weak: the index must not keep a trace its handler or owner let go. */
+  readonly ref: WeakRef<Tracer>;
   readonly name: string | undefined;
   /** The call's arguments as given (made canonical only when two traces must be told apart). */
   readonly arguments: unknown;
@@ -76,7 +103,8 @@ export function linkResponse(
  * @internal
  */
 export function linkCall(tracer: Tracer, callId: string, name?: string, args?: unknown): void {
-  const link: CallLink = { callId, tracer, name, arguments: args, answered: false };
+  const ref = refOf(tracer);
+  const link: CallLink = { callId, ref, name, arguments: args, answered: false };
   if (ring.length < maxRing) ring.push(link);
   else {
     ring[ringHead] = link;
@@ -84,7 +112,7 @@ export function linkCall(tracer: Tracer, callId: string, name?: string, args?: u
   }
   const known = byCallId.get(callId);
   // one link per trace and id: its latest call (an id used again in one trace is a new call)
-  if (known === undefined || (!Array.isArray(known) && known.tracer === tracer)) {
+  if (known === undefined || (!Array.isArray(known) && known.ref === ref)) {
     // re-inserted, so the map's order stays the order calls were linked in
     byCallId.delete(callId);
     byCallId.set(callId, link);
@@ -95,7 +123,7 @@ export function linkCall(tracer: Tracer, callId: string, name?: string, args?: u
     return;
   }
   const links = Array.isArray(known) ? known : [known];
-  const index = links.findIndex((each) => each.tracer === tracer);
+  const index = links.findIndex((each) => each.ref === ref);
   if (index !== -1) links.splice(index, 1);
   links.push(link);
   if (links.length > maxLinksPerId) links.shift();
@@ -107,16 +135,20 @@ export function linkCall(tracer: Tracer, callId: string, name?: string, args?: u
  * The call a tool run answers when LangChain gives the run no call id (`@langchain/core` 1.0.0
  * starts a tool run with its arguments only, and a tool that throws returns no `ToolMessage`):
  * the oldest call still waiting for its result for the tool `name` with `args`, in `tracer` when
- * the run's trace is known.
+ * the run's trace is known (else among `own`).
+ * @param unique - take a call only when it is the one waiting call that fits: a run whose
+ *   result names no id must not take a call whose own result, naming its id, is still to come
+ *   (parallel identical calls on core 1.0.0, where a tool that throws returns no `ToolMessage`)
  * @internal
  */
 export function waitingCallOf(
   tracer: Tracer | undefined,
   name: string | undefined,
   args: unknown,
+  own?: OwnTracers,
+  unique = false,
 ): { callId: string; tracer: Tracer } | undefined {
-  const link = linkOf(tracer, name, args, false);
-  return link === undefined ? undefined : { callId: link.callId, tracer: link.tracer };
+  return linkOf(tracer, name, args, false, own, unique);
 }
 
 /**
@@ -129,10 +161,14 @@ function linkOf(
   name: string | undefined,
   args: unknown,
   answered: boolean,
-): CallLink | undefined {
+  own?: OwnTracers,
+  unique = false,
+): { callId: string; tracer: Tracer } | undefined {
   if (name === undefined || ring.length === 0) return undefined;
   const canonical = canonicalJson(args);
   if (canonical === undefined) return undefined;
+  const wanted = tracer === undefined ? undefined : refOf(tracer);
+  let found: { callId: string; tracer: Tracer } | undefined;
   for (let i = 0; i < ring.length; i++) {
     const link = ring[(ringHead + i) % ring.length];
     if (
@@ -140,12 +176,18 @@ function linkOf(
       link.answered !== answered ||
       link.callId === '' ||
       link.name !== name ||
-      (tracer !== undefined && link.tracer !== tracer)
+      (wanted !== undefined && link.ref !== wanted)
     )
       continue;
-    if (canonicalJson(link.arguments) === canonical) return link;
+    if (canonicalJson(link.arguments) !== canonical) continue;
+    const held = tracerOfLink(link, own);
+    if (held === undefined) continue;
+    if (!unique) return { callId: link.callId, tracer: held };
+    // a second call that fits alike: which one the run answers cannot be told
+    if (found !== undefined) return undefined;
+    found = { callId: link.callId, tracer: held };
   }
-  return undefined;
+  return found;
 }
 
 /**
@@ -156,12 +198,13 @@ function linkOf(
 export function noteCallAnswered(tracer: Tracer, callId: string): void {
   const known = byCallId.get(callId);
   if (known === undefined) return;
+  const ref = refOf(tracer);
   if (!Array.isArray(known)) {
-    if (known.tracer === tracer) known.answered = true;
+    if (known.ref === ref) known.answered = true;
     return;
   }
   for (const link of known)
-    if (link.tracer === tracer && !link.answered) {
+    if (link.ref === ref && !link.answered) {
       link.answered = true;
       return;
     }
@@ -184,6 +227,7 @@ function sameCall(link: CallLink, name: string | undefined, args: string | undef
  * @param name - the tool's name, if known
  * @param args - the call's arguments (an object or JSON text), if known
  * @param pending - whether the call is about to be answered (a tool run)
+ * @param own - the traces the caller may continue (a handler's or middleware's own); any when absent
  * @internal
  */
 export function tracerOfCall(
@@ -191,45 +235,65 @@ export function tracerOfCall(
   name?: string,
   args?: unknown,
   pending = true,
+  own?: OwnTracers,
 ): Tracer | undefined {
   const known = byCallId.get(callId ?? '');
   if (known === undefined) return undefined;
   const absent = isAbsent(callId);
   // the common case for a tool run: one trace ever held this id
-  if (pending && !Array.isArray(known))
-    return absent || known.tracer.findToolCall(callId) !== undefined ? known.tracer : undefined;
+  if (pending && !Array.isArray(known)) {
+    const tracer = tracerOfLink(known, own);
+    return tracer !== undefined && (absent || tracer.findToolCall(callId) !== undefined)
+      ? tracer
+      : undefined;
+  }
   const links = Array.isArray(known) ? known : [known];
-  let held = links.filter((link) => absent || link.tracer.findToolCall(callId) !== undefined);
+  let held: HeldLink[] = [];
+  for (const link of links) {
+    const tracer = tracerOfLink(link, own);
+    if (tracer !== undefined && (absent || tracer.findToolCall(callId) !== undefined))
+      held.push({ link, tracer });
+  }
   if (pending) {
     // a tool run answers a call still waiting for its result, when one is
-    if (held.some((link) => !link.answered)) held = held.filter((link) => !link.answered);
+    if (held.some((each) => !each.link.answered)) held = held.filter((each) => !each.link.answered);
     if (oneTracer(held)) return held[0]?.tracer;
   }
   // a re-sent answer is always matched on its tool and arguments too
   const canonical = args === undefined ? undefined : canonicalJson(args);
-  const fitting = held.filter((link) => sameCall(link, name, canonical));
+  const fitting = held.filter((each) => sameCall(each.link, name, canonical));
   if (oneTracer(fitting)) return fitting[0]?.tracer;
   // several conversations fit alike: a tool run takes the latest call, a re-sent answer none
   return pending ? (fitting.at(-1) ?? held.at(-1))?.tracer : undefined;
 }
 
+/** A link whose tracer is alive, with that tracer. */
+interface HeldLink {
+  readonly link: CallLink;
+  readonly tracer: Tracer;
+}
+
 /** Whether the links are all of one trace (and there is at least one). */
-function oneTracer(links: readonly CallLink[]): boolean {
+function oneTracer(links: readonly HeldLink[]): boolean {
   const first = links[0];
-  return first !== undefined && links.every((link) => link.tracer === first.tracer);
+  return first !== undefined && links.every((each) => each.tracer === first.tracer);
 }
 
 /**
  * The tracer of the conversation these request messages continue: the latest model answer
- * recorded here that the request re-sends (by object). `undefined` when none is.
+ * recorded here that the request re-sends (by object), among `own` when given. `undefined`
+ * when none is.
  * @internal
  */
-export function tracerOfAnswers(messages: readonly LooseMessage[]): Tracer | undefined {
+export function tracerOfAnswers(
+  messages: readonly LooseMessage[],
+  own?: OwnTracers,
+): Tracer | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (typeof message !== 'object' || message === null) continue;
     const linked = byMessage.get(message);
-    if (linked !== undefined) return linked;
+    if (linked !== undefined && (own === undefined || own.has(linked))) return linked;
   }
   return undefined;
 }
@@ -240,14 +304,17 @@ export function tracerOfAnswers(messages: readonly LooseMessage[]): Tracer | und
  * some, when exactly one trace holds them with the same tools and arguments.
  * @internal
  */
-export function tracerOfCallsIn(messages: readonly LooseMessage[]): Tracer | undefined {
+export function tracerOfCallsIn(
+  messages: readonly LooseMessage[],
+  own?: OwnTracers,
+): Tracer | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const calls = messages[i]?.tool_calls;
     if (calls === undefined || calls.length === 0) continue;
     let found: Tracer | undefined;
     for (const call of calls) {
       if (isAbsent(call.id)) continue;
-      const tracer = tracerOfCall(call.id, call.name, call.args ?? {}, false);
+      const tracer = tracerOfCall(call.id, call.name, call.args ?? {}, false, own);
       if (tracer === undefined || (found !== undefined && tracer !== found)) return undefined;
       found = tracer;
     }
@@ -261,8 +328,11 @@ export function tracerOfCallsIn(messages: readonly LooseMessage[]): Tracer | und
  * tool calls of the latest assistant message as a last resort.
  * @internal
  */
-export function tracerOfMessages(messages: readonly LooseMessage[]): Tracer | undefined {
-  return tracerOfAnswers(messages) ?? tracerOfCallsIn(messages);
+export function tracerOfMessages(
+  messages: readonly LooseMessage[],
+  own?: OwnTracers,
+): Tracer | undefined {
+  return tracerOfAnswers(messages, own) ?? tracerOfCallsIn(messages, own);
 }
 
 /** The latest assistant MESSAGE this package recorded per trace (so no scan of the trace). */
