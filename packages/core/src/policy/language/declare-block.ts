@@ -165,7 +165,7 @@ function declareMember(
   const { name, type } = declaration;
   if (!memberValueTypes.has(type) && !eventTypes.has(type)) {
     typeError(
-      `unknown member type ${type}; expected str, dict, int, float, bool, list or an event type`,
+      `unknown member type ${type}; expected str, dict, int, float, bool, list, a content type (Content, TextContent, ImageContent) or an event type`,
       declaration.typePosition,
     );
   }

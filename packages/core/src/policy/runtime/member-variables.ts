@@ -10,7 +10,10 @@ const eventKinds: Readonly<Record<string, (kind: string) => boolean>> = {
   Event: () => true,
 };
 
-/** @internal The element types a typed member may have, besides event types. */
+/**
+ * @internal The element types a typed member may have, besides event types: Python's value
+ * types, and seed 000's content classes (`(c: TextContent) in msg.content`).
+ */
 export const memberValueTypes: ReadonlySet<string> = new Set([
   'str',
   'dict',
@@ -18,11 +21,24 @@ export const memberValueTypes: ReadonlySet<string> = new Set([
   'float',
   'bool',
   'list',
+  'Content',
+  'TextContent',
+  'ImageContent',
 ]);
+
+/** A content part (seed 000's `Content`): a dict with a string `type`, not an event. */
+function contentType(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (value instanceof PolicyEvent) return undefined;
+  const type = (value as { type?: unknown }).type;
+  return typeof type === 'string' ? type : undefined;
+}
 
 /**
  * @internal Whether an element has a member's type. JSON has one number type: `int` is an
- * integral number and `float` any number, so `1.0` read from JSON counts as an `int`.
+ * integral number and `float` any number, so `1.0` read from JSON counts as an `int`. A content
+ * part is a `dict` too; `TextContent` is one of type "text", `ImageContent` of type "image" (or
+ * OpenAI's "image_url").
  */
 export function hasMemberType(value: unknown, type: string): boolean {
   switch (type) {
@@ -36,6 +52,15 @@ export function hasMemberType(value: unknown, type: string): boolean {
       return typeof value === 'boolean';
     case 'list':
       return Array.isArray(value);
+    case 'Content':
+      return contentType(value) !== undefined;
+    case 'TextContent':
+      return contentType(value) === 'text';
+    case 'ImageContent': {
+      // seed 000's "image", and OpenAI's "image_url" part
+      const type = contentType(value);
+      return type === 'image' || type === 'image_url';
+    }
     case 'dict':
       return (
         typeof value === 'object' &&
