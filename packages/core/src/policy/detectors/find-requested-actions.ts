@@ -87,6 +87,9 @@ const changeVerb = /\b(?:update|change|set|reset|modify|edit|rename)\b/;
 const readOnly =
   /^(?:(?!(?:send|pay|transfer|delete|remove|post|create|update|set|add|share|invite|grant|run|execute|book|cancel|write|upload|forward|move)\b)[a-z]+ ){0,2}?(?:get|read|list|search|find|view|query|lookup|look|check|fetch|show|describe|count|retrieve)\b|^(?:web )?browser navigate\b/;
 
+/** Whether a tool's name says it only reads (`get_file_contents`, `list_issues`). @internal */
+export const isReadOnlyTool = (name: string): boolean => readOnly.test(toolWords(name));
+
 /**
  * The kind of action a tool performs, from its name; `null` for tools that only read and for
  * names that say nothing of their effect.
@@ -194,7 +197,8 @@ const userTexts = new WeakMap<
   EventStore,
   { scanned: number; texts: { position: number; text: string; raw: string }[] }
 >();
-function userTextsBefore(
+/** The user's messages before `end` (lower-cased `text`, `raw` as written); may hold later ones. @internal */
+export function userTextsBefore(
   store: EventStore,
   end: number,
 ): { position: number; text: string; raw: string }[] {

@@ -451,6 +451,7 @@ describe('recommendedPolicy()', () => {
       ['attacker-todo', 'block'],
       ['injected-content', 'warn'],
       ['injected-link', 'block'],
+      ['toxic-flow', 'block'],
     ]);
   });
 
@@ -524,6 +525,7 @@ describe('recommendedPolicy()', () => {
       'attacker-todo',
       'injected-content',
       'injected-link',
+      'toxic-flow',
       'no deletes',
     ]);
   });

@@ -44,7 +44,7 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 
 /**
  * The text of the recommended policy, in the Invariant policy language, to read, copy and adapt.
- * Six rules:
+ * Seven rules:
  *
  * 1. **`attacker-action`** (block). A tool call whose arguments carry a value — an account
  *    number, an email address, a URL, a phone number, a file name, a user name, any short
@@ -96,11 +96,28 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *    image whose query carries the conversation, a "download the official version" link) that
  *    the injected part of an output flagged at `actionThreshold` named and no user or system
  *    message gave: the exfiltration or the phishing happens in the answer, with no tool call.
+ * 7. **`toxic-flow`** (block). A call that writes, sends or publishes (any tool whose name
+ *    does not say it only reads: a file write, a commit, a comment, a message, a web request,
+ *    another tool's argument) when an output before it was flagged at `actionThreshold` and its
+ *    arguments carry content (two runs of three words, or a key or token, that no user message
+ *    holds) of a tool output read after the flagged one from a source the user never named
+ *    (`leaked_reads(out, call)`): a repository, folder, site or channel argument the user's
+ *    messages do not hold, a file or path in no container the user named, or a secret's path
+ *    (an SSH key, `.env`, `mcp.json`, cloud credentials, `.netrc`, a `.pem`) whose file the user
+ *    did not name. Invariant Labs' GitHub MCP toxic flow (a public issue gets a private
+ *    repository's file into the public README, with the user's own token) and MCP tool
+ *    poisoning (a tool's description asks for `~/.ssh/id_rsa` as an argument). The user's own
+ *    sources are theirs to move: copying private notes they named into their public
+ *    repository, summarising the issues of the repository they named, rotating the key in the
+ *    `.env` they named.
  *
- * Not covered: how private the data is. Reading a secret or a private resource is no kind of
- * action (blocked only when a flagged output named the path), and a private-to-public flow (a
- * private repository's file written to a public one at a public issue's request) is at most
- * warned about through the injected output; add rules of your own for such flows.
+ * Not covered: how private the data is, beyond which sources the user named. Reading a secret
+ * or a private resource is no kind of action (blocked only when a flagged output named the
+ * path; `toxic-flow` blocks the call that sends it out). `toxic-flow` needs a flagged output
+ * first, follows content copied as written (a paraphrase or an encoding escapes it), knows a
+ * source by its read's argument names (`repo`, `path`, `folder`, `url`; a read with no such
+ * argument is never an unnamed source), and takes tools named as reads (`get_webpage`,
+ * `fetch_*`) as sending nothing, so data carried out in a link's query is left to rules 1 and 6.
  *
  * Why values and requests, not tools: real injections ask for ordinary actions (send money,
  * forward an email, invite a user, visit a link) that the user's own tasks also use; what gives
@@ -219,6 +236,19 @@ raise "assistant message links to a domain that only the injected part of a tool
         (given: Message)
         given.role in ["user", "system"]
         domain in given.content
+
+# Rule 7. The toxic flow: a call that writes, sends or publishes (a file, a commit, a comment, a
+# message, a tool's argument) content the agent read, after a flagged output, from a source the
+# user never named: a repository, folder or site the user did not write, or a secret's path
+# (an SSH key, .env, mcp.json, a credentials file) the user did not name. A public issue asks
+# for the owner's private repositories in its README; a tool's description asks for
+# ~/.ssh/id_rsa as an argument. Content the user's own sources hold is theirs to move.
+# name: toxic-flow
+# action: block
+raise "tool call sends out data read, after a prompt-injected tool output, from a source the user never named" if:
+    (out: ToolOutput) -> (call: ToolCall)
+    prompt_injection(out, threshold=${action})
+    (read: dict) in leaked_reads(out, call)
 `;
 }
 

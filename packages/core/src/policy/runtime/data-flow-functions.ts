@@ -2,6 +2,7 @@
 // from, whether injected text names them or asks for the call's kind of action, and whether the
 // user asked for the call or handed the agent instructions found in data.
 import { findInjectedRanges, findRequestSentences } from '../detectors/detect-prompt-injection.js';
+import { findLeakedReads } from '../detectors/find-leaked-reads.js';
 import {
   actionKindOf,
   actionKindsOf,
@@ -177,6 +178,26 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
     call: (ctx, [call]) => {
       if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return false;
       return isUserDelegated(ctx.run.store, call);
+    },
+  },
+  /**
+   * The tool outputs after `event` whose content `call` sends out (two runs of three words, or a
+   * key or token, that no user message holds) and whose own call read a source the user never
+   * named (a repository or folder they did not write, a secret's path such as `~/.ssh/id_rsa`):
+   * a list of `{tool, position, argument, value, secret, address}`, each located at its output.
+   * Empty for calls whose tool only reads.
+   */
+  leaked_reads: {
+    min: 2,
+    max: 2,
+    call: (ctx, [event, call]) => {
+      if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return [];
+      const after = event instanceof PolicyEvent ? event.position : -1;
+      const reads = findLeakedReads(ctx.run.store, call).filter((read) => read.position > after);
+      return withLocations(
+        reads.map((read) => ({ ...read })),
+        reads.map((read) => read.address),
+      );
     },
   },
   /** An event's position in the flattened trace (compare with `value_sources(...)[i].position`). */
