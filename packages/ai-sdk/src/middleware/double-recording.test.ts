@@ -1,7 +1,8 @@
-import { createTracer, parsePolicy } from '@tracewarden/core';
-import { generateText, wrapLanguageModel } from 'ai';
+import { createTracer, parsePolicy, type Tracer, withTrace } from '@tracewarden/core';
+import { generateText, isStepCount, streamText, tool, wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scriptedModel } from '../__fixtures__/mock-model.js';
+import { z } from 'zod';
+import { type Step, scriptedModel } from '../__fixtures__/mock-model.js';
 import { tracewardenMiddleware, tracewardenTelemetry } from '../index.js';
 
 const policy = parsePolicy(`
@@ -10,32 +11,109 @@ raise "no deleting" if:
     call is tool:delete_all
 `);
 
+const tools = () => ({
+  weather: tool({
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, tempC: 15 }),
+  }),
+  delete_all: tool({ inputSchema: z.object({}), execute: async () => 'deleted' }),
+});
+
+const steps = (): Step[] => [
+  { calls: [{ id: 'c1', name: 'weather', input: { city: 'Paris' } }] },
+  { calls: [{ id: 'c2', name: 'delete_all', input: {} }] },
+  { text: 'done' },
+];
+
+const codes = (warn: { mock: { calls: unknown[][] } }) =>
+  warn.mock.calls.map(([, options]) => (options as { code?: string } | undefined)?.code);
+
+const subTypes = (tracer: Tracer) => tracer.blocks().map((block) => block.sub_type);
+
 describe('an enforcing middleware and the telemetry integration on one trace', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('says once that each answer is recorded twice (TRACEWARDEN_DOUBLE_RECORDING)', async () => {
-    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  for (const stream of [false, true])
+    it(`records each call once in the shared trace, and the policy still holds (${stream ? 'streamText' : 'generateText'})`, async () => {
+      const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      for (const share of ['tracer', 'withTrace'] as const) {
+        const shared = createTracer();
+        const middleware = tracewardenMiddleware({
+          ...(share === 'tracer' ? { tracer: shared } : {}),
+          policy,
+          onPolicyViolation: 'refuse',
+          pricing: false,
+        });
+        const options = {
+          model: wrapLanguageModel({ model: scriptedModel(steps()), middleware }),
+          tools: tools(),
+          prompt: 'go',
+          stopWhen: isStepCount(4),
+          telemetry: {
+            integrations: [
+              tracewardenTelemetry(
+                share === 'tracer' ? { tracer: shared, pricing: false } : { pricing: false },
+              ),
+            ],
+          },
+        };
+        const run = async () =>
+          stream ? await streamText(options).text : (await generateText(options)).text;
+        const text = await (share === 'tracer' ? run() : withTrace(shared, run));
+        expect(text).toBe('done');
+        // one MESSAGE per model call, one TOOL_CALL per call (it was 2 of each)
+        expect(subTypes(shared)).toEqual([
+          'MESSAGE',
+          'MESSAGE',
+          'TOOL_CALL',
+          'TOOL_RESULT',
+          'MESSAGE',
+          'TOOL_CALL',
+          'TOOL_RESULT',
+          'MESSAGE',
+        ]);
+        const results = shared.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+        expect(results.map((block) => block.payload)).toMatchObject([
+          { call_id: 'c1', output: { city: 'Paris', tempC: 15 } },
+          { call_id: 'c2', output: expect.stringContaining('blocked by policy: no deleting') },
+        ]);
+      }
+      expect(codes(warn)).not.toContain('TRACEWARDEN_DOUBLE_RECORDING');
+      expect(codes(warn)).not.toContain('TRACEWARDEN_AMBIGUOUS_CALL_ID');
+    });
+
+  it("'throw' still rejects; the shared trace keeps the failed call once", async () => {
     const shared = createTracer();
-    const run = (middlewareTracer: ReturnType<typeof createTracer>) =>
-      generateText({
-        model: wrapLanguageModel({
-          model: scriptedModel([{ text: 'ok' }]),
-          middleware: tracewardenMiddleware({ tracer: middlewareTracer, policy }),
-        }),
-        prompt: 'go',
-        telemetry: { integrations: [tracewardenTelemetry({ tracer: shared })] },
-      });
-    const doubles = () =>
-      warn.mock.calls.filter(
-        ([, options]) =>
-          (options as { code?: string } | undefined)?.code === 'TRACEWARDEN_DOUBLE_RECORDING',
-      );
-    // a tracer of its own: nothing counts twice, nothing to say
-    await run(createTracer());
-    expect(doubles()).toEqual([]);
-    await run(shared);
-    await run(shared);
-    expect(doubles()).toHaveLength(1);
-    expect(String(doubles()[0]?.[0])).toContain('tracewardenTelemetry alone');
+    const run = generateText({
+      model: wrapLanguageModel({
+        model: scriptedModel(steps()),
+        middleware: tracewardenMiddleware({ tracer: shared, policy, pricing: false }),
+      }),
+      tools: tools(),
+      prompt: 'go',
+      stopWhen: isStepCount(4),
+      telemetry: { integrations: [tracewardenTelemetry({ tracer: shared, pricing: false })] },
+    });
+    await expect(run).rejects.toMatchObject({ code: 'POLICY_VIOLATION' });
+    expect(subTypes(shared)).toEqual(['MESSAGE', 'MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'MESSAGE']);
+    expect(shared.blocks().at(-1)?.metadata).toMatchObject({
+      status: 'failure',
+      error: { code: 'POLICY_VIOLATION' },
+    });
+  });
+
+  it('a middleware given a tracer of its own still records there', async () => {
+    const own = createTracer();
+    const shared = createTracer();
+    await generateText({
+      model: wrapLanguageModel({
+        model: scriptedModel([{ text: 'ok' }]),
+        middleware: tracewardenMiddleware({ tracer: own, policy, pricing: false }),
+      }),
+      prompt: 'go',
+      telemetry: { integrations: [tracewardenTelemetry({ tracer: shared, pricing: false })] },
+    });
+    expect(subTypes(own)).toEqual(['MESSAGE', 'MESSAGE']);
+    expect(subTypes(shared)).toEqual(['MESSAGE', 'MESSAGE']);
   });
 });

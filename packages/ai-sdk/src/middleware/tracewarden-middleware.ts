@@ -6,7 +6,9 @@ import type {
 import {
   type AdapterOptions,
   createAdapterRuntime,
+  createTracer,
   currentTracer,
+  fallbackTraceMaxCalls,
   type Tracer,
 } from '@tracewarden/core';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
@@ -71,22 +73,6 @@ function toolsOf(params: LanguageModelV4CallOptions): OfferedTools {
   return { names, guarded };
 }
 
-let doubleRecordingWarned = false;
-
-/**
- * Says once per process that an enforcing middleware records a call the telemetry integration
- * records into the same trace (the middleware cannot step aside: its policy or guards must hold),
- * so every answer and its cost would count twice.
- */
-function noteSharedTrace(telemetry: TelemetryScope, ownTracer: Tracer | undefined): void {
-  if (doubleRecordingWarned || (ownTracer ?? currentTracer()) !== telemetry.tracer) return;
-  doubleRecordingWarned = true;
-  process.emitWarning(
-    'tracewarden: tracewardenMiddleware (with a policy, guards or a timeout) and tracewardenTelemetry both record this model call into one trace, so each answer and its cost count twice. Give the policy and guards to tracewardenTelemetry alone (its executeTool enforces them, toolGuards for the tools), or record the middleware into a tracer of its own.',
-    { code: 'TRACEWARDEN_DOUBLE_RECORDING' },
-  );
-}
-
 /**
  * A Vercel AI SDK language-model middleware that traces and guards every call of the model it
  * wraps (`wrapLanguageModel`), streamed or not: the prompt messages new to the trace (a
@@ -102,8 +88,10 @@ function noteSharedTrace(telemetry: TelemetryScope, ownTracer: Tracer | undefine
  * on), any other blocked call is removed from the response and the refusal appended to its text.
  *
  * Without `tracer`, calls record into the enclosing `withTrace`, else into the middleware's own
- * tracer. With the telemetry integration also registered, the integration records the call (a
- * middleware given its own `tracer`, a policy or a guard records it too).
+ * tracer. With the telemetry integration also registered, the integration records the call; a
+ * middleware with a policy, a guard or a timeout still enforces them, and records its own copy
+ * only into a tracer other than the integration's (its `tracer`, else its fallback trace), so the
+ * integration's trace holds each call once.
  *
  * @param options - tracer, guards, timeout, policy and its mode, pricing
  * @returns a `LanguageModelV4Middleware` for `wrapLanguageModel`
@@ -125,15 +113,35 @@ export function tracewardenMiddleware(
   const stoppable = runtime.hasTimeout || options?.guards !== undefined;
   // Inside the telemetry integration (which records the call) a middleware that only traces
   // steps aside, so the call is recorded once; one that enforces anything never does: an
-  // integration registered for tracing must not switch a policy or a guard off. Nor does one
-  // given a tracer of its own, other than the integration's: the user asked for the calls there
-  // (left empty, it looked broken).
+  // integration registered for tracing must not switch a policy or a guard off (it then records
+  // beside the integration's trace: `tracerBeside`). Nor does one given a tracer of its own,
+  // other than the integration's: the user asked for the calls there (left empty, it looked
+  // broken).
   const tracingOnly = !stoppable && options?.policy === undefined;
   const ownTracer = options?.tracer;
   const stepsAside = (telemetry: TelemetryScope | undefined): boolean =>
     tracingOnly &&
     telemetry !== undefined &&
     (ownTracer === undefined || ownTracer === telemetry.tracer);
+  /**
+   * Where an enforcing middleware records a call the telemetry integration records too: its own
+   * tracer, unless that is the integration's trace (given as `tracer`, or the enclosing
+   * `withTrace`); then a fallback trace of the middleware's, so the shared trace holds the call once
+   * (its answer and cost counted once) while the policy and guards still decide.
+   */
+  const tracerBeside = (telemetry: TelemetryScope): Tracer | undefined => {
+    if ((ownTracer ?? currentTracer()) !== telemetry.tracer) return ownTracer;
+    // started anew every fallbackTraceMaxCalls calls, as the runtime's fallback trace (whose
+    // public accessor does not count calls), so that memory stays bounded
+    if (besideTracer === undefined || besideCalls >= fallbackTraceMaxCalls) {
+      besideTracer = createTracer();
+      besideCalls = 0;
+    }
+    besideCalls++;
+    return besideTracer;
+  };
+  let besideTracer: Tracer | undefined;
+  let besideCalls = 0;
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
   // The settings kept in `raw.request` only when raw payloads are recorded.
   const noRequest: Record<string, unknown> = {};
@@ -169,14 +177,16 @@ export function tracewardenMiddleware(
     wrapGenerate({ doGenerate, params, model }) {
       const telemetry = telemetryScope.getStore();
       if (stepsAside(telemetry)) return doGenerate();
-      if (telemetry !== undefined) noteSharedTrace(telemetry, ownTracer);
-      return generateCall(setup(params, model, false, telemetry?.refusesAtTool), doGenerate);
+      const call = setup(params, model, false, telemetry?.refusesAtTool);
+      if (telemetry !== undefined) call.tracer = tracerBeside(telemetry);
+      return generateCall(call, doGenerate);
     },
     wrapStream({ doStream, params, model }) {
       const telemetry = telemetryScope.getStore();
       if (stepsAside(telemetry)) return doStream();
-      if (telemetry !== undefined) noteSharedTrace(telemetry, ownTracer);
-      return streamCall(setup(params, model, true, telemetry?.refusesAtTool), doStream);
+      const call = setup(params, model, true, telemetry?.refusesAtTool);
+      if (telemetry !== undefined) call.tracer = tracerBeside(telemetry);
+      return streamCall(call, doStream);
     },
   };
   // Only where something can stop a call: `wrapLanguageModel` awaits a `transformParams` before

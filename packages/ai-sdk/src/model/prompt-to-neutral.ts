@@ -62,6 +62,13 @@ export function toolOutputText(output: unknown): string {
   }
 }
 
+/** The JSON value of a `json` / `error-json` tool result, else `undefined`. */
+function toolOutputValue(output: unknown): unknown {
+  if (typeof output !== 'object' || output === null) return undefined;
+  const { type, value } = output as { type?: unknown; value?: unknown };
+  return type === 'json' || type === 'error-json' ? value : undefined;
+}
+
 /** Whether a tool result stands for a failed run (an error, or a denied execution). */
 function toolOutputFailed(output: unknown): boolean {
   const type = (output as { type?: unknown } | null)?.type;
@@ -118,7 +125,9 @@ function contentOf(content: unknown): string | ContentPart[] | null {
  * Converts an AI SDK prompt (the model layer's, or the SDK layer's messages plus instructions)
  * to the neutral chat-event messages the recorder takes: user text parts become one string (as
  * `wrapOpenAI` records a string), assistant tool calls become `tool_calls`, and each tool
- * result becomes a `tool` message with its text.
+ * result becomes a `tool` message with its text (and a JSON result's value as `outputValue`,
+ * which the trace records as the TOOL_RESULT's output, as `guardTools` and the telemetry
+ * integration record it).
  * @internal
  */
 export function promptToNeutral(
@@ -174,13 +183,17 @@ export function promptToNeutral(
       case 'tool':
         if (Array.isArray(message.content))
           for (const part of message.content as PromptPart[])
-            if (part.type === 'tool-result')
-              messages.push({
+            if (part.type === 'tool-result') {
+              const neutral: NeutralMessage = {
                 role: 'tool',
                 tool_call_id: String(part.toolCallId),
                 content: toolOutputText(part.output),
                 status: toolOutputFailed(part.output) ? 'failure' : 'success',
-              });
+              };
+              const value = toolOutputValue(part.output);
+              if (value !== undefined) neutral.outputValue = value;
+              messages.push(neutral);
+            }
         break;
       default:
         messages.push({ role: message.role, content: contentOf(message.content) });

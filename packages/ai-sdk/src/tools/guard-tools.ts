@@ -19,7 +19,15 @@ import { modelErrorText } from './model-error-text.js';
  * and per-tool options under `tools` that replace shared ones key by key.
  */
 export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'name'> & {
-  tools?: { [Name in keyof Tools]?: Omit<GuardOptions, 'name'> } | undefined;
+  /**
+   * Per-tool options, by tool name, for tools with an `execute` (the others are never run by
+   * the AI SDK, so there is nothing to guard). Callbacks get the tool's output type.
+   */
+  tools?:
+    | {
+        [Name in ExecutableToolName<Tools>]?: Omit<GuardOptions<ToolOutputOf<Tools[Name]>>, 'name'>;
+      }
+    | undefined;
   /**
    * Checked against every call, on the conversation the AI SDK hands the tool, before the tool
    * runs; a blocked call is refused (the model reads the refusal as the tool's error) and never
@@ -31,6 +39,31 @@ export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'nam
    */
   policy?: ToolCallPolicy | undefined;
 };
+
+/**
+ * The names of a tool set's tools whose type says they have an `execute` (as `tool()` types a
+ * tool given one); every name for a set typed with an index signature (`ToolSet`), whose tools
+ * may or may not have one: that is checked when `guardTools` runs.
+ */
+export type ExecutableToolName<Tools extends ToolSet> = string extends keyof Tools
+  ? keyof Tools
+  : {
+      [Name in keyof Tools]-?: Tools[Name] extends { execute: (...args: never[]) => unknown }
+        ? Name
+        : never;
+    }[keyof Tools];
+
+/**
+ * What a tool's guarded run gives: its `execute`'s resolved value, the last value of a streaming
+ * (`async *execute`) tool; `unknown` when the type does not say.
+ */
+export type ToolOutputOf<Tool> = Tool extends {
+  execute?: ((...args: never[]) => infer Output) | undefined;
+}
+  ? Output extends AsyncIterable<infer Value>
+    ? Value
+    : Awaited<Output>
+  : unknown;
 
 type Execute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
 
@@ -107,7 +140,7 @@ export function guardTools<Tools extends ToolSet>(
         'guardTools',
         `options.tools.${name}`,
         `options only for tools with an execute: tool "${name}" has none, so the AI SDK never runs it and nothing would be guarded (guard the code that answers its calls instead)`,
-        options.tools?.[name as keyof Tools],
+        options.tools?.[name as ExecutableToolName<Tools>],
       );
   }
   if (

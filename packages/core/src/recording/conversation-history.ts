@@ -267,7 +267,13 @@ function recordToolOutput(
   const block = core.safely(() =>
     tracer.logObserve({
       parent_block_id: call.id,
-      payload: { call_id: callId, output: text ?? normalizeContent(message.content) },
+      payload: {
+        call_id: callId,
+        output:
+          message.outputValue !== undefined
+            ? message.outputValue
+            : (text ?? normalizeContent(message.content)),
+      },
       ...(typeof status === 'string' ? { metadata: { status } } : {}),
     }),
   );

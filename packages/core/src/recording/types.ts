@@ -31,6 +31,13 @@ export interface NeutralMessage {
    * `error-text`): recorded as the TOOL_RESULT's `metadata.status` (a seed-004 ToolCallStatus).
    */
   status?: 'success' | 'failure' | undefined;
+  /**
+   * A `tool` message's output as the value the tool returned, when the framework keeps it apart
+   * from the text the model reads (the AI SDK's `{ type: 'json', value }` results): recorded as
+   * the TOOL_RESULT's `output` instead of `content`, so that a result reads the same whether a
+   * request re-sends it or a guarded tool recorded it.
+   */
+  outputValue?: unknown;
   [key: string]: unknown;
 }
 
