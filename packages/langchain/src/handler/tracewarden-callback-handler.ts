@@ -11,6 +11,7 @@ import {
   type Tracer,
 } from '@tracewarden/core';
 import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
+import { registerOwnTracers } from '../tracing/conversation-links.js';
 import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
 import { HandlerContext } from './handler-context.js';
 import { ModelRuns } from './model-runs.js';
@@ -164,6 +165,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     });
     const report = recordingErrorReporter(options?.onRecordingError, 'a LangChain run');
     this.#runs = new RunRegistry(options?.tracer, options?.tracerFactory, report);
+    registerOwnTracers(this, this.#runs.own);
     context = new HandlerContext(
       runtime,
       this.#runs,

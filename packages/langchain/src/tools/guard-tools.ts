@@ -28,6 +28,7 @@ import {
 import {
   linkCall,
   noteCallAnswered,
+  ownTracersAmong,
   tracerOfCall,
   waitingCallOf,
 } from '../tracing/conversation-links.js';
@@ -393,6 +394,8 @@ function guardToolList(
         config?: ToolRunnableConfig,
       ): Promise<unknown> {
         const toolCallId = config?.toolCall?.id;
+        // under a handler, only the traces it recorded into (never another handler's call)
+        const own = ownTracersAmong(runManager?.handlers);
         // a run without a tool call: the handler recorded its TOOL_CALL under the run's id
         let callId = toolCallId ?? runManager?.runId;
         if (toolCallId !== undefined) {
@@ -407,7 +410,8 @@ function guardToolList(
         if (toolCallId === '') {
           // a call without an id (Gemini-backed agents): its result answers the trace's next
           // unanswered call by core's order rule (decision 030); it has no id to record under
-          const trace = explicitTracer ?? currentTracer() ?? tracerOfCall('', tool.name, input);
+          const trace =
+            explicitTracer ?? currentTracer() ?? tracerOfCall('', tool.name, input, true, own);
           let entry: TraceEntry | undefined;
           // the guard's record, with the text the model reads for a failure
           const record = (failure?: unknown) => {
@@ -445,7 +449,7 @@ function guardToolList(
             return refuse(error, toolCallId);
           }
         }
-        let tracer = explicitTracer ?? tracerOfCall(callId, tool.name, input);
+        let tracer = explicitTracer ?? tracerOfCall(callId, tool.name, input, true, own);
         if (unlinkedPolicy !== undefined) {
           tracer ??= currentTracer();
           const checked = checkUnlinkedRun(unlinkedPolicy, tracer, callId, tool.name, input);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { expectSoundTrace } from '../__fixtures__/trace-checks.js';
 import { aiMessage, weather } from '../__fixtures__/weather-tools.js';
 import { TracewardenCallbackHandler } from '../handler/tracewarden-callback-handler.js';
+import { guardTools } from '../tools/guard-tools.js';
 
 /** V8's full collection, exposed at run time (no `--expose-gc` needed in the test config). */
 function collector(): () => void {
@@ -118,6 +119,33 @@ describe('conversation links', () => {
     const results = expectSoundTrace(tracerB).filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results.map((block) => [block.payload.call_id, block.payload.output])).toEqual([
       ['call_0', 'Sunny in Paris'],
+    ]);
+  });
+
+  it("never record a guarded tool's run (given no tracer) into another handler's trace", async () => {
+    const tracerA = createTracer();
+    const handlerA = new TracewardenCallbackHandler({ tracer: tracerA, pricing: false });
+    const model = fakeModel().respond(
+      aiMessage({
+        content: '',
+        tool_calls: [{ name: 'weather', args: { city: 'Oslo' }, id: 'call_0', type: 'tool_call' }],
+      }),
+    );
+    await model.invoke([new HumanMessage('Tenant A asks.')], { callbacks: [handlerA] });
+    // tenant B runs the guarded tool under its own handler, with the same id, tool and arguments
+    const [guarded] = guardTools([weather]);
+    const handlerB = new TracewardenCallbackHandler({ pricing: false });
+    await guarded.invoke(
+      { type: 'tool_call', id: 'call_0', name: 'weather', args: { city: 'Oslo' } },
+      { callbacks: [handlerB] },
+    );
+    expect(tracerA.blocks().filter((block) => block.sub_type === 'TOOL_RESULT')).toEqual([]);
+    expect(handlerB.tracers).toHaveLength(1);
+    const results = expectSoundTrace(handlerB.tracers[0]!).filter(
+      (block) => block.sub_type === 'TOOL_RESULT',
+    );
+    expect(results.map((block) => [block.payload.call_id, block.payload.output])).toEqual([
+      ['call_0', 'Sunny in Oslo'],
     ]);
   });
 });

@@ -23,6 +23,35 @@ import type { LooseMessage } from '../messages/messages-to-neutral.js';
 /** The traces a handler or middleware recorded into: what its look-ups are limited to. @internal */
 export type OwnTracers = WeakSet<Tracer>;
 
+/** Each handler's own traces, by handler: what a guarded tool run under it may record into. */
+const ownersOf = new WeakMap<object, OwnTracers>();
+
+/**
+ * Says whose traces `own` are, so that a guarded tool given no tracer, run under that handler,
+ * looks only among them (see {@link ownTracersAmong}).
+ * @internal
+ */
+export function registerOwnTracers(owner: object, own: OwnTracers): void {
+  ownersOf.set(owner, own);
+}
+
+/**
+ * The traces a tool run may record into, from the callback handlers it runs under: the one
+ * tracewarden handler's own traces; `undefined` (the process's index) when none or several are
+ * among them (a guarded tool in an agent with the middleware, or without any handler).
+ * @internal
+ */
+export function ownTracersAmong(handlers: readonly unknown[] | undefined): OwnTracers | undefined {
+  let found: OwnTracers | undefined;
+  for (const handler of handlers ?? []) {
+    const own = typeof handler === 'object' && handler !== null ? ownersOf.get(handler) : undefined;
+    if (own === undefined || own === found) continue;
+    if (found !== undefined) return undefined;
+    found = own;
+  }
+  return found;
+}
+
 /** Assistant messages recorded as a response, by object: the message the caller re-sends. */
 const byMessage = new WeakMap<object, Tracer>();
 
