@@ -53,6 +53,8 @@ export interface CheckViolation {
   addresses: string[];
   /** Stable key of the violation. */
   key: string;
+  /** The rule that fired: its 0-based index in the policy and its `# name:`, if it has one. */
+  rule: { index: number; name: string | null };
 }
 
 /** The `check --format json` report. */
@@ -290,6 +292,7 @@ export async function checkFiles(
         message: violation.message,
         addresses: violation.addresses,
         key: violation.key,
+        rule: { index: violation.rule.index, name: violation.rule.name ?? null },
       };
       if (json) {
         report.violations.push(entry);

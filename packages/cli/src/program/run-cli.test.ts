@@ -719,8 +719,31 @@ describe('check', () => {
         message: 'email sent outside example.com',
         addresses: ['1.tool_calls.0'],
         key: expect.any(String),
+        rule: { index: 0, name: 'no-external-email' },
       },
     ]);
+  });
+
+  it("names each violation's rule in the JSON report", async () => {
+    const named = join(temporary, 'named-rules.gr');
+    writeFileSync(
+      named,
+      `# name: any-call\n# action: log\nraise "a call" if:\n    (call: ToolCall)\n\n${readFileSync(policy, 'utf8')}`,
+    );
+    const result = await run([
+      'check',
+      '-p',
+      named,
+      '--format',
+      'json',
+      fixture('chat-dataset.jsonl'),
+    ]);
+    const report = JSON.parse(result.stdout) as {
+      violations: { action: string; rule: { index: number; name: string | null } }[];
+    };
+    const rules = report.violations.map((violation) => [violation.action, violation.rule]);
+    expect(rules).toContainEqual(['log', { index: 0, name: 'any-call' }]);
+    expect(rules).toContainEqual(['block', { index: 1, name: 'no-external-email' }]);
   });
 
   it('reports a policy syntax error at its line and column, as a usage error', async () => {
