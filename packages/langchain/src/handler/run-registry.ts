@@ -25,6 +25,8 @@ export interface Run extends RunInfo {
   toolInput?: string | undefined;
   /** Tool runs for a call the model sent without an id (`""`). */
   absentCallId?: boolean | undefined;
+  /** Tool runs: the run's abort signal, when LangChain's context gives the run's config. */
+  signal?: AbortSignal | undefined;
   startedAt?: number | undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { Serialized } from '@langchain/core/load/serializable';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { type PolicyViolationError, recordToolResult, type Tracer } from '@tracewarden/core';
 import { toolCallIdOf, toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
@@ -20,11 +21,34 @@ import type { HandlerContext } from './handler-context.js';
 import { inGraphNode, refusalError } from './refusal-wording.js';
 import type { Run } from './run-registry.js';
 
-/** Whether a tool run ended because its caller aborted it (`AbortSignal`, LangChain's `Aborted`). */
-function isAbortError(error: unknown): boolean {
+/**
+ * Whether a tool run ended because its caller aborted it. The run's signal decides when it is
+ * known; else the error's shape: an `AbortError`, or the `Error('Aborted')` LangChain makes
+ * from a signal aborted without an error or text as its reason (made in its
+ * `getAbortSignalError`), never a tool's own `new Error('Aborted')`, which the model reads.
+ */
+function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal !== undefined) return signal.aborted;
   if (typeof error !== 'object' || error === null) return false;
-  const { name, message } = error as { name?: unknown; message?: unknown };
-  return name === 'AbortError' || (name === 'Error' && message === 'Aborted');
+  const { name, message, stack } = error as { name?: unknown; message?: unknown; stack?: unknown };
+  if (name === 'AbortError') return true;
+  return (
+    name === 'Error' &&
+    message === 'Aborted' &&
+    typeof stack === 'string' &&
+    stack.includes('getAbortSignalError')
+  );
+}
+
+/** The abort signal of the runnable config LangChain's context holds, if any. */
+function contextSignal(): AbortSignal | undefined {
+  try {
+    const config: { signal?: unknown } | undefined =
+      AsyncLocalStorageProviderSingleton.getRunnableConfig();
+    return config?.signal instanceof AbortSignal ? config.signal : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function stringOf(value: unknown): string | undefined {
@@ -89,6 +113,7 @@ export class ToolRuns {
     const run = context.runs.open(runId, parentRunId, name, tags, metadata);
     run.startedAt = performance.now();
     run.toolInput = input;
+    run.signal = contextSignal();
     if (toolCallId === '') run.absentCallId = true;
     if (policy !== undefined && !reviewed) {
       this.#checkUnlinked(run, policy, knownId, input);
@@ -115,10 +140,13 @@ export class ToolRuns {
    * the node's error text; any other run's error goes to the caller, recorded as `Error: ...`.
    */
   error(error: unknown, runId: string): void {
-    const node = this.#context.runs.get(runId)?.metadata?.langgraph_node;
+    const run = this.#context.runs.get(runId);
+    const node = run?.metadata?.langgraph_node;
     // an aborted run answers no one: the agent rejects, and the model never reads the node's text
     const read =
-      typeof node === 'string' && !isAbortError(error) ? toolNodeErrorText(error) : undefined;
+      typeof node === 'string' && !isAbortError(error, run?.signal)
+        ? toolNodeErrorText(error)
+        : undefined;
     this.#end(runId, undefined, (run) => failedToolResultOf(error, run, read));
   }
 

@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type AIMessage,
   type BaseMessage,
   HumanMessage,
   SystemMessage,
 } from '@langchain/core/messages';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
 import { createTracer, guard, withTrace } from '@tracewarden/core';
@@ -203,6 +205,77 @@ describe('a core guard() inside a plain tool, with the handler', () => {
     // the model never read the tool node's error text: the agent rejected
     expect(result?.payload.output).not.toContain('Please fix your mistakes.');
     expect(result?.metadata).toMatchObject({ status: 'failure', error: { type: 'AbortError' } });
+  });
+
+  it("records LangChain's Aborted (a signal aborted with no error as its reason) as an abort", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const slow = tool(
+      (_args: { city: string }) =>
+        new Promise<string>((resolve) => setTimeout(resolve, 200, 'late')),
+      { name: 'slow', description: 'Slow', schema: z.object({ city: z.string() }) },
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(42), 10);
+    const error = await slow
+      .invoke(
+        { type: 'tool_call', id: 'call_slow_42', name: 'slow', args: { city: 'Paris' } },
+        { callbacks: [handler], signal: controller.signal, metadata: { langgraph_node: 'tools' } },
+      )
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe('Aborted');
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.output).not.toContain('Please fix your mistakes.');
+  });
+
+  it("records a tool's own Error('Aborted') in an agent's node as the node's wording", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    // the tool's own failure (an upstream API said "Aborted"): the run was not aborted, and the
+    // agent's tool node answers the model with its error text
+    const upstream = tool(
+      async (_args: { city: string }): Promise<string> => {
+        throw new Error('Aborted');
+      },
+      { name: 'upstream', description: 'Upstream', schema: z.object({ city: z.string() }) },
+    );
+    await upstream
+      .invoke(
+        { type: 'tool_call', id: 'call_upstream', name: 'upstream', args: { city: 'Paris' } },
+        { callbacks: [handler], metadata: { langgraph_node: 'tools' } },
+      )
+      .catch(() => undefined);
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.call_id).toBe('call_upstream');
+    expect(result?.payload.output).toContain('Please fix your mistakes.');
+  });
+
+  it("takes the run's aborted signal over the error's shape", async () => {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const controller = new AbortController();
+    // a tool that notices the abort itself and fails with an error of its own
+    const watching = tool(
+      async (_args: { city: string }): Promise<string> => {
+        controller.abort();
+        throw new Error('connection reset');
+      },
+      { name: 'watching', description: 'Watching', schema: z.object({ city: z.string() }) },
+    );
+    // run inside a runnable whose config (in LangChain's context, as `@langchain/core/context`
+    // or LangGraph sets it up) carries the signal
+    AsyncLocalStorageProviderSingleton.initializeGlobalInstance(new AsyncLocalStorage());
+    await AsyncLocalStorageProviderSingleton.runWithConfig(
+      { signal: controller.signal, callbacks: [handler], metadata: { langgraph_node: 'tools' } },
+      () =>
+        watching.invoke(
+          { type: 'tool_call', id: 'call_watching', name: 'watching', args: { city: 'Paris' } },
+          { callbacks: [handler], metadata: { langgraph_node: 'tools' } },
+        ),
+    ).catch(() => undefined);
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload.call_id).toBe('call_watching');
+    expect(result?.payload.output).not.toContain('Please fix your mistakes.');
   });
 
   it('says two handler instances, not the middleware, record an answer twice', async () => {

@@ -22,6 +22,7 @@ import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js'
 import {
   answeredAbsentCall,
   noteCallAnswered,
+  runWithOwnTracers,
   tracerOfAnswers,
   tracerOfCall,
   tracerOfCallsIn,
@@ -441,7 +442,10 @@ export function tracewardenAgentMiddleware(
     // gives one
     const scope = new ToolCallScope(absentId ? absentCallId : id, tracer);
     try {
-      result = await withTrace(tracer, () => scope.run(() => handler(request as never)));
+      // a guarded tool given no tracer looks only among this middleware's traces
+      result = await withTrace(tracer, () =>
+        scope.run(() => runWithOwnTracers(own, () => handler(request as never))),
+      );
     } catch (error) {
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) {
         const run = resultRun();

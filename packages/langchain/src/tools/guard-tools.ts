@@ -394,7 +394,8 @@ function guardToolList(
         config?: ToolRunnableConfig,
       ): Promise<unknown> {
         const toolCallId = config?.toolCall?.id;
-        // under a handler, only the traces it recorded into (never another handler's call)
+        // under tracewarden handlers or the agent middleware, only the traces they recorded into
+        // (never another recorder's call); the whole index only under none
         const own = ownTracersAmong(runManager?.handlers);
         // a run without a tool call: the handler recorded its TOOL_CALL under the run's id
         let callId = toolCallId ?? runManager?.runId;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { canonicalJson, type Tracer } from '@tracewarden/core';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
 
@@ -14,14 +15,42 @@ import type { LooseMessage } from '../messages/messages-to-neutral.js';
  * id only picks among the traces holding it the one whose call has the same tool and
  * arguments and still waits for its result, and picks none when that leaves several.
  *
- * The index is the process's (a guarded tool has no handler to ask), but it keeps no trace
- * alive: links hold their tracer through a `WeakRef`, so a tracer let go by its handler (past
- * the 100 in `handler.tracers`) or by its owner is collected. A handler or middleware looks only
- * among the traces it recorded into (`own`), so it never continues another's conversation.
+ * The index is the process's (a guarded tool run under no tracewarden recorder has no one to
+ * ask), but it keeps no trace alive: links and answers hold their tracer through a `WeakRef`, so
+ * a tracer let go by its handler (past the 100 in `handler.tracers`) or by its owner is
+ * collected, even while the app keeps the messages. A handler or middleware looks only among
+ * the traces it recorded into (`own`), so it never continues another's conversation; a guarded
+ * tool run under one or more of them looks only among theirs.
  */
 
 /** The traces a handler or middleware recorded into: what its look-ups are limited to. @internal */
 export type OwnTracers = WeakSet<Tracer>;
+
+/**
+ * What a look-up is limited to: one recorder's own traces, or the union of several recorders'
+ * (a tool run under two handlers, or under a handler and the agent middleware).
+ * @internal
+ */
+export type OwnScope = OwnTracers | readonly OwnTracers[];
+
+/** Whether `tracer` is among `own` (any tracer when `own` is absent). */
+function isOwn(own: OwnScope | undefined, tracer: Tracer): boolean {
+  if (own === undefined) return true;
+  if (own instanceof WeakSet) return own.has(tracer);
+  return own.some((each) => each.has(tracer));
+}
+
+/** The agent middleware's own traces, while a tool call it wraps runs. */
+const middlewareScope = new AsyncLocalStorage<OwnTracers>();
+
+/**
+ * Runs `run` (a tool call the agent middleware wraps) so that a guarded tool given no tracer,
+ * run inside it, looks only among the middleware's traces `own` (see {@link ownTracersAmong}).
+ * @internal
+ */
+export function runWithOwnTracers<T>(own: OwnTracers, run: () => T): T {
+  return middlewareScope.run(own, run);
+}
 
 /** Each handler's own traces, by handler: what a guarded tool run under it may record into. */
 const ownersOf = new WeakMap<object, OwnTracers>();
@@ -36,29 +65,36 @@ export function registerOwnTracers(owner: object, own: OwnTracers): void {
 }
 
 /**
- * The traces a tool run may record into, from the callback handlers it runs under: the one
- * tracewarden handler's own traces; `undefined` (the process's index) when none or several are
- * among them (a guarded tool in an agent with the middleware, or without any handler).
+ * The traces a tool run may record into: the own traces of every tracewarden recorder it runs
+ * under (the callback handlers among `handlers`, and the agent middleware wrapping the call),
+ * together; `undefined` (the process's index) only when it runs under none.
  * @internal
  */
-export function ownTracersAmong(handlers: readonly unknown[] | undefined): OwnTracers | undefined {
-  let found: OwnTracers | undefined;
+export function ownTracersAmong(
+  handlers: readonly unknown[] | undefined,
+): readonly OwnTracers[] | undefined {
+  const found: OwnTracers[] = [];
+  const middleware = middlewareScope.getStore();
+  if (middleware !== undefined) found.push(middleware);
   for (const handler of handlers ?? []) {
     const own = typeof handler === 'object' && handler !== null ? ownersOf.get(handler) : undefined;
-    if (own === undefined || own === found) continue;
-    if (found !== undefined) return undefined;
-    found = own;
+    if (own !== undefined && !found.includes(own)) found.push(own);
   }
-  return found;
+  return found.length === 0 ? undefined : found;
 }
 
-/** Assistant messages recorded as a response, by object: the message the caller re-sends. */
-const byMessage = new WeakMap<object, Tracer>();
+/**
+ * Assistant messages recorded as a response, by object: the message the caller re-sends. The
+ * tracer is held weakly: a WeakMap holds its values strongly while the key lives, and an app
+ * keeps its messages.
+ */
+const byMessage = new WeakMap<object, WeakRef<Tracer>>();
 
 /** One `WeakRef` per tracer, so links of one trace compare by reference and share it. */
 const refs = new WeakMap<Tracer, WeakRef<Tracer>>();
 
-function refOf(tracer: Tracer): WeakRef<Tracer> {
+/** The one `WeakRef` to `tracer`. @internal */
+export function refOf(tracer: Tracer): WeakRef<Tracer> {
   let ref = refs.get(tracer);
   if (ref === undefined) {
     ref = new WeakRef(tracer);
@@ -68,9 +104,9 @@ function refOf(tracer: Tracer): WeakRef<Tracer> {
 }
 
 /** The link's tracer, if it is still alive and (when `own` is given) one of `own`. */
-function tracerOfLink(link: CallLink, own: OwnTracers | undefined): Tracer | undefined {
+function tracerOfLink(link: CallLink, own: OwnScope | undefined): Tracer | undefined {
   const tracer = link.ref.deref();
-  return tracer === undefined || (own !== undefined && !own.has(tracer)) ? undefined : tracer;
+  return tracer === undefined || !isOwn(own, tracer) ? undefined : tracer;
 }
 
 /** One TOOL_CALL a trace holds, as a call id lookup weighs it. */
@@ -122,7 +158,7 @@ export function linkResponse(
   message: unknown,
   calls: readonly { readonly id: string; readonly name?: string; readonly arguments?: unknown }[],
 ): void {
-  if (typeof message === 'object' && message !== null) byMessage.set(message, tracer);
+  if (typeof message === 'object' && message !== null) byMessage.set(message, refOf(tracer));
   for (const call of calls) linkCall(tracer, call.id, call.name, call.arguments);
 }
 
@@ -174,7 +210,7 @@ export function waitingCallOf(
   tracer: Tracer | undefined,
   name: string | undefined,
   args: unknown,
-  own?: OwnTracers,
+  own?: OwnScope,
   unique = false,
 ): { callId: string; tracer: Tracer } | undefined {
   return linkOf(tracer, name, args, false, own, unique);
@@ -190,7 +226,7 @@ function linkOf(
   name: string | undefined,
   args: unknown,
   answered: boolean,
-  own?: OwnTracers,
+  own?: OwnScope,
   unique = false,
 ): { callId: string; tracer: Tracer } | undefined {
   if (name === undefined || ring.length === 0) return undefined;
@@ -208,9 +244,9 @@ function linkOf(
       (wanted !== undefined && link.ref !== wanted)
     )
       continue;
-    if (canonicalJson(link.arguments) !== canonical) continue;
+    // a dead or foreign trace's link is skipped before its arguments are serialised
     const held = tracerOfLink(link, own);
-    if (held === undefined) continue;
+    if (held === undefined || canonicalJson(link.arguments) !== canonical) continue;
     if (!unique) return { callId: link.callId, tracer: held };
     // a second call that fits alike: which one the run answers cannot be told
     if (found !== undefined) return undefined;
@@ -264,7 +300,7 @@ export function tracerOfCall(
   name?: string,
   args?: unknown,
   pending = true,
-  own?: OwnTracers,
+  own?: OwnScope,
 ): Tracer | undefined {
   const known = byCallId.get(callId ?? '');
   if (known === undefined) return undefined;
@@ -316,13 +352,13 @@ function oneTracer(links: readonly HeldLink[]): boolean {
  */
 export function tracerOfAnswers(
   messages: readonly LooseMessage[],
-  own?: OwnTracers,
+  own?: OwnScope,
 ): Tracer | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (typeof message !== 'object' || message === null) continue;
-    const linked = byMessage.get(message);
-    if (linked !== undefined && (own === undefined || own.has(linked))) return linked;
+    const linked = byMessage.get(message)?.deref();
+    if (linked !== undefined && isOwn(own, linked)) return linked;
   }
   return undefined;
 }
@@ -335,7 +371,7 @@ export function tracerOfAnswers(
  */
 export function tracerOfCallsIn(
   messages: readonly LooseMessage[],
-  own?: OwnTracers,
+  own?: OwnScope,
 ): Tracer | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const calls = messages[i]?.tool_calls;
@@ -359,7 +395,7 @@ export function tracerOfCallsIn(
  */
 export function tracerOfMessages(
   messages: readonly LooseMessage[],
-  own?: OwnTracers,
+  own?: OwnScope,
 ): Tracer | undefined {
   return tracerOfAnswers(messages, own) ?? tracerOfCallsIn(messages, own);
 }

@@ -1,16 +1,19 @@
 import type { ModelCallHandle, ModelCallOutcome, ModelCallResponse } from '@tracewarden/core';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
 import { rawResponseOf } from '../messages/model-call-info.js';
-import { linkRecordedIds, linkResponse, noteAnswer } from './conversation-links.js';
+import { linkRecordedIds, linkResponse, noteAnswer, refOf } from './conversation-links.js';
 import { handOverVerdicts } from './hand-over-verdicts.js';
 
 /** Who records a model call: the callback handler or the agent middleware. @internal */
 export type AnswerRecorder = 'handler' | 'middleware';
 
-/** Answers already recorded, with the trace they went into and who recorded them. */
+/**
+ * Answers already recorded, with the trace they went into (held weakly: an app keeps its
+ * messages, and a WeakMap holds its values as long as their key) and who recorded them.
+ */
 const recordedAnswers = new WeakMap<
   object,
-  { readonly tracer: ModelCallHandle['tracer']; readonly by: AnswerRecorder }
+  { readonly tracer: WeakRef<ModelCallHandle['tracer']>; readonly by: AnswerRecorder }
 >();
 let doubleRecordingWarned = false;
 
@@ -35,8 +38,8 @@ function noteRecorded(
 ): void {
   if (typeof message !== 'object' || message === null) return;
   const recorded = recordedAnswers.get(message);
-  if (recorded?.tracer !== tracer) {
-    recordedAnswers.set(message, { tracer, by });
+  if (recorded === undefined || recorded.tracer.deref() !== tracer) {
+    recordedAnswers.set(message, { tracer: refOf(tracer), by });
     return;
   }
   if (doubleRecordingWarned) return;
