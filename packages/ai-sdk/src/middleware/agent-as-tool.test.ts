@@ -2,6 +2,7 @@ import { createTracer, type Tracer } from '@tracewarden/core';
 import { generateText, isStepCount, type LanguageModel, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { concurrentCall0Runs, slowWeather } from '../__fixtures__/concurrent-call-0.js';
 import { scriptedModel } from '../__fixtures__/mock-model.js';
 import { guardTools, tracewardenMiddleware, tracewardenTelemetry } from '../index.js';
 
@@ -98,35 +99,9 @@ describe('an agent run inside a tool (agent-as-tool), sharing the trace', () => 
 describe('two conversations at once in one trace, both numbering calls call_0', () => {
   it('each guarded tool result lands under its own conversation’s call (told apart by arguments)', async () => {
     const tracer = createTracer();
-    const middleware = tracewardenMiddleware({ tracer });
-    const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const tools = guardTools(
-      {
-        weather: tool({
-          inputSchema: z.object({ city: z.string() }),
-          execute: async ({ city }) => {
-            // the first conversation's tool ends first, while the second's call (the latest) waits too
-            await delay(city === 'Oslo' ? 5 : 30);
-            return `weather in ${city}`;
-          },
-        }),
-      },
-      { tracer },
-    );
-    const run = (city: string) =>
-      generateText({
-        model: wrapLanguageModel({
-          model: scriptedModel([
-            { calls: [{ id: 'call_0', name: 'weather', input: { city } }] },
-            { text: `sunny in ${city}` },
-          ]),
-          middleware,
-        }),
-        prompt: `weather in ${city}?`,
-        tools,
-        stopWhen: isStepCount(3),
-      });
-    await Promise.all([run('Oslo'), run('Lima')]);
+    // the first conversation's tool ends first, while the second's call (the latest) waits too
+    const tools = guardTools({ weather: slowWeather((city) => `weather in ${city}`) }, { tracer });
+    await concurrentCall0Runs(tracewardenMiddleware({ tracer }), tools);
     const blocks = tracer.blocks();
     const calls = blocks.filter((block) => block.sub_type === 'TOOL_CALL');
     const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');

@@ -82,6 +82,89 @@ describe('an enforcing middleware and the telemetry integration on one trace', (
       expect(codes(warn)).not.toContain('TRACEWARDEN_AMBIGUOUS_CALL_ID');
     });
 
+  it('two concurrent conversations, each in its own withTrace: each trace holds its own calls once, and the policy holds in each', async () => {
+    const secretPolicy = parsePolicy(`
+raise "secret mailed" if:
+    (out: ToolOutput) -> (call: ToolCall)
+    "SECRET" in out.content
+    call is tool:send_email
+`);
+    const middleware = tracewardenMiddleware({
+      policy: secretPolicy,
+      onPolicyViolation: 'refuse',
+      pricing: false,
+    });
+    const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const sent: string[] = [];
+    const run = (who: 'secret' | 'plain', inbox: string, wait: number) => {
+      const tracer = createTracer();
+      const text = withTrace(tracer, async () => {
+        const result = await generateText({
+          model: wrapLanguageModel({
+            model: scriptedModel([
+              { calls: [{ id: 'c1', name: 'read_inbox', input: {} }] },
+              { calls: [{ id: 'c2', name: 'send_email', input: { body: who } }] },
+              { text: `done ${who}` },
+            ]),
+            middleware,
+          }),
+          tools: {
+            read_inbox: tool({
+              inputSchema: z.object({}),
+              execute: async () => {
+                await delay(wait);
+                return inbox;
+              },
+            }),
+            send_email: tool({
+              inputSchema: z.object({ body: z.string() }),
+              execute: async ({ body }) => {
+                sent.push(body);
+                return 'sent';
+              },
+            }),
+          },
+          prompt: `mail ${who}`,
+          stopWhen: isStepCount(4),
+          telemetry: { integrations: [tracewardenTelemetry({ pricing: false })] },
+        });
+        return result.text;
+      });
+      return { tracer, text };
+    };
+    // the secret conversation's inbox answers last, so the two interleave
+    const secret = run('secret', 'SECRET plans', 30);
+    const plain = run('plain', 'lunch at noon', 5);
+    expect(await Promise.all([secret.text, plain.text])).toEqual(['done secret', 'done plain']);
+    expect(sent).toEqual(['plain']);
+    for (const [{ tracer }, who, inbox, mailed] of [
+      [
+        secret,
+        'secret',
+        'SECRET plans',
+        expect.stringContaining('blocked by policy: secret mailed'),
+      ],
+      [plain, 'plain', 'lunch at noon', 'sent'],
+    ] as const) {
+      expect(subTypes(tracer)).toEqual([
+        'MESSAGE',
+        'MESSAGE',
+        'TOOL_CALL',
+        'TOOL_RESULT',
+        'MESSAGE',
+        'TOOL_CALL',
+        'TOOL_RESULT',
+        'MESSAGE',
+      ]);
+      expect(tracer.blocks()[0]?.payload.content).toBe(`mail ${who}`);
+      const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+      expect(results.map((block) => block.payload)).toMatchObject([
+        { call_id: 'c1', output: inbox },
+        { call_id: 'c2', output: mailed },
+      ]);
+    }
+  });
+
   it("'throw' still rejects; the shared trace keeps the failed call once", async () => {
     const shared = createTracer();
     const run = generateText({

@@ -6,9 +6,7 @@ import type {
 import {
   type AdapterOptions,
   createAdapterRuntime,
-  createTracer,
   currentTracer,
-  fallbackTraceMaxCalls,
   type Tracer,
 } from '@tracewarden/core';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
@@ -126,22 +124,13 @@ export function tracewardenMiddleware(
   /**
    * Where an enforcing middleware records a call the telemetry integration records too: its own
    * tracer, unless that is the integration's trace (given as `tracer`, or the enclosing
-   * `withTrace`); then a fallback trace of the middleware's, so the shared trace holds the call once
-   * (its answer and cost counted once) while the policy and guards still decide.
+   * `withTrace`); then the runtime's fallback trace (counting the call, so it stays bounded), so
+   * the shared trace holds the call once (its answer and cost counted once) while the policy and
+   * guards still decide. The policy checks each call against its own request's messages, never
+   * against the fallback trace, so conversations sharing that trace stay apart.
    */
-  const tracerBeside = (telemetry: TelemetryScope): Tracer | undefined => {
-    if ((ownTracer ?? currentTracer()) !== telemetry.tracer) return ownTracer;
-    // started anew every fallbackTraceMaxCalls calls, as the runtime's fallback trace (whose
-    // public accessor does not count calls), so that memory stays bounded
-    if (besideTracer === undefined || besideCalls >= fallbackTraceMaxCalls) {
-      besideTracer = createTracer();
-      besideCalls = 0;
-    }
-    besideCalls++;
-    return besideTracer;
-  };
-  let besideTracer: Tracer | undefined;
-  let besideCalls = 0;
+  const tracerBeside = (telemetry: TelemetryScope): Tracer | undefined =>
+    (ownTracer ?? currentTracer()) !== telemetry.tracer ? ownTracer : runtime.defaultTracer(true);
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
   // The settings kept in `raw.request` only when raw payloads are recorded.
   const noRequest: Record<string, unknown> = {};

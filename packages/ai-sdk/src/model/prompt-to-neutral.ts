@@ -62,11 +62,15 @@ export function toolOutputText(output: unknown): string {
   }
 }
 
-/** The JSON value of a `json` / `error-json` tool result, else `undefined`. */
+/**
+ * The JSON value of a `json` tool result, else `undefined`. Never an `error-json` value: a failed
+ * run is recorded as the error text the model reads, as `guardTools` and the telemetry
+ * integration record a failure.
+ */
 function toolOutputValue(output: unknown): unknown {
   if (typeof output !== 'object' || output === null) return undefined;
   const { type, value } = output as { type?: unknown; value?: unknown };
-  return type === 'json' || type === 'error-json' ? value : undefined;
+  return type === 'json' ? value : undefined;
 }
 
 /** Whether a tool result stands for a failed run (an error, or a denied execution). */

@@ -2,6 +2,7 @@ import { createTracer, type Tracer } from '@tracewarden/core';
 import { generateText, isStepCount, streamText, type ToolSet, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { concurrentCall0Runs, slowWeather } from '../__fixtures__/concurrent-call-0.js';
 import { type Step, scriptedModel } from '../__fixtures__/mock-model.js';
 import { guardTools, tracewardenMiddleware } from '../index.js';
 
@@ -119,29 +120,9 @@ describe('a tool output read from the next prompt', () => {
 
   it('two conversations at once in one trace, both numbering calls call_0: each value under its own call', async () => {
     const tracer = createTracer();
-    const middleware = tracewardenMiddleware({ tracer, pricing: false });
-    const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const weather = tool({
-      inputSchema: z.object({ city: z.string() }),
-      execute: async ({ city }) => {
-        await delay(city === 'Oslo' ? 5 : 30);
-        return { city };
-      },
+    await concurrentCall0Runs(tracewardenMiddleware({ tracer, pricing: false }), {
+      weather: slowWeather((city) => ({ city })),
     });
-    const run = (city: string) =>
-      generateText({
-        model: wrapLanguageModel({
-          model: scriptedModel([
-            { calls: [{ id: 'call_0', name: 'weather', input: { city } }] },
-            { text: `sunny in ${city}` },
-          ]),
-          middleware,
-        }),
-        prompt: `weather in ${city}?`,
-        tools: { weather },
-        stopWhen: isStepCount(3),
-      });
-    await Promise.all([run('Oslo'), run('Lima')]);
     const blocks = tracer.blocks();
     const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
     expect(results).toHaveLength(2);
@@ -153,7 +134,7 @@ describe('a tool output read from the next prompt', () => {
 });
 
 describe('a history new to the trace (a conversation resumed into a fresh tracer)', () => {
-  it('records its JSON tool results as values, its text results as text', async () => {
+  it('records its JSON tool results as values, its text and error-json results as text', async () => {
     const tracer = createTracer();
     await generateText({
       model: wrapLanguageModel({
@@ -172,6 +153,7 @@ describe('a history new to the trace (a conversation resumed into a fresh tracer
               input: { city: 'Oslo' },
             },
             { type: 'tool-call', toolCallId: 'call_b', toolName: 'note', input: { text: 'hi' } },
+            { type: 'tool-call', toolCallId: 'call_c', toolName: 'save', input: {} },
           ],
         },
         {
@@ -189,6 +171,12 @@ describe('a history new to the trace (a conversation resumed into a fresh tracer
               toolName: 'note',
               output: { type: 'text', value: 'hi' },
             },
+            {
+              type: 'tool-result',
+              toolCallId: 'call_c',
+              toolName: 'save',
+              output: { type: 'error-json', value: { code: 'E_FULL', message: 'disk full' } },
+            },
           ],
         },
       ],
@@ -196,6 +184,8 @@ describe('a history new to the trace (a conversation resumed into a fresh tracer
     expect(results(tracer)).toEqual([
       { call_id: 'call_a', output: { city: 'Oslo', tempC: 3 }, status: 'success' },
       { call_id: 'call_b', output: 'hi', status: 'success' },
+      // a failed run is the error text the model reads, never the JSON value
+      { call_id: 'call_c', output: '{"code":"E_FULL","message":"disk full"}', status: 'failure' },
     ]);
   });
 });

@@ -43,7 +43,9 @@ export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'nam
 /**
  * The names of a tool set's tools whose type says they have an `execute` (as `tool()` types a
  * tool given one); every name for a set typed with an index signature (`ToolSet`), whose tools
- * may or may not have one: that is checked when `guardTools` runs.
+ * may or may not have one: that is checked when `guardTools` runs. Exported only for the
+ * declaration of {@link GuardAiToolsOptions}; not re-exported from the package.
+ * @internal
  */
 export type ExecutableToolName<Tools extends ToolSet> = string extends keyof Tools
   ? keyof Tools
@@ -55,7 +57,9 @@ export type ExecutableToolName<Tools extends ToolSet> = string extends keyof Too
 
 /**
  * What a tool's guarded run gives: its `execute`'s resolved value, the last value of a streaming
- * (`async *execute`) tool; `unknown` when the type does not say.
+ * (`async *execute`) tool; `unknown` when the type does not say. Exported only for the
+ * declaration of {@link GuardAiToolsOptions}; not re-exported from the package.
+ * @internal
  */
 export type ToolOutputOf<Tool> = Tool extends {
   execute?: ((...args: never[]) => infer Output) | undefined;

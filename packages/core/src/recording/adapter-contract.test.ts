@@ -510,6 +510,19 @@ describe('createAdapterRuntime: the fallback trace stays bounded', () => {
     ]);
   });
 
+  it('defaultTracer(true) counts a call in the same bound; a bare look-up never does', () => {
+    const runtime = createAdapterRuntime({ pricing: false }, { entryPoint: 'myAdapter' });
+    const first = runtime.defaultTracer(true);
+    for (let n = 0; n < 5 * fallbackTraceMaxCalls; n++) expect(runtime.defaultTracer()).toBe(first);
+    // calls picked by the adapter (defaultTracer(true)) and started by the recorder share one count
+    for (let n = 1; n < fallbackTraceMaxCalls - 1; n++)
+      expect(runtime.defaultTracer(true)).toBe(first);
+    expect(call(runtime, fallbackTraceMaxCalls - 1)).toBe(first);
+    const next = runtime.defaultTracer(true);
+    expect(next).not.toBe(first);
+    expect(call(runtime, fallbackTraceMaxCalls)).toBe(next);
+  });
+
   it('never replaces a tracer the user gave, as an option or with withTrace', () => {
     const given = createTracer();
     const withOption = createAdapterRuntime({ tracer: given, pricing: false }, { entryPoint: 'a' });

@@ -75,8 +75,11 @@ export interface AdapterRuntime {
   /**
    * The adapter instance's fallback tracer (no `tracer`, no `withTrace`), created on first use
    * and replaced by a new one every {@link fallbackTraceMaxCalls} model calls.
+   * @param callStarts - `true` when a model call is about to start in the returned tracer and
+   *   must count towards {@link fallbackTraceMaxCalls} (an adapter that picks the fallback
+   *   trace itself, then passes it as the call's `tracer`); leave it out for a look-up
    */
-  defaultTracer(): Tracer;
+  defaultTracer(callStarts?: boolean): Tracer;
   /** Whether raw provider payloads are recorded. */
   readonly recordRaw: boolean;
   /** Whether a whole-call deadline is set (the adapter then passes the handle's signal on). */
@@ -317,7 +320,6 @@ export function createAdapterRuntime(
     if (callStarts) fallbackCalls++;
     return fallbackTracer;
   };
-  const defaultTracer = (): Tracer => fallback();
   const guards = resolved.guards;
   const recorder = createModelCallRecorder({
     tracer: resolved.tracer,
@@ -337,7 +339,7 @@ export function createAdapterRuntime(
   });
   return {
     recorder,
-    defaultTracer,
+    defaultTracer: fallback,
     recordRaw: resolved.recordRaw !== false,
     hasTimeout: resolved.timeoutSeconds !== undefined,
   };
