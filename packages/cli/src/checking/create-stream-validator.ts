@@ -19,6 +19,11 @@ import { parseChatTrace } from '../traces/read-chat-trace.js';
 import { traceErrorLine } from '../traces/trace-error-line.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
+import {
+  type BlockOrigin,
+  isMissingEventContent,
+  missingEventContentMessage,
+} from './event-content-problems.js';
 import { toProblem } from './to-problem.js';
 
 /** Options of {@link createStreamValidator}. */
@@ -133,18 +138,6 @@ function withField(address: string, error: TraceError): string {
     'payload',
   ];
   return `${address}.${top.includes(field) || field.startsWith('payload') ? field : `payload.${field}`}`;
-}
-
-/**
- * Whether an event has no content at all: absent or `null`, as seeds 000/003 allow on every
- * event (`content: Optional[str]`), while a system or user MESSAGE block needs some (seed 002).
- */
-function hasNoContent(content: unknown): boolean {
-  return content === undefined || content === null;
-}
-
-function describeContent(content: unknown): string {
-  return content === undefined ? 'no content field' : 'content null';
 }
 
 /**
@@ -311,19 +304,21 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
       ids: createSequentialIds(),
       startTime: 0,
     });
-    const addressOf = new Map<string, { event: number; address: string }>();
+    // by id, with the block itself: each error finds its block in constant time, so a file full
+    // of events without content (one error each) stays linear
+    const addressOf = new Map<string, BlockOrigin>();
     let event = -1;
     let call = 0;
     for (const block of blocks) {
       if (block.sub_type === 'TOOL_CALL') {
-        addressOf.set(block.id, { event, address: `${event}.tool_calls.${call++}` });
+        addressOf.set(block.id, { event, address: `${event}.tool_calls.${call++}`, block });
       } else if (block.sub_type === 'THINK') {
         // from the event's `reasoning_content`: not an event of its own
-        addressOf.set(block.id, { event, address: `${event}.reasoning_content` });
+        addressOf.set(block.id, { event, address: `${event}.reasoning_content`, block });
       } else {
         event++;
         call = 0;
-        addressOf.set(block.id, { event, address: String(event) });
+        addressOf.set(block.id, { event, address: String(event), block });
       }
     }
     const result = validateBlocks(blocks, limitOptions);
@@ -333,6 +328,9 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
           ? error.details.block_id
           : blockIdAt(blocks, error.details.path);
       const at = blockId === undefined ? undefined : addressOf.get(blockId);
+      // seed 002's "non-empty content" is a rule of MESSAGE blocks, not of events (000/003)
+      const missingContent = isMissingEventContent(error, at);
+      if (missingContent && options.toBlocks !== true) continue;
       const details = { ...error.details };
       delete details.trace_id;
       delete details.block_id;
@@ -341,20 +339,10 @@ export function createStreamValidator(options: StreamValidatorOptions): StreamVa
         line: at === undefined ? item.line : (item.lineOfEvent(at.event) ?? item.line),
         address: `${item.label}${at === undefined ? '' : `/${at.address}`}`,
       });
-      const block = blockId === undefined ? undefined : blocks.find((b) => b.id === blockId);
-      if (
-        at !== undefined &&
-        block?.sub_type === 'MESSAGE' &&
-        error.code === 'VALIDATION' &&
-        error.details.field === 'content' &&
-        hasNoContent(block.payload.content)
-      ) {
-        // seed 002's "non-empty content" is a rule of MESSAGE blocks, not of events (000/003)
-        if (options.toBlocks !== true) continue;
-        const event = trace[at.event];
+      if (missingContent) {
         report({
           ...problem,
-          message: `event ${at.event} (role ${JSON.stringify(event?.role)}) has no content (${describeContent(event?.content)}), which a chat event may have (seeds 000, 003), but a seed-002 MESSAGE block needs non-empty content for a system or user message: it cannot be converted to blocks; give it content, or convert --to events`,
+          message: missingEventContentMessage(at.event, trace[at.event]),
           details: { ...details, event: at.event },
         });
         continue;

@@ -46,8 +46,9 @@ export function checkMessagePayload(
         'payload.content must not be an empty list for a system or user message',
       );
     }
-    // text parts without text say nothing: a list of only those is empty content (seed 002's
-    // "non-empty content"; seed 000's TextContent requires `text`); any other part is content
+    // text parts without text (absent, or `null` as some providers write it) say nothing: a list
+    // of only those is empty content (seed 002's "non-empty content"; seed 000's TextContent
+    // requires `text`); any other part is content
     let saysSomething = false;
     for (let i = 0; i < content.length; i++) {
       const part: unknown = content[i];
@@ -62,7 +63,7 @@ export function checkMessagePayload(
         saysSomething = true;
       } else if (part.type !== 'text') {
         saysSomething = true;
-      } else if (part.text !== undefined && typeof part.text !== 'string') {
+      } else if (part.text != null && typeof part.text !== 'string') {
         reportFieldError(
           errors,
           draft,
@@ -71,7 +72,7 @@ export function checkMessagePayload(
           `payload.content[${i}].text must be a string, got ${describeValue(part.text)}`,
         );
         saysSomething = true;
-      } else if (part.text !== undefined && part.text !== '') {
+      } else if (part.text != null && part.text !== '') {
         saysSomething = true;
       }
     }

@@ -22,7 +22,9 @@ describe('MESSAGE content parts', () => {
   it.each([
     ['a text part with empty text', [{ type: 'text', text: '' }]],
     ['a text part without text', [{ type: 'text' }]],
+    ['a text part with null text', [{ type: 'text', text: null }]],
     ['only text parts without text', [{ type: 'text' }, { type: 'text', text: '' }]],
+    ['only text parts with null or no text', [{ type: 'text', text: null }, { type: 'text' }]],
   ])('%s is empty content: 422 VALIDATION, as "" and [] are', (_name, content) => {
     expect(problems(content)).toEqual([['VALIDATION', 422, 'content']]);
     expect(problems(content, 'system')).toEqual([['VALIDATION', 422, 'content']]);
@@ -46,13 +48,37 @@ describe('MESSAGE content parts', () => {
     expect(problems([{ type: 'text' }], 'assistant')).toEqual([]);
   });
 
+  it('a text part with null text is one without text: accepted on an assistant message', () => {
+    // some providers write `text: null`; it says nothing, as a missing `text` does
+    expect(problems([{ type: 'text', text: null }], 'assistant')).toEqual([]);
+    expect(problems([{ type: 'image' }, { type: 'text', text: null }], 'assistant')).toEqual([]);
+    expect(
+      problems([
+        { type: 'text', text: null },
+        { type: 'text', text: 'hi' },
+      ]),
+    ).toEqual([]);
+    const validator = createBlockValidator();
+    expect(() =>
+      validator.accept(withContent([{ type: 'text', text: null }], 'assistant')),
+    ).not.toThrow();
+  });
+
+  it('a user message of only null-text parts gets the empty-content error, not a text-type one', () => {
+    const report = validateBlocks([withContent([{ type: 'text', text: null }])]);
+    expect(report.errors.map((error) => [error.code, error.details.field])).toEqual([
+      ['VALIDATION', 'content'],
+    ]);
+    expect(report.errors[0]?.message).toContain('its text parts have no text');
+  });
+
   it('a text part whose text is present but not a string is a VALIDATION error naming the path', () => {
     const report = validateBlocks([withContent([{ type: 'text', text: 42 }])]);
     expect(report.errors.map((error) => [error.code, error.details.field])).toEqual([
       ['VALIDATION', 'content.0.text'],
     ]);
     expect(report.errors[0]?.message).toContain('payload.content[0].text must be a string, got');
-    expect(problems([{ type: 'image' }, { type: 'text', text: null }], 'assistant')).toEqual([
+    expect(problems([{ type: 'image' }, { type: 'text', text: false }], 'assistant')).toEqual([
       ['VALIDATION', 422, 'content.1.text'],
     ]);
   });
