@@ -1,10 +1,10 @@
 // The data a call sends out that the agent read from a source the user never named (the
 // recommended policy's `toxic-flow` rule): a private repository the issue asked about, a secret
 // file a tool description asked for. Read by the `leaked_reads` built-in.
+import { argumentEntriesOf, argumentsOfCall } from '../runtime/call-arguments.js';
 import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
-import { createTextCache } from './create-text-cache.js';
 import { isReadOnlyTool, userTextsBefore } from './find-requested-actions.js';
 import { valuePattern } from './value-pattern.js';
 
@@ -24,9 +24,11 @@ export interface LeakedRead {
   address: string;
 }
 
-// An argument naming a container: a repository, a bucket, a folder, a site
+// An argument naming a private container: a repository, a bucket, a folder. Not a URL or a site:
+// a public page is no private data (links that carry data out are other rules' concern), and a
+// research agent reads pages the user never named all the time
 const containerKey =
-  /^(?:repo|repos|repository|repo_name|repository_name|project|bucket|database|db|channel|drive|folder|directory|dir|workspace|site|url|uri|link)$/;
+  /^(?:repo|repos|repository|repo_name|repository_name|project|bucket|database|db|channel|drive|folder|directory|dir|workspace)$/;
 // An argument naming an item: a file, a path, a document
 const itemKey = /^(?:path|file|filename|file_name|filepath|file_path|document|doc|page|note)$/;
 // A secret's path, by its last segments (tested on a short lower-cased value)
@@ -42,22 +44,6 @@ const keyToken = /^(?=.{20,}$)[a-z_]*\d/;
 
 const isSecretPath = (value: string): boolean =>
   value.length <= MAX_VALUE && secretPath.test(value.toLowerCase());
-
-// The top-level string arguments of a call, parsed when the model sent them as JSON text
-function argumentsOf(call: PolicyEvent): [string, unknown][] {
-  const fn = call.data.function as Record<string, unknown> | undefined;
-  let args = fn?.arguments;
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      return [];
-    }
-  }
-  return args !== null && typeof args === 'object' && !Array.isArray(args)
-    ? Object.entries(args as Record<string, unknown>)
-    : [];
-}
 
 const said = (userTexts: readonly string[], value: string): boolean => {
   const needle = valuePattern(value);
@@ -86,7 +72,7 @@ function unnamedSource(
   call: PolicyEvent,
   userTexts: readonly string[],
 ): { argument: string; value: string; secret: boolean } | null {
-  const entries = argumentsOf(call).filter(
+  const entries = argumentEntriesOf(argumentsOfCall(call)).filter(
     (entry): entry is [string, string] =>
       typeof entry[1] === 'string' && entry[1].length >= 2 && entry[1].length <= MAX_VALUE,
   );
@@ -107,17 +93,9 @@ function unnamedSource(
 }
 
 // Lower-cased word tokens of a text (letters, digits, underscores): one pass, no backtracking
-const wordsCache = createTextCache<string[]>(1024);
-function wordsOf(text: string): string[] {
-  let known = wordsCache.get(text);
-  if (known === undefined) {
-    known = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-    wordsCache.set(text, known);
-  }
-  return known;
-}
+const wordTokensOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 
-// Runs of three words, and the key-like tokens, of a text
+// Runs of three words, and the key-like tokens, of a text (a key-like token has no space)
 function shinglesOf(words: readonly string[], into: Set<string>): Set<string> {
   for (let i = 0; i + 2 < words.length; i++)
     into.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
@@ -125,36 +103,100 @@ function shinglesOf(words: readonly string[], into: Set<string>): Set<string> {
   return into;
 }
 
-// Whether an output's text shares with the call two runs of three words, or a key-like token,
-// that no user message holds
-function carries(
-  callShingles: ReadonlySet<string>,
-  userShingles: ReadonlySet<string>,
-  output: PolicyEvent,
-): boolean {
-  let shared = 0;
-  for (const piece of textsOf(output, undefined)) {
-    const words = wordsOf(piece.text);
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i] as string;
-      if (keyToken.test(word) && callShingles.has(word) && !userShingles.has(word)) return true;
-      if (i + 2 >= words.length) continue;
-      const shingle = `${word} ${words[i + 1]} ${words[i + 2]}`;
-      if (callShingles.has(shingle) && !userShingles.has(shingle) && ++shared >= 2) return true;
+// What a trace's checks share, kept with its store so that it dies with the trace: the outputs'
+// shingles indexed once each (shingle -> positions of the outputs holding it, each once), the
+// user's shingles, and each read call's unnamed source for a count of user texts
+interface ReadsIndex {
+  /** How many of the store's tool outputs are indexed. */
+  indexed: number;
+  /** The last indexed output's position, and its event (to tell a rolled-back store). */
+  last: number;
+  lastEvent: PolicyEvent | undefined;
+  postings: Map<string, number | number[]>;
+  userCount: number;
+  userShingles: Set<string>;
+  sources: Map<number, { userCount: number; source: ReturnType<typeof unnamedSource> }>;
+}
+const indexes = new WeakMap<EventStore, ReadsIndex>();
+
+/** Work done by {@link findLeakedReads} (words shingled, postings visited), for tests. @internal */
+export const leakedReadsWork = { count: 0 };
+
+function indexOf(store: EventStore, before: number, userTexts: readonly string[]): ReadsIndex {
+  let index = indexes.get(store);
+  const outputs = store.candidates('ToolOutput');
+  // a store rolled back past an indexed output (a proposed step undone) is indexed anew
+  if (
+    index !== undefined &&
+    index.indexed > 0 &&
+    (outputs.length < index.indexed || store.event(index.last) !== index.lastEvent)
+  )
+    index = undefined;
+  if (index === undefined) {
+    index = {
+      indexed: 0,
+      last: -1,
+      lastEvent: undefined,
+      postings: new Map(),
+      userCount: 0,
+      userShingles: new Set(),
+      sources: new Map(),
+    };
+    indexes.set(store, index);
+  }
+  for (; index.indexed < outputs.length; index.indexed++) {
+    const position = outputs[index.indexed] as number;
+    if (position >= before) break;
+    const output = store.probe(position);
+    index.last = position;
+    index.lastEvent = undefined;
+    if (output.callPosition < 0) continue;
+    const shingles = new Set<string>();
+    for (const piece of textsOf(output, undefined)) {
+      const words = wordTokensOf(piece.text);
+      leakedReadsWork.count += words.length;
+      shinglesOf(words, shingles);
+    }
+    // most shingles are in one output: a number, an array only for those in several
+    for (const shingle of shingles) {
+      const known = index.postings.get(shingle);
+      if (known === undefined) index.postings.set(shingle, position);
+      else if (typeof known === 'number') index.postings.set(shingle, [known, position]);
+      else known.push(position);
     }
   }
-  return false;
+  if (index.last >= 0 && index.lastEvent === undefined) index.lastEvent = store.event(index.last);
+  // user texts before a call are a prefix of those before a later one
+  for (; index.userCount < userTexts.length; index.userCount++)
+    shinglesOf(wordTokensOf(userTexts[index.userCount] as string), index.userShingles);
+  return index;
+}
+
+// The unnamed source of the read call at `position`, for the first `userTexts` of the trace
+function sourceOf(
+  store: EventStore,
+  index: ReadsIndex,
+  position: number,
+  userTexts: readonly string[],
+): ReturnType<typeof unnamedSource> {
+  const known = index.sources.get(position);
+  if (known !== undefined && known.userCount === userTexts.length) return known.source;
+  const source = unnamedSource(store.probe(position), userTexts);
+  index.sources.set(position, { userCount: userTexts.length, source });
+  return source;
 }
 
 const results = new WeakMap<PolicyEvent, LeakedRead[]>();
 
 /**
- * The tool outputs before `call` whose content `call`'s arguments carry (two runs of three
- * words, or a key or token, that no user message holds) and whose own call read a source the
- * user's messages never named: a repository, folder or site they did not write, or a file of no
+ * The tool outputs before `call` whose content `call`'s arguments carry (two distinct runs of
+ * three words, or a key or token, that no user message holds) and whose own call read a source
+ * the user's messages never named: a repository or folder they did not write, or a file of no
  * container they named, or a secret's path (an SSH key, `.env`, `mcp.json`, a credentials file)
- * they did not name. Calls whose tool only reads (`get_*`, `list_*`, `search_*`) carry nothing
- * out and get none.
+ * they did not name. Calls of tools that only read (`get_*`, `list_*`, `search_*`) get none:
+ * not because they cannot carry data out (a search query or a fetched URL can), but because
+ * that channel is left to the rules on links and on values sent out (the recommended policy's
+ * rules 1 and 6).
  * @param store - the events of the trace
  * @param call - a tool-call event of that store
  * @returns the leaked reads, in trace order
@@ -167,24 +209,49 @@ export function findLeakedReads(store: EventStore, call: PolicyEvent): LeakedRea
   results.set(call, out);
   if (isReadOnlyTool(call.toolName ?? '')) return out;
   let argumentText = '';
-  for (const [, value] of argumentsOf(call)) {
+  for (const [, value] of argumentEntriesOf(argumentsOfCall(call))) {
     argumentText += ` ${typeof value === 'string' ? value : JSON.stringify(value)}`;
     if (argumentText.length > MAX_ARGUMENT_TEXT) break;
   }
-  const callShingles = shinglesOf(wordsOf(argumentText.slice(0, MAX_ARGUMENT_TEXT)), new Set());
-  if (callShingles.size === 0) return out;
-  const entries = userTextsBefore(store, call.position).filter(
-    (entry) => entry.position < call.position,
+  const callShingles = shinglesOf(
+    wordTokensOf(argumentText.slice(0, MAX_ARGUMENT_TEXT)),
+    new Set(),
   );
-  const userTexts = entries.map((entry) => entry.text);
-  const userShingles = new Set<string>();
-  for (const text of userTexts) shinglesOf(wordsOf(text), userShingles);
-  for (const position of store.candidates('ToolOutput')) {
-    if (position >= call.position) break;
+  if (callShingles.size === 0) return out;
+  const userTexts = userTextsBefore(store, call.position)
+    .filter((entry) => entry.position < call.position)
+    .map((entry) => entry.text);
+  const index = indexOf(store, call.position, userTexts);
+  // a later call checked first indexed later user texts: this call's own set then
+  let userShingles = index.userShingles;
+  if (index.userCount > userTexts.length) {
+    userShingles = new Set();
+    for (const text of userTexts) shinglesOf(wordTokensOf(text), userShingles);
+  }
+  // the outputs sharing a key-like token, or two distinct runs, with the call
+  const runs = new Map<number, number>();
+  const found = new Set<number>();
+  for (const shingle of callShingles) {
+    if (userShingles.has(shingle)) continue;
+    const known = index.postings.get(shingle);
+    if (known === undefined) continue;
+    const list = typeof known === 'number' ? [known] : known;
+    const key = !shingle.includes(' ');
+    for (const position of list) {
+      leakedReadsWork.count++;
+      if (position >= call.position) break;
+      if (key) found.add(position);
+      else {
+        const shared = (runs.get(position) ?? 0) + 1;
+        runs.set(position, shared);
+        if (shared >= 2) found.add(position);
+      }
+    }
+  }
+  for (const position of [...found].sort((a, b) => a - b)) {
     const output = store.probe(position);
-    if (output.callPosition < 0) continue;
-    const source = unnamedSource(store.probe(output.callPosition), userTexts);
-    if (source === null || !carries(callShingles, userShingles, output)) continue;
+    const source = sourceOf(store, index, output.callPosition, userTexts);
+    if (source === null) continue;
     out.push({ tool: output.toolName ?? null, position, ...source, address: output.address });
   }
   return out;

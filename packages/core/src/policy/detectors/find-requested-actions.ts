@@ -5,6 +5,7 @@
  * user never asked for that kind of action while the injected text did.
  * @internal
  */
+import { argumentStrings, argumentsOfCall } from '../runtime/call-arguments.js';
 import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
@@ -230,28 +231,11 @@ const elementWords = new Set(
     ' ',
   ),
 );
-const argumentTexts = (value: unknown, out: string[]): void => {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const v of value) argumentTexts(v, out);
-  else if (value !== null && typeof value === 'object')
-    for (const v of Object.values(value)) argumentTexts(v, out);
-};
-
 // Whether an interaction call's element is named by the user's words: the user asked for what
 // the element does ("star", "subscribe", "follow"), not for a browsing verb
 function namesUserElement(call: PolicyEvent, texts: readonly { text: string }[]): boolean {
   if (!interaction.test(toolWords(call.toolName ?? ''))) return false;
-  const fn = call.data.function as Record<string, unknown> | undefined;
-  let args: unknown = fn?.arguments ?? call.data.arguments;
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      // the arguments as the model wrote them
-    }
-  }
-  const values: string[] = [];
-  argumentTexts(args, values);
+  const values = argumentStrings(argumentsOfCall(call));
   const words = new Set<string>();
   for (const value of values)
     for (const word of value.toLowerCase().match(/[a-z]{3,}/g) ?? [])

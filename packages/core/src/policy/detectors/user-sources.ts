@@ -1,6 +1,7 @@
 // Which data the user's own words point at (decision 050): a source they name ("in the vendor
 // registry"), a person they name, and whether their words identify a tool output as data to act
 // on (an id, a file name, a word the agent searched with). Read by `user-targets.ts`.
+import { argumentStrings, callArgumentsOf, callArgumentsText } from '../runtime/call-arguments.js';
 import type { EventStore } from '../runtime/event-store.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
@@ -41,7 +42,8 @@ export function namesOf(text: string): string[] {
 
 const genericWords = new Set(['list', 'file', 'files', 'record', 'records', 'document', 'page']);
 
-const wordsOf = (text: string): string =>
+// A text's words, lower-cased, split at case changes, padded with spaces (` get file contents `)
+const paddedWordsOf = (text: string): string =>
   ` ${text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -49,25 +51,15 @@ const wordsOf = (text: string): string =>
 
 // The arguments of the call whose output is at `position` (as the model wrote them), or ''
 /** @internal */
-export function argumentsOf(store: EventStore, position: number): string {
-  const output = store.probe(position);
-  for (let at = position - 1; at >= 0 && at >= position - 8; at--) {
-    const event = store.probe(at);
-    if (event.kind !== 'ToolCall' || event.toolName !== output.toolName) continue;
-    // the store holds the arguments parsed (an object), or as the model sent them (a string)
-    const fn = event.data.function as Record<string, unknown> | undefined;
-    const args = fn?.arguments;
-    return typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
-  }
-  return '';
-}
+export const argumentsOf = (store: EventStore, position: number): string =>
+  callArgumentsText(store, store.probe(position));
 
 /** The words that identify a tool output: its tool's name, its call's arguments and its keys. @internal */
 export function identityOf(store: EventStore, position: number): string {
   const output = store.probe(position);
   let text = `${output.toolName ?? ''} ${argumentsOf(store, position)}`;
   for (const piece of textsOf(output, undefined)) text += keysOf(piece.text);
-  return wordsOf(text);
+  return paddedWordsOf(text);
 }
 
 // Words of the user's that say nothing of which data they mean
@@ -107,7 +99,7 @@ export function identifiedByUser(
     // the user left the target to the data: "pay what is due", "send whatever is outstanding"
     if (openTarget.test(said)) return true;
     for (const m of said.matchAll(idToken)) {
-      const token = m[0].replace(/^[#./-]+|[./-]+$/g, '');
+      const token = trimmed(m[0], true);
       const idLike = token.length >= 3 || /[a-z]/.test(token);
       if (idLike && token.length >= 2 && (args.includes(token) || lower.includes(token)))
         return true;
@@ -133,21 +125,40 @@ export function identifiedByUser(
 // A container the user points at ("my invoices folder", "that drive"): a file whose path sits
 // under it is read out of it, the same source
 const containerNoun = /^(?:folders?|director(?:y|ies)|dir|drives?)$/;
-// The entries a listing names (a file name, an id with a digit), split rather than matched so
-// that a long output costs one pass
+
+// A token without its leading and trailing dots, dashes and slashes (and `#` in front when
+// `hash`): a loop, so a long run of them costs one pass
+function trimmed(token: string, hash: boolean): string {
+  const edge = (code: number): boolean => code === 46 || code === 45 || code === 47;
+  let start = 0;
+  let end = token.length;
+  while (start < end && (edge(token.charCodeAt(start)) || (hash && token.charCodeAt(start) === 35)))
+    start++;
+  while (end > start && edge(token.charCodeAt(end - 1))) end--;
+  return start === 0 && end === token.length ? token : token.slice(start, end);
+}
+
+// A file-like entry of a listing: a name with an extension (`inv-101.pdf`), or an id of letters
+// and digits (`f-8812`, `inv_7`); never a bare number, a date or a version (`2024`, `v1.2.3`)
+const fileName = /^[\w@-][\w.@-]*\.[a-z][a-z0-9]{0,4}$/;
+const numberLike = /^v?[\d.,_-]+$/;
+const isEntry = (entry: string): boolean =>
+  entry.length >= 4 &&
+  entry.length <= 80 &&
+  ((fileName.test(entry) && !numberLike.test(entry)) ||
+    (/\d/.test(entry) && /[a-z]/.test(entry) && !/^v\d/.test(entry) && !entry.includes('.')));
+
+// The entries a listing names, split rather than matched so that a long output costs one pass
 const entriesCache = createTextCache<string[]>(512);
 function entriesOf(text: string): string[] {
   let known = entriesCache.get(text);
   if (known === undefined) {
     const found = new Set<string>();
     for (const token of text.toLowerCase().split(/[^\w.@-]+/)) {
-      const entry = token.replace(/^[.-]+|[.-]+$/g, '');
-      if (
-        entry.length >= 4 &&
-        entry.length <= 80 &&
-        (/\d/.test(entry) || /\.[a-z]{2,5}$/.test(entry))
-      )
-        found.add(entry);
+      // entries are 80 characters at most: longer tokens are not trimmed at all
+      if (token.length > 82) continue;
+      const entry = trimmed(token, false);
+      if (isEntry(entry)) found.add(entry);
       if (found.size >= 200) break;
     }
     known = [...found];
@@ -156,12 +167,38 @@ function entriesOf(text: string): string[] {
   return known;
 }
 
+// The values a listing's entry can equal: each string argument of the call, lower-cased, and the
+// last segment of each path among them
+function argumentValues(args: unknown): Set<string> {
+  const values = new Set<string>();
+  for (const text of argumentStrings(args)) {
+    if (text.length > 1_000) continue;
+    const value = text.trim().toLowerCase();
+    values.add(value);
+    const last = value.split(/[/\\]+/).pop();
+    if (last !== undefined && last !== value) values.add(last);
+  }
+  return values;
+}
+
+// A word without its plural ending (`invoices` -> `invoice`, `directories` -> `directory`)
+const singular = (word: string): string =>
+  word.length > 4 && word.endsWith('ies')
+    ? `${word.slice(0, -3)}y`
+    : word.length > 3 && word.endsWith('s') && !word.endsWith('ss')
+      ? word.slice(0, -1)
+      : word;
+// A folder's name or the user's words for it, as comparable words (`Tax_Receipts` -> `tax receipt`)
+const folderName = (text: string): string =>
+  paddedWordsOf(text).trim().split(' ').filter(Boolean).map(singular).join(' ');
+
 /**
  * Whether the tool output at `position` was read out of a source the user pointed at: its own
  * identity matches the pointer's words, its call's arguments name a path under the pointed
- * container ("my invoices folder" and `read_file(invoices/inv-101.txt)`), or an output read
- * before it that matches the pointer (the container's listing) names an entry its call's
- * arguments carry (`list_files(invoices)`, then `read_file(inv-101.txt)`).
+ * container, by whole folder names ("my invoices folder" and `read_file(invoices/inv-101.txt)`,
+ * not `invoices-old/…`), or an output read before it that matches the pointer (the container's
+ * listing) names a file-like entry that one of its call's arguments is, whole or as a path's last
+ * segment (`list_files(invoices)`, then `read_file(inv-101.txt)`).
  * @internal
  */
 export function readFromPointer(
@@ -171,25 +208,30 @@ export function readFromPointer(
   listings: readonly number[],
 ): boolean {
   if (matchesPointer(identityOf(store, position), words)) return true;
-  const args = argumentsOf(store, position)
-    .replace(/"[^"]*"\s*:/g, ' ')
-    .toLowerCase();
-  if (args === '') return false;
+  const args = callArgumentsOf(store, store.probe(position));
+  if (args === undefined) return false;
+  const values = argumentValues(args);
+  if (values.size === 0) return false;
   const last = words[words.length - 1] ?? '';
   if (containerNoun.test(last)) {
     // the folders of the paths in the arguments: every segment before a path's last one
-    let folders = '';
-    for (const path of args.split(/[^\w.~/\\-]+/)) {
-      const parts = path.split(/[/\\]+/);
-      if (parts.length > 1) folders += ` ${parts.slice(0, -1).join(' ')}`;
+    const folders = new Set<string>();
+    for (const value of values) {
+      const parts = value.split(/[/\\]+/);
+      for (const part of parts.slice(0, -1)) if (part !== '') folders.add(folderName(part));
     }
     const qualifiers = words.slice(0, -1).filter((word) => !genericWords.has(word));
-    if (qualifiers.length > 0 && matchesPointer(wordsOf(folders), qualifiers)) return true;
+    if (
+      qualifiers.length > 0 &&
+      (folders.has(folderName(qualifiers.join(' '))) ||
+        qualifiers.every((word) => folders.has(folderName(word))))
+    )
+      return true;
   }
   for (const at of listings) {
     if (at >= position) break;
     for (const piece of textsOf(store.probe(at), undefined))
-      if (entriesOf(piece.text).some((entry) => args.includes(entry))) return true;
+      if (entriesOf(piece.text).some((entry) => values.has(entry))) return true;
   }
   return false;
 }

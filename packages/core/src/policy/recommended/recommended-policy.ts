@@ -101,8 +101,8 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *    another tool's argument) when an output before it was flagged at `actionThreshold` and its
  *    arguments carry content (two runs of three words, or a key or token, that no user message
  *    holds) of a tool output read after the flagged one from a source the user never named
- *    (`leaked_reads(out, call)`): a repository, folder, site or channel argument the user's
- *    messages do not hold, a file or path in no container the user named, or a secret's path
+ *    (`leaked_reads(out, call)`): a repository, folder or channel argument the user's
+ *    messages do not hold (a page's URL is no private source), a file or path in no container the user named, or a secret's path
  *    (an SSH key, `.env`, `mcp.json`, cloud credentials, `.netrc`, a `.pem`) whose file the user
  *    did not name. Invariant Labs' GitHub MCP toxic flow (a public issue gets a private
  *    repository's file into the public README, with the user's own token) and MCP tool
@@ -115,9 +115,9 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  * or a private resource is no kind of action (blocked only when a flagged output named the
  * path; `toxic-flow` blocks the call that sends it out). `toxic-flow` needs a flagged output
  * first, follows content copied as written (a paraphrase or an encoding escapes it), knows a
- * source by its read's argument names (`repo`, `path`, `folder`, `url`; a read with no such
- * argument is never an unnamed source), and takes tools named as reads (`get_webpage`,
- * `fetch_*`) as sending nothing, so data carried out in a link's query is left to rules 1 and 6.
+ * source by its read's argument names (`repo`, `path`, `folder`; a read with no such argument,
+ * a page fetched by its URL among them, is never an unnamed source), and does not check tools
+ * named as reads (`get_webpage`, `search_*`), though a query or a URL can carry data out, so data carried out in a link's query is left to rules 1 and 6.
  *
  * Why values and requests, not tools: real injections ask for ordinary actions (send money,
  * forward an email, invite a user, visit a link) that the user's own tasks also use; what gives
@@ -239,7 +239,7 @@ raise "assistant message links to a domain that only the injected part of a tool
 
 # Rule 7. The toxic flow: a call that writes, sends or publishes (a file, a commit, a comment, a
 # message, a tool's argument) content the agent read, after a flagged output, from a source the
-# user never named: a repository, folder or site the user did not write, or a secret's path
+# user never named: a repository or folder the user did not write (a page's URL is public), or a secret's path
 # (an SSH key, .env, mcp.json, a credentials file) the user did not name. A public issue asks
 # for the owner's private repositories in its README; a tool's description asks for
 # ~/.ssh/id_rsa as an argument. Content the user's own sources hold is theirs to move.

@@ -185,7 +185,8 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
    * key or token, that no user message holds) and whose own call read a source the user never
    * named (a repository or folder they did not write, a secret's path such as `~/.ssh/id_rsa`):
    * a list of `{tool, position, argument, value, secret, address}`, each located at its output.
-   * Empty for calls whose tool only reads.
+   * Empty for calls whose tool's name says it only reads: not that a query or a URL cannot carry
+   * data out, but that channel is left to the rules on values and links sent out.
    */
   leaked_reads: {
     min: 2,
