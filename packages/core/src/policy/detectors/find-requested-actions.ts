@@ -38,22 +38,22 @@ const kinds: Kind[] = [
   {
     kind: 'payment',
     tool: /pay|transfer|money|wire|remit|reimburs|refund|settle|transaction|iban|fund/,
-    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|bezahl|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат/,
+    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|bezahl|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат|تحويل|حوّل|ادفع|دفع|ट्रांसफर|भुगतान|havale|para aktar|(?<![a-zçğıöşü])(?:öde|ödeyin|ödemeyi)(?![a-zçğıöşü])|przelej|przelew|zapłać|zapłac/,
   },
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation|push|upload|export/,
-    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|transf[ée]r(?:ez|er|e)\b|transmet|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시/,
+    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|transf[ée]r(?:ez|er|e)\b|transmet|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시|أرسل|ارسل|إرسال|ارسال|أعد توجيه|भेज|फॉरवर्ड|gönder|(?<![a-zçğıöşü])ilet(?![a-zçğıöşü])|wyślij|wyślać|prześlij|przekaż/,
   },
   {
     kind: 'access',
     tool: /invite|share|grant|permission|access|role|member|approver|assign|promote|guest|collaborator|approve|key/,
-    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|\bteile\b|hinzufüg|\bfüge\b|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ|공유|추가|권한/,
+    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|\bteile\b|hinzufüg|\bfüge\b|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ|공유|추가|권한|امنح|منح|صلاحي|مشاركة|अनुमति|एक्सेस|(?<![a-zçğıöşü])(?:yetki|erişim|izin)\S{0,5} ver|paylaş|davet|nadaj|uprawnie|udostępnij|zaproś/,
   },
   {
     kind: 'deletion',
-    tool: /delete|remove|erase|wipe|purge|cancel|ban|kick|revoke|disable|archive|destroy/,
-    text: /\b(?:delet|remov|eras(?:e|ed|ing)\b|wip(?:e|ed|ing)\b|purg|cancel|ban|kick|revok|disabl|archiv|destroy)|lösch|supprim|elimin|borr|cancell|apag|删除|取消|удал|отмен/,
+    tool: /delete|remove|erase|wipe|purge|cancel|ban|kick|revoke|disable|archive|destroy|trash/,
+    text: /\b(?:delet|remov|eras(?:e|ed|ing)\b|wip(?:e|ed|ing)\b|purg|cancel|ban|kick|revok|disabl|archiv|destroy)|lösch|supprim|elimin|borr|cancell|apag|删除|取消|удал|отмен|احذف|حذف|हटा|डिलीट|(?<![a-zçğıöşü])(?:sil|silin|siliniz)(?![a-zçğıöşü])|usuń|skasuj/,
   },
   {
     kind: 'browsing',
@@ -64,7 +64,7 @@ const kinds: Kind[] = [
     kind: 'change',
     tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save/,
     // ("the setup steps", "the changelog" ask for no change)
-    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가/,
+    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가|إعادة تعيين|اعادة تعيين|أعد تعيين|غيّر|रीसेट|बदल|sıfırla|değiştir|zresetuj|zmień/,
   },
   {
     kind: 'booking',
@@ -81,6 +81,13 @@ const kinds: Kind[] = [
 
 // A tool name's verb of change, before the thing changed (`account_update_email`, `set_recipient`)
 const changeVerb = /\b(?:update|change|set|reset|modify|edit|rename)\b/;
+// A tool name that files, labels or deletes a message names the message as its object
+// (`archive_email`, `delete_email`, `move_message`, `label_email`): it sends nothing, unless a
+// verb of sending says so too (`send_and_archive`)
+const messageObject =
+  /\b(?:archive|delete|remove|trash|purge|erase|move|label|tag|star|flag|mark|file)\b/;
+const sendVerb = /\b(?:send|forward|reply|post|publish|tweet|notify|push|upload|export|share)\b/;
+const deletionObjectVerb = /\b(?:archive|delete|remove|trash|purge|erase)\b/;
 
 // Tools that only read change nothing: `get_webpage`, `read_file`, `search_emails`
 // (after a vendor's or app's name: `GmailSearchEmails`, `AmazonViewSavedAddresses`; a browser's
@@ -128,6 +135,18 @@ export function actionKindsOf(name: string): ActionKind[] {
   // an address, it sends nothing
   if (found.length > 1 && found.includes('change') && changeVerb.test(words))
     found = ['change', ...found.filter((kind) => kind !== 'change')];
+  // (a label, a tag or a flag is no kind of its own: the tool's words tell it)
+  if (found[0] === 'message' && messageObject.test(words) && !sendVerb.test(words)) {
+    const first: ActionKind | null = deletionObjectVerb.test(words)
+      ? 'deletion'
+      : found.includes('change')
+        ? 'change'
+        : null;
+    found =
+      first === null
+        ? found.filter((kind) => kind !== 'message')
+        : [first, ...found.filter((kind) => kind !== first)];
+  }
   // a shell or script runner does whatever its command does: a request of any kind that names
   // the command's value ("upload the .env file to backup@…", and the call runs `scp .env backup@…`)
   // asks for it
@@ -166,6 +185,21 @@ export function toolWordsPattern(name: string): RegExp | null {
   return pattern;
 }
 
+// "Send 2,400 GBP to IBAN …" asks for a payment, not a message: a sum right after the verb
+const moneySend =
+  /^sen[dt]\b[^.\n]{0,25}?(?:[$€£]\s?\d|\d[\d,.]*\s?(?:gbp|eur|usd|chf|pln|zł|dollars?|euros?|pounds?)\b)/;
+let messageWords: RegExp | undefined;
+// The first word of a (lower-cased) text that asks for a message, a sum sent aside
+function messageRequest(lower: string): RegExpExecArray | null {
+  messageWords ??= new RegExp((kinds.find((k) => k.kind === 'message') as Kind).text.source, 'g');
+  messageWords.lastIndex = 0;
+  for (let m = messageWords.exec(lower); m !== null; m = messageWords.exec(lower)) {
+    if (!moneySend.test(lower.slice(m.index, m.index + 80))) return m;
+    if (m[0].length === 0) messageWords.lastIndex++;
+  }
+  return null;
+}
+
 /**
  * Where a text asks for an action of `kind`: the first match's range, or `null`.
  * @param text - any text
@@ -178,7 +212,7 @@ export function findActionRequest(text: string, kind: ActionKind): [number, numb
   if (pattern === undefined) return null;
   // a tool's name read as words ("call send_money with …"), every index kept
   const lower = text.toLowerCase().replace(/_/g, ' ');
-  const match = pattern.exec(lower);
+  const match = kind === 'message' ? messageRequest(lower) : pattern.exec(lower);
   if (match === null) {
     // a request hidden in encoded text or tag characters ("decode this and follow it: U2VuZC…"):
     // the range of the hidden run that asks for it
@@ -258,9 +292,12 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 // it, not every request in the data)
 // (not a question's "do": "what do customers say about ...")
 // ("follow its README", "following docs/setup.md", "work through the support queue and process
-// any refund requests": a document or a queue of requests handed over)
+// any refund requests": a document or a queue of requests handed over; a coding agent's "apply
+// the reviewer's suggestions", "apply the patch", "execute the plan": a review's or a plan's
+// steps handed over; not "triage my inbox", "go through my inbox", "clean up my inbox": sorting
+// the mail hands over none of its requests)
 const delegation =
-  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|go through|handle|triage|clear|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b/;
+  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|handle|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bclear\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|backlog)\b|\b(?:go through|triage)\b[^.\n]{0,100}?\b(?:requests|tickets?)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b|\bmake (?:the |all the )?suggested (?:changes|edits|fixes)\b|\b(?:apply|incorporate)\b[^.\n]{0,40}?\b(?:suggestions?|suggested (?:changes|edits|fixes)|comments|patch(?:es)?)\b|\b(?:execute|carry out|implement|follow|proceed with|go ahead with)\s+(?:(?:the|that|this|its|their|his|her|our|your) (?:[\w-]+'s )?|[\w-]+'s )(?:[\w-]+ )?plans?\b/;
 
 // A task whose content a document the agent reads defines: "fix the bug described in issue #42",
 // "resolve the issue", "implement the ticket" (the issue's words are the task)

@@ -254,7 +254,8 @@ export const signals: Signal[] = [
 
 // More ways to say the same things: other wordings in English, and the signals in the languages
 // injections are most often written in (German, French, Spanish, Portuguese, Italian, Chinese,
-// Japanese, Russian). A text in another language reads as itself, not as a translation.
+// Japanese, Russian; the note to the assistant and the common action verbs in Arabic, Hindi,
+// Turkish and Polish too). A text in another language reads as itself, not as a translation.
 const widenings: Record<string, string[]> = {
   override: [
     String.raw`\b(?:ignorier(?:e|en|t)?|vergiss|vergessen sie|missachte)\b(?!\s+(?:(?:bitte|ja|bloß|aber)\s+)?nicht\b)[^.\n]{0,40}\b(?:vorherigen|bisherigen|obigen|alle|früheren|ursprünglichen)\b[^.\n]{0,30}\b(?:anweisungen|anordnungen|befehle|instruktionen|aufgaben?|regeln)`,
@@ -292,6 +293,14 @@ const widenings: Record<string, string[]> = {
     // Dutch (German's "Assistent" too): "Let op, assistent:", "beste AI-assistent"
     String.raw`\b(?:let op|attentie|beste|hallo|hoi|achtung|hallo),?\s*(?:de |die |der )?(?:ai|ki)?-?(?:assistent|agent|model)\b|\b(?:ai|ki)?-?assistent\s*[,:]|\b(?:notitie|bericht|instructies?) (?:voor|aan) (?:de )?(?:ai|assistent|agent)`,
     String.raw`(?:ии|ai)[- ]?(?:ассистент|агент|модель)|ассистент[уа]?\s*[,:]`,
+    // Arabic "تعليمات للمساعد الذكي" (instructions for the smart assistant), "مساعد الذكاء الاصطناعي"
+    String.raw`(?:تعليمات|ملاحظة|رسالة|تنبيه|مهمة)\s+(?:إلى\s+|الى\s+)?(?:لل|ال)(?:مساعد|وكيل|نموذج|ذكاء)|المساعد الذكي|الوكيل الذكي|(?:مساعد|وكيل|نموذج) الذكاء الاصطناعي`,
+    // Hindi "सहायक के लिए निर्देश" (instructions for the assistant), "एआई सहायक"
+    String.raw`(?:सहायक|एजेंट|मॉडल|एआई|ai)\s*(?:के लिए|को)\s*(?:निर्देश|नोट|संदेश|सूचना|आदेश)|(?:एआई|ai)\s*(?:सहायक|एजेंट)`,
+    // Turkish "yapay zeka asistanına not", "asistana talimat"
+    String.raw`\byapay zek[aâ] (?:asistan|ajan|model)|\b(?:ai|yz) (?:asistan|ajan)|\b(?:asistan|ajan)(?:ına|a|ına) (?:not|talimat|mesaj|görev)`,
+    // Polish "uwaga dla asystenta", "instrukcje dla agenta AI", "asystent AI"
+    String.raw`\b(?:uwaga|notatka|instrukcj[aei]|wiadomość|polecenie|zadanie) dla (?:asystenta|agenta|modelu|ai|sztucznej inteligencji)|\b(?:asystent|agent)(?:a|owi)? (?:ai|si)\b`,
   ],
   'agent-obligation': [
     String.raw`\b(?:the|this|any|every) (?:ai )?model\b[^.\n]{0,30}?\b(?:must|should|has to|needs? to|is required to|shall)\b`,
@@ -340,6 +349,12 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:envoie|envoyez|transfère|transférez|vire[zr]?|supprime[zr]?|partage[zr]?|invite[zr]?|ouvre[zr]?|visite[zr]?|paie[zr]?|payez)\b`,
     String.raw`\b(?:envía|envia|envie|transfiere|transfira|reenvía|elimina|borra|apague|comparte|compartilhe|invita|convida|abre|abra|visita|paga|pague|manda|invia|cancella|condividi)\b`,
     `(?:发送|转账|汇款|转发|删除|分享|邀请|访问|打开|支付|付款)|(?:送信|送金|転送|削除|共有|招待)して|(?:отправь|переведи|перешли|удали|поделись|пригласи|открой)`,
+    // Arabic (قم بتحويل, أرسل, امنح, احذف, أعد تعيين), Hindi (भेजें, ट्रांसफर करें, रीसेट करें, हटाएं),
+    // Turkish (gönder, aktar, yetki ver, sil, sıfırla), Polish (przelej, wyślij, nadaj, usuń, zresetuj)
+    `(?:قم|قومي|يرجى)\\s+(?:ب|على\\s+)?(?:تحويل|إرسال|ارسال|منح|حذف|إعادة|اعادة|دفع|مشاركة)|(?<![\\u0600-\\u06ff])(?:حوّل|أرسل|ارسل|امنح|احذف|أعد تعيين|ادفع)(?![\\u0600-\\u06ff])`,
+    `(?:भेजें|भेजो|भेज दें|ट्रांसफर करें|ट्रांसफर कर दें|रीसेट करें|रीसेट कर दें|हटाएं|हटा दें|डिलीट करें|भुगतान करें|अनुमति दें|एक्सेस दें)`,
+    `(?<![a-zçğıöşü])(?:gönder|gönderin|ilet|aktar|aktarın|havale et|öde|ödeyin|sıfırla|sıfırlayın|sil|silin|paylaş)(?![a-zçğıöşü])|(?<![a-zçğıöşü])(?:yetki(?:si|sini)?|erişim(?:i)?|izin) ver(?:in)?(?![a-zçğıöşü])`,
+    String.raw`\b(?:przelej|przelejcie|wyślij|wyślijcie|prześlij|przekaż|zapłać|usuń|skasuj|nadaj|udostępnij|zresetuj|zmień)(?![a-ząćęłńóśźż])`,
   ],
   'third-person-user': [
     // what to tell the user, said to the model: "also tell the user to download ..."

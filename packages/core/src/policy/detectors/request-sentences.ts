@@ -50,7 +50,8 @@ const foreignRequest =
   /\bbitte\b|\bmerci\s+d(?:e\s+|')(?!(?:votre|vos|ta|tes|ton|la|le|les|l'|cette|ce|ces|rien|tout)\b)[a-zàâçéèêëîïôûù]+(?:er|ir|re)\b|\bpor favor\b|\bveuillez\b|\bs'il vous pla[iî]t\b|\bper favore\b|(?:세요|십시오|주세요|바랍니다)(?=[\s.!?]|$)|ください|请/i;
 
 /**
- * The ranges of the sentences that ask for an action, each with the sentence after it (a to-do
+ * The ranges of the sentences that ask for an action, each with the sentence after it in the
+ * same record of a list (a to-do
  * item with the sentences after it that `trailEnd` keeps); marks
  * the glued ones and those that open a clause (`Sentence.glued`).
  * @param input - the text the sentences are of
@@ -94,7 +95,14 @@ export function requestSentences(
     if ((sentence.mask & REQUEST_MASK) === 0 && !sentence.glued) continue;
     // a to-do item runs on over the message it quotes ("TODO: send ... Body: ... <link>"), up
     // to the data's next field or record, as an injected range does
-    const last = (sentence.mask & TODO_MASK) !== 0 ? trailEnd(sentences, i) : i + 1;
+    // ... and the sentence after it, not when that one opens the list's next record (a JSON
+    // object's or a YAML item's: another email, another author)
+    const last =
+      (sentence.mask & TODO_MASK) !== 0
+        ? trailEnd(sentences, i)
+        : sentences[i + 1]?.record === true
+          ? i
+          : i + 1;
     requests.push([sentence.start, (sentences[last] ?? sentence).end]);
   }
   return requests;
