@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { findPromptInjection } from '../detectors/detect-prompt-injection.js';
+import { call } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
 
 // Session 12's general changes after blind-8's first measurement (decision 050): benign data that
 // looked like an attack, and requests the data flow did not read.
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
 
 /** A trace: the user's prompt, then each read with its output, then the calls given. */
 const run = (

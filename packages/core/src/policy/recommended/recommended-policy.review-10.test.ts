@@ -4,13 +4,8 @@
 // languages, and a link in an email the user asked to open. The attacks next to each stay
 // blocked: the exemption is bounded to what the user's words hand over.
 import { describe, expect, it } from 'vitest';
+import { call } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
-
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
 
 /** A run: the user's request, one read and its output, then the agent's calls (each answered). */
 function run(

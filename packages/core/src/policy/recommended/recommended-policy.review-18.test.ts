@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findPromptInjection } from '../detectors/detect-prompt-injection.js';
+import { run } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
 
 interface ReviewRun {
@@ -49,20 +50,6 @@ function blockedEvents(
   }
   return [...events].sort((a, b) => a - b);
 }
-
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
-/** A trace: the user's request, then each call with its output. */
-const run = (user: string, steps: [string, Record<string, unknown>, string][]) => [
-  { role: 'user', content: user },
-  ...steps.flatMap(([name, args, output], i) => [
-    { role: 'assistant', content: null, tool_calls: [call(`c${i}`, name, args)] },
-    { role: 'tool', tool_call_id: `c${i}`, content: output },
-  ]),
-];
 
 describe('recommendedPolicy() on the review-18 corpus', () => {
   const policy = recommendedPolicy();

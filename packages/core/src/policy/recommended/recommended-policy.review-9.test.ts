@@ -3,13 +3,9 @@
 // instructions hidden in tag characters or encodings, more languages and ways to address the
 // model, and a link that only the injected text gave shown in the answer.
 import { describe, expect, it } from 'vitest';
+import { call } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
 
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
 const tags = (text: string): string =>
   [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { call } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
 
 // The user asked for a kind of action and the data asks for the same kind with another target
 // (decision 050, session 11): a second payee or recipient.
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
 
 const run = (prompt: string, reads: [string, Record<string, unknown>, string][]) => [
   { role: 'system', content: 'You are a purchasing assistant.' },

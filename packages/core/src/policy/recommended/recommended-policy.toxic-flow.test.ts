@@ -5,21 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { findLeakedReads, leakedReadsWork } from '../detectors/find-leaked-reads.js';
 import { parsePolicy } from '../parse-policy.js';
 import { EventStore } from '../runtime/event-store.js';
+import { call, run } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
-
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
-/** A trace: the user's request, then each call with its output. */
-const run = (user: string, steps: [string, Record<string, unknown>, string][]) => [
-  { role: 'user', content: user },
-  ...steps.flatMap(([name, args, output], i) => [
-    { role: 'assistant', content: null, tool_calls: [call(`c${i}`, name, args)] },
-    { role: 'tool', tool_call_id: `c${i}`, content: output },
-  ]),
-];
 
 const policy = recommendedPolicy();
 const toxicFlows = (
