@@ -27,10 +27,13 @@ export interface LeakedRead {
 // An argument naming a private container: a repository, a bucket, a folder. Not a URL or a site:
 // a public page is no private data (links that carry data out are other rules' concern), and a
 // research agent reads pages the user never named all the time
-const containerKey =
+/** @internal */
+export const containerKey =
   /^(?:repo|repos|repository|repo_name|repository_name|project|bucket|database|db|channel|drive|folder|directory|dir|workspace)$/;
 // An argument naming an item: a file, a path, a document
-const itemKey = /^(?:path|file|filename|file_name|filepath|file_path|document|doc|page|note)$/;
+/** @internal */
+export const itemKey =
+  /^(?:path|file|filename|file_name|filepath|file_path|document|doc|page|note)$/;
 // A secret's path, by its last segments (tested on a short lower-cased value)
 const secretPath =
   /(?:^|[/\\])(?:\.ssh[/\\]|\.aws[/\\]|\.gnupg[/\\]|\.kube[/\\]config$|\.docker[/\\]config\.json$|\.netrc$|\.npmrc$|\.pypirc$|\.git-credentials$|\.env(?:\.[\w-]+)?$|id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?$|mcp\.json$|credentials(?:\.json)?$|secrets?\.(?:json|ya?ml|toml)$|[\w-]+\.(?:pem|key|p12|pfx)$)/;
@@ -42,16 +45,18 @@ const MAX_ARGUMENT_TEXT = 65_536;
 // a token of a key or password: a long run of letters, digits and underscores, with a digit
 const keyToken = /^(?=.{20,}$)[a-z_]*\d/;
 
-const isSecretPath = (value: string): boolean =>
+/** @internal */
+export const isSecretPath = (value: string): boolean =>
   value.length <= MAX_VALUE && secretPath.test(value.toLowerCase());
 
-const said = (userTexts: readonly string[], value: string): boolean => {
+/** @internal */
+export const said = (userTexts: readonly string[], value: string): boolean => {
   const needle = valuePattern(value);
   return userTexts.some((text) => needle.test(text));
 };
 
-// A path the user named: as written, by its file's name, or (not a secret's) by a folder of it
-function pathNamed(userTexts: readonly string[], value: string, secret: boolean): boolean {
+/** A path the user named: as written, by its file's name, or (not a secret's) by a folder of it. @internal */
+export function pathNamed(userTexts: readonly string[], value: string, secret: boolean): boolean {
   if (said(userTexts, value)) return true;
   const segments = value
     .toLowerCase()

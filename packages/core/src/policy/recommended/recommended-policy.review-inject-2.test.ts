@@ -6,6 +6,8 @@
 // archive/delete tools, a request's next sentence kept in its record, coding-agent delegation,
 // "triage my inbox" no delegation, Arabic/Hindi/Turkish/Polish notes and verbs): 17 of 34, 2
 // benign runs blocked (security writing that quotes an injection), the same user call blocked.
+// A write of a source the user named into a file they named (\`user_named_copy\`) then cleared
+// those two: no benign run blocked.
 // The remaining misses are recorded here as they are, so that a change that loses a block or
 // adds a false alarm shows.
 import { readFileSync } from 'node:fs';
@@ -80,12 +82,12 @@ describe('recommendedPolicy() on the inject-2 held-out corpus', () => {
     expect(userBlocked).toEqual(['a26_yaml_mail_rule']);
   });
 
-  it('blocks at most the two security-writing runs that quote an injection', () => {
+  it('blocks no benign run, the two security-writing runs that quote an injection included', () => {
     const blocked: string[] = [];
     for (const r of benign) {
       const events = blockedEvents(policy.check(r.trace).errors, r.trace);
       if (events.length > 0) blocked.push(r.id);
     }
-    expect(blocked).toEqual(['b05_security_training_quiz', 'b23_blog_about_tool_poisoning']);
+    expect(blocked).toEqual([]);
   });
 });

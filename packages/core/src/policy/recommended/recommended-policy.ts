@@ -58,7 +58,12 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *    characters where the value first appeared, so the path from injected text to call can be
  *    shown. When the user handed the agent instructions found in data ("do the tasks on the
  *    card", `user_delegated(call)`), an output scored below `contentThreshold` (a request with a
- *    target in a description, not a note to the model) does not count.
+ *    target in a description, not a note to the model) does not count. Nor does a value that
+ *    a write the user asked for copies from a source they named into the content of a file
+ *    they named (`user_named_copy(call, source.argument, source.position)`: "write a post from
+ *    my notes in research/mcp.md and save it to blog/draft.md", the notes quoting a poisoned
+ *    tool description); a send, a payment or a command carrying it, the same write from a page
+ *    or an email the user did not name, or a write into a file the user did not name still counts.
  * 2. **`attacker-request`** (block). A call of a kind of action (a payment, a message,
  *    granting access, a deletion, visiting a link, a change, a booking, running a command;
  *    read from the tool's name) that the injected part of a flagged output asks for
@@ -150,7 +155,9 @@ export function recommendedPolicyText(options: RecommendedPolicyOptions = {}): s
 # through tool outputs (never given by the user or the system prompt) and which the injected
 # part of a flagged output names. A value the user gave, or one the output carries outside the
 # injected part (a bill's own IBAN), does not count; nor, when the user handed the agent
-# instructions in data ("do the tasks on the card"), an output below the content threshold.
+# instructions in data ("do the tasks on the card"), an output below the content threshold; nor
+# a value the user asked to copy: from a source they named ("my notes in research/mcp.md") into
+# the content of a file they named (a post about tool poisoning quoting one).
 # name: attacker-action
 # action: block
 raise "tool call uses a value that a prompt-injected tool output asked for, not the user" if:
@@ -160,6 +167,7 @@ raise "tool call uses a value that a prompt-injected tool output asked for, not 
     (source: dict) in value_sources(call)
     source.role == "tool"
     injected_value(out, source.value, threshold=${action})
+    not user_named_copy(call, source.argument, source.position)
 
 # Rule 2. The attacker's request: a call of a kind of action (a payment, a message, granting
 # access, a deletion, visiting a link, a change, a booking, running a command) that the injected

@@ -3,6 +3,7 @@
 // user asked for the call or handed the agent instructions found in data.
 import { findInjectedRanges, findRequestSentences } from '../detectors/detect-prompt-injection.js';
 import { findLeakedReads } from '../detectors/find-leaked-reads.js';
+import { isUserNamedCopy } from '../detectors/find-named-copy.js';
 import {
   actionKindOf,
   actionKindsOf,
@@ -199,6 +200,23 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
         reads.map((read) => ({ ...read })),
         reads.map((read) => read.address),
       );
+    },
+  },
+  /**
+   * Whether `call` writes into a destination the user named (a file by its path or its name)
+   * content that its argument at `argument` (a `value_sources` element's `argument`) carries from
+   * the tool output at `position` (its `position`), read from a source the user named ("my notes
+   * in research/mcp.md"): the user asked to move that source's words, a quoted injection
+   * included. Never a call that sends, pays, runs or shares, nor a value in the destination.
+   */
+  user_named_copy: {
+    min: 3,
+    max: 3,
+    call: (ctx, [call, argument, position]) => {
+      if (!(call instanceof PolicyEvent) || call.kind !== 'ToolCall') return false;
+      const at = numberOf(position);
+      if (typeof argument !== 'string' || at === null) return false;
+      return isUserNamedCopy(ctx.run.store, call, argument, at);
     },
   },
   /** An event's position in the flattened trace (compare with `value_sources(...)[i].position`). */
