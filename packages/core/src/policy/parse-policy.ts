@@ -53,7 +53,7 @@ const actions = new Set(['block', 'warn', 'log']);
  * @returns the compiled {@link Policy}
  * @throws PolicyError `POLICY_SYNTAX` or `POLICY_TYPE` with the line and column of the problem
  * (an import of a module without a local implementation names it; nesting deeper than
- * `MAX_POLICY_NESTING`, 500 levels, names that limit)
+ * `MAX_POLICY_NESTING`, 200 levels, names that limit)
  * @example
  * ```ts
  * const policy = parsePolicy(`

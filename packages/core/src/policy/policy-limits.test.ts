@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { definePolicy } from './define-policy.js';
@@ -231,6 +232,28 @@ describe('deep nesting is a positioned POLICY_SYNTAX error naming the limit', ()
       `raise "x" if:\n    (m: Message)\n    any(w in m.content for w in [${words.map((word) => `"${word}"`).join(', ')}])\n`,
     );
     expect(list.check([{ role: 'user', content: 'say w599' }]).errors).toHaveLength(1);
+  });
+
+  it('in a fresh process (code not yet optimised: larger stack frames), the limit fires before the stack runs out', () => {
+    // in a test worker the parser is often optimised already; a new process is what a user runs
+    const script = `
+      const { parsePolicy } = await import('@tracewarden/core');
+      for (const depth of [${MAX_POLICY_NESTING + 1}, 1000]) {
+        try {
+          parsePolicy('raise "x" if:\\n    (m: Message)\\n    ' + '('.repeat(depth) + 'True' + ')'.repeat(depth) + '\\n');
+          console.log('parsed');
+        } catch (error) {
+          console.log(error.code ?? error.name);
+        }
+      }
+    `;
+    const result = spawnSync(
+      process.execPath,
+      ['--conditions=@tracewarden/source', '--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(['POLICY_SYNTAX', 'POLICY_SYNTAX']);
   });
 
   it('nesting just under the limit still compiles and evaluates', () => {

@@ -25,10 +25,13 @@ export const keywords = new Set([
 /**
  * How deep expressions and blocks may nest (brackets, `not`, signs, operator chains, member
  * chains, indented blocks). The parser and the compiled rules recurse once per level, so an
- * unbounded depth would end in a RangeError; 500 is far beyond hand-written policies.
+ * unbounded depth would end in a RangeError. One bracket is ~15 frames of the parser (one per
+ * precedence level): at 500, a fresh process (code not yet optimised, larger frames) ran out of
+ * stack at ~495 brackets, before the limit could say so. 200 is CPython's own limit on nested
+ * brackets, far beyond hand-written policies, and leaves the stack a wide margin.
  * @internal
  */
-export const MAX_POLICY_NESTING = 500;
+export const MAX_POLICY_NESTING = 200;
 
 function describe(token: Token): string {
   switch (token.kind) {
