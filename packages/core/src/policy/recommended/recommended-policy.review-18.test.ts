@@ -7,49 +7,13 @@
 // rule (data read, after an injected output, from a source the user never named, then written
 // out) blocks the private-to-public flow of the GitHub MCP leak too: 33 of 33, no benign run
 // blocked.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findPromptInjection } from '../detectors/detect-prompt-injection.js';
+import { blockedEvents, readReviewRuns } from './__fixtures__/review-corpus.js';
 import { run } from './__fixtures__/trace-steps.js';
 import { recommendedPolicy } from './recommended-policy.js';
 
-interface ReviewRun {
-  id: string;
-  label: 'attack' | 'benign';
-  style: string;
-  /** The event index of the attacker-caused call that must be blocked. */
-  blockIndex: number | null;
-  /** Other attacker-caused calls (or answers) whose block counts as well. */
-  alsoAcceptable: number[];
-  trace: Record<string, unknown>[];
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const runs: ReviewRun[] = readFileSync(
-  join(here, '../detectors/__fixtures__/injection-corpus/review-18.jsonl'),
-  'utf8',
-)
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as ReviewRun);
-
-// The assistant events a block points at: a call (`7.tool_calls.0`) or an answer (`9.content`)
-function blockedEvents(
-  violations: readonly { action: string; addresses: readonly string[] }[],
-  trace: readonly Record<string, unknown>[],
-): number[] {
-  const events = new Set<number>();
-  for (const violation of violations) {
-    if (violation.action !== 'block') continue;
-    for (const address of violation.addresses) {
-      const at = Number(/^(\d+)(?:\.|$)/.exec(address)?.[1] ?? Number.NaN);
-      if (trace[at]?.role === 'assistant') events.add(at);
-    }
-  }
-  return [...events].sort((a, b) => a - b);
-}
+const runs = readReviewRuns('review-18.jsonl');
 
 describe('recommendedPolicy() on the review-18 corpus', () => {
   const policy = recommendedPolicy();
