@@ -9,6 +9,7 @@ import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { containerKey, isSecretPath, itemKey, pathNamed, said } from './find-leaked-reads.js';
 import { userTextsBefore } from './find-requested-actions.js';
+import { toolWords } from './tool-words.js';
 import { identityOf, matchesPointer, pointer, readFromPointer } from './user-sources.js';
 
 // A tool that writes a file or a document: its words (`write file`, `create or update file`)
@@ -17,13 +18,6 @@ const writeWords =
   /(?:^| )(?:write|save|create|append|edit|update|put|overwrite|insert|replace)(?: |$)/;
 const otherWords =
   /(?:^| )(?:send|mail|email|message|messages|pay|payment|transfer|run|exec|execute|shell|command|bash|terminal|script|post|publish|upload|share|invite|grant|forward|delete|remove|book|comment|tweet|push|commit|event|transaction|user|member|permission|webhook|request|http|url|fetch)(?: |$)/;
-const toolWords = (name: string): string =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-
 // An argument that holds what is written, not where: a file's body, a replacement text
 const contentKey =
   /^(?:content|contents|text|body|markdown|md|data|html|new_content|new_text|new_str|new_string|file_text|insert_text|lines|patch|diff)$/;

@@ -12,6 +12,7 @@ import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
 import { findValueSources } from './find-value-sources.js';
 import { findHiddenText } from './normalize-injection-text.js';
+import { toolWords } from './tool-words.js';
 import { asksForKind, mayHoldValue, pointsElsewhere } from './user-targets.js';
 
 /** A kind of action with side effects. */
@@ -108,13 +109,6 @@ export const isReadOnlyTool = (name: string): boolean => readOnly.test(toolWords
 export function actionKindOf(name: string): ActionKind | null {
   return actionKindsOf(name)[0] ?? null;
 }
-
-const toolWords = (name: string): string =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
 
 /**
  * Every kind of action a tool's name tells, in priority order (`workspace_remove_member` both
