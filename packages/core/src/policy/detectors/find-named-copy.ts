@@ -10,7 +10,7 @@ import type { PolicyEvent } from '../runtime/policy-event.js';
 import { containerKey, isSecretPath, itemKey, pathNamed, said } from './find-leaked-reads.js';
 import { userTextsBefore } from './find-requested-actions.js';
 import { toolWords } from './tool-words.js';
-import { identityOf, matchesPointer, pointer, readFromPointer } from './user-sources.js';
+import { pointedOutputs, pointer, readFromPointer } from './user-sources.js';
 
 // A tool that writes a file or a document: its words (`write file`, `create or update file`)
 // say so, and none says it sends, pays, runs, shares or deletes
@@ -79,12 +79,8 @@ function sourceNamed(store: EventStore, position: number, userTexts: readonly st
     for (const m of text.matchAll(pointer)) {
       const words = (m[1] as string).trim().split(/\s+/);
       if (!ownSource.test(words[words.length - 1] ?? '')) continue;
-      const listings: number[] = [];
-      for (const at of store.candidates('ToolOutput')) {
-        if (at >= position) break;
-        if (matchesPointer(identityOf(store, at), words)) listings.push(at);
-      }
-      if (readFromPointer(store, position, words, listings)) return true;
+      if (readFromPointer(store, position, words, pointedOutputs(store, words, position)))
+        return true;
     }
   return false;
 }

@@ -111,12 +111,8 @@ export function identifiedByUser(
       const words = (m[1] as string).trim().split(/\s+/);
       // the source itself, or an output read out of it (a file under the pointed folder, an
       // entry its listing gave)
-      const listings: number[] = [];
-      for (const at of store.candidates('ToolOutput')) {
-        if (at >= position) break;
-        if (matchesPointer(identityOf(store, at), words)) listings.push(at);
-      }
-      if (readFromPointer(store, position, words, listings)) return true;
+      if (readFromPointer(store, position, words, pointedOutputs(store, words, position)))
+        return true;
     }
   }
   return false;
@@ -191,6 +187,20 @@ const singular = (word: string): string =>
 // A folder's name or the user's words for it, as comparable words (`Tax_Receipts` -> `tax receipt`)
 const folderName = (text: string): string =>
   paddedWordsOf(text).trim().split(' ').filter(Boolean).map(singular).join(' ');
+
+/**
+ * The tool outputs before `before` that a pointer's words match: the pointed source itself, or
+ * its listing.
+ * @internal
+ */
+export function pointedOutputs(store: EventStore, words: string[], before: number): number[] {
+  const pointed: number[] = [];
+  for (const at of store.candidates('ToolOutput')) {
+    if (at >= before) break;
+    if (matchesPointer(identityOf(store, at), words)) pointed.push(at);
+  }
+  return pointed;
+}
 
 /**
  * Whether the tool output at `position` was read out of a source the user pointed at: its own

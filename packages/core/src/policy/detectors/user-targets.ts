@@ -18,9 +18,8 @@ import { valuesIn } from './find-value-sources.js';
 import {
   argumentsOf,
   identifiedByUser,
-  identityOf,
-  matchesPointer,
   namesOf,
+  pointedOutputs,
   pointer,
   readFromPointer,
 } from './user-sources.js';
@@ -174,12 +173,7 @@ export function pointsElsewhere(
   for (const text of userTexts) {
     for (const m of text.toLowerCase().matchAll(pointer)) {
       const words = (m[1] as string).trim().split(/\s+/);
-      // the outputs read before the call that the pointer matches (the source, or its listing)
-      const pointed: number[] = [];
-      for (const at of store.candidates('ToolOutput')) {
-        if (at >= call.position) break;
-        if (matchesPointer(identityOf(store, at), words)) pointed.push(at);
-      }
+      const pointed = pointedOutputs(store, words, call.position);
       if (
         pointed.length > 0 &&
         targets.some((t) => !readFromPointer(store, t.position, words, pointed))
