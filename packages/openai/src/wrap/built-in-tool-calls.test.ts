@@ -13,7 +13,6 @@ import {
   validateBlocks,
 } from '@tracewarden/core';
 import type { ScriptedToolCall, ScriptedTurn } from '@tracewarden/testing';
-import type OpenAI from 'openai';
 import type {
   Response,
   ResponseInputItem,
@@ -21,7 +20,13 @@ import type {
   Tool,
 } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import { setupForTest } from '../__fixtures__/setup.js';
+import {
+  expectWholeTrace,
+  responsesTurn,
+  resultUnder,
+  setupForTest,
+  toolCall,
+} from '../__fixtures__/setup.js';
 import { executeToolCalls } from '../tools/execute-tool-calls.js';
 import type { WrapOpenAIOptions } from './wrap-openai.js';
 
@@ -93,55 +98,11 @@ const builtInOutputs: ResponseInputItem[] = [
 ];
 
 /** What the caller of the Responses API saw: the response, and every event when streamed. */
-async function responsesTurn(
-  client: OpenAI,
-  input: ResponseInputItem[],
-  stream: boolean,
-): Promise<{ response: Response; events: ResponseStreamEvent[] }> {
-  if (!stream) {
-    return {
-      response: await client.responses.create({ model: 'gpt-4o-mini', input, tools }),
-      events: [],
-    };
-  }
-  const events: ResponseStreamEvent[] = [];
-  let response: Response | undefined;
-  const sse = await client.responses.create({ model: 'gpt-4o-mini', input, tools, stream: true });
-  for await (const event of sse) {
-    events.push(event);
-    if (event.type === 'response.completed') response = event.response;
-  }
-  if (response === undefined) throw new Error('the stream ended without response.completed');
-  return { response, events };
-}
-
-function toolCall(tracer: Tracer, callId: string): Block | undefined {
-  return tracer
-    .blocks()
-    .find((block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId);
-}
-
-function resultUnder(tracer: Tracer, callId: string): Block | undefined {
-  const call = toolCall(tracer, callId);
-  return tracer
-    .blocks()
-    .find(
-      (block) =>
-        block.sub_type === 'TOOL_RESULT' &&
-        block.payload.call_id === callId &&
-        block.parent_block_id === call?.id,
-    );
-}
 
 function assistantMessages(tracer: Tracer): Block[] {
   return tracer
     .blocks()
     .filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
-}
-
-function expectWholeTrace(tracer: Tracer): void {
-  expect(validateBlocks(tracer.blocks()).ok).toBe(true);
-  expect(tracer.stitched().orphans).toEqual({ tool_calls: [], tool_results: [] });
 }
 
 /** The text of a response's message items (a raw stream's snapshot has no `output_text`). */
@@ -165,7 +126,7 @@ for (const stream of [false, true]) {
         { text: 'Done.' },
       ]);
       const input: ResponseInputItem[] = [{ role: 'user', content: 'fix it' }];
-      const { response } = await responsesTurn(client, input, stream);
+      const { response } = await responsesTurn(client, input, stream, tools);
       expect(response.output.map((item) => item.type)).toEqual([
         'message',
         'shell_call',
@@ -203,7 +164,7 @@ for (const stream of [false, true]) {
       ]);
 
       input.push(...(response.output as ResponseInputItem[]), ...builtInOutputs);
-      await responsesTurn(client, input, stream);
+      await responsesTurn(client, input, stream, tools);
       expect(server.requests).toHaveLength(2);
       expect(resultUnder(tracer, 'call_sh')?.payload).toEqual({
         call_id: 'call_sh',
@@ -257,7 +218,7 @@ for (const stream of [false, true]) {
         { policy: noRm, onPolicyViolation: 'refuse' },
       );
       const input: ResponseInputItem[] = [{ role: 'user', content: 'clean up' }];
-      const { response, events } = await responsesTurn(client, input, stream);
+      const { response, events } = await responsesTurn(client, input, stream, tools);
       expect(response.output.map((item) => item.type)).toEqual([
         'message',
         'apply_patch_call',
@@ -288,7 +249,7 @@ for (const stream of [false, true]) {
         status: 'completed',
         output: 'patched',
       });
-      await responsesTurn(client, input, stream);
+      await responsesTurn(client, input, stream, tools);
       expect(JSON.stringify(server.requests[1]?.body)).toContain('blocked by policy');
       expect(resultUnder(tracer, 'call_rm')?.metadata).toMatchObject({ refused: true });
       expect(resultUnder(tracer, 'call_ap')?.payload).toEqual({
@@ -302,7 +263,12 @@ for (const stream of [false, true]) {
 
     it('executeToolCalls leaves built-in calls to the developer, even with a tool of their name', async () => {
       const { tracer, client } = await start([{ toolCalls: [shellCall, lookupCall] }]);
-      const { response } = await responsesTurn(client, [{ role: 'user', content: 'x' }], stream);
+      const { response } = await responsesTurn(
+        client,
+        [{ role: 'user', content: 'x' }],
+        stream,
+        tools,
+      );
       const ran: unknown[] = [];
       const answers = await executeToolCalls(response, {
         shell: (args: unknown) => ran.push(args),
@@ -323,7 +289,7 @@ describe('built-in tool calls cut short', () => {
     const { tracer, client } = await start([
       { toolCalls: [shellCall], fault: { type: 'drop-mid-stream', afterChunks: 5 } },
     ]);
-    const thrown = await responsesTurn(client, [{ role: 'user', content: 'x' }], true).catch(
+    const thrown = await responsesTurn(client, [{ role: 'user', content: 'x' }], true, tools).catch(
       (error: unknown) => error,
     );
     expect(thrown).toBeInstanceOf(Error);

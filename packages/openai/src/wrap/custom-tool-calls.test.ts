@@ -3,13 +3,7 @@
  * TOOL_CALL with `{ input }`, checked by the policy, removed in refuse mode, answered by a
  * TOOL_RESULT under the call; chat and responses, streamed and not.
  */
-import {
-  type Block,
-  PolicyViolationError,
-  parsePolicy,
-  type Tracer,
-  validateBlocks,
-} from '@tracewarden/core';
+import { PolicyViolationError, parsePolicy, validateBlocks } from '@tracewarden/core';
 import type { ScriptedToolCall, ScriptedTurn } from '@tracewarden/testing';
 import type OpenAI from 'openai';
 import type {
@@ -17,13 +11,15 @@ import type {
   ChatCompletionMessage,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type {
-  Response,
-  ResponseInputItem,
-  ResponseStreamEvent,
-} from 'openai/resources/responses/responses';
+import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import { setupForTest } from '../__fixtures__/setup.js';
+import {
+  expectWholeTrace,
+  responsesTurn,
+  resultUnder,
+  setupForTest,
+  toolCall,
+} from '../__fixtures__/setup.js';
 import { executeToolCalls } from '../tools/execute-tool-calls.js';
 import type { WrapOpenAIOptions } from './wrap-openai.js';
 
@@ -70,56 +66,12 @@ async function chatTurn(
 }
 
 /** What the caller of the Responses API saw: the response, and every event when streamed. */
-async function responsesTurn(
-  client: OpenAI,
-  input: ResponseInputItem[],
-  stream: boolean,
-): Promise<{ response: Response; events: ResponseStreamEvent[] }> {
-  if (!stream) {
-    return {
-      response: await client.responses.create({ model: 'gpt-4o-mini', input }),
-      events: [],
-    };
-  }
-  const events: ResponseStreamEvent[] = [];
-  let response: Response | undefined;
-  const sse = await client.responses.create({ model: 'gpt-4o-mini', input, stream: true });
-  for await (const event of sse) {
-    events.push(event);
-    if (event.type === 'response.completed') response = event.response;
-  }
-  if (response === undefined) throw new Error('the stream ended without response.completed');
-  return { response, events };
-}
 
 /** The SDK's stream helpers wrap what the stream throws: ours is the cause. */
 function policyError(thrown: unknown): PolicyViolationError | undefined {
   if (PolicyViolationError.isInstance(thrown)) return thrown;
   const cause = (thrown as { cause?: unknown } | null)?.cause;
   return PolicyViolationError.isInstance(cause) ? cause : undefined;
-}
-
-function toolCall(tracer: Tracer, callId: string): Block | undefined {
-  return tracer
-    .blocks()
-    .find((block) => block.sub_type === 'TOOL_CALL' && block.payload.call_id === callId);
-}
-
-function expectWholeTrace(tracer: Tracer): void {
-  expect(validateBlocks(tracer.blocks()).ok).toBe(true);
-  expect(tracer.stitched().orphans).toEqual({ tool_calls: [], tool_results: [] });
-}
-
-function resultUnder(tracer: Tracer, callId: string): Block | undefined {
-  const call = toolCall(tracer, callId);
-  return tracer
-    .blocks()
-    .find(
-      (block) =>
-        block.sub_type === 'TOOL_RESULT' &&
-        block.payload.call_id === callId &&
-        block.parent_block_id === call?.id,
-    );
 }
 
 for (const stream of [false, true]) {
