@@ -84,11 +84,40 @@ describe('events without content (one VALIDATION error each on their blocks)', (
     );
   });
 
+  it.each([
+    ['""', ''],
+    ['[]', []],
+    [
+      'only text parts without text',
+      [
+        { type: 'text', text: '' },
+        { type: 'text', text: '' },
+      ],
+    ],
+  ])(
+    'count content %s as no content (seeds 000/003: any string, or a list of parts)',
+    (shown, content) => {
+      const events = [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content },
+        { role: 'assistant', content: 'hi' },
+      ];
+      expect(validate(events, false)).toEqual([]);
+      const problems = validate(events, true);
+      expect(problems.map((problem) => [problem.code, problem.address])).toEqual([
+        ['VALIDATION', '#0/1'],
+      ]);
+      expect(problems[0]?.message).toContain(
+        `has no content (${shown.startsWith('only') ? shown : `content ${shown}`})`,
+      );
+    },
+  );
+
   it('leave other content errors of the same blocks reported', () => {
-    const problems = validate([{ role: 'user', content: '' }], false);
+    const problems = validate([{ role: 'user', content: 42 }], false);
     expect(problems.map((problem) => [problem.code, problem.address])).toEqual([
-      ['VALIDATION', '#0/0'],
+      ['VALIDATION', '#0/0.content'],
     ]);
-    expect(problems[0]?.message).toContain('must not be empty');
+    expect(problems[0]?.message).not.toContain('has no content');
   });
 });

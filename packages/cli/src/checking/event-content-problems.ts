@@ -8,15 +8,34 @@ export interface BlockOrigin {
 }
 
 /**
- * Whether an event has no content at all: absent or `null`, as seeds 000/003 allow on every
- * event (`content: Optional[str]`), while a system or user MESSAGE block needs some (seed 002).
+ * Whether an event has no content: absent, `null` or `""`, as seeds 000/003 allow on every event
+ * (`content: Optional[str]`: any string, the empty one included), or an empty list of parts,
+ * while a system or user MESSAGE block needs some (seed 002). Real chat logs hold all four (an
+ * empty user turn, a turn whose only part was an attachment left out).
  */
 function hasNoContent(content: unknown): boolean {
-  return content === undefined || content === null;
+  return (
+    content === undefined ||
+    content === null ||
+    content === '' ||
+    (Array.isArray(content) && content.every(isEmptyTextPart))
+  );
+}
+
+/** A text part without text (`""`, `null` or none): a list of only these holds no content. */
+function isEmptyTextPart(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null) return false;
+  const { type, text } = part as { type?: unknown; text?: unknown };
+  return type === 'text' && (text === '' || text === null || text === undefined);
 }
 
 function describeContent(content: unknown): string {
-  return content === undefined ? 'no content field' : 'content null';
+  if (content === undefined) return 'no content field';
+  if (content === null) return 'content null';
+  if (content === '') return 'content ""';
+  return Array.isArray(content) && content.length > 0
+    ? 'only text parts without text'
+    : 'content []';
 }
 
 /**

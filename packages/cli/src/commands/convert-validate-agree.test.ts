@@ -34,7 +34,7 @@ describe('validate, a message with reasoning_content', () => {
       tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
     },
     { role: 'tool', tool_call_id: 'c', content: 'ok' },
-    { role: 'user', content: '' },
+    { role: 'user', content: 'x'.repeat(70_000) },
   ];
 
   it('addresses the events after it by their own index, and its think by the field', async () => {
@@ -45,7 +45,7 @@ describe('validate, a message with reasoning_content', () => {
       `${input}:1: PAYLOAD_TOO_LARGE #0/1.reasoning_content: think text exceeds 32KB limit\n`,
     );
     expect(result.stdout).toContain(
-      `${input}:1: VALIDATION #0/3: payload.content must not be empty for a system or user message\n`,
+      `${input}:1: PAYLOAD_TOO_LARGE #0/3: message content exceeds 64KB limit\n`,
     );
   });
 
