@@ -97,8 +97,11 @@ function normalizeMessageCalls(
 }
 
 /**
- * Normalises one tool call: arguments given as a JSON string are parsed; a missing id gets a
- * deterministic one. Returns the input itself when nothing changes.
+ * Normalises one tool call, as `parseTrace` reads it: arguments given as a JSON string are
+ * parsed; a missing id gets a deterministic one; AgentDojo's `{ function: 'send_money', args,
+ * id }` and OpenAI's custom call `{ type: 'custom', custom: { name, input } }` become `function`
+ * objects (`{ name, arguments }`, a custom call's arguments `{ input }`). Returns the input
+ * itself when nothing changes.
  * @internal
  */
 export function normalizeToolCall(
@@ -107,9 +110,21 @@ export function normalizeToolCall(
 ): Record<string, unknown> {
   let fn = call.function;
   let changed = false;
+  let dropArgs = false;
   if (!isRecord(fn)) {
-    // accept { name, arguments } shorthand
-    if (typeof call.name === 'string') {
+    const args = call.args;
+    const custom = call.custom;
+    if (typeof fn === 'string' && (args === undefined || args === null || isRecord(args))) {
+      // AgentDojo's run files: the name in `function`, the arguments in `args`
+      fn = { name: fn, arguments: args ?? {} };
+      changed = true;
+      dropArgs = args !== undefined;
+    } else if (fn === undefined && isRecord(custom) && typeof custom.name === 'string') {
+      const input = custom.input;
+      fn = { name: custom.name, arguments: { input: typeof input === 'string' ? input : '' } };
+      changed = true;
+    } else if (typeof call.name === 'string') {
+      // accept { name, arguments } shorthand
       fn = { name: call.name, arguments: call.arguments ?? {} };
       changed = true;
     } else {
@@ -136,18 +151,23 @@ export function normalizeToolCall(
   }
   const id = callIdText(call.id);
   if (!changed && id === call.id && call.type !== undefined) return call;
-  return {
+  const normalized: Record<string, unknown> = {
     ...call,
     id: id ?? fallbackId,
     type: call.type ?? 'function',
     function: fnRecord,
   };
+  if (dropArgs) delete normalized.args;
+  return normalized;
 }
 
 /** @internal The function name of a tool call (OpenAI shape or `{ name }` shorthand). */
 export const toolNameOf = (call: Record<string, unknown>): string | undefined => {
   const fn = call.function;
   if (isRecord(fn)) return typeof fn.name === 'string' ? fn.name : undefined;
+  if (typeof fn === 'string') return fn;
+  const custom = call.custom;
+  if (fn === undefined && isRecord(custom) && typeof custom.name === 'string') return custom.name;
   return typeof call.name === 'string' ? call.name : undefined;
 };
 
