@@ -136,6 +136,36 @@ describe('stats on the shapes parseTrace reads', () => {
     const stats = await run(['stats', path]);
     expect(stats.stdout).toContain('tool calls by tool\n  send_money  1\n');
   });
+
+  it("counts and shows AgentDojo's failed tool outputs (an empty content, an error field)", async () => {
+    const error = "ValidationError: 'Rent-A-Wreck' is not a car rental company";
+    const path = file(
+      'agentdojo-error.json',
+      JSON.stringify({
+        suite_name: 'travel',
+        messages: [
+          { role: 'user', content: [{ type: 'text', content: 'Which cars can I rent?' }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { function: 'get_car_types', args: { company: 'Rent-A-Wreck' }, id: 'c1' },
+              { function: 'get_car_types', args: { company: 'Sunny Cars' }, id: 'c2' },
+            ],
+          },
+          { role: 'tool', content: '', tool_call_id: 'c1', error },
+          { role: 'tool', content: 'SUV, Sedan', tool_call_id: 'c2', error: null },
+        ],
+      }),
+    );
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toContain('errors      1 (0 model calls, 1 tool call)\n');
+    expect(stats.stdout).toContain('tool calls by status\n  error  1\n');
+    const view = await run(['view', '--no-color', '--full', path]);
+    const lines = view.stdout.split('\n');
+    expect(lines.find((line) => line.includes('result:') && line.includes(error))).toBeDefined();
+    expect(lines.filter((line) => line.includes('result:'))).toHaveLength(2);
+  });
 });
 
 describe('stats on a trace the other commands refuse', () => {

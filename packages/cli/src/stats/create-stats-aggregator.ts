@@ -150,6 +150,17 @@ function stringOr(value: unknown, fallback: string): string {
 }
 
 /**
+ * Whether a tool output's chat event carried an error of its own (AgentDojo's run files:
+ * `"content": "", "error": "ValidationError: ..."`; `eventsToBlocks` keeps the event's fields
+ * in `metadata.chat_event`).
+ */
+function hasOwnError(event: unknown): boolean {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
+  const error = (event as JsonObject).error;
+  return typeof error === 'string' && error !== '';
+}
+
+/**
  * Creates a statistics aggregator for `tracewarden stats`: traces, events, blocks by sub type,
  * tool calls by tool, tool results by status, model calls by status (an assistant message's
  * `metadata.status`), tokens and cost by model (from `metadata.model`, `metadata.usage` in OpenAI
@@ -281,11 +292,12 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
     if (model !== '')
       addSample(modelLatency, model, firstNumber(metadata.latency_ms, metadata.duration_ms));
   };
-  const addStatus = (metadata: JsonObject) => {
+  /** A tool result's status; `chatEvent` is its chat event (whose own `error` AgentDojo sets). */
+  const addStatus = (metadata: JsonObject, chatEvent: unknown = metadata.chat_event) => {
     const status =
       typeof metadata.status === 'string'
         ? metadata.status
-        : metadata.error !== undefined && metadata.error !== null
+        : (metadata.error !== undefined && metadata.error !== null) || hasOwnError(chatEvent)
           ? 'error'
           : undefined;
     if (status !== undefined) increment(resultsByStatus, status);
@@ -330,7 +342,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         }
         if (event.role === 'tool') {
           // as for TOOL_RESULT blocks: a refusal is not a failed tool call, a guard's cost counts
-          if (metadata.refused !== true) addStatus(metadata);
+          if (metadata.refused !== true) addStatus(metadata, event);
           const name =
             (typeof metadata.tool_name === 'string' ? metadata.tool_name : undefined) ??
             (typeof event.tool_call_id === 'string' ? names.get(event.tool_call_id) : undefined);

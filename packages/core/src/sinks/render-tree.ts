@@ -209,7 +209,11 @@ function resultNode(result: ToolResultBlock, context: Context, orphan: boolean):
   const isDelta = payload.output === undefined && 'delta' in payload;
   const kind = `${isDelta ? 'delta' : 'result'}${seq}`;
   const label = orphan ? `${kind} (call ${payload.call_id}): ` : `${kind}: `;
-  const failed = typeof result.metadata.status === 'string' && result.metadata.status !== 'success';
+  const status = result.metadata.status;
+  const failed =
+    typeof status === 'string'
+      ? status !== 'success'
+      : chatEventError(result.metadata) !== undefined;
   return {
     line: {
       label,
@@ -323,6 +327,19 @@ interface Highlight {
   color: string;
 }
 
+/**
+ * The error a chat-event tool output carried in its own `error` field (AgentDojo's run files:
+ * `"content": "", "error": "ValidationError: ..."`), kept by `eventsToBlocks` in
+ * `metadata.chat_event`; `undefined` when there is none.
+ * @internal
+ */
+export function chatEventError(metadata: Record<string, unknown>): string | undefined {
+  const event = metadata.chat_event;
+  if (typeof event !== 'object' || event === null) return undefined;
+  const error = (event as Record<string, unknown>).error;
+  return typeof error === 'string' && error !== '' ? error : undefined;
+}
+
 /** @internal The highlights shown for a block's metadata, in display order. */
 function metadataHighlights(metadata: Record<string, unknown>): Highlight[] {
   const parts: Highlight[] = [];
@@ -330,7 +347,7 @@ function metadataHighlights(metadata: Record<string, unknown>): Highlight[] {
   if (typeof status === 'string') {
     parts.push({ text: status, color: status === 'success' ? ansi.green : ansi.red });
   }
-  const failure = errorText(metadata.error ?? metadata.exception);
+  const failure = errorText(metadata.error ?? metadata.exception ?? chatEventError(metadata));
   // when the output already is the exception message, the type alone is enough
   if (failure !== undefined && metadata.output_source === 'exception') {
     if (typeof metadata.exception_type === 'string') {
