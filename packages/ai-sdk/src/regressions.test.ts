@@ -1,12 +1,15 @@
 // Defects found in review, each reproduced before its fix.
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
+  blocksToEvents,
   ConfigurationError,
   createTracer,
   GuardTimeoutError,
   PolicyViolationError,
   parsePolicy,
+  stitchBlocks,
   type Tracer,
+  validateBlocks,
 } from '@tracewarden/core';
 import {
   generateText,
@@ -509,7 +512,87 @@ describe('provider-executed tools (web search at the provider)', () => {
       const answer = assistants(tracer).at(-1);
       expect(answer?.payload.content).toBe('Found 3.');
       expect(answer?.metadata.finish_reason).toBe('stop');
+      // what the provider ran is in the trace: the call under the answer, its result under it
+      const blocks = tracer.blocks();
+      const searches = blocks.filter((block) => block.sub_type === 'TOOL_CALL');
+      expect(searches.map((block) => [block.parent_block_id, block.payload])).toEqual([
+        [answer?.id, { call_id: 'ws1', name: 'web_search', arguments: { query: 'x' } }],
+      ]);
+      expect(searches[0]?.metadata).toMatchObject({ provider_executed: true });
+      const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+      expect(results.map((block) => [block.parent_block_id, block.payload])).toEqual([
+        [searches[0]?.id, { call_id: 'ws1', output: { hits: 3 } }],
+      ]);
+      expect(results[0]?.metadata).toMatchObject({ status: 'success', provider_executed: true });
+      expect(validateBlocks(blocks).ok, `stream ${stream}`).toBe(true);
+      expect(stitchBlocks(blocks).orphans).toEqual({ tool_calls: [], tool_results: [] });
+      // and a whole-trace check sees it, though no policy could hold it
+      expect(blockSearch.check(blocksToEvents(blocks)).errors).toHaveLength(1);
     }
+  });
+});
+
+describe('provider-executed tools beside client tools', () => {
+  it('record the provider call and the client call of one step once, then the next answer', async () => {
+    const usage = {
+      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 5, text: 5, reasoning: undefined },
+    };
+    let step = 0;
+    const tracer = createTracer();
+    const model = wrapLanguageModel({
+      model: new MockLanguageModelV4({
+        doGenerate: async () =>
+          ++step === 1
+            ? {
+                content: [
+                  {
+                    type: 'tool-call',
+                    toolCallId: 'ws1',
+                    toolName: 'web_search',
+                    input: '{"query":"x"}',
+                    providerExecuted: true,
+                  },
+                  { type: 'tool-result', toolCallId: 'ws1', toolName: 'web_search', result: [] },
+                  { type: 'tool-call', toolCallId: 'c1', toolName: 'note', input: '{"text":"hi"}' },
+                ],
+                finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+                usage,
+                warnings: [],
+              }
+            : {
+                content: [{ type: 'text', text: 'done' }],
+                finishReason: { unified: 'stop', raw: 'stop' },
+                usage,
+                warnings: [],
+              },
+      }),
+      middleware: tracewardenMiddleware({ tracer, pricing: false }),
+    });
+    const result = await generateText({
+      model,
+      prompt: 'go',
+      stopWhen: isStepCount(3),
+      tools: {
+        web_search: { type: 'provider', id: 'openai.web_search', args: {} } as never,
+        note: tool({ inputSchema: z.object({ text: z.string() }), execute: async () => 'ok' }),
+      },
+    });
+    expect(result.text).toBe('done');
+    const blocks = tracer.blocks();
+    expect(
+      blocks.map((block) => [block.sub_type, block.payload.role ?? block.payload.call_id]),
+    ).toEqual([
+      ['MESSAGE', 'user'],
+      ['MESSAGE', 'assistant'],
+      ['TOOL_CALL', 'c1'],
+      ['TOOL_CALL', 'ws1'],
+      ['TOOL_RESULT', 'ws1'],
+      ['TOOL_RESULT', 'c1'],
+      ['MESSAGE', 'assistant'],
+    ]);
+    expect(validateBlocks(blocks).ok).toBe(true);
+    expect(stitchBlocks(blocks).orphans).toEqual({ tool_calls: [], tool_results: [] });
   });
 });
 

@@ -3,7 +3,12 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import type { ModelCallResponse, ModelToolCall, ModelUsage } from '@tracewarden/core';
+import type {
+  ModelCallResponse,
+  ModelToolCall,
+  ModelUsage,
+  ProviderToolCall,
+} from '@tracewarden/core';
 
 /**
  * Neutral usage of an AI SDK usage object: the model layer's nested V3/V4 shape, or the flat
@@ -68,6 +73,7 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
   let text: string | null = null;
   let reasoning: string | null = null;
   const toolCalls: ModelToolCall[] = [];
+  let providerCalls: ProviderToolCall[] | undefined;
   for (const part of content as readonly LanguageModelV4Content[]) {
     switch (part.type) {
       case 'text':
@@ -78,8 +84,15 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
         break;
       case 'tool-call':
         // a provider-executed call (web search) already ran at the provider: nothing the
-        // client runs, so nothing to review or hold (the stream path skips it alike)
-        if (part.providerExecuted === true) break;
+        // client runs, so nothing to review or hold; recorded with its result
+        if (part.providerExecuted === true) {
+          (providerCalls ??= []).push({
+            id: part.toolCallId,
+            name: part.toolName,
+            arguments: argumentsOf(part.input),
+          });
+          break;
+        }
         toolCalls.push({
           id: part.toolCallId,
           name: part.toolName,
@@ -89,11 +102,31 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
               : ((part.input ?? {}) as Record<string, unknown>),
         });
         break;
+      case 'tool-result': {
+        // the result of a provider-executed call (the model layer has no other; the SDK layer's
+        // content in telemetry events also holds the client's tools' results, left out here)
+        const call = providerCalls?.find((known) => known.id === part.toolCallId);
+        if (call === undefined) break;
+        const result = part as { result?: unknown; output?: unknown };
+        call.output = result.result !== undefined ? result.result : result.output;
+        if (part.isError === true) call.isError = true;
+        break;
+      }
       default:
         break;
     }
   }
-  return { text, reasoning, toolCalls };
+  const response: ModelCallResponse = { text, reasoning, toolCalls };
+  if (providerCalls !== undefined) response.providerToolCalls = providerCalls;
+  return response;
+}
+
+/** A tool call's input as the recorder takes it: JSON text, or the parsed object. */
+function argumentsOf(input: unknown): string | Record<string, unknown> {
+  if (typeof input === 'string') return input;
+  return typeof input === 'object' && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : {};
 }
 
 /** The provider's request id, from the response headers the provider kept. @internal */

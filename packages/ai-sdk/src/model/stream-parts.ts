@@ -82,7 +82,11 @@ export function classify(part: Part, state: StreamState): ModelCallDelta | undef
       return undefined;
     }
     case 'tool-call': {
-      if (part.providerExecuted === true) return undefined;
+      // a call the provider runs itself (web search): recorded with its result, never held
+      if (part.providerExecuted === true)
+        return {
+          providerToolCalls: [{ id: part.toolCallId, name: part.toolName, arguments: part.input }],
+        };
       const calls = state.calls;
       const index = calls.indexOf(part.toolCallId);
       const complete = !calls.withArguments.has(part.toolCallId);
@@ -99,6 +103,18 @@ export function classify(part: Part, state: StreamState): ModelCallDelta | undef
         ],
       };
     }
+    case 'tool-result':
+      // the model layer streams results only of the calls the provider ran
+      return {
+        providerToolCalls: [
+          {
+            id: part.toolCallId,
+            name: part.toolName,
+            output: part.result,
+            ...(part.isError === true ? { isError: true } : {}),
+          },
+        ],
+      };
     case 'finish':
       state.kind = 'finish';
       return { usage: usageOf(part.usage), ...finishReasonOf(part.finishReason) };

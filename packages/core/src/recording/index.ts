@@ -59,6 +59,7 @@ export type {
   ModelUsage,
   NeutralMessage,
   NeutralToolCall,
+  ProviderToolCall,
   ToolCallPolicy,
   ToolCallReview,
 } from './types.js';

@@ -526,6 +526,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       metadata,
       raw,
       reviews,
+      providerCalls: output.providerCalls,
     });
 
     // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.

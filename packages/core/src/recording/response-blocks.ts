@@ -5,8 +5,8 @@ import type { Tracer } from '../tracing/types.js';
 import { parseArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
-import { isAbsentCallId, rememberCall, type TracerState } from './tracer-state.js';
-import type { ModelToolCall, ToolCallReview } from './types.js';
+import { isAbsentCallId, rememberCall, responseCallIds, type TracerState } from './tracer-state.js';
+import type { ModelToolCall, ProviderToolCall, ToolCallReview } from './types.js';
 
 /*
  * The response's blocks: the assistant MESSAGE, its THINK, a TOOL_CALL per proposed call and,
@@ -67,6 +67,49 @@ export interface ResponseRecord {
   raw: unknown;
   /** One review per call, in order (finished calls only). */
   reviews: readonly ToolCallReview[] | undefined;
+  /** Tool calls the provider ran itself, with their results. */
+  providerCalls: readonly ProviderToolCall[];
+}
+
+/**
+ * Records the tool calls the provider ran itself under the answer `parent`: each a TOOL_CALL
+ * and, when the response carried it, its TOOL_RESULT, both with `provider_executed: true`. They
+ * ran already: the TOOL_CALL is not left waiting for an output from the next request.
+ */
+function recordProviderCalls(
+  core: RecorderCore,
+  tracer: Tracer,
+  state: TracerState,
+  parent: string,
+  calls: readonly ProviderToolCall[],
+): void {
+  const ids = responseCallIds(tracer, state, calls);
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as ProviderToolCall;
+    const callId = ids[i] as string;
+    const name = typeof call.name === 'string' && call.name !== '' ? call.name : 'provider_tool';
+    const callBlockId = recordToolCall(
+      core,
+      tracer,
+      state,
+      parent,
+      { id: typeof call.id === 'string' ? call.id : '', name, arguments: call.arguments ?? {} },
+      callId,
+      { provider_executed: true },
+    );
+    if (callBlockId === undefined || call.output === undefined) continue;
+    const recorded = core.safely(() =>
+      tracer.logObserve({
+        parent_block_id: callBlockId,
+        payload: { call_id: callId, output: call.output },
+        metadata: {
+          status: call.isError === true ? 'failure' : 'success',
+          provider_executed: true,
+        },
+      }),
+    );
+    if (recorded !== undefined) state.results.add(callId);
+  }
 }
 
 /** Records the assistant MESSAGE of a response, by the tracer's direct path when it has one. */
@@ -174,5 +217,7 @@ export function recordResponseBlocks(
       if (recorded !== undefined) state.results.add(callId);
     }
   }
+  if (response.providerCalls.length > 0)
+    recordProviderCalls(core, tracer, state, parentId, response.providerCalls);
   return blockId;
 }

@@ -1,6 +1,12 @@
 import { parseArguments } from './message-fingerprint.js';
 import { quarterTokens } from './token-estimate.js';
-import type { ModelCallDelta, ModelCallResponse, ModelToolCall, ModelUsage } from './types.js';
+import type {
+  ModelCallDelta,
+  ModelCallResponse,
+  ModelToolCall,
+  ModelUsage,
+  ProviderToolCall,
+} from './types.js';
 
 /*
  * A model call's response as it streams in: text, reasoning and tool calls appended delta by
@@ -20,7 +26,11 @@ export interface AggregatedOutput {
   calls: ModelToolCall[];
   /** Indexes (in `calls`) of calls whose streamed arguments are not complete JSON. */
   partialCalls: Set<number> | undefined;
+  /** Tool calls the provider ran itself, with their results. */
+  providerCalls: readonly ProviderToolCall[];
 }
+
+const noProviderCalls: readonly ProviderToolCall[] = [];
 
 /** What a call's deltas added up to so far. */
 export class StreamedOutput {
@@ -32,6 +42,8 @@ export class StreamedOutput {
   providerFinishReason: string | undefined = undefined;
   model: string | undefined = undefined;
   responseId: string | undefined = undefined;
+  /** Tool calls the provider ran itself, merged by id (a result piece completes its call). */
+  providerCalls: ProviderToolCall[] | undefined = undefined;
   /** Output measured so far: characters, or quarter tokens when `add` was asked for them. */
   chars = 0;
 
@@ -71,7 +83,26 @@ export class StreamedOutput {
     if (delta.providerFinishReason) this.providerFinishReason = delta.providerFinishReason;
     if (delta.model) this.model = delta.model;
     if (delta.responseId) this.responseId = delta.responseId;
+    if (delta.providerToolCalls) this.addProviderCalls(delta.providerToolCalls);
     return this.chars - before;
+  }
+
+  /** Merges provider-run calls and results: a piece with a known (non-empty) id completes it. */
+  private addProviderCalls(pieces: readonly ProviderToolCall[]): void {
+    const calls = (this.providerCalls ??= []);
+    for (const piece of pieces) {
+      const id = piece.id;
+      const known =
+        typeof id === 'string' && id !== '' ? calls.find((call) => call.id === id) : undefined;
+      if (known === undefined) {
+        calls.push({ ...piece });
+        continue;
+      }
+      if (piece.name !== undefined && known.name === undefined) known.name = piece.name;
+      if (piece.arguments !== undefined) known.arguments = piece.arguments;
+      if (piece.output !== undefined) known.output = piece.output;
+      if (piece.isError !== undefined) known.isError = piece.isError;
+    }
   }
 
   /** The output: the response's own fields where it has them, else what streamed in. */
@@ -97,6 +128,7 @@ export class StreamedOutput {
       reasoning: (response?.reasoning ?? this.reasoning) || '',
       calls,
       partialCalls,
+      providerCalls: response?.providerToolCalls ?? this.providerCalls ?? noProviderCalls,
     };
   }
 }

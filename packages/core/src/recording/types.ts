@@ -87,6 +87,31 @@ export interface ModelCallDelta {
   model?: string | undefined;
   /** The provider's response id. */
   responseId?: string | undefined;
+  /**
+   * Tool calls the provider ran itself (see {@link ProviderToolCall}), or their results: a piece
+   * with the `id` of a call already streamed adds its `output` (and `isError`) to that call.
+   */
+  providerToolCalls?: ProviderToolCall[] | undefined;
+}
+
+/**
+ * A tool call the provider ran itself (a hosted tool: OpenAI's web search or code interpreter, a
+ * remote MCP server the provider calls), with its result when the response carries one. It is
+ * recorded as a TOOL_CALL under the answer, with `metadata.provider_executed: true`, and its
+ * result as a TOOL_RESULT under it, so the trace shows what ran; it already ran, so no policy
+ * can hold or refuse it at the call site (a whole-trace `check` still sees it).
+ */
+export interface ProviderToolCall {
+  /** The provider's id of the call; a missing or empty one gets a generated call id. */
+  id?: string | undefined;
+  /** The tool's name, e.g. `web_search`. */
+  name?: string | undefined;
+  /** JSON text of the arguments (as the provider sent it) or the parsed object. */
+  arguments?: string | Record<string, unknown> | undefined;
+  /** The result the provider returned (any JSON value); absent when the response has none. */
+  output?: unknown;
+  /** The provider reported the run failed: its TOOL_RESULT gets `status: 'failure'`. */
+  isError?: boolean | undefined;
 }
 
 /** A piece of one streamed tool call. */
@@ -133,6 +158,8 @@ export interface ModelCallResponse {
   requestId?: string | null | undefined;
   /** The raw provider payload; credentials and headers are removed before recording. */
   raw?: unknown;
+  /** Tool calls the provider ran itself, with their results ({@link ProviderToolCall}). */
+  providerToolCalls?: ProviderToolCall[] | undefined;
   /**
    * Adapter-specific keys for the response MESSAGE's metadata (e.g. `{ unparsed: true,
    * http_status }`). The recorder's own keys (status, usage, request_id, ...) win over them.

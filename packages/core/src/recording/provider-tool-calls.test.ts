@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { createTracer } from '../tracing/index.js';
+import type { Tracer } from '../tracing/types.js';
+import { validateBlocks } from '../validation/index.js';
+import { createModelCallRecorder } from './create-model-call-recorder.js';
+
+/** Each TOOL_CALL of the trace with its results, as stitched. */
+function calls(tracer: Tracer) {
+  const stitched = tracer.stitched();
+  expect(stitched.orphans).toEqual({ tool_calls: [], tool_results: [] });
+  expect(validateBlocks(tracer.blocks()).ok).toBe(true);
+  return stitched.messages.flatMap((message) =>
+    message.tool_calls.map((call) => ({
+      name: call.block.payload.name,
+      arguments: call.block.payload.arguments,
+      calledBy: call.block.metadata.provider_executed === true ? 'provider' : 'client',
+      results: call.results.map((result) => [result.metadata.status, result.payload.output]),
+    })),
+  );
+}
+
+describe('tool calls the provider ran itself (hosted tools)', () => {
+  it('are recorded under the answer with their results, a failed run as failure', () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({ provider: 'p', model: 'm', messages: [{ role: 'user', content: 'news?' }] })
+      .finish({
+        text: 'Two stories.',
+        providerToolCalls: [
+          { id: 'ws_1', name: 'web_search', arguments: '{"query":"news"}', output: ['a', 'b'] },
+          {
+            id: 'ci_1',
+            name: 'code_interpreter',
+            arguments: { code: '1/0' },
+            output: 'ZeroDivisionError',
+            isError: true,
+          },
+        ],
+      });
+    expect(calls(tracer)).toEqual([
+      {
+        name: 'web_search',
+        arguments: { query: 'news' },
+        calledBy: 'provider',
+        results: [['success', ['a', 'b']]],
+      },
+      {
+        name: 'code_interpreter',
+        arguments: { code: '1/0' },
+        calledBy: 'provider',
+        results: [['failure', 'ZeroDivisionError']],
+      },
+    ]);
+  });
+
+  it('streamed: a result piece completes the call of its id; a call without an id gets one', () => {
+    const tracer = createTracer();
+    const handle = createModelCallRecorder({ tracer }).start({
+      provider: 'p',
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'search twice' }],
+    });
+    handle.chunk({
+      providerToolCalls: [{ id: 'ws_1', name: 'web_search', arguments: '{"query":"a"}' }],
+    });
+    handle.chunk({
+      providerToolCalls: [{ name: 'web_search', arguments: '{"query":"b"}', output: 'B' }],
+    });
+    handle.chunk({ text: 'Found.' });
+    handle.chunk({ providerToolCalls: [{ id: 'ws_1', output: 'A' }] });
+    handle.finish();
+    const recorded = calls(tracer);
+    expect(recorded).toEqual([
+      {
+        name: 'web_search',
+        arguments: { query: 'a' },
+        calledBy: 'provider',
+        results: [['success', 'A']],
+      },
+      {
+        name: 'web_search',
+        arguments: { query: 'b' },
+        calledBy: 'provider',
+        results: [['success', 'B']],
+      },
+    ]);
+    const ids = tracer
+      .blocks()
+      .filter((block) => block.sub_type === 'TOOL_CALL')
+      .map((block) => block.payload.call_id);
+    expect(ids[0]).toBe('ws_1');
+    expect(ids[1]).not.toBe('');
+  });
+
+  it('are not waiting for an output: the next request records no orphan and no second answer', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    recorder
+      .start({ provider: 'p', model: 'm', messages: [{ role: 'user', content: 'news?' }] })
+      .finish({
+        text: 'Two stories.',
+        providerToolCalls: [{ id: 'ws_1', name: 'web_search', arguments: '{}', output: 'x' }],
+      });
+    recorder
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'news?' },
+          { role: 'assistant', content: 'Two stories.' },
+          { role: 'user', content: 'thanks' },
+        ],
+      })
+      .finish({ text: 'You are welcome.' });
+    expect(
+      tracer
+        .blocks()
+        .filter((block) => block.sub_type === 'MESSAGE')
+        .map((block) => block.payload.content),
+    ).toEqual(['news?', 'Two stories.', 'thanks', 'You are welcome.']);
+    expect(calls(tracer)).toHaveLength(1);
+  });
+});
