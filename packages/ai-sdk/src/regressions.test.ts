@@ -594,6 +594,46 @@ describe('provider-executed tools beside client tools', () => {
     expect(validateBlocks(blocks).ok).toBe(true);
     expect(stitchBlocks(blocks).orphans).toEqual({ tool_calls: [], tool_results: [] });
   });
+
+  it('are recorded by the telemetry integration too', async () => {
+    const tracer = createTracer();
+    const usage = {
+      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 5, text: 5, reasoning: undefined },
+    };
+    await generateText({
+      model: new MockLanguageModelV4({
+        doGenerate: {
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: 'ws1',
+              toolName: 'web_search',
+              input: '{"query":"x"}',
+              providerExecuted: true,
+            },
+            { type: 'tool-result', toolCallId: 'ws1', toolName: 'web_search', result: { hits: 3 } },
+            { type: 'text', text: 'Found 3.' },
+          ],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        },
+      }),
+      prompt: 'search',
+      tools: { web_search: { type: 'provider', id: 'openai.web_search', args: {} } as never },
+      telemetry: { integrations: [tracewardenTelemetry({ tracer, pricing: false })] },
+    });
+    const blocks = tracer.blocks();
+    expect(
+      blocks
+        .filter((block) => block.sub_type !== 'MESSAGE')
+        .map((block) => [block.sub_type, block.payload, block.metadata.provider_executed]),
+    ).toEqual([
+      ['TOOL_CALL', { call_id: 'ws1', name: 'web_search', arguments: { query: 'x' } }, true],
+      ['TOOL_RESULT', { call_id: 'ws1', output: { hits: 3 } }, true],
+    ]);
+  });
 });
 
 describe('tool guard options that would guard nothing', () => {
