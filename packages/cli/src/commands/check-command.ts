@@ -251,6 +251,8 @@ export async function checkFiles(
     label: string,
     trace: readonly unknown[],
     lineOf: (address: string | undefined) => number | undefined,
+    /** The caller reports a trace the policy cannot read itself (one skip per trace). */
+    quiet = false,
   ): Promise<boolean> => {
     report.traces++;
     // entries without content (an MCP tool list, a bare call) hold no content parts
@@ -263,6 +265,7 @@ export async function checkFiles(
     try {
       result = policy.check(trace);
     } catch (error) {
+      if (quiet) return false;
       report.skipped.push({
         file,
         line: lineOf('0'),
@@ -346,7 +349,8 @@ export async function checkFiles(
           // write them) is still checked as given: the policy engine reads raw events, and an
           // attack in such a run must not go unreported. It stays an incomplete read (exit 1).
           const raw = rawEvents(item.value);
-          const checked = raw !== undefined && (await checkTrace(file, item.label, raw, lineOf));
+          const checked =
+            raw !== undefined && (await checkTrace(file, item.label, raw, lineOf, true));
           skip(
             file,
             traceErrorLine(item, error),

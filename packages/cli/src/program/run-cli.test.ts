@@ -615,6 +615,22 @@ describe('check', () => {
     expect(unread.stdout).not.toContain('checked as given');
   });
 
+  it('reports a trace neither parseTrace nor the policy can read once (--input-format events)', async () => {
+    const file = join(temporary, 'not-a-trace.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { task_id: 0, reward: 1 },
+        { task_id: 1, reward: 0 },
+      ]),
+    );
+    const result = await run(['check', '--recommended', '--input-format', 'events', file]);
+    expect(result.stderr.match(/skipped/g)).toHaveLength(1);
+    expect(result.stderr).toContain('trace #0: Event 0 needs a string "role"');
+    expect(result.stdout).toContain('1 item could not be read and was not checked');
+    expect(result.code).toBe(1);
+  });
+
   it('still checks a trace whose tool call arguments are not JSON, and reports both (exit 1)', async () => {
     const file = join(temporary, 'truncated-arguments.json');
     const call = (id: string, name: string, args: string) => ({

@@ -182,6 +182,17 @@ describe('renderTree', () => {
     );
   });
 
+  it('shows an empty list of parts as no content (a Gemini-backed run ends with content [])', () => {
+    const blocks = eventsToBlocks(
+      parseTrace([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [], tool_calls: [] },
+      ]),
+      { traceId: 'tr_empty', ids: createSequentialIds(), startTime: 0 },
+    );
+    expect(renderTree(stitchBlocks(blocks)).split('\n')[2]).toBe('└─ assistant: (no content)');
+  });
+
   it("shows a converted event's own role (tool, developer), kept in metadata.chat_event", () => {
     const blocks = eventsToBlocks(
       parseTrace([

@@ -225,9 +225,12 @@ function resultNode(result: ToolResultBlock, context: Context, orphan: boolean):
   };
 }
 
-/** A message's text: its content, else the model's refusal (`refusal`), else `(no content)`. */
+/**
+ * A message's text: its content, else the model's refusal (`refusal`), else `(no content)` (for
+ * `null`, an absent content and an empty list of parts alike).
+ */
 function contentText(content: unknown, refusal?: unknown): string {
-  if (content === null || content === undefined)
+  if (content === null || content === undefined || (Array.isArray(content) && content.length === 0))
     return typeof refusal === 'string' && refusal !== '' ? `(refused) ${refusal}` : '(no content)';
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
