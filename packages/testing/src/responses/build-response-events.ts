@@ -140,6 +140,11 @@ export function buildResponseEvents(
     });
     itemDone(item);
   }
+  // the hosted tools' items: whole in their added and done events
+  for (const hosted of reply.hostedItems as unknown as ResponseOutputItem[]) {
+    itemAdded(hosted);
+    itemDone(hosted);
+  }
   if (items.message) {
     const item = items.message;
     const part = item.content[0];

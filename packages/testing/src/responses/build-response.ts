@@ -166,6 +166,7 @@ export function buildResponse(
   const items = buildOutputItems(reply);
   const output: ResponseOutputItem[] = [];
   if (items.reasoning) output.push(items.reasoning);
+  output.push(...(reply.hostedItems as unknown as ResponseOutputItem[]));
   if (items.message) output.push(items.message);
   output.push(...items.toolCalls);
   const final = state === 'final';

@@ -29,6 +29,8 @@ export interface PlannedReply {
     name: string;
     arguments: string;
   }[];
+  /** The hosted tools' output items, as scripted (responses API only). */
+  hostedItems: Record<string, unknown>[];
   finishReason: ScriptedFinishReason;
   usage: ScriptedUsage;
   chunkSize: number;
@@ -80,6 +82,7 @@ export function planReply(turn: ScriptedTurn, context: PlanReplyContext): Planne
     text: turn.text ?? (toolCalls.length === 0 ? '' : undefined),
     reasoning: turn.reasoning,
     toolCalls,
+    hostedItems: turn.hostedItems ?? [],
     finishReason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: {
       inputTokens,

@@ -146,6 +146,16 @@ export interface ScriptedTurn {
    */
   toolCalls?: ScriptedToolCall[];
   /**
+   * Output items of the tools the provider runs itself (hosted tools), answered verbatim in the
+   * responses API before the message, as the real API sends them: a `web_search_call`,
+   * `file_search_call`, `code_interpreter_call`, `mcp_call`, a hosted `shell_call` and its
+   * `shell_call_output`, ... Streamed, each is an `output_item.added` and `output_item.done`.
+   * Chat completions has no hosted tools: there they are left out.
+   * @default none
+   * @example `[{ type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'weather' } }]`
+   */
+  hostedItems?: Record<string, unknown>[];
+  /**
    * Reasoning: `reasoning_content` in chat, a `reasoning` output item with a summary in responses.
    * @default none
    */
