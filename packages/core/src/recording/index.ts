@@ -28,6 +28,7 @@ export {
   type StreamPartKind,
 } from './create-stream-gate.js';
 export { type FinishReason, normalizeFinishReason } from './normalize-finish-reason.js';
+export { openAIHostedToolCalls } from './openai-hosted-tool-calls.js';
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
 export {
   canonicalJson,

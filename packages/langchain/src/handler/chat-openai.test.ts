@@ -231,3 +231,80 @@ describe('ChatOpenAI over HTTP (scripted server)', () => {
     ]);
   });
 });
+
+describe("ChatOpenAI's hosted tools (Responses API, scripted server)", () => {
+  for (const streamed of [false, true])
+    it(`records the calls OpenAI ran, with their results, ${streamed ? 'streamed' : 'not streamed'}`, async () => {
+      server = await startScriptedServer({
+        turns: [
+          {
+            hostedItems: [
+              {
+                type: 'web_search_call',
+                id: 'ws_1',
+                status: 'completed',
+                action: { type: 'search', query: 'weather in Paris' },
+              },
+              {
+                type: 'mcp_call',
+                id: 'mcp_1',
+                server_label: 'crm',
+                name: 'lookup_customer',
+                arguments: '{"email":"ana@example.com"}',
+                output: null,
+                error: 'not found',
+              },
+            ],
+            text: 'Sunny.',
+          },
+        ],
+      });
+      const tracer = createTracer();
+      const model = new ChatOpenAI({
+        model: 'gpt-4o-mini',
+        apiKey: 'sk-test',
+        configuration: { baseURL: server.url },
+        useResponsesApi: true,
+        maxRetries: 0,
+      });
+      const input = [new HumanMessage('Weather in Paris?')];
+      const options = { callbacks: [new TracewardenCallbackHandler({ tracer })] };
+      if (streamed) for await (const _chunk of await model.stream(input, options));
+      else await model.invoke(input, options);
+      const blocks = expectSoundTrace(tracer);
+      const answer = blocks.find(
+        (block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant',
+      );
+      expect(answer?.payload.content).toBe('Sunny.');
+      const calls = blocks.filter((block) => block.sub_type === 'TOOL_CALL');
+      expect(
+        calls.map((call) => [call.parent_block_id, call.payload, call.metadata.provider_executed]),
+      ).toEqual([
+        [
+          answer?.id,
+          {
+            call_id: 'ws_1',
+            name: 'web_search',
+            arguments: { type: 'search', query: 'weather in Paris' },
+          },
+          true,
+        ],
+        [
+          answer?.id,
+          { call_id: 'mcp_1', name: 'lookup_customer', arguments: { email: 'ana@example.com' } },
+          true,
+        ],
+      ]);
+      const results = blocks.filter((block) => block.sub_type === 'TOOL_RESULT');
+      expect(
+        results.map((result) => [
+          result.parent_block_id,
+          result.metadata.status,
+          result.payload.output,
+        ]),
+      ).toEqual([
+        [calls[0]?.id, 'success', { status: 'completed' }],
+        [calls[1]?.id, 'failure', 'not found'],
+      ]);
+    });
+});

@@ -1,9 +1,11 @@
-import type {
-  ModelCallDelta,
-  ModelCallResponse,
-  ModelToolCall,
-  ModelToolCallDelta,
-  ModelUsage,
+import {
+  type ModelCallDelta,
+  type ModelCallResponse,
+  type ModelToolCall,
+  type ModelToolCallDelta,
+  type ModelUsage,
+  openAIHostedToolCalls,
+  type ProviderToolCall,
 } from '@tracewarden/core';
 import { assistantText, type LooseMessage } from './messages-to-neutral.js';
 
@@ -103,6 +105,71 @@ function toolCallsOf(message: LooseMessage): ModelToolCall[] {
   return calls;
 }
 
+/** A LangChain v1 standard content block of a tool the provider ran (`server_tool_call*`). */
+interface ServerToolBlock {
+  type?: unknown;
+  id?: unknown;
+  name?: unknown;
+  args?: unknown;
+  toolCallId?: unknown;
+  status?: unknown;
+  output?: unknown;
+}
+
+/** Content block types of provider-run tools, in LangChain's and the providers' own shapes. */
+function isServerToolBlockType(type: unknown): boolean {
+  return (
+    typeof type === 'string' &&
+    (type.startsWith('server_tool') || type.endsWith('_tool_result') || type === 'mcp_tool_use')
+  );
+}
+
+/**
+ * The tool calls the provider ran itself (hosted tools), with their results: OpenAI's items as
+ * `ChatOpenAI` keeps them (`additional_kwargs.tool_outputs`: web search, file search, code
+ * interpreter, MCP, ...), else the message's standard `server_tool_call` /
+ * `server_tool_call_result` blocks (`contentBlocks`, translated from any provider's content,
+ * Anthropic's `server_tool_use` and `web_search_tool_result` among them). Read only when the
+ * message has such content.
+ */
+function providerToolCallsOf(message: LooseMessage): ProviderToolCall[] {
+  const outputs = message.additional_kwargs?.tool_outputs;
+  if (Array.isArray(outputs) && outputs.length > 0) return openAIHostedToolCalls(outputs);
+  const content = message.content;
+  if (!Array.isArray(content)) return [];
+  if (!content.some((block) => isServerToolBlockType((block as ServerToolBlock | null)?.type)))
+    return [];
+  let blocks: unknown;
+  try {
+    blocks = (message as { contentBlocks?: unknown }).contentBlocks;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(blocks)) return [];
+  const calls: ProviderToolCall[] = [];
+  for (const block of blocks as (ServerToolBlock | null)[]) {
+    if (block?.type === 'server_tool_call') {
+      const args = block.args;
+      calls.push({
+        id: typeof block.id === 'string' ? block.id : undefined,
+        name: typeof block.name === 'string' ? block.name : undefined,
+        arguments:
+          typeof args === 'string'
+            ? args
+            : typeof args === 'object' && args !== null && !Array.isArray(args)
+              ? (args as Record<string, unknown>)
+              : {},
+      });
+    } else if (block?.type === 'server_tool_call_result') {
+      const call = calls.find((known) => known.id !== undefined && known.id === block.toolCallId);
+      if (call === undefined) continue;
+      call.output = block.output ?? null;
+      if (block.status === 'error') call.isError = true;
+    }
+  }
+  return calls;
+}
+
 function stringField(record: Record<string, unknown> | undefined, key: string): string | undefined {
   const value = record?.[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -155,6 +222,8 @@ export function messageToResponse(
     typeof message.id === 'string' && !message.id.startsWith('run-') ? message.id : undefined;
   const responseId = stringField(metadata, 'id') ?? id;
   if (responseId !== undefined) response.responseId = responseId;
+  const hosted = providerToolCallsOf(message);
+  if (hosted.length > 0) response.providerToolCalls = hosted;
   return response;
 }
 

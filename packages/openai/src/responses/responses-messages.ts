@@ -1,9 +1,9 @@
-import type {
-  ModelCallResponse,
-  ModelToolCall,
-  ModelUsage,
-  NeutralMessage,
-  ProviderToolCall,
+import {
+  type ModelCallResponse,
+  type ModelToolCall,
+  type ModelUsage,
+  type NeutralMessage,
+  openAIHostedToolCalls,
 } from '@tracewarden/core';
 import type { Response, ResponseUsage } from 'openai/resources/responses/responses';
 
@@ -271,7 +271,7 @@ export function responsesResponse(
   const reasoning: string[] = [];
   const calls: ModelToolCall[] = [];
   const output = (response.output ?? []) as unknown as Item[];
-  const providerCalls = responsesProviderCalls(output);
+  const providerCalls = openAIHostedToolCalls(output);
   for (const item of output) {
     if (item.type === 'message') {
       const piece = textOfParts(item.content);
@@ -300,74 +300,4 @@ export function responsesResponse(
   const finish = response.incomplete_details?.reason ?? response.status;
   if (typeof finish === 'string') result.finishReason = finish;
   return result;
-}
-
-/** The fields of a hosted tool's item that are its input; the rest but `id`/`type` is its output. */
-const hostedCallInputs: Readonly<Record<string, { name: string; input: readonly string[] }>> = {
-  web_search_call: { name: 'web_search', input: ['action'] },
-  file_search_call: { name: 'file_search', input: ['queries'] },
-  code_interpreter_call: { name: 'code_interpreter', input: ['code', 'container_id'] },
-  image_generation_call: { name: 'image_generation', input: [] },
-  tool_search_call: { name: 'tool_search', input: ['arguments'] },
-};
-
-/**
- * The calls OpenAI ran itself in a response (hosted tools), each with its result, in output
- * order: `web_search_call` (`web_search`, its `action` as arguments), `file_search_call`
- * (`file_search`, `{ queries }`), `code_interpreter_call` (`code_interpreter`, `{ code,
- * container_id }`), `image_generation_call` (`image_generation`; the image itself, base64, is
- * left out of the result), `mcp_call` (the MCP tool's name and arguments, its `output`, or its
- * `error` as a failure) and a `shell_call` in a hosted container (`shell`, its action; its result
- * the `shell_call_output` of the same response). The result of the others is the item's other
- * fields (`status`, `results`, `outputs`, ...).
- * @internal
- */
-export function responsesProviderCalls(output: readonly Item[]): ProviderToolCall[] {
-  const calls: ProviderToolCall[] = [];
-  let hostedShell: Map<string, ProviderToolCall> | undefined;
-  for (const item of output) {
-    const type = String(item.type);
-    if (type === 'mcp_call') {
-      const failed = item.error !== undefined && item.error !== null;
-      calls.push({
-        id: typeof item.id === 'string' ? item.id : undefined,
-        name: String(item.name ?? 'mcp'),
-        arguments: typeof item.arguments === 'string' ? item.arguments : {},
-        output: failed ? item.error : (item.output ?? null),
-        ...(failed ? { isError: true } : {}),
-      });
-    } else if (isHostedShellCall(item)) {
-      const call: ProviderToolCall = {
-        id: String(item.call_id),
-        name: 'shell',
-        arguments: builtInArguments(item),
-      };
-      (hostedShell ??= new Map()).set(String(item.call_id), call);
-      calls.push(call);
-    } else if (type === 'shell_call_output' && hostedShell?.has(String(item.call_id))) {
-      (hostedShell.get(String(item.call_id)) as ProviderToolCall).output = item.output ?? null;
-    } else if (Object.hasOwn(hostedCallInputs, type)) {
-      const { name, input } = hostedCallInputs[type] as { name: string; input: readonly string[] };
-      const args: Record<string, unknown> = {};
-      const result: Record<string, unknown> = {};
-      for (const key of Object.keys(item)) {
-        if (key === 'id' || key === 'type') continue;
-        // the generated image (base64, often megabytes): its presence, not its bytes
-        if (type === 'image_generation_call' && key === 'result') continue;
-        if (input.includes(key)) {
-          const value = item[key];
-          if (isRecord(value)) Object.assign(args, value);
-          else if (value !== undefined) args[key] = value;
-        } else result[key] = item[key];
-      }
-      calls.push({
-        id: typeof item.id === 'string' ? item.id : undefined,
-        name,
-        arguments: args,
-        output: result,
-        ...(item.status === 'failed' ? { isError: true } : {}),
-      });
-    }
-  }
-  return calls;
 }
