@@ -5,7 +5,7 @@ import { argumentEntriesOf, argumentsOfCall } from '../runtime/call-arguments.js
 import type { EventStore } from '../runtime/event-store.js';
 import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
-import { isReadOnlyTool, userTextsBefore } from './find-requested-actions.js';
+import { actionKindsOf, isReadOnlyTool, userTextsBefore } from './find-requested-actions.js';
 import { valuePattern } from './value-pattern.js';
 
 /** A tool output whose content a call carries, read from a source the user did not name. */
@@ -191,6 +191,30 @@ function sourceOf(
   return source;
 }
 
+/**
+ * Whether a call writes back into the very source a read named (an in-place edit: `read_file`
+ * then `edit_file` of the same path, in no other repository or folder): the content goes back
+ * where it came from, nothing is sent out. Only a tool that changes and does not also send,
+ * share or pay (`upload_file` of the same path sends it out).
+ */
+function writesBack(call: PolicyEvent, read: PolicyEvent, value: string): boolean {
+  const kinds = actionKindsOf(call.toolName ?? '');
+  if (!kinds.includes('change') || kinds.some((kind) => outward.has(kind))) return false;
+  const entries = argumentEntriesOf(argumentsOfCall(call));
+  const named = entries.some(
+    ([key, given]) =>
+      given === value && (itemKey.test(key.toLowerCase()) || containerKey.test(key.toLowerCase())),
+  );
+  if (!named) return false;
+  const readValues = new Set(argumentEntriesOf(argumentsOfCall(read)).map(([, given]) => given));
+  return entries.every(
+    ([key, given]) => !containerKey.test(key.toLowerCase()) || readValues.has(given),
+  );
+}
+
+// kinds of action that carry data out of where it was read
+const outward = new Set(['message', 'access', 'payment', 'browsing', 'execution']);
+
 const results = new WeakMap<PolicyEvent, LeakedRead[]>();
 
 /**
@@ -256,7 +280,8 @@ export function findLeakedReads(store: EventStore, call: PolicyEvent): LeakedRea
   for (const position of [...found].sort((a, b) => a - b)) {
     const output = store.probe(position);
     const source = sourceOf(store, index, output.callPosition, userTexts);
-    if (source === null) continue;
+    if (source === null || writesBack(call, store.probe(output.callPosition), source.value))
+      continue;
     out.push({ tool: output.toolName ?? null, position, ...source, address: output.address });
   }
   return out;

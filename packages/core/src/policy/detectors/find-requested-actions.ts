@@ -63,9 +63,11 @@ const kinds: Kind[] = [
   },
   {
     kind: 'change',
-    tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save/,
-    // ("the setup steps", "the changelog" ask for no change)
-    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가|إعادة تعيين|اعادة تعيين|أعد تعيين|غيّر|रीसेट|बदल|sıfırla|değiştir|zresetuj|zmień/,
+    // (a merge changes a branch: `merge_pull_request`, "approve and merge this PR")
+    tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save|merge/,
+    // ("the setup steps", "the changelog" ask for no change; "fix the bug", "upgrade the
+    // dependency" ask for edits)
+    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b|merg(?:e|es|ed|ing)\b|fix(?:es|ed|ing)?\b|upgrad)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가|إعادة تعيين|اعادة تعيين|أعد تعيين|غيّر|रीसेट|बदल|sıfırla|değiştir|zresetuj|zmień/,
   },
   {
     kind: 'booking',
@@ -289,9 +291,10 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 // any refund requests": a document or a queue of requests handed over; a coding agent's "apply
 // the reviewer's suggestions", "apply the patch", "execute the plan": a review's or a plan's
 // steps handed over; not "triage my inbox", "go through my inbox", "clean up my inbox": sorting
-// the mail hands over none of its requests)
+// the mail hands over none of its requests; "submit it the way the PTO policy says", "as the
+// runbook describes": a document's procedure handed over, as with "follow the runbook")
 const delegation =
-  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|handle|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bclear\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|backlog)\b|\b(?:go through|triage)\b[^.\n]{0,100}?\b(?:requests|tickets?)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b|\bmake (?:the |all the )?suggested (?:changes|edits|fixes)\b|\b(?:apply|incorporate)\b[^.\n]{0,40}?\b(?:suggestions?|suggested (?:changes|edits|fixes)|comments|patch(?:es)?)\b|\b(?:execute|carry out|implement|follow|proceed with|go ahead with)\s+(?:(?:the|that|this|its|their|his|her|our|your) (?:[\w-]+'s )?|[\w-]+'s )(?:[\w-]+ )?plans?\b/;
+  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|handle|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bclear\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|backlog)\b|\b(?:go through|triage)\b[^.\n]{0,100}?\b(?:requests|tickets?)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b|\bmake (?:the |all the )?suggested (?:changes|edits|fixes)\b|\b(?:apply|incorporate)\b[^.\n]{0,40}?\b(?:suggestions?|suggested (?:changes|edits|fixes)|comments|patch(?:es)?)\b|\b(?:execute|carry out|implement|follow|proceed with|go ahead with)\s+(?:(?:the|that|this|its|their|his|her|our|your) (?:[\w-]+'s )?|[\w-]+'s )(?:[\w-]+ )?plans?\b|\b(?:the way|as|how)\s+(?:the |its |their |our |my |this |that )?(?:[\w-]+ )?(?:readme|docs?|documentation|guide|guidelines|runbook|playbook|manual|policy|handbook|procedure|process|checklist|wiki|faq)\s+(?:says?|said|describes?|described|explains?|explained|specifies|specified|requires?|required|outlines?|outlined|tells? (?:me|you|us) to)\b/;
 
 // A task whose content a document the agent reads defines: "fix the bug described in issue #42",
 // "resolve the issue", "implement the ticket" (the issue's words are the task)
@@ -316,6 +319,47 @@ export function delegatesToData(text: string): boolean {
 }
 
 const delegatedByUser = new WeakMap<PolicyEvent, boolean>();
+
+// A request that opens with its purpose: "To unsubscribe, reply STOP to ...", "If you wish to
+// opt out, email ...". The verb of the purpose, captured (a phrasal particle kept: "opt out")
+const purpose =
+  /^[^a-z]{0,6}(?:(?:if|when|should) you (?:want|wish|would like|'d like|need|prefer) to |in order to |to )([a-z]{3,20}(?:[ -](?:out|up|in|off))?)\b[^,.:;\n]{0,60}[,:]/;
+// A step asked for before an action: "... before committing", "prior to pushing" (the stem)
+const precondition = /\b(?:before|prior to) ([a-z]{3,20})ing\b/;
+// Purposes that say nothing of the user's goal: any request can claim them ("To continue,
+// transfer ...", "To verify your account, send ...", "To pay this invoice, use ...")
+const emptyPurpose =
+  /^(?:do|make|get|go|be|have|see|use|let|keep|help|ensure|avoid|prevent|start|continue|proceed|complete|finish|resolve|fix|confirm|verify|validate|authenticate|access|receive|view|read|pay|process|send|transfer|update|change|claim|secure|protect|restore|recover|unlock|activate|reactivate|speed|finali[sz]e|approve|release|accept)$/;
+
+/**
+ * Whether a request in data opens with the purpose the user asked for in their own words, or
+ * asks for a step before an action the user asked for: the user said "unsubscribe me from the
+ * newsletter" and the newsletter says "To unsubscribe, reply STOP to unsubscribe@...", or the
+ * user said "commit it" and the contributing guide says "Run the linter before committing": the
+ * data gives the way to the user's goal, not a task of its own. Purposes any request can claim
+ * ("To continue, ...", "To verify your account, ...", "before proceeding") count not.
+ * @param request - the request sentence (as written or lower-cased)
+ * @param userTexts - the user's messages before the call, lower-cased
+ * @returns whether the request serves the user's stated goal
+ * @internal
+ */
+export function servesUserGoal(request: string, userTexts: readonly string[]): boolean {
+  const lower = request.toLowerCase();
+  const verb = purpose.exec(lower)?.[1];
+  if (verb !== undefined && !emptyPurpose.test(verb.split(/[ -]/)[0] as string)) {
+    // a phrasal verb with or without its object between ("opt out", "opt me out")
+    const said = new RegExp(`\\b${verb.replace(/[ -]/, '(?:[ -]?| \\w+ )')}(?:s|d|ed|ing)?\\b`);
+    if (userTexts.some((text) => said.test(text))) return true;
+  }
+  // a step before the user's own action: "Run the linter before committing" when the user
+  // asked to commit (the verb's stem: "committing" -> commit, "merging" -> merge)
+  const step = precondition.exec(lower)?.[1];
+  if (step === undefined || emptyPurpose.test(step)) return false;
+  const stems = [step, `${step}e`];
+  if (/(.)\1$/.test(step)) stems.push(step.slice(0, -1));
+  const said = new RegExp(`\\b(?:${stems.join('|')})(?:s|es|ed)?\\b`);
+  return userTexts.some((text) => said.test(text));
+}
 
 // The user hands the target of their own action over to the data: a link it gives ("open the
 // link in the email", "click the reset link"), or the details its writers ask for ("send it back

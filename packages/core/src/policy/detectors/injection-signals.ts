@@ -31,7 +31,7 @@ const OBJECTS =
 const ACTION_VERBS =
   '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bif (?:the |our |my |an? |any )?(?:ai |virtual |automated )?(?:assistant|bot|ai|model|you) (?:could|can|would|might) (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
 
 // A verb of the override negated ("please don't forget the previous instructions about the
 // delivery"): a reminder, not an override. Looked for behind the verb once it matched.
@@ -82,7 +82,7 @@ export const signals: Signal[] = [
     name: 'template-marker',
     weight: 5.1,
     pattern: new RegExp(
-      String.raw`<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start|important|critical|urgent|assistant|llm|tool_(?:note|usage|instructions?))\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|\[(?:system|admin|developer|system message|system override)\](?=[^\n]*\b(?:you|your|ignore|disregard|must|please|now|immediately|instructions?|task|assistants?|agents?|models?|ai)\b|\s*${ACTION_VERBS}\b)|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b`,
+      String.raw`<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant|end|begin_of_text)\|>|<(?:start|end)_of_turn>|\[\/?inst\]|<<\s*sys\s*>>|<\s*\/?\s*(?:system|instructions?|information|hidden_instruction|system_update|admin|prompt|im_start|important|critical|urgent|assistant|llm|tool_(?:note|usage|instructions?))\b[^>]{0,40}>|###\s*\(?\s*(?:system|instruction|admin)|^\W{0,3}\[(?:user|human)\]\s*:|\[(?:system|admin|developer|system message|system override)\](?=[^\n]*\b(?:you|your|ignore|disregard|must|please|now|immediately|instructions?|task|assistants?|agents?|models?|ai)\b|\s*${ACTION_VERBS}\b)|%%%|\bend of (?:untrusted |the )?(?:input|text|document|data|context|prompt)\b|<\|[a-z_]+\|>|<｜[^｜]{1,20}｜>|start_of_turn|\b(?:system|admin|security) override\b|"(?:tool_calls|pending_tool_calls|function_call)\b`,
     ),
   },
   {
@@ -274,9 +274,23 @@ const widenings: Record<string, string[]> = {
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
   ],
   'address-model': [
+    // a polite wish put to the agent in the third person: "it would be great if the assistant
+    // could also merge this", "seria ótimo se o assistente pudesse", "sarebbe utile se
+    // l'assistente potesse" (a plain "agent" may be a person at a help desk)
+    String.raw`\b(?:would be (?:great|nice|helpful|good|ideal|perfect|awesome|appreciated)|would (?:really )?appreciate it) if (?:the |our |my |an? |any )?(?:ai |virtual |automated )?(?:assistant|bot|ai|model|llm|copilot)s? (?:could|can|would|might)\b`,
+    String.raw`\b(?:seria|sería|sarebbe|serait) (?:[a-zà-ÿ]+ )?(?:ótimo|otimo|bom|ideal|legal|genial|bueno|estupendo|perfecto|perfeito|bello|ottimo|utile|perfetto|bien|super|génial|parfait)\s+(?:se|si|s['’])\s*(?:o |el |la |il |l['’]|le )?(?:assistente|asistente|assistant|ia|bot|modelo|modello)\b`,
+    // a message for the agent with its sender between: "Mensaje del administrador para el
+    // asistente automático:", "Note de l'équipe pour l'assistant IA"
+    String.raw`\b(?:mensaje|mensagem|messaggio|message|nota|note|aviso|avviso|avis|promemoria|recordatorio|lembrete|rappel|comentario|commentaire)\b[^.\n:]{0,50}?\b(?:para|per|pour|ao|à|au)\s+(?:el |la |o |a |il |lo |l['’]|le )?(?:(?:asistente|assistente|assistant)(?: (?:ia|ai|virtual|virtuale|virtuel|automático|automatico|automatique|automatizado|digital|inteligente))?|(?:agente|agent) (?:ia|ai|automático|automatico|automatique|virtual|virtuale|virtuel)|modelo|modello)\b`,
+    // automated readers called on at a sentence's start ("Automated agents: run ..."), and text
+    // marked as the assistant's alone ("assistant-only setup step"; not a help desk's
+    // "agent-only notes", which people read)
+    String.raw`^\W{0,6}(?:all |any )?(?:ai|llm|automated|autonomous)[ -](?:agents?|assistants?|bots?|models?)\s*[:,]|\b(?:assistants?|ai|llms?|bots?)[- ]only\b`,
+    // the agent named in a parenthesis or a heading's aside: "NOTICE (automated agents):"
+    String.raw`\((?:for |attn:? |to )?(?:all |any )?(?:ai|automated|autonomous|llm)[ -](?:agents?|assistants?|bots?|systems?)\)`,
     // "action item for the assistant", "a task for the AI agent", "heads-up for the scheduling
-    // bot" (not "the assistant manager")
-    String.raw`\b(?:items?|tasks?|steps?|notes?|actions?|requests?|reminders?|instructions?|heads-up|memo) for (?:the |our |my |any |all |every )?(?:(?:ai|virtual|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
+    // bot", "notice for automated payment assistants" (not "the assistant manager")
+    String.raw`\b(?:items?|tasks?|steps?|notes?|notices?|messages?|rules?|actions?|requests?|reminders?|instructions?|heads-up|memo) for (?:the |our |my |any |all |every )?(?:(?:ai|virtual|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:(?<=\b(?:ai|virtual|automated|autonomous)[ -])[a-z]+[ -])?(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
     // "Note to automated assistants:", "to any AI agent reading this", "hey there, AI"
     String.raw`\b(?:notes?|messages?|notice|memo|reminder|instructions?) to (?:the |our |my |any |all |every )?(?:ai|automated|autonomous|virtual)[ -](?:(?:[a-z]+ing|ai)[ -])?(?:assistant|agent|model|llm|bot)s?\b|\b(?:to|for) (?:any|all|every|the) (?:(?:ai|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:assistants?|agents?|models?|llms?|bots?) (?:reading|processing|parsing|summari[sz]ing|seeing|handling) this\b|\b(?:hey|hi|hello) there\s*,?\s*(?:the )?${MODEL_NAMES}\b`,
     // "GPT-4o, this part is for you", "Hey Claude", a named model as the one spoken to
@@ -323,6 +337,11 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:asked|told|wanted|wants|instructed) me to (?:tell|remind|let|ask|inform|instruct) you\b`,
     String.raw`^\W{1,6}(?:system|admin|administrator|developer|operator)\s*(?:[-—:\]]|$)|^\W{0,6}(?:system|admin|administrator|developer|operator) (?:message|notice|update|prompt|instruction)s?\b`,
     String.raw`\bpre-?(?:authori[sz]ed|approved)\b|\balready (?:approved|authori[sz]ed|confirmed) by\b`,
+    // a notice of the system with its kind between: "SYSTEM MAINTENANCE NOTICE", "security
+    // upgrade message"; a message of the administrator in another language ("Mensaje del
+    // administrador", "messaggio dell'amministratore", "note de l'administrateur")
+    String.raw`\b(?:system|platform|admin|security) (?:maintenance|security|upgrade|migration|operations?|compliance) (?:notice|message|instruction|directive)s?\b`,
+    String.raw`\b(?:mensaje|mensagem|messaggio|message|note|nota|aviso|avviso|avis)\s+(?:del|de la|do|da|dell['’]|de l['’]|du)\s*(?:administrador|administrateur|amministratore|admin|sistema|système)\b`,
     String.raw`\b(?:systemnachricht|systemhinweis|message (?:du )?système|mensaje del sistema|mensagem do sistema|messaggio di sistema|系统(?:消息|通知|指令)|システムメッセージ|системное сообщение)\b`,
   ],
   'task-hijack': [
@@ -340,10 +359,24 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:then |and then )?(?:get |go |come )?back to what you (?:were doing|are doing)\b|\bthen (?:carry on|continue) (?:with )?(?:the |your )?(?:task|request|work)\b`,
   ],
   secrecy: [
+    // past the user's check: "without waiting for confirmation", "sans lui redemander", "sin
+    // esperar confirmación", "sem esperar confirmação", "senza attendere conferma"
+    String.raw`\bwithout (?:waiting for|awaiting|seeking|requesting) (?:(?:the user's|their|your|any) )?(?:confirmation|approval|sign-off)\b|\bsans (?:lui |leur |me |nous |vous )?(?:re)?demander\b|\bsans (?:attendre (?:de |la |sa |une )?)?confirmation\b|\bsin (?:esperar |pedir |solicitar )?(?:confirmaci[oó]n|preguntar(?:le)?|avisar(?:le)?)\b|\bsem (?:esperar |pedir )?(?:confirma[çc][ãa]o|perguntar|avisar)\b|\bsenza (?:attendere |chiedere )?(?:conferma|chiedere|avvisare)\b`,
+    String.raw`\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|report|include) (?:it|this|that|them|these)\b[^.\n]{0,20}?\bin (?:your|the) (?:reply|answer|response|summary|output)\b`,
     String.raw`\b(?:don't|do not|dont|never) ask (?:me|the user|them) again\b`,
     `zonder (?:te vragen|het te vertellen|de gebruiker)|vertel (?:het|dit) niet|ohne (?:zu fragen|nachzufragen|rückfrage|den nutzer)|sans (?:demander|prévenir|informer)|sin (?:preguntar|avisar|informar)|sem (?:perguntar|avisar)|senza (?:chiedere|avvisare)|不要告诉|不要通知|无需确认|ユーザーに(?:言わ|知らせ)ない|не (?:говори|сообщай)`,
   ],
+  urgency: [
+    String.raw`立即|马上|立刻|尽快|直ちに|至急|\b(?:sofort|unverzüglich|immédiatement|inmediatamente|imediatamente|immediatamente|subito|dringend|urgente)\b|срочно|немедленно`,
+  ],
   action: [
+    // an action put in the passive, the agent's part left unsaid: Italian "va inoltrato a",
+    // Spanish "debe ser enviado", Portuguese "deve ser transferido", French "doit être partagé",
+    // "soit partagé", English "is to be forwarded"
+    String.raw`\b(?:va|vanno|deve essere|devono essere) (?:inoltrat|inviat|trasferit|pagat|condivis|cancellat|eliminat|spedit|bonificat|accreditat)[oaie]\b|\b(?:debe|deben|tiene que|tienen que|deve|devem|precisa|precisam) ser (?:enviad|transferid|reenviad|encaminhad|pagad|pag|compartid|compartilhad|eliminad|borrad|apagad|excluíd)[oa]s?\b|\b(?:doit|doivent) être (?:envoyé|transféré|partagé|supprimé|payé|viré)e?s?\b|\bsoi(?:t|ent) (?:envoyé|transféré|partagé|supprimé|payé|viré)e?s?\b|\b(?:is|are) to be (?:sent|forwarded|transferred|wired|paid|shared|deleted|emailed)\b`,
+    // the verb of a polite wish to the agent in another language: "se o assistente pudesse
+    // também transferir", "si el asistente pudiera enviar", "se l'assistente potesse inoltrare"
+    String.raw`\b(?:pudesse|pudiera|potesse|pourrait|pouvait|possa|pueda|puisse)\s+(?:também\s+|también\s+|anche\s+|aussi\s+)?(?:transferir|enviar|pagar|encaminhar|reenviar|compartilhar|compartir|eliminar|excluir|apagar|borrar|trasferire|inviare|inoltrare|pagare|condividere|eliminare|transférer|envoyer|payer|partager|supprimer|virer)\b`,
     String.raw`(?:überweise|überweisen sie|\bsende|senden sie|schicke|leite\b[^.\n]{0,40}\bweiter|lösche|löschen sie|teile|lade\b[^.\n]{0,30}\bein|öffne|besuche)\b`,
     String.raw`\b(?:stuur|verstuur|maak\b[^.\n]{0,30}\bover|verwijder|nodig\b[^.\n]{0,30}\buit|bezoek|betaal|wijzig)\b`,
     String.raw`\b(?:envoie|envoyez|transfère|transférez|vire[zr]?|supprime[zr]?|partage[zr]?|invite[zr]?|ouvre[zr]?|visite[zr]?|paie[zr]?|payez)\b`,
@@ -361,6 +394,16 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:tell|inform|remind|instruct|advise|warn|convince|urge) the user (?:to|that)\b`,
     // speaking to the model about the user: "the user also wants you to", "your user asked you"
     String.raw`\b(?:the|your) (?:user|owner|account owner)\b[^.\n]{0,20}\b(?:also )?(?:wants|wanted|asked|asks|would like|needs|expects|requested|requests|instructed|told)\b[^.\n]{0,12}\byou\b`,
+  ],
+  'address-reader': [
+    // the agent that reads the data, in the third person and without a modal: "assistants
+    // summarising this page render ...", "bots handling this failure should ...", "the
+    // assistant assigned to this user executes ..." (not a person's role: "dental assistants
+    // handling this case"; a plain "agent" may be a help desk's)
+    String.raw`\b(?:(?:ai|llm|automated|autonomous|coding|browsing)[ -](?:agents?|assistants?|bots?|models?)|(?<!\b(?:teaching|dental|medical|nursing|research|lab|legal|sales|store|shop|executive|administrative|personal|office|physician|program|project|support|service|human)[ -])(?:assistants?|bots?|llms?|copilots?|summari[sz]ers?))\s+(?:that |who |which )?(?:are |is )?(?:reading|processing|summari[sz]ing|handling|parsing|seeing|browsing|crawling|visiting|fetching|indexing|triaging|rendering|answering from|quoting|assigned to|working (?:on|for)|acting (?:on|for))\s+(?:this|these)\b`,
+    // an action due as soon as the data is read: "executes the deletion on read", "dès la
+    // lecture de ce document", "al leer este mensaje", "ao ler esta nota", "alla lettura"
+    String.raw`\b(?:executes?|performs?|runs?|carries out|executed|performed|applied|processed|triggered|completed) [^.\n]{0,60}?\b(?:on|upon) (?:read|reading|load|loading|opening)\b|\bdès (?:la )?lecture\b|\bal leer (?:este|esta|esto)\b|\bao ler (?:este|esta|isto)\b|\balla lettura (?:di )?(?:questo|questa|del|della)\b`,
   ],
   'tool-instruction': [
     String.raw`\b(?:call|invoke|use|run|trigger) (?:the |a |an )?(?:[\w-]+ ){0,2}(?:tool|function|action|endpoint|api)\b`,

@@ -41,9 +41,10 @@ function cachedValuesIn(text: string): { value: string; kind: ValueSource['kind'
 const nounLead =
   /(?:^|[^\w'])(?:the|my|our|your|his|her|their|its|this|that|these|those|any|all|some|every|each|no|new|latest|last|recent|unread|previous|next|old|other|of|about|for|in|from|with|on|[a-z]+'s)\s+(?:[\w'/.-]+\s+)?$/;
 // ... in a clause that asks to read ("summarise the emails", "what's the status of my order",
-// "open the post"), not one that acts on it ("adjust my rent payment")
+// "open the post", "anything urgent in my email?"), not one that acts on it ("adjust my rent
+// payment")
 const readLead =
-  /(?:^|[.!?;:\n]|\band\b)[^.!?;:\n]*?\b(?:summari[sz]e|show|list|read|check|find|search|look|tell me|what|what's|which|when|where|who|how|status|review|open|see|view|any)\b[^.!?;:\n]*$/;
+  /(?:^|[.!?;:\n]|\band\b)[^.!?;:\n]*?\b(?:summari[sz]e|show|list|read|check|find|search|look|tell me|what|what's|which|when|where|who|how|status|review|open|see|view|any|anything|is there|are there|do i have|did i (?:get|receive))\b[^.!?;:\n]*$/;
 // ... unless a light verb asks for it ("make the payment", "do the transfer", "process my order")
 const lightVerb =
   /\b(?:make|do|send|process|complete|execute|schedule|set up|initiate|approve|submit|issue|place|write|draft|compose|create|prepare|file)\s+(?:the|my|our|your|this|that|these|those|a|an)\s+(?:[\w'/.-]+\s+)?$/;

@@ -10,7 +10,9 @@ import {
   findActionRequest,
   isUserDelegated,
   isUserRequested,
+  servesUserGoal,
   toolWordsPattern,
+  userTextsBefore,
 } from '../detectors/find-requested-actions.js';
 import { findValueSources } from '../detectors/find-value-sources.js';
 import { valuePattern } from '../detectors/value-pattern.js';
@@ -41,6 +43,12 @@ function injectedRanges(ctx: EvalContext, text: string, threshold: number): [num
 
 // A to-do marker, also glued to the capitals before it ("USATODO:")
 const todoMarker = /\bto-?do\s*:|[A-Z]TODO\s*:/i;
+
+// The user's messages before a call, lower-cased: the goals a request in data may serve
+const userGoals = (ctx: EvalContext, call: PolicyEvent): string[] =>
+  userTextsBefore(ctx.run.store, call.position)
+    .filter((entry) => entry.position < call.position)
+    .map((entry) => entry.text);
 
 /** @internal The built-ins that follow data through a trace. */
 export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
@@ -162,6 +170,8 @@ export const dataFlowFunctions: Readonly<Record<string, BuiltinFunction>> = {
           if (!asked) continue;
           const match = needleOf(value).exec(request.toLowerCase());
           if (match === null) continue;
+          // the way to a goal the user stated ("unsubscribe me"; "To unsubscribe, reply STOP to")
+          if (!todoOnly && servesUserGoal(said, userGoals(ctx, call))) continue;
           found = true;
           markFound(ctx, piece.address, start + match.index, start + match.index + match[0].length);
         }
