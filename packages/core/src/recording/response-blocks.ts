@@ -97,7 +97,9 @@ function recordProviderCalls(
       callId,
       { provider_executed: true },
     );
-    if (callBlockId === undefined || call.output === undefined) continue;
+    // (a call the trace has already, with its result: recorded once)
+    if (callBlockId === undefined || call.output === undefined || state.results.has(callId))
+      continue;
     const recorded = core.safely(() =>
       tracer.logObserve({
         parent_block_id: callBlockId,
