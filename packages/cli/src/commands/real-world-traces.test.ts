@@ -92,6 +92,68 @@ describe("Invariant Explorer's raw event lists ([{ metadata }, ...events])", () 
   });
 });
 
+describe("tau-bench's results files ([{ task_id, reward, info, traj }])", () => {
+  const task = (taskId: number, order: string) => ({
+    task_id: taskId,
+    reward: 1,
+    info: { source: 'user' },
+    traj: [
+      { role: 'system', content: 'You are a retail agent.' },
+      { role: 'user', content: `Where is order ${order}?` },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: `call_${taskId}`,
+            type: 'function',
+            function: { name: 'get_order_details', arguments: `{"order_id":"${order}"}` },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: `call_${taskId}`,
+        name: 'get_order_details',
+        content: '{"status":"delivered"}',
+      },
+      { role: 'assistant', content: 'It was delivered.' },
+    ],
+    trial: 0,
+  });
+
+  it('are read as one trace per task by every command, their fields kept', async () => {
+    const path = file(
+      'tau-bench-results.json',
+      JSON.stringify([task(0, '#W1'), task(1, '#W2')], null, 2),
+    );
+    const validate = await run(['validate', path]);
+    expect(validate.stdout).toBe('ok: 1 file, 2 traces, 10 records, no problems\n');
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toContain('tool calls by tool\n  get_order_details  2\n');
+    const check = await run(['check', '--recommended', path]);
+    expect(check.stdout).toBe('passed: 0 violations (0 block, 0 warn, 0 log) in 2 traces\n');
+    const view = await run(['view', '--no-color', path]);
+    expect(view.stdout).toContain('call get_order_details({"order_id":"#W2"})');
+    const events = await run(['convert', path, '--to', 'events']);
+    expect(events.code).toBe(0);
+    const written = events.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // (each named by the trace id its blocks get, as convert names any unnamed trace)
+    expect(
+      written.map(({ messages: _messages, metadata: _metadata, ...fields }) => fields),
+    ).toEqual([
+      { task_id: 0, reward: 1, info: { source: 'user' }, trial: 0 },
+      { task_id: 1, reward: 1, info: { source: 'user' }, trial: 0 },
+    ]);
+    const blocks = await run(['convert', path, '--to', 'jsonl']);
+    expect(blocks.code).toBe(0);
+    expect(traceIdsOf(blocks.stdout)).toHaveLength(2);
+  });
+});
+
 describe("OpenAI's legacy function calling (function_call, role: function)", () => {
   it('shows the call with its result, and counts it', async () => {
     const path = file(

@@ -44,7 +44,8 @@ function isEntryLike(value: Record<string, unknown>): boolean {
 }
 
 function isTraceObject(value: Record<string, unknown>): boolean {
-  return Array.isArray(value.messages) || Array.isArray(value.events);
+  // `traj`: tau-bench's results (`[{ task_id, reward, info, traj }]`)
+  return Array.isArray(value.messages) || Array.isArray(value.events) || Array.isArray(value.traj);
 }
 
 /**

@@ -8,11 +8,12 @@ function join(base: string, part: string | number): string {
   return base === '' ? String(part) : `${base}.${part}`;
 }
 
-/** Where a trace's events are: its `messages` or `events` array, else the trace itself. */
+/** Where a trace's events are: its `messages`, `events` or `traj` array, else the trace itself. */
 function eventsPath(value: unknown, path: string): string {
   if (isObject(value)) {
     if (Array.isArray(value.messages)) return join(path, 'messages');
     if (Array.isArray(value.events)) return join(path, 'events');
+    if (Array.isArray(value.traj)) return join(path, 'traj');
   }
   return path;
 }

@@ -17,6 +17,6 @@ import { isObject } from '../formats/is-object.js';
 export function traceErrorLine(item: TraceItem, error: unknown): number | undefined {
   const details = isObject(error) && isObject(error.details) ? error.details : undefined;
   const path = typeof details?.path === 'string' ? details.path : '';
-  const event = /^(?:messages\.|events\.)?(\d+)/.exec(path)?.[1];
+  const event = /^(?:messages\.|events\.|traj\.)?(\d+)/.exec(path)?.[1];
   return (event === undefined ? undefined : item.lineOfEvent(Number(event))) ?? item.line;
 }

@@ -35,7 +35,7 @@ export function namesTrace(fields: JsonObject | undefined, traceId: string): boo
 
 /**
  * What a chat-event trace as read holds besides its events: every field of a trace object but
- * `messages` / `events` (an event list's Explorer `{ metadata }` element is its `metadata` by
+ * `messages` / `events` / `traj` (an event list's Explorer `{ metadata }` element is its `metadata` by
  * then). A `metadata.trace_id` naming the blocks' trace, when no other field names it, is left
  * out: `trace_id` keeps it, and `convert --to events` writes it back (as it names any trace
  * that nothing else names). Named by another field too, it is kept, since it would not be.
@@ -45,7 +45,7 @@ export function namesTrace(fields: JsonObject | undefined, traceId: string): boo
  */
 export function traceFieldsOf(value: unknown, traceId: string): JsonObject | undefined {
   if (!isObject(value)) return undefined;
-  const { messages: _messages, events: _events, ...fields } = value;
+  const { messages: _messages, events: _events, traj: _traj, ...fields } = value;
   const metadata = fields.metadata;
   if (isObject(metadata) && metadata.trace_id === traceId) {
     const { trace_id: _traceId, ...rest } = metadata;

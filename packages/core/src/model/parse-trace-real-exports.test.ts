@@ -359,7 +359,7 @@ describe('parseTrace on real exports', () => {
     const error = failure({ trace: seedTrace, id: 'run-1' });
     expect(error.details.path).toBe('');
     expect(error.message).toBe(
-      'A trace must be an array of events, or an object with a "messages" or "events" array; got an object whose events look to be under "trace"; pass them as an array, or under "messages".',
+      'A trace must be an array of events, or an object with a "messages", "events" or "traj" array; got an object whose events look to be under "trace"; pass them as an array, or under "messages".',
     );
     expect(failure({ id: 'x' }).message).toMatch(/got an object\.$/);
   });

@@ -41,6 +41,13 @@ describe('parseTrace', () => {
     expect(parseTrace({ events: seedTrace })).toStrictEqual(seedTrace);
   });
 
+  it("accepts tau-bench's { task_id, reward, info, traj } run", () => {
+    expect(parseTrace({ task_id: 3, reward: 0, info: {}, traj: seedTrace })).toStrictEqual(
+      seedTrace,
+    );
+    expect(() => parseTrace({ traj: 'none' })).toThrow(/"traj" must be an array of events/);
+  });
+
   it('parses JSON string arguments, defaults type and fills missing ids (seed 001)', () => {
     const trace = parseTrace([
       {

@@ -53,7 +53,8 @@ function invalid(path: string, message: string, cause?: unknown): TraceError {
 function eventsOf(input: unknown): readonly unknown[] {
   if (Array.isArray(input)) return input;
   if (isObject(input)) {
-    for (const key of ['messages', 'events'] as const) {
+    // `traj`: tau-bench's results (`[{ task_id, reward, info, traj }]`)
+    for (const key of ['messages', 'events', 'traj'] as const) {
       if (!Object.hasOwn(input, key)) continue;
       const events = input[key];
       if (!Array.isArray(events)) {
@@ -67,7 +68,7 @@ function eventsOf(input: unknown): readonly unknown[] {
   }
   throw invalid(
     '',
-    `A trace must be an array of events, or an object with a "messages" or "events" array; got ${describe(input)}${wrappedEventsHint(input)}.`,
+    `A trace must be an array of events, or an object with a "messages", "events" or "traj" array; got ${describe(input)}${wrappedEventsHint(input)}.`,
   );
 }
 
@@ -396,7 +397,8 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
 /**
  * Parses and normalises a trace in the seeds' chat-event format (Invariant / OpenAI chat shape).
  *
- * Accepts an array of events, or an object holding one as `messages` or `events`; a first
+ * Accepts an array of events, or an object holding one as `messages`, `events` or `traj` (a
+ * tau-bench run); a first
  * element `{ metadata: { ... } }` and nothing else (how Invariant Explorer's raw event lists carry
  * a trace's metadata) is not an event and is left out, as the `metadata` of an object is (read
  * both with `parseDataset`). The result is
