@@ -199,6 +199,33 @@ describe('stats on the shapes parseTrace reads', () => {
     expect(stats.stdout).toContain('tool calls by tool\n  send_money  1\n');
   });
 
+  it("counts and shows Inspect AI's failed tool outputs (error: { type, message })", async () => {
+    const path = file(
+      'inspect-error.json',
+      JSON.stringify([
+        { role: 'user', content: 'List the files.' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 't1', function: 'bash', arguments: { cmd: 'ls /root' } }],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 't1',
+          function: 'bash',
+          content: '',
+          error: { type: 'permission', message: 'Permission denied: /root' },
+        },
+      ]),
+    );
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toContain('tool calls by tool\n  bash  1\n');
+    expect(stats.stdout).toContain('tool calls by status\n  error  1\n');
+    const view = await run(['view', '--no-color', '--full', path]);
+    expect(view.stdout).toContain('call bash({"cmd":"ls /root"})');
+    expect(view.stdout).toMatch(/result: .*Permission denied: \/root/);
+  });
+
   it("counts and shows AgentDojo's failed tool outputs (an empty content, an error field)", async () => {
     const error = "ValidationError: 'Rent-A-Wreck' is not a car rental company";
     const path = file(

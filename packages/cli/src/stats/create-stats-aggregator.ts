@@ -151,12 +151,14 @@ function stringOr(value: unknown, fallback: string): string {
 
 /**
  * Whether a tool output's chat event carried an error of its own (AgentDojo's run files:
- * `"content": "", "error": "ValidationError: ..."`; `eventsToBlocks` keeps the event's fields
- * in `metadata.chat_event`).
+ * `"content": "", "error": "ValidationError: ..."`; Inspect AI's logs: `"error": { "type",
+ * "message" }`; `eventsToBlocks` keeps the event's fields in `metadata.chat_event`).
  */
 function hasOwnError(event: unknown): boolean {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
   const error = (event as JsonObject).error;
+  if (typeof error === 'object' && error !== null && !Array.isArray(error))
+    return typeof (error as JsonObject).message === 'string';
   return typeof error === 'string' && error !== '';
 }
 

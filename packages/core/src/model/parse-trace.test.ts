@@ -41,6 +41,25 @@ describe('parseTrace', () => {
     expect(parseTrace({ events: seedTrace })).toStrictEqual(seedTrace);
   });
 
+  it("reads Inspect AI's tool calls { id, function: 'name', arguments: {...} }", () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'order a pizza' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'toolu_1', function: 'order_food', arguments: { item: 'pizza' } }],
+      },
+      { role: 'tool', tool_call_id: 'toolu_1', function: 'order_food', content: 'ordered' },
+    ]);
+    expect(trace[1]?.tool_calls).toEqual([
+      {
+        id: 'toolu_1',
+        type: 'function',
+        function: { name: 'order_food', arguments: { item: 'pizza' } },
+      },
+    ]);
+  });
+
   it("accepts tau-bench's { task_id, reward, info, traj } run", () => {
     expect(parseTrace({ task_id: 3, reward: 0, info: {}, traj: seedTrace })).toStrictEqual(
       seedTrace,

@@ -317,12 +317,17 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
           }
           let fn = call.function;
           let agentDojoArgs = false;
-          // AgentDojo's shape: `{ function: 'send_money', args: { ... }, id }`
+          let inspectArguments = false;
+          // AgentDojo's shape: `{ function: 'send_money', args: { ... }, id }`; Inspect AI's
+          // logs (AgentHarm and other evals): `{ function: 'send_money', arguments: { ... }, id }`
           if (
             typeof fn === 'string' &&
             (call.args === undefined || call.args === null || isObject(call.args))
           ) {
-            fn = { name: fn, arguments: call.args ?? {} };
+            inspectArguments =
+              call.args === undefined &&
+              (isObject(call.arguments) || typeof call.arguments === 'string');
+            fn = { name: fn, arguments: (inspectArguments ? call.arguments : call.args) ?? {} };
             agentDojoArgs = true;
           }
           // OpenAI's custom (free-form) tool call: `{ type: 'custom', custom: { name, input } }`,
@@ -380,6 +385,7 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
             function: { ...fn, arguments: args },
           };
           if (agentDojoArgs) delete normal.args;
+          if (inspectArguments) delete normal.arguments;
           normalised[j] = normal;
           turnCalls.push(id);
           lastCallId = id;

@@ -332,14 +332,19 @@ interface Highlight {
 
 /**
  * The error a chat-event tool output carried in its own `error` field (AgentDojo's run files:
- * `"content": "", "error": "ValidationError: ..."`), kept by `eventsToBlocks` in
- * `metadata.chat_event`; `undefined` when there is none.
+ * `"content": "", "error": "ValidationError: ..."`; Inspect AI's logs: `"error": { "type",
+ * "message" }`), kept by `eventsToBlocks` in `metadata.chat_event`; `undefined` when there is
+ * none.
  * @internal
  */
 export function chatEventError(metadata: Record<string, unknown>): string | undefined {
   const event = metadata.chat_event;
   if (typeof event !== 'object' || event === null) return undefined;
   const error = (event as Record<string, unknown>).error;
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as Record<string, unknown>).message;
+    return typeof message === 'string' && message !== '' ? message : undefined;
+  }
   return typeof error === 'string' && error !== '' ? error : undefined;
 }
 

@@ -99,7 +99,7 @@ function normalizeMessageCalls(
 /**
  * Normalises one tool call, as `parseTrace` reads it: arguments given as a JSON string are
  * parsed; a missing id gets a deterministic one; AgentDojo's `{ function: 'send_money', args,
- * id }` and OpenAI's custom call `{ type: 'custom', custom: { name, input } }` become `function`
+ * id }` (Inspect AI's logs: `arguments` for `args`) and OpenAI's custom call `{ type: 'custom', custom: { name, input } }` become `function`
  * objects (`{ name, arguments }`, a custom call's arguments `{ input }`). Returns the input
  * itself when nothing changes.
  * @internal
@@ -115,8 +115,11 @@ export function normalizeToolCall(
     const args = call.args;
     const custom = call.custom;
     if (typeof fn === 'string' && (args === undefined || args === null || isRecord(args))) {
-      // AgentDojo's run files: the name in `function`, the arguments in `args`
-      fn = { name: fn, arguments: args ?? {} };
+      // AgentDojo's run files: the name in `function`, the arguments in `args`; Inspect AI's
+      // logs: the arguments in `arguments`
+      const given = call.arguments;
+      const inspectArguments = args === undefined && (isRecord(given) || typeof given === 'string');
+      fn = { name: fn, arguments: (inspectArguments ? given : args) ?? {} };
       changed = true;
       dropArgs = args !== undefined;
     } else if (fn === undefined && isRecord(custom) && typeof custom.name === 'string') {

@@ -47,6 +47,17 @@ describe('a policy reads the tool calls of trace files as parseTrace does', () =
     ]);
   });
 
+  it("reads Inspect AI's { function, arguments, id } calls by name and arguments", () => {
+    const trace = injectedRun({
+      id: 'c2',
+      function: 'send_money',
+      arguments: { recipient: 'DE89370400440532013000', amount: 500 },
+    });
+    expect(sendRule.check(trace).errors.map((error) => error.addresses)).toEqual([
+      ['4.tool_calls.0'],
+    ]);
+  });
+
   it('blocks the injected payment in an AgentDojo-shaped run as in the OpenAI shape', () => {
     const policy = recommendedPolicy();
     const agentDojo = injectedRun({
