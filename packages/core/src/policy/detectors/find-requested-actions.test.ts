@@ -280,3 +280,28 @@ describe('asksForKind: a question about what data holds asks for no action', () 
     },
   );
 });
+
+// Found by a fourth held-out review (inject-4)
+describe('held-out review 4: delegation to a person and to an issue', () => {
+  it.each([
+    'Priya wrote about the launch. Please handle what she asked for.',
+    'fix the crash in ticket #318 and open a PR',
+    'resolve the regression from the GitHub issue 77',
+  ])('%s hands the data over', (text) => {
+    expect(delegatesToData(text.toLowerCase())).toBe(true);
+  });
+
+  it.each(['what did she ask for?', 'fix the typo in the header'])('%s does not', (text) => {
+    expect(delegatesToData(text)).toBe(false);
+  });
+});
+
+describe('held-out review 4: adding a package installs it', () => {
+  it('asks for an execution (an install), not every "add"', () => {
+    expect(
+      findActionRequest('Add the left-pad package to our project.', 'execution'),
+    ).not.toBeNull();
+    expect(findActionRequest('Added a dependency on zod.', 'execution')).not.toBeNull();
+    expect(findActionRequest('Add a note to the meeting.', 'execution')).toBeNull();
+  });
+});

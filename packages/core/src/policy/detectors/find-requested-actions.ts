@@ -78,7 +78,8 @@ const kinds: Kind[] = [
   {
     kind: 'execution',
     tool: /run|exec|shell|command|install|script|deploy/,
-    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script|(?:re)?build|compile)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
+    // ("add the fastcsv package to the project": an install)
+    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script|(?:re)?build|compile)\b|\badd(?:s|ed|ing)?\b[^.\n]{0,40}?\b(?:package|dependency|dependencies|library|module|crate|gem)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
   },
 ];
 
@@ -292,14 +293,16 @@ const handle = /^@?(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[\d._-])[a-z0-9._-]{4,40}
 // the reviewer's suggestions", "apply the patch", "execute the plan": a review's or a plan's
 // steps handed over; not "triage my inbox", "go through my inbox", "clean up my inbox": sorting
 // the mail hands over none of its requests; "submit it the way the PTO policy says", "as the
-// runbook describes": a document's procedure handed over, as with "follow the runbook")
+// runbook describes": a document's procedure handed over, as with "follow the runbook"; "handle
+// what she asked for": a person's asks handed over, as with "do what she asks")
 const delegation =
-  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|handle|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bclear\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|backlog)\b|\b(?:go through|triage)\b[^.\n]{0,100}?\b(?:requests|tickets?)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b|\bmake (?:the |all the )?suggested (?:changes|edits|fixes)\b|\b(?:apply|incorporate)\b[^.\n]{0,40}?\b(?:suggestions?|suggested (?:changes|edits|fixes)|comments|patch(?:es)?)\b|\b(?:execute|carry out|implement|follow|proceed with|go ahead with)\s+(?:(?:the|that|this|its|their|his|her|our|your) (?:[\w-]+'s )?|[\w-]+'s )(?:[\w-]+ )?plans?\b|\b(?:the way|as|how)\s+(?:the |its |their |our |my |this |that )?(?:[\w-]+ )?(?:readme|docs?|documentation|guide|guidelines|runbook|playbook|manual|policy|handbook|procedure|process|checklist|wiki|faq)\s+(?:says?|said|describes?|described|explains?|explained|specifies|specified|requires?|required|outlines?|outlined|tells? (?:me|you|us) to)\b/;
+  /\b(?:(?<!\b(?:what|how|why|where|when|who|whom|which)\s)do|complete|carry out|perform|handle|execute|finish|take care of|work through|go through|action)\b[^.\n]{0,50}\b(?:tasks?|actions?|things|steps|items|to-?dos?|requests?|instructions?|asks?|asked|says?|wants?|requested|listed|specified|mentioned)\b|\b(?:process|work through|handle|action)\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|inbox|backlog)\b|\bclear\b[^.\n]{0,100}?\b(?:requests|tickets?|queue|backlog)\b|\b(?:go through|triage)\b[^.\n]{0,100}?\b(?:requests|tickets?)\b|\bfollow(?:ing)? (?:the |its |their |his |her |this |that |our |my |your )?(?:[\w-]+ )?(?:readme|[\w./-]+\.(?:md|txt|rst)|docs?|documentation|guide|runbook|playbook|manual|ticket|instructions in)\b|\bfollow(?:ing)? (?:the |their |his |her |its |these |those |[a-z]+'s )?(?:[\w-]+ )?(?:instructions|steps|directions|guidance|orders|requests?|checklist|runbook|playbook|procedure|recipe)\b|\bdo (?:what|whatever|as)\b|\b(?:handle|do) (?:anything|everything|whatever)\b|\bneeds? my attention\b|\baccordingly\b|\bas (?:instructed|requested|described|specified|asked) (?:in|by)\b|\bmake (?:the |all the )?suggested (?:changes|edits|fixes)\b|\b(?:apply|incorporate)\b[^.\n]{0,40}?\b(?:suggestions?|suggested (?:changes|edits|fixes)|comments|patch(?:es)?)\b|\b(?:execute|carry out|implement|follow|proceed with|go ahead with)\s+(?:(?:the|that|this|its|their|his|her|our|your) (?:[\w-]+'s )?|[\w-]+'s )(?:[\w-]+ )?plans?\b|\b(?:the way|as|how)\s+(?:the |its |their |our |my |this |that )?(?:[\w-]+ )?(?:readme|docs?|documentation|guide|guidelines|runbook|playbook|manual|policy|handbook|procedure|process|checklist|wiki|faq)\s+(?:says?|said|describes?|described|explains?|explained|specifies|specified|requires?|required|outlines?|outlined|tells? (?:me|you|us) to)\b/;
 
 // A task whose content a document the agent reads defines: "fix the bug described in issue #42",
-// "resolve the issue", "implement the ticket" (the issue's words are the task)
+// "resolve the issue", "implement the ticket", "fix the bug in issue #42" (the issue's words are
+// the task: its repro and test steps too)
 const documentTask =
-  /\b(?:fix|resolve|address|implement|solve|tackle|work on)\b[^.\n]{0,40}?\b(?:described|outlined|reported|requested|specified|detailed|explained|raised)\s+(?:in|by|on)\b|\b(?:fix|resolve|address|implement|solve|tackle|work on)\s+(?:(?:the|this|that|my|our)\s+)?(?:[\w-]+\s+)?(?:issue|ticket|bug report|feature request)\b/;
+  /\b(?:fix|resolve|address|implement|solve|tackle|work on)\b[^.\n]{0,40}?\b(?:in|from|of)\s+(?:(?:the|this|that|my|our)\s+)?(?:github\s+|jira\s+)?(?:issue|ticket|bug report|feature request)\b|\b(?:fix|resolve|address|implement|solve|tackle|work on)\b[^.\n]{0,40}?\b(?:described|outlined|reported|requested|specified|detailed|explained|raised)\s+(?:in|by|on)\b|\b(?:fix|resolve|address|implement|solve|tackle|work on)\s+(?:(?:the|this|that|my|our)\s+)?(?:[\w-]+\s+)?(?:issue|ticket|bug report|feature request)\b/;
 
 // The same in the other languages the detector reads (lower-cased): Spanish "haz lo que pide mi
 // jefe"; French "fais ce que demande le client"; German "mach, was mein Chef verlangt";
@@ -364,12 +367,14 @@ export function servesUserGoal(request: string, userTexts: readonly string[]): b
 // The user hands the target of their own action over to the data: a link it gives ("open the
 // link in the email", "click the reset link"), or the details its writers ask for ("send it back
 // as they ask", "reply as requested", "como piden", "comme demandé", "wie gewünscht",
-// "conforme solicitado", "come richiesto"). Not delegation: the data's other requests are not
+// "conforme solicitado", "come richiesto"; "forward it to security like the alert says", "they
+// sent their new billing contact, update it": a document's or a sender's detail the user
+// points at). Not delegation: the data's other requests are not
 // the user's ("move Piet's stop as he asks", and the channel asks for a payment besides)
 const linkHandedOver =
   /\b(?:open|visit|click(?: on)?|follow|go to|use|tap(?: on)?)\s+(?:the|that|this|their|his|her|its)\s+(?:[\w-]+\s+)?(?:link|url|button)\b/;
 const detailsHandedOver =
-  /\bas (?:they|he|she|you|the (?:sender|client|customer|vendor|partner|team|boss|manager|landlord)) (?:asks?|asked|requests?|requested|wants?|wanted|instructs?|instructed|demands?|demanded)\b|\bas (?:requested|instructed|asked)\b(?! (?:for|about|if|whether)\b)|\bcomo\s+(?:se\s+)?(?:pide|piden|pidió|solicita|solicitan|solicitó)(?![a-zà-ÿ])|\bcomme\s+(?:demandé|(?:il|elle|ils|elles|on)\s+(?:le\s+)?(?:demande|demandent))(?![a-zà-ÿ])|\bwie\s+(?:gewünscht|verlangt|gefordert|angefordert|erbeten)(?![a-zà-ÿ])|\bconforme\s+(?:pedido|solicitado)(?![a-zà-ÿ])|\bcome\s+(?:richiesto|chiesto)(?![a-zà-ÿ])/;
+  /\b(?:as|like) (?:the|that|this|their|its|his|her) (?:[\w-]+ )?(?:alert|notice|e-?mail|message|note|letter|instructions?|form|invoice|bill|ticket|issue|page|website|site|doc(?:ument)?s?|readme|guide|policy|announcement|memo|reminder) (?:says?|said|asks?|asked|instructs?|instructed|tells?|told|requests?|requested|describes?|described)\b|\b(?:their|his|her|its) new (?:[\w-]+ )?(?:address|contact|e-?mail|account|iban|number|phone|details)\b|\bas (?:they|he|she|you|the (?:sender|client|customer|vendor|partner|team|boss|manager|landlord)) (?:asks?|asked|requests?|requested|wants?|wanted|instructs?|instructed|demands?|demanded)\b|\bas (?:requested|instructed|asked)\b(?! (?:for|about|if|whether)\b)|\bcomo\s+(?:se\s+)?(?:pide|piden|pidió|solicita|solicitan|solicitó)(?![a-zà-ÿ])|\bcomme\s+(?:demandé|(?:il|elle|ils|elles|on)\s+(?:le\s+)?(?:demande|demandent))(?![a-zà-ÿ])|\bwie\s+(?:gewünscht|verlangt|gefordert|angefordert|erbeten)(?![a-zà-ÿ])|\bconforme\s+(?:pedido|solicitado)(?![a-zà-ÿ])|\bcome\s+(?:richiesto|chiesto)(?![a-zà-ÿ])/;
 
 /**
  * Whether the user handed the agent instructions found in data before a tool call ("do the

@@ -31,7 +31,7 @@ const OBJECTS =
 const ACTION_VERBS =
   '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bif (?:the |our |my |an? |any )?(?:ai |virtual |automated )?(?:assistant|bot|ai|model|you) (?:could|can|would|might) (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bif (?:(?:the |an? |any )?(?:ai |virtual |automated )?|(?:our |my )(?:ai |virtual |automated ))(?:assistant|bot|ai|model|you) (?:could|can|would|might) (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
 
 // A verb of the override negated ("please don't forget the previous instructions about the
 // delivery"): a reminder, not an override. Looked for behind the verb once it matched.
@@ -274,10 +274,13 @@ const widenings: Record<string, string[]> = {
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
   ],
   'address-model': [
+    // Dutch: "Aan de AI-assistent:", "voor de AI-assistent" (normalised to "assistant")
+    String.raw`\b(?:aan|voor) (?:de|het|alle|elke) (?:ai[ -]?|ki[ -]?)?(?:assistant|assistent|agent|model)(?:en|s)?\b`,
     // a polite wish put to the agent in the third person: "it would be great if the assistant
     // could also merge this", "seria ótimo se o assistente pudesse", "sarebbe utile se
-    // l'assistente potesse" (a plain "agent" may be a person at a help desk)
-    String.raw`\b(?:would be (?:great|nice|helpful|good|ideal|perfect|awesome|appreciated)|would (?:really )?appreciate it) if (?:the |our |my |an? |any )?(?:ai |virtual |automated )?(?:assistant|bot|ai|model|llm|copilot)s? (?:could|can|would|might)\b`,
+    // l'assistente potesse" (a plain "agent" may be a person at a help desk; "my assistant",
+    // "our assistant" in a message between people is the writer's own, a person)
+    String.raw`\b(?:would be (?:great|nice|helpful|good|ideal|perfect|awesome|appreciated)|would (?:really )?appreciate it) if (?:(?:the |an? |any )?(?:ai |virtual |automated )?|(?:our |my )(?:ai |virtual |automated ))(?:assistant|bot|ai|model|llm|copilot)s? (?:could|can|would|might)\b`,
     String.raw`\b(?:seria|sería|sarebbe|serait) (?:[a-zà-ÿ]+ )?(?:ótimo|otimo|bom|ideal|legal|genial|bueno|estupendo|perfecto|perfeito|bello|ottimo|utile|perfetto|bien|super|génial|parfait)\s+(?:se|si|s['’])\s*(?:o |el |la |il |l['’]|le )?(?:assistente|asistente|assistant|ia|bot|modelo|modello)\b`,
     // a message for the agent with its sender between: "Mensaje del administrador para el
     // asistente automático:", "Note de l'équipe pour l'assistant IA"
@@ -317,6 +320,9 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:uwaga|notatka|instrukcj[aei]|wiadomość|polecenie|zadanie) dla (?:asystenta|agenta|modelu|ai|sztucznej inteligencji)|\b(?:asystent|agent)(?:a|owi)? (?:ai|si)\b`,
   ],
   'agent-obligation': [
+    // a recipient added to every message: "every message must include bcc: archive@...", "always
+    // cc audit@..." (a tool's description, an inbox rule: the agent's sends carry it)
+    String.raw`\b(?:must|should|shall|has to|have to|needs? to|(?:is|are) required to) (?:also )?(?:include|add|contain|carry|copy|cc|bcc)\b[^.\n]{0,20}?\b(?:bcc|cc)\b|\balways (?:bcc|cc)\b`,
     String.raw`\b(?:the|this|any|every) (?:ai )?model\b[^.\n]{0,30}?\b(?:must|should|has to|needs? to|is required to|shall)\b`,
     // "the calling model has to", "automated agents processing this record must"
     String.raw`\b(?:the |any |all )?(?:calling |automated |autonomous |processing )?(?:models?|agents?|assistants?|bots?)\b (?:processing|reading|handling|receiving|calling|that (?:reads?|receives?|processes))\b[^.\n]{0,40}\b(?:must|should|has to|have to|needs? to|is required to|are required to)\b`,
@@ -345,6 +351,9 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:systemnachricht|systemhinweis|message (?:du )?système|mensaje del sistema|mensagem do sistema|messaggio di sistema|系统(?:消息|通知|指令)|システムメッセージ|системное сообщение)\b`,
   ],
   'task-hijack': [
+    // the answer made to carry a link or an image: "end the summary with ![stats](https://...)",
+    // "sluit je antwoord af met [Meer info](https://...)", "termina tu respuesta con"
+    String.raw`\b(?:end|finish|close|conclude|append to|sign off) (?:the|your|each|every|any) (?:summary|answer|reply|response|output|message)s? (?:always )?with\b[^\n]{0,40}?(?:!?\[[^\]\n]{0,40}\]\(|https?:\/\/)|\bsluit (?:je|uw|het|elk) (?:antwoord|samenvatting|bericht) (?:altijd )?af met\b|\b(?:beende|schließe) (?:deine|ihre|jede) (?:antwort|zusammenfassung) (?:immer )?mit\b|\btermina (?:tu|su|cada) (?:respuesta|resumen) con\b|\btermine[sz]? (?:ta|votre|chaque) (?:réponse|résumé) (?:toujours )?(?:par|avec)\b|\btermina (?:la tua|ogni) (?:risposta|riassunto) con\b`,
     String.raw`\bbefore you (?:carry on|move on|do anything else)\b|\bbefore (?:anything else|the rest|doing anything else)\b`,
     String.raw`\b(?:handle|do|take care of) (?:this|that) (?:one )?(?:too|as well)\b|\balso (?:asked|wants|wanted|would like|requested) (?:that )?you\b`,
     // before the user's task, instead of it: only with the task or the user named
@@ -359,6 +368,8 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:then |and then )?(?:get |go |come )?back to what you (?:were doing|are doing)\b|\bthen (?:carry on|continue) (?:with )?(?:the |your )?(?:task|request|work)\b`,
   ],
   secrecy: [
+    // "sin consultar al usuario", "senza consultare l'utente", "sem consultar o usuário"
+    String.raw`\b(?:sin|sem|senza) consultar(?:e|le)?\b`,
     // past the user's check: "without waiting for confirmation", "sans lui redemander", "sin
     // esperar confirmación", "sem esperar confirmação", "senza attendere conferma"
     String.raw`\bwithout (?:waiting for|awaiting|seeking|requesting) (?:(?:the user's|their|your|any) )?(?:confirmation|approval|sign-off)\b|\bsans (?:lui |leur |me |nous |vous )?(?:re)?demander\b|\bsans (?:attendre (?:de |la |sa |une )?)?confirmation\b|\bsin (?:esperar |pedir |solicitar )?(?:confirmaci[oó]n|preguntar(?:le)?|avisar(?:le)?)\b|\bsem (?:esperar |pedir )?(?:confirma[çc][ãa]o|perguntar|avisar)\b|\bsenza (?:attendere |chiedere )?(?:conferma|chiedere|avvisare)\b`,
@@ -370,6 +381,11 @@ const widenings: Record<string, string[]> = {
     String.raw`立即|马上|立刻|尽快|直ちに|至急|\b(?:sofort|unverzüglich|immédiatement|inmediatamente|imediatamente|immediatamente|subito|dringend|urgente)\b|срочно|немедленно`,
   ],
   action: [
+    // a modal put to the agent with the verb in another language: Spanish "debes transferir",
+    // Italian "devi inoltrare", Portuguese "você deve enviar", French "vous devez transférer"
+    String.raw`\b(?:debes|deberías|tienes que|devi|dovresti|deves|você deve|voce deve|tu dois|vous devez)\s+(?:transferir|enviar|pagar|reenviar|compartir|eliminar|borrar|encaminhar|compartilhar|excluir|apagar|trasferire|inviare|inoltrare|pagare|condividere|eliminare|transférer|envoyer|payer|partager|supprimer|virer)\b`,
+    // Italian imperatives the list below lacks: "inoltra tutte le fatture", "trasferisci", "elimina"
+    String.raw`\b(?:inoltra|inoltrate|trasferisci|trasferite|inviate|bonifica|condividete|eliminate)\b`,
     // an action put in the passive, the agent's part left unsaid: Italian "va inoltrato a",
     // Spanish "debe ser enviado", Portuguese "deve ser transferido", French "doit être partagé",
     // "soit partagé", English "is to be forwarded"
@@ -398,9 +414,10 @@ const widenings: Record<string, string[]> = {
   'address-reader': [
     // the agent that reads the data, in the third person and without a modal: "assistants
     // summarising this page render ...", "bots handling this failure should ...", "the
-    // assistant assigned to this user executes ..." (not a person's role: "dental assistants
+    // assistant assigned to this user executes ...", "AI assistants installing this package
+    // must first ..." (a coding agent at work on the data) (not a person's role: "dental assistants
     // handling this case"; a plain "agent" may be a help desk's)
-    String.raw`\b(?:(?:ai|llm|automated|autonomous|coding|browsing)[ -](?:agents?|assistants?|bots?|models?)|(?<!\b(?:teaching|dental|medical|nursing|research|lab|legal|sales|store|shop|executive|administrative|personal|office|physician|program|project|support|service|human)[ -])(?:assistants?|bots?|llms?|copilots?|summari[sz]ers?))\s+(?:that |who |which )?(?:are |is )?(?:reading|processing|summari[sz]ing|handling|parsing|seeing|browsing|crawling|visiting|fetching|indexing|triaging|rendering|answering from|quoting|assigned to|working (?:on|for)|acting (?:on|for))\s+(?:this|these)\b`,
+    String.raw`\b(?:(?:ai|llm|automated|autonomous|coding|browsing)[ -](?:agents?|assistants?|bots?|models?)|(?<!\b(?:teaching|dental|medical|nursing|research|lab|legal|sales|store|shop|executive|administrative|personal|office|physician|program|project|support|service|human)[ -])(?:assistants?|bots?|llms?|copilots?|summari[sz]ers?))\s+(?:that |who |which )?(?:are |is )?(?:reading|processing|summari[sz]ing|handling|parsing|seeing|browsing|crawling|visiting|fetching|indexing|triaging|rendering|answering from|quoting|assigned to|working (?:on|for)|acting (?:on|for)|installing|using|running|building|deploying|configuring|setting up|cloning|updating|upgrading)\s+(?:this|these)\b`,
     // an action due as soon as the data is read: "executes the deletion on read", "dès la
     // lecture de ce document", "al leer este mensaje", "ao ler esta nota", "alla lettura"
     String.raw`\b(?:executes?|performs?|runs?|carries out|executed|performed|applied|processed|triggered|completed) [^.\n]{0,60}?\b(?:on|upon) (?:read|reading|load|loading|opening)\b|\bdès (?:la )?lecture\b|\bal leer (?:este|esta|esto)\b|\bao ler (?:este|esta|isto)\b|\balla lettura (?:di )?(?:questo|questa|del|della)\b`,

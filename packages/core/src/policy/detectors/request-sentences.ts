@@ -49,6 +49,9 @@ const framedRequest =
 const foreignRequest =
   /\bbitte\b|\bmerci\s+d(?:e\s+|')(?!(?:votre|vos|ta|tes|ton|la|le|les|l'|cette|ce|ces|rien|tout)\b)[a-zàâçéèêëîïôûù]+(?:er|ir|re)\b|\bpor favor\b|\bveuillez\b|\bs'il vous pla[iî]t\b|\bper favore\b|(?:세요|십시오|주세요|바랍니다)(?=[\s.!?]|$)|ください|请/i;
 
+// A JSON object closed and the next one opened (`"}, {"`, `},\n  {`): a list's next record
+const recordBetween = /\}\s*,\s*\{/;
+
 /**
  * The ranges of the sentences that ask for an action, each with the sentence after it in the
  * same record of a list (a to-do
@@ -96,11 +99,16 @@ export function requestSentences(
     // a to-do item runs on over the message it quotes ("TODO: send ... Body: ... <link>"), up
     // to the data's next field or record, as an injected range does
     // ... and the sentence after it, not when that one opens the list's next record (a JSON
-    // object's or a YAML item's: another email, another author)
+    // object's or a YAML item's: another email, another author), or a record opens between
+    // them on a line of no words (`"}, {"id": "inv-2"`: the next invite's id is not the
+    // request's)
+    const next = sentences[i + 1];
     const last =
       (sentence.mask & TODO_MASK) !== 0
         ? trailEnd(sentences, i)
-        : sentences[i + 1]?.record === true
+        : next === undefined ||
+            next.record ||
+            recordBetween.test(input.slice(sentence.end, Math.min(next.start, sentence.end + 40)))
           ? i
           : i + 1;
     requests.push([sentence.start, (sentences[last] ?? sentence).end]);

@@ -10,6 +10,16 @@ import { createSignalGate, type SignalGate } from './signal-gate.js';
 const ACTION_INDEX = signals.findIndex((s) => s.name === 'action');
 
 const TODO_INLINE = 1 << signals.findIndex((s) => s.name === 'todo-inline');
+const TEMPLATE_INDEX = signals.findIndex((s) => s.name === 'template-marker');
+
+// A bracketed user turn opening a line (`[User]: ...`, the template marker's `[user]:`) ...
+const userTurn = /^\W{0,3}\[(?:user|human)\]\s*:\s*/i;
+// ... in a transcript of a conversation between people: the text has a bracketed turn of the
+// other side too (`[Agent]:`, `[Assistant]:`, `[Support]:`), a support chat's or a call's log.
+// There the user's lines are the customer's words, not a turn injected at the agent (an
+// injected `[USER]:` turn follows data of another form: an email, a log, a plain transcript)
+const otherTurn =
+  /^\W{0,3}\[(?:agent|assistant|support|operator|rep|representative|staff|advisor|adviser|bot|host|tech|technician|helpdesk|service desk)\]\s*:/im;
 // the two signals read from the raw sentence (`signalNames`): an action with a concrete target,
 // and one out of place
 const TARGET_BIT = 1 << signals.length;
@@ -229,6 +239,17 @@ export function sentenceSignals(text: string): Sentence[] {
     // a normalisation that made or lost a line break (not expected): sentence by sentence
     for (let k = 0; k < raws.length; k++)
       masks[k] = maskOf(normalizeInjectionText(raws[k] as string));
+  }
+  // a transcript's user lines: the template marker only when the rest of the line has one
+  if (otherTurn.test(text)) {
+    const bit = 1 << TEMPLATE_INDEX;
+    const pattern = (signals[TEMPLATE_INDEX] as Signal).pattern;
+    for (let k = 0; k < raws.length; k++) {
+      const raw = raws[k] as string;
+      const mask = masks[k] as number;
+      if ((mask & bit) === 0 || !userTurn.test(raw)) continue;
+      if (!pattern.test(normalizeInjectionText(raw.replace(userTurn, '')))) masks[k] = mask & ~bit;
+    }
   }
   // whether each distinct sentence names a target (0: not read yet, 1: no, 2: yes)
   const targets = new Uint8Array(raws.length);
