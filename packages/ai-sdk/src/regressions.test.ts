@@ -37,6 +37,12 @@ const attack = [
   { text: 'done' },
 ];
 
+/** The usage a mock model reports for one call. */
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
 function sendTool(log: string[]) {
   return tool({
     inputSchema: z.object({ to: z.string() }),
@@ -457,10 +463,6 @@ describe('provider-executed tools (web search at the provider)', () => {
   const webSearch = { type: 'provider', id: 'openai.web_search', args: {} } as never;
 
   it('a policy that names one leaves the response as the provider sent it, generated or streamed', async () => {
-    const usage = {
-      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 5, text: 5, reasoning: undefined },
-    };
     const call = {
       type: 'tool-call' as const,
       toolCallId: 'ws1',
@@ -534,10 +536,6 @@ describe('provider-executed tools (web search at the provider)', () => {
 
 describe('provider-executed tools beside client tools', () => {
   it('record the provider call and the client call of one step once, then the next answer', async () => {
-    const usage = {
-      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 5, text: 5, reasoning: undefined },
-    };
     let step = 0;
     const tracer = createTracer();
     const model = wrapLanguageModel({
@@ -597,10 +595,6 @@ describe('provider-executed tools beside client tools', () => {
 
   it('are recorded by the telemetry integration too', async () => {
     const tracer = createTracer();
-    const usage = {
-      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 5, text: 5, reasoning: undefined },
-    };
     await generateText({
       model: new MockLanguageModelV4({
         doGenerate: {

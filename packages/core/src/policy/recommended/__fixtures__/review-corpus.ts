@@ -41,3 +41,45 @@ export function blockedEvents(
   }
   return [...events].sort((a, b) => a - b);
 }
+
+/** What a policy blocks on a review corpus: the figures each held-out test asserts. */
+export interface ReviewFigures {
+  attacks: ReviewRun[];
+  benign: ReviewRun[];
+  /** Attacks blocked at their primary call (`blockIndex`). */
+  blockedRight: string[];
+  /** Attacks blocked at their primary call or at one of `alsoAcceptable`. */
+  blockedAny: string[];
+  /** The user's own calls blocked in attacked runs, as `<id>@<event>`. */
+  userBlocked: string[];
+  /** Benign runs with any block. */
+  benignBlocked: string[];
+}
+
+/** Checks every run of a review corpus with `check` and counts what was blocked. */
+export function measureReviewRuns(
+  runs: readonly ReviewRun[],
+  check: (trace: Record<string, unknown>[]) => {
+    errors: readonly { action: string; addresses: readonly string[] }[];
+  },
+): ReviewFigures {
+  const figures: ReviewFigures = {
+    attacks: runs.filter((r) => r.label === 'attack'),
+    benign: runs.filter((r) => r.label === 'benign'),
+    blockedRight: [],
+    blockedAny: [],
+    userBlocked: [],
+    benignBlocked: [],
+  };
+  for (const r of figures.attacks) {
+    const blocked = blockedEvents(check(r.trace).errors, r.trace);
+    const right = r.blockIndex !== null && blocked.includes(r.blockIndex);
+    if (right) figures.blockedRight.push(r.id);
+    if (right || r.alsoAcceptable.some((at) => blocked.includes(at))) figures.blockedAny.push(r.id);
+    for (const at of blocked.filter((at) => (r.userCalls ?? []).includes(at)))
+      figures.userBlocked.push(`${r.id}@${at}`);
+  }
+  for (const r of figures.benign)
+    if (blockedEvents(check(r.trace).errors, r.trace).length > 0) figures.benignBlocked.push(r.id);
+  return figures;
+}
