@@ -392,12 +392,16 @@ export async function checkFiles(
   if (!json)
     for (const warning of report.warnings)
       context.err(`${formatWarning(warning, context.errorPalette)}\n`);
-  // A trace that could not be read (or only in part) was not checked: not a pass.
+  // A trace that could not be read (or only in part) was not checked: not a pass. Nor was one
+  // whose tool calls or outputs are in another API's shape (Anthropic's `tool_use` parts): no
+  // ToolCall or ToolOutput rule saw them, so an attack there would pass in silence.
   const leftOut = unknownSubTypes.count;
+  const unreadTools = toolParts.events;
   report.ok =
     report.counts.block === 0 &&
     report.skipped.length === 0 &&
     leftOut === 0 &&
+    unreadTools === 0 &&
     !report.interrupted;
   const total = report.counts.block + report.counts.warn + report.counts.log;
   if (json) {
@@ -417,14 +421,17 @@ export async function checkFiles(
         : `; ${asGiven} trace${asGiven === 1 ? '' : 's'} could not be read exactly and ${asGiven === 1 ? 'was' : 'were'} checked as given (see above)`) +
       (leftOut === 0
         ? ''
-        : `; ${leftOut} block${leftOut === 1 ? '' : 's'} of an unknown sub_type left out (see above)`);
+        : `; ${leftOut} block${leftOut === 1 ? '' : 's'} of an unknown sub_type left out (see above)`) +
+      (unreadTools === 0
+        ? ''
+        : `; ${unreadTools} event${unreadTools === 1 ? '' : 's'} with tool calls or outputs in another API's shape that no rule read (see above)`);
     if (report.interrupted)
       context.err(
         `${context.errorPalette.yellow('interrupted')}: ${summary} checked before Ctrl-C\n`,
       );
     else
       await context.out(
-        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 || leftOut > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
+        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 || leftOut > 0 || unreadTools > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
       );
   }
   if (report.interrupted) return exitCodes.interrupted;

@@ -557,7 +557,7 @@ describe('odd real-world exports through every command', () => {
 });
 
 describe("tool calls in another API's shape (Anthropic's tool_use / tool_result parts)", () => {
-  it('validate and check say that no ToolCall rule sees them, instead of passing in silence', async () => {
+  it('validate warns that no ToolCall rule sees them, and check does not pass them', async () => {
     const path = file(
       'anthropic-parts.json',
       JSON.stringify([
@@ -585,12 +585,17 @@ describe("tool calls in another API's shape (Anthropic's tool_use / tool_result 
       'warning UNREAD_TOOL_PART #0/2: content parts of type "tool_result"',
     );
     expect(validate.stdout).toContain('no problems (2 warnings)');
+    // no ToolCall rule read those calls: the check is incomplete, not a pass (exit 1)
     const check = await run(['check', '--recommended', path]);
-    expect(check.code).toBe(0);
+    expect(check.code).toBe(1);
     expect(check.stderr).toContain('warning UNREAD_TOOL_PART #0/1');
+    expect(check.stdout).toBe(
+      "incomplete: 0 violations (0 block, 0 warn, 0 log) in 1 trace; 2 events with tool calls or outputs in another API's shape that no rule read (see above)\n",
+    );
     const json = JSON.parse(
       (await run(['check', '--recommended', '--format', 'json', path])).stdout,
     );
+    expect(json.ok).toBe(false);
     expect(json.warnings.map((warning: { value: string }) => warning.value)).toStrictEqual([
       'tool_use',
       'tool_result',

@@ -26,6 +26,8 @@ export interface ToolPartTally {
   add(trace: Trace, at: (event: number) => ValueLocation): void;
   /** One `UNREAD_TOOL_PART` warning per part type, in the order first seen. */
   warnings(): Warning[];
+  /** The events seen so far that hold such parts. */
+  readonly events: number;
 }
 
 /**
@@ -43,7 +45,11 @@ export interface ToolPartTally {
  */
 export function createToolPartTally(): ToolPartTally {
   const seen = new Map<string, { count: number; at: ValueLocation }>();
+  let events = 0;
   return {
+    get events() {
+      return events;
+    },
     add(trace, at) {
       for (let i = 0; i < trace.length; i++) {
         const content = trace[i]?.content;
@@ -53,6 +59,7 @@ export function createToolPartTally(): ToolPartTally {
           const entry = seen.get(part.type);
           if (entry === undefined) seen.set(part.type, { count: 1, at: at(i) });
           else entry.count++;
+          events++;
           break;
         }
       }
