@@ -60,6 +60,25 @@ describe('parseTrace', () => {
     ]);
   });
 
+  it('reads flat tool calls { id, name, arguments } (tau2-bench) as function calls', () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'cancel order #W1' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', name: 'cancel_pending_order', arguments: { order_id: '#W1' } }],
+      },
+      { role: 'tool', id: 'c1', content: 'cancelled' },
+    ]);
+    expect(trace[1]?.tool_calls).toEqual([
+      {
+        id: 'c1',
+        type: 'function',
+        function: { name: 'cancel_pending_order', arguments: { order_id: '#W1' } },
+      },
+    ]);
+  });
+
   it("accepts tau-bench's { task_id, reward, info, traj } run", () => {
     expect(parseTrace({ task_id: 3, reward: 0, info: {}, traj: seedTrace })).toStrictEqual(
       seedTrace,

@@ -343,6 +343,21 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
             }
             fn = { name: call.custom.name, arguments: { input: input ?? '' } };
           }
+          // a flat call `{ id, name, arguments }` (tau2-bench's results, the shorthand a policy
+          // reads too): its name and arguments are the function's
+          let flatCall = false;
+          if (
+            fn === undefined &&
+            typeof call.name === 'string' &&
+            call.custom === undefined &&
+            (call.arguments === undefined ||
+              call.arguments === null ||
+              isObject(call.arguments) ||
+              typeof call.arguments === 'string')
+          ) {
+            fn = { name: call.name, arguments: call.arguments ?? {} };
+            flatCall = true;
+          }
           if (!isObject(fn)) {
             throw invalid(
               `${callPath}.function`,
@@ -386,6 +401,10 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
           };
           if (agentDojoArgs) delete normal.args;
           if (inspectArguments) delete normal.arguments;
+          if (flatCall) {
+            delete normal.name;
+            delete normal.arguments;
+          }
           normalised[j] = normal;
           turnCalls.push(id);
           lastCallId = id;
