@@ -154,6 +154,56 @@ describe("tau-bench's results files ([{ task_id, reward, info, traj }])", () => 
   });
 });
 
+describe("evaluation logs: Inspect AI's { samples } and tau2-bench's { simulations }", () => {
+  const sample = (id: string, item: string) => ({
+    id,
+    epoch: 1,
+    messages: [
+      { role: 'user', content: `Order a ${item}.` },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: `t_${id}`, function: 'order_food', arguments: { item } }],
+      },
+      { role: 'tool', tool_call_id: `t_${id}`, function: 'order_food', content: 'ordered' },
+      { role: 'assistant', content: 'Done.' },
+    ],
+    scores: { refusal: { value: 0 } },
+  });
+
+  it.each([
+    ['samples', { version: 2, eval: { task: 'agentharm' } }],
+    ['simulations', { info: { domain: 'retail' } }],
+  ])('reads each of %s as a trace, by every command', async (key, rest) => {
+    const path = file(
+      `eval-${key}.json`,
+      JSON.stringify({ ...rest, [key]: [sample('1-1', 'pizza'), sample('1-2', 'salad')] }, null, 2),
+    );
+    expect((await run(['validate', path])).stdout).toBe(
+      'ok: 1 file, 2 traces, 8 records, no problems\n',
+    );
+    expect((await run(['stats', path])).stdout).toContain('tool calls by tool\n  order_food  2\n');
+    const view = await run(['view', '--no-color', path]);
+    expect(view.stdout).toContain('trace 1-2\n');
+    expect(view.stdout).toContain('call order_food({"item":"salad"})');
+    expect((await run(['check', '--recommended', path])).code).toBe(0);
+    // a line of the file names the run a problem is in
+    const broken = file(
+      `eval-${key}-broken.json`,
+      JSON.stringify(
+        { ...rest, [key]: [sample('1-1', 'pizza'), { id: '1-2', messages: [{}] }] },
+        null,
+        2,
+      ),
+    );
+    const validate = await run(['validate', broken]);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toMatch(
+      new RegExp(`eval-${key}-broken.json:\\d+: VALIDATION 1-2/0\\.role`),
+    );
+  });
+});
+
 describe("OpenAI's legacy function calling (function_call, role: function)", () => {
   it('shows the call with its result, and counts it', async () => {
     const path = file(

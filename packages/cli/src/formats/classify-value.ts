@@ -49,6 +49,21 @@ function isTraceObject(value: Record<string, unknown>): boolean {
 }
 
 /**
+ * The key of an evaluation log's runs, when `value` is one: Inspect AI's eval log (`samples`,
+ * each `{ id, epoch, messages, scores, ... }`) or tau2-bench's results (`simulations`, each with
+ * its `messages`); the list's first run must be a trace object.
+ * @param value - a parsed JSON object
+ * @returns `samples`, `simulations`, or undefined
+ */
+export function runListKey(value: Record<string, unknown>): 'samples' | 'simulations' | undefined {
+  for (const key of ['samples', 'simulations'] as const) {
+    const list = value[key];
+    if (Array.isArray(list) && isObject(list[0]) && isTraceObject(list[0])) return key;
+  }
+  return undefined;
+}
+
+/**
  * Tells what a JSON value holds, from its shape alone.
  *
  * @param value - a parsed JSON document or JSONL line
@@ -93,6 +108,8 @@ export function classifyValue(value: unknown): ValueKind | undefined {
   if (isEntryLike(value)) return 'entry';
   if (Array.isArray(value.traces)) return 'dataset';
   if (isTraceObject(value)) return 'trace';
+  // an evaluation log: its runs, one trace each
+  if (runListKey(value) !== undefined) return 'traces';
   if ('role' in value) return 'event';
   if (invariantEntryKind(value) !== undefined) return 'event';
   if (isObject(value.metadata) || typeof value.name === 'string') return 'dataset-header';

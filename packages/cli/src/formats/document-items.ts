@@ -1,4 +1,4 @@
-import type { InputFormat, ValueKind } from './classify-value.js';
+import { type InputFormat, runListKey, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
 import type { BlockItem, EntryItem, InputItem, TraceItem } from './input-items.js';
 import { isObject } from './is-object.js';
@@ -83,6 +83,13 @@ export async function* documentItems(
   }
   if (kind === 'traces' && Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) yield trace(value[i], String(i));
+    return;
+  }
+  // an evaluation log's runs (Inspect AI's `samples`, tau2-bench's `simulations`)
+  const runs = kind === 'traces' && isObject(value) ? runListKey(value) : undefined;
+  if (runs !== undefined && isObject(value)) {
+    const list = value[runs] as unknown[];
+    for (let i = 0; i < list.length; i++) yield trace(list[i], join(runs, i));
     return;
   }
   if (kind === 'event') {
