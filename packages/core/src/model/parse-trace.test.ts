@@ -79,6 +79,42 @@ describe('parseTrace', () => {
     ]);
   });
 
+  it("reads LangChain's { name, args } and Anthropic's { name, input } calls with their values", () => {
+    const [, langchain] = parseTrace([
+      { role: 'user', content: 'pay' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ name: 'send_money', args: { to: 'X' }, id: 'c1', type: 'tool_call' }],
+      },
+    ]);
+    expect(langchain?.tool_calls).toEqual([
+      { id: 'c1', type: 'tool_call', function: { name: 'send_money', arguments: { to: 'X' } } },
+    ]);
+    const [, anthropic] = parseTrace([
+      { role: 'user', content: 'pay' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ name: 'send_money', input: { to: 'Y' }, id: 'c2' }],
+      },
+    ]);
+    expect(anthropic?.tool_calls?.[0]?.function).toEqual({
+      name: 'send_money',
+      arguments: { to: 'Y' },
+    });
+    // AgentDojo's `args: null` beside Inspect's `arguments`: the arguments
+    const [, both] = parseTrace([
+      { role: 'user', content: 'pay' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c3', function: 'f', args: null, arguments: { a: 1 } }],
+      },
+    ]);
+    expect(both?.tool_calls?.[0]?.function).toEqual({ name: 'f', arguments: { a: 1 } });
+  });
+
   it("accepts tau-bench's { task_id, reward, info, traj } run", () => {
     expect(parseTrace({ task_id: 3, reward: 0, info: {}, traj: seedTrace })).toStrictEqual(
       seedTrace,

@@ -50,6 +50,16 @@ function invalid(path: string, message: string, cause?: unknown): TraceError {
   });
 }
 
+/**
+ * The arguments of a flat tool call (no `function` object): `arguments`, else LangChain's
+ * `args`, else Anthropic's `input`; `undefined` when it has none of them.
+ */
+export function flatCallArguments(call: Record<string, unknown>): unknown {
+  if (call.arguments !== undefined && call.arguments !== null) return call.arguments;
+  if (call.args !== undefined && call.args !== null) return call.args;
+  return call.input;
+}
+
 function eventsOf(input: unknown): readonly unknown[] {
   if (Array.isArray(input)) return input;
   if (isObject(input)) {
@@ -325,7 +335,7 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
             (call.args === undefined || call.args === null || isObject(call.args))
           ) {
             inspectArguments =
-              call.args === undefined &&
+              (call.args === undefined || call.args === null) &&
               (isObject(call.arguments) || typeof call.arguments === 'string');
             fn = { name: fn, arguments: (inspectArguments ? call.arguments : call.args) ?? {} };
             agentDojoArgs = true;
@@ -344,18 +354,20 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
             fn = { name: call.custom.name, arguments: { input: input ?? '' } };
           }
           // a flat call `{ id, name, arguments }` (tau2-bench's results, the shorthand a policy
-          // reads too): its name and arguments are the function's
+          // reads too), LangChain's `{ name, args, id, type: 'tool_call' }` or an Anthropic
+          // `{ name, input }`: its name and arguments are the function's
           let flatCall = false;
+          const flatArguments = flatCallArguments(call);
           if (
             fn === undefined &&
             typeof call.name === 'string' &&
             call.custom === undefined &&
-            (call.arguments === undefined ||
-              call.arguments === null ||
-              isObject(call.arguments) ||
-              typeof call.arguments === 'string')
+            (flatArguments === undefined ||
+              flatArguments === null ||
+              isObject(flatArguments) ||
+              typeof flatArguments === 'string')
           ) {
-            fn = { name: call.name, arguments: call.arguments ?? {} };
+            fn = { name: call.name, arguments: flatArguments ?? {} };
             flatCall = true;
           }
           if (!isObject(fn)) {
@@ -404,6 +416,8 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
           if (flatCall) {
             delete normal.name;
             delete normal.arguments;
+            delete normal.args;
+            delete normal.input;
           }
           normalised[j] = normal;
           turnCalls.push(id);

@@ -1,3 +1,4 @@
+import { flatCallArguments } from '../../model/parse-trace.js';
 import { EVENT_MARK, isRecord } from './is-record.js';
 
 /** @internal Concrete event kinds (a rule type like `Message` or `Event` selects several). */
@@ -118,7 +119,8 @@ export function normalizeToolCall(
       // AgentDojo's run files: the name in `function`, the arguments in `args`; Inspect AI's
       // logs: the arguments in `arguments`
       const given = call.arguments;
-      const inspectArguments = args === undefined && (isRecord(given) || typeof given === 'string');
+      const inspectArguments =
+        (args === undefined || args === null) && (isRecord(given) || typeof given === 'string');
       fn = { name: fn, arguments: (inspectArguments ? given : args) ?? {} };
       changed = true;
       dropArgs = args !== undefined;
@@ -127,8 +129,9 @@ export function normalizeToolCall(
       fn = { name: custom.name, arguments: { input: typeof input === 'string' ? input : '' } };
       changed = true;
     } else if (typeof call.name === 'string') {
-      // accept { name, arguments } shorthand
-      fn = { name: call.name, arguments: call.arguments ?? {} };
+      // accept the { name, arguments } shorthand, LangChain's { name, args } and Anthropic's
+      // { name, input }, as parseTrace does
+      fn = { name: call.name, arguments: flatCallArguments(call) ?? {} };
       changed = true;
     } else {
       fn = { name: '', arguments: {} };

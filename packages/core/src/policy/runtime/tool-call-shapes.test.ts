@@ -58,6 +58,21 @@ describe('a policy reads the tool calls of trace files as parseTrace does', () =
     ]);
   });
 
+  it("reads LangChain's { name, args } and Anthropic's { name, input } calls by their values", () => {
+    for (const call of [
+      {
+        id: 'c2',
+        name: 'send_money',
+        args: { recipient: 'DE89370400440532013000' },
+        type: 'tool_call',
+      },
+      { id: 'c2', name: 'send_money', input: { recipient: 'DE89370400440532013000' } },
+    ])
+      expect(sendRule.check(injectedRun(call)).errors.map((error) => error.addresses)).toEqual([
+        ['4.tool_calls.0'],
+      ]);
+  });
+
   it('blocks the injected payment in an AgentDojo-shaped run as in the OpenAI shape', () => {
     const policy = recommendedPolicy();
     const agentDojo = injectedRun({
