@@ -66,11 +66,11 @@ export function openAIHostedToolCalls(output: readonly unknown[]): ProviderToolC
     } else if (isHostedShellCall(item)) {
       const action = item.action;
       const call: ProviderToolCall = {
-        id: String(item.call_id),
+        id: typeof item.call_id === 'string' ? item.call_id : undefined,
         name: 'shell',
         arguments: isRecord(action) ? action : {},
       };
-      (hostedShell ??= new Map()).set(String(item.call_id), call);
+      if (typeof item.call_id === 'string') (hostedShell ??= new Map()).set(item.call_id, call);
       calls.push(call);
     } else if (type === 'shell_call_output' && hostedShell?.has(String(item.call_id))) {
       (hostedShell.get(String(item.call_id)) as ProviderToolCall).output = item.output ?? null;

@@ -3,6 +3,7 @@ import { createTracer } from '../tracing/index.js';
 import type { Tracer } from '../tracing/types.js';
 import { validateBlocks } from '../validation/index.js';
 import { createModelCallRecorder } from './create-model-call-recorder.js';
+import { recordToolResult } from './record-tool-result.js';
 
 /** Each TOOL_CALL of the trace with its results, as stitched. */
 function calls(tracer: Tracer) {
@@ -120,5 +121,43 @@ describe('tool calls the provider ran itself (hosted tools)', () => {
         .map((block) => block.payload.content),
     ).toEqual(['news?', 'Two stories.', 'thanks', 'You are welcome.']);
     expect(calls(tracer)).toHaveLength(1);
+  });
+
+  it('get an id of their own when a client call of the response (or the trace) has theirs', () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({ provider: 'p', model: 'm', messages: [{ role: 'user', content: 'go' }] })
+      .finish({
+        toolCalls: [{ id: 'call_0', name: 'lookup', arguments: '{}' }],
+        providerToolCalls: [{ id: 'call_0', name: 'web_search', arguments: {}, output: 'WEB' }],
+      });
+    recordToolResult(tracer, { callId: 'call_0', output: 'CLIENT' });
+    expect(calls(tracer)).toEqual([
+      { name: 'lookup', arguments: {}, calledBy: 'client', results: [[undefined, 'CLIENT']] },
+      { name: 'web_search', arguments: {}, calledBy: 'provider', results: [['success', 'WEB']] },
+    ]);
+    const provider = tracer
+      .blocks()
+      .find((block) => block.sub_type === 'TOOL_CALL' && block.payload.name === 'web_search');
+    expect(provider?.payload.call_id).toBe('call_0_2');
+    expect(provider?.metadata.chat_event).toEqual({ id: 'call_0' });
+  });
+
+  it('never wait for an output: a later result without an id goes to the client call', () => {
+    const tracer = createTracer();
+    createModelCallRecorder({ tracer })
+      .start({ provider: 'p', model: 'm', messages: [{ role: 'user', content: 'go' }] })
+      .finish({
+        toolCalls: [{ id: '', name: 'lookup', arguments: '{}' }],
+        providerToolCalls: [{ id: 'ws_1', name: 'web_search', arguments: {} }],
+      });
+    recordToolResult(tracer, { callId: '', output: 'first' });
+    recordToolResult(tracer, { callId: '', output: 'second' });
+    const recorded = calls(tracer);
+    expect(recorded.find((call) => call.calledBy === 'provider')?.results).toEqual([]);
+    expect(recorded.find((call) => call.calledBy === 'client')?.results[0]).toEqual([
+      undefined,
+      'first',
+    ]);
   });
 });

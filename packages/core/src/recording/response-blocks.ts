@@ -5,7 +5,7 @@ import type { Tracer } from '../tracing/types.js';
 import { parseArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
-import { isAbsentCallId, rememberCall, responseCallIds, type TracerState } from './tracer-state.js';
+import { generatedCallId, isAbsentCallId, rememberCall, type TracerState } from './tracer-state.js';
 import type { ModelToolCall, ProviderToolCall, ToolCallReview } from './types.js';
 
 /*
@@ -27,6 +27,8 @@ export function recordToolCall(
   call: ModelToolCall,
   callId: string,
   metadata?: Record<string, unknown>,
+  /** The call waits for an output from the next request (not a call the provider ran). */
+  awaitsOutput = true,
 ): string | undefined {
   const existing = tracer.findToolCall(callId);
   if (existing !== undefined) return existing.id;
@@ -50,7 +52,7 @@ export function recordToolCall(
       ...(metadata === undefined ? {} : { metadata }),
     }),
   );
-  if (block !== undefined) rememberCall(state, callId, parent);
+  if (block !== undefined && awaitsOutput) rememberCall(state, callId, parent);
   return block?.id;
 }
 
@@ -72,9 +74,28 @@ export interface ResponseRecord {
 }
 
 /**
+ * The call id a provider-run call is recorded under: its own, unless the trace or this
+ * response already has it (a client call of the same response, a call of an earlier answer:
+ * then `<id>_2`, ...), or a generated one when it has none.
+ */
+function providerCallId(
+  tracer: Tracer,
+  state: TracerState,
+  id: string | undefined,
+  taken: Set<string>,
+): string {
+  if (typeof id !== 'string' || id === '') return generatedCallId(tracer, state);
+  let callId = id;
+  for (let n = 2; taken.has(callId) || tracer.findToolCall(callId) !== undefined; n++)
+    callId = `${id}_${n}`;
+  return callId;
+}
+
+/**
  * Records the tool calls the provider ran itself under the answer `parent`: each a TOOL_CALL
- * and, when the response carried it, its TOOL_RESULT, both with `provider_executed: true`. They
- * ran already: the TOOL_CALL is not left waiting for an output from the next request.
+ * (under an id of its own: see {@link providerCallId}) and, when the response carried it, its
+ * TOOL_RESULT, both with `provider_executed: true`. They ran already: a TOOL_CALL never waits
+ * for an output from the next request, with a result or without.
  */
 function recordProviderCalls(
   core: RecorderCore,
@@ -82,11 +103,13 @@ function recordProviderCalls(
   state: TracerState,
   parent: string,
   calls: readonly ProviderToolCall[],
+  clientCallIds: readonly string[],
 ): void {
-  const ids = responseCallIds(tracer, state, calls);
+  const taken = new Set(clientCallIds);
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as ProviderToolCall;
-    const callId = ids[i] as string;
+    const callId = providerCallId(tracer, state, call.id, taken);
+    taken.add(callId);
     const name = typeof call.name === 'string' && call.name !== '' ? call.name : 'provider_tool';
     const callBlockId = recordToolCall(
       core,
@@ -96,10 +119,9 @@ function recordProviderCalls(
       { id: typeof call.id === 'string' ? call.id : '', name, arguments: call.arguments ?? {} },
       callId,
       { provider_executed: true },
+      false,
     );
-    // (a call the trace has already, with its result: recorded once)
-    if (callBlockId === undefined || call.output === undefined || state.results.has(callId))
-      continue;
+    if (callBlockId === undefined || call.output === undefined) continue;
     const recorded = core.safely(() =>
       tracer.logObserve({
         parent_block_id: callBlockId,
@@ -220,6 +242,6 @@ export function recordResponseBlocks(
     }
   }
   if (response.providerCalls.length > 0)
-    recordProviderCalls(core, tracer, state, parentId, response.providerCalls);
+    recordProviderCalls(core, tracer, state, parentId, response.providerCalls, callIds);
   return blockId;
 }

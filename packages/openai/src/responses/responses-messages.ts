@@ -187,7 +187,8 @@ export function responsesInputToNeutral(input: unknown, instructions: unknown): 
   // all refused leaves no function_call_output between it and the next one); tool calls
   // (function, custom and the built-in calls the caller runs) join the message they follow.
   let group: NeutralMessage | undefined;
-  // calls of a shell OpenAI hosts, never recorded: their outputs are no tool results either
+  // calls of a shell OpenAI hosts (recorded from the response, provider-executed): their
+  // outputs re-sent as input are no tool results of the caller's
   let hosted: Set<string> | undefined;
   for (const item of input as Item[]) {
     if (typeof item !== 'object' || item === null) continue;
