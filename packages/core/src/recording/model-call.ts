@@ -349,7 +349,13 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       throw reason;
     }
     const output = this.streamed.aggregated(response);
-    const reviews = reviewToolCalls(this.core, this.input.messages, output.text, output.calls);
+    const reviews = reviewToolCalls(
+      this.core,
+      this.input.messages,
+      output.text,
+      output.calls,
+      output.providerCalls,
+    );
     if (this.core.policy !== undefined)
       this.read = reviewReadMessages(this.core, this.input.messages);
     const outcome = this.record('success', response, output, undefined, reviews);

@@ -5,7 +5,13 @@ import { parseArguments } from './message-fingerprint.js';
 import { normalizeContent } from './normalize-content.js';
 import { recordToolResult } from './record-tool-result.js';
 import type { RecorderCore } from './recorder-core.js';
-import type { ModelToolCall, NeutralMessage, ToolCallPolicy, ToolCallReview } from './types.js';
+import type {
+  ModelToolCall,
+  NeutralMessage,
+  ProviderToolCall,
+  ToolCallPolicy,
+  ToolCallReview,
+} from './types.js';
 
 /*
  * The tool-call review: every proposed call is checked against the policy before anything runs,
@@ -53,6 +59,32 @@ function toChatEvents(messages: readonly NeutralMessage[]): Trace {
     events.push(event);
   }
   return events;
+}
+
+/**
+ * Adds the calls the provider ran in a response, and their results, to the events a review
+ * reads: one assistant event with the calls, then a tool event per result.
+ */
+function addProviderCalls(events: Trace, calls: readonly ProviderToolCall[]): void {
+  const ids = calls.map((call, i) =>
+    typeof call.id === 'string' && call.id !== '' ? call.id : `provider_call_${i}`,
+  );
+  events.push({
+    role: 'assistant',
+    content: null,
+    tool_calls: calls.map((call, i) =>
+      toPolicyCall(ids[i] as string, call.name ?? 'provider_tool', call.arguments ?? {}),
+    ),
+  });
+  for (let i = 0; i < calls.length; i++) {
+    const output = (calls[i] as ProviderToolCall).output;
+    if (output === undefined) continue;
+    events.push({
+      role: 'tool',
+      tool_call_id: ids[i] as string,
+      content: typeof output === 'string' ? output : (JSON.stringify(output) ?? ''),
+    });
+  }
 }
 
 function toPolicyCall(id: string, name: string, args: unknown): ToolCall {
@@ -118,6 +150,7 @@ export function reviewToolCalls(
   messages: readonly NeutralMessage[],
   text: string | null,
   calls: readonly ModelToolCall[],
+  providerCalls: readonly ProviderToolCall[] = [],
 ): ToolCallReview[] {
   const reviews: ToolCallReview[] = [];
   if (calls.length === 0) return reviews;
@@ -128,6 +161,9 @@ export function reviewToolCalls(
     return reviews;
   }
   const events = toChatEvents(messages);
+  // what the provider ran in this response (a web search) came before the calls it led to: its
+  // results are data the model read, as a tool's output would be
+  if (providerCalls.length > 0) addProviderCalls(events, providerCalls);
   const assistant: Message = { role: 'assistant', content: text, tool_calls: [] };
   events.push(assistant);
   const options = { onPolicyViolation: core.mode, refusalMessage: core.refusalMessage };
