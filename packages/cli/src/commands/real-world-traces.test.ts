@@ -249,6 +249,43 @@ describe('stats on the shapes parseTrace reads', () => {
     expect(stats.stdout).toContain('tool calls by tool\n  send_money  1\n');
   });
 
+  it("counts tau2-bench's failed tool outputs (error: true) and links them by their id", async () => {
+    const path = file(
+      'tau2-error.json',
+      JSON.stringify({
+        simulations: [
+          {
+            id: 'sim-1',
+            messages: [
+              { role: 'user', content: 'Check a and b.' },
+              {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { id: 't0', name: 'get_a', arguments: {} },
+                  { id: 't1', name: 'get_b', arguments: {} },
+                ],
+              },
+              {
+                role: 'tool',
+                id: 't1',
+                content: 'Error: not found',
+                requestor: 'assistant',
+                error: true,
+              },
+              { role: 'tool', id: 't0', content: 'A', requestor: 'assistant', error: false },
+            ],
+          },
+        ],
+      }),
+    );
+    const stats = await run(['stats', path]);
+    expect(stats.stdout).toContain('tool calls by status\n  error  1\n');
+    const view = await run(['view', '--no-color', '--full', path]);
+    expect(view.stdout).toContain('call get_a({})\n   │  └─ result: A\n');
+    expect(view.stdout).toContain('call get_b({})\n      └─ result: Error: not found  [error]\n');
+  });
+
   it("counts and shows Inspect AI's failed tool outputs (error: { type, message })", async () => {
     const path = file(
       'inspect-error.json',

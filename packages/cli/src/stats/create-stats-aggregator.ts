@@ -157,6 +157,8 @@ function stringOr(value: unknown, fallback: string): string {
 function hasOwnError(event: unknown): boolean {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return false;
   const error = (event as JsonObject).error;
+  // tau2-bench's tool messages: `error: true`
+  if (error === true) return true;
   if (typeof error === 'object' && error !== null && !Array.isArray(error))
     return typeof (error as JsonObject).message === 'string';
   return typeof error === 'string' && error !== '';

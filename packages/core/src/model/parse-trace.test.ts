@@ -99,7 +99,7 @@ describe('parseTrace', () => {
         tool_calls: [{ name: 'send_money', input: { to: 'Y' }, id: 'c2' }],
       },
     ]);
-    expect(anthropic?.tool_calls?.[0]?.function).toEqual({
+    expect((anthropic?.tool_calls as { function?: unknown }[] | undefined)?.[0]?.function).toEqual({
       name: 'send_money',
       arguments: { to: 'Y' },
     });
@@ -112,7 +112,30 @@ describe('parseTrace', () => {
         tool_calls: [{ id: 'c3', function: 'f', args: null, arguments: { a: 1 } }],
       },
     ]);
-    expect(both?.tool_calls?.[0]?.function).toEqual({ name: 'f', arguments: { a: 1 } });
+    expect((both?.tool_calls as { function?: unknown }[] | undefined)?.[0]?.function).toEqual({
+      name: 'f',
+      arguments: { a: 1 },
+    });
+  });
+
+  it("links tau2-bench's tool messages by their own id (no tool_call_id), out of order too", () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'a and b' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 't0', name: 'get_a', arguments: {} },
+          { id: 't1', name: 'get_b', arguments: {} },
+        ],
+      },
+      { role: 'tool', id: 't1', content: 'B', requestor: 'assistant', error: false },
+      { role: 'tool', id: 't0', content: 'A', requestor: 'assistant', error: false },
+    ]);
+    expect(trace.slice(2).map((event) => [event.tool_call_id, event.content])).toEqual([
+      ['t1', 'B'],
+      ['t0', 'A'],
+    ]);
   });
 
   it("accepts tau-bench's { task_id, reward, info, traj } run", () => {

@@ -282,7 +282,12 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
     }
 
     if (isOutput) {
-      const callId = idText(event.tool_call_id);
+      // tau2-bench's tool messages name their call by `id` (no `tool_call_id`)
+      const ownId = event.tool_call_id === undefined ? idText(event.id) : undefined;
+      const callId =
+        typeof ownId === 'string' && usedIds.has(ownId) && !answered.has(ownId)
+          ? ownId
+          : idText(event.tool_call_id);
       // "" is how some providers (Gemini) say "no id", on calls and outputs alike: absent
       if (callId === undefined || callId === null || callId === '') {
         // the first unanswered call of the latest message that has one, else the most recent

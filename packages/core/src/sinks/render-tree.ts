@@ -341,6 +341,8 @@ export function chatEventError(metadata: Record<string, unknown>): string | unde
   const event = metadata.chat_event;
   if (typeof event !== 'object' || event === null) return undefined;
   const error = (event as Record<string, unknown>).error;
+  // tau2-bench's tool messages: `error: true`, the content is the error's text
+  if (error === true) return 'error';
   if (typeof error === 'object' && error !== null) {
     const message = (error as Record<string, unknown>).message;
     return typeof message === 'string' && message !== '' ? message : undefined;
