@@ -43,6 +43,15 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
 
+/** A web search the provider ran (`providerExecuted`), as a model reports it. */
+const webSearchCall = {
+  type: 'tool-call' as const,
+  toolCallId: 'ws1',
+  toolName: 'web_search',
+  input: '{"query":"x"}',
+  providerExecuted: true,
+};
+
 function sendTool(log: string[]) {
   return tool({
     inputSchema: z.object({ to: z.string() }),
@@ -544,13 +553,7 @@ describe('provider-executed tools beside client tools', () => {
           ++step === 1
             ? {
                 content: [
-                  {
-                    type: 'tool-call',
-                    toolCallId: 'ws1',
-                    toolName: 'web_search',
-                    input: '{"query":"x"}',
-                    providerExecuted: true,
-                  },
+                  webSearchCall,
                   { type: 'tool-result', toolCallId: 'ws1', toolName: 'web_search', result: [] },
                   { type: 'tool-call', toolCallId: 'c1', toolName: 'note', input: '{"text":"hi"}' },
                 ],
@@ -599,13 +602,7 @@ describe('provider-executed tools beside client tools', () => {
       model: new MockLanguageModelV4({
         doGenerate: {
           content: [
-            {
-              type: 'tool-call',
-              toolCallId: 'ws1',
-              toolName: 'web_search',
-              input: '{"query":"x"}',
-              providerExecuted: true,
-            },
+            webSearchCall,
             { type: 'tool-result', toolCallId: 'ws1', toolName: 'web_search', result: { hits: 3 } },
             { type: 'text', text: 'Found 3.' },
           ],
