@@ -76,7 +76,7 @@ export function openAIHostedToolCalls(output: readonly unknown[]): ProviderToolC
       (hostedShell.get(String(item.call_id)) as ProviderToolCall).output = item.output ?? null;
     } else if (Object.hasOwn(hostedCallInputs, type)) {
       const { name, input } = hostedCallInputs[type] as { name: string; input: readonly string[] };
-      const args: Record<string, unknown> = {};
+      let args: Record<string, unknown> = {};
       const result: Record<string, unknown> = {};
       for (const key of Object.keys(item)) {
         if (key === 'id' || key === 'type') continue;
@@ -84,7 +84,8 @@ export function openAIHostedToolCalls(output: readonly unknown[]): ProviderToolC
         if (type === 'image_generation_call' && key === 'result') continue;
         if (input.includes(key)) {
           const value = item[key];
-          if (isRecord(value)) Object.assign(args, value);
+          // a spread defines the keys (a `__proto__` key of the response stays a key)
+          if (isRecord(value)) args = { ...args, ...value };
           else if (value !== undefined) args[key] = value;
         } else result[key] = item[key];
       }
