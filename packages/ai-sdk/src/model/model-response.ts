@@ -96,10 +96,7 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
         toolCalls.push({
           id: part.toolCallId,
           name: part.toolName,
-          arguments:
-            typeof part.input === 'string'
-              ? part.input
-              : ((part.input ?? {}) as Record<string, unknown>),
+          arguments: argumentsOf(part.input),
         });
         break;
       case 'tool-result': {
@@ -121,12 +118,12 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
   return response;
 }
 
-/** A tool call's input as the recorder takes it: JSON text, or the parsed object. */
+/**
+ * A tool call's input as the recorder takes it: JSON text (the model layer's), or the object the
+ * SDK layer parsed (telemetry events).
+ */
 function argumentsOf(input: unknown): string | Record<string, unknown> {
-  if (typeof input === 'string') return input;
-  return typeof input === 'object' && input !== null && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {};
+  return typeof input === 'string' ? input : ((input ?? {}) as Record<string, unknown>);
 }
 
 /** The provider's request id, from the response headers the provider kept. @internal */

@@ -1,10 +1,7 @@
+import { isRecord } from '../validation/is-record.js';
 import type { ProviderToolCall } from './types.js';
 
 type Item = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The fields of a hosted tool's item that are its input; the rest but `id`/`type` is its output. */
 const hostedCallInputs: Readonly<Record<string, { name: string; input: readonly string[] }>> = {

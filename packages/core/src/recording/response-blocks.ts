@@ -5,7 +5,13 @@ import type { Tracer } from '../tracing/types.js';
 import { parseArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
-import { generatedCallId, isAbsentCallId, rememberCall, type TracerState } from './tracer-state.js';
+import {
+  freshCallId,
+  generatedCallId,
+  isAbsentCallId,
+  rememberCall,
+  type TracerState,
+} from './tracer-state.js';
 import type { ModelToolCall, ProviderToolCall, ToolCallReview } from './types.js';
 
 /*
@@ -85,10 +91,9 @@ function providerCallId(
   taken: Set<string>,
 ): string {
   if (typeof id !== 'string' || id === '') return generatedCallId(tracer, state);
-  let callId = id;
-  for (let n = 2; taken.has(callId) || tracer.findToolCall(callId) !== undefined; n++)
-    callId = `${id}_${n}`;
-  return callId;
+  return taken.has(id) || tracer.findToolCall(id) !== undefined
+    ? freshCallId(tracer, id, 1, taken)
+    : id;
 }
 
 /**

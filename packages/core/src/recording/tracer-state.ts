@@ -317,7 +317,7 @@ export function reusedCallId(
  * `<callId>_<n>` for the first `n` above `after` that no TOOL_CALL of the trace has and `taken`
  * (ids of the response being recorded) does not hold: `eventsToBlocks`' rule for a repeated id.
  */
-function freshCallId(
+export function freshCallId(
   tracer: Tracer,
   callId: string,
   after: number,
