@@ -1,3 +1,4 @@
+import { traceEventKeys } from '@tracewarden/core';
 import { isMetadataEvent } from './explorer-event-list.js';
 import { invariantEntryKind } from './invariant-entry.js';
 import { isObject } from './is-object.js';
@@ -44,8 +45,7 @@ function isEntryLike(value: Record<string, unknown>): boolean {
 }
 
 function isTraceObject(value: Record<string, unknown>): boolean {
-  // `traj`: tau-bench's results (`[{ task_id, reward, info, traj }]`)
-  return Array.isArray(value.messages) || Array.isArray(value.events) || Array.isArray(value.traj);
+  return traceEventKeys.some((key) => Array.isArray(value[key]));
 }
 
 /**

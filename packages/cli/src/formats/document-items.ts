@@ -1,3 +1,4 @@
+import { traceEventKeys } from '@tracewarden/core';
 import { type InputFormat, runListKey, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
 import type { BlockItem, EntryItem, InputItem, TraceItem } from './input-items.js';
@@ -8,13 +9,10 @@ function join(base: string, part: string | number): string {
   return base === '' ? String(part) : `${base}.${part}`;
 }
 
-/** Where a trace's events are: its `messages`, `events` or `traj` array, else the trace itself. */
+/** Where a trace's events are: its events array (`messages`, ...), else the trace itself. */
 function eventsPath(value: unknown, path: string): string {
-  if (isObject(value)) {
-    if (Array.isArray(value.messages)) return join(path, 'messages');
-    if (Array.isArray(value.events)) return join(path, 'events');
-    if (Array.isArray(value.traj)) return join(path, 'traj');
-  }
+  if (isObject(value))
+    for (const key of traceEventKeys) if (Array.isArray(value[key])) return join(path, key);
   return path;
 }
 

@@ -1,19 +1,22 @@
-import { type ParseTraceOptions, parseTrace, type Trace, TraceError } from '@tracewarden/core';
+import {
+  type ParseTraceOptions,
+  parseTrace,
+  type Trace,
+  TraceError,
+  traceEventKeys,
+} from '@tracewarden/core';
 import { type InvariantEntryKind, invariantEntryKind } from '../formats/invariant-entry.js';
 import { isObject } from '../formats/is-object.js';
 
 /**
- * A trace's events as given: the array itself, or an object's `messages` / `events` / `traj`
- * (tau-bench) array, the first of them it has, as `parseTrace` reads it.
+ * A trace's events as given: the array itself, or an object's events array (the first of
+ * `traceEventKeys` it has), as `parseTrace` reads it.
  */
 function eventsOf(value: unknown): readonly unknown[] | undefined {
   if (Array.isArray(value)) return value;
   if (!isObject(value)) return undefined;
-  const list = Object.hasOwn(value, 'messages')
-    ? value.messages
-    : Object.hasOwn(value, 'events')
-      ? value.events
-      : value.traj;
+  const key = traceEventKeys.find((name) => Object.hasOwn(value, name));
+  const list = key === undefined ? undefined : value[key];
   return Array.isArray(list) ? list : undefined;
 }
 

@@ -1,5 +1,9 @@
+import { traceEventKeys } from '@tracewarden/core';
 import type { TraceItem } from '../formats/index.js';
 import { isObject } from '../formats/is-object.js';
+
+// an event's index in an error's path: `3...`, or under a trace object's key (`messages.3...`)
+const eventPath = new RegExp(`^(?:(?:${traceEventKeys.join('|')})\\.)?(\\d+)`);
 
 /**
  * @internal The line to report a chat-event trace that `parseTrace` refused at: the line of the
@@ -17,6 +21,6 @@ import { isObject } from '../formats/is-object.js';
 export function traceErrorLine(item: TraceItem, error: unknown): number | undefined {
   const details = isObject(error) && isObject(error.details) ? error.details : undefined;
   const path = typeof details?.path === 'string' ? details.path : '';
-  const event = /^(?:messages\.|events\.|traj\.)?(\d+)/.exec(path)?.[1];
+  const event = eventPath.exec(path)?.[1];
   return (event === undefined ? undefined : item.lineOfEvent(Number(event))) ?? item.line;
 }

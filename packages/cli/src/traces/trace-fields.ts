@@ -1,4 +1,4 @@
-import type { Block } from '@tracewarden/core';
+import { type Block, traceEventKeys } from '@tracewarden/core';
 import { isObject } from '../formats/is-object.js';
 
 /**
@@ -35,7 +35,7 @@ export function namesTrace(fields: JsonObject | undefined, traceId: string): boo
 
 /**
  * What a chat-event trace as read holds besides its events: every field of a trace object but
- * `messages` / `events` / `traj` (an event list's Explorer `{ metadata }` element is its `metadata` by
+ * events (`traceEventKeys`; an event list's Explorer `{ metadata }` element is its `metadata` by
  * then). A `metadata.trace_id` naming the blocks' trace, when no other field names it, is left
  * out: `trace_id` keeps it, and `convert --to events` writes it back (as it names any trace
  * that nothing else names). Named by another field too, it is kept, since it would not be.
@@ -45,7 +45,8 @@ export function namesTrace(fields: JsonObject | undefined, traceId: string): boo
  */
 export function traceFieldsOf(value: unknown, traceId: string): JsonObject | undefined {
   if (!isObject(value)) return undefined;
-  const { messages: _messages, events: _events, traj: _traj, ...fields } = value;
+  const fields = { ...value };
+  for (const key of traceEventKeys) delete fields[key];
   const metadata = fields.metadata;
   if (isObject(metadata) && metadata.trace_id === traceId) {
     const { trace_id: _traceId, ...rest } = metadata;

@@ -62,6 +62,7 @@ export {
   parseTrace,
   type SafeParseTraceResult,
   safeParseTrace,
+  traceEventKeys,
 } from './parse-trace.js';
 export {
   CircuitState,

@@ -60,11 +60,20 @@ export function flatCallArguments(call: Record<string, unknown>): unknown {
   return call.input;
 }
 
+/**
+ * The keys a trace object holds its events under, in the order {@link parseTrace} looks for
+ * them: `messages`, `events`, and `traj` (tau-bench's results, `[{ task_id, reward, info, traj }]`).
+ * @example
+ * ```ts
+ * traceEventKeys.find((key) => Object.hasOwn(run, key)); // 'traj' for a tau-bench run
+ * ```
+ */
+export const traceEventKeys = ['messages', 'events', 'traj'] as const;
+
 function eventsOf(input: unknown): readonly unknown[] {
   if (Array.isArray(input)) return input;
   if (isObject(input)) {
-    // `traj`: tau-bench's results (`[{ task_id, reward, info, traj }]`)
-    for (const key of ['messages', 'events', 'traj'] as const) {
+    for (const key of traceEventKeys) {
       if (!Object.hasOwn(input, key)) continue;
       const events = input[key];
       if (!Array.isArray(events)) {
