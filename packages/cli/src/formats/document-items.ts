@@ -1,4 +1,5 @@
 import { traceEventKeys } from '@tracewarden/core';
+import { anthropicEventList } from './anthropic-event-list.js';
 import { type InputFormat, runListKey, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
 import type { BlockItem, EntryItem, InputItem, TraceItem } from './input-items.js';
@@ -35,7 +36,9 @@ export async function* documentItems(
     const index = traceIndex++;
     const base = eventsPath(read, path);
     // events are counted from the first real one; their lines are those of the file
-    const { trace: traceValue, skipped } = explorerEventList(read);
+    const { trace: listed, skipped } = explorerEventList(read);
+    // an Anthropic Messages API run is read as chat events; lines stay those of its messages
+    const { trace: traceValue, sourceOf } = anthropicEventList(listed);
     return {
       type: 'trace',
       value: traceValue,
@@ -44,7 +47,10 @@ export async function* documentItems(
       get line() {
         return lineOf(join(base, skipped)) ?? lineOf(path);
       },
-      lineOfEvent: (event) => lineOf(join(base, event + skipped)),
+      lineOfEvent: (event) => {
+        const source = sourceOf === undefined ? event : sourceOf(event);
+        return source === undefined ? lineOf(path) : lineOf(join(base, source + skipped));
+      },
     };
   };
   // an object literal's getter: `Object.defineProperty` with a new getter per item would give

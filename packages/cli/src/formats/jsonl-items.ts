@@ -1,3 +1,4 @@
+import { anthropicEventList } from './anthropic-event-list.js';
 import { classifyValue, formatOfKind, type InputFormat, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
 import type { InputItem, TraceItem } from './input-items.js';
@@ -56,14 +57,21 @@ export async function* jsonlItems(
 
   const traceItem = (read: unknown, line: number, lines?: number[]): TraceItem => {
     const index = traceIndex++;
-    const value = explorerEventList(read).trace;
+    // an Anthropic Messages API run is read as chat events; lines stay those of its messages
+    const { trace: value, sourceOf } = anthropicEventList(explorerEventList(read).trace);
     return {
       type: 'trace',
       value,
       index,
       label: traceLabel(value, index),
       line,
-      lineOfEvent: lines === undefined ? () => line : (event) => lines[event],
+      lineOfEvent:
+        lines === undefined
+          ? () => line
+          : (event) => {
+              const source = sourceOf === undefined ? event : sourceOf(event);
+              return source === undefined ? line : lines[source];
+            },
     };
   };
   function* flushEvents(): Generator<InputItem> {

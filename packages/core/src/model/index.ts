@@ -55,6 +55,12 @@ export {
   type Trace,
   TraceSchema,
 } from './chat-events.js';
+export {
+  type AnthropicConversion,
+  convertAnthropicMessages,
+  fromAnthropicMessages,
+  hasAnthropicToolParts,
+} from './from-anthropic-messages.js';
 export { createIdGenerator, createSequentialIds, createUlid, type IdGenerator } from './ids.js';
 export {
   type LoneSurrogatesFound,

@@ -1,5 +1,10 @@
 import { TraceError, TracewardenError } from '../errors/index.js';
 import type { ChatEvent, Content, Trace } from './chat-events.js';
+import {
+  convertAnthropicMessages,
+  type fromAnthropicMessages,
+  hasAnthropicToolParts,
+} from './from-anthropic-messages.js';
 import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
 import { hasLoneSurrogate, replaceLoneSurrogates } from './replace-lone-surrogates.js';
 import { markTextPartKey, textPartKey } from './text-part-key.js';
@@ -241,8 +246,29 @@ function collectCallIds(events: readonly unknown[]): Set<string> {
   return ids;
 }
 
-function normalise(input: unknown, options: ParseTraceOptions): Trace {
+/**
+ * The events of a trace in the chat-event shape: Anthropic's Messages API runs (tool calls and
+ * outputs as content parts) rewritten, with each event's position in the input (`undefined`
+ * when nothing was rewritten: positions are the events' own). A leading Explorer `{ metadata }`
+ * element stays first.
+ */
+function chatEventsOf(input: unknown): { events: readonly unknown[]; sources?: number[] } {
   const events = eventsOf(input);
+  if (!hasAnthropicToolParts(events)) return { events };
+  const skipped = leadingTraceMetadata(events) === undefined ? 0 : 1;
+  const converted = convertAnthropicMessages(
+    skipped === 0 ? events : events.slice(skipped),
+    isObject(input) ? input.system : undefined,
+  );
+  if (skipped === 0) return converted;
+  return {
+    events: [events[0], ...converted.events],
+    sources: [0, ...converted.sources.map((source) => (source < 0 ? source : source + skipped))],
+  };
+}
+
+function normalise(input: unknown, options: ParseTraceOptions): Trace {
+  const { events, sources } = chatEventsOf(input);
   const usedIds = collectCallIds(events);
   // Explorer's `{ metadata }` first event is not an event; error paths keep the input's positions
   const skipped = leadingTraceMetadata(events) === undefined ? 0 : 1;
@@ -255,7 +281,9 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
 
   for (let i = skipped; i < events.length; i++) {
     let event: unknown = events[i];
-    const path = String(i);
+    // an Anthropic message rewritten into several events: each names the message it came from
+    const source = sources === undefined ? i : (sources[i] as number);
+    const path = source < 0 ? 'system' : String(source);
     // Blocks hold text a UTF-8 store can keep: half of a character becomes U+FFFD (decision 003)
     const found = { count: 0 };
     if (hasLoneSurrogate(event)) event = replaceLoneSurrogates(event, found);
@@ -482,6 +510,10 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
  *   object, a number, a list of records: a tool's data as some exports keep it) becomes its JSON
  *   text, as `blocksToEvents` writes such an output;
  * - `tool_calls: null` is dropped;
+ * - a run in Anthropic's Messages API shape (content holding `tool_use` / `tool_result` parts)
+ *   is first rewritten as {@link fromAnthropicMessages} does (its calls `tool_calls`, its results
+ *   `role: 'tool'` events, a trace object's `system` the first event); error paths then name
+ *   the input message an event came from (`system` for the system message);
  * - a lone UTF-16 surrogate (half of a character, as a truncated export leaves it) in any string
  *   or key becomes U+FFFD, the replacement character, as a UTF-8 decoder reads it: blocks must
  *   be UTF-8 (seed 002), and a trace whose text is cut mid-character is still read whole;

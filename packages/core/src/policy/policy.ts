@@ -1,3 +1,4 @@
+import { fromAnthropicMessages, hasAnthropicToolParts } from '../model/from-anthropic-messages.js';
 import { loadPolicyEngine } from './load-policy-engine.js';
 import { PolicyMonitor } from './policy-monitor.js';
 import type {
@@ -10,6 +11,13 @@ import type {
 import { PolicyViolationError } from './policy-violation-error.js';
 import type { PolicySession, SessionSettings } from './runtime/policy-session.js';
 import type { RulePlan } from './runtime/rule-plan.js';
+
+/** A trace in the chat-event shape: an Anthropic Messages API run rewritten, others as given. */
+function chatShaped(trace: readonly unknown[]): readonly unknown[] {
+  return Array.isArray(trace) && hasAnthropicToolParts(trace)
+    ? fromAnthropicMessages(trace)
+    : trace;
+}
 
 /** A rule of a compiled policy, as listed by {@link Policy.rules}. */
 export interface PolicyRuleInfo {
@@ -65,7 +73,9 @@ export class Policy {
    * Checks a whole trace: one violation per satisfying assignment of each rule's variables (no
    * de-duplication, as Invariant's one-shot check), up to the policy's `maxViolations`; past it
    * the result has `truncated: true`.
-   * @param trace - chat events (OpenAI format; tool-call arguments may be JSON strings)
+   * @param trace - chat events (OpenAI format; tool-call arguments may be JSON strings). A run
+   *   in Anthropic's Messages API shape (`tool_use` / `tool_result` content parts) is read as
+   *   `fromAnthropicMessages` rewrites it, and addresses name the rewritten events.
    * @param input - policy parameters, read as `input.x` in rules
    * @returns the violations, in rule order, then by the bound events' positions
    * @example
@@ -75,7 +85,7 @@ export class Policy {
    */
   check(trace: readonly unknown[], input?: Record<string, unknown>): PolicyResult {
     const session = this.createSession(input);
-    session.appendAll(trace);
+    session.appendAll(chatShaped(trace));
     return session.evaluateAll();
   }
 
@@ -98,11 +108,11 @@ export class Policy {
     input?: Record<string, unknown>,
   ): PolicyResult {
     const session = this.createSession(input);
-    session.appendAll(past);
+    session.appendAll(chatShaped(past));
     session.prime();
     const known = session.wholeTraceKeys();
     const newFrom = session.store.size;
-    session.appendAll(pending);
+    session.appendAll(chatShaped(pending));
     return session.evaluateNew(newFrom, known);
   }
 

@@ -218,7 +218,7 @@ function resultNode(result: ToolResultBlock, context: Context, orphan: boolean):
     line: {
       label,
       painted: paint(failed ? ansi.red : ansi.dim, label),
-      value: valueText(isDelta ? payload.delta : payload.output),
+      value: isDelta ? valueText(payload.delta) : outputText(payload.output),
       ...withHighlights(result, context),
     },
     children: [],
@@ -242,6 +242,20 @@ function contentText(content: unknown, refusal?: unknown): string {
       .join(' ');
   }
   return valueText(content);
+}
+
+/**
+ * A tool output as a result line shows it: content parts (an MCP tool's or an Anthropic
+ * `tool_result`'s `[{ type: 'text', text }]`) as message content is shown, anything else as JSON.
+ */
+function outputText(output: unknown): string {
+  return Array.isArray(output) &&
+    output.length > 0 &&
+    output.every(
+      (part) => typeof part === 'object' && part !== null && typeof part.type === 'string',
+    )
+    ? contentText(output)
+    : valueText(output);
 }
 
 /**
