@@ -1,4 +1,4 @@
-import { traceEventKeys } from '@tracewarden/core';
+import { hasResponsesItems, traceEventKeys } from '@tracewarden/core';
 import { isMetadataEvent } from './explorer-event-list.js';
 import { invariantEntryKind } from './invariant-entry.js';
 import { isObject } from './is-object.js';
@@ -84,6 +84,8 @@ export function classifyValue(value: unknown): ValueKind | undefined {
     if (isEntryLike(first)) return 'entries';
     if (isTraceObject(first)) return 'traces';
     if ('role' in first) return 'trace';
+    // an OpenAI Responses API item list may start with a call or reasoning item
+    if (hasResponsesItems([first])) return 'trace';
     // Invariant's other events: an MCP tool list `{ tools }`, a bare top-level tool call
     if (invariantEntryKind(first) !== undefined) return 'trace';
     // Invariant Explorer's raw event list: the trace's metadata, then its events
@@ -112,6 +114,8 @@ export function classifyValue(value: unknown): ValueKind | undefined {
   if (runListKey(value) !== undefined) return 'traces';
   if ('role' in value) return 'event';
   if (invariantEntryKind(value) !== undefined) return 'event';
+  // a JSONL line that is a Responses API item (`function_call`, `function_call_output`, ...)
+  if (hasResponsesItems([value])) return 'event';
   if (isObject(value.metadata) || typeof value.name === 'string') return 'dataset-header';
   return undefined;
 }

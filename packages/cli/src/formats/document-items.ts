@@ -1,7 +1,7 @@
 import { traceEventKeys } from '@tracewarden/core';
-import { anthropicEventList } from './anthropic-event-list.js';
 import { type InputFormat, runListKey, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
+import { foreignEventList } from './foreign-event-list.js';
 import type { BlockItem, EntryItem, InputItem, TraceItem } from './input-items.js';
 import { isObject } from './is-object.js';
 import { traceLabel } from './trace-label.js';
@@ -37,8 +37,8 @@ export async function* documentItems(
     const base = eventsPath(read, path);
     // events are counted from the first real one; their lines are those of the file
     const { trace: listed, skipped } = explorerEventList(read);
-    // an Anthropic Messages API run is read as chat events; lines stay those of its messages
-    const { trace: traceValue, sourceOf } = anthropicEventList(listed);
+    // a run in another API's shape is read as chat events; lines stay those of the file
+    const { trace: traceValue, sourceOf } = foreignEventList(listed);
     return {
       type: 'trace',
       value: traceValue,

@@ -1,6 +1,6 @@
-import { anthropicEventList } from './anthropic-event-list.js';
 import { classifyValue, formatOfKind, type InputFormat, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
+import { foreignEventList } from './foreign-event-list.js';
 import type { InputItem, TraceItem } from './input-items.js';
 import { parseJson } from './parse-json.js';
 import type { TextLine } from './read-lines.js';
@@ -57,8 +57,8 @@ export async function* jsonlItems(
 
   const traceItem = (read: unknown, line: number, lines?: number[]): TraceItem => {
     const index = traceIndex++;
-    // an Anthropic Messages API run is read as chat events; lines stay those of its messages
-    const { trace: value, sourceOf } = anthropicEventList(explorerEventList(read).trace);
+    // a run in another API's shape is read as chat events; lines stay those of the file
+    const { trace: value, sourceOf } = foreignEventList(explorerEventList(read).trace);
     return {
       type: 'trace',
       value,

@@ -7,7 +7,7 @@ import type { Warning } from './format-warning.js';
  * Messages API: `tool_use`, `tool_result`; OpenAI's Responses API: `function_call`,
  * `function_call_output`). The chat-event model (seed 000) reads tool calls from `tool_calls`
  * and outputs from `role: "tool"` events only. Anthropic runs are rewritten when read
- * (`anthropicEventList`), so what is left here is a part no reader could take: the Responses
+ * (`foreignEventList`), so what is left here is a part no reader could take: the Responses
  * API's, or an Anthropic part without its `name` / `tool_use_id`; to a policy it is content.
  */
 export const toolPartTypes: readonly string[] = [

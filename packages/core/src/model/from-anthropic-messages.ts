@@ -54,14 +54,14 @@ export function hasAnthropicToolParts(events: readonly unknown[]): boolean {
   return false;
 }
 
-/** Chat events rewritten from Anthropic's shape, and where each came from. */
-export interface AnthropicConversion {
+/** Chat events rewritten from another API's shape, and where each came from. */
+export interface ChatEventConversion {
   /** The events in the chat-event shape. */
   events: JsonObject[];
   /**
-   * For each event, the position in the input of the message it came from (several events
-   * come from one message that answers several calls); `-1` for the system message made from
-   * a top-level `system`.
+   * For each event, the position in the input of the message or item it came from (several
+   * events come from one message that answers several calls); `-1` for the system message made
+   * from a top-level `system`.
    */
   sources: number[];
 }
@@ -97,7 +97,7 @@ function convertMessage(
   event: JsonObject,
   content: readonly unknown[],
   source: number,
-  out: AnthropicConversion,
+  out: ChatEventConversion,
 ): void {
   const calls: JsonObject[] = [];
   const thinking: string[] = [];
@@ -170,8 +170,8 @@ function convertMessage(
 export function convertAnthropicMessages(
   events: readonly unknown[],
   system: unknown,
-): AnthropicConversion {
-  const out: AnthropicConversion = { events: [], sources: [] };
+): ChatEventConversion {
+  const out: ChatEventConversion = { events: [], sources: [] };
   if (typeof system === 'string' || Array.isArray(system)) {
     out.events.push({ role: 'system', content: system });
     out.sources.push(-1);

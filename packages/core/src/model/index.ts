@@ -55,12 +55,18 @@ export {
   type Trace,
   TraceSchema,
 } from './chat-events.js';
+export { convertToChatEvents } from './foreign-chat-events.js';
 export {
-  type AnthropicConversion,
+  type ChatEventConversion,
   convertAnthropicMessages,
   fromAnthropicMessages,
   hasAnthropicToolParts,
 } from './from-anthropic-messages.js';
+export {
+  convertResponsesItems,
+  fromResponsesItems,
+  hasResponsesItems,
+} from './from-responses-items.js';
 export { createIdGenerator, createSequentialIds, createUlid, type IdGenerator } from './ids.js';
 export {
   type LoneSurrogatesFound,

@@ -1,10 +1,8 @@
 import { TraceError, TracewardenError } from '../errors/index.js';
 import type { ChatEvent, Content, Trace } from './chat-events.js';
-import {
-  convertAnthropicMessages,
-  type fromAnthropicMessages,
-  hasAnthropicToolParts,
-} from './from-anthropic-messages.js';
+import { convertToChatEvents } from './foreign-chat-events.js';
+import type { fromAnthropicMessages } from './from-anthropic-messages.js';
+import type { fromResponsesItems } from './from-responses-items.js';
 import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
 import { hasLoneSurrogate, replaceLoneSurrogates } from './replace-lone-surrogates.js';
 import { markTextPartKey, textPartKey } from './text-part-key.js';
@@ -247,19 +245,19 @@ function collectCallIds(events: readonly unknown[]): Set<string> {
 }
 
 /**
- * The events of a trace in the chat-event shape: Anthropic's Messages API runs (tool calls and
- * outputs as content parts) rewritten, with each event's position in the input (`undefined`
+ * The events of a trace in the chat-event shape: an OpenAI Responses API item list or an
+ * Anthropic Messages API run rewritten, with each event's position in the input (`undefined`
  * when nothing was rewritten: positions are the events' own). A leading Explorer `{ metadata }`
  * element stays first.
  */
 function chatEventsOf(input: unknown): { events: readonly unknown[]; sources?: number[] } {
   const events = eventsOf(input);
-  if (!hasAnthropicToolParts(events)) return { events };
   const skipped = leadingTraceMetadata(events) === undefined ? 0 : 1;
-  const converted = convertAnthropicMessages(
+  const converted = convertToChatEvents(
     skipped === 0 ? events : events.slice(skipped),
     isObject(input) ? input.system : undefined,
   );
+  if (converted === undefined) return { events };
   if (skipped === 0) return converted;
   return {
     events: [events[0], ...converted.events],
@@ -512,8 +510,10 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
  * - `tool_calls: null` is dropped;
  * - a run in Anthropic's Messages API shape (content holding `tool_use` / `tool_result` parts)
  *   is first rewritten as {@link fromAnthropicMessages} does (its calls `tool_calls`, its results
- *   `role: 'tool'` events, a trace object's `system` the first event); error paths then name
- *   the input message an event came from (`system` for the system message);
+ *   `role: 'tool'` events, a trace object's `system` the first event), and an OpenAI Responses
+ *   API item list (`function_call` / `function_call_output` items, `input_text` parts) as
+ *   {@link fromResponsesItems} does; error paths then name the input message or item an event
+ *   came from (`system` for the system message);
  * - a lone UTF-16 surrogate (half of a character, as a truncated export leaves it) in any string
  *   or key becomes U+FFFD, the replacement character, as a UTF-8 decoder reads it: blocks must
  *   be UTF-8 (seed 002), and a trace whose text is cut mid-character is still read whole;

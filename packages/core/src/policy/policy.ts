@@ -1,4 +1,4 @@
-import { fromAnthropicMessages, hasAnthropicToolParts } from '../model/from-anthropic-messages.js';
+import { convertToChatEvents } from '../model/foreign-chat-events.js';
 import { loadPolicyEngine } from './load-policy-engine.js';
 import { PolicyMonitor } from './policy-monitor.js';
 import type {
@@ -12,11 +12,12 @@ import { PolicyViolationError } from './policy-violation-error.js';
 import type { PolicySession, SessionSettings } from './runtime/policy-session.js';
 import type { RulePlan } from './runtime/rule-plan.js';
 
-/** A trace in the chat-event shape: an Anthropic Messages API run rewritten, others as given. */
+/**
+ * A trace in the chat-event shape: an Anthropic Messages API run or an OpenAI Responses API item
+ * list rewritten, others as given.
+ */
 function chatShaped(trace: readonly unknown[]): readonly unknown[] {
-  return Array.isArray(trace) && hasAnthropicToolParts(trace)
-    ? fromAnthropicMessages(trace)
-    : trace;
+  return (Array.isArray(trace) ? convertToChatEvents(trace)?.events : undefined) ?? trace;
 }
 
 /** A rule of a compiled policy, as listed by {@link Policy.rules}. */
@@ -74,8 +75,9 @@ export class Policy {
    * de-duplication, as Invariant's one-shot check), up to the policy's `maxViolations`; past it
    * the result has `truncated: true`.
    * @param trace - chat events (OpenAI format; tool-call arguments may be JSON strings). A run
-   *   in Anthropic's Messages API shape (`tool_use` / `tool_result` content parts) is read as
-   *   `fromAnthropicMessages` rewrites it, and addresses name the rewritten events.
+   *   in Anthropic's Messages API shape (`tool_use` / `tool_result` content parts) or an OpenAI
+   *   Responses API item list is read as `fromAnthropicMessages` / `fromResponsesItems` rewrite
+   *   it, and addresses name the rewritten events.
    * @param input - policy parameters, read as `input.x` in rules
    * @returns the violations, in rule order, then by the bound events' positions
    * @example
