@@ -201,6 +201,13 @@ describe("evaluation logs: Inspect AI's { samples } and tau2-bench's { simulatio
     expect(validate.stdout).toMatch(
       new RegExp(`eval-${key}-broken.json:\\d+: VALIDATION 1-2/0\\.role`),
     );
+    // a log of no run (an eval that failed before its first sample) holds no trace: not an
+    // unknown format
+    const empty = file(`eval-${key}-empty.json`, JSON.stringify({ ...rest, [key]: [] }));
+    expect((await run(['validate', empty])).stdout).toBe(
+      'ok: 1 file, 0 traces, 0 records, no problems\n',
+    );
+    expect((await run(['check', '--recommended', empty])).code).toBe(0);
   });
 });
 

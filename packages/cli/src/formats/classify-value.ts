@@ -51,14 +51,19 @@ function isTraceObject(value: Record<string, unknown>): boolean {
 /**
  * The key of an evaluation log's runs, when `value` is one: Inspect AI's eval log (`samples`,
  * each `{ id, epoch, messages, scores, ... }`) or tau2-bench's results (`simulations`, each with
- * its `messages`); the list's first run must be a trace object.
+ * its `messages`); the list's first run must be a trace object, or the list empty in a log that
+ * says what it is (Inspect AI's `eval`, tau2-bench's `info`).
  * @param value - a parsed JSON object
  * @returns `samples`, `simulations`, or undefined
  */
 export function runListKey(value: Record<string, unknown>): 'samples' | 'simulations' | undefined {
   for (const key of ['samples', 'simulations'] as const) {
     const list = value[key];
-    if (Array.isArray(list) && isObject(list[0]) && isTraceObject(list[0])) return key;
+    if (!Array.isArray(list)) continue;
+    if (isObject(list[0]) && isTraceObject(list[0])) return key;
+    // a log of no run yet (a failed or cancelled eval): its own fields tell it
+    if (list.length === 0 && (key === 'samples' ? isObject(value.eval) : isObject(value.info)))
+      return key;
   }
   return undefined;
 }
