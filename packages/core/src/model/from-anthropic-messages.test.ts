@@ -305,3 +305,47 @@ describe('fromAnthropicMessages (properties)', () => {
     );
   });
 });
+
+describe('parseTrace on reasoning kept as content parts', () => {
+  it("moves Anthropic's thinking and Inspect AI's reasoning parts to reasoning_content, then THINK blocks", () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'Plan my day.' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Morning first.', signature: 'sig' },
+          { type: 'text', text: 'Here is a plan.' },
+        ],
+      },
+      { role: 'user', content: 'And tomorrow?' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', reasoning: 'Same as today.', redacted: false },
+          { type: 'reasoning', reasoning: 'opaque', redacted: true },
+          { type: 'text', text: 'The same.' },
+        ],
+      },
+    ]);
+    expect(trace[1]).toStrictEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Here is a plan.' }],
+      reasoning_content: 'Morning first.',
+    });
+    // a redacted part has no text to show: it stays content
+    expect(trace[3]).toStrictEqual({
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', reasoning: 'opaque', redacted: true },
+        { type: 'text', text: 'The same.' },
+      ],
+      reasoning_content: 'Same as today.',
+    });
+    const blocks = eventsToBlocks(trace, { startTime: 0 });
+    expect(
+      blocks.filter((block) => block.sub_type === 'THINK').map((block) => block.payload.text),
+    ).toStrictEqual(['Morning first.', 'Same as today.']);
+    // normalised once, the same again
+    expect(parseTrace(trace)).toStrictEqual(trace);
+  });
+});

@@ -7,6 +7,7 @@
  */
 
 import { TraceError } from '../errors/index.js';
+import { withReasoningParts } from './reasoning-parts.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -100,7 +101,6 @@ function convertMessage(
   out: ChatEventConversion,
 ): void {
   const calls: JsonObject[] = [];
-  const thinking: string[] = [];
   // content parts that stay message content, in runs between tool outputs
   let kept: unknown[] = [];
   // a message that calls tools (an assistant's) keeps its place, with its calls, before the
@@ -125,13 +125,6 @@ function convertMessage(
         out.events.push(toolOutput(part, false));
         out.sources.push(source);
       }
-    } else if (
-      calling &&
-      isObject(part) &&
-      part.type === 'thinking' &&
-      typeof part.thinking === 'string'
-    ) {
-      thinking.push(part.thinking);
     } else {
       kept.push(part);
     }
@@ -140,11 +133,13 @@ function convertMessage(
     flush();
     return;
   }
-  const message: JsonObject = { ...event, content: kept.length === 0 ? null : kept };
+  // its thinking parts are its reasoning
+  const message: JsonObject = withReasoningParts({
+    ...event,
+    content: kept.length === 0 ? null : kept,
+  });
   const earlier = event.tool_calls;
   message.tool_calls = Array.isArray(earlier) ? [...earlier, ...calls] : calls;
-  if (thinking.length > 0 && message.reasoning_content === undefined)
-    message.reasoning_content = thinking.join('\n\n');
   out.events.push(message);
   out.sources.push(source);
   for (const output of after) {

@@ -4,6 +4,7 @@ import { convertToChatEvents } from './foreign-chat-events.js';
 import type { fromAnthropicMessages } from './from-anthropic-messages.js';
 import type { fromResponsesItems } from './from-responses-items.js';
 import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
+import { withReasoningParts } from './reasoning-parts.js';
 import { hasLoneSurrogate, replaceLoneSurrogates } from './replace-lone-surrogates.js';
 import { markTextPartKey, textPartKey } from './text-part-key.js';
 import { type CallTurn, firstUnansweredCall } from './unanswered-calls.js';
@@ -285,6 +286,8 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
     // Blocks hold text a UTF-8 store can keep: half of a character becomes U+FFFD (decision 003)
     const found = { count: 0 };
     if (hasLoneSurrogate(event)) event = replaceLoneSurrogates(event, found);
+    // reasoning kept as content parts (Anthropic's `thinking`, Inspect AI's `reasoning`)
+    if (isObject(event) && event.role === 'assistant') event = withReasoningParts(event);
     if (!isObject(event)) {
       throw invalid(path, `Event ${path} must be an object, got ${describe(event)}.`);
     }
@@ -508,6 +511,10 @@ function normalise(input: unknown, options: ParseTraceOptions): Trace {
  *   object, a number, a list of records: a tool's data as some exports keep it) becomes its JSON
  *   text, as `blocksToEvents` writes such an output;
  * - `tool_calls: null` is dropped;
+ * - an assistant message's reasoning parts (Anthropic's `{ type: 'thinking', thinking }`,
+ *   Inspect AI's `{ type: 'reasoning', reasoning }` unless `redacted`) move to its
+ *   `reasoning_content` (joined by a blank line; `content` becomes `null` when nothing else is
+ *   left), unless it has one;
  * - a run in Anthropic's Messages API shape (content holding `tool_use` / `tool_result` parts)
  *   is first rewritten as {@link fromAnthropicMessages} does (its calls `tool_calls`, its results
  *   `role: 'tool'` events, a trace object's `system` the first event), and an OpenAI Responses
