@@ -31,3 +31,5 @@ console.log('send_email TOOL_CALL metadata:', JSON.stringify(call?.metadata));
 console.log('send_email TOOL_RESULT metadata:', JSON.stringify(result?.metadata));
 console.log(renderTree(tracer.stitched(), { color: false }));
 await srv.close();
+const last = tracer.blocks().filter((b) => b.sub_type === 'MESSAGE').at(-1);
+console.log('last MESSAGE metadata.error / violations:', JSON.stringify({ error: (last?.metadata as any)?.error, violations: (last?.metadata as any)?.violations, policy: (last?.metadata as any)?.policy }));

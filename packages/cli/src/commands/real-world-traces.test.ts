@@ -759,6 +759,33 @@ describe('Anthropic Messages API runs (tool_use / tool_result content parts)', (
     });
   });
 
+  it('reads the run with the API response (a Message object) appended, from JSON and JSONL', async () => {
+    const messages = anthropicRun.messages.slice(0, 4);
+    const response = {
+      id: 'msg_01',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: (messages[3] as { content: unknown[] }).content,
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 120, output_tokens: 30 },
+    };
+    const withResponse = { ...anthropicRun, messages: [...messages.slice(0, 3), response] };
+    const path = file('anthropic-with-response.json', JSON.stringify(withResponse, null, 2));
+    const check = await run(['check', '--recommended', path]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^blocked: /m);
+    expect(check.stdout).toContain('BLOCK #0/3,4.tool_calls.0,');
+    expect(`${check.stdout}${check.stderr}`).not.toContain('UNREAD_TOOL_PART');
+    // a JSONL file of growing request bodies: every snapshot is read whole
+    const jsonl = file(
+      'anthropic-snapshots.jsonl',
+      `${[3, 4].map((count) => JSON.stringify({ ...withResponse, messages: withResponse.messages.slice(0, count) })).join('\n')}\n`,
+    );
+    const snapshots = await run(['check', '--recommended', jsonl]);
+    expect(snapshots.stdout).toContain(`${jsonl}:2: BLOCK #1/3,4.tool_calls.0,`);
+  });
+
   it('a problem in a rewritten message is reported on its line, at its event as read', async () => {
     const broken = structuredClone(anthropicRun);
     (broken.messages[3] as { content: { input: unknown }[] }).content[0]!.input = 42;

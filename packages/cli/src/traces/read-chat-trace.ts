@@ -5,6 +5,7 @@ import {
   TraceError,
   traceEventKeys,
 } from '@tracewarden/core';
+import { isMetadataEvent } from '../formats/explorer-event-list.js';
 import { type InvariantEntryKind, invariantEntryKind } from '../formats/invariant-entry.js';
 import { isObject } from '../formats/is-object.js';
 
@@ -110,14 +111,15 @@ export function readPolicyTrace(value: unknown, options?: ParseTraceOptions): un
         return event;
       })
     : value;
-  let parsed: Trace;
   try {
-    parsed = parseTrace(standIns, options);
+    // read to check it; the policy is given the events as written
+    parseTrace(standIns, options);
   } catch (error) {
     const path = error instanceof TraceError ? String(error.details.path) : '';
     const index = Number(/^(\d+)\.tool_calls\.0(?:\.|$)/.exec(path)?.[1]);
     throw Number.isInteger(index) && kinds[index] === 'tool-call' ? callError(error, index) : error;
   }
-  // a leading Explorer `{ metadata }` element is not an event: parseTrace leaves it out
-  return events.slice(events.length - parsed.length);
+  // a leading Explorer `{ metadata }` element is not an event: parseTrace leaves it out (the
+  // count of parsed events is no guide: a run in another API's shape is rewritten into more)
+  return isMetadataEvent(events[0]) ? events.slice(1) : events.slice();
 }

@@ -23,7 +23,9 @@ export function convertToChatEvents(
   events: readonly unknown[],
   system?: unknown,
 ): ChatEventConversion | undefined {
-  if (hasResponsesItems(events)) return convertResponsesItems(events);
+  // tool_use / tool_result parts are Anthropic's alone (a response's `Message` object, with its
+  // `type: 'message'`, is appended to such runs)
   if (hasAnthropicToolParts(events)) return convertAnthropicMessages(events, system);
+  if (hasResponsesItems(events)) return convertResponsesItems(events);
   return undefined;
 }

@@ -93,59 +93,61 @@ function toolCall(part: JsonObject): JsonObject {
   return call;
 }
 
-/** Rewrites one message whose content holds tool parts; pushes its events. */
+/**
+ * Rewrites one message whose content holds tool parts; pushes its events, in the parts' order.
+ * A message that calls tools (an assistant's) becomes an assistant event with its calls, its
+ * text and its reasoning; where a provider-run tool's result comes in the middle of it (a web
+ * search, then the call it led to), the message is cut there: the part before it, the result,
+ * then the rest, so that what the model read comes before what it did next. A message that only
+ * answers calls (a user's) becomes its outputs, with any other content as messages in between.
+ * The message's other fields (its id, usage) stay on its first event.
+ */
 function convertMessage(
   event: JsonObject,
   content: readonly unknown[],
   source: number,
   out: ChatEventConversion,
 ): void {
-  const calls: JsonObject[] = [];
-  // content parts that stay message content, in runs between tool outputs
-  let kept: unknown[] = [];
-  // a message that calls tools (an assistant's) keeps its place, with its calls, before the
-  // outputs of the provider-run ones; a message that only answers calls (a user's) becomes its
-  // outputs, with any other content as messages in between, in the parts' order
   const calling = content.some((part) => isObject(part) && isCallPart(part));
-  const after: JsonObject[] = [];
-  const flush = () => {
-    if (kept.length === 0) return;
-    out.events.push({ ...event, content: kept });
+  let kept: unknown[] = [];
+  let calls: JsonObject[] = [];
+  let first = true;
+  const push = (pushed: JsonObject) => {
+    out.events.push(pushed);
     out.sources.push(source);
+  };
+  // the message's content (and calls) so far, as one event
+  const flush = () => {
+    if (kept.length === 0 && calls.length === 0) return;
+    const fields: JsonObject = first ? { ...event } : { role: event.role };
+    first = false;
+    if (!calling) {
+      push({ ...fields, content: kept });
+    } else {
+      // its thinking parts are its reasoning
+      const message: JsonObject = withReasoningParts<JsonObject>({
+        ...fields,
+        content: kept.length === 0 ? null : kept,
+      });
+      const earlier = fields.tool_calls;
+      if (calls.length > 0)
+        message.tool_calls = Array.isArray(earlier) ? [...earlier, ...calls] : calls;
+      push(message);
+    }
     kept = [];
+    calls = [];
   };
   for (const part of content) {
     if (isObject(part) && isCallPart(part)) {
       calls.push(toolCall(part));
     } else if (isObject(part) && isResultPart(part)) {
-      if (calling) {
-        after.push(toolOutput(part, true));
-      } else {
-        flush();
-        out.events.push(toolOutput(part, false));
-        out.sources.push(source);
-      }
+      flush();
+      push(toolOutput(part, calling));
     } else {
       kept.push(part);
     }
   }
-  if (!calling) {
-    flush();
-    return;
-  }
-  // its thinking parts are its reasoning
-  const message: JsonObject = withReasoningParts({
-    ...event,
-    content: kept.length === 0 ? null : kept,
-  });
-  const earlier = event.tool_calls;
-  message.tool_calls = Array.isArray(earlier) ? [...earlier, ...calls] : calls;
-  out.events.push(message);
-  out.sources.push(source);
-  for (const output of after) {
-    out.events.push(output);
-    out.sources.push(source);
-  }
+  flush();
 }
 
 /**
@@ -197,7 +199,9 @@ export function convertAnthropicMessages(
  *   stays a user message after them);
  * - the provider-run tools' parts (`server_tool_use`, `mcp_tool_use` and their
  *   `*_tool_result`s, such as `web_search_tool_result`) become calls and outputs the same way,
- *   marked `provider_executed: true`, the outputs right after the message that holds them;
+ *   marked `provider_executed: true`, in the parts' order: an answer with a result in the
+ *   middle is cut there (the parts before it, the result, then the rest), so that a call the
+ *   model made after reading a result comes after it;
  * - a top-level `system` (a string or text parts) becomes the first event, `role: 'system'`.
  *
  * Messages without such parts are kept as they are. `parseTrace` applies this itself to a trace

@@ -46,11 +46,13 @@ function isToolItem(item: JsonObject): boolean {
   );
 }
 
-/** A message item whose content parts are the API's (`input_text`, `output_text`). */
+/**
+ * A message item whose content parts are the API's (`input_text`, `output_text`). Not every
+ * `type: 'message'`: Anthropic's `Message` objects (a response appended to a run) have one too.
+ */
 function isMessageItem(item: JsonObject): boolean {
-  if (typeof item.role !== 'string') return false;
-  if (item.type === 'message') return true;
   return (
+    typeof item.role === 'string' &&
     Array.isArray(item.content) &&
     item.content.some((part) => isObject(part) && textPartTypes.has(part.type as string))
   );
@@ -59,7 +61,7 @@ function isMessageItem(item: JsonObject): boolean {
 /**
  * Whether events are a Responses API item list: an item without a `role` that is a
  * `function_call`, `function_call_output`, `reasoning`, custom or hosted tool call, or a message
- * item (`type: 'message'`, or `input_text` / `output_text` content parts).
+ * with `input_text` / `output_text` content parts.
  * @param events - a trace's events as read
  * @returns true when {@link fromResponsesItems} would rewrite any of them
  * @example

@@ -24,13 +24,15 @@ import type { PolicySession } from './runtime/policy-session.js';
 export class PolicyMonitor {
   private readonly reported = new Set<string>();
   private readonly all: PolicyViolation[] = [];
+  // entries given, as given: an Anthropic or Responses API run becomes more (or fewer) events
+  private given = 0;
 
   /** @internal */
   constructor(private readonly session: PolicySession) {}
 
-  /** Number of top-level trace entries seen so far. */
+  /** Number of top-level trace entries given so far (as given, before any rewrite). */
   get length(): number {
-    return this.session.store.traceLength;
+    return this.given;
   }
 
   /** Every violation reported so far, in report order. */
@@ -50,6 +52,7 @@ export class PolicyMonitor {
   append(events: readonly unknown[]): PolicyResult {
     const newFrom = this.session.store.size;
     this.session.appendAll(events);
+    this.given += events.length;
     const result = this.session.evaluateNew(newFrom, this.reported);
     for (const error of result.errors) this.all.push(error);
     return result;

@@ -1,4 +1,3 @@
-import { convertToChatEvents } from '../model/foreign-chat-events.js';
 import { loadPolicyEngine } from './load-policy-engine.js';
 import { PolicyMonitor } from './policy-monitor.js';
 import type {
@@ -11,14 +10,6 @@ import type {
 import { PolicyViolationError } from './policy-violation-error.js';
 import type { PolicySession, SessionSettings } from './runtime/policy-session.js';
 import type { RulePlan } from './runtime/rule-plan.js';
-
-/**
- * A trace in the chat-event shape: an Anthropic Messages API run or an OpenAI Responses API item
- * list rewritten, others as given.
- */
-function chatShaped(trace: readonly unknown[]): readonly unknown[] {
-  return (Array.isArray(trace) ? convertToChatEvents(trace)?.events : undefined) ?? trace;
-}
 
 /** A rule of a compiled policy, as listed by {@link Policy.rules}. */
 export interface PolicyRuleInfo {
@@ -87,7 +78,7 @@ export class Policy {
    */
   check(trace: readonly unknown[], input?: Record<string, unknown>): PolicyResult {
     const session = this.createSession(input);
-    session.appendAll(chatShaped(trace));
+    session.appendAll(trace);
     return session.evaluateAll();
   }
 
@@ -110,11 +101,11 @@ export class Policy {
     input?: Record<string, unknown>,
   ): PolicyResult {
     const session = this.createSession(input);
-    session.appendAll(chatShaped(past));
+    session.appendAll(past);
     session.prime();
     const known = session.wholeTraceKeys();
     const newFrom = session.store.size;
-    session.appendAll(chatShaped(pending));
+    session.appendAll(pending);
     return session.evaluateNew(newFrom, known);
   }
 

@@ -177,6 +177,14 @@ describe('valuePattern: values that agents reformat', () => {
     });
   }
 
+  it('reads a domain named www as a domain, with or without its own www. prefix', () => {
+    // found by the property above (seed -1366559189): `www.` was stripped down to the TLD
+    expect(canonicalValue('www.com')).toEqual({ shape: 'url', canonical: 'www.com' });
+    expect(valuePattern('www.com').test('see http://www.www.com/ now')).toBe(true);
+    expect(valuePattern('www.com').test('see https://www.com now')).toBe(true);
+    expect(valuePattern('www.example.com').test('see example.com now')).toBe(true);
+  });
+
   it('does not take a longer value for the value', () => {
     expect(valuePattern('UK1234567890123456').test('uk12345678901234567890')).toBe(false);
     expect(valuePattern('+1 202 555 0143').test('call 1-202-555-01439 now')).toBe(false);

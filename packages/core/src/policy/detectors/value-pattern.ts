@@ -82,7 +82,10 @@ function reduce(value: string): CanonicalValue {
   const email = emailShape.exec(lower);
   if (email !== null) return { shape: 'email', canonical: email[1] as string };
   if (urlShape.test(lower)) {
-    const canonical = lower.replace(/^(?:https?:\/\/)?(?:www\.)?/, '').replace(/\/+$/, '');
+    // `www.` is a prefix only before a domain: `www.com` is the domain named `www`
+    const canonical = lower
+      .replace(/^(?:https?:\/\/)?(?:www\.(?=[^/?#]*\.))?/, '')
+      .replace(/\/+$/, '');
     if (canonical !== '') return { shape: 'url', canonical };
   }
   const file = fileShape.exec(lower);

@@ -1,3 +1,4 @@
+import { convertToChatEvents } from '../../model/foreign-chat-events.js';
 import { PolicyError } from '../policy-error.js';
 import type { PolicyBinding, PolicyDetectors, PolicyViolation } from '../policy-types.js';
 import { EventStore } from './event-store.js';
@@ -89,8 +90,10 @@ export class PolicySession {
         message: `a trace must be an array of events, found ${typeof entries}`,
       });
     }
-    this.store.reserve(entries.length);
-    for (const entry of entries) this.store.append(entry);
+    // an Anthropic Messages API run or an OpenAI Responses API item list, as chat events
+    const events = convertToChatEvents(entries)?.events ?? entries;
+    this.store.reserve(events.length);
+    for (const entry of events) this.store.append(entry);
   }
 
   /** Drops cached filter results at or beyond `events` (after a store rollback). */

@@ -1,3 +1,4 @@
+import { flatCallArguments } from '../../model/parse-trace.js';
 import { PolicyError } from '../policy-error.js';
 import type { ToolCallVerdict } from '../policy-types.js';
 import { isRecord } from './is-record.js';
@@ -13,11 +14,12 @@ function proposedCallRecord(call: unknown): Record<string, unknown> {
   }
   if (isRecord(call.function) && typeof call.function.name === 'string') return call;
   if (typeof call.name === 'string') {
-    const { name, arguments: args, id } = call;
+    // `{ name, arguments }`, LangChain's `{ name, args }`, Anthropic's tool_use `{ name, input }`
+    const { name, id } = call;
     return {
       ...(typeof id === 'string' ? { id } : {}),
       type: 'function',
-      function: { name, arguments: args ?? {} },
+      function: { name, arguments: flatCallArguments(call) ?? {} },
     };
   }
   throw new PolicyError({
