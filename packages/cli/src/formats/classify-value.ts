@@ -1,4 +1,9 @@
-import { hasResponsesItems, traceEventKeys } from '@tracewarden/core';
+import {
+  hasResponsesItems,
+  isTranscriptMetaLine,
+  isWrappedMessage,
+  traceEventKeys,
+} from '@tracewarden/core';
 import { isMetadataEvent } from './explorer-event-list.js';
 import { invariantEntryKind } from './invariant-entry.js';
 import { isObject } from './is-object.js';
@@ -89,8 +94,10 @@ export function classifyValue(value: unknown): ValueKind | undefined {
     if (isEntryLike(first)) return 'entries';
     if (isTraceObject(first)) return 'traces';
     if ('role' in first) return 'trace';
-    // an OpenAI Responses API item list may start with a call or reasoning item
-    if (hasResponsesItems([first])) return 'trace';
+    // an OpenAI Responses API item list may start with a call or reasoning item; a Claude Code
+    // session's lines wrap messages (`{ type, message }`) beside lines about the session
+    if (hasResponsesItems([first]) || isWrappedMessage(first) || isTranscriptMetaLine(first))
+      return 'trace';
     // Invariant's other events: an MCP tool list `{ tools }`, a bare top-level tool call
     if (invariantEntryKind(first) !== undefined) return 'trace';
     // Invariant Explorer's raw event list: the trace's metadata, then its events
@@ -119,8 +126,11 @@ export function classifyValue(value: unknown): ValueKind | undefined {
   if (runListKey(value) !== undefined) return 'traces';
   if ('role' in value) return 'event';
   if (invariantEntryKind(value) !== undefined) return 'event';
-  // a JSONL line that is a Responses API item (`function_call`, `function_call_output`, ...)
-  if (hasResponsesItems([value])) return 'event';
+  // a JSONL line that is a Responses API item (`function_call`, `function_call_output`, ...),
+  // or a line of a Claude Code session file or Agent SDK output (a wrapped message, or a line
+  // about the session, which reading leaves out)
+  if (hasResponsesItems([value]) || isWrappedMessage(value) || isTranscriptMetaLine(value))
+    return 'event';
   if (isObject(value.metadata) || typeof value.name === 'string') return 'dataset-header';
   return undefined;
 }

@@ -57,6 +57,12 @@ export {
 } from './chat-events.js';
 export { convertToChatEvents } from './foreign-chat-events.js';
 export {
+  hasAgentTranscriptLines,
+  isTranscriptMetaLine,
+  isWrappedMessage,
+  unwrapAgentTranscript,
+} from './from-agent-transcript.js';
+export {
   type ChatEventConversion,
   convertAnthropicMessages,
   fromAnthropicMessages,
