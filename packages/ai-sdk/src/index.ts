@@ -4,6 +4,7 @@ export {
 } from './middleware/tracewarden-middleware.js';
 export {
   type TelemetryCallInfo,
+  type TracewardenTelemetry,
   type TracewardenTelemetryOptions,
   tracewardenTelemetry,
 } from './telemetry/tracewarden-telemetry.js';

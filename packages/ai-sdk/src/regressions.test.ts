@@ -308,6 +308,7 @@ describe('review regressions', () => {
       stopWhen: isStepCount(3),
       telemetry: { integrations: [telemetry] },
     });
+    await telemetry.flush();
     expect(ended).toHaveLength(1);
     expect(ended[0]).toBeGreaterThanOrEqual(7);
   });

@@ -82,6 +82,7 @@ describe('tracewardenTelemetry', () => {
         stopWhen: isStepCount(3),
         telemetry: { integrations: [telemetry] },
       });
+    await telemetry.flush();
     expect(ended).toHaveLength(2);
     expect(ended[0]?.traceId).not.toBe(ended[1]?.traceId);
     const first = comparableTrace((ended[0] as Tracer).stitched());
@@ -97,6 +98,54 @@ describe('tracewardenTelemetry', () => {
       (ended[0] as Tracer).blocks().length + (ended[1] as Tracer).blocks().length,
     );
     for (const tracer of ended) expectSound(tracer);
+  });
+
+  it("never holds the user's call on a sink: a flush that never settles, a sink that fails", async () => {
+    // a collector that does not answer: its flush never settles
+    let release: () => void = () => {};
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hanging = { write() {}, flush: () => stalled, close: async () => {} };
+    const ended: string[] = [];
+    const telemetry = tracewardenTelemetry({
+      sinks: [hanging],
+      onTraceEnd: (_tracer, call) => {
+        ended.push(call.callId);
+      },
+    });
+    const result = await generateText({
+      model: scriptedModel([{ text: 'answer' }]),
+      prompt: 'q',
+      telemetry: { integrations: [telemetry] },
+    });
+    // the call returned while its trace is still being exported
+    expect(result.text).toBe('answer');
+    expect(ended).toStrictEqual([]);
+    release();
+    await telemetry.flush();
+    expect(ended).toHaveLength(1);
+
+    // a sink that fails is reported, once, where recording errors go; the call is untouched
+    const errors: unknown[] = [];
+    const failing = tracewardenTelemetry({
+      sinks: [
+        {
+          write() {},
+          flush: async () => Promise.reject(new Error('collector down')),
+          close: async () => {},
+        },
+      ],
+      onRecordingError: (error) => errors.push(error),
+    });
+    await generateText({
+      model: scriptedModel([{ text: 'answer' }]),
+      prompt: 'q',
+      telemetry: { integrations: [failing] },
+    });
+    await failing.flush();
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toContain('collector down');
   });
 
   it("registered globally, it enforces the policy: 'throw' rejects and the blocked tool never runs", async () => {

@@ -44,14 +44,16 @@ export interface TelemetryCallInfo {
 export interface TracewardenTelemetryOptions extends AdapterOptions {
   /**
    * Sinks of each call's own tracer (when neither `tracer`, `createTracer` nor an enclosing
-   * `withTrace` gives one); flushed when the call ends.
+   * `withTrace` gives one); flushed when the call ends, after it returns (`flush()` of the
+   * integration waits for it).
    */
   sinks?: readonly Sink[] | undefined;
   /** Builds the tracer of each top-level call (when neither `tracer` nor `withTrace` gives one). */
   createTracer?: ((call: TelemetryCallInfo) => Tracer) | undefined;
   /**
    * Called when a top-level call ends (finished, failed or aborted), after its own tracer was
-   * flushed: render it, send it, keep it.
+   * flushed, off the call's path (the call has returned; `flush()` of the integration waits
+   * for it): render it, send it, keep it. What it throws goes to `onRecordingError`.
    */
   onTraceEnd?: ((tracer: Tracer, call: TelemetryCallInfo) => void | Promise<void>) | undefined;
   /**
@@ -63,6 +65,24 @@ export interface TracewardenTelemetryOptions extends AdapterOptions {
     | (Omit<GuardOptions, 'name'> & { tools?: Record<string, Omit<GuardOptions, 'name'>> })
     | undefined;
 }
+
+/**
+ * The integration {@link tracewardenTelemetry} returns: an ai@7 `Telemetry`, and `flush()`.
+ */
+export type TracewardenTelemetry = Telemetry & {
+  /**
+   * Waits until the traces of every call that ended so far are flushed to their sinks and
+   * handed to `onTraceEnd` (which run after the call returns, never holding it). Call it before
+   * a short-lived process ends (a serverless handler, a script); failures go to
+   * `onRecordingError` (default: a `TRACEWARDEN_RECORDING` warning), not here.
+   * @example
+   * ```ts
+   * await generateText({ model, prompt, telemetry: { integrations: [telemetry] } });
+   * await telemetry.flush();
+   * ```
+   */
+  flush(): Promise<void>;
+};
 
 interface CallState {
   info: TelemetryCallInfo;
@@ -106,7 +126,7 @@ const unknownToolGuardsAfterCalls = 10;
  * await generateText({ model, tools, prompt, telemetry: { integrations: [telemetry] } });
  * ```
  */
-export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Telemetry {
+export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): TracewardenTelemetry {
   const runtime = createAdapterRuntime(options, {
     entryPoint: 'tracewardenTelemetry',
     extraOptions: {
@@ -209,14 +229,27 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
     unseenGuardNames.clear();
   }
 
-  async function endCall(callId: unknown): Promise<void> {
+  // Each ended call's flush and onTraceEnd run off the caller's path (the AI SDK awaits its
+  // telemetry hooks: a slow or failing collector would hold every call, for minutes while an
+  // HTTP sink retries); `flush()` of the integration waits for them.
+  const ending = new Set<Promise<void>>();
+  async function finishTrace(state: CallState): Promise<void> {
+    try {
+      if (state.owned) await state.tracer.flush();
+      await options?.onTraceEnd?.(state.tracer, state.info);
+    } catch (error) {
+      (options?.onRecordingError ?? warnRecordingError)(error);
+    }
+  }
+  function endCall(callId: unknown): void {
     if (typeof callId !== 'string') return;
     const state = calls.get(callId);
     if (state === undefined) return;
     calls.delete(callId);
     if (state.nested) return;
-    if (state.owned) await state.tracer.flush();
-    await options?.onTraceEnd?.(state.tracer, state.info);
+    const done = finishTrace(state);
+    ending.add(done);
+    void done.finally(() => ending.delete(done));
   }
 
   return {
@@ -343,13 +376,16 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tel
       }
     },
     onEnd(event) {
-      return endCall((event as { callId?: unknown }).callId);
+      endCall((event as { callId?: unknown }).callId);
     },
     onAbort(event) {
-      return endCall((event as { callId?: unknown }).callId);
+      endCall((event as { callId?: unknown }).callId);
     },
     onError(event) {
-      return endCall((event as { callId?: unknown } | null)?.callId);
+      endCall((event as { callId?: unknown } | null)?.callId);
     },
-  } as Telemetry;
+    async flush() {
+      while (ending.size > 0) await Promise.all(ending);
+    },
+  } as TracewardenTelemetry;
 }

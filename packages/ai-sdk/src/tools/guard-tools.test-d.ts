@@ -106,6 +106,7 @@ describe('AI SDK adapter types', () => {
     expectTypeOf(tracewardenMiddleware()).toEqualTypeOf<LanguageModelV4Middleware>();
     expectTypeOf(tracewardenMiddleware()).toExtend<LanguageModelMiddleware>();
     wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: tracewardenMiddleware() });
-    expectTypeOf(tracewardenTelemetry()).toEqualTypeOf<Telemetry>();
+    expectTypeOf(tracewardenTelemetry()).toExtend<Telemetry>();
+    expectTypeOf(tracewardenTelemetry().flush).toEqualTypeOf<() => Promise<void>>();
   });
 });
