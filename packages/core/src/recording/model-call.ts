@@ -356,8 +356,12 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       output.calls,
       output.providerCalls,
     );
-    if (this.core.policy !== undefined)
-      this.read = reviewReadMessages(this.core, this.input.messages);
+    let answerViolations: PolicyViolation[] = [];
+    if (this.core.policy !== undefined) {
+      const found = reviewReadMessages(this.core, this.input.messages, output.text);
+      answerViolations = found.answer;
+      this.read = found.answer.length > 0 ? [...found.read, ...found.answer] : found.read;
+    }
     const outcome = this.record('success', response, output, undefined, reviews);
     if (reviews.length > 0 && this.core.policy !== undefined) {
       const { core, tracer, input } = this;
@@ -370,6 +374,11 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
           violations: blocked.flatMap((review) => review.violations),
         });
     }
+    // an answer a `block` rule forbids (a link only an injected output gave): recorded above
+    // with its violations; in `throw` mode the call rejects, so the answer never reaches the
+    // caller unstreamed (a stream ends with the error after its text)
+    if (this.core.mode === 'throw' && answerViolations.some((v) => v.action === 'block'))
+      throw new PolicyViolationError({ violations: answerViolations });
     return outcome;
   }
 

@@ -108,17 +108,21 @@ function eventIndexOf(address: string): number {
  * assistant message; every message on a first call). That is where a rule on a tool output
  * alone fires (a `warn` on an injected output, `recommendedPolicy()`'s `injected-content`): no
  * proposed call's review reports it, since it is already in the trace the call is checked
- * against. The rules see the turn from the model's last answer on (so an output is linked to
- * its call), not the earlier history. A policy that cannot check a whole trace (a bare
- * `ToolCallPolicy`) finds none.
+ * against. And the violations of the answer's text (`answer`): rules on an assistant message,
+ * such as `recommendedPolicy()`'s `injected-link` (an answer showing a link to a domain only an
+ * injected output gave). The rules see the turn from the model's last answer on (so an output
+ * is linked to its call), not the earlier history. A policy that cannot check a whole trace (a
+ * bare `ToolCallPolicy`) finds none.
  * @internal
  */
 export function reviewReadMessages(
   core: RecorderCore,
   messages: readonly NeutralMessage[],
-): PolicyViolation[] {
+  answer?: string | null,
+): { read: PolicyViolation[]; answer: PolicyViolation[] } {
+  const none = { read: [], answer: [] };
   const policy = core.policy as TraceCheckingPolicy | undefined;
-  if (policy === undefined || typeof policy.check !== 'function') return [];
+  if (policy === undefined || typeof policy.check !== 'function') return none;
   let lastAnswer = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === 'assistant') {
@@ -127,15 +131,20 @@ export function reviewReadMessages(
     }
   }
   const read = messages.slice(lastAnswer + 1);
-  if (!read.some((message) => message.role === 'tool' || message.role === 'user')) return [];
+  if (!read.some((message) => message.role === 'tool' || message.role === 'user')) return none;
   // Checked from the model's last answer on (the calls the new outputs answer, then them), not
   // the whole conversation: each request costs its own turn, not the history's length again.
   const from = Math.max(lastAnswer, 0);
   const firstNew = lastAnswer + 1 - from;
-  const found: PolicyViolation[] = [];
-  for (const violation of policy.check(toChatEvents(messages.slice(from))).errors) {
-    if (violation.addresses.some((address) => eventIndexOf(address) >= firstNew))
-      found.push(violation);
+  const events = toChatEvents(messages.slice(from));
+  // the answer's text, as the message rules read (its calls have reviews of their own)
+  const answerIndex = typeof answer === 'string' && answer !== '' ? events.length : -1;
+  if (answerIndex >= 0) events.push({ role: 'assistant', content: answer as string });
+  const found = { read: [] as PolicyViolation[], answer: [] as PolicyViolation[] };
+  for (const violation of policy.check(events).errors) {
+    const indexes = violation.addresses.map(eventIndexOf);
+    if (answerIndex >= 0 && indexes.includes(answerIndex)) found.answer.push(violation);
+    else if (indexes.some((index) => index >= firstNew)) found.read.push(violation);
   }
   return found;
 }
