@@ -13,6 +13,7 @@ import { generateCall, type ModelCallSetup, streamCall } from '../model/model-ca
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
 import { type TelemetryScope, telemetryScope } from '../model/telemetry-scope.js';
 import { guardedMarker } from '../tools/guarded-marker.js';
+import { registerTracerPolicy } from '../tools/tracer-policies.js';
 
 /**
  * Options of {@link tracewardenMiddleware}: the options every tracewarden adapter shares
@@ -107,6 +108,9 @@ export function tracewardenMiddleware(
   options?: TracewardenMiddlewareOptions,
 ): LanguageModelV4Middleware {
   const runtime = createAdapterRuntime(options, { entryPoint: 'tracewardenMiddleware' });
+  // guardTools(tools, { tracer }) checks each call against this policy when it runs
+  if (options?.tracer !== undefined && options.policy !== undefined)
+    registerTracerPolicy(options.tracer, options.policy);
   // A stop signal in the request only where something can stop a call (a timeout, a budget).
   const stoppable = runtime.hasTimeout || options?.guards !== undefined;
   // Inside the telemetry integration (which records the call) a middleware that only traces

@@ -86,6 +86,29 @@ describe('a tool approval resumed in another process', () => {
     }
   });
 
+  it("guardTools({ tracer }) alone takes the policy of the middleware on that tracer (the README's setup)", async () => {
+    for (const [to, runs] of [
+      ['attacker@evil.com', false],
+      ['boss@acme.example', true],
+    ] as const) {
+      const log: string[] = [];
+      const tracer = createTracer();
+      const model = wrapLanguageModel({
+        model: scriptedModel([{ text: 'done' }]),
+        middleware: tracewardenMiddleware({ tracer, policy, onPolicyViolation: 'refuse' }),
+      });
+      const result = await generateText({
+        model,
+        messages: resumed(to),
+        tools: guardTools({ send_email: sendTool(log) }, { tracer }),
+        toolApproval: { send_email: 'user-approval' },
+        stopWhen: isStepCount(3),
+      });
+      expect(log).toEqual(runs ? [to] : []);
+      expect(approvedOutput(result.responseMessages)?.type).toBe(runs ? 'text' : 'error-text');
+    }
+  });
+
   it('guardTools rejects a policy that is not one', () => {
     expect(() => guardTools({ send_email: sendTool([]) }, { policy: 'no mail' as never })).toThrow(
       /guardTools.*policy/s,

@@ -12,6 +12,7 @@ import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { toolCallRefusal } from './check-tool-call-on-conversation.js';
 import { guardedMarker } from './guarded-marker.js';
 import { modelErrorText } from './model-error-text.js';
+import { tracerPolicy } from './tracer-policies.js';
 
 /**
  * Options of {@link guardTools}: the options of core's `guard()` shared by every tool (retry,
@@ -34,8 +35,8 @@ export type GuardAiToolsOptions<Tools extends ToolSet> = Omit<GuardOptions, 'nam
    * runs. It covers calls no model call of this process reviewed: a tool approval resumed in
    * another process (a serverless route, `useChat`) runs the approved call before any model
    * call, so the middleware's verdict from the first process is not there. A middleware's
-   * verdict on the call still applies too (the strictest stands). Give it the middleware's policy.
-   * @default none
+   * verdict on the call still applies too (the strictest stands).
+   * @default the policy of the `tracewardenMiddleware` given the same `tracer`, if any
    */
   policy?: ToolCallPolicy | undefined;
 };
@@ -190,12 +191,14 @@ export function guardTools<Tools extends ToolSet>(
         tracewarden: { ...providerOptions?.tracewarden, [guardedMarker]: true },
       },
       execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
-        // the model call's verdict, then the tool's own policy on the conversation
+        // the model call's verdict, then the tool's own policy (else the policy of the
+        // middleware recording into the same tracer) on the conversation
+        const into = tracer ?? currentTracer();
         const blocked = toolCallRefusal(
-          policy,
+          policy ?? tracerPolicy(into),
           execution.messages,
           { id: execution.toolCallId, name, input },
-          tracer ?? currentTracer(),
+          into,
         );
         if (blocked !== undefined) return Promise.reject(blocked);
         return executions.run(execution, () =>
