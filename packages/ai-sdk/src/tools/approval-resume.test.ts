@@ -3,7 +3,13 @@
  * the approved call before any model call, so no verdict from the process that reviewed it is
  * here. The tool's own policy decides before it runs.
  */
-import { canonicalJson, createTracer, parsePolicy, registerReview } from '@tracewarden/core';
+import {
+  canonicalJson,
+  createTracer,
+  parsePolicy,
+  registerReview,
+  validateBlocks,
+} from '@tracewarden/core';
 import { generateText, isStepCount, type ModelMessage, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -81,8 +87,11 @@ describe('a tool approval resumed in another process', () => {
       expect(answered?.type).toBe(runs ? 'text' : 'error-text');
       if (!runs) expect(answered?.value).toContain('blocked by policy');
       // the trace shows what the model read
-      const recorded = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
-      expect(recorded?.payload.output).toBe(runs ? 'sent' : answered?.value);
+      const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+      expect(results).toHaveLength(1);
+      expect(tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
+      expect(results[0]?.payload.output).toBe(runs ? 'sent' : answered?.value);
+      expect(validateBlocks(tracer.blocks()).ok).toBe(true);
     }
   });
 
@@ -107,6 +116,31 @@ describe('a tool approval resumed in another process', () => {
       expect(log).toEqual(runs ? [to] : []);
       expect(approvedOutput(result.responseMessages)?.type).toBe(runs ? 'text' : 'error-text');
     }
+  });
+
+  it('guardTools({ tracer, policy }) without the middleware records the blocked call and its refusal', async () => {
+    const log: string[] = [];
+    const tracer = createTracer();
+    await generateText({
+      model: scriptedModel([
+        { calls: [{ id: 'c9', name: 'send_email', input: { to: 'attacker@evil.com' } }] },
+        { text: 'done' },
+      ] as never),
+      prompt: 'mail the report',
+      tools: guardTools({ send_email: sendTool(log) }, { tracer, policy }),
+      stopWhen: isStepCount(3),
+    });
+    expect(log).toEqual([]);
+    const call = tracer.findToolCall('c9');
+    expect(call?.payload).toMatchObject({
+      name: 'send_email',
+      arguments: { to: 'attacker@evil.com' },
+    });
+    expect(call?.metadata).toMatchObject({ policy: 'block' });
+    const result = tracer.blocks().find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.parent_block_id).toBe(call?.id);
+    expect(result?.metadata).toMatchObject({ status: 'failure', refused: true, policy: 'block' });
+    expect(validateBlocks(tracer.blocks()).ok).toBe(true);
   });
 
   it('guardTools rejects a policy that is not one', () => {

@@ -11,6 +11,7 @@ import {
   warnRecordingError,
 } from '@tracewarden/core';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
+import { modelErrorText } from './model-error-text.js';
 
 /**
  * The conversation the SDK hands a tool, as chat events, without the call itself (its proposal
@@ -65,25 +66,60 @@ export function checkToolCallOnConversation(
   );
   if (review.allowed) return undefined;
   const message = review.refusal ?? `Tool call ${call.name} was blocked by policy.`;
-  if (tracer !== undefined && call.id !== '' && tracer.findToolCall(call.id) !== undefined) {
+  const error = new PolicyViolationError({ violations: review.violations, message });
+  if (tracer !== undefined && call.id !== '') {
+    const violations = violationSummary(review.violations);
     try {
-      recordToolResult(tracer, {
-        callId: call.id,
-        output: message,
-        metadata: {
-          status: 'failure',
-          refused: true,
-          policy: 'block',
-          tool_name: call.name,
-          violations: violationSummary(review.violations),
-        },
-      });
+      if (tracer.findToolCall(call.id) !== undefined)
+        recordToolResult(tracer, {
+          callId: call.id,
+          output: message,
+          metadata: {
+            status: 'failure',
+            refused: true,
+            policy: 'block',
+            tool_name: call.name,
+            violations,
+          },
+        });
+      else {
+        // no model call recorded it (guardTools without the middleware): the call and its
+        // refusal are recorded here, as a guarded run records an allowed one
+        const timestamp = new Date().toISOString();
+        tracer.recordEntry({
+          call: {
+            call_id: call.id,
+            tool_name: call.name,
+            args: [],
+            kwargs: args,
+            timestamp,
+            session_id: null,
+            metadata: { policy: 'block', violations },
+          },
+          result: {
+            call_id: call.id,
+            tool_name: call.name,
+            status: 'failure',
+            // what the model reads of the refusal (the AI SDK's error-text)
+            return_value: modelErrorText(error),
+            exception: null,
+            exception_type: null,
+            execution_time_ms: 0,
+            retry_count: 0,
+            validations: [],
+            hallucination: null,
+            cost: null,
+            timestamp,
+            metadata: { refused: true, policy: 'block', violations },
+          },
+        });
+      }
     } catch (error) {
       // the refusal stands without its record (a full or closed trace); said, not lost
       warnRecordingError(error);
     }
   }
-  return new PolicyViolationError({ violations: review.violations, message });
+  return error;
 }
 
 /**
