@@ -128,6 +128,7 @@ describe('tracewardenTelemetry', () => {
 
     // a sink that fails is reported, once, where recording errors go; the call is untouched
     const errors: unknown[] = [];
+    const handed: string[] = [];
     const failing = tracewardenTelemetry({
       sinks: [
         {
@@ -137,6 +138,9 @@ describe('tracewardenTelemetry', () => {
         },
       ],
       onRecordingError: (error) => errors.push(error),
+      onTraceEnd: (_tracer, call) => {
+        handed.push(call.callId);
+      },
     });
     await generateText({
       model: scriptedModel([{ text: 'answer' }]),
@@ -146,6 +150,8 @@ describe('tracewardenTelemetry', () => {
     await failing.flush();
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toContain('collector down');
+    // the trace is still handed over: it is whole in memory
+    expect(handed).toHaveLength(1);
   });
 
   it("registered globally, it enforces the policy: 'throw' rejects and the blocked tool never runs", async () => {

@@ -234,11 +234,17 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
   // HTTP sink retries); `flush()` of the integration waits for them.
   const ending = new Set<Promise<void>>();
   async function finishTrace(state: CallState): Promise<void> {
+    const report = options?.onRecordingError ?? warnRecordingError;
     try {
       if (state.owned) await state.tracer.flush();
+    } catch (error) {
+      report(error);
+    }
+    // the trace is whole in memory even when a sink failed: it is handed over all the same
+    try {
       await options?.onTraceEnd?.(state.tracer, state.info);
     } catch (error) {
-      (options?.onRecordingError ?? warnRecordingError)(error);
+      report(error);
     }
   }
   function endCall(callId: unknown): void {
