@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createStreamValidator, type StreamValidator } from '../checking/index.js';
 import { CliError, exitCodes } from '../errors/index.js';
+import { checkInputFile } from '../formats/check-input-file.js';
 import type { BlockItem, InputFormat, TraceItem } from '../formats/index.js';
 import { createFileOutput, formatProblem, writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
@@ -202,6 +203,9 @@ export async function convertFile(
       message: `--to blocks writes one JSON array, which a .jsonl file cannot hold (it is read line by line); name the output .json, or use --to jsonl for one block per line in ${options.output}`,
     });
   }
+  // a missing or unreadable input fails before the output is opened: no empty `[]` left in
+  // its place that reads as a valid, empty conversion
+  await checkInputFile(file);
   // a block of an unknown sub_type is left out, with one warning per value (as view and stats)
   const unknownSubTypes = createUnknownSubTypeTally();
   const checks = traceChecks(context, options.to !== 'events');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -935,6 +935,20 @@ describe('Claude Code session files (JSONL of { type, message } lines)', () => {
     expect(check.code).toBe(1);
     // the injected output is line 4 of the file, the blocked call event 3
     expect(check.stdout).toContain(`${path}:4: BLOCK #0/2,3.tool_calls.0,`);
+  });
+});
+
+describe('convert of a file that is not there', () => {
+  it('fails before writing anything: no empty [] that reads as a valid conversion', async () => {
+    const missing = join(temporary, 'not-there.json');
+    const target = join(temporary, 'not-there.blocks.json');
+    const toStdout = await run(['convert', '--to', 'blocks', missing]);
+    expect(toStdout.code).toBe(2);
+    expect(toStdout.stdout).toBe('');
+    expect(toStdout.stderr).toContain('no such file');
+    const toFile = await run(['convert', '--to', 'blocks', missing, '-o', target]);
+    expect(toFile.code).toBe(2);
+    expect(existsSync(target)).toBe(false);
   });
 });
 
