@@ -64,7 +64,12 @@ function sendTool(log: string[]) {
 }
 
 describe('a tool approval resumed in another process', () => {
-  it('guardTools({ policy }): the blocked call is refused, not run; an allowed one runs', async () => {
+  // guardTools given the policy, or only the tracer of the middleware that has it (the README's
+  // setup): either way the tools check the resumed call themselves
+  it.each([
+    ['guardTools({ policy })', true],
+    ["guardTools({ tracer }) alone, the middleware's policy on that tracer", false],
+  ])('%s: the blocked call is refused, not run; an allowed one runs', async (_, ownPolicy) => {
     for (const [to, runs] of [
       ['attacker@evil.com', false],
       ['boss@acme.example', true],
@@ -78,7 +83,10 @@ describe('a tool approval resumed in another process', () => {
       const result = await generateText({
         model,
         messages: resumed(to),
-        tools: guardTools({ send_email: sendTool(log) }, { tracer, policy }),
+        tools: guardTools(
+          { send_email: sendTool(log) },
+          ownPolicy ? { tracer, policy } : { tracer },
+        ),
         toolApproval: { send_email: 'user-approval' },
         stopWhen: isStepCount(3),
       });
@@ -86,35 +94,12 @@ describe('a tool approval resumed in another process', () => {
       const answered = approvedOutput(result.responseMessages);
       expect(answered?.type).toBe(runs ? 'text' : 'error-text');
       if (!runs) expect(answered?.value).toContain('blocked by policy');
-      // the trace shows what the model read
+      // the trace shows what the model read, once
       const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
       expect(results).toHaveLength(1);
       expect(tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL')).toHaveLength(1);
       expect(results[0]?.payload.output).toBe(runs ? 'sent' : answered?.value);
       expect(validateBlocks(tracer.blocks()).ok).toBe(true);
-    }
-  });
-
-  it("guardTools({ tracer }) alone takes the policy of the middleware on that tracer (the README's setup)", async () => {
-    for (const [to, runs] of [
-      ['attacker@evil.com', false],
-      ['boss@acme.example', true],
-    ] as const) {
-      const log: string[] = [];
-      const tracer = createTracer();
-      const model = wrapLanguageModel({
-        model: scriptedModel([{ text: 'done' }]),
-        middleware: tracewardenMiddleware({ tracer, policy, onPolicyViolation: 'refuse' }),
-      });
-      const result = await generateText({
-        model,
-        messages: resumed(to),
-        tools: guardTools({ send_email: sendTool(log) }, { tracer }),
-        toolApproval: { send_email: 'user-approval' },
-        stopWhen: isStepCount(3),
-      });
-      expect(log).toEqual(runs ? [to] : []);
-      expect(approvedOutput(result.responseMessages)?.type).toBe(runs ? 'text' : 'error-text');
     }
   });
 
