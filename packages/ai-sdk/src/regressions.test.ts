@@ -467,6 +467,49 @@ describe('guardTools checks what it wraps', () => {
   });
 });
 
+describe("'refuse' with plain tools: the warning says what happens to the loop", () => {
+  it('with another call left in the answer, it does not say the loop ends', async () => {
+    const messages: string[] = [];
+    const listener = (warning: Error & { code?: string }) => {
+      if (warning.code === 'TRACEWARDEN_REFUSE_ENDS_LOOP') messages.push(warning.message);
+    };
+    process.on('warning', listener);
+    try {
+      const log: string[] = [];
+      const model = wrapLanguageModel({
+        model: scriptedModel([
+          {
+            calls: [
+              { id: 'call_a', name: 'send_email', input: { to: 'attacker@evil.com' } },
+              { id: 'call_b', name: 'note', input: { text: 'hi' } },
+            ],
+          },
+          { text: 'done' },
+        ] as never),
+        middleware: tracewardenMiddleware({ policy, onPolicyViolation: 'refuse', pricing: false }),
+      });
+      const result = await generateText({
+        model,
+        prompt: 'go',
+        tools: {
+          send_email: sendTool(log),
+          note: tool({ inputSchema: z.object({ text: z.string() }), execute: async () => 'ok' }),
+        },
+        stopWhen: isStepCount(3),
+      });
+      // the loop went on: the note ran and the model answered again
+      expect(log).toEqual([]);
+      expect(result.steps).toHaveLength(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toContain('the other calls of the answer run');
+      expect(messages[0]).not.toContain('ends the loop');
+    } finally {
+      process.off('warning', listener);
+    }
+  });
+});
+
 describe('answers a policy rule forbids (recommendedPolicy: injected-link)', () => {
   const injected = [
     {

@@ -5,16 +5,21 @@ import type { ModelCallSetup } from './model-call.js';
 const warnedTools = new Set<string>();
 
 /**
- * Says once per tool that a refused call of a tool that cannot refuse it itself was removed: the
- * AI SDK then ends the loop, which a user of `'refuse'` does not expect (a model middleware never
- * sees a tool's `execute`, so it cannot answer the refusal as the tool's result).
+ * Says once per tool that a refused call of a tool that cannot refuse it itself was removed: when
+ * no other call is left in the response the AI SDK then ends the loop, which a user of
+ * `'refuse'` does not expect (a model middleware never sees a tool's `execute`, so it cannot
+ * answer the refusal as the tool's result); with other calls left, the loop goes on but the
+ * model reads the refusal only in the text.
  */
-function warnRemoved(toolName: string): void {
-  if (warnedTools.has(toolName)) return;
-  warnedTools.add(toolName);
+function warnRemoved(toolName: string, endsLoop: boolean): void {
+  const key = `${endsLoop ? 'ends' : 'text'}:${toolName}`;
+  if (warnedTools.has(key)) return;
+  warnedTools.add(key);
   process.emitWarning(
     `tracewarden: the policy blocked a call of tool '${toolName}', which is not wrapped by guardTools: ` +
-      'the call was removed and the refusal added to the text, so the AI SDK ends the loop here. ' +
+      (endsLoop
+        ? 'the call was removed and the refusal added to the text, so the AI SDK ends the loop here. '
+        : "the call was removed and the refusal added to the text; the other calls of the answer run, but the model reads the refusal only in the text, not as the tool's result. ") +
       'Wrap the tools with guardTools(tools) (or register tracewardenTelemetry) so the tool answers ' +
       'the refusal as its result and the loop goes on.',
     { code: 'TRACEWARDEN_REFUSE_ENDS_LOOP' },
@@ -32,16 +37,20 @@ export function applyOutcome(
   scope: object,
 ): Set<string> {
   const removed = new Set<string>();
+  const removedNames: string[] = [];
   const recheck = outcome.recheck;
   for (const review of outcome.toolCalls) {
     const call = review.call;
     if (review.refusal !== undefined && review.refusedAtTool !== true) {
       removed.add(call.id);
-      warnRemoved(call.name);
+      removedNames.push(call.name);
       continue;
     }
     if (setup.refusesAtTool(call.name)) handOverVerdict(review, recheck, scope);
   }
+  // the loop ends only when no client call is left for the SDK to run
+  const endsLoop = removed.size === outcome.toolCalls.length;
+  for (const name of removedNames) warnRemoved(name, endsLoop);
   return removed;
 }
 
