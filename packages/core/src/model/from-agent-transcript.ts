@@ -5,13 +5,10 @@
  * lines about the session (`{ type: 'summary' }`, `{ type: 'system', subtype: 'init' }`,
  * `{ type: 'result' }`). The messages are Anthropic's, read as such once unwrapped.
  */
+import { isRecord } from '../validation/is-record.js';
 import type { ChatEventConversion } from './from-anthropic-messages.js';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether a line wraps a message, as Claude Code's session files and the Agent SDK's output do:
@@ -25,10 +22,10 @@ function isObject(value: unknown): value is JsonObject {
  */
 export function isWrappedMessage(value: unknown): value is { message: JsonObject } {
   return (
-    isObject(value) &&
+    isRecord(value) &&
     value.role === undefined &&
     (value.type === 'user' || value.type === 'assistant' || value.type === 'system') &&
-    isObject(value.message) &&
+    isRecord(value.message) &&
     typeof value.message.role === 'string'
   );
 }
@@ -46,7 +43,7 @@ export function isWrappedMessage(value: unknown): value is { message: JsonObject
  */
 export function isTranscriptMetaLine(value: unknown): boolean {
   return (
-    isObject(value) &&
+    isRecord(value) &&
     value.role === undefined &&
     value.message === undefined &&
     typeof value.type === 'string' &&

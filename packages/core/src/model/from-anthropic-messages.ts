@@ -7,13 +7,10 @@
  */
 
 import { TraceError } from '../errors/index.js';
+import { isRecord } from '../validation/is-record.js';
 import { withReasoningParts } from './reasoning-parts.js';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A part that calls a tool: `tool_use`, and the provider-run `server_tool_use`, `mcp_tool_use`. */
 function isCallPart(part: JsonObject): boolean {
@@ -34,7 +31,7 @@ function isResultPart(part: JsonObject): boolean {
 }
 
 function isToolPart(part: unknown): boolean {
-  return isObject(part) && (isCallPart(part) || isResultPart(part));
+  return isRecord(part) && (isCallPart(part) || isResultPart(part));
 }
 
 /**
@@ -49,7 +46,7 @@ function isToolPart(part: unknown): boolean {
  */
 export function hasAnthropicToolParts(events: readonly unknown[]): boolean {
   for (const event of events) {
-    if (!isObject(event) || !Array.isArray(event.content)) continue;
+    if (!isRecord(event) || !Array.isArray(event.content)) continue;
     if (event.content.some(isToolPart)) return true;
   }
   return false;
@@ -108,7 +105,7 @@ function convertMessage(
   source: number,
   out: ChatEventConversion,
 ): void {
-  const calling = content.some((part) => isObject(part) && isCallPart(part));
+  const calling = content.some((part) => isRecord(part) && isCallPart(part));
   let kept: unknown[] = [];
   let calls: JsonObject[] = [];
   let first = true;
@@ -138,9 +135,9 @@ function convertMessage(
     calls = [];
   };
   for (const part of content) {
-    if (isObject(part) && isCallPart(part)) {
+    if (isRecord(part) && isCallPart(part)) {
       calls.push(toolCall(part));
-    } else if (isObject(part) && isResultPart(part)) {
+    } else if (isRecord(part) && isResultPart(part)) {
       flush();
       push(toolOutput(part, calling));
     } else {
@@ -175,7 +172,7 @@ export function convertAnthropicMessages(
   }
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
-    if (isObject(event) && Array.isArray(event.content) && event.content.some(isToolPart)) {
+    if (isRecord(event) && Array.isArray(event.content) && event.content.some(isToolPart)) {
       convertMessage(event, event.content, i, out);
     } else {
       out.events.push(event as JsonObject);
@@ -227,7 +224,7 @@ export function convertAnthropicMessages(
  */
 export function fromAnthropicMessages(input: unknown): Record<string, unknown>[] {
   if (Array.isArray(input)) return convertAnthropicMessages(input, undefined).events;
-  if (isObject(input) && Array.isArray(input.messages))
+  if (isRecord(input) && Array.isArray(input.messages))
     return convertAnthropicMessages(input.messages, input.system).events;
   throw new TraceError({
     code: 'VALIDATION',

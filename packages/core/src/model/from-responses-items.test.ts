@@ -158,6 +158,26 @@ describe('fromResponsesItems', () => {
     }
   });
 
+  it('never changes the items it is given', () => {
+    const given = [
+      { role: 'user', content: 'Inbox?' },
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Read it.' }] },
+      { role: 'assistant', content: 'Reading.' },
+      { type: 'function_call', call_id: 'call_1', name: 'get_inbox', arguments: '{}' },
+    ];
+    const before = structuredClone(given);
+    const events = fromResponsesItems(given);
+    expect(given).toStrictEqual(before);
+    expect(events[1]).toStrictEqual({
+      role: 'assistant',
+      content: 'Reading.',
+      reasoning_content: 'Read it.',
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'get_inbox', arguments: '{}' } },
+      ],
+    });
+  });
+
   it('leaves chat events alone: they are not taken for items', () => {
     const chat = [
       { role: 'user', content: 'hi' },

@@ -6,15 +6,13 @@
  * calls from an assistant message's `tool_calls` and outputs from `role: "tool"` events, so such
  * a list is rewritten into that shape before it is read.
  */
+
 import { TraceError } from '../errors/index.js';
 import { openAIHostedToolCalls } from '../recording/openai-hosted-tool-calls.js';
+import { isRecord } from '../validation/is-record.js';
 import type { ChatEventConversion } from './from-anthropic-messages.js';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Items that hold a call or its output, or reasoning, and have no `role`. */
 const itemTypes = new Set([
@@ -39,7 +37,6 @@ function isToolItem(item: JsonObject): boolean {
   const type = item.type;
   return (
     itemTypes.has(type) ||
-    type === 'mcp_call' ||
     ((type.endsWith('_call') || type.endsWith('_call_output')) &&
       typeof item.call_id === 'string') ||
     openAIHostedToolCalls([item]).length > 0
@@ -54,7 +51,7 @@ function isMessageItem(item: JsonObject): boolean {
   return (
     typeof item.role === 'string' &&
     Array.isArray(item.content) &&
-    item.content.some((part) => isObject(part) && textPartTypes.has(part.type as string))
+    item.content.some((part) => isRecord(part) && textPartTypes.has(part.type as string))
   );
 }
 
@@ -71,7 +68,7 @@ function isMessageItem(item: JsonObject): boolean {
  */
 export function hasResponsesItems(events: readonly unknown[]): boolean {
   for (const event of events)
-    if (isObject(event) && (isToolItem(event) || isMessageItem(event))) return true;
+    if (isRecord(event) && (isToolItem(event) || isMessageItem(event))) return true;
   return false;
 }
 
@@ -79,7 +76,7 @@ export function hasResponsesItems(events: readonly unknown[]): boolean {
 function chatContent(content: unknown): unknown {
   if (!Array.isArray(content)) return content;
   return content.map((part) => {
-    if (!isObject(part)) return part;
+    if (!isRecord(part)) return part;
     if (textPartTypes.has(part.type as string)) {
       const { type: _, ...rest } = part;
       return { ...rest, type: 'text' };
@@ -98,7 +95,7 @@ function reasoningText(item: JsonObject): string {
   for (const list of [item.summary, item.content]) {
     if (!Array.isArray(list)) continue;
     for (const part of list)
-      if (isObject(part) && typeof part.text === 'string' && part.text !== '')
+      if (isRecord(part) && typeof part.text === 'string' && part.text !== '')
         pieces.push(part.text);
     if (pieces.length > 0) break;
   }
@@ -109,7 +106,7 @@ function reasoningText(item: JsonObject): string {
 function otherCallArguments(item: JsonObject): unknown {
   for (const key of ['arguments', 'action', 'operation', 'input']) {
     const value = item[key];
-    if (isObject(value) || typeof value === 'string') return value;
+    if (isRecord(value) || typeof value === 'string') return value;
   }
   return {};
 }
@@ -162,18 +159,21 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
 
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (!isObject(item)) {
+    if (!isRecord(item)) {
       push(item as JsonObject, i);
       assistant = undefined;
       continue;
     }
     const type = item.type;
     if (typeof item.role === 'string') {
-      const { type: _, ...rest } = item;
-      const event: JsonObject =
-        type === 'message' || isMessageItem(item)
-          ? { ...rest, content: chatContent(item.content) }
-          : item;
+      let event: JsonObject = item;
+      if (type === 'message' || isMessageItem(item)) {
+        const { type: _, ...rest } = item;
+        event = { ...rest, content: chatContent(item.content) };
+      } else if (item.role === 'assistant') {
+        // calls and reasoning may join it: a copy, never the caller's object
+        event = { ...item };
+      }
       push(event, i);
       assistant = item.role === 'assistant' ? event : undefined;
       if (assistant !== undefined) takeReasoning(assistant);
@@ -296,7 +296,7 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
  */
 export function fromResponsesItems(input: unknown): Record<string, unknown>[] {
   if (Array.isArray(input)) return convertResponsesItems(input).events;
-  if (isObject(input)) {
+  if (isRecord(input)) {
     const list = Array.isArray(input.input) ? input.input : input.output;
     if (Array.isArray(list)) return convertResponsesItems(list).events;
   }

@@ -249,28 +249,32 @@ function collectCallIds(events: readonly unknown[]): Set<string> {
  * The events of a trace in the chat-event shape: an OpenAI Responses API item list or an
  * Anthropic Messages API run rewritten, with each event's position in the input (`undefined`
  * when nothing was rewritten: positions are the events' own). A leading Explorer `{ metadata }`
- * element stays first.
+ * element stays first, counted in `skipped`.
  */
-function chatEventsOf(input: unknown): { events: readonly unknown[]; sources?: number[] } {
+function chatEventsOf(input: unknown): {
+  events: readonly unknown[];
+  sources?: number[];
+  skipped: 0 | 1;
+} {
   const events = eventsOf(input);
   const skipped = leadingTraceMetadata(events) === undefined ? 0 : 1;
   const converted = convertToChatEvents(
     skipped === 0 ? events : events.slice(skipped),
     isObject(input) ? input.system : undefined,
   );
-  if (converted === undefined) return { events };
-  if (skipped === 0) return converted;
+  if (converted === undefined) return { events, skipped };
+  if (skipped === 0) return { ...converted, skipped };
   return {
     events: [events[0], ...converted.events],
     sources: [0, ...converted.sources.map((source) => (source < 0 ? source : source + skipped))],
+    skipped,
   };
 }
 
 function normalise(input: unknown, options: ParseTraceOptions): Trace {
-  const { events, sources } = chatEventsOf(input);
-  const usedIds = collectCallIds(events);
   // Explorer's `{ metadata }` first event is not an event; error paths keep the input's positions
-  const skipped = leadingTraceMetadata(events) === undefined ? 0 : 1;
+  const { events, sources, skipped } = chatEventsOf(input);
+  const usedIds = collectCallIds(events);
   const trace: ChatEvent[] = new Array(events.length - skipped);
   // Calls not yet answered, by event (the calls of one message, in order), most recent last.
   const unanswered: CallTurn[] = [];
