@@ -1,4 +1,11 @@
-import { createTracer, parsePolicy, type Tracer, withTrace } from '@tracewarden/core';
+import {
+  createTracer,
+  parsePolicy,
+  type Tracer,
+  validateBlocks,
+  withTrace,
+} from '@tracewarden/core';
+import { comparableTrace } from '@tracewarden/core/testing';
 import { generateText, isStepCount, streamText, tool, wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -27,6 +34,11 @@ const steps = (): Step[] => [
 
 const codes = (warn: { mock: { calls: unknown[][] } }) =>
   warn.mock.calls.map(([, options]) => (options as { code?: string } | undefined)?.code);
+
+function expectSound(tracer: Tracer): void {
+  expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  expect(comparableTrace(tracer.stitched()).orphans).toBe(0);
+}
 
 const subTypes = (tracer: Tracer) => tracer.blocks().map((block) => block.sub_type);
 
@@ -77,6 +89,17 @@ describe('an enforcing middleware and the telemetry integration on one trace', (
           { call_id: 'c1', output: { city: 'Paris', tempC: 15 } },
           { call_id: 'c2', output: expect.stringContaining('blocked by policy: no deleting') },
         ]);
+        // the shared trace shows the blocked call with its verdict, as the middleware alone does
+        expect(shared.findToolCall('c2')?.metadata).toMatchObject({
+          policy: 'block',
+          violations: [{ message: 'no deleting', action: 'block' }],
+        });
+        expect(results[1]?.metadata).toMatchObject({ status: 'failure', refused: true });
+        expect(shared.findToolCall('c1')?.metadata).not.toHaveProperty('policy');
+        expect(shared.blocks()[4]?.metadata).toMatchObject({
+          policy: { mode: 'refuse', blocked: ['c2'], flagged: ['c2'] },
+        });
+        expectSound(shared);
       }
       expect(codes(warn)).not.toContain('TRACEWARDEN_DOUBLE_RECORDING');
       expect(codes(warn)).not.toContain('TRACEWARDEN_AMBIGUOUS_CALL_ID');
@@ -165,24 +188,82 @@ raise "secret mailed" if:
     }
   });
 
-  it("'throw' still rejects; the shared trace keeps the failed call once", async () => {
+  for (const stream of [false, true])
+    it(`'throw' still rejects; the shared trace keeps the failed call once, with its blocked call and verdict (${stream ? 'streamText' : 'generateText'})`, async () => {
+      const shared = createTracer();
+      const options = {
+        model: wrapLanguageModel({
+          model: scriptedModel(steps()),
+          middleware: tracewardenMiddleware({ tracer: shared, policy, pricing: false }),
+        }),
+        tools: tools(),
+        prompt: 'go',
+        stopWhen: isStepCount(4),
+        telemetry: { integrations: [tracewardenTelemetry({ tracer: shared, pricing: false })] },
+      };
+      const run = stream ? streamText(options).text : generateText(options);
+      await expect(run).rejects.toMatchObject({ code: 'POLICY_VIOLATION' });
+      expect(subTypes(shared)).toEqual([
+        'MESSAGE',
+        'MESSAGE',
+        'TOOL_CALL',
+        'TOOL_RESULT',
+        'MESSAGE',
+        'TOOL_CALL',
+      ]);
+      expect(shared.blocks().at(-2)?.metadata).toMatchObject({
+        status: 'failure',
+        error: { code: 'POLICY_VIOLATION' },
+        policy: { mode: 'throw', blocked: ['c2'] },
+      });
+      expect(shared.findToolCall('c2')?.metadata).toMatchObject({
+        policy: 'block',
+        violations: [{ message: 'no deleting' }],
+      });
+      expectSound(shared);
+    });
+
+  it("'refuse' with a tool the SDK does not run (no execute): the removed call is in the shared trace with its refusal", async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const shared = createTracer();
-    const run = generateText({
+    const result = await generateText({
       model: wrapLanguageModel({
         model: scriptedModel(steps()),
-        middleware: tracewardenMiddleware({ tracer: shared, policy, pricing: false }),
+        middleware: tracewardenMiddleware({
+          policy,
+          onPolicyViolation: 'refuse',
+          pricing: false,
+        }),
       }),
-      tools: tools(),
+      tools: {
+        weather: tools().weather,
+        // a client-side tool: the SDK hands its calls back instead of running them
+        delete_all: tool({ inputSchema: z.object({}) }),
+      },
       prompt: 'go',
       stopWhen: isStepCount(4),
       telemetry: { integrations: [tracewardenTelemetry({ tracer: shared, pricing: false })] },
     });
-    await expect(run).rejects.toMatchObject({ code: 'POLICY_VIOLATION' });
-    expect(subTypes(shared)).toEqual(['MESSAGE', 'MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'MESSAGE']);
-    expect(shared.blocks().at(-1)?.metadata).toMatchObject({
-      status: 'failure',
-      error: { code: 'POLICY_VIOLATION' },
+    expect(codes(warn)).toContain('TRACEWARDEN_REFUSE_ENDS_LOOP');
+    // the blocked call was removed from the answer, so the loop ended there
+    expect(result.text).toContain('blocked by policy: no deleting');
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[1]?.toolCalls).toEqual([]);
+    expect(subTypes(shared)).toEqual([
+      'MESSAGE',
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+      'MESSAGE',
+      'TOOL_CALL',
+      'TOOL_RESULT',
+    ]);
+    expect(shared.findToolCall('c2')?.metadata).toMatchObject({
+      policy: 'block',
+      violations: [{ message: 'no deleting' }],
     });
+    expect(shared.blocks().at(-1)?.metadata).toMatchObject({ refused: true, policy: 'block' });
+    expectSound(shared);
   });
 
   it('a middleware given a tracer of its own still records there', async () => {

@@ -90,7 +90,8 @@ function toolsOf(params: LanguageModelV4CallOptions): OfferedTools {
  * tracer. With the telemetry integration also registered, the integration records the call; a
  * middleware with a policy, a guard or a timeout still enforces them, and records its own copy
  * only into a tracer other than the integration's (its `tracer`, else its fallback trace), so the
- * integration's trace holds each call once.
+ * integration's trace holds each call once; it hands the integration its verdicts, so that trace
+ * shows each proposed call with its violations, removed and rejected calls included.
  *
  * @param options - tracer, guards, timeout, policy and its mode, pricing
  * @returns a `LanguageModelV4Middleware` for `wrapLanguageModel`
@@ -135,6 +136,14 @@ export function tracewardenMiddleware(
    */
   const tracerBeside = (telemetry: TelemetryScope): Tracer | undefined =>
     (ownTracer ?? currentTracer()) !== telemetry.tracer ? ownTracer : runtime.defaultTracer(true);
+  /** Inside the telemetry integration: records beside it, and hands it the verdicts. */
+  const beside = (call: ModelCallSetup, telemetry: TelemetryScope): void => {
+    call.tracer = tracerBeside(telemetry);
+    if (options?.policy !== undefined)
+      call.onReviewed = (reviewed) => {
+        telemetry.reviewed = reviewed;
+      };
+  };
   const signals = new WeakMap<LanguageModelV4CallOptions, CallSignals>();
   // The settings kept in `raw.request` only when raw payloads are recorded.
   const noRequest: Record<string, unknown> = {};
@@ -171,14 +180,14 @@ export function tracewardenMiddleware(
       const telemetry = telemetryScope.getStore();
       if (stepsAside(telemetry)) return doGenerate();
       const call = setup(params, model, false, telemetry?.refusesAtTool);
-      if (telemetry !== undefined) call.tracer = tracerBeside(telemetry);
+      if (telemetry !== undefined) beside(call, telemetry);
       return generateCall(call, doGenerate);
     },
     wrapStream({ doStream, params, model }) {
       const telemetry = telemetryScope.getStore();
       if (stepsAside(telemetry)) return doStream();
       const call = setup(params, model, true, telemetry?.refusesAtTool);
-      if (telemetry !== undefined) call.tracer = tracerBeside(telemetry);
+      if (telemetry !== undefined) beside(call, telemetry);
       return streamCall(call, doStream);
     },
   };

@@ -8,6 +8,7 @@ import type {
   ModelCallHandle,
   ModelToolCall,
   NeutralMessage,
+  ReviewedCalls,
   Tracer,
 } from '@tracewarden/core';
 import { applyOutcome, finishWithout, isClientToolCall } from './call-outcome.js';
@@ -35,6 +36,10 @@ export interface ModelCallSetup {
   stop: AbortController | undefined;
   tracer?: Tracer | undefined;
   stream: boolean;
+  /** Hands this call's verdicts to the telemetry integration that records it too. */
+  onReviewed?: ((reviewed: ReviewedCalls) => void) | undefined;
+  /** The verdicts of an enforcing middleware inside (telemetry), recorded on the TOOL_CALLs. */
+  adoptedReviews?: (() => ReviewedCalls | undefined) | undefined;
 }
 
 /** Starts the call: the guards decide (a refusal throws), the new prompt messages are recorded. */
@@ -49,6 +54,8 @@ function start(setup: ModelCallSetup): ModelCallHandle {
     signal: setup.userSignal,
     tracer: setup.tracer,
     keepRefusedCall: (call: ModelToolCall) => setup.refusesAtTool(call.name),
+    onReviewed: setup.onReviewed,
+    adoptedReviews: setup.adoptedReviews,
   });
   const stop = setup.stop;
   if (stop !== undefined) {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Tracer } from '@tracewarden/core';
+import type { ReviewedCalls, Tracer } from '@tracewarden/core';
 
 /**
  * Set while the telemetry integration runs a model call it records itself, to its tracer and the
@@ -16,4 +16,10 @@ export interface TelemetryScope {
   refusesAtTool: (toolName: string) => boolean;
   /** The tracer the integration records the call into. */
   tracer: Tracer | undefined;
+  /**
+   * The verdicts of an enforcing middleware inside the call (set when it reviewed the answer):
+   * the integration records them on its TOOL_CALL blocks, so its trace shows each blocked call
+   * with its violations though the middleware recorded its own copy elsewhere.
+   */
+  reviewed: ReviewedCalls | undefined;
 }

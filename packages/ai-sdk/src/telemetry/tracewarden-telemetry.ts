@@ -23,7 +23,7 @@ import {
 import type { Telemetry } from 'ai';
 import { generateCall, type ModelCallSetup, streamCall } from '../model/model-call.js';
 import { promptToNeutral } from '../model/prompt-to-neutral.js';
-import { telemetryScope } from '../model/telemetry-scope.js';
+import { type TelemetryScope, telemetryScope } from '../model/telemetry-scope.js';
 import { toolCallRefusal } from '../tools/check-tool-call-on-conversation.js';
 import { modelErrorText } from '../tools/model-error-text.js';
 
@@ -297,7 +297,12 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
         tracer: state.tracer,
         stream: state.info.operationId === 'ai.streamText',
       };
-      const scope = { refusesAtTool: setup.refusesAtTool, tracer: state.tracer };
+      const scope: TelemetryScope = {
+        refusesAtTool: setup.refusesAtTool,
+        tracer: state.tracer,
+        reviewed: undefined,
+      };
+      setup.adoptedReviews = () => scope.reviewed;
       return telemetryScope.run(scope, async () => {
         if (setup.stream)
           return (await streamCall(

@@ -61,6 +61,7 @@ export type {
   NeutralMessage,
   NeutralToolCall,
   ProviderToolCall,
+  ReviewedCalls,
   ToolCallPolicy,
   ToolCallReview,
 } from './types.js';

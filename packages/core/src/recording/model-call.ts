@@ -5,6 +5,7 @@ import type { GuardDecision } from '../guards/types.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { Tracer } from '../tracing/types.js';
+import { withAdoptedReviews } from './adopted-reviews.js';
 import { type AdmittedCall, admitCall, type CallAdmission } from './call-admission.js';
 import { isAbort, isTimeout } from './call-ending.js';
 import { recordRequest } from './conversation-history.js';
@@ -366,6 +367,9 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     if (reviews.length > 0 && this.core.policy !== undefined) {
       const { core, tracer, input } = this;
       outcome.recheck = (call) => recheckToolCall(core, tracer, input.messages, output.text, call);
+      // after record(): it marks the calls the framework's tool refuses (`refusedAtTool`)
+      if (input.onReviewed !== undefined)
+        core.safely(() => input.onReviewed?.({ mode: core.mode, reviews }));
     }
     if (this.core.mode === 'throw' && reviews.length > 0) {
       const blocked = reviews.filter((review) => !review.allowed);
@@ -511,18 +515,30 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     if (input.tools !== undefined && input.tools.length > 0)
       metadata.tools = input.tools.map((tool) => tool.name);
     const state = this.state;
+    // another recorder's verdicts on this very call, recorded with the calls (see `adoptedReviews`)
+    const adopted =
+      input.adoptedReviews === undefined ? undefined : core.safely(input.adoptedReviews);
+    const shown =
+      adopted === undefined
+        ? undefined
+        : withAdoptedReviews(output.calls, reviews, adopted, core.mode);
+    const shownCalls = shown?.calls ?? output.calls;
+    const shownReviews = shown?.reviews ?? reviews;
     // the ids the TOOL_CALLs are recorded under (a call without one gets one here)
     // (a call id of the trace this request does not wait on is a new call: `reusedCallId`)
-    const callIds = responseCallIds(tracer, state, output.calls, input.messages);
-    let blocked: ToolCallReview[] = [];
-    if (reviews !== undefined && reviews.length > 0) {
-      blocked = reviews.filter((review) => !review.allowed);
-      const flagged = reviews.filter((review) => review.violations.length > 0);
+    const callIds = responseCallIds(tracer, state, shownCalls, input.messages);
+    // this recorder's own verdicts decide what the caller sees; adopted ones were enforced already
+    const blocked =
+      reviews === undefined || reviews.length === 0
+        ? []
+        : reviews.filter((review) => !review.allowed);
+    if (shownReviews !== undefined && shownReviews.length > 0) {
+      const flagged = shownReviews.filter((review) => review.violations.length > 0);
       if (flagged.length > 0) {
-        const idOf = (review: ToolCallReview) => callIds[reviews.indexOf(review)];
+        const idOf = (review: ToolCallReview) => callIds[shownReviews.indexOf(review)];
         metadata.policy = {
-          mode: core.mode,
-          blocked: blocked.map(idOf),
+          mode: shown?.mode ?? core.mode,
+          blocked: shownReviews.filter((review) => !review.allowed).map(idOf),
           flagged: flagged.map(idOf),
         };
       }
@@ -535,12 +551,12 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     const blockId = recordResponseBlocks(core, tracer, state, {
       text: output.text,
       reasoning: output.reasoning,
-      calls: output.calls,
+      calls: shownCalls,
       callIds,
       partialCalls: output.partialCalls,
       metadata,
       raw,
-      reviews,
+      reviews: shownReviews,
       providerCalls: output.providerCalls,
     });
 
@@ -556,7 +572,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       state.turnCalls.set(
         next.a,
         next.b,
-        deliveredCalls === output.calls
+        deliveredCalls === output.calls && callIds.length === deliveredCalls.length
           ? callIds
           : deliveredCalls.map((call) => callIds[output.calls.indexOf(call)] as string),
       );

@@ -224,6 +224,28 @@ export interface ModelCallStartInput {
    * @default every blocked call is removed
    */
   keepRefusedCall?: ((call: ModelToolCall) => boolean) | undefined;
+  /**
+   * Called when `finish()` has reviewed the proposed calls against the policy (before a `throw`
+   * mode rejection): hands the verdicts to another recorder of this very call (its
+   * `adoptedReviews`), when two record it into different traces. Not called without a policy.
+   */
+  onReviewed?: ((reviewed: ReviewedCalls) => void) | undefined;
+  /**
+   * The verdicts another recorder of this very call reached (an enforcing AI SDK middleware
+   * inside the telemetry integration, which records the call into the trace the user reads),
+   * read when the call ends: recorded on this call's TOOL_CALL blocks (the strictest decision,
+   * the violations of both), and the calls that reviewer removed or rejected are recorded too.
+   * They enforce nothing here: the reviewer that reached them did.
+   */
+  adoptedReviews?: (() => ReviewedCalls | undefined) | undefined;
+}
+
+/** A recorder's verdicts on one model call's proposed tool calls, for another recorder of it. */
+export interface ReviewedCalls {
+  /** The reviewing recorder's `onPolicyViolation`. */
+  mode: 'throw' | 'refuse';
+  /** One review per proposed call, in order. */
+  reviews: readonly ToolCallReview[];
 }
 
 /** The verdict on one proposed tool call. */
