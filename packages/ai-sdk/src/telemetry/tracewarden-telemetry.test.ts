@@ -9,14 +9,16 @@ import {
 } from '@tracewarden/core';
 import { comparableTrace } from '@tracewarden/core/testing';
 import {
+  generateObject,
   generateText,
   isStepCount,
   registerTelemetry,
+  streamObject,
   streamText,
   tool,
   wrapLanguageModel,
 } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../__fixtures__/mock-model.js';
 import { tracewardenMiddleware, tracewardenTelemetry } from '../index.js';
@@ -359,6 +361,47 @@ raise "no deleting" if:
     });
     expect(text).toBe('Nothing was sent.');
     expect(log).toEqual(['get_inbox']);
+  });
+
+  it('generateObject / streamObject, which the AI SDK does not run through the integration, are said once each, not left silently unrecorded', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const tracer = createTracer();
+    const telemetry = tracewardenTelemetry({ tracer, pricing: false });
+    const options = {
+      schema: z.object({ a: z.number() }),
+      prompt: 'x',
+      telemetry: { integrations: [telemetry] },
+    };
+    for (let i = 0; i < 2; i++) {
+      const result = await generateObject({
+        model: scriptedModel([{ text: '{"a":1}' }]),
+        ...options,
+      });
+      expect(result.object).toEqual({ a: 1 });
+      const streamed = streamObject({ model: scriptedModel([{ text: '{"a":2}' }]), ...options });
+      for await (const _part of streamed.partialObjectStream) {
+        // read to the end: the object settles when the stream does
+      }
+      expect(await streamed.object).toEqual({ a: 2 });
+    }
+    const said = () =>
+      warn.mock.calls.filter(
+        ([, how]) => (how as { code?: string } | undefined)?.code === 'TRACEWARDEN_UNRECORDED_CALL',
+      );
+    expect(said().map(([text]) => String(text).match(/guard (\w+)\(\)/)?.[1])).toEqual([
+      'generateObject',
+      'streamObject',
+    ]);
+    expect(tracer.blocks()).toEqual([]);
+    // a generateText through the same integration is recorded, and says nothing
+    await generateText({
+      model: scriptedModel([{ text: 'ok' }]),
+      prompt: 'x',
+      telemetry: { integrations: [telemetry] },
+    });
+    expect(tracer.blocks()).toHaveLength(2);
+    expect(said()).toHaveLength(2);
+    warn.mockRestore();
   });
 
   it('options are checked where they are given', () => {

@@ -99,6 +99,30 @@ interface CallState {
 
 type Execute = () => PromiseLike<unknown>;
 
+/**
+ * Operations whose model call the AI SDK does not run through a telemetry integration (no
+ * `executeLanguageModelCall`): the integration can neither record nor guard them.
+ */
+const unrecordedOperations: Record<string, string> = {
+  'ai.generateObject': 'generateObject',
+  'ai.streamObject': 'streamObject',
+};
+const warnedOperations = new Set<string>();
+
+/**
+ * Says once per operation that the integration cannot record or guard it, instead of leaving a
+ * user who counts on its budget or rate limit with nothing.
+ */
+function warnUnrecorded(operationId: string): void {
+  const name = unrecordedOperations[operationId];
+  if (name === undefined || warnedOperations.has(operationId)) return;
+  warnedOperations.add(operationId);
+  process.emitWarning(
+    `tracewarden: tracewardenTelemetry cannot record or guard ${name}(): the AI SDK does not run its model call through telemetry integrations. Use generateText / streamText with \`output\` (what ai@7 recommends over ${name}), or wrap the model with tracewardenMiddleware.`,
+    { code: 'TRACEWARDEN_UNRECORDED_CALL' },
+  );
+}
+
 /** Calls with tools after which per-tool guards naming no tool seen are warned about. */
 const unknownToolGuardsAfterCalls = 10;
 
@@ -264,7 +288,7 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
       if (start.operationId === 'ai.generateText' || start.operationId === 'ai.streamText') {
         callOf(start.callId, start);
         warnUnknownToolGuards(start.tools);
-      }
+      } else if (start.operationId !== undefined) warnUnrecorded(start.operationId);
     },
     async executeLanguageModelCall<T>(
       event: Record<string, unknown> & { callId: string; execute: () => PromiseLike<T> },
