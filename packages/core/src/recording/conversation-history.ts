@@ -13,6 +13,12 @@ import type { RecorderCore } from './recorder-core.js';
 import { canonicalJson } from './refusals.js';
 import { recordToolCall } from './response-blocks.js';
 import {
+  historyUnderEarlierSystem,
+  isSystemMessage,
+  mayFollowOtherSystem,
+  rememberSystemRoot,
+} from './system-prompt-change.js';
+import {
   answeredCallId,
   hasResult,
   isAbsentCallId,
@@ -147,12 +153,53 @@ export function recordRequest(
     else if (requestCalls !== undefined && isToolOutput(message))
       requestCalls.answer(message.tool_call_id);
   }
+  if (index < messages.length && mayFollowOtherSystem(messages, index)) {
+    // the system prompt changed: the history may have been recorded after another one
+    const earlier = historyUnderEarlierSystem(state, messages, index);
+    if (earlier !== undefined) {
+      const system = messages[0] as NeutralMessage;
+      if (index === 0) {
+        key = (step ?? messageStep(key, system)).key;
+        state.prefixes.add(key.a, key.b);
+        rememberSystemRoot(state, key);
+        if (keyedByFields(system)) rememberSent(sent, system, key);
+        else remembering = false;
+        index = 1;
+      }
+      // a change from the system prompt the history followed
+      recordPlainMessage(core, tracer, system);
+      // the history, recorded already, is now also known after this system prompt
+      let before = earlier.root;
+      for (let i = 1; i < index; i++)
+        before = messageStep(before, messages[i] as NeutralMessage).key;
+      for (; index < earlier.covered; index++) {
+        const message = messages[index] as NeutralMessage;
+        before = messageStep(before, message).key;
+        key = messageStep(key, message).key;
+        state.prefixes.add(key.a, key.b);
+        if (remembering) {
+          if (keyedByFields(message)) rememberSent(sent, message, key);
+          else remembering = false;
+        }
+        const calls = message.tool_calls;
+        if (calls !== undefined && calls.length > 0) {
+          const ids = state.turnCalls.get(before.a, before.b);
+          if (ids !== undefined) state.turnCalls.set(key.a, key.b, ids);
+          (requestCalls ??= new RequestCalls()).addTurn(calls, ids);
+        } else if (requestCalls !== undefined && isToolOutput(message))
+          requestCalls.answer(message.tool_call_id);
+      }
+      step = undefined;
+    }
+  }
   for (; index < messages.length; index++) {
     const message = messages[index] as NeutralMessage;
     // the first new message's step is already known from the loop above
     if (step === undefined) step = messageStep(key, message);
     key = step.key;
     state.prefixes.add(key.a, key.b);
+    // a conversation's system prompt, after which a later request's history may be found
+    if (index === 0 && isSystemMessage(message)) rememberSystemRoot(state, key);
     if (remembering) {
       if (keyedByFields(message)) rememberSent(sent, message, key);
       else remembering = false;

@@ -59,6 +59,12 @@ export interface TracerState {
    * lookup or a prefix lookup per message.
    */
   sent: SentMessage[];
+  /**
+   * The chain keys after the leading system messages of recorded requests, newest last (at most
+   * `maxSystemRoots`): a request whose system prompt changed finds its history after one of
+   * them (see `historyUnderEarlierSystem`). Made at the first.
+   */
+  systemRoots?: ChainKey[] | undefined;
 }
 
 /** The calls of one assistant message, for the order rule (decision 002). */
