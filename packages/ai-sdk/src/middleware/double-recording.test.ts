@@ -1,3 +1,4 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   createTracer,
   parsePolicy,
@@ -6,10 +7,18 @@ import {
   withTrace,
 } from '@tracewarden/core';
 import { comparableTrace } from '@tracewarden/core/testing';
-import { generateText, isStepCount, streamText, tool, wrapLanguageModel } from 'ai';
+import {
+  generateText,
+  isStepCount,
+  simulateReadableStream,
+  streamText,
+  tool,
+  wrapLanguageModel,
+} from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type Step, scriptedModel } from '../__fixtures__/mock-model.js';
+import { type Step, scriptedModel, usage } from '../__fixtures__/mock-model.js';
 import { tracewardenMiddleware, tracewardenTelemetry } from '../index.js';
 
 const policy = parsePolicy(`
@@ -264,6 +273,83 @@ raise "secret mailed" if:
     });
     expect(shared.blocks().at(-1)?.metadata).toMatchObject({ refused: true, policy: 'block' });
     expectSound(shared);
+  });
+
+  it("a guard of the middleware that stops a call gives the shared trace the guard's status (timeout, rate limit, budget cut-off), not failure", async () => {
+    const statuses = (tracer: Tracer) =>
+      tracer
+        .blocks()
+        .filter((block) => block.payload.role === 'assistant')
+        .map((block) => block.metadata.status);
+    const telemetry = (tracer: Tracer) => ({
+      integrations: [tracewardenTelemetry({ tracer, pricing: false })],
+    });
+    // a provider that answers only when aborted
+    const slow = new MockLanguageModelV4({
+      doGenerate: ({ abortSignal }) =>
+        new Promise((_resolve, reject) =>
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
+        ),
+    });
+    const timedOut = createTracer();
+    await expect(
+      generateText({
+        model: wrapLanguageModel({
+          model: slow,
+          middleware: tracewardenMiddleware({ tracer: timedOut, timeoutSeconds: 0.05 }),
+        }),
+        prompt: 'go',
+        maxRetries: 0,
+        telemetry: telemetry(timedOut),
+      }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(statuses(timedOut)).toEqual(['timeout']);
+
+    const limited = createTracer();
+    const model = wrapLanguageModel({
+      model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
+      middleware: tracewardenMiddleware({
+        tracer: limited,
+        pricing: false,
+        guards: { rateLimit: { callsPerSecond: 0.001, burst: 1 } },
+      }),
+    });
+    await generateText({ model, prompt: 'go', telemetry: telemetry(limited) });
+    await expect(
+      generateText({ model, prompt: 'again', maxRetries: 0, telemetry: telemetry(limited) }),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(statuses(limited)).toEqual(['success', 'rate_limited']);
+
+    const cut = createTracer();
+    const chunks: LanguageModelV4StreamPart[] = [{ type: 'text-start', id: 't' }];
+    for (let i = 0; i < 50; i++)
+      chunks.push({ type: 'text-delta', id: 't', delta: 'x'.repeat(400) });
+    chunks.push(
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    );
+    const result = streamText({
+      model: wrapLanguageModel({
+        model: new MockLanguageModelV4({
+          doStream: async () => ({ stream: simulateReadableStream({ chunks }) }),
+        }),
+        middleware: tracewardenMiddleware({
+          tracer: cut,
+          pricing: { overrides: { 'mock-model-id': [0, 1000] } },
+          guards: { budget: { maxCostPerCall: 0.5 } },
+        }),
+      }),
+      prompt: 'go',
+      telemetry: telemetry(cut),
+    });
+    let error: unknown;
+    try {
+      for await (const part of result.fullStream) if (part.type === 'error') error = part.error;
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toMatchObject({ code: 'BUDGET_EXCEEDED' });
+    expect(statuses(cut)).toEqual(['budget_exceeded']);
   });
 
   it('a middleware given a tracer of its own still records there', async () => {

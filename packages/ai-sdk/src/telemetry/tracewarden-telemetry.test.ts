@@ -407,5 +407,21 @@ raise "no deleting" if:
   it('options are checked where they are given', () => {
     expect(() => tracewardenTelemetry({ sink: [] } as never)).toThrow(/sink/);
     expect(() => tracewardenTelemetry({ toolGuards: 3 } as never)).toThrow(/toolGuards/);
+    // a list where sinks go, or where guards by tool name go, fails here, not at every call
+    for (const bad of [
+      { sinks: [5] },
+      { sinks: [{ write: () => undefined }] },
+      { toolGuards: { tools: [{ retry: { maxRetries: 1 } }] } },
+      { toolGuards: { tools: { send_email: 3 } } },
+    ])
+      expect(() => tracewardenTelemetry(bad as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+      );
+    expect(() =>
+      tracewardenTelemetry({
+        sinks: [createMemorySink()],
+        toolGuards: { tools: { send_email: { retry: { maxRetries: 1 } } } },
+      }),
+    ).not.toThrow();
   });
 });

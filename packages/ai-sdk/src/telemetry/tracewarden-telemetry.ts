@@ -123,6 +123,23 @@ function warnUnrecorded(operationId: string): void {
   );
 }
 
+/** An object, not a list (option groups keyed by name). */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A sink by its shape (what `createTracer` checks). */
+function isSink(value: unknown): boolean {
+  const sink = value as Partial<Sink> | null;
+  return (
+    typeof sink === 'object' &&
+    sink !== null &&
+    typeof sink.write === 'function' &&
+    typeof sink.flush === 'function' &&
+    typeof sink.close === 'function'
+  );
+}
+
 /** Calls with tools after which per-tool guards naming no tool seen are warned about. */
 const unknownToolGuardsAfterCalls = 10;
 
@@ -154,13 +171,18 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
   const runtime = createAdapterRuntime(options, {
     entryPoint: 'tracewardenTelemetry',
     extraOptions: {
-      sinks: (value) => (Array.isArray(value) ? undefined : 'a list of sinks'),
+      sinks: (value) =>
+        Array.isArray(value) && value.every(isSink)
+          ? undefined
+          : 'a list of Sinks (write, flush, close), e.g. [createMemorySink()]',
       createTracer: optionChecks.function,
       onTraceEnd: optionChecks.function,
       toolGuards: (value) =>
-        typeof value === 'object' && value !== null && !Array.isArray(value)
+        isPlainRecord(value) &&
+        (value.tools === undefined ||
+          (isPlainRecord(value.tools) && Object.values(value.tools).every(isPlainRecord)))
           ? undefined
-          : "guard() options, with per-tool ones under 'tools'",
+          : "guard() options, with per-tool ones under 'tools' by tool name ({ tools: { send_email: { retry } } })",
     },
   });
   // Guard options are checked now, against guard()'s own schema (a typo must not fail every tool

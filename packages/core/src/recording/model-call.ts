@@ -404,7 +404,12 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       this.record(status, partial, this.streamed.aggregated(partial), reason, undefined);
       return reason;
     }
-    this.record('failure', partial, this.streamed.aggregated(partial), error, undefined);
+    // a guard's error from inside the call (an enforcing middleware within the AI SDK's
+    // telemetry integration): the call was stopped by that guard, not failed
+    const status: ModelCallStatus = GuardError.isGuardError(error)
+      ? (guardStatuses[error.status] ?? 'failure')
+      : 'failure';
+    this.record(status, partial, this.streamed.aggregated(partial), error, undefined);
     return error;
   }
 
