@@ -367,3 +367,31 @@ raise "secret mailed" if:
     expect(subTypes(shared)).toEqual(['MESSAGE', 'MESSAGE']);
   });
 });
+
+describe('tracewardenMiddleware twice on one model', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('says once that each call is recorded twice into the trace (generateText and streamText); one middleware says nothing', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const tracer = createTracer();
+    const once = wrapLanguageModel({
+      model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
+      middleware: tracewardenMiddleware({ tracer, pricing: false }),
+    });
+    await generateText({ model: once, prompt: 'go' });
+    await streamText({ model: once, prompt: 'go on' }).text;
+    expect(codes(warn)).not.toContain('TRACEWARDEN_DOUBLE_RECORDING');
+    for (const stream of [false, true]) {
+      const twice = wrapLanguageModel({
+        model: scriptedModel([{ text: 'three' }]),
+        middleware: [
+          tracewardenMiddleware({ tracer, pricing: false }),
+          tracewardenMiddleware({ tracer, policy, pricing: false }),
+        ],
+      });
+      if (stream) await streamText({ model: twice, prompt: 'again' }).text;
+      else await generateText({ model: twice, prompt: 'again' });
+    }
+    expect(codes(warn).filter((code) => code === 'TRACEWARDEN_DOUBLE_RECORDING')).toHaveLength(1);
+  });
+});

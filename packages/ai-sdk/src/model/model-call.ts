@@ -42,6 +42,26 @@ export interface ModelCallSetup {
   adoptedReviews?: (() => ReviewedCalls | undefined) | undefined;
 }
 
+/**
+ * The results a model call recorded, with its trace: the same result reaching a second recorder
+ * of the same trace (`tracewardenMiddleware` twice in one model's chain) is the call recorded
+ * twice, its answer and cost counted twice.
+ */
+const recordedResults = new WeakMap<object, Tracer>();
+let doubleRecordingWarned = false;
+
+/** Marks a result this call returns; says once when it was already recorded into this trace. */
+function noteRecorded(result: object, tracer: Tracer): void {
+  if (recordedResults.get(result) === tracer && !doubleRecordingWarned) {
+    doubleRecordingWarned = true;
+    process.emitWarning(
+      'tracewarden: a model call was recorded twice into one trace: two tracewardenMiddleware instances wrap the same model (say one in a shared model factory and one added again), so each answer and its cost count twice. Give the model one tracewardenMiddleware (one with every guard and the policy).',
+      { code: 'TRACEWARDEN_DOUBLE_RECORDING' },
+    );
+  }
+  recordedResults.set(result, tracer);
+}
+
 /** Starts the call: the guards decide (a refusal throws), the new prompt messages are recorded. */
 function start(setup: ModelCallSetup): ModelCallHandle {
   const handle = setup.runtime.recorder.start({
@@ -132,6 +152,7 @@ export async function generateCall(
     throw handle.end(error, setup.userSignal);
   }
   if (handle.stopped) throw handle.fail(handle.signal.reason);
+  noteRecorded(result, handle.tracer);
   const outcome = handle.finish(generateResultToResponse(result, setup.runtime.recordRaw));
   if (outcome.toolCalls.length === 0) return result;
   const removed = applyOutcome(outcome, setup, handle.tracer);
@@ -142,11 +163,13 @@ export async function generateCall(
   const hadText = content.some((part) => part.type === 'text' && part.text !== '');
   const refusal = outcome.refusalText ?? '';
   content.push({ type: 'text', text: hadText ? `\n\n${refusal}` : refusal });
-  return {
+  const delivered = {
     ...result,
     content,
     finishReason: finishWithout(result.finishReason, content.some(isClientToolCall)),
   };
+  recordedResults.set(delivered, handle.tracer);
+  return delivered;
 }
 
 /**
@@ -169,7 +192,8 @@ export async function streamCall(
     throw handle.end(error, setup.userSignal);
   }
   const requestId = requestIdOf(result.response?.headers);
-  return {
+  noteRecorded(result, handle.tracer);
+  const observed = {
     ...result,
     stream: observeStream(
       result.stream,
@@ -178,4 +202,6 @@ export async function streamCall(
       requestId === undefined ? undefined : { requestId },
     ),
   };
+  recordedResults.set(observed, handle.tracer);
+  return observed;
 }
