@@ -14,6 +14,25 @@ import { promptToNeutral } from '../model/prompt-to-neutral.js';
 import { modelErrorText } from './model-error-text.js';
 
 /**
+ * The error a blocked call's tool rejects with: a `PolicyViolationError` whose text, as the AI SDK
+ * hands it to the model (`error.toString()`), is the refusal alone, not `PolicyViolationError: …`:
+ * the model reads the refusal (a custom `refusalMessage` word for word), as with `wrapOpenAI`, and
+ * the trace records that same text.
+ */
+function refusalError(
+  message: string,
+  violations: ConstructorParameters<typeof PolicyViolationError>[0]['violations'],
+): PolicyViolationError {
+  const error = new PolicyViolationError({ violations, message });
+  Object.defineProperty(error, 'toString', {
+    value: () => message,
+    configurable: true,
+    writable: true,
+  });
+  return error;
+}
+
+/**
  * The conversation the SDK hands a tool, as chat events, without the call itself (its proposal
  * and any answer to it): the policy judges the call as proposed after what came before.
  */
@@ -66,7 +85,7 @@ export function checkToolCallOnConversation(
   );
   if (review.allowed) return undefined;
   const message = review.refusal ?? `Tool call ${call.name} was blocked by policy.`;
-  const error = new PolicyViolationError({ violations: review.violations, message });
+  const error = refusalError(message, review.violations);
   if (tracer !== undefined && call.id !== '') {
     const violations = violationSummary(review.violations);
     try {
@@ -141,7 +160,7 @@ export function toolCallRefusal(
   tracer: Tracer | undefined,
 ): PolicyViolationError | undefined {
   const refusal = refusalFor(call.id, call.name, call.input);
-  if (refusal !== undefined) return new PolicyViolationError({ violations: [], message: refusal });
+  if (refusal !== undefined) return refusalError(refusal, []);
   return policy === undefined
     ? undefined
     : checkToolCallOnConversation(policy, messages, call, tracer);
