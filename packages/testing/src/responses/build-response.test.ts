@@ -160,6 +160,9 @@ describe('responses', () => {
         JSON.stringify({
           ...response,
           id: '',
+          // each reply's own clock: two replies may fall in different seconds
+          created_at: 0,
+          completed_at: response.completed_at === null ? null : 0,
           output: response.output.map(({ id, ...item }) => item),
         }),
       );
