@@ -157,7 +157,7 @@ Examples:
   $ tracewarden serve --port 0 --data-dir ./collector-data
   $ curl -H "Authorization: Bearer $TRACEWARDEN_API_KEY" http://127.0.0.1:${defaultPort}/v1/organizations/default/traces
 
-Limits: TRACEWARDEN_MAX_BODY_BYTES (8 MiB), TRACEWARDEN_MAX_DECOMPRESSED_BYTES,
+Limits: TRACEWARDEN_MAX_BODY_BYTES (13 MiB), TRACEWARDEN_MAX_DECOMPRESSED_BYTES,
 TRACEWARDEN_MAX_BATCH_BLOCKS, TRACEWARDEN_MAX_TRACE_BLOCKS, and the seed's LIMIT_* byte limits.`,
     )
     .action(async (options: ServeOptions) => {

@@ -3,7 +3,7 @@ import { ServerError } from '../errors/index.js';
 
 /** Request limits of the collector; each over-limit request is a 413 `PAYLOAD_TOO_LARGE`. */
 export interface ServerLimits {
-  /** Bytes of a request body as sent (compressed, when gzip). Env `TRACEWARDEN_MAX_BODY_BYTES`. @default 8388608 (8 MiB) */
+  /** Bytes of a request body as sent (compressed, when gzip). Env `TRACEWARDEN_MAX_BODY_BYTES`. @default 13631488 (13 MiB: a 2 MB result written with JSON escapes, plus 1 MiB) */
   maxBodyBytes: number;
   /** Bytes of a gzip body once decompressed. Env `TRACEWARDEN_MAX_DECOMPRESSED_BYTES`. @default 67108864 (64 MiB) */
   maxDecompressedBytes: number;
@@ -18,11 +18,11 @@ export interface ServerLimits {
  *
  * @example
  * ```ts
- * defaultServerLimits.maxBodyBytes; // 8388608
+ * defaultServerLimits.maxBodyBytes; // 13631488
  * ```
  */
 export const defaultServerLimits: Readonly<ServerLimits> = Object.freeze({
-  maxBodyBytes: 8 * 1024 * 1024,
+  maxBodyBytes: 13 * 1024 * 1024,
   maxDecompressedBytes: 64 * 1024 * 1024,
   maxBatchBlocks: 10_000,
   maxTraceBlocks: 1_000_000,
@@ -35,14 +35,14 @@ const variables: Readonly<Record<keyof ServerLimits, string>> = {
   maxTraceBlocks: 'TRACEWARDEN_MAX_TRACE_BLOCKS',
 };
 
-/** Room for a block's other fields and JSON escapes above its largest field, in a body. */
+/** Room for a block's other fields above its largest field (escaped), in a body. */
 const bodyOverheadBytes = 1024 * 1024;
 
 /**
  * Resolves the limits in force: options win over `TRACEWARDEN_MAX_*` variables, which win over
  * {@link defaultServerLimits}. A body limit left to its default grows to fit the largest block
- * field the byte limits allow, plus 1 MiB (`LIMIT_TOOL_RESULT_BYTES=16777216` alone makes a 16 MiB
- * result postable), and so does the decompressed limit; a body limit set below that is kept
+ * field the byte limits allow, written with JSON escapes (six bytes a byte at most: a 2 MB
+ * result of control characters is 12 MB of JSON), plus 1 MiB, and so does the decompressed limit; a body limit set below that is kept
  * (the caller may warn, see {@link bodyLimitBelowBlockLimit}).
  *
  * @param overrides - limits to force (positive integers)
@@ -99,9 +99,17 @@ function largestBlockField(blockLimits: Readonly<BlockLimits>): number {
   return Math.max(0, ...Object.values(blockLimits));
 }
 
+/**
+ * JSON text bytes per byte of a field at most: a control character is written `\u0001`, so a
+ * field that fits its byte limit can take six times that in the body that carries it.
+ */
+const jsonEscapeFactor = 6;
+
 /** The body a block with its largest field at the limit needs (0 without block limits). */
 function bodyBytesFor(blockLimits: Readonly<BlockLimits> | undefined): number {
-  return blockLimits === undefined ? 0 : largestBlockField(blockLimits) + bodyOverheadBytes;
+  return blockLimits === undefined
+    ? 0
+    : largestBlockField(blockLimits) * jsonEscapeFactor + bodyOverheadBytes;
 }
 
 /**
@@ -118,5 +126,5 @@ export function bodyLimitBelowBlockLimit(
 ): string | undefined {
   const largest = largestBlockField(blockLimits);
   if (limits.maxBodyBytes >= largest) return undefined;
-  return `a request body may hold at most ${limits.maxBodyBytes} bytes (TRACEWARDEN_MAX_BODY_BYTES), less than the largest block field the byte limits allow (${largest} bytes): such blocks get 413 for the body, not for the field; raise TRACEWARDEN_MAX_BODY_BYTES to at least ${largest + bodyOverheadBytes}`;
+  return `a request body may hold at most ${limits.maxBodyBytes} bytes (TRACEWARDEN_MAX_BODY_BYTES), less than the largest block field the byte limits allow (${largest} bytes): such blocks get 413 for the body, not for the field; raise TRACEWARDEN_MAX_BODY_BYTES to at least ${bodyBytesFor(blockLimits)} (room for such a field written with JSON escapes)`;
 }

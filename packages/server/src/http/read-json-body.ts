@@ -47,7 +47,17 @@ function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
       if (over) reject(tooLarge('body', limit, total, 'TRACEWARDEN_MAX_BODY_BYTES'));
       else resolve(Buffer.concat(chunks, total));
     });
-    request.on('error', reject);
+    // the client went away mid-body (an abort, a reset): its request, not a fault of the
+    // collector, so it is not logged as an internal error (and no answer can reach it)
+    request.on('error', (cause) =>
+      reject(
+        new ServerError({
+          code: 'INVALID_REQUEST',
+          message: 'the client closed the connection before the whole body arrived; send it again',
+          cause,
+        }),
+      ),
+    );
   });
 }
 

@@ -103,7 +103,7 @@ describeStores('blocks routes', (kind) => {
         error: {
           code: 'DUPLICATE_RESULT_SEQ',
           http_status: 409,
-          details: { call_id: 'call_1', seq: 0, block_id: 'tb_r0b', path: '0' },
+          details: { call_id: 'call_1', seq: 0, block_id: 'tb_r0b' },
         },
       });
 
@@ -199,7 +199,7 @@ describeStores('blocks routes', (kind) => {
         'details',
       ]);
       expect(body).toMatchObject({
-        error: { code: 'VALIDATION', http_status: 422, details: { field: 'role', path: '0' } },
+        error: { code: 'VALIDATION', http_status: 422, details: { field: 'role' } },
       });
     });
 
@@ -228,7 +228,6 @@ describeStores('blocks routes', (kind) => {
               actual_bytes: 40_000,
               trace_id: 'tr_big',
               parent_block_id: 'tb_c',
-              path: '0',
             },
           },
         });
@@ -295,7 +294,7 @@ describeStores('blocks routes', (kind) => {
       const changed = await t.post('tr_retry', [blocks.message('tb_m', 'something else')]);
       expect(changed.status).toBe(422);
       expect(await changed.json()).toMatchObject({
-        error: { code: 'VALIDATION', details: { field: 'id', block_id: 'tb_m', path: '0' } },
+        error: { code: 'VALIDATION', details: { field: 'id', block_id: 'tb_m' } },
       });
       expect(await storedBlocks('tr_retry')).toHaveLength(3);
     });

@@ -13,6 +13,7 @@ import {
   PostgresStore,
   SqliteStore,
 } from '../storage/index.js';
+import { answerClientError } from './answer-client-error.js';
 import { createRequestHandler } from './create-request-handler.js';
 
 /**
@@ -232,6 +233,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // a stalled or trickling client cannot hold a request open forever
   server.requestTimeout = 60_000;
   server.headersTimeout = 30_000;
+  // what Node refuses before the handler (bad HTTP, large headers, a stalled body): seed shape
+  server.on('clientError', answerClientError);
 
   try {
     await new Promise<void>((resolve, reject) => {

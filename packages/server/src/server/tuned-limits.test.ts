@@ -30,6 +30,17 @@ describe('block limits tuned by LIMIT_* variables', () => {
     expect(body.error.details.field).toBe('output');
   }, 60_000);
 
+  it('accepts a tool result that fits its default limit however much its JSON escapes take (2 MB of control characters is 12 MB of JSON)', async () => {
+    t = await startTestServer({});
+    const output = '\u0001'.repeat(2 * 1024 * 1024);
+    const response = await t.post('tr_escaped', [
+      blocks.message('tb_m'),
+      blocks.call('tb_c', 'tb_m', 'c1'),
+      blocks.result('tb_r', 'tb_c', 'c1', output),
+    ]);
+    expect(response.status).toBe(201);
+  }, 60_000);
+
   it('keeps a body limit the user set below a tuned block limit, and warns once at start', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     t = await startTestServer({
@@ -40,7 +51,7 @@ describe('block limits tuned by LIMIT_* variables', () => {
     });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(
-      /at most 1048576 bytes \(TRACEWARDEN_MAX_BODY_BYTES\).*raise TRACEWARDEN_MAX_BODY_BYTES to at least 5242880/,
+      /at most 1048576 bytes \(TRACEWARDEN_MAX_BODY_BYTES\).*raise TRACEWARDEN_MAX_BODY_BYTES to at least 26214400/,
     );
     const response = await t.post('tr_body', [blocks.message('tb_m', 'x'.repeat(1024 * 1024))]);
     expect(response.status).toBe(413);
@@ -54,8 +65,9 @@ describe('block limits tuned by LIMIT_* variables', () => {
       defaultServerLimits,
     );
     const big = resolveServerLimits({}, {}, { ...seed, toolResultBytes: 100 * 1024 * 1024 });
-    expect(big.maxBodyBytes).toBe(101 * 1024 * 1024);
-    expect(big.maxDecompressedBytes).toBe(101 * 1024 * 1024);
+    // room for the field written with JSON escapes (six bytes a byte at most), plus 1 MiB
+    expect(big.maxBodyBytes).toBe(601 * 1024 * 1024);
+    expect(big.maxDecompressedBytes).toBe(601 * 1024 * 1024);
     const set = resolveServerLimits({ maxBodyBytes: 1000 }, {}, { ...seed, toolResultBytes: 100 });
     expect(set.maxBodyBytes).toBe(1000);
   });

@@ -125,13 +125,20 @@ function sameContent(input: Record<string, unknown>, stored: Block): boolean {
 }
 
 /**
- * The same trace error, saying which block of the batch it is about (`details.path`). A block
- * the client sent without an id is named by its position, not by the id the collector drew for
- * it (the batch is refused: that id names nothing).
+ * The same trace error, saying which block of the batch it is about (`details.path`), when the
+ * batch has several: the error of a one-block request is seed 002's body exactly (its example
+ * names no position). A block the client sent without an id is named by its position, not by the
+ * id the collector drew for it (the batch is refused: that id names nothing).
  */
-function atIndex(error: unknown, index: number, drawnId: string | undefined): unknown {
+function atIndex(
+  error: unknown,
+  index: number,
+  drawnId: string | undefined,
+  batchSize: number,
+): unknown {
   if (!(error instanceof TraceError)) return error;
-  const details: Record<string, unknown> = { ...error.details, path: String(index) };
+  const details: Record<string, unknown> =
+    batchSize > 1 ? { ...error.details, path: String(index) } : { ...error.details };
   let message = error.message;
   if (drawnId !== undefined) {
     if (details.block_id === drawnId) delete details.block_id;
@@ -255,7 +262,12 @@ export function* planAppend(
     try {
       block = validator.accept(item.input);
     } catch (error) {
-      throw atIndex(inBatchMismatch(error, item.input, fresh), item.index, item.drawnId);
+      throw atIndex(
+        inBatchMismatch(error, item.input, fresh),
+        item.index,
+        item.drawnId,
+        inputs.length,
+      );
     }
     results[item.index] = block;
     accepted.push(block);
