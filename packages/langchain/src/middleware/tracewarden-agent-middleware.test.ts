@@ -1,4 +1,4 @@
-import { HumanMessage, type ToolMessage } from '@langchain/core/messages';
+import { HumanMessage, SystemMessage, type ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
@@ -146,6 +146,27 @@ describe('tracewardenAgentMiddleware', () => {
     expect(middleware.tracers).toHaveLength(2);
     for (const tracer of middleware.tracers as Tracer[])
       expect(conversationOf(tracer)).toHaveLength(3);
+  });
+
+  it('runs that start with one shared system message object (a module constant) get a trace each', async () => {
+    const middleware = tracewardenAgentMiddleware({ pricing: false });
+    const system = new SystemMessage('You are a weather assistant.');
+    for (const who of ['Ann', 'Bob']) {
+      const agent = createAgent({
+        model: scriptedModel(),
+        tools: [weather],
+        middleware: [middleware],
+      });
+      await agent.invoke({ messages: [system, new HumanMessage(`${who}: weather in Paris?`)] });
+    }
+    expect(middleware.tracers).toHaveLength(2);
+    const users = (middleware.tracers as Tracer[]).map((tracer) =>
+      tracer
+        .blocks()
+        .filter((block) => block.payload.role === 'user')
+        .map((block) => block.payload.content),
+    );
+    expect(users).toEqual([['Ann: weather in Paris?'], ['Bob: weather in Paris?']]);
   });
 
   it('rejects the run with PolicyViolationError before the tool runs (throw mode)', async () => {

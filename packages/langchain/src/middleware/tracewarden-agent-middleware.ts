@@ -15,7 +15,11 @@ import {
   withTrace,
 } from '@tracewarden/core';
 import { messageToResponse } from '../messages/message-to-response.js';
-import { type LooseMessage, messagesToNeutral } from '../messages/messages-to-neutral.js';
+import {
+  type LooseMessage,
+  messagesToNeutral,
+  messageType,
+} from '../messages/messages-to-neutral.js';
 import { toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
@@ -287,8 +291,19 @@ export function tracewardenAgentMiddleware(
   const kept = new KeptTracers();
   /** Every trace this middleware recorded into: the only ones its look-ups may continue. */
   const own = new WeakSet<Tracer>();
-  /** The trace of an agent run, by its first message (the same object in every step). */
+  /**
+   * The trace of an agent run, by its first message that is not a system prompt (the same object
+   * in every step): a system message is often one constant every run starts with, which would
+   * put every user's run into the first one's trace.
+   */
   const byFirstMessage = new WeakMap<object, Tracer>();
+  const runKeyOf = (messages: readonly LooseMessage[]): LooseMessage | undefined => {
+    for (const message of messages) {
+      const type = messageType(message);
+      if (type !== 'system' && type !== 'developer') return message;
+    }
+    return messages[0];
+  };
   const report = recordingErrorReporter(options?.onRecordingError, 'a tool call or result');
 
   /**
@@ -298,7 +313,7 @@ export function tracewardenAgentMiddleware(
    */
   function tracerOfRun(messages: readonly LooseMessage[] | undefined): Tracer | undefined {
     if (messages === undefined) return undefined;
-    const first = messages[0];
+    const first = runKeyOf(messages);
     return (
       tracerOfAnswers(messages, own) ??
       (first === undefined ? undefined : byFirstMessage.get(first))
@@ -306,7 +321,7 @@ export function tracewardenAgentMiddleware(
   }
 
   function tracerOf(messages: readonly LooseMessage[]): Tracer {
-    const first = messages[0];
+    const first = runKeyOf(messages);
     const known =
       options?.tracer ??
       currentTracer() ??
