@@ -6,16 +6,26 @@ import {
 } from '@tracewarden/core';
 import { type LooseMessage, messageType, toolContentOf } from './messages-to-neutral.js';
 
-/** Whether a value is a LangChain `ToolMessage` (read by its fields, across package copies). @internal */
-export function isToolMessage(value: unknown): value is LooseMessage & { tool_call_id: string } {
+/**
+ * Whether a value is a LangChain `ToolMessage` (read by its fields, across package copies). Its
+ * `tool_call_id` may be absent: a model may leave a call's id out (LangChain's `ToolCall.id` is
+ * optional), and the tool node's answer then carries none.
+ * @internal
+ */
+export function isToolMessage(
+  value: unknown,
+): value is LooseMessage & { tool_call_id: string | undefined } {
   if (typeof value !== 'object' || value === null) return false;
   const message = value as LooseMessage;
-  return typeof message.tool_call_id === 'string' && messageType(message) === 'tool';
+  const id = message.tool_call_id;
+  return (
+    (typeof id === 'string' || id === undefined || id === null) && messageType(message) === 'tool'
+  );
 }
 
 /** The call id a tool's output answers (a `ToolMessage`'s `tool_call_id`), if any. @internal */
 export function toolCallIdOf(output: unknown): string | undefined {
-  return isToolMessage(output) ? output.tool_call_id : undefined;
+  return isToolMessage(output) ? (output.tool_call_id ?? undefined) : undefined;
 }
 
 /** A value as a JSON-safe output (strings and JSON values as they are). */
@@ -64,13 +74,13 @@ export function toolOutcomeOf(output: unknown, callId?: string): ToolOutcome {
 function toolMessageIn(
   output: unknown,
   callId: string | undefined,
-): (LooseMessage & { tool_call_id: string }) | undefined {
+): (LooseMessage & { tool_call_id: string | undefined }) | undefined {
   if (isToolMessage(output)) return output;
   const update = (output as { update?: { messages?: unknown } } | null)?.update;
   const messages = update?.messages;
   if (!Array.isArray(messages)) return undefined;
   return messages.find(
-    (message): message is LooseMessage & { tool_call_id: string } =>
+    (message): message is LooseMessage & { tool_call_id: string | undefined } =>
       isToolMessage(message) && (callId === undefined || message.tool_call_id === callId),
   );
 }

@@ -169,6 +169,46 @@ describe('tracewardenAgentMiddleware', () => {
     expect(users).toEqual([['Ann: weather in Paris?'], ['Bob: weather in Paris?']]);
   });
 
+  it('parallel calls the model gave no id (LangChain allows it) are recorded once each, with their results', async () => {
+    const tracer = createTracer();
+    const model = fakeModel()
+      .respond(
+        aiMessage({
+          content: '',
+          tool_calls: [
+            { name: 'weather', args: { city: 'Paris' }, type: 'tool_call' },
+            { name: 'weather', args: { city: 'Rome' }, type: 'tool_call' },
+          ],
+        }),
+      )
+      .respond(aiMessage({ content: 'Sunny in both.' }));
+    const agent = createAgent({
+      model,
+      tools: [weather],
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+    });
+    await agent.invoke(question());
+    const calls = tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.map((block) => block.payload.arguments)).toEqual([
+      { city: 'Paris' },
+      { city: 'Rome' },
+    ]);
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(
+      results.map((block) => [
+        calls.find((call) => call.id === block.parent_block_id)?.payload.arguments,
+        block.payload.output,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        [{ city: 'Paris' }, 'Sunny in Paris'],
+        [{ city: 'Rome' }, 'Sunny in Rome'],
+      ]),
+    );
+    expect(results.map((block) => block.metadata.status)).toEqual(['success', 'success']);
+    expectSoundTrace(tracer);
+  });
+
   it('rejects the run with PolicyViolationError before the tool runs (throw mode)', async () => {
     const tracer = createTracer();
     const agent = createAgent({

@@ -389,29 +389,28 @@ export function tracewardenAgentMiddleware(
     handler: (request: never) => Promise<unknown>,
   ): Promise<unknown> {
     const call = request.toolCall;
-    const callId = call.id;
-    // `""` (Gemini-backed agents): the result answers the trace's next unanswered call
-    // (decisions 002 and 030), never a TOOL_CALL of its own
+    // `""` (Gemini-backed agents) or no id at all (LangChain's `ToolCall.id` is optional): the
+    // result answers the trace's next unanswered call (decisions 002 and 030), never a TOOL_CALL
+    // of its own
+    const callId = call.id ?? '';
     const absentId = callId === '';
-    if (callId !== undefined) {
-      // the verdict on this call, re-checked when its arguments changed since the review
-      const refusal = refusalFor(callId, call.name, call.args);
-      // the refusal is already recorded as the call's TOOL_RESULT
-      if (refusal !== undefined)
-        return new ToolMessage({
-          content: refusal,
-          tool_call_id: callId,
-          name: call.name,
-          status: 'error',
-        });
-    }
+    // the verdict on this call, re-checked when its arguments changed since the review
+    const refusal = refusalFor(callId, call.name, call.args);
+    // the refusal is already recorded as the call's TOOL_RESULT
+    if (refusal !== undefined)
+      return new ToolMessage({
+        content: refusal,
+        tool_call_id: callId,
+        name: call.name,
+        status: 'error',
+      });
     const tracer =
       options?.tracer ??
       tracerOfRun(request.state?.messages) ??
       currentTracer() ??
       tracerOfCall(callId, call.name, call.args, true, own) ??
       tracerOf([]);
-    const id = callId ?? `call_${Date.now().toString(36)}`;
+    const id = callId;
     if (!absentId && tracer.findToolCall(id) === undefined) {
       // a call no model call of this trace proposed (another middleware's, an edited one): with a
       // policy it is checked here, on the trace so far, before the tool runs
