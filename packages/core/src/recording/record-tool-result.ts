@@ -23,11 +23,20 @@ export interface RecordToolResultInput {
    * trace whose model numbers calls per answer). Not recorded.
    */
   arguments?: unknown;
+  /**
+   * A later attempt of a call whose earlier attempt's result is recorded (a framework's retry,
+   * such as LangChain's `toolRetryMiddleware`, ran the call again under its id): recorded as
+   * another TOOL_RESULT of the call, after the earlier one, instead of being left out as already
+   * recorded. Only the caller knows a run is a new attempt: a second record of the same run (a
+   * guarded tool's own, then the adapter's) must stay out.
+   */
+  retry?: boolean | undefined;
 }
 
 /**
  * Records a tool's result as a TOOL_RESULT block under the TOOL_CALL with its call id, once per
- * call id (a result already recorded, by any adapter or guard, is not recorded again). Every
+ * call id (a result already recorded, by any adapter or guard, is not recorded again), unless
+ * it is a later attempt's (`retry`). Every
  * adapter records tool results through this one function.
  * @param tracer - the tracer holding the TOOL_CALL
  * @param input - call id, output, metadata
@@ -48,7 +57,7 @@ export function recordToolResult(tracer: Tracer, input: RecordToolResultInput): 
     input.metadata?.tool_name,
     input.arguments,
   );
-  if (callId === undefined || hasResult(state, callId)) return false;
+  if (callId === undefined || (input.retry !== true && hasResult(state, callId))) return false;
   const direct = (tracer as Partial<CallResultTracer>)[recordCallResult];
   if (ownsDirectPath(direct, tracer.logObserve)) {
     // createTracer's own: the result is built under the call it holds, without the input object

@@ -12,7 +12,7 @@ import {
   type Tracer,
 } from '@tracewarden/core';
 import { delayedStore } from '@tracewarden/core/testing';
-import { createAgent, createMiddleware } from 'langchain';
+import { createAgent, createMiddleware, toolRetryMiddleware } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { conversationOf, expectSoundTrace, responses } from '../__fixtures__/trace-checks.js';
@@ -206,6 +206,45 @@ describe('tracewardenAgentMiddleware', () => {
       ]),
     );
     expect(results.map((block) => block.metadata.status)).toEqual(['success', 'success']);
+    expectSoundTrace(tracer);
+  });
+
+  it("a call a retry middleware runs again (onToolError: 'throw'): the failure and the retry's result are both recorded under it", async () => {
+    const tracer = createTracer();
+    let runs = 0;
+    const flaky = tool(
+      async ({ city }: { city: string }) => {
+        runs++;
+        if (runs === 1) throw new Error('transient');
+        return `Sunny in ${city}`;
+      },
+      { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
+    );
+    const agent = createAgent({
+      model: scriptedModel(),
+      tools: [flaky],
+      middleware: [
+        // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
+        toolRetryMiddleware({
+          maxRetries: 2,
+          initialDelayMs: 0,
+          jitter: false,
+        }) as unknown as ReturnType<typeof createMiddleware>,
+        tracewardenAgentMiddleware({ tracer, pricing: false, onToolError: 'throw' }),
+      ],
+    });
+    const state = await agent.invoke(question());
+    expect(runs).toBe(2);
+    const read = state.messages.find((message) => message.getType() === 'tool');
+    expect(read?.content).toBe('Sunny in Paris');
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(
+      results.map((block) => [block.payload.output, block.metadata.status, block.metadata.attempt]),
+    ).toEqual([
+      ['Error: transient', 'failure', undefined],
+      ['Sunny in Paris', 'success', 2],
+    ]);
+    expect(new Set(results.map((block) => block.parent_block_id)).size).toBe(1);
     expectSoundTrace(tracer);
   });
 

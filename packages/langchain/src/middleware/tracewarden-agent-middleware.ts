@@ -157,6 +157,15 @@ export interface TracewardenAgentMiddleware {
   readonly tracers: readonly Tracer[];
 }
 
+/**
+ * A result of a call's later attempt (a retry middleware ran it again): recorded beside the
+ * earlier attempt's result, with its number (`metadata.attempt`).
+ */
+function asAttempt(input: ToolResultInput, attempt: number): ToolResultInput {
+  if (attempt === 1) return input;
+  return { ...input, retry: true, metadata: { ...input.metadata, attempt } };
+}
+
 /** The scope id of a tool call that has none (`""`, decision 030): a scope needs one. */
 const absentCallId = 'call_without_id';
 
@@ -305,6 +314,11 @@ export function tracewardenAgentMiddleware(
     return messages[0];
   };
   const report = recordingErrorReporter(options?.onRecordingError, 'a tool call or result');
+  /**
+   * Per trace, the calls whose failure was recorded and passed on (`onToolError: 'throw'`), with
+   * the attempt it was: a retry middleware outside this one may run the call again.
+   */
+  const attempts = new WeakMap<Tracer, Map<string, number>>();
 
   /**
    * The trace of the agent run these messages are the state of, by what is the run's own: an
@@ -437,6 +451,10 @@ export function tracewardenAgentMiddleware(
         });
       }
     }
+    // a call whose failure this middleware recorded and passed on, run again: a retry
+    // middleware outside this one retried it (its result joins the failure's)
+    const tries = absentId ? undefined : attempts.get(tracer);
+    const attempt = (tries?.get(id) ?? 0) + 1;
     const started: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
     // `""`: the call of this tool with these arguments (parallel calls end in any order), else
     // the order rule; looked up when the result is recorded
@@ -463,18 +481,28 @@ export function tracewardenAgentMiddleware(
     } catch (error) {
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) {
         const run = resultRun();
-        if (run !== undefined) record(tracer, failedToolResultOf(error, run), scope);
+        if (run !== undefined)
+          record(tracer, asAttempt(failedToolResultOf(error, run), attempt), scope);
+        // the error goes on: a retry middleware outside may run the call again
+        if (!absentId) {
+          let known = tries;
+          if (known === undefined) attempts.set(tracer, (known = new Map()));
+          known.set(id, attempt);
+        }
         throw error;
       }
+      tries?.delete(id);
       // what createAgent's tool node answers a failed tool with when no middleware wraps it,
       // recorded as the model reads it
       const content = toolNodeErrorText(error);
       const run = resultRun();
-      if (run !== undefined) record(tracer, failedToolResultOf(error, run, content), scope);
+      if (run !== undefined)
+        record(tracer, asAttempt(failedToolResultOf(error, run, content), attempt), scope);
       return new ToolMessage({ content, tool_call_id: id, name: call.name, status: 'error' });
     }
+    tries?.delete(id);
     const run = resultRun();
-    if (run !== undefined) record(tracer, toolResultOf(result, run), scope);
+    if (run !== undefined) record(tracer, asAttempt(toolResultOf(result, run), attempt), scope);
     return result;
   }
 
