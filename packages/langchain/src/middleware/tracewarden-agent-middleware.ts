@@ -6,6 +6,7 @@ import {
   currentTracer,
   type ModelCallHandle,
   optionChecks,
+  PolicyViolationError,
   recordToolResult,
   refusalFor,
   scopedResultMetadata,
@@ -410,7 +411,11 @@ export function tracewardenAgentMiddleware(
     const absentId = callId === '';
     // the verdict on this call, re-checked when its arguments changed since the review
     const refusal = refusalFor(callId, call.name, call.args);
-    // the refusal is already recorded as the call's TOOL_RESULT
+    // the refusal is already recorded as the call's TOOL_RESULT; in 'throw' mode the run
+    // rejects (arguments another middleware changed since the review, now blocked), as the
+    // handler's does
+    if (refusal !== undefined && unlinkedPolicy?.mode === 'throw')
+      throw new PolicyViolationError({ violations: [], message: refusal });
     if (refusal !== undefined)
       return new ToolMessage({
         content: refusal,
