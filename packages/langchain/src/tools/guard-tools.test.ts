@@ -204,6 +204,10 @@ raise "no mail" if:
       () => guardTool(weather, { policy: {} as never }),
       () => guardTool(weather, { onPolicyViolation: 'ignore' } as never),
       () => guardTool(weather, { refusalMessage: 'no' } as never),
+      () => guardTools([weather], null as never),
+      () => guardTool(weather, 'retry' as never),
+      // per-tool options are guardTools()'s: guardTool() would silently apply them
+      () => guardTool(weather, { tools: { weather: { retry: { maxRetries: 1 } } } } as never),
     ]) {
       expect(attempt).toThrow(ConfigurationError);
       try {

@@ -212,6 +212,16 @@ function guardToolList(
   const toolPath = (index: number) => (entryPoint === 'guardTool' ? 'tool' : `tools[${index}]`);
   if (!Array.isArray(tools))
     throw configurationError(entryPoint, 'tools', 'an array of LangChain tools', tools);
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw configurationError(entryPoint, 'options', 'an options object (or nothing)', options);
+  // guardTool() guards one tool: options by tool name would be another tool's, or a typo's
+  if (entryPoint === 'guardTool' && (options as { tools?: unknown }).tools !== undefined)
+    throw configurationError(
+      entryPoint,
+      'options.tools',
+      "nothing: guardTool() takes the tool's own options directly (per-tool options are guardTools()'s)",
+      (options as { tools?: unknown }).tools,
+    );
   const {
     onGuardError = 'message',
     policy,
