@@ -221,6 +221,25 @@ describe('renderTree', () => {
     expect(renderTree(tracer.stitched()).split('\n')[1]).toBe('└─ user: look: [image]');
   });
 
+  it('names a part that is not text by what names it (a search result by its title and URL)', () => {
+    const tracer = createTracer({ ids: createSequentialIds(), clock });
+    tracer.logMessage({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'found:' },
+        {
+          type: 'web_search_result',
+          title: 'Paris weather',
+          url: 'https://weather.example/paris',
+        },
+        { type: 'document', name: 'report.pdf' },
+      ],
+    });
+    expect(renderTree(tracer.stitched()).split('\n')[1]).toBe(
+      '└─ user: found: [web_search_result: Paris weather https://weather.example/paris] [document: report.pdf]',
+    );
+  });
+
   it('truncates long values to maxWidth for display only, unless full', () => {
     const tracer = createTracer({ ids: createSequentialIds(), clock });
     const long = `${'word '.repeat(100)}end`;

@@ -237,11 +237,23 @@ function contentText(content: unknown, refusal?: unknown): string {
     return content
       .map((part: ContentPart) => {
         if (part.type === 'text' && typeof part.text === 'string') return part.text;
-        return `[${part.type}]`;
+        return partLabel(part);
       })
       .join(' ');
   }
   return valueText(content);
+}
+
+/**
+ * A content part that is not text, by its type and what names it: a search result's title and
+ * URL, a file's name or id (`[web_search_result: Paris weather https://…]`), else its type alone.
+ */
+function partLabel(part: ContentPart): string {
+  const record = part as unknown as Record<string, unknown>;
+  const names: string[] = [];
+  for (const key of ['title', 'name', 'url', 'uri', 'filename', 'file_id'])
+    if (typeof record[key] === 'string' && record[key] !== '') names.push(record[key] as string);
+  return names.length === 0 ? `[${part.type}]` : `[${part.type}: ${names.join(' ')}]`;
 }
 
 /**
