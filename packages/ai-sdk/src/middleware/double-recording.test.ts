@@ -1,4 +1,4 @@
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   createTracer,
   parsePolicy,
@@ -380,6 +380,26 @@ describe('tracewardenMiddleware twice on one model', () => {
     });
     await generateText({ model: once, prompt: 'go' });
     await streamText({ model: once, prompt: 'go on' }).text;
+    // a cache inside the middleware answers a repeated prompt with the same result object:
+    // each call is recorded once, nothing to say
+    const cache = new Map<string, LanguageModelV4GenerateResult>();
+    const cached = wrapLanguageModel({
+      model: scriptedModel([{ text: 'cached' }]),
+      middleware: [
+        tracewardenMiddleware({ tracer, pricing: false }),
+        {
+          specificationVersion: 'v4',
+          wrapGenerate: async ({ doGenerate, params }) => {
+            const key = JSON.stringify(params.prompt);
+            const hit = cache.get(key) ?? (await doGenerate());
+            cache.set(key, hit);
+            return hit;
+          },
+        },
+      ],
+    });
+    await generateText({ model: cached, prompt: 'same' });
+    await generateText({ model: cached, prompt: 'same' });
     expect(codes(warn)).not.toContain('TRACEWARDEN_DOUBLE_RECORDING');
     for (const stream of [false, true]) {
       const twice = wrapLanguageModel({

@@ -47,19 +47,26 @@ export interface ModelCallSetup {
  * of the same trace (`tracewardenMiddleware` twice in one model's chain) is the call recorded
  * twice, its answer and cost counted twice.
  */
-const recordedResults = new WeakMap<object, Tracer>();
+const recordedResults = new WeakMap<object, { tracer: Tracer; call: number }>();
 let doubleRecordingWarned = false;
+/** Numbers model calls in start order: a mark made by a later call was made inside this one. */
+let callsStarted = 0;
 
-/** Marks a result this call returns; says once when it was already recorded into this trace. */
-function noteRecorded(result: object, tracer: Tracer): void {
-  if (recordedResults.get(result) === tracer && !doubleRecordingWarned) {
+/**
+ * Marks a result this call returns; says once when a call started inside this one (another
+ * middleware nested in it) already recorded it into this trace. A result recorded by an earlier
+ * call (a caching middleware inside that returns the same object again) is not a double record.
+ */
+function noteRecorded(result: object, tracer: Tracer, call: number): void {
+  const mark = recordedResults.get(result);
+  if (mark !== undefined && mark.tracer === tracer && mark.call > call && !doubleRecordingWarned) {
     doubleRecordingWarned = true;
     process.emitWarning(
       'tracewarden: a model call was recorded twice into one trace: two tracewardenMiddleware instances wrap the same model (say one in a shared model factory and one added again), so each answer and its cost count twice. Give the model one tracewardenMiddleware (one with every guard and the policy).',
       { code: 'TRACEWARDEN_DOUBLE_RECORDING' },
     );
   }
-  recordedResults.set(result, tracer);
+  recordedResults.set(result, { tracer, call });
 }
 
 /** Starts the call: the guards decide (a refusal throws), the new prompt messages are recorded. */
@@ -137,6 +144,7 @@ export async function generateCall(
   doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>,
 ): Promise<LanguageModelV4GenerateResult> {
   const handle = start(setup);
+  const call = ++callsStarted;
   // a guard with a shared store (Redis) decides asynchronously: nothing is sent before it has
   if (handle.admission !== undefined) await handle.admission;
   const startedAt = performance.now();
@@ -152,7 +160,7 @@ export async function generateCall(
     throw handle.end(error, setup.userSignal);
   }
   if (handle.stopped) throw handle.fail(handle.signal.reason);
-  noteRecorded(result, handle.tracer);
+  noteRecorded(result, handle.tracer, call);
   const outcome = handle.finish(generateResultToResponse(result, setup.runtime.recordRaw));
   if (outcome.toolCalls.length === 0) return result;
   const removed = applyOutcome(outcome, setup, handle.tracer);
@@ -168,7 +176,7 @@ export async function generateCall(
     content,
     finishReason: finishWithout(result.finishReason, content.some(isClientToolCall)),
   };
-  recordedResults.set(delivered, handle.tracer);
+  recordedResults.set(delivered, { tracer: handle.tracer, call });
   return delivered;
 }
 
@@ -181,6 +189,7 @@ export async function streamCall(
   doStream: () => PromiseLike<LanguageModelV4StreamResult>,
 ): Promise<LanguageModelV4StreamResult> {
   const handle = start(setup);
+  const call = ++callsStarted;
   // a guard with a shared store (Redis) decides asynchronously: nothing is sent before it has
   if (handle.admission !== undefined) await handle.admission;
   const startedAt = performance.now();
@@ -192,7 +201,7 @@ export async function streamCall(
     throw handle.end(error, setup.userSignal);
   }
   const requestId = requestIdOf(result.response?.headers);
-  noteRecorded(result, handle.tracer);
+  noteRecorded(result, handle.tracer, call);
   const observed = {
     ...result,
     stream: observeStream(
@@ -202,6 +211,6 @@ export async function streamCall(
       requestId === undefined ? undefined : { requestId },
     ),
   };
-  recordedResults.set(observed, handle.tracer);
+  recordedResults.set(observed, { tracer: handle.tracer, call });
   return observed;
 }

@@ -118,6 +118,46 @@ describe('verdicts adopted from another recorder of the same call', () => {
     }
   });
 
+  it('two calls of one answer under one id: each verdict lands on the call with its arguments', () => {
+    const pathPolicy = parsePolicy(`
+raise "no deleting the root" if:
+    (call: ToolCall)
+    call is tool:delete
+    call.function.arguments.path == "/"
+`);
+    const root: ModelToolCall = { id: 'call_0', name: 'delete', arguments: '{"path":"/"}' };
+    const tmp: ModelToolCall = { id: 'call_0', name: 'delete', arguments: '{"path":"/tmp"}' };
+    let reviewed: ReviewedCalls | undefined;
+    createModelCallRecorder({
+      tracer: createTracer(),
+      policy: pathPolicy,
+      onPolicyViolation: 'refuse',
+    })
+      .start({
+        provider: 'p',
+        model: 'm',
+        messages: prompt,
+        onReviewed: (verdicts) => {
+          reviewed = verdicts;
+        },
+      })
+      .finish({ text: null, toolCalls: [root, tmp] });
+    const tracer = createTracer();
+    // the answer as the inner recorder delivered it: the blocked call removed
+    createModelCallRecorder({ tracer })
+      .start({ provider: 'p', model: 'm', messages: prompt, adoptedReviews: () => reviewed })
+      .finish({ text: 'refused one', toolCalls: [tmp] });
+    const calls = toolCallsOf(tracer).map((block) => [
+      block.payload.arguments,
+      block.metadata.policy,
+    ]);
+    expect(calls).toEqual([
+      [{ path: '/tmp' }, undefined],
+      [{ path: '/' }, 'block'],
+    ]);
+    expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  });
+
   it('with a policy of its own: the strictest decision, each violation once', () => {
     const verdicts = innerVerdicts('refuse', [deletion], () => true);
     const tracer = createTracer();

@@ -1,4 +1,5 @@
 import type { PolicyViolation } from '../policy/policy-types.js';
+import { canonicalJson } from './refusals.js';
 import type { ModelToolCall, ReviewedCalls, ToolCallReview } from './types.js';
 
 /*
@@ -73,9 +74,15 @@ export function withAdoptedReviews(
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as ModelToolCall;
     const mine = own?.[i] ?? { call, allowed: true, decision: 'allow', violations: [] };
-    const at = left.findIndex(
-      (review) => review.call.id === call.id && review.call.name === call.name,
+    // the same id, tool and arguments; else the same id and tool (arguments the framework
+    // re-serialised): ids may repeat within one answer (`call_0` twice, `""`)
+    const args = canonicalJson(call.arguments);
+    const sameCall = (review: ToolCallReview) =>
+      review.call.id === call.id && review.call.name === call.name;
+    let at = left.findIndex(
+      (review) => sameCall(review) && canonicalJson(review.call.arguments) === args,
     );
+    if (at < 0) at = left.findIndex(sameCall);
     if (at < 0) {
       reviews.push(mine);
       continue;

@@ -16,6 +16,7 @@ import {
   historyUnderEarlierSystem,
   isSystemMessage,
   mayFollowOtherSystem,
+  moveSystemRoot,
   rememberSystemRoot,
 } from './system-prompt-change.js';
 import {
@@ -161,11 +162,12 @@ export function recordRequest(
       if (index === 0) {
         key = (step ?? messageStep(key, system)).key;
         state.prefixes.add(key.a, key.b);
-        rememberSystemRoot(state, key);
         if (keyedByFields(system)) rememberSent(sent, system, key);
         else remembering = false;
         index = 1;
       }
+      // the conversation goes on under this system prompt
+      moveSystemRoot(state, earlier.root, messageStep(rootChainKey, system).key);
       // a change from the system prompt the history followed
       recordPlainMessage(core, tracer, system);
       // the history, recorded already, is now also known after this system prompt

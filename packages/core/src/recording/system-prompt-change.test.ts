@@ -91,6 +91,72 @@ describe('a conversation whose system prompt changes between requests', () => {
     ]);
   });
 
+  it('two conversations on one trace with the same opening and answer, each prompt changing: nothing of either is lost', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const hello = 'Hello! How can I help?';
+    for (const who of ['Ann', 'Bob'])
+      recorder
+        .start({ provider: 'p', model: 'm', messages: [system(`${who} 10:00`), user('hi')] })
+        .finish({ text: hello });
+    // the same next message in both: only the conversation tells them apart
+    for (const who of ['Ann', 'Bob'])
+      recorder
+        .start({
+          provider: 'p',
+          model: 'm',
+          messages: [system(`${who} 10:01`), user('hi'), answer(hello), user('track my order')],
+        })
+        .finish({ text: `Tracking for ${who}.` });
+    const lines = recorded(tracer);
+    expect(lines.filter((line) => line === 'user: track my order')).toHaveLength(2);
+    for (const who of ['Ann', 'Bob']) expect(lines).toContain(`assistant: Tracking for ${who}.`);
+    expectSound(tracer);
+  });
+
+  it('two such conversations whose calls have no ids (Gemini): each result is recorded under its own call', () => {
+    const tracer = createTracer();
+    const recorder = createModelCallRecorder({ tracer });
+    const call = { id: '', name: 'get_weather', arguments: '{"city":"Paris"}' };
+    const proposed: NeutralMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: '',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+        },
+      ],
+    };
+    for (const who of ['Ann', 'Bob'])
+      recorder
+        .start({ provider: 'p', model: 'm', messages: [system(`${who} 10:00`), user('weather?')] })
+        .finish({ text: null, toolCalls: [call] });
+    for (const [who, weather] of [
+      ['Ann', 'sunny'],
+      ['Bob', 'rainy'],
+    ] as const)
+      recorder
+        .start({
+          provider: 'p',
+          model: 'm',
+          messages: [
+            system(`${who} 10:01`),
+            user('weather?'),
+            proposed,
+            { role: 'tool', tool_call_id: '', content: weather },
+          ],
+        })
+        .finish({ text: `${who}: it is ${weather}.` });
+    const calls = tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(calls).toHaveLength(2);
+    expect(results.map((block) => block.payload.output).sort()).toEqual(['rainy', 'sunny']);
+    expect(new Set(results.map((block) => block.parent_block_id)).size).toBe(2);
+    expectSound(tracer);
+  });
+
   it('going back to an earlier system prompt records nothing twice', () => {
     const tracer = createTracer();
     const recorder = createModelCallRecorder({ tracer });

@@ -6,11 +6,12 @@ import type { NeutralMessage } from './types.js';
  * A conversation whose system prompt changes from one request to the next (it carries the
  * current time, the user's latest settings, a retrieved memory): the prefix chain starts at the
  * system message, so every later message would look new and the whole history would be recorded
- * again on every call. The rest of the request is looked for after the system prompts recorded
- * before; the conversation goes on there, under its new system prompt.
+ * again on every call. Each conversation of the trace keeps the chain key after its latest
+ * system prompt; a request whose own chain stops short looks for its history after those, and
+ * goes on there under its new system prompt when exactly one conversation holds the most of it.
  */
 
-/** Most leading system messages remembered per trace (oldest forgotten first). */
+/** Most conversations whose latest system prompt a trace remembers (oldest forgotten first). */
 export const maxSystemRoots = 16;
 
 /** Whether a message is a system prompt (`developer` counts as one, as in fingerprints). */
@@ -18,7 +19,7 @@ export function isSystemMessage(message: NeutralMessage | undefined): boolean {
   return message?.role === 'system' || message?.role === 'developer';
 }
 
-/** Remembers the chain key after a request's leading system message. */
+/** Remembers a new conversation's system prompt (the chain key after it). */
 export function rememberSystemRoot(state: TracerState, key: ChainKey): void {
   const roots = (state.systemRoots ??= []);
   for (const root of roots) if (root.a === key.a && root.b === key.b) return;
@@ -26,11 +27,22 @@ export function rememberSystemRoot(state: TracerState, key: ChainKey): void {
   if (roots.length > maxSystemRoots) roots.shift();
 }
 
+/** A conversation goes on under another system prompt: its latest one is now `to`. */
+export function moveSystemRoot(state: TracerState, from: ChainKey, to: ChainKey): void {
+  const roots = (state.systemRoots ??= []);
+  const at = roots.indexOf(from);
+  if (at >= 0) roots.splice(at, 1);
+  const known = roots.findIndex((root) => root.a === to.a && root.b === to.b);
+  if (known >= 0) roots.splice(known, 1);
+  roots.push(to);
+  if (roots.length > maxSystemRoots) roots.shift();
+}
+
 /**
  * Whether another system prompt's history may cover more of the request than its own chain
  * does (`matched` messages): only when an assistant turn follows, a recorded answer. A request
  * that goes on its own conversation adds user messages and tool outputs, never an answer, so
- * this costs a scan of the new messages, not a walk per system prompt.
+ * this costs a scan of the new messages, not a walk per conversation.
  * @internal
  */
 export function mayFollowOtherSystem(
@@ -44,15 +56,17 @@ export function mayFollowOtherSystem(
 }
 
 /**
- * The earlier system prompt this request's history was recorded after, when the request's own
- * system prompt covers less of it (`matched` messages; 0 when the prompt is new to the trace):
- * the one after which the most of the request's later messages were recorded, provided they
- * include an assistant turn (a model's recorded answer: the same conversation, not another one
- * that opened with the same user message).
+ * The conversation of the trace this request goes on, when its system prompt is not the one the
+ * history was recorded after (its own chain covers only `matched` messages; 0 for a prompt new
+ * to the trace): the one after whose latest system prompt the most of the request's history (up
+ * to its last assistant turn) was recorded, provided it includes an answer. Two
+ * conversations that hold as much of it (the same opening, the same answers) cannot be told
+ * apart: then none, and the request is recorded as before. One walk per conversation, each
+ * ending at the first message it did not record.
  * @param state - the trace's recording state
  * @param messages - the request, starting with a system message
  * @param matched - how many of its messages its own chain covers
- * @returns the chain key after that earlier system message and how many of the request's
+ * @returns that conversation's latest system prompt (chain key) and how many of the request's
  *   messages (the system message included) its history covers, or `undefined`
  * @internal
  */
@@ -63,22 +77,30 @@ export function historyUnderEarlierSystem(
 ): { root: ChainKey; covered: number } | undefined {
   const roots = state.systemRoots;
   if (roots === undefined) return undefined;
+  // The history is what the model answered: up to the request's last assistant turn. What
+  // follows is this request's own input (a user message, tool outputs), which another
+  // conversation may have sent too: it tells nothing about whose history this is.
+  let end = messages.length;
+  while (end > 1 && (messages[end - 1] as NeutralMessage).role !== 'assistant') end--;
   let best: { root: ChainKey; covered: number } | undefined;
-  // the latest system prompt first: a conversation usually goes on after its last one
+  let tied = false;
   for (let r = roots.length - 1; r >= 0; r--) {
     const root = roots[r] as ChainKey;
     let key = root;
     let index = 1;
     let answered = false;
-    for (; index < messages.length; index++) {
+    for (; index < end; index++) {
       const message = messages[index] as NeutralMessage;
       const next = messageStep(key, message).key;
       if (!state.prefixes.has(next.a, next.b)) break;
       key = next;
       if (message.role === 'assistant') answered = true;
     }
-    if (answered && index > matched && (best === undefined || index > best.covered))
+    if (!answered || index <= matched) continue;
+    if (best === undefined || index > best.covered) {
       best = { root, covered: index };
+      tied = false;
+    } else if (index === best.covered) tied = true;
   }
-  return best;
+  return tied ? undefined : best;
 }

@@ -300,6 +300,43 @@ raise "mail outside acme" if:
     expect(result?.metadata).toMatchObject({ refused: true, policy: 'block' });
   });
 
+  it('a call id the next answer uses again after retries ran out is a new call, not another attempt', async () => {
+    const tracer = createTracer();
+    const flaky = tool(
+      async ({ city }: { city: string }) => {
+        if (city === 'Paris') throw new Error('down');
+        return `Sunny in ${city}`;
+      },
+      { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
+    );
+    const call = (city: string) =>
+      aiMessage({
+        content: '',
+        tool_calls: [{ name: 'weather', args: { city }, id: 'call_0', type: 'tool_call' }],
+      });
+    const agent = createAgent({
+      model: fakeModel()
+        .respond(call('Paris'))
+        .respond(call('Rome'))
+        .respond(aiMessage({ content: 'done' })),
+      tools: [flaky],
+      middleware: [
+        toolRetryMiddleware({
+          maxRetries: 1,
+          initialDelayMs: 0,
+          jitter: false,
+        }) as unknown as ReturnType<typeof createMiddleware>,
+        tracewardenAgentMiddleware({ tracer, pricing: false, onToolError: 'throw' }),
+      ],
+    });
+    await agent.invoke(question());
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    const rome = results.filter((block) => block.payload.output === 'Sunny in Rome');
+    expect(rome).toHaveLength(1);
+    expect(rome[0]?.metadata.attempt).toBeUndefined();
+    expectSoundTrace(tracer);
+  });
+
   it('rejects the run with PolicyViolationError before the tool runs (throw mode)', async () => {
     const tracer = createTracer();
     const agent = createAgent({

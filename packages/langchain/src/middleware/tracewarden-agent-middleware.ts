@@ -364,6 +364,8 @@ export function tracewardenAgentMiddleware(
     const messages =
       system === undefined || isEmpty(system.content) ? conversation : [system, ...conversation];
     const tracer = tracerOf(conversation);
+    // the tool runs of the last answer are over: a call id used again is a new call
+    attempts.delete(tracer);
     const model = modelOf(request.model);
     const signal = request.runtime?.signal;
     const handle = runtime.recorder.start({
