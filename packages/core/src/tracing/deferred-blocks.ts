@@ -1,5 +1,6 @@
 import { type GuardedCallRecord, guardedCallToBlocks } from '../convert/entry-to-blocks.js';
 import { formatIsoTimestamp } from '../model/format-iso-timestamp.js';
+import { bytesOver } from '../validation/check-limited-field.js';
 import type { TraceValidator } from '../validation/create-trace-validator.js';
 import { type DraftBlock, emptyObject, fitsLimit, isRecord } from '../validation/inspect-block.js';
 import { jsonProblem } from '../validation/json-problem.js';
@@ -94,7 +95,9 @@ export class DeferredBlocks {
       fitsLimit(record.kwargs, limits.toolArgumentsBytes) &&
       fitsLimit(record.returnValue ?? null, limits.toolResultBytes) &&
       // the other values the call brought: a deferred block must be as writable as a checked one
-      (record.args.length === 0 || jsonProblem(record.args, false) === undefined) &&
+      (record.args.length === 0 ||
+        (jsonProblem(record.args, false) === undefined &&
+          bytesOver(record.args, limits.toolArgumentsBytes) === undefined)) &&
       userPartsWritable(record)
     );
   }

@@ -72,28 +72,7 @@ export function checkLimitedField(
   // A string of length L encodes to between L and 3L bytes: count only when the bounds straddle the limit.
   if (length * 3 > limit) {
     const bytes = stringByteLength(text);
-    if (bytes > limit) {
-      // exactly the seed's body: its message and its six details, in its order (path is added
-      // only in batch validation, to say which block)
-      const subType = typeof draft.sub_type === 'string' ? draft.sub_type : 'BLOCK';
-      const details: TraceErrorDetails = {
-        sub_type: subType,
-        field,
-        limit_bytes: limit,
-        actual_bytes: bytes,
-        trace_id: typeof draft.trace_id === 'string' ? draft.trace_id : null,
-        parent_block_id: typeof draft.parent_block_id === 'string' ? draft.parent_block_id : null,
-      };
-      if (path !== undefined) details.path = String(path);
-      reportError(
-        errors,
-        new TraceError({
-          code: 'PAYLOAD_TOO_LARGE',
-          message: `${subType.toLowerCase()} ${field} exceeds ${formatLimit(limit)} limit`,
-          details,
-        }),
-      );
-    }
+    if (bytes > limit) reportTooLarge(errors, draft, path, field, limit, bytes);
   }
   if (isString ? !parsedText.wellFormed && !isWellFormed(text) : hasEscapedLoneSurrogate(text)) {
     reportFieldError(
@@ -151,4 +130,91 @@ export function fitsLimit(value: unknown, limit: number): boolean {
   if (scratchErrors.length === 0) return true;
   scratchErrors.length = 0;
   return false;
+}
+
+/**
+ * Reports a payload field over its byte limit, exactly as seed 002 words it: its message and its
+ * six details, in its order (`path` is added only in batch validation, to say which block).
+ * @internal
+ */
+export function reportTooLarge(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: BlockPath,
+  field: string,
+  limit: number,
+  bytes: number,
+): void {
+  const subType = typeof draft.sub_type === 'string' ? draft.sub_type : 'BLOCK';
+  const details: TraceErrorDetails = {
+    sub_type: subType,
+    field,
+    limit_bytes: limit,
+    actual_bytes: bytes,
+    trace_id: typeof draft.trace_id === 'string' ? draft.trace_id : null,
+    parent_block_id: typeof draft.parent_block_id === 'string' ? draft.parent_block_id : null,
+  };
+  if (path !== undefined) details.path = String(path);
+  reportError(
+    errors,
+    new TraceError({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `${subType.toLowerCase()} ${field} exceeds ${formatLimit(limit)} limit`,
+      details,
+    }),
+  );
+}
+
+/**
+ * The payload fields besides the one a sub type measures (a MESSAGE's `name` or `tool_calls`, a
+ * THINK's `signature`, fields a client adds) fit the sub type's byte limit too: seed 002's limit
+ * is the payload's ("either the payload fits, or the request fails"), so no field of it may
+ * carry more unbounded. Each is measured as a string's bytes or its JSON form's; a bound settles
+ * the common case without counting. Called only for a payload that is an object.
+ * @internal
+ */
+export function checkOtherPayloadSizes(
+  errors: TraceError[] | undefined,
+  draft: DraftBlock,
+  path: BlockPath,
+  payload: Record<string, unknown>,
+  measured: string | undefined,
+  limit: number,
+): void {
+  // parsed from a short enough text: every value fits
+  if (parsedText.serialisable && parsedText.maxJsonBytes <= limit) return;
+  const isResult = draft.sub_type === 'TOOL_RESULT';
+  for (const key in payload) {
+    if (key === measured || (isResult && (key === 'output' || key === 'delta'))) continue;
+    const bytes = bytesOver(payload[key], limit);
+    if (bytes !== undefined) reportTooLarge(errors, draft, path, key, limit, bytes);
+  }
+}
+
+/**
+ * The bytes of a payload field that is not measured by name (a string's UTF-8 bytes, else its
+ * JSON form's) when they pass `limit`, else `undefined` (a value that cannot be written is
+ * reported elsewhere). A bound settles the common case without counting. The tracer's guarded
+ * calls check their positional `args` with it too, so both paths agree.
+ * @internal
+ */
+export function bytesOver(value: unknown, limit: number): number | undefined {
+  let bytes: number;
+  if (typeof value === 'string') {
+    if (value.length * 3 <= limit) return undefined;
+    bytes = stringByteLength(value);
+  } else {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const bound = jsonByteBound(value, 0);
+    if (bound >= 0 && bound <= limit) return undefined;
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch {
+      return undefined; // what cannot be written is reported by checkOtherPayloadFields
+    }
+    if (json === undefined) return undefined;
+    bytes = stringByteLength(json);
+  }
+  return bytes > limit ? bytes : undefined;
 }

@@ -137,6 +137,44 @@ describe('validateBlocks', () => {
     expect(summary(report)).toEqual([['0', 'VALIDATION', 'content']]);
   });
 
+  it('bounds every payload field by its sub type limit, not only the one it measures', () => {
+    const limits = { messageBytes: 100, thinkBytes: 50 };
+    const big = 'x'.repeat(101);
+    const blocks = [
+      { ...message('tb_m'), payload: { role: 'user', content: 'hi', name: big } },
+      { ...message('tb_a'), payload: { role: 'assistant', content: 'ok', notes: [big] } },
+      { ...think('tb_t', 'tb_a'), payload: { text: 'hmm', signature: 'y'.repeat(51) } },
+      // within the limits: accepted
+      { ...message('tb_s'), payload: { role: 'user', content: 'hi', name: 'x'.repeat(30) } },
+    ];
+    for (const validate of [
+      () => validateBlocks(blocks, { limits }).errors.map((error) => error.toJSON().error),
+      // the same blocks as JSON lines: the text-trusting path measures them too
+      () => {
+        const validator = createBlockValidator({ traceId: 'tr_1', limits });
+        const found: unknown[] = [];
+        for (const block of blocks)
+          try {
+            validator.acceptLine(JSON.stringify(block));
+          } catch (error) {
+            found.push((error as { toJSON(): { error: unknown } }).toJSON().error);
+          }
+        return found;
+      },
+    ])
+      expect(validate()).toMatchObject([
+        {
+          code: 'PAYLOAD_TOO_LARGE',
+          details: { sub_type: 'MESSAGE', field: 'name', limit_bytes: 100, actual_bytes: 101 },
+        },
+        { code: 'PAYLOAD_TOO_LARGE', details: { sub_type: 'MESSAGE', field: 'notes' } },
+        {
+          code: 'PAYLOAD_TOO_LARGE',
+          details: { sub_type: 'THINK', field: 'signature', actual_bytes: 51 },
+        },
+      ]);
+  });
+
   it('applies limit options', () => {
     const report = validateBlocks(
       [{ ...message('tb_m'), payload: { role: 'user', content: 'héllo' } }],
