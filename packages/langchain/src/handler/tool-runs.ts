@@ -63,9 +63,20 @@ function stringOf(value: unknown): string | undefined {
  */
 export class ToolRuns {
   readonly #context: HandlerContext;
+  /**
+   * Per trace, the calls (by id) whose run ended in an error, with the attempt it was: a run of
+   * the same call before the next model call is a retry's (a retry middleware ran it again), and
+   * its result is recorded beside the failure. Forgotten when a model call starts.
+   */
+  #failed = new WeakMap<Tracer, Map<string, number>>();
 
   constructor(context: HandlerContext) {
     this.#context = context;
+  }
+
+  /** A model call started: the retries of the last answer's tool runs are over. */
+  modelCallStarted(): void {
+    this.#failed = new WeakMap();
   }
 
   /**
@@ -147,7 +158,7 @@ export class ToolRuns {
       typeof node === 'string' && !isAbortError(error, run?.signal)
         ? toolNodeErrorText(error)
         : undefined;
-    this.#end(runId, undefined, (run) => failedToolResultOf(error, run, read));
+    this.#end(runId, undefined, (run) => failedToolResultOf(error, run, read), true);
   }
 
   /**
@@ -245,6 +256,7 @@ export class ToolRuns {
     runId: string,
     callIdInOutput: string | undefined,
     result: (run: ToolRun) => ToolResultInput,
+    failed = false,
   ): void {
     const context = this.#context;
     const run = context.runs.close(runId);
@@ -266,15 +278,24 @@ export class ToolRuns {
         } else this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run, true));
       }
       if (run.toolTracer === undefined || run.callId === undefined) return;
-      recordToolResult(
-        run.toolTracer,
-        result({
-          callId: run.callId,
-          toolName: run.name,
-          startedAt: run.startedAt ?? 0,
-          langchain: runMetadata(run),
-        }),
-      );
+      let input = result({
+        callId: run.callId,
+        toolName: run.name,
+        startedAt: run.startedAt ?? 0,
+        langchain: runMetadata(run),
+      });
+      // a call whose earlier run failed, run again: a retry's result, beside the failure
+      const absent = run.callId === '';
+      let tries = absent ? undefined : this.#failed.get(run.toolTracer);
+      const attempt = (tries?.get(run.callId) ?? 0) + 1;
+      if (attempt > 1) input = { ...input, retry: true, metadata: { ...input.metadata, attempt } };
+      recordToolResult(run.toolTracer, input);
+      if (!absent) {
+        if (failed) {
+          if (tries === undefined) this.#failed.set(run.toolTracer, (tries = new Map()));
+          tries.set(run.callId, attempt);
+        } else tries?.delete(run.callId);
+      }
       noteCallAnswered(run.toolTracer, run.callId);
     } catch (error) {
       context.report(error);

@@ -247,6 +247,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     runName?: string,
   ): Promise<void> | undefined {
     const list = (messages[0] ?? []) as unknown as LooseMessage[];
+    this.#tools.modelCallStarted();
     return this.#models.start(
       llm,
       list,
@@ -274,6 +275,7 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     metadata?: Record<string, unknown>,
     runName?: string,
   ): Promise<void> | undefined {
+    this.#tools.modelCallStarted();
     return this.#models.start(
       llm,
       [],

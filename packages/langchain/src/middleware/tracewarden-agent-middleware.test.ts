@@ -248,6 +248,41 @@ describe('tracewardenAgentMiddleware', () => {
     expectSoundTrace(tracer);
   });
 
+  it('the callback handler too records each attempt of a call a retry middleware runs again', async () => {
+    const tracer = createTracer();
+    let runs = 0;
+    const flaky = tool(
+      async ({ city }: { city: string }) => {
+        runs++;
+        if (runs === 1) throw new Error('transient');
+        return `Sunny in ${city}`;
+      },
+      { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
+    );
+    const agent = createAgent({
+      model: scriptedModel(),
+      tools: [flaky],
+      middleware: [
+        // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
+        toolRetryMiddleware({
+          maxRetries: 2,
+          initialDelayMs: 0,
+          jitter: false,
+        }) as unknown as ReturnType<typeof createMiddleware>,
+      ],
+    });
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    await agent.invoke(question(), { callbacks: [handler] });
+    expect(runs).toBe(2);
+    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(results.map((block) => [block.metadata.status, block.metadata.attempt])).toEqual([
+      ['failure', undefined],
+      ['success', 2],
+    ]);
+    expect(results[1]?.payload.output).toBe('Sunny in Paris');
+    expectSoundTrace(tracer);
+  });
+
   it('a call id the next answer uses again after retries ran out is a new call, not another attempt', async () => {
     const tracer = createTracer();
     const flaky = tool(
