@@ -1,5 +1,4 @@
 import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
-import { GuardError } from '../guards/guard-error.js';
 import { GuardTimeoutError } from '../guards/guard-timeout-error.js';
 import type { GuardDecision } from '../guards/types.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
@@ -11,7 +10,7 @@ import { isAbort, isTimeout } from './call-ending.js';
 import { recordRequest } from './conversation-history.js';
 import { type ChainKey, mixChainKey, responseHashPair } from './message-fingerprint.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
-import { guardStatuses, type RecorderCore } from './recorder-core.js';
+import { guardStatusOf, type RecorderCore } from './recorder-core.js';
 import { recordResponseBlocks } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
 import { scrubRaw } from './scrub-raw.js';
@@ -228,9 +227,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     // refused after the call started (an asynchronous guard): the adapter may already hold the
     // signal, which now aborts with the refusal, and ending the call returns it
     if (this.admission !== undefined && error instanceof Error) this.stop(error);
-    const status = GuardError.isGuardError(error)
-      ? (guardStatuses[error.status] ?? 'failure')
-      : 'failure';
+    const status = guardStatusOf(error, 'failure');
     recordRequest(core, tracer, this.state, input.messages);
     core.safely(() =>
       tracer.logMessage({
@@ -389,28 +386,26 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
   fail(error: unknown, partial?: ModelCallResponse): unknown {
     if (this.done) return this.stopReason ?? error;
     const reason = this.stopReason;
-    if (reason !== undefined) {
-      const status: ModelCallStatus = GuardError.isGuardError(reason)
-        ? (guardStatuses[reason.status] ?? 'failure')
-        : 'failure';
-      // The guard's error is what the caller sees; the SDK's abort error is its cause.
-      if (error !== reason && (reason as { cause?: unknown }).cause === undefined) {
-        Object.defineProperty(reason, 'cause', {
-          value: error,
-          configurable: true,
-          writable: true,
-        });
-      }
-      this.record(status, partial, this.streamed.aggregated(partial), reason, undefined);
-      return reason;
+    // The guard's error that stopped the call is what the caller sees; the SDK's abort error is
+    // its cause.
+    if (
+      reason !== undefined &&
+      error !== reason &&
+      (reason as { cause?: unknown }).cause === undefined
+    ) {
+      Object.defineProperty(reason, 'cause', { value: error, configurable: true, writable: true });
     }
     // a guard's error from inside the call (an enforcing middleware within the AI SDK's
-    // telemetry integration): the call was stopped by that guard, not failed
-    const status: ModelCallStatus = GuardError.isGuardError(error)
-      ? (guardStatuses[error.status] ?? 'failure')
-      : 'failure';
-    this.record(status, partial, this.streamed.aggregated(partial), error, undefined);
-    return error;
+    // telemetry integration) stopped it too: recorded with that guard's status
+    const ended = reason ?? error;
+    this.record(
+      guardStatusOf(ended, 'failure'),
+      partial,
+      this.streamed.aggregated(partial),
+      ended,
+      undefined,
+    );
+    return ended;
   }
 
   end(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown {
@@ -431,11 +426,13 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
   cancel(partial?: ModelCallResponse): void {
     if (this.done) return;
     const reason = this.stopReason;
-    const status: ModelCallStatus =
-      reason !== undefined && GuardError.isGuardError(reason)
-        ? (guardStatuses[reason.status] ?? 'cancelled')
-        : 'cancelled';
-    this.record(status, partial, this.streamed.aggregated(partial), reason, undefined);
+    this.record(
+      guardStatusOf(reason, 'cancelled'),
+      partial,
+      this.streamed.aggregated(partial),
+      reason,
+      undefined,
+    );
   }
 
   /** Ends the call: settles the guards, records the response's blocks, returns the outcome. */

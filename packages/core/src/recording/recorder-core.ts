@@ -1,3 +1,4 @@
+import { GuardError } from '../guards/guard-error.js';
 import type {
   ModelCallGuard,
   ModelCallPricer,
@@ -34,3 +35,11 @@ export const guardStatuses: Readonly<Record<string, ModelCallStatus>> = {
   budget_exceeded: 'budget_exceeded',
   timeout: 'timeout',
 };
+
+/**
+ * The status a call ended by `error` is recorded with: a guard error's own (`rate_limited`,
+ * `timeout`, ...), else `otherwise`. @internal
+ */
+export function guardStatusOf(error: unknown, otherwise: ModelCallStatus): ModelCallStatus {
+  return GuardError.isGuardError(error) ? (guardStatuses[error.status] ?? otherwise) : otherwise;
+}
