@@ -128,18 +128,6 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A sink by its shape (what `createTracer` checks). */
-function isSink(value: unknown): boolean {
-  const sink = value as Partial<Sink> | null;
-  return (
-    typeof sink === 'object' &&
-    sink !== null &&
-    typeof sink.write === 'function' &&
-    typeof sink.flush === 'function' &&
-    typeof sink.close === 'function'
-  );
-}
-
 /** Calls with tools after which per-tool guards naming no tool seen are warned about. */
 const unknownToolGuardsAfterCalls = 10;
 
@@ -171,10 +159,7 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
   const runtime = createAdapterRuntime(options, {
     entryPoint: 'tracewardenTelemetry',
     extraOptions: {
-      sinks: (value) =>
-        Array.isArray(value) && value.every(isSink)
-          ? undefined
-          : 'a list of Sinks (write, flush, close), e.g. [createMemorySink()]',
+      sinks: optionChecks.sinks,
       createTracer: optionChecks.function,
       onTraceEnd: optionChecks.function,
       toolGuards: (value) =>

@@ -1,6 +1,7 @@
 import { configurationError, lazySchema, validateOptions } from '../errors/index.js';
 import { guardOptionsSchema, priceTableOptionsSchema } from '../guards/guard-options-schema.js';
 import type { PriceUsageOptions } from '../pricing/price-usage.js';
+import type { Sink } from '../sinks/sink.js';
 import { createTracer } from '../tracing/create-tracer.js';
 import type { Tracer } from '../tracing/types.js';
 import { createModelCallGuards, type ModelCallGuardOptions } from './create-model-call-guards.js';
@@ -137,6 +138,18 @@ export const optionChecks = {
       typeof value === 'string' && allowed.includes(value)
         ? undefined
         : allowed.map((entry) => `'${entry}'`).join(' or '),
+  sinks: (value: unknown) =>
+    Array.isArray(value) &&
+    value.every(
+      (sink) =>
+        typeof sink === 'object' &&
+        sink !== null &&
+        typeof (sink as Sink).write === 'function' &&
+        typeof (sink as Sink).flush === 'function' &&
+        typeof (sink as Sink).close === 'function',
+    )
+      ? undefined
+      : 'a list of Sinks (write, flush, close), e.g. [createMemorySink()]',
   tracer: (value: unknown) =>
     typeof value === 'object' &&
     value !== null &&
