@@ -166,32 +166,6 @@ export function reportTooLarge(
 }
 
 /**
- * The payload fields besides the one a sub type measures (a MESSAGE's `name` or `tool_calls`, a
- * THINK's `signature`, fields a client adds) fit the sub type's byte limit too: seed 002's limit
- * is the payload's ("either the payload fits, or the request fails"), so no field of it may
- * carry more unbounded. Each is measured as a string's bytes or its JSON form's; a bound settles
- * the common case without counting. Called only for a payload that is an object.
- * @internal
- */
-export function checkOtherPayloadSizes(
-  errors: TraceError[] | undefined,
-  draft: DraftBlock,
-  path: BlockPath,
-  payload: Record<string, unknown>,
-  measured: string | undefined,
-  limit: number,
-): void {
-  // parsed from a short enough text: every value fits
-  if (parsedText.serialisable && parsedText.maxJsonBytes <= limit) return;
-  const isResult = draft.sub_type === 'TOOL_RESULT';
-  for (const key in payload) {
-    if (key === measured || (isResult && (key === 'output' || key === 'delta'))) continue;
-    const bytes = bytesOver(payload[key], limit);
-    if (bytes !== undefined) reportTooLarge(errors, draft, path, key, limit, bytes);
-  }
-}
-
-/**
  * The bytes of a payload field that is not measured by name (a string's UTF-8 bytes, else its
  * JSON form's) when they pass `limit`, else `undefined` (a value that cannot be written is
  * reported elsewhere). A bound settles the common case without counting. The tracer's guarded

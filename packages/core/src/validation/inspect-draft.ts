@@ -2,10 +2,10 @@ import type { TraceError } from '../errors/index.js';
 import type { BlockType, SubType } from '../model/index.js';
 import { isIsoTimestamp } from '../text/is-iso-timestamp.js';
 import { isWellFormed } from '../text/is-well-formed.js';
-import { checkLimitedField, checkOtherPayloadSizes } from './check-limited-field.js';
+import { checkLimitedField } from './check-limited-field.js';
 import { checkMessagePayload } from './check-message-payload.js';
 import { checkNonEmptyString } from './check-non-empty-string.js';
-import { checkOtherPayloadFields, limitedFieldOf } from './check-other-payload-fields.js';
+import { checkOtherPayloadFields } from './check-other-payload-fields.js';
 import { checkObjectField, checkSerialisable } from './check-serialisable.js';
 import { checkToolCallPayload } from './check-tool-call-payload.js';
 import { checkToolResultPayload } from './check-tool-result-payload.js';
@@ -171,31 +171,11 @@ export function inspectDraft(
         checkToolResultPayload(errors, draft, path, draft.payload, limits);
         break;
     }
-    if (!parsedText.serialisable)
-      checkOtherPayloadFields(errors, draft, path, draft.payload, subType);
-    const limit = limitOf(subType, limits);
-    if (limit !== undefined)
-      checkOtherPayloadSizes(errors, draft, path, draft.payload, limitedFieldOf(subType), limit);
+    checkOtherPayloadFields(errors, draft, path, draft.payload, subType, limits);
   }
   const raw = draft.raw;
   if (raw !== null && !parsedText.serialisable)
     checkSerialisable(errors, draft, path, 'raw', raw, false);
-}
-
-/** The byte limit of a sub type's payload. */
-function limitOf(subType: unknown, limits: BlockLimits): number | undefined {
-  switch (subType) {
-    case 'MESSAGE':
-      return limits.messageBytes;
-    case 'TOOL_CALL':
-      return limits.toolArgumentsBytes;
-    case 'THINK':
-      return limits.thinkBytes;
-    case 'TOOL_RESULT':
-      return limits.toolResultBytes;
-    default:
-      return undefined;
-  }
 }
 
 export function checkTimestamp(
