@@ -11,6 +11,7 @@ import {
   waitingCallOf,
 } from '../tracing/conversation-links.js';
 import { runMetadata } from '../tracing/run-metadata.js';
+import { asAttempt, ToolAttempts } from '../tracing/tool-attempts.js';
 import {
   failedToolResultOf,
   type ToolResultInput,
@@ -63,12 +64,8 @@ function stringOf(value: unknown): string | undefined {
  */
 export class ToolRuns {
   readonly #context: HandlerContext;
-  /**
-   * Per trace, the calls (by id) whose run ended in an error, with the attempt it was: a run of
-   * the same call before the next model call is a retry's (a retry middleware ran it again), and
-   * its result is recorded beside the failure. Forgotten when a model call starts.
-   */
-  #failed = new WeakMap<Tracer, Map<string, number>>();
+  /** Calls whose run failed: a retry middleware may run them again (their next attempt). */
+  readonly #attempts = new ToolAttempts();
 
   constructor(context: HandlerContext) {
     this.#context = context;
@@ -76,7 +73,7 @@ export class ToolRuns {
 
   /** A model call started: the retries of the last answer's tool runs are over. */
   modelCallStarted(): void {
-    this.#failed = new WeakMap();
+    this.#attempts.forget();
   }
 
   /**
@@ -278,24 +275,21 @@ export class ToolRuns {
         } else this.#resolveToolCall(run, callIdInOutput ?? this.#waitingCallId(run, true));
       }
       if (run.toolTracer === undefined || run.callId === undefined) return;
-      let input = result({
-        callId: run.callId,
-        toolName: run.name,
-        startedAt: run.startedAt ?? 0,
-        langchain: runMetadata(run),
-      });
       // a call whose earlier run failed, run again: a retry's result, beside the failure
-      const absent = run.callId === '';
-      let tries = absent ? undefined : this.#failed.get(run.toolTracer);
-      const attempt = (tries?.get(run.callId) ?? 0) + 1;
-      if (attempt > 1) input = { ...input, retry: true, metadata: { ...input.metadata, attempt } };
-      recordToolResult(run.toolTracer, input);
-      if (!absent) {
-        if (failed) {
-          if (tries === undefined) this.#failed.set(run.toolTracer, (tries = new Map()));
-          tries.set(run.callId, attempt);
-        } else tries?.delete(run.callId);
-      }
+      const attempt = this.#attempts.of(run.toolTracer, run.callId);
+      recordToolResult(
+        run.toolTracer,
+        asAttempt(
+          result({
+            callId: run.callId,
+            toolName: run.name,
+            startedAt: run.startedAt ?? 0,
+            langchain: runMetadata(run),
+          }),
+          attempt,
+        ),
+      );
+      this.#attempts.ended(run.toolTracer, run.callId, attempt, failed);
       noteCallAnswered(run.toolTracer, run.callId);
     } catch (error) {
       context.report(error);

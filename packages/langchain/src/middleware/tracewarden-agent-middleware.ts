@@ -36,6 +36,7 @@ import {
 import { finishModelCall } from '../tracing/finish-model-call.js';
 import { KeptTracers } from '../tracing/kept-tracers.js';
 import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
+import { asAttempt, ToolAttempts } from '../tracing/tool-attempts.js';
 import {
   failedToolResultOf,
   type ToolResultInput,
@@ -156,15 +157,6 @@ export interface TracewardenAgentMiddleware {
   ): Promise<Result | ToolMessage>;
   /** The traces this middleware recorded into, oldest first (at most the last 100). */
   readonly tracers: readonly Tracer[];
-}
-
-/**
- * A result of a call's later attempt (a retry middleware ran it again): recorded beside the
- * earlier attempt's result, with its number (`metadata.attempt`).
- */
-function asAttempt(input: ToolResultInput, attempt: number): ToolResultInput {
-  if (attempt === 1) return input;
-  return { ...input, retry: true, metadata: { ...input.metadata, attempt } };
 }
 
 /** The scope id of a tool call that has none (`""`, decision 030): a scope needs one. */
@@ -315,11 +307,8 @@ export function tracewardenAgentMiddleware(
     return messages[0];
   };
   const report = recordingErrorReporter(options?.onRecordingError, 'a tool call or result');
-  /**
-   * Per trace, the calls whose failure was recorded and passed on (`onToolError: 'throw'`), with
-   * the attempt it was: a retry middleware outside this one may run the call again.
-   */
-  const attempts = new WeakMap<Tracer, Map<string, number>>();
+  /** Calls whose failure was passed on (`'throw'`): a retry middleware outside may run them again. */
+  const attempts = new ToolAttempts();
 
   /**
    * The trace of the agent run these messages are the state of, by what is the run's own: an
@@ -365,7 +354,7 @@ export function tracewardenAgentMiddleware(
       system === undefined || isEmpty(system.content) ? conversation : [system, ...conversation];
     const tracer = tracerOf(conversation);
     // the tool runs of the last answer are over: a call id used again is a new call
-    attempts.delete(tracer);
+    attempts.forget(tracer);
     const model = modelOf(request.model);
     const signal = request.runtime?.signal;
     const handle = runtime.recorder.start({
@@ -460,8 +449,7 @@ export function tracewardenAgentMiddleware(
     }
     // a call whose failure this middleware recorded and passed on, run again: a retry
     // middleware outside this one retried it (its result joins the failure's)
-    const tries = absentId ? undefined : attempts.get(tracer);
-    const attempt = (tries?.get(id) ?? 0) + 1;
+    const attempt = attempts.of(tracer, id);
     const started: ToolRun = { callId: id, toolName: call.name, startedAt: performance.now() };
     // `""`: the call of this tool with these arguments (parallel calls end in any order), else
     // the order rule; looked up when the result is recorded
@@ -491,14 +479,10 @@ export function tracewardenAgentMiddleware(
         if (run !== undefined)
           record(tracer, asAttempt(failedToolResultOf(error, run), attempt), scope);
         // the error goes on: a retry middleware outside may run the call again
-        if (!absentId) {
-          let known = tries;
-          if (known === undefined) attempts.set(tracer, (known = new Map()));
-          known.set(id, attempt);
-        }
+        attempts.ended(tracer, id, attempt, true);
         throw error;
       }
-      tries?.delete(id);
+      attempts.ended(tracer, id, attempt, false);
       // what createAgent's tool node answers a failed tool with when no middleware wraps it,
       // recorded as the model reads it
       const content = toolNodeErrorText(error);
@@ -507,7 +491,7 @@ export function tracewardenAgentMiddleware(
         record(tracer, asAttempt(failedToolResultOf(error, run, content), attempt), scope);
       return new ToolMessage({ content, tool_call_id: id, name: call.name, status: 'error' });
     }
-    tries?.delete(id);
+    attempts.ended(tracer, id, attempt, false);
     const run = resultRun();
     if (run !== undefined) record(tracer, asAttempt(toolResultOf(result, run), attempt), scope);
     return result;
