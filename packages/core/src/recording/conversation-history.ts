@@ -15,6 +15,7 @@ import { recordToolCall } from './response-blocks.js';
 import {
   historyUnderEarlierSystem,
   isSystemMessage,
+  linkHistory,
   mayFollowOtherSystem,
   moveSystemRoot,
   rememberSystemRoot,
@@ -139,60 +140,36 @@ export function recordRequest(
   // calls answered by this request's own tool messages: a later turn of the same request that
   // proposes the same call id again is a new call, never the one re-sent
   let answeredHere: Set<string> | undefined;
-  for (; index < messages.length; index++) {
-    const message = messages[index] as NeutralMessage;
-    step = messageStep(key, message);
-    if (!state.prefixes.has(step.key.a, step.key.b)) break;
-    key = step.key;
-    if (remembering) {
-      if (keyedByFields(message)) rememberSent(sent, message, key);
-      else remembering = false;
+  let linked = false;
+  for (;;) {
+    for (; index < messages.length; index++) {
+      const message = messages[index] as NeutralMessage;
+      step = messageStep(key, message);
+      if (!state.prefixes.has(step.key.a, step.key.b)) break;
+      key = step.key;
+      if (remembering) {
+        if (keyedByFields(message)) rememberSent(sent, message, key);
+        else remembering = false;
+      }
+      const calls = message.tool_calls;
+      if (calls !== undefined && calls.length > 0)
+        (requestCalls ??= new RequestCalls()).addTurn(calls, state.turnCalls.get(key.a, key.b));
+      else if (requestCalls !== undefined && isToolOutput(message))
+        requestCalls.answer(message.tool_call_id);
     }
-    const calls = message.tool_calls;
-    if (calls !== undefined && calls.length > 0)
-      (requestCalls ??= new RequestCalls()).addTurn(calls, state.turnCalls.get(key.a, key.b));
-    else if (requestCalls !== undefined && isToolOutput(message))
-      requestCalls.answer(message.tool_call_id);
-  }
-  if (index < messages.length && mayFollowOtherSystem(messages, index)) {
+    if (linked || index === messages.length || !mayFollowOtherSystem(messages, index)) break;
     // the system prompt changed: the history may have been recorded after another one
     const earlier = historyUnderEarlierSystem(state, messages, index);
-    if (earlier !== undefined) {
-      const system = messages[0] as NeutralMessage;
-      if (index === 0) {
-        key = (step ?? messageStep(key, system)).key;
-        state.prefixes.add(key.a, key.b);
-        if (keyedByFields(system)) rememberSent(sent, system, key);
-        else remembering = false;
-        index = 1;
-      }
-      // the conversation goes on under this system prompt
-      moveSystemRoot(state, earlier.root, messageStep(rootChainKey, system).key);
-      // a change from the system prompt the history followed
-      recordPlainMessage(core, tracer, system);
-      // the history, recorded already, is now also known after this system prompt
-      let before = earlier.root;
-      for (let i = 1; i < index; i++)
-        before = messageStep(before, messages[i] as NeutralMessage).key;
-      for (; index < earlier.covered; index++) {
-        const message = messages[index] as NeutralMessage;
-        before = messageStep(before, message).key;
-        key = messageStep(key, message).key;
-        state.prefixes.add(key.a, key.b);
-        if (remembering) {
-          if (keyedByFields(message)) rememberSent(sent, message, key);
-          else remembering = false;
-        }
-        const calls = message.tool_calls;
-        if (calls !== undefined && calls.length > 0) {
-          const ids = state.turnCalls.get(before.a, before.b);
-          if (ids !== undefined) state.turnCalls.set(key.a, key.b, ids);
-          (requestCalls ??= new RequestCalls()).addTurn(calls, ids);
-        } else if (requestCalls !== undefined && isToolOutput(message))
-          requestCalls.answer(message.tool_call_id);
-      }
-      step = undefined;
-    }
+    if (earlier === undefined) break;
+    // the history, recorded already, is now also known after this system prompt: the walk
+    // above goes on through it
+    linkHistory(state, messages, index, key, earlier);
+    linked = true;
+    const system = messages[0] as NeutralMessage;
+    // the conversation goes on under this system prompt
+    moveSystemRoot(state, earlier.root, messageStep(rootChainKey, system).key);
+    // a change from the system prompt the history followed
+    recordPlainMessage(core, tracer, system);
   }
   for (; index < messages.length; index++) {
     const message = messages[index] as NeutralMessage;

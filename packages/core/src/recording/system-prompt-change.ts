@@ -104,3 +104,37 @@ export function historyUnderEarlierSystem(
   }
   return tied ? undefined : best;
 }
+
+/**
+ * Makes a history found after another system prompt known after this request's own too: the
+ * prefixes of the request's messages from `from` up to what that history covers, on the
+ * request's chain (`key` is its key after its first `from` messages; with `from` 0, its system
+ * message is added first), and the ids its turns' calls are recorded under.
+ * @internal
+ */
+export function linkHistory(
+  state: TracerState,
+  messages: readonly NeutralMessage[],
+  from: number,
+  key: ChainKey,
+  earlier: { root: ChainKey; covered: number },
+): void {
+  let index = from;
+  if (index === 0) {
+    key = messageStep(key, messages[0] as NeutralMessage).key;
+    state.prefixes.add(key.a, key.b);
+    index = 1;
+  }
+  let before = earlier.root;
+  for (let i = 1; i < index; i++) before = messageStep(before, messages[i] as NeutralMessage).key;
+  for (; index < earlier.covered; index++) {
+    const message = messages[index] as NeutralMessage;
+    before = messageStep(before, message).key;
+    key = messageStep(key, message).key;
+    state.prefixes.add(key.a, key.b);
+    if (message.tool_calls !== undefined && message.tool_calls.length > 0) {
+      const ids = state.turnCalls.get(before.a, before.b);
+      if (ids !== undefined) state.turnCalls.set(key.a, key.b, ids);
+    }
+  }
+}
