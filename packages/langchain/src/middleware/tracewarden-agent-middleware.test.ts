@@ -209,79 +209,56 @@ describe('tracewardenAgentMiddleware', () => {
     expectSoundTrace(tracer);
   });
 
-  it("a call a retry middleware runs again (onToolError: 'throw'): the failure and the retry's result are both recorded under it", async () => {
-    const tracer = createTracer();
-    let runs = 0;
-    const flaky = tool(
-      async ({ city }: { city: string }) => {
-        runs++;
-        if (runs === 1) throw new Error('transient');
-        return `Sunny in ${city}`;
-      },
-      { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
-    );
-    const agent = createAgent({
-      model: scriptedModel(),
-      tools: [flaky],
-      middleware: [
-        // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
-        toolRetryMiddleware({
-          maxRetries: 2,
-          initialDelayMs: 0,
-          jitter: false,
-        }) as unknown as ReturnType<typeof createMiddleware>,
-        tracewardenAgentMiddleware({ tracer, pricing: false, onToolError: 'throw' }),
-      ],
+  for (const recorder of ['middleware', 'handler'] as const)
+    it(`a call a retry middleware runs again: the failure and the retry's result are both recorded under it (${recorder === 'middleware' ? "the middleware, onToolError: 'throw'" : 'the callback handler'})`, async () => {
+      const tracer = createTracer();
+      let runs = 0;
+      const flaky = tool(
+        async ({ city }: { city: string }) => {
+          runs++;
+          if (runs === 1) throw new Error('transient');
+          return `Sunny in ${city}`;
+        },
+        { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
+      );
+      const agent = createAgent({
+        model: scriptedModel(),
+        tools: [flaky],
+        middleware: [
+          // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
+          toolRetryMiddleware({
+            maxRetries: 2,
+            initialDelayMs: 0,
+            jitter: false,
+          }) as unknown as ReturnType<typeof createMiddleware>,
+          ...(recorder === 'middleware'
+            ? [tracewardenAgentMiddleware({ tracer, pricing: false, onToolError: 'throw' })]
+            : []),
+        ],
+      });
+      const state = await agent.invoke(
+        question(),
+        recorder === 'handler'
+          ? { callbacks: [new TracewardenCallbackHandler({ tracer, pricing: false })] }
+          : {},
+      );
+      expect(runs).toBe(2);
+      const read = state.messages.find((message) => message.getType() === 'tool');
+      expect(read?.content).toBe('Sunny in Paris');
+      const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+      expect(
+        results.map((block) => [
+          String(block.payload.output).split('\n')[0],
+          block.metadata.status,
+          block.metadata.attempt,
+        ]),
+      ).toEqual([
+        ['Error: transient', 'failure', undefined],
+        ['Sunny in Paris', 'success', 2],
+      ]);
+      expect(new Set(results.map((block) => block.parent_block_id)).size).toBe(1);
+      expectSoundTrace(tracer);
     });
-    const state = await agent.invoke(question());
-    expect(runs).toBe(2);
-    const read = state.messages.find((message) => message.getType() === 'tool');
-    expect(read?.content).toBe('Sunny in Paris');
-    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
-    expect(
-      results.map((block) => [block.payload.output, block.metadata.status, block.metadata.attempt]),
-    ).toEqual([
-      ['Error: transient', 'failure', undefined],
-      ['Sunny in Paris', 'success', 2],
-    ]);
-    expect(new Set(results.map((block) => block.parent_block_id)).size).toBe(1);
-    expectSoundTrace(tracer);
-  });
-
-  it('the callback handler too records each attempt of a call a retry middleware runs again', async () => {
-    const tracer = createTracer();
-    let runs = 0;
-    const flaky = tool(
-      async ({ city }: { city: string }) => {
-        runs++;
-        if (runs === 1) throw new Error('transient');
-        return `Sunny in ${city}`;
-      },
-      { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
-    );
-    const agent = createAgent({
-      model: scriptedModel(),
-      tools: [flaky],
-      middleware: [
-        // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
-        toolRetryMiddleware({
-          maxRetries: 2,
-          initialDelayMs: 0,
-          jitter: false,
-        }) as unknown as ReturnType<typeof createMiddleware>,
-      ],
-    });
-    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
-    await agent.invoke(question(), { callbacks: [handler] });
-    expect(runs).toBe(2);
-    const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
-    expect(results.map((block) => [block.metadata.status, block.metadata.attempt])).toEqual([
-      ['failure', undefined],
-      ['success', 2],
-    ]);
-    expect(results[1]?.payload.output).toBe('Sunny in Paris');
-    expectSoundTrace(tracer);
-  });
 
   it('a call id the next answer uses again after retries ran out is a new call, not another attempt', async () => {
     const tracer = createTracer();
