@@ -1,6 +1,11 @@
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { LLMResult } from '@langchain/core/outputs';
-import type { ModelCallOutcome, ModelCallStartInput, NeutralMessage } from '@tracewarden/core';
+import type {
+  ModelCallOutcome,
+  ModelCallStartInput,
+  NeutralMessage,
+  Tracer,
+} from '@tracewarden/core';
 import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
 import { modelCallInfo, rawRequestOf } from '../messages/model-call-info.js';
@@ -20,9 +25,12 @@ const keepRefusedCall = () => true;
  */
 export class ModelRuns {
   readonly #context: HandlerContext;
+  readonly #started: (tracer: Tracer) => void;
 
-  constructor(context: HandlerContext) {
+  /** @param started - told each model call's trace when the call starts */
+  constructor(context: HandlerContext, started: (tracer: Tracer) => void) {
     this.#context = context;
+    this.#started = started;
   }
 
   /**
@@ -45,6 +53,7 @@ export class ModelRuns {
     const run = context.runs.open(runId, parentRunId, runName ?? info.className, tags, metadata);
     try {
       const tracer = context.runs.tracerOf(run, () => tracerOfMessages(messages, context.runs.own));
+      this.#started(tracer);
       // what the model read for the calls refused last turn (`refuse` mode)
       if (context.refuse) context.refused.reconcile(tracer, messages, context.report);
       const signal = (extraParams?.options as { signal?: unknown } | undefined)?.signal;

@@ -71,9 +71,12 @@ export class ToolRuns {
     this.#context = context;
   }
 
-  /** A model call started: the retries of the last answer's tool runs are over. */
-  modelCallStarted(): void {
-    this.#attempts.forget();
+  /**
+   * A model call started in `tracer`: the retries of that trace's last answer are over (another
+   * conversation's, in its own trace, may still run).
+   */
+  modelCallStarted(tracer: Tracer): void {
+    this.#attempts.forget(tracer);
   }
 
   /**

@@ -180,8 +180,9 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
           },
       report,
     );
-    this.#models = new ModelRuns(context);
     this.#tools = new ToolRuns(context);
+    const tools = this.#tools;
+    this.#models = new ModelRuns(context, (tracer) => tools.modelCallStarted(tracer));
     this.lc_prefer_streaming = options?.preferStreaming === true;
   }
 
@@ -247,7 +248,6 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     runName?: string,
   ): Promise<void> | undefined {
     const list = (messages[0] ?? []) as unknown as LooseMessage[];
-    this.#tools.modelCallStarted();
     return this.#models.start(
       llm,
       list,
@@ -275,7 +275,6 @@ export class TracewardenCallbackHandler extends BaseCallbackHandler {
     metadata?: Record<string, unknown>,
     runName?: string,
   ): Promise<void> | undefined {
-    this.#tools.modelCallStarted();
     return this.#models.start(
       llm,
       [],

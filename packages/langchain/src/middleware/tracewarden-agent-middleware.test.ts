@@ -10,6 +10,7 @@ import {
   parsePolicy,
   RateLimitedError,
   type Tracer,
+  withTrace,
 } from '@tracewarden/core';
 import { delayedStore } from '@tracewarden/core/testing';
 import { createAgent, createMiddleware, toolRetryMiddleware } from 'langchain';
@@ -259,6 +260,60 @@ describe('tracewardenAgentMiddleware', () => {
       expect(new Set(results.map((block) => block.parent_block_id)).size).toBe(1);
       expectSoundTrace(tracer);
     });
+
+  it("the callback handler keeps a call's failed attempt while another conversation's model call starts", async () => {
+    // one handler for the process, each request in its own trace: conversation B's model call
+    // starts between A's failed attempt and A's retry
+    const handler = new TracewardenCallbackHandler({ pricing: false });
+    const [first, second] = [createTracer(), createTracer()];
+    let runs = 0;
+    let retried!: () => void;
+    const otherDone = new Promise<void>((resolve) => {
+      retried = resolve;
+    });
+    const flaky = tool(
+      async ({ city }: { city: string }) => {
+        runs++;
+        if (runs === 1) throw new Error('transient');
+        await otherDone;
+        return `Sunny in ${city}`;
+      },
+      { name: 'weather', description: 'weather', schema: z.object({ city: z.string() }) },
+    );
+    const retrying = () =>
+      toolRetryMiddleware({
+        maxRetries: 2,
+        initialDelayMs: 0,
+        jitter: false,
+      }) as unknown as ReturnType<typeof createMiddleware>;
+    const agentA = createAgent({
+      model: scriptedModel(),
+      tools: [flaky],
+      middleware: [retrying()],
+    });
+    const agentB = createAgent({ model: scriptedModel(), tools: [weather] });
+    const runA = withTrace(first, () => agentA.invoke(question(), { callbacks: [handler] }));
+    // A's first attempt failed and is recorded; its retry waits for B
+    await vi.waitFor(() =>
+      expect(first.blocks().filter((block) => block.sub_type === 'TOOL_RESULT')).toHaveLength(1),
+    );
+    await withTrace(second, () => agentB.invoke(question(), { callbacks: [handler] }));
+    retried();
+    await runA;
+    const results = first.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+    expect(
+      results.map((block) => [
+        String(block.payload.output).split('\n')[0],
+        block.metadata.status,
+        block.metadata.attempt,
+      ]),
+    ).toEqual([
+      ['Error: transient', 'failure', undefined],
+      ['Sunny in Paris', 'success', 2],
+    ]);
+    expectSoundTrace(first);
+    expectSoundTrace(second);
+  });
 
   it('a call id the next answer uses again after retries ran out is a new call, not another attempt', async () => {
     const tracer = createTracer();

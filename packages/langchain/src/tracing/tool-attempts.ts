@@ -10,7 +10,7 @@ import type { ToolResultInput } from './tool-result-of.js';
  * @internal
  */
 export class ToolAttempts {
-  #failed = new WeakMap<Tracer, Map<string, number>>();
+  readonly #failed = new WeakMap<Tracer, Map<string, number>>();
 
   /** The attempt a run of this call is: 1, or one more than its last failed run's. */
   of(tracer: Tracer, callId: string): number {
@@ -29,10 +29,9 @@ export class ToolAttempts {
     tries.set(callId, attempt);
   }
 
-  /** A model call started (in this trace, or in any without `tracer`): retries are over. */
-  forget(tracer?: Tracer): void {
-    if (tracer === undefined) this.#failed = new WeakMap();
-    else this.#failed.delete(tracer);
+  /** A model call started in this trace: its retries are over. */
+  forget(tracer: Tracer): void {
+    this.#failed.delete(tracer);
   }
 }
 
