@@ -198,20 +198,29 @@ raise "secret mailed" if:
   });
 
   for (const stream of [false, true])
-    it(`'throw' still rejects; the shared trace keeps the failed call once, with its blocked call and verdict (${stream ? 'streamText' : 'generateText'})`, async () => {
-      const shared = createTracer();
-      const options = {
-        model: wrapLanguageModel({
-          model: scriptedModel(steps()),
-          middleware: tracewardenMiddleware({ tracer: shared, policy, pricing: false }),
-        }),
-        tools: tools(),
-        prompt: 'go',
-        stopWhen: isStepCount(4),
-        telemetry: { integrations: [tracewardenTelemetry({ tracer: shared, pricing: false })] },
+    it(`'throw' still rejects; the shared trace holds the rejected answer as the middleware alone records it: a call that succeeded, its call blocked (${stream ? 'streamText' : 'generateText'})`, async () => {
+      const run = async (shareWithTelemetry: boolean) => {
+        const tracer = createTracer();
+        const options = {
+          model: wrapLanguageModel({
+            model: scriptedModel(steps()),
+            middleware: tracewardenMiddleware({ tracer, policy, pricing: false }),
+          }),
+          tools: tools(),
+          prompt: 'go',
+          stopWhen: isStepCount(4),
+          ...(shareWithTelemetry
+            ? { telemetry: { integrations: [tracewardenTelemetry({ tracer, pricing: false })] } }
+            : {}),
+        };
+        await expect(
+          stream ? streamText(options).text : generateText(options),
+        ).rejects.toMatchObject({ code: 'POLICY_VIOLATION' });
+        expectSound(tracer);
+        return tracer;
       };
-      const run = stream ? streamText(options).text : generateText(options);
-      await expect(run).rejects.toMatchObject({ code: 'POLICY_VIOLATION' });
+      const alone = await run(false);
+      const shared = await run(true);
       expect(subTypes(shared)).toEqual([
         'MESSAGE',
         'MESSAGE',
@@ -221,15 +230,16 @@ raise "secret mailed" if:
         'TOOL_CALL',
       ]);
       expect(shared.blocks().at(-2)?.metadata).toMatchObject({
-        status: 'failure',
-        error: { code: 'POLICY_VIOLATION' },
+        status: 'success',
+        usage: { input_tokens: expect.any(Number) },
         policy: { mode: 'throw', blocked: ['c2'] },
       });
+      expect(shared.blocks().at(-2)?.metadata.error).toBeUndefined();
       expect(shared.findToolCall('c2')?.metadata).toMatchObject({
         policy: 'block',
         violations: [{ message: 'no deleting' }],
       });
-      expectSound(shared);
+      expect(comparableTrace(shared.stitched())).toEqual(comparableTrace(alone.stitched()));
     });
 
   it("'refuse' with a tool the SDK does not run (no execute): the removed call is in the shared trace with its refusal", async () => {

@@ -1,5 +1,10 @@
 import type { LanguageModelV4FinishReason } from '@ai-sdk/provider';
-import { handOverVerdict, type ModelCallOutcome } from '@tracewarden/core';
+import {
+  handOverVerdict,
+  type ModelCallHandle,
+  type ModelCallOutcome,
+  PolicyViolationError,
+} from '@tracewarden/core';
 import type { ModelCallSetup } from './model-call.js';
 
 const warnedTools = new Set<string>();
@@ -70,4 +75,27 @@ export function finishWithout(
   return !callsLeft && reason.unified === 'tool-calls'
     ? { unified: 'stop', raw: reason.raw }
     : reason;
+}
+
+/**
+ * Inside the telemetry integration: when an enforcing middleware inside rejected the answer
+ * (`throw` mode), records the answer it rejected, as that middleware records it (a call that
+ * succeeded, its calls blocked), not as a failed call. False for any other error.
+ * @internal
+ */
+export function recordRejectedAnswer(
+  handle: ModelCallHandle,
+  setup: ModelCallSetup,
+  error: unknown,
+): boolean {
+  if (!PolicyViolationError.isInstance(error)) return false;
+  const answer = setup.adoptedReviews?.()?.answer;
+  if (answer === undefined) return false;
+  try {
+    handle.finish(answer);
+  } catch {
+    // this recorder's own policy rejected it too: recorded all the same; the caller gets the
+    // rejection that ended the call
+  }
+  return true;
 }

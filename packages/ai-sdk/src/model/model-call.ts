@@ -11,7 +11,12 @@ import type {
   ReviewedCalls,
   Tracer,
 } from '@tracewarden/core';
-import { applyOutcome, finishWithout, isClientToolCall } from './call-outcome.js';
+import {
+  applyOutcome,
+  finishWithout,
+  isClientToolCall,
+  recordRejectedAnswer,
+} from './call-outcome.js';
 import { generateResultToResponse, requestIdOf } from './model-response.js';
 import { observeStream } from './observe-stream.js';
 
@@ -180,6 +185,7 @@ export async function generateCall(
       ? await raceAbort(doGenerate(), handle.signal)
       : await doGenerate();
   } catch (error) {
+    if (recordRejectedAnswer(handle, setup, error)) throw error;
     recordRefusedRequest(handle, error, startedAt);
     throw handle.end(error, setup.userSignal);
   }

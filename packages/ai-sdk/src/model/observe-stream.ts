@@ -6,7 +6,12 @@ import {
   type StreamDecision,
   type StreamGate,
 } from '@tracewarden/core';
-import { applyOutcome, finishWithout, isClientToolCall } from './call-outcome.js';
+import {
+  applyOutcome,
+  finishWithout,
+  isClientToolCall,
+  recordRejectedAnswer,
+} from './call-outcome.js';
 import type { ModelCallSetup } from './model-call.js';
 import { classify, type Part, StreamState, toolCallIdOf } from './stream-parts.js';
 
@@ -146,6 +151,7 @@ class StreamObserver {
   /** Reading the source failed: records the end; the error to end the stream with. */
   onReadError(error: unknown): unknown {
     this.ended = true;
+    if (recordRejectedAnswer(this.handle, this.setup, error)) return error;
     return this.gate.error(error, this.setup.userSignal);
   }
 

@@ -55,6 +55,33 @@ const toolCallsOf = (tracer: ReturnType<typeof createTracer>) =>
   tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
 
 describe('verdicts adopted from another recorder of the same call', () => {
+  it("hand over the rejected answer in 'throw' mode only: recorded whole by the other recorder, as a call that succeeded", () => {
+    expect(innerVerdicts('refuse', [lookup, deletion]).answer).toBeUndefined();
+    expect(innerVerdicts('throw', [lookup]).answer).toBeUndefined();
+    const verdicts = innerVerdicts('throw', [lookup, deletion]);
+    expect(verdicts.answer).toMatchObject({ text: null, toolCalls: [lookup, deletion] });
+    const tracer = createTracer();
+    const outer = createModelCallRecorder({ tracer }).start({
+      provider: 'p',
+      model: 'm',
+      messages: prompt,
+      adoptedReviews: () => verdicts,
+    });
+    outer.finish(verdicts.answer);
+    const answer = tracer.blocks().find((block) => block.payload.role === 'assistant');
+    expect(answer?.metadata).toMatchObject({
+      status: 'success',
+      policy: { mode: 'throw', blocked: ['c2'] },
+    });
+    expect(
+      toolCallsOf(tracer).map((block) => [block.payload.call_id, block.metadata.policy]),
+    ).toEqual([
+      ['c1', undefined],
+      ['c2', 'block'],
+    ]);
+    expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  });
+
   it('are recorded on the TOOL_CALLs, and enforce nothing here (a throw-mode recorder without a policy does not throw)', () => {
     const verdicts = innerVerdicts('refuse', [lookup, deletion], () => true);
     expect(verdicts.mode).toBe('refuse');

@@ -33,6 +33,7 @@ import type {
   ModelCallResponse,
   ModelCallStartInput,
   ModelCallStatus,
+  ReviewedCalls,
   ToolCallReview,
 } from './types.js';
 
@@ -365,8 +366,14 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       const { core, tracer, input } = this;
       outcome.recheck = (call) => recheckToolCall(core, tracer, input.messages, output.text, call);
       // after record(): it marks the calls the framework's tool refuses (`refusedAtTool`)
-      if (input.onReviewed !== undefined)
-        core.safely(() => input.onReviewed?.({ mode: core.mode, reviews }));
+      if (input.onReviewed !== undefined) {
+        const reviewed: ReviewedCalls = { mode: core.mode, reviews };
+        // a rejected answer goes with its verdicts: the other recorder records it as this one
+        // does (a call that succeeded, its calls blocked), not as the failure it sees
+        if (core.mode === 'throw' && reviews.some((review) => !review.allowed))
+          reviewed.answer = this.answerOf(response, output);
+        core.safely(() => input.onReviewed?.(reviewed));
+      }
     }
     if (this.core.mode === 'throw' && reviews.length > 0) {
       const blocked = reviews.filter((review) => !review.allowed);
@@ -381,6 +388,28 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     if (this.core.mode === 'throw' && answerViolations.some((v) => v.action === 'block'))
       throw new PolicyViolationError({ violations: answerViolations });
     return outcome;
+  }
+
+  /** The response as this call records it: its own fields, else what streamed in. */
+  private answerOf(
+    response: ModelCallResponse | undefined,
+    output: AggregatedOutput,
+  ): ModelCallResponse {
+    const streamed = this.streamed;
+    const answer: ModelCallResponse = {
+      ...response,
+      text: output.text,
+      reasoning: output.reasoning,
+      toolCalls: output.calls,
+      usage: response?.usage ?? streamed.usage,
+      model: response?.model ?? streamed.model,
+      finishReason: response?.finishReason ?? streamed.finishReason,
+      responseId: response?.responseId ?? streamed.responseId,
+    };
+    if (response?.finishReason === undefined && streamed.providerFinishReason !== undefined)
+      answer.providerFinishReason = streamed.providerFinishReason;
+    if (output.providerCalls.length > 0) answer.providerToolCalls = [...output.providerCalls];
+    return answer;
   }
 
   fail(error: unknown, partial?: ModelCallResponse): unknown {

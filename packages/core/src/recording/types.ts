@@ -246,6 +246,13 @@ export interface ReviewedCalls {
   mode: 'throw' | 'refuse';
   /** One review per proposed call, in order. */
   reviews: readonly ToolCallReview[];
+  /**
+   * `throw` mode, when a call was blocked: the answer the reviewer rejected, as it records it.
+   * The other recorder, which sees the call fail with the `PolicyViolationError`, records this
+   * answer instead (`finish`), so both traces show a call that succeeded and whose calls were
+   * blocked.
+   */
+  answer?: ModelCallResponse | undefined;
 }
 
 /** The verdict on one proposed tool call. */
