@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { GuardAction, HallucinationResult } from '../model/tool-records.js';
+import { errorMessage } from './error-message.js';
 
 /** The signals the detector can raise, each with a weight in (0, 1]. */
 export type HallucinationSignal =
@@ -190,10 +191,16 @@ export function createHallucinationDetector(
 
       const isKwargs = input.args.length === 0;
       if (settings.argumentsSchema !== undefined) {
-        const result = await settings.argumentsSchema['~standard'].validate(
-          isKwargs ? input.kwargs : input.args,
-        );
-        const issues = result.issues?.map((i) => i.message) ?? [];
+        let issues: string[];
+        try {
+          const result = await settings.argumentsSchema['~standard'].validate(
+            isKwargs ? input.kwargs : input.args,
+          );
+          issues = result.issues?.map((i) => i.message) ?? [];
+        } catch (error) {
+          // a schema that throws holds no arguments valid, as a throwing validator does
+          issues = [`the arguments schema threw: ${errorMessage(error)}`];
+        }
         signals.invalid_arguments = issues;
         if (issues.length > 0) {
           raised.push('invalid_arguments');

@@ -8,7 +8,7 @@ import {
   type CircuitBreakerStore,
   storeIgnoresTimeOfClosedSuccess,
 } from './circuit-breaker-store.js';
-import { consoleGuardLogger } from './console-guard-logger.js';
+import { consoleGuardLogger, safeGuardLogger } from './console-guard-logger.js';
 import { createBudget } from './create-budget.js';
 import {
   createHallucinationDetector,
@@ -147,7 +147,8 @@ export class GuardRuntime {
     this.clock = options.clock ?? defaultClock;
     this.realClock = options.clock === undefined;
     this.tick = options.clock ?? defaultTick;
-    this.logger = options.logger ?? consoleGuardLogger;
+    this.logger =
+      options.logger === undefined ? consoleGuardLogger : safeGuardLogger(options.logger);
     this.tracerOnly = options.onEntry === undefined && options.afterCall === undefined;
     this.listenersFixed =
       options.tracer !== undefined ||

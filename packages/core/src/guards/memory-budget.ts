@@ -9,6 +9,7 @@ import type {
   BudgetSettlement,
 } from './budget.js';
 import { defaultBudgetSession } from './budget.js';
+import { consoleGuardLogger } from './console-guard-logger.js';
 import {
   type CostLedger,
   createMemoryCostLedger,
@@ -16,6 +17,7 @@ import {
   type LedgerSnapshot,
   MemoryCostLedger,
 } from './cost-ledger.js';
+import { errorMessage } from './error-message.js';
 import { InvalidCostError } from './invalid-cost-error.js';
 import type { MaybePromise } from './types.js';
 import { usdToMicro } from './usd-to-micro.js';
@@ -139,7 +141,7 @@ export class MemoryBudget<Result> implements Budget<Result> {
       alerted.add(`calls:${sessionId}`);
       alert = this.alertOf('calls', sessionId, s);
     }
-    if (alert !== undefined) this.options.onAlert?.(alert);
+    if (alert !== undefined) this.tellAlert(alert);
     return {
       sessionId,
       chargedMicroUsd: actual,
@@ -148,6 +150,29 @@ export class MemoryBudget<Result> implements Budget<Result> {
       exceededPerCall: this.maxPerCall !== undefined && actual > this.maxPerCall,
       alert,
     };
+  }
+
+  /** Whether `onAlert` threw once already (said once per budget). */
+  private alertFailed = false;
+
+  /**
+   * Calls `onAlert`. A callback that throws never fails the call being settled (its bookkeeping,
+   * the breaker's probe, the session's turn must still end): the alert stays in the call's
+   * decisions, and the throw is said once per budget.
+   */
+  private tellAlert(alert: BudgetAlert): void {
+    const onAlert = this.options.onAlert;
+    if (onAlert === undefined) return;
+    try {
+      onAlert(alert);
+    } catch (error) {
+      if (this.alertFailed) return;
+      this.alertFailed = true;
+      consoleGuardLogger.warn(
+        `the budget's onAlert threw (${errorMessage(error)}); the alert is still recorded in the call's decisions (budget.alert). Fix onAlert; later throws are not reported`,
+        { session_id: alert.session_id, kind: alert.kind },
+      );
+    }
   }
 
   private alertOf(kind: 'cost' | 'calls', sessionId: string, s: LedgerSnapshot): BudgetAlert {

@@ -260,18 +260,26 @@ async function checkHallucination(rt: GuardRuntime, s: CallState, ending: Ending
   const options = rt.options.hallucination!;
   const sessionId = s.sessionId ?? defaultBudgetSession;
   const tracer = s.tracer;
-  const result = await rt.detector!.check(
-    {
-      toolName: rt.name,
-      args: s.positional(),
-      kwargs: s.keywords(),
-      sessionId,
-      result: ending.value,
-      latencyMs: s.lastLatency,
-      traceText: tracer === undefined ? undefined : () => JSON.stringify(tracer.blocks()),
-    },
-    options,
-  );
+  let result: Awaited<ReturnType<NonNullable<GuardRuntime['detector']>['check']>>;
+  try {
+    result = await rt.detector!.check(
+      {
+        toolName: rt.name,
+        args: s.positional(),
+        kwargs: s.keywords(),
+        sessionId,
+        result: ending.value,
+        latencyMs: s.lastLatency,
+        traceText: tracer === undefined ? undefined : () => JSON.stringify(tracer.blocks()),
+      },
+      options,
+    );
+  } catch (error) {
+    // a detector that throws cannot vouch for the result: the call fails with what it threw
+    // (as is, however unreadable), and its bookkeeping ends as for any failure
+    s.decide({ guard: 'hallucination', event: 'check_failed', action: 'block' });
+    return { status: 'failure', value: null, error, thrown: { error } };
+  }
   s.hallucination = result;
   if (!result.is_hallucinated) {
     rt.detector!.observe(ending.value, sessionId);

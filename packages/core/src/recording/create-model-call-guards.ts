@@ -1,7 +1,7 @@
 import { BudgetExceededError } from '../guards/budget-exceeded-error.js';
 import type { CircuitAdmission, CircuitTransition } from '../guards/circuit-breaker-store.js';
 import { CircuitOpenError } from '../guards/circuit-open-error.js';
-import { consoleGuardLogger } from '../guards/console-guard-logger.js';
+import { consoleGuardLogger, safeGuardLogger } from '../guards/console-guard-logger.js';
 import {
   type Budget,
   type BudgetOptions,
@@ -361,7 +361,8 @@ function budgetGuard(
  */
 export function createModelCallGuards(options: ModelCallGuardOptions): ModelCallGuard[] {
   const clock = options.clock ?? Date.now;
-  const logger = options.logger ?? consoleGuardLogger;
+  const logger =
+    options.logger === undefined ? consoleGuardLogger : safeGuardLogger(options.logger);
   const guards: ModelCallGuard[] = [];
   if (options.circuitBreaker !== undefined)
     guards.push(circuitBreakerGuard(options.circuitBreaker, logger, clock));
