@@ -95,6 +95,8 @@ describe('a callback that throws during a call', () => {
             throw thrown;
           },
           observe: () => undefined,
+          registerTools: () => undefined,
+          reset: () => undefined,
         },
       },
       circuitBreaker: { failureThreshold: 1, recoveryTimeout: 60 },

@@ -1,7 +1,8 @@
 import { optionTypes } from '../errors/option-types.js';
 import { configurationError, lazySchema, validateOptions } from '../errors/validate-options.js';
+import type { Tracer } from '../tracing/types.js';
 import type { BudgetOptions } from './create-budget.js';
-import type { GuardOptions } from './guard-options.js';
+import type { GuardInvokeOptions, GuardOptions } from './guard-options.js';
 
 /**
  * Longest timeout Node's timers can wait: 2^31 − 1 ms. Past it `setTimeout` fires after 1 ms
@@ -329,3 +330,69 @@ const guardKeysAgree: SameKeys<ReturnType<typeof guardShape>, GuardOptions> = tr
 const budgetKeysAgree: SameKeys<ReturnType<typeof budgetShape>, BudgetOptions> = true;
 void guardKeysAgree;
 void budgetKeysAgree;
+
+/** The schema of {@link GuardInvokeOptions}, `invoke`'s per-call options. */
+const invokeOptionsSchema = lazySchema(() =>
+  optionTypes.strictObject({
+    signal: optionTypes.abortSignal().optional(),
+    sessionId: optionTypes.string().optional(),
+    metadata: plainRecord().optional(),
+    callId: optionTypes.string().optional(),
+    tracer: optionTypes
+      .union([
+        optionTypes.custom<null>((value) => value === null, 'null (record in no tracer)'),
+        optionTypes.withMethods<Tracer>('a Tracer (from createTracer())', ['recordEntry']),
+      ])
+      .optional(),
+    onEntry: optionalFunction(),
+    errorOutput: optionalFunction(),
+  }),
+);
+
+const invokeKeys = new Set([
+  'signal',
+  'sessionId',
+  'metadata',
+  'callId',
+  'tracer',
+  'onEntry',
+  'errorOutput',
+]);
+
+/** The common case, checked without the schema: known keys, each of its usual type. */
+function plainInvokeOptions(value: object): boolean {
+  for (const key in value) if (!invokeKeys.has(key)) return false;
+  const { signal, sessionId, metadata, callId, tracer, onEntry, errorOutput } =
+    value as GuardInvokeOptions;
+  return (
+    (signal === undefined || signal instanceof AbortSignal) &&
+    (sessionId === undefined || typeof sessionId === 'string') &&
+    (callId === undefined || typeof callId === 'string') &&
+    (metadata === undefined ||
+      (typeof metadata === 'object' &&
+        metadata !== null &&
+        Object.getPrototypeOf(metadata) === Object.prototype)) &&
+    (tracer === undefined ||
+      tracer === null ||
+      typeof (tracer as { recordEntry?: unknown }).recordEntry === 'function') &&
+    (onEntry === undefined || typeof onEntry === 'function') &&
+    (errorOutput === undefined || typeof errorOutput === 'function')
+  );
+}
+
+/**
+ * Checks `invoke`'s per-call options where they are given, as `guard()`'s are: a typo
+ * (`sesionId`) or a wrong value would otherwise be ignored, or fail later with a raw
+ * `TypeError`. The usual options pass a check of their keys and types; anything else goes through
+ * the schema, which names what is wrong.
+ * @throws {ConfigurationError} `INVALID_OPTIONS`, naming the rejected option
+ * @internal
+ */
+export function checkInvokeOptions(value: unknown): void {
+  try {
+    if (typeof value === 'object' && value !== null && plainInvokeOptions(value)) return;
+  } catch {
+    // options whose reads throw: the schema reports them
+  }
+  validateOptions(invokeOptionsSchema, value, { entryPoint: 'invoke' });
+}

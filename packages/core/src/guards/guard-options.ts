@@ -149,7 +149,10 @@ export interface GuardOptions<Result = unknown> {
   tracer?: Tracer | undefined;
   /** Where `warn` actions report. @default console.warn */
   logger?: GuardLogger | undefined;
-  /** Aborts every call of this guard (e.g. on shutdown); per call see `invoke`. */
+  /**
+   * Aborts every call of this guard (e.g. on shutdown), calls given a signal of their own through
+   * `invoke` too: either signal aborts the call.
+   */
   signal?: AbortSignal | undefined;
   /**
    * Called once per call that is about to run (after the refusal checks: circuit breaker, rate
@@ -177,9 +180,15 @@ export interface GuardOptions<Result = unknown> {
   createCallId?: (() => string) | undefined;
 }
 
-/** Per-call options of {@link GuardedFunction.invoke}. */
+/**
+ * Per-call options of {@link GuardedFunction.invoke}, checked on each call as `guard()`'s are: an
+ * unknown key or a wrong value rejects the call with a `ConfigurationError` (`INVALID_OPTIONS`).
+ */
 export interface GuardInvokeOptions {
-  /** Aborts this call: the attempt's signal aborts, backoff and waits end at once. */
+  /**
+   * Aborts this call: the attempt's signal aborts, backoff and waits end at once. The guard's own
+   * `signal` still aborts it too.
+   */
   signal?: AbortSignal | undefined;
   /** Session of this call (overrides the guard's). */
   sessionId?: string | undefined;

@@ -284,7 +284,14 @@ export class GuardRuntime {
         tracer !== undefined ||
         invoke?.onEntry !== undefined ||
         scope !== undefined;
-      const signal = invoke === undefined ? this.signal : (invoke.signal ?? this.signal);
+      // the call's own signal and the guard's (a shutdown) both abort it
+      const own = invoke?.signal;
+      const signal =
+        own === undefined || own === this.signal
+          ? this.signal
+          : this.signal === undefined
+            ? own
+            : AbortSignal.any([own, this.signal]);
       const s = new CallState(
         this,
         args,

@@ -5,7 +5,7 @@ import type {
   GuardOptions,
   ToolArgs,
 } from './guard-options.js';
-import { checkGuardArguments } from './guard-options-schema.js';
+import { checkGuardArguments, checkInvokeOptions } from './guard-options-schema.js';
 import { GuardRuntime } from './guard-runtime.js';
 
 const runtimeOf: unique symbol = Symbol('tracewarden.guardRuntime');
@@ -67,8 +67,14 @@ export function guard<Args extends unknown[], Result>(
   Object.defineProperties(guarded, {
     name: { value: runtime.name },
     invoke: {
-      value: (invokeOptions: GuardInvokeOptions, ...args: unknown[]) =>
-        runtime.run(args, invokeOptions),
+      value: (invokeOptions: GuardInvokeOptions, ...args: unknown[]) => {
+        try {
+          checkInvokeOptions(invokeOptions);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+        return runtime.run(args, invokeOptions);
+      },
     },
     toolName: { value: runtime.name, enumerable: true },
     breakerState: { get: breakerStateOf, enumerable: true },
