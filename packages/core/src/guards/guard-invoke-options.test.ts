@@ -12,21 +12,24 @@ describe("invoke's per-call options", () => {
     ['text metadata', { metadata: 'x' }, 'metadata'],
     ['a tracer that is not one', { tracer: {} }, 'tracer'],
     ['a callId that is not text', { callId: 7 }, 'callId'],
-  ])('are checked where given: %s is a ConfigurationError naming it', async (_label, options, path) => {
-    const ran: unknown[] = [];
-    const fn = guard(async (x: number) => ran.push(x), { name: 'tool' });
-    const error = await (fn.invoke as (options: unknown, x: number) => Promise<unknown>)(
-      options,
-      1,
-    ).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'INVALID_OPTIONS' });
-    expect((error as Error).message).toContain(path);
-    expect(ran).toEqual([]);
-  });
+  ])(
+    'are checked where given: %s is a ConfigurationError naming it',
+    async (_label, options, path) => {
+      const ran: unknown[] = [];
+      const fn = guard(async (x: number) => ran.push(x), { name: 'tool' });
+      const error = await (fn.invoke as (options: unknown, x: number) => Promise<unknown>)(
+        options,
+        1,
+      ).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'INVALID_OPTIONS' });
+      expect((error as Error).message).toContain(path);
+      expect(ran).toEqual([]);
+    },
+  );
 
   it('the usual options pass, and the call runs with them', async () => {
     const tracer = createTracer();
