@@ -1,5 +1,6 @@
 import { TraceError } from '../errors/index.js';
 import type { Block, ThinkBlock, ToolResultBlock } from '../model/index.js';
+import { checkValidationOptions } from '../validation/check-validation-options.js';
 import { assembleToolOutput } from './assemble-tool-output.js';
 import { compareBlocks, compareSequencedBlocks } from './compare-blocks.js';
 import type { StitchedMessage, StitchedToolCall, StitchedTrace } from './types.js';
@@ -485,6 +486,7 @@ export function stitchBlocks(
   options: StitchBlocksOptions = {},
 ): StitchedTrace {
   if (!Array.isArray(blocks)) blocks = blocksArray(blocks);
+  checkValidationOptions('stitchBlocks', options, false);
   let traceId = options.traceId;
   if (traceId !== undefined && typeof traceId !== 'string')
     throw new TraceError({

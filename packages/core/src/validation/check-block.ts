@@ -1,5 +1,6 @@
 import type { TraceError } from '../errors/index.js';
 import { asTraceError } from './as-trace-error.js';
+import { checkValidationOptions } from './check-validation-options.js';
 import { inspectBlock } from './inspect-block.js';
 import { resolveBlockLimits } from './resolve-block-limits.js';
 import type { ValidateBlocksOptions } from './types.js';
@@ -22,6 +23,7 @@ import { traceIdOption, withTraceId } from './with-trace-id.js';
  * ```
  */
 export function checkBlock(input: unknown, options: ValidateBlocksOptions = {}): TraceError[] {
+  checkValidationOptions('checkBlock', options, true);
   const limits = resolveBlockLimits(options.limits);
   const errors: TraceError[] = [];
   try {

@@ -1,3 +1,4 @@
+import { checkValidationOptions } from './check-validation-options.js';
 import { createTraceValidator } from './create-trace-validator.js';
 import type { BlockValidator, BlockValidatorOptions } from './types.js';
 
@@ -35,5 +36,6 @@ import type { BlockValidator, BlockValidatorOptions } from './types.js';
  * ```
  */
 export function createBlockValidator(options: BlockValidatorOptions = {}): BlockValidator {
+  checkValidationOptions('createBlockValidator', options, true);
   return createTraceValidator(options);
 }

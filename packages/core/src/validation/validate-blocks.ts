@@ -1,6 +1,7 @@
 import { TraceError } from '../errors/index.js';
 import { asTraceError } from './as-trace-error.js';
 import { BatchIndex } from './batch-index.js';
+import { checkValidationOptions } from './check-validation-options.js';
 import type { DraftBlock } from './draft-block.js';
 import { inspectBlock } from './inspect-block.js';
 import { reportCrossBlockErrors } from './report-cross-block-errors.js';
@@ -54,6 +55,8 @@ function pathIndex(error: TraceError): number {
  * @returns `{ ok, errors }`; `ok` is true when `errors` is empty
  * @throws {@link BlockLimitError} when a limit option or `LIMIT_*` variable is malformed
  * @throws {@link TraceError} `VALIDATION` when `blocks` is not iterable (null, a single block)
+ * @throws {@link ConfigurationError} `INVALID_OPTIONS` when `options` is not an object or has an
+ *   unknown key
  * @example
  * ```ts
  * const report = validateBlocks(lines.map((line) => JSON.parse(line)));
@@ -70,6 +73,7 @@ export function validateBlocks(
       message: `validateBlocks: blocks must be an array (or any iterable) of blocks, got ${blocks === null ? 'null' : typeof blocks}; pass the candidate blocks, e.g. parsed JSONL lines`,
       details: { path: '' },
     });
+  checkValidationOptions('validateBlocks', options, true);
   const limits = resolveBlockLimits(options.limits);
   const traceId = traceIdOption('validateBlocks', options.traceId);
   const errors: TraceError[] = [];
