@@ -98,6 +98,20 @@ function custom<T>(predicate: (value: unknown) => boolean, expected: string): Op
   });
 }
 
+/** A value of `type` that `predicate` also accepts (asked only once `type` holds). */
+function refine<T>(
+  type: OptionType<T>,
+  predicate: (value: T) => boolean,
+  expected: string,
+): OptionType<T> {
+  return make<T>((value, path, issues) => {
+    const before = issues.length;
+    type.collect(value, path, issues);
+    if (issues.length === before && !predicate(value as T))
+      issues.push({ code: 'custom', path: [...path], message: expected });
+  });
+}
+
 function isObjectLike(value: unknown): value is Record<PropertyKey, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -254,6 +268,8 @@ export const optionTypes = {
   tuple,
   /** A value `predicate` accepts; `expected` describes it in messages. */
   custom,
+  /** A value of a type that a predicate also accepts; `expected` describes it in messages. */
+  refine,
   /**
    * One of these strings.
    * @param values - the accepted strings

@@ -2,7 +2,7 @@ import { optionTypes } from '../errors/option-types.js';
 import { configurationError, lazySchema, validateOptions } from '../errors/validate-options.js';
 import type { Tracer } from '../tracing/types.js';
 import type { BudgetOptions } from './create-budget.js';
-import type { GuardInvokeOptions, GuardOptions } from './guard-options.js';
+import type { GuardInvokeOptions, GuardOptions, RateLimitOptions } from './guard-options.js';
 
 /**
  * Longest timeout Node's timers can wait: 2^31 − 1 ms. Past it `setTimeout` fires after 1 ms
@@ -19,6 +19,11 @@ const plainRecord = () =>
     const proto = Object.getPrototypeOf(value);
     return proto === Object.prototype || proto === null;
   }, 'a plain object');
+/**
+ * A rate of calls per second, minute or hour: > 0, and not so small that its rate per
+ * millisecond (the bucket's refill) rounds to 0.
+ */
+const rate = () => optionTypes.finite(1e-9).optional();
 const usd = () => optionTypes.finite(0, Number.MAX_VALUE, 'USD').optional();
 /**
  * A budget limit in USD. The ledger counts whole micro-USD, so a positive limit under half of one
@@ -167,18 +172,29 @@ function guardShape() {
       .optional(),
     budget: optionTypes.union([budgetObject(), budgetOptionsSchema()]).optional(),
     rateLimit: optionTypes
-      .strictObject({
-        callsPerSecond: optionTypes.finite(Number.MIN_VALUE).optional(),
-        callsPerMinute: optionTypes.finite(Number.MIN_VALUE).optional(),
-        callsPerHour: optionTypes.finite(Number.MIN_VALUE).optional(),
-        burst: optionTypes.integer(0).optional(),
-        onLimit: action(),
-        sharedKey: optionTypes.string().optional(),
-        maxWaitMs: optionTypes.finite(0, maxTimeoutSeconds * 1000, 'milliseconds').optional(),
-        store: optionTypes
-          .withMethods('a RateLimitStore (take, reset)', ['take', 'reset'])
-          .optional(),
-      })
+      .refine(
+        optionTypes.strictObject({
+          callsPerSecond: rate(),
+          callsPerMinute: rate(),
+          callsPerHour: rate(),
+          burst: optionTypes.integer(0).optional(),
+          onLimit: action(),
+          sharedKey: optionTypes.string().optional(),
+          maxWaitMs: optionTypes.finite(0, maxTimeoutSeconds * 1000, 'milliseconds').optional(),
+          store: optionTypes
+            .withMethods('a RateLimitStore (take, reset)', ['take', 'reset'])
+            .optional(),
+        }),
+        (value: unknown) => {
+          const limit = value as RateLimitOptions;
+          return (
+            limit.callsPerSecond !== undefined ||
+            limit.callsPerMinute !== undefined ||
+            limit.callsPerHour !== undefined
+          );
+        },
+        'rate-limit options with a rate: callsPerSecond, callsPerMinute or callsPerHour (without one nothing would be limited)',
+      )
       .optional(),
     circuitBreaker: optionTypes
       .strictObject({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { createAdapterRuntime } from '../recording/create-adapter-runtime.js';
 import { createBudget } from './create-budget.js';
 import { guard } from './guard.js';
 import { guardTools } from './guard-tools.js';
@@ -78,6 +79,34 @@ describe('guard options are checked when the guard is made', () => {
   it('names the timer maximum when a timeout is too long', () => {
     const error = rejection(() => guard(tool, { timeout: { timeoutSeconds: 1e9 } }));
     expect(error.message).toContain('24.8 days');
+  });
+
+  it.each([
+    ['no rate at all', {}],
+    ['only a burst', { burst: 10 }],
+    ['only a wait', { maxWaitMs: 500 }],
+  ])(
+    'rejects rate-limit options without a rate (%s), which would limit nothing',
+    (_label, rateLimit) => {
+      const error = rejection(() => guard(tool, { rateLimit } as never));
+      expect(error.path).toBe('rateLimit');
+      expect(error.message).toContain('callsPerSecond, callsPerMinute or callsPerHour');
+    },
+  );
+
+  it('rejects a rate so small that its refill per millisecond rounds to 0', () => {
+    const error = rejection(() => guard(tool, { rateLimit: { callsPerSecond: Number.MIN_VALUE } }));
+    expect(error.path).toBe('rateLimit.callsPerSecond');
+  });
+
+  it("rejects model-call rate limits without a rate in an adapter's guards too", () => {
+    const error = rejection(() =>
+      createAdapterRuntime({ guards: { rateLimit: { burst: 3 } } } as never, {
+        entryPoint: 'myAdapter',
+      }),
+    );
+    expect(error.entryPoint).toBe('myAdapter');
+    expect(error.path).toBe('guards.rateLimit');
   });
 
   it('rejects a tool that is not a function', () => {
