@@ -129,3 +129,18 @@ describe('a callback that throws during a call', () => {
     });
   });
 });
+
+describe('a clock that returns no finite time', () => {
+  it('is read as Date.now() for that reading, said once: the rate limit still refuses with its own error', async () => {
+    const warnings: string[] = [];
+    const fn = guard(async () => 1, {
+      name: 'nc',
+      clock: () => Number.NaN,
+      logger: { warn: (message) => warnings.push(message) },
+      rateLimit: { callsPerSecond: 1, sharedKey: '' },
+    });
+    await expect(fn()).resolves.toBe(1);
+    await expect(fn()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(warnings.filter((message) => message.includes('returned NaN'))).toHaveLength(1);
+  });
+});

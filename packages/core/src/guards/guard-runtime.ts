@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/validate-options.js';
 import type { CircuitState, GuardAction, ToolCallStatus } from '../model/tool-records.js';
 import type { Tracer } from '../tracing/types.js';
 import { ambientScope, ToolCallScope } from '../tracing/with-trace.js';
@@ -37,6 +38,28 @@ import type { Validator } from './run-validators.js';
 import type { GuardCallContext, GuardClock, GuardLogger } from './types.js';
 
 const defaultClock: GuardClock = Date.now;
+
+/**
+ * A user's clock whose readings are always finite: a reading that is not (NaN from a broken
+ * fake clock, a string) would stop the rate limit's refill and end calls with a raw `RangeError`
+ * from date formatting, mid-bookkeeping. Such a reading is replaced by `Date.now()`, said once.
+ */
+function finiteClock(
+  clock: GuardClock,
+  rt: { warnOnce: GuardRuntime['warnOnce']; name: string },
+): GuardClock {
+  return () => {
+    const now = clock();
+    if (typeof now === 'number' && Number.isFinite(now)) return now;
+    rt.warnOnce(
+      'clock',
+      undefined,
+      `the clock of tool "${rt.name}" returned ${describeValue(now)}, not finite milliseconds; Date.now() is used for that reading. Fix the guard's clock option`,
+      { tool: rt.name },
+    );
+    return Date.now();
+  };
+}
 // durations: the monotonic, sub-millisecond clock, unless a clock is injected
 const defaultTick: GuardClock = () => performance.now();
 
@@ -144,9 +167,10 @@ export class GuardRuntime {
     this.metadata = options.metadata;
     this.createCallId = options.createCallId ?? nextCallId;
     this.ownCallIds = options.createCallId === undefined;
-    this.clock = options.clock ?? defaultClock;
-    this.realClock = options.clock === undefined;
-    this.tick = options.clock ?? defaultTick;
+    const clock = options.clock === undefined ? undefined : finiteClock(options.clock, this);
+    this.clock = clock ?? defaultClock;
+    this.realClock = clock === undefined;
+    this.tick = clock ?? defaultTick;
     this.logger =
       options.logger === undefined ? consoleGuardLogger : safeGuardLogger(options.logger);
     this.tracerOnly = options.onEntry === undefined && options.afterCall === undefined;

@@ -88,7 +88,7 @@ export function createConsoleSink(options: ConsoleSinkOptions = {}): Sink {
       if (closed) {
         throw new SinkError({
           code: 'SINK_CLOSED',
-          message: `console sink: write() of block ${block.id} after close(); create a new sink`,
+          message: `console sink: write() of block ${String((block as { id?: unknown } | null | undefined)?.id)} after close(); create a new sink`,
         });
       }
       let blocks = byTrace.get(block.trace_id);

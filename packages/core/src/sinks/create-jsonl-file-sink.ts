@@ -327,7 +327,7 @@ export function createJsonlFileSink(
       if (closed) {
         throw new SinkError({
           code: 'SINK_CLOSED',
-          message: `jsonl file sink: write() of block ${block.id} after close() of ${path}; create a new sink`,
+          message: `jsonl file sink: write() of block ${String((block as { id?: unknown } | null | undefined)?.id)} after close() of ${path}; create a new sink`,
           path,
         });
       }

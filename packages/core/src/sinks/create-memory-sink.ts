@@ -50,7 +50,7 @@ export function createMemorySink(): MemorySink {
       if (status.closed) {
         throw new SinkError({
           code: 'SINK_CLOSED',
-          message: `memory sink: write() of block ${block.id} after close(); create a new sink`,
+          message: `memory sink: write() of block ${String((block as { id?: unknown } | null | undefined)?.id)} after close(); create a new sink`,
         });
       }
       blocks.push(block);

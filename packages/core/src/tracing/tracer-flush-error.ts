@@ -31,6 +31,11 @@ function where(failed: number, total: number | undefined): string {
 
 const marker = Symbol.for('tracewarden.error.TracerFlushError');
 
+/** The text without its final full stop: the message adds its own after it. */
+function withoutFinalStop(text: string): string {
+  return text.endsWith('.') ? text.slice(0, -1) : text;
+}
+
 /**
  * One or more sinks of a tracer failed to flush or close, or threw from `write()`. Every sink
  * was attempted; `errors` holds each failure. Blocks a file sink could not write stay buffered
@@ -60,7 +65,7 @@ export class TracerFlushError extends TracewardenError {
   constructor(options: TracerFlushErrorOptions) {
     const failed = options.failedSinks ?? options.errors.length;
     super('TRACER_FLUSH_FAILED', {
-      message: `${options.operation}() of trace ${options.traceId} failed ${where(failed, options.sinkCount)}: ${options.errors.map(describe).join('; ')}. Fix the cause and call flush() again; unwritten blocks are kept.`,
+      message: `${options.operation}() of trace ${options.traceId} failed ${where(failed, options.sinkCount)}: ${withoutFinalStop(options.errors.map(describe).join('; '))}. Fix the cause and call flush() again; unwritten blocks are kept.`,
       cause: options.errors[0],
     });
     this.errors = options.errors;
