@@ -236,6 +236,31 @@ describe('stitchBlocks', () => {
     );
   });
 
+  it('orders a leap second (23:59:60) by its instant, whatever the input order (property)', () => {
+    const stamps = [
+      '2024-01-01T23:45:00.000Z',
+      '2024-01-01T23:59:59.500Z',
+      '2024-01-01T23:59:60.000Z',
+      '2024-01-01T23:59:60.500Z',
+      '2024-01-02T00:30:00.000+01:00',
+      '2024-01-02T00:00:01Z',
+    ];
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(
+          stamps.map((created_at, index) => ({ id: `tb_${index}`, created_at })),
+          { minLength: 2 },
+        ),
+        (blocks) => {
+          // by instant: +01:00 is 23:30Z; second 60 comes after 59.5 and before 00:00:01
+          const instantOrder = ['tb_4', 'tb_0', 'tb_1', 'tb_2', 'tb_3', 'tb_5'];
+          const order = [...blocks].sort(compareBlocks).map((block) => block.id);
+          expect(order).toEqual(instantOrder.filter((id) => order.includes(id)));
+        },
+      ),
+    );
+  });
+
   it('is deterministic even with duplicate ids (invalid input)', () => {
     const blocks = [
       block('MESSAGE', 'tb_m', null, t(0), { role: 'user', content: 'first copy' }),
