@@ -60,6 +60,12 @@ export interface LogThinkInput extends BlockExtras {
  * Records one trace as validated blocks (seed 002's SDK helpers). Every `log*` validates before
  * accepting: a rejected block throws a `TraceError` and changes nothing. The methods return the
  * accepted block synchronously (so `await tracer.logMessage(...)` also works).
+ *
+ * An accepted block is frozen, and it keeps the objects it was given rather than copies: the
+ * `metadata` and `extra` objects passed in, and the `payload` object given to `logAct`,
+ * `logThink` and `logObserve`, are frozen in place (their own fields; nested values are not), so
+ * a recorded block cannot change after it was validated. Pass a copy of an object you still
+ * change.
  */
 export interface Tracer {
   /** This trace's id (`tr_...`). */
