@@ -33,5 +33,8 @@ export function backoffDelay(
   const factor = options.backoffFactor ?? 2;
   const delay = Math.min(max, initial * factor ** Math.max(0, retry - 1));
   if (options.jitter === false) return delay;
-  return delay / 2 + random() * (delay / 2);
+  // a `random` option that breaks its contract (NaN, out of [0, 1)) jitters to the middle, never
+  // to a NaN or negative delay (which `setTimeout` warns about and fires at once)
+  const unit = random();
+  return delay / 2 + (unit >= 0 && unit < 1 ? unit : 0.5) * (delay / 2);
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTracer } from '../tracing/create-tracer.js';
 import { validateBlocks } from '../validation/index.js';
 import { fakeTime } from './__fixtures__/fake-time.js';
+import { backoffDelay } from './backoff-delay.js';
 import { guard } from './guard.js';
 
 /*
@@ -142,5 +143,31 @@ describe('a clock that returns no finite time', () => {
     await expect(fn()).resolves.toBe(1);
     await expect(fn()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     expect(warnings.filter((message) => message.includes('returned NaN'))).toHaveLength(1);
+  });
+});
+
+describe('injected randomness and stores that break their contract', () => {
+  it.each([Number.NaN, -1, 2, Number.POSITIVE_INFINITY])(
+    'a random() of %s jitters a backoff to the middle of its range, never to NaN',
+    (unit) => {
+      expect(backoffDelay(2, { initialDelay: 1 }, () => unit)).toBe(1500);
+    },
+  );
+
+  it('a rate-limit store answering sub-millisecond waits ends within maxWaitMs (no endless loop)', async () => {
+    const sleeps: number[] = [];
+    const fn = guard(async () => 'ok', {
+      name: 'tiny-waits',
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      rateLimit: {
+        callsPerSecond: 1,
+        maxWaitMs: 50,
+        store: { take: () => 1e-9, reset: () => undefined },
+      },
+    });
+    await expect(fn()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(sleeps.length).toBeLessThanOrEqual(50);
   });
 });

@@ -232,7 +232,9 @@ async function waitForToken(rt: GuardRuntime, s: CallState, firstWait: number): 
     } catch (error) {
       return refuse(rt, s, 'failure', error);
     }
-    waited += wait;
+    // at least 1 ms a wait: a store that answers sub-millisecond waits (1e-9) would otherwise
+    // take ~forever to add up to maxWaitMs
+    waited += Math.max(wait, 1);
     let next = store.take(rt.bucketKey, rt.bucketLimits, rt.clock());
     if (next instanceof Promise) next = await next;
     wait = next;
