@@ -371,7 +371,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
         // a rejected answer goes with its verdicts: the other recorder records it as this one
         // does (a call that succeeded, its calls blocked), not as the failure it sees
         if (core.mode === 'throw' && reviews.some((review) => !review.allowed))
-          reviewed.answer = this.answerOf(response, output);
+          reviewed.answer = this.streamed.answer(response, output);
         core.safely(() => input.onReviewed?.(reviewed));
       }
     }
@@ -388,28 +388,6 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     if (this.core.mode === 'throw' && answerViolations.some((v) => v.action === 'block'))
       throw new PolicyViolationError({ violations: answerViolations });
     return outcome;
-  }
-
-  /** The response as this call records it: its own fields, else what streamed in. */
-  private answerOf(
-    response: ModelCallResponse | undefined,
-    output: AggregatedOutput,
-  ): ModelCallResponse {
-    const streamed = this.streamed;
-    const answer: ModelCallResponse = {
-      ...response,
-      text: output.text,
-      reasoning: output.reasoning,
-      toolCalls: output.calls,
-      usage: response?.usage ?? streamed.usage,
-      model: response?.model ?? streamed.model,
-      finishReason: response?.finishReason ?? streamed.finishReason,
-      responseId: response?.responseId ?? streamed.responseId,
-    };
-    if (response?.finishReason === undefined && streamed.providerFinishReason !== undefined)
-      answer.providerFinishReason = streamed.providerFinishReason;
-    if (output.providerCalls.length > 0) answer.providerToolCalls = [...output.providerCalls];
-    return answer;
   }
 
   fail(error: unknown, partial?: ModelCallResponse): unknown {

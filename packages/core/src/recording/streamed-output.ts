@@ -105,6 +105,27 @@ export class StreamedOutput {
     }
   }
 
+  /**
+   * The response as the call records it (`aggregated`'s output, with the usage, model, finish
+   * reason and response id): the response's own fields where it has them, else what streamed in.
+   */
+  answer(response: ModelCallResponse | undefined, output: AggregatedOutput): ModelCallResponse {
+    const answer: ModelCallResponse = {
+      ...response,
+      text: output.text,
+      reasoning: output.reasoning,
+      toolCalls: output.calls,
+      usage: response?.usage ?? this.usage,
+      model: response?.model ?? this.model,
+      finishReason: response?.finishReason ?? this.finishReason,
+      responseId: response?.responseId ?? this.responseId,
+    };
+    if (response?.finishReason === undefined && this.providerFinishReason !== undefined)
+      answer.providerFinishReason = this.providerFinishReason;
+    if (output.providerCalls.length > 0) answer.providerToolCalls = [...output.providerCalls];
+    return answer;
+  }
+
   /** The output: the response's own fields where it has them, else what streamed in. */
   aggregated(response: ModelCallResponse | undefined): AggregatedOutput {
     let calls: ModelToolCall[];
