@@ -257,7 +257,7 @@ export async function executeToolCalls(
     options.tracer ??
     tracerOfObject(source) ??
     currentTracer() ??
-    tracerOfCalls(calls.map((call) => call.id)) ??
+    tracerOfCalls(calls) ??
     (options.client === undefined ? undefined : defaultTracerOf(options.client));
   // Results of calls without ids (`""`, as Gemini-backed agents send them) and of parallel calls
   // sharing one id (`call_0` twice) link to their calls by order (decisions 002, 030): with such

@@ -1,0 +1,92 @@
+import { createTracer, type Tracer, validateBlocks } from '@tracewarden/core';
+import { startScriptedServer } from '@tracewarden/testing';
+import OpenAI from 'openai';
+import { describe, expect, it, vi } from 'vitest';
+import { executeToolCalls, wrapOpenAI } from '../index.js';
+
+const results = (tracer: Tracer) =>
+  tracer
+    .blocks()
+    .filter((block) => block.sub_type === 'TOOL_RESULT')
+    .map((block) => [block.payload.call_id, block.payload.output]);
+
+describe('one call id in two conversations (local servers number calls per response: call_0)', () => {
+  it("each tool result lands in the trace that recorded its call, never in the other user's", async () => {
+    await using server = await startScriptedServer({
+      turns: [
+        { toolCalls: [{ name: 'lookup', arguments: { user: 'alice' }, id: 'call_0' }] },
+        { toolCalls: [{ name: 'lookup', arguments: { user: 'bob' }, id: 'call_0' }] },
+      ],
+    });
+    const alice = createTracer();
+    const bob = createTracer();
+    const clientOf = (tracer: Tracer) =>
+      wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test' }), {
+        tracer,
+        pricing: false,
+      });
+    // the SDK's stream helper builds its final message itself: executeToolCalls finds the trace
+    // by the call, not by the object
+    const messageOf = async (tracer: Tracer, user: string) =>
+      (
+        await clientOf(tracer)
+          .chat.completions.stream({
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: user }],
+          })
+          .finalChatCompletion()
+      ).choices[0]?.message;
+    const forAlice = await messageOf(alice, 'alice');
+    const forBob = await messageOf(bob, 'bob');
+    const lookup = ({ user }: { user: string }) => `secret of ${user}`;
+    await executeToolCalls(forAlice as never, { lookup });
+    await executeToolCalls(forBob as never, { lookup });
+    expect(results(alice)).toEqual([['call_0', 'secret of alice']]);
+    expect(results(bob)).toEqual([['call_0', 'secret of bob']]);
+    for (const tracer of [alice, bob]) {
+      expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+      expect(tracer.stitched().orphans).toEqual({ tool_calls: [], tool_results: [] });
+    }
+  });
+
+  it('the very same call waiting in two conversations is filed in neither, and said once', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    await using server = await startScriptedServer({
+      turns: [
+        { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_9' }] },
+        { toolCalls: [{ name: 'get_inbox', arguments: {}, id: 'call_9' }] },
+      ],
+    });
+    const [alice, bob] = [createTracer(), createTracer()];
+    const messageOf = async (tracer: Tracer) =>
+      (
+        await wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test' }), {
+          tracer,
+          pricing: false,
+        })
+          .chat.completions.stream({
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: 'inbox' }],
+          })
+          .finalChatCompletion()
+      ).choices[0]?.message;
+    const forAlice = await messageOf(alice);
+    await messageOf(bob);
+    await executeToolCalls(forAlice as never, { get_inbox: () => "alice's mail" });
+    expect(results(alice)).toEqual([]);
+    expect(results(bob)).toEqual([]);
+    expect(
+      warn.mock.calls.filter(
+        ([, options]) => (options as { code?: string })?.code === 'TRACEWARDEN_AMBIGUOUS_CALL_ID',
+      ),
+    ).toHaveLength(1);
+    // named, it lands where it belongs
+    await executeToolCalls(
+      forAlice as never,
+      { get_inbox: () => "alice's mail" },
+      { tracer: alice },
+    );
+    expect(results(alice)).toEqual([['call_9', "alice's mail"]]);
+    warn.mockRestore();
+  });
+});
