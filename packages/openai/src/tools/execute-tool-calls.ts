@@ -1,5 +1,6 @@
 import {
   checkOptionsWith,
+  configurationError,
   currentTracer,
   errorMessage,
   errorType,
@@ -251,6 +252,20 @@ export async function executeToolCalls(
   givenOptions?: ExecuteToolCallsOptions,
 ): Promise<ChatToolMessage[] | ToolCallOutputItem[]> {
   checkOptionsWith(givenOptions, 'executeToolCalls', executeOptionChecks);
+  if (typeof source !== 'object' || source === null)
+    throw configurationError(
+      'executeToolCalls',
+      'source',
+      "the model's answer: a chat message with tool_calls, or a Responses API response",
+      source,
+    );
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools))
+    throw configurationError(
+      'executeToolCalls',
+      'tools',
+      'an object of tool functions by name ({ get_inbox, send_email })',
+      tools,
+    );
   const options = givenOptions ?? {};
   const { calls, format } = proposedCalls(source);
   const tracer =

@@ -16,6 +16,8 @@ export interface WrapContext {
   recordRaw: boolean;
   /** A whole-call timeout is configured: the handle's signal goes to the request. */
   timeout: boolean;
+  /** The options the client was wrapped with (a second `wrapOpenAI` may repeat them only). */
+  options: object;
 }
 
 /** A request body after the adapter's changes. @internal */

@@ -1,5 +1,7 @@
 import {
   type AdapterOptions,
+  checkAdapterOptions,
+  configurationError,
   createAdapterRuntime,
   type ModelCallHandle,
   type ModelCallPricer,
@@ -265,11 +267,19 @@ function instrument<T>(client: T, context: WrapContext): T {
   return client;
 }
 
+/** No option given: `undefined`, or an object without a key whose value is defined. */
+function isEmptyOptions(options: unknown): boolean {
+  if (options === undefined) return true;
+  if (typeof options !== 'object' || options === null) return false;
+  return Object.values(options).every((value) => value === undefined);
+}
+
 /**
  * Traces and guards every model call of an OpenAI client: `chat.completions.create` and
  * `responses.create`, streamed or not, and so every helper built on them (`stream`, `parse`,
  * `runTools`, `responses.stream`). Returns the same instance with its exact type; clients made
- * by `withOptions()` stay wrapped; wrapping twice changes nothing.
+ * by `withOptions()` stay wrapped; wrapping it again with no options (or the same options
+ * object) changes nothing, and other options are refused (they could not apply).
  *
  * Each call records the request's new messages, then an assistant MESSAGE with its THINK and
  * TOOL_CALL blocks and metadata (model, usage, cost, latency, time to first token, request id,
@@ -279,6 +289,8 @@ function instrument<T>(client: T, context: WrapContext): T {
  * @param client - an `OpenAI` (or `AzureOpenAI`, or a subclass) instance, openai 6 or 7
  * @param options - tracer, guards, timeout, policy, pricing
  * @returns `client` itself, patched
+ * @throws ConfigurationError (`INVALID_OPTIONS`) for a `client` that is no OpenAI client, an
+ *   unknown option or a wrong value, or new options for a client already wrapped
  * @example
  * ```ts
  * const openai = wrapOpenAI(new OpenAI(), { tracer, policy });
@@ -290,7 +302,31 @@ export function wrapOpenAI<T extends OpenAIClientLike>(
   client: T,
   options: WrapOpenAIOptions = {},
 ): T {
-  if ((client as unknown as Patchable)[wrappedMarker] !== undefined) return client;
+  const chat = (client as { chat?: { completions?: { create?: unknown } } } | null)?.chat;
+  if (
+    typeof client !== 'object' ||
+    client === null ||
+    typeof chat?.completions?.create !== 'function'
+  )
+    throw configurationError(
+      'wrapOpenAI',
+      'client',
+      'an OpenAI client (new OpenAI(), new AzureOpenAI(), or a subclass), openai 6 or 7',
+      client,
+    );
+  const wrapped = (client as unknown as Patchable)[wrappedMarker] as WrapContext | undefined;
+  if (wrapped !== undefined) {
+    // again with nothing new: nothing changes. Other options cannot apply to a client already
+    // patched with its own (a policy given here would silently guard nothing)
+    if (options === wrapped.options || isEmptyOptions(options)) return client;
+    checkAdapterOptions(options, 'wrapOpenAI', { includeUsage: optionChecks.boolean });
+    throw configurationError(
+      'wrapOpenAI',
+      'options',
+      'no options (or the same options object) for a client that is already wrapped: its tracer, guards and policy cannot change. Wrap another client (new OpenAI(...)) for other options',
+      options,
+    );
+  }
   const runtime = createAdapterRuntime(options, {
     entryPoint: 'wrapOpenAI',
     provider: 'openai',
@@ -302,6 +338,7 @@ export function wrapOpenAI<T extends OpenAIClientLike>(
     includeUsage: options.includeUsage !== false,
     recordRaw: runtime.recordRaw,
     timeout: runtime.hasTimeout,
+    options,
   };
   return instrument(client, context);
 }
