@@ -23,3 +23,15 @@ export function isTimeout(error: unknown, signal: AbortSignal | null | undefined
     (reason as { name?: unknown } | null)?.name === 'TimeoutError'
   );
 }
+
+/**
+ * Whether an error is an SDK's own request deadline (the OpenAI SDK's `timeout` option:
+ * `APIConnectionTimeoutError`, named plain 'Error' on openai 7, hence the class name too): the
+ * call timed out, as with `timeoutSeconds` or `AbortSignal.timeout()`.
+ * @internal
+ */
+export function isSdkTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const name = error.name === 'Error' ? error.constructor.name : error.name;
+  return name === 'APIConnectionTimeoutError';
+}

@@ -6,7 +6,7 @@ import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { Tracer } from '../tracing/types.js';
 import { withAdoptedReviews } from './adopted-reviews.js';
 import { type AdmittedCall, admitCall, type CallAdmission } from './call-admission.js';
-import { isAbort, isTimeout } from './call-ending.js';
+import { isAbort, isSdkTimeout, isTimeout } from './call-ending.js';
 import { recordRequest } from './conversation-history.js';
 import { type ChainKey, mixChainKey, responseHashPair } from './message-fingerprint.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
@@ -417,6 +417,11 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
 
   end(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown {
     const callerSignal = signal ?? this.input.signal;
+    // the SDK's own request deadline (openai's `timeout` option) is a timeout too
+    if (this.stopReason === undefined && !this.done && isSdkTimeout(error)) {
+      this.record('timeout', partial, this.streamed.aggregated(partial), error, undefined);
+      return error;
+    }
     if (this.stopReason === undefined && isAbort(error, callerSignal)) {
       // the framework's own deadline (the AI SDK's `timeout`, `AbortSignal.timeout()`) is a
       // timeout, not the caller changing their mind

@@ -441,6 +441,22 @@ describe('wrapOpenAI: failures, retries and cancellation', () => {
     expect(response?.payload.role === 'assistant' && response.payload.content).toBe(text);
   });
 
+  it("records the SDK's own timeout (the timeout option) as timeout, as timeoutSeconds is", async () => {
+    const { tracer, client } = await start({
+      turns: [{ text: 'late', fault: { type: 'slow-first-byte', delayMs: 1000 } }],
+    });
+    await expect(
+      client.chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [user('x')] },
+        { timeout: 100, maxRetries: 0 },
+      ),
+    ).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+    expect(tracer.blocks().at(-1)?.metadata).toMatchObject({
+      status: 'timeout',
+      error: { type: 'APIConnectionTimeoutError' },
+    });
+  });
+
   it('records an aborted stream and an aborted request as cancelled', async () => {
     const { tracer, client } = await start({
       turns: [
