@@ -361,7 +361,14 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       answerViolations = found.answer;
       this.read = found.answer.length > 0 ? [...found.read, ...found.answer] : found.read;
     }
-    const outcome = this.record('success', response, output, undefined, reviews);
+    const failure = response?.failure;
+    const outcome = this.record(
+      failure === undefined ? 'success' : 'failure',
+      response,
+      output,
+      failure,
+      reviews,
+    );
     if (reviews.length > 0 && this.core.policy !== undefined) {
       const { core, tracer, input } = this;
       outcome.recheck = (call) => recheckToolCall(core, tracer, input.messages, output.text, call);

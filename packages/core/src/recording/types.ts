@@ -165,6 +165,12 @@ export interface ModelCallResponse {
    * http_status }`). The recorder's own keys (status, usage, request_id, ...) win over them.
    */
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * The error of an answer the provider sent but reports as failed (a Responses API
+   * `response.failed`, status `failed`): the call is recorded with status `failure` and this
+   * error, its output and proposed tool calls as they came (still reviewed by the policy).
+   */
+  failure?: unknown;
 }
 
 /**

@@ -259,6 +259,21 @@ export function responsesUsage(usage: ResponseUsage | null | undefined): ModelUs
 }
 
 /**
+ * The error a failed response reports (`status: 'failed'`, `error: { code, message }`), as an
+ * Error named by its code (`server_error`), so the call is recorded as failed with it.
+ */
+function responseFailure(error: unknown): Error {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const failure = new Error(
+    typeof message === 'string' && message !== ''
+      ? message
+      : 'the response failed (status "failed") without an error message',
+  );
+  failure.name = typeof code === 'string' && code !== '' ? code : 'ResponseFailed';
+  return failure;
+}
+
+/**
  * The neutral response of a Responses-API response: message text, reasoning (summary, else
  * reasoning text) and the calls the caller's code runs (function and custom tool calls, the
  * built-in calls it carries out: see {@link responsesToolCall}).
@@ -298,6 +313,7 @@ export function responsesResponse(
     raw: response,
   };
   if (providerCalls.length > 0) result.providerToolCalls = providerCalls;
+  if (response.status === 'failed') result.failure = responseFailure(response.error);
   const finish = response.incomplete_details?.reason ?? response.status;
   if (typeof finish === 'string') result.finishReason = finish;
   return result;
