@@ -151,7 +151,13 @@ export function chatChunkDelta(
   into?: ModelCallDelta,
   openCustomCalls: Set<number> = new Set(),
 ): ModelCallDelta {
-  const choice = chunk.choices[0];
+  // the first answer's (index 0): a request for several (`n`) streams each answer's chunks under
+  // its own index, and the trace records one answer per call, as for a completion
+  const first = chunk.choices[0];
+  const choice =
+    first === undefined || (first.index ?? 0) === 0
+      ? first
+      : chunk.choices.find((candidate) => candidate.index === 0);
   const delta = choice?.delta as ChatCompletionChunk.Choice.Delta | null | undefined;
   let text: string | undefined;
   let reasoning: string | undefined;

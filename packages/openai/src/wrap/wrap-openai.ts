@@ -149,6 +149,19 @@ function instrumentCreate(
       | undefined;
     const userSignal = userOptions?.signal;
     const stream = request.stream === true;
+    // several answers per request (`n`): the policy reviews and the trace records one answer
+    // per call, so the others' tool calls would pass unchecked
+    const answers = request?.n;
+    if (context.recorder.hasPolicy && typeof answers === 'number' && answers > 1)
+      return rejected(
+        client,
+        configurationError(
+          `${adapter.api}.create`,
+          'n',
+          'n: 1 (or no n) when the client has a policy: the policy reviews one answer per call, and the tool calls of the other answers would run unchecked',
+          answers,
+        ),
+      );
     let handle: ModelCallHandle;
     try {
       handle = context.recorder.start(adapter.start(request, stream, userSignal));
