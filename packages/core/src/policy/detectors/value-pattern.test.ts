@@ -255,3 +255,16 @@ describe('valuePattern: values no regex of their forms can hold', () => {
     );
   });
 });
+
+describe('valuePattern: a value of an IBAN shape written with a separator in its head', () => {
+  it('is found as written (found by the property above: a user name hf.3431a34bi4wc)', () => {
+    for (const value of ['hf.3431a34bi4wc', '@Ti.402pg99499qk', 'bo8.3nt7y68f2du'])
+      expect(valuePattern(value).test(`please note: ${value.toLowerCase()} is the one.`)).toBe(
+        true,
+      );
+    // an IBAN as banks write it keeps its country and check digits together
+    expect(valuePattern('GB82 WEST 1234 5698 7654 32').test('iban gb82west12345698765432')).toBe(
+      true,
+    );
+  });
+});
