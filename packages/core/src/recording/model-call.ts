@@ -129,6 +129,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       }, timeoutMs);
     }
     this.prefixKey = recordRequest(core, tracer, this.state, input.messages);
+    if (this.controller !== undefined) this.endWhenUnread(this.controller.signal);
     // watched once the call is whole (its request recorded, its signal linked to the caller's,
     // which may have aborted already)
     if (pending !== undefined) {
@@ -137,6 +138,27 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       admission.catch(ignore);
       this.admission = admission;
     }
+  }
+
+  /**
+   * After the deadline or the caller's abort, a call that no adapter ended by the next macrotask
+   * is ended here: a stream handed to the caller but never read (nothing reads it, so nothing
+   * reports its end) would otherwise stay unrecorded, its budget reservation held for good.
+   * Adapters that read have their turn first, and record the end with what they hold.
+   */
+  private endWhenUnread(signal: AbortSignal): void {
+    const endLater = () => {
+      setTimeout(() => {
+        if (this.done) return;
+        try {
+          this.end(this.stopReason ?? signal.reason, this.input.signal);
+        } catch (error) {
+          this.core.onRecordingError(error);
+        }
+      }, 0);
+    };
+    if (signal.aborted) endLater();
+    else signal.addEventListener('abort', endLater, { once: true });
   }
 
   /**
@@ -341,7 +363,12 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
   }
 
   finish(response?: ModelCallResponse): ModelCallOutcome {
-    if (this.done) return { status: 'success', toolCalls: [], refused: false };
+    if (this.done) {
+      // stopped (a deadline, a budget) and recorded so already, say while nobody read its
+      // stream: an answer that arrives after all is refused as the stop refused it
+      if (this.stopReason !== undefined) throw this.stopReason;
+      return { status: 'success', toolCalls: [], refused: false };
+    }
     if (this.stopReason !== undefined) {
       const reason = this.stopReason;
       this.fail(reason, response);
