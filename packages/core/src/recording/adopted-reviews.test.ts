@@ -51,6 +51,18 @@ function innerVerdicts(
   return reviewed;
 }
 
+/** The outer recorder of the call (tracing only), taking in another recorder's verdicts. */
+function outerRecorder(verdicts: ReviewedCalls) {
+  const tracer = createTracer();
+  const outer = createModelCallRecorder({ tracer }).start({
+    provider: 'p',
+    model: 'm',
+    messages: prompt,
+    adoptedReviews: () => verdicts,
+  });
+  return { tracer, outer };
+}
+
 const toolCallsOf = (tracer: ReturnType<typeof createTracer>) =>
   tracer.blocks().filter((block) => block.sub_type === 'TOOL_CALL');
 
@@ -60,13 +72,7 @@ describe('verdicts adopted from another recorder of the same call', () => {
     expect(innerVerdicts('throw', [lookup]).answer).toBeUndefined();
     const verdicts = innerVerdicts('throw', [lookup, deletion]);
     expect(verdicts.answer).toMatchObject({ text: null, toolCalls: [lookup, deletion] });
-    const tracer = createTracer();
-    const outer = createModelCallRecorder({ tracer }).start({
-      provider: 'p',
-      model: 'm',
-      messages: prompt,
-      adoptedReviews: () => verdicts,
-    });
+    const { tracer, outer } = outerRecorder(verdicts);
     outer.finish(verdicts.answer);
     const answer = tracer.blocks().find((block) => block.payload.role === 'assistant');
     expect(answer?.metadata).toMatchObject({
@@ -89,13 +95,7 @@ describe('verdicts adopted from another recorder of the same call', () => {
       ['allow', undefined],
       ['block', true],
     ]);
-    const tracer = createTracer();
-    const outer = createModelCallRecorder({ tracer }).start({
-      provider: 'p',
-      model: 'm',
-      messages: prompt,
-      adoptedReviews: () => verdicts,
-    });
+    const { tracer, outer } = outerRecorder(verdicts);
     const outcome = outer.finish({ text: null, toolCalls: [lookup, deletion] });
     // what the caller sees is this recorder's own verdict: nothing removed, nothing to hand over
     expect(outcome.refused).toBe(false);
@@ -117,13 +117,7 @@ describe('verdicts adopted from another recorder of the same call', () => {
   it('a call the other recorder removed (refuse) or whose answer it rejected (throw) is recorded after the answer', () => {
     for (const mode of ['refuse', 'throw'] as const) {
       const verdicts = innerVerdicts(mode, [lookup, deletion]);
-      const tracer = createTracer();
-      const outer = createModelCallRecorder({ tracer }).start({
-        provider: 'p',
-        model: 'm',
-        messages: prompt,
-        adoptedReviews: () => verdicts,
-      });
+      const { tracer, outer } = outerRecorder(verdicts);
       if (mode === 'refuse')
         // the answer as the inner recorder delivered it: the blocked call removed
         outer.finish({ text: 'refused', toolCalls: [lookup] });

@@ -68,6 +68,22 @@ function emailModel() {
 
 const question = () => ({ messages: [new HumanMessage('Weather in Paris?')] });
 
+/** The failed first attempt and the retry's result, both recorded (the retry as attempt 2). */
+function expectFailureThenRetry(tracer: Tracer) {
+  const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
+  expect(
+    results.map((block) => [
+      String(block.payload.output).split('\n')[0],
+      block.metadata.status,
+      block.metadata.attempt,
+    ]),
+  ).toEqual([
+    ['Error: transient', 'failure', undefined],
+    ['Sunny in Paris', 'success', 2],
+  ]);
+  return results;
+}
+
 beforeEach(() => {
   ran.length = 0;
 });
@@ -246,17 +262,7 @@ describe('tracewardenAgentMiddleware', () => {
       expect(runs).toBe(2);
       const read = state.messages.find((message) => message.getType() === 'tool');
       expect(read?.content).toBe('Sunny in Paris');
-      const results = tracer.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
-      expect(
-        results.map((block) => [
-          String(block.payload.output).split('\n')[0],
-          block.metadata.status,
-          block.metadata.attempt,
-        ]),
-      ).toEqual([
-        ['Error: transient', 'failure', undefined],
-        ['Sunny in Paris', 'success', 2],
-      ]);
+      const results = expectFailureThenRetry(tracer);
       expect(new Set(results.map((block) => block.parent_block_id)).size).toBe(1);
       expectSoundTrace(tracer);
     });
@@ -300,17 +306,7 @@ describe('tracewardenAgentMiddleware', () => {
     await withTrace(second, () => agentB.invoke(question(), { callbacks: [handler] }));
     retried();
     await runA;
-    const results = first.blocks().filter((block) => block.sub_type === 'TOOL_RESULT');
-    expect(
-      results.map((block) => [
-        String(block.payload.output).split('\n')[0],
-        block.metadata.status,
-        block.metadata.attempt,
-      ]),
-    ).toEqual([
-      ['Error: transient', 'failure', undefined],
-      ['Sunny in Paris', 'success', 2],
-    ]);
+    expectFailureThenRetry(first);
     expectSoundTrace(first);
     expectSoundTrace(second);
   });
