@@ -89,4 +89,30 @@ describe('one call id in two conversations (local servers number calls per respo
     expect(results(alice)).toEqual([['call_9', "alice's mail"]]);
     warn.mockRestore();
   });
+
+  it.each([
+    ['empty', ''],
+    ['not JSON', 'not json'],
+  ])(
+    'a call whose arguments are %s (zero-argument tools of local servers) finds its trace too',
+    async (_label, args) => {
+      await using server = await startScriptedServer({
+        turns: [{ toolCalls: [{ name: 'get_inbox', arguments: args, id: `call_${args.length}` }] }],
+      });
+      const tracer = createTracer();
+      const message = (
+        await wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test' }), {
+          tracer,
+          pricing: false,
+        })
+          .chat.completions.stream({
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: 'inbox' }],
+          })
+          .finalChatCompletion()
+      ).choices[0]?.message;
+      await executeToolCalls(message as never, { get_inbox: () => 'mail' });
+      expect(results(tracer)).toHaveLength(1);
+    },
+  );
 });

@@ -93,6 +93,25 @@ function answered(tracer: Tracer, callBlockId: string): boolean {
 let ambiguityWarned = false;
 
 /**
+ * A call's arguments as its TOOL_CALL records them (core's recorder): JSON text of an object as
+ * that object, empty text as `{}`, anything else as `{}` with the text kept as
+ * `invalid_arguments`; a custom tool call's input as `{ input }`. Canonical JSON text, to compare.
+ */
+function recordedArguments(call: LinkedCall): { args: string | undefined; invalid?: string } {
+  if (call.input !== undefined) return { args: canonicalJson({ input: call.input }) };
+  const text = call.arguments;
+  if (text.trim() === '') return { args: '{}' };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return { args: canonicalJson(parsed) };
+  } catch {
+    // not JSON: recorded as {} beside the text
+  }
+  return { args: '{}', invalid: text };
+}
+
+/**
  * The tracer that recorded these tool calls, if a wrapped client did: among the traces that
  * recorded the first call's id, the one whose TOOL_CALL under that id has the same tool and
  * arguments and still waits for its result. Ids repeat across conversations (`call_0`): the id
@@ -105,10 +124,7 @@ export function tracerOfCalls(calls: readonly LinkedCall[]): Tracer | undefined 
   for (const call of calls) {
     const candidates = byCallId.get(call.id);
     if (candidates === undefined) continue;
-    const args =
-      call.input === undefined
-        ? (canonicalJson(call.arguments) ?? call.arguments)
-        : canonicalJson({ input: call.input });
+    const { args, invalid } = recordedArguments(call);
     let newest: Tracer | undefined;
     const waiting: Tracer[] = [];
     for (const reference of candidates) {
@@ -116,8 +132,8 @@ export function tracerOfCalls(calls: readonly LinkedCall[]): Tracer | undefined 
       const recorded = tracer?.findToolCall(call.id);
       if (tracer === undefined || recorded === undefined || recorded.payload.name !== call.name)
         continue;
-      if ((canonicalJson(recorded.payload.arguments) ?? recorded.payload.arguments) !== args)
-        continue;
+      if (canonicalJson(recorded.payload.arguments) !== args) continue;
+      if (invalid !== undefined && recorded.payload.invalid_arguments !== invalid) continue;
       newest = tracer;
       if (!answered(tracer, recorded.id)) waiting.push(tracer);
     }
