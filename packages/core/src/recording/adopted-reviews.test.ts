@@ -42,7 +42,7 @@ function innerVerdicts(
     },
   });
   try {
-    inner.finish({ text: null, toolCalls: calls });
+    inner.finish({ text: null, toolCalls: calls, raw: { body: 'provider payload' } });
   } catch (error) {
     // throw mode: the verdicts were handed over before the rejection
     expect(error).toMatchObject({ code: 'POLICY_VIOLATION' });
@@ -72,6 +72,9 @@ describe('verdicts adopted from another recorder of the same call', () => {
     expect(innerVerdicts('throw', [lookup]).answer).toBeUndefined();
     const verdicts = innerVerdicts('throw', [lookup, deletion]);
     expect(verdicts.answer).toMatchObject({ text: null, toolCalls: [lookup, deletion] });
+    // the raw payload stays with the recorder that had it (the other one records raw data only
+    // as its own options say)
+    expect(verdicts.answer).not.toHaveProperty('raw');
     const { tracer, outer } = outerRecorder(verdicts);
     outer.finish(verdicts.answer);
     const answer = tracer.blocks().find((block) => block.payload.role === 'assistant');

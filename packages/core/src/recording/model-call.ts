@@ -146,12 +146,16 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
    * reports its end) would otherwise stay unrecorded, its budget reservation held for good.
    * Adapters that read have their turn first, and record the end with what they hold.
    */
+  /** Why {@link endWhenUnread} ended the call (the stop, or the caller's abort reason). */
+  private endedUnread: unknown = undefined;
+
   private endWhenUnread(signal: AbortSignal): void {
     const endLater = () => {
       setTimeout(() => {
         if (this.done) return;
+        this.endedUnread = this.stopReason ?? signal.reason;
         try {
-          this.end(this.stopReason ?? signal.reason, this.input.signal);
+          this.end(this.endedUnread, this.input.signal);
         } catch (error) {
           this.core.onRecordingError(error);
         }
@@ -367,6 +371,9 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       // stopped (a deadline, a budget) and recorded so already, say while nobody read its
       // stream: an answer that arrives after all is refused as the stop refused it
       if (this.stopReason !== undefined) throw this.stopReason;
+      // ended after the caller's abort while nobody waited for it: an answer the provider sent
+      // anyway is never handed on unreviewed
+      if (this.endedUnread !== undefined) throw this.endedUnread;
       return { status: 'success', toolCalls: [], refused: false };
     }
     if (this.stopReason !== undefined) {

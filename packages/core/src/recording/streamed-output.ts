@@ -110,8 +110,9 @@ export class StreamedOutput {
    * reason and response id): the response's own fields where it has them, else what streamed in.
    */
   answer(response: ModelCallResponse | undefined, output: AggregatedOutput): ModelCallResponse {
+    // not the raw payload nor the adapter's metadata: the recorder that takes this answer over
+    // records raw payloads only as its own options say
     const answer: ModelCallResponse = {
-      ...response,
       text: output.text,
       reasoning: output.reasoning,
       toolCalls: output.calls,
@@ -120,8 +121,12 @@ export class StreamedOutput {
       finishReason: response?.finishReason ?? this.finishReason,
       responseId: response?.responseId ?? this.responseId,
     };
-    if (response?.finishReason === undefined && this.providerFinishReason !== undefined)
-      answer.providerFinishReason = this.providerFinishReason;
+    if (response?.requestId !== undefined) answer.requestId = response.requestId;
+    const providerFinishReason =
+      response?.finishReason === undefined
+        ? this.providerFinishReason
+        : response.providerFinishReason;
+    if (providerFinishReason !== undefined) answer.providerFinishReason = providerFinishReason;
     if (output.providerCalls.length > 0) answer.providerToolCalls = [...output.providerCalls];
     return answer;
   }
