@@ -53,6 +53,8 @@ describe("invoke's per-call options", () => {
     expect(entries).toHaveLength(1);
     expect(tracer.findToolCall('call_1')).toBeDefined();
     await expect(fn.invoke({ tracer: null }, 3)).resolves.toBe(6);
+    // no options at all (a caller forwarding its optional options) is no options
+    await expect(fn.invoke(undefined as never, 4)).resolves.toBe(8);
   });
 });
 

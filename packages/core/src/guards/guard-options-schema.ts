@@ -405,6 +405,8 @@ function plainInvokeOptions(value: object): boolean {
  * @internal
  */
 export function checkInvokeOptions(value: unknown): void {
+  // no options (a caller forwarding its optional options): the call runs with the guard's own
+  if (value === undefined) return;
   try {
     if (typeof value === 'object' && value !== null && plainInvokeOptions(value)) return;
   } catch {

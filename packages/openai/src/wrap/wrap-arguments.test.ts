@@ -35,13 +35,28 @@ describe('wrapOpenAI on a client already wrapped', () => {
     );
   });
 
-  it('changes nothing when wrapped again with no options or the same options object', async () => {
+  it('changes nothing when wrapped again with no options or the same options', async () => {
     const options = { tracer: createTracer(), pricing: false as const };
     const client = new OpenAI({ apiKey: 'test' });
     expect(wrapOpenAI(client, options)).toBe(client);
     expect(wrapOpenAI(client, options)).toBe(client);
     expect(wrapOpenAI(client)).toBe(client);
     expect(wrapOpenAI(client, {})).toBe(client);
+    // a fresh literal of the same options (a client wrapped again per request), and a client
+    // made from it by withOptions(): the same wrap
+    expect(wrapOpenAI(client, { tracer: options.tracer, pricing: false })).toBe(client);
+    const derived = client.withOptions({ timeout: 1000 });
+    expect(wrapOpenAI(derived, { tracer: options.tracer, pricing: false })).toBe(derived);
+    const guarded = new OpenAI({ apiKey: 'test' });
+    const options2 = () => ({
+      guards: { rateLimit: { callsPerMinute: 60 } },
+      timeoutSeconds: 5,
+      policy: noEmail,
+    });
+    wrapOpenAI(guarded, options2());
+    expect(wrapOpenAI(guarded, options2())).toBe(guarded);
+    // other values are other options
+    await rejection(() => wrapOpenAI(guarded, { ...options2(), timeoutSeconds: 6 }));
   });
 
   it('the client it refused still records with its first options', async () => {

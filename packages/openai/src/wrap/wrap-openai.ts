@@ -280,6 +280,37 @@ function instrument<T>(client: T, context: WrapContext): T {
   return client;
 }
 
+/**
+ * The same options: plain objects and arrays alike key by key, anything else (a tracer, a
+ * policy, a function, a budget) the very same value. A client wrapped again per request with a
+ * fresh literal of the same options is the same wrap.
+ */
+function sameOptions(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (depth > 8 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => sameOptions(item, b[i], depth + 1));
+  }
+  const plain = (value: object) => {
+    const prototype = Object.getPrototypeOf(value);
+    return prototype === Object.prototype || prototype === null;
+  };
+  if (!plain(a) || !plain(b)) return false;
+  const defined = (value: object) =>
+    Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
+  const keys = defined(a);
+  if (keys.length !== defined(b).length) return false;
+  return keys.every((key) =>
+    sameOptions(
+      (a as Record<string, unknown>)[key],
+      (b as Record<string, unknown>)[key],
+      depth + 1,
+    ),
+  );
+}
+
 /** No option given: `undefined`, or an object without a key whose value is defined. */
 function isEmptyOptions(options: unknown): boolean {
   if (options === undefined) return true;
@@ -291,8 +322,9 @@ function isEmptyOptions(options: unknown): boolean {
  * Traces and guards every model call of an OpenAI client: `chat.completions.create` and
  * `responses.create`, streamed or not, and so every helper built on them (`stream`, `parse`,
  * `runTools`, `responses.stream`). Returns the same instance with its exact type; clients made
- * by `withOptions()` stay wrapped; wrapping it again with no options (or the same options
- * object) changes nothing, and other options are refused (they could not apply).
+ * by `withOptions()` stay wrapped; wrapping it again with no options (or the same options: the
+ * same tracer, policy and guards) changes nothing, and other options are refused (they could
+ * not apply).
  *
  * Each call records the request's new messages, then an assistant MESSAGE with its THINK and
  * TOOL_CALL blocks and metadata (model, usage, cost, latency, time to first token, request id,
@@ -331,12 +363,12 @@ export function wrapOpenAI<T extends OpenAIClientLike>(
   if (wrapped !== undefined) {
     // again with nothing new: nothing changes. Other options cannot apply to a client already
     // patched with its own (a policy given here would silently guard nothing)
-    if (options === wrapped.options || isEmptyOptions(options)) return client;
+    if (isEmptyOptions(options) || sameOptions(options, wrapped.options, 0)) return client;
     checkAdapterOptions(options, 'wrapOpenAI', { includeUsage: optionChecks.boolean });
     throw configurationError(
       'wrapOpenAI',
       'options',
-      'no options (or the same options object) for a client that is already wrapped: its tracer, guards and policy cannot change. Wrap another client (new OpenAI(...)) for other options',
+      'no options (or the same options again) for a client that is already wrapped: its tracer, guards and policy cannot change. Wrap another client (new OpenAI(...)) for other options',
       options,
     );
   }
