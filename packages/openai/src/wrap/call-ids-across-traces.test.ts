@@ -10,6 +10,21 @@ const results = (tracer: Tracer) =>
     .filter((block) => block.sub_type === 'TOOL_RESULT')
     .map((block) => [block.payload.call_id, block.payload.output]);
 
+/**
+ * The answer of a client wrapped to record into `tracer`, as the SDK's stream helper builds it:
+ * an object the wrapper never saw, so `executeToolCalls` finds the trace by the call.
+ */
+async function streamedMessage(url: string, tracer: Tracer, content: string) {
+  const client = wrapOpenAI(new OpenAI({ baseURL: url, apiKey: 'test' }), {
+    tracer,
+    pricing: false,
+  });
+  const completion = await client.chat.completions
+    .stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] })
+    .finalChatCompletion();
+  return completion.choices[0]?.message as never;
+}
+
 describe('one call id in two conversations (local servers number calls per response: call_0)', () => {
   it("each tool result lands in the trace that recorded its call, never in the other user's", async () => {
     await using server = await startScriptedServer({
@@ -20,27 +35,11 @@ describe('one call id in two conversations (local servers number calls per respo
     });
     const alice = createTracer();
     const bob = createTracer();
-    const clientOf = (tracer: Tracer) =>
-      wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test' }), {
-        tracer,
-        pricing: false,
-      });
-    // the SDK's stream helper builds its final message itself: executeToolCalls finds the trace
-    // by the call, not by the object
-    const messageOf = async (tracer: Tracer, user: string) =>
-      (
-        await clientOf(tracer)
-          .chat.completions.stream({
-            model: 'gpt-4o-mini',
-            messages: [{ role: 'user', content: user }],
-          })
-          .finalChatCompletion()
-      ).choices[0]?.message;
-    const forAlice = await messageOf(alice, 'alice');
-    const forBob = await messageOf(bob, 'bob');
+    const forAlice = await streamedMessage(server.url, alice, 'alice');
+    const forBob = await streamedMessage(server.url, bob, 'bob');
     const lookup = ({ user }: { user: string }) => `secret of ${user}`;
-    await executeToolCalls(forAlice as never, { lookup });
-    await executeToolCalls(forBob as never, { lookup });
+    await executeToolCalls(forAlice, { lookup });
+    await executeToolCalls(forBob, { lookup });
     expect(results(alice)).toEqual([['call_0', 'secret of alice']]);
     expect(results(bob)).toEqual([['call_0', 'secret of bob']]);
     for (const tracer of [alice, bob]) {
@@ -58,21 +57,9 @@ describe('one call id in two conversations (local servers number calls per respo
       ],
     });
     const [alice, bob] = [createTracer(), createTracer()];
-    const messageOf = async (tracer: Tracer) =>
-      (
-        await wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test' }), {
-          tracer,
-          pricing: false,
-        })
-          .chat.completions.stream({
-            model: 'gpt-4o-mini',
-            messages: [{ role: 'user', content: 'inbox' }],
-          })
-          .finalChatCompletion()
-      ).choices[0]?.message;
-    const forAlice = await messageOf(alice);
-    await messageOf(bob);
-    await executeToolCalls(forAlice as never, { get_inbox: () => "alice's mail" });
+    const forAlice = await streamedMessage(server.url, alice, 'inbox');
+    await streamedMessage(server.url, bob, 'inbox');
+    await executeToolCalls(forAlice, { get_inbox: () => "alice's mail" });
     expect(results(alice)).toEqual([]);
     expect(results(bob)).toEqual([]);
     expect(
@@ -81,11 +68,7 @@ describe('one call id in two conversations (local servers number calls per respo
       ),
     ).toHaveLength(1);
     // named, it lands where it belongs
-    await executeToolCalls(
-      forAlice as never,
-      { get_inbox: () => "alice's mail" },
-      { tracer: alice },
-    );
+    await executeToolCalls(forAlice, { get_inbox: () => "alice's mail" }, { tracer: alice });
     expect(results(alice)).toEqual([['call_9', "alice's mail"]]);
     warn.mockRestore();
   });
@@ -100,18 +83,8 @@ describe('one call id in two conversations (local servers number calls per respo
         turns: [{ toolCalls: [{ name: 'get_inbox', arguments: args, id: `call_${args.length}` }] }],
       });
       const tracer = createTracer();
-      const message = (
-        await wrapOpenAI(new OpenAI({ baseURL: server.url, apiKey: 'test' }), {
-          tracer,
-          pricing: false,
-        })
-          .chat.completions.stream({
-            model: 'gpt-4o-mini',
-            messages: [{ role: 'user', content: 'inbox' }],
-          })
-          .finalChatCompletion()
-      ).choices[0]?.message;
-      await executeToolCalls(message as never, { get_inbox: () => 'mail' });
+      const message = await streamedMessage(server.url, tracer, 'inbox');
+      await executeToolCalls(message, { get_inbox: () => 'mail' });
       expect(results(tracer)).toHaveLength(1);
     },
   );
