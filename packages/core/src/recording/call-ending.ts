@@ -10,9 +10,17 @@
  */
 export function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
   if (signal?.aborted === true) return true;
-  if (!(error instanceof Error)) return false;
-  const name = error.name === 'Error' ? error.constructor.name : error.name;
+  const name = classNameOf(error);
   return name === 'AbortError' || name === 'APIUserAbortError' || name === 'ResponseAborted';
+}
+
+/**
+ * An Error's name, or its class's name when the name is plain 'Error' (the OpenAI SDK's errors
+ * on openai 7); `undefined` for anything that is no Error.
+ */
+function classNameOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  return error.name === 'Error' ? error.constructor.name : error.name;
 }
 
 /** Whether an abort came from a deadline (a `TimeoutError` as the error or the signal's reason). @internal */
@@ -31,7 +39,5 @@ export function isTimeout(error: unknown, signal: AbortSignal | null | undefined
  * @internal
  */
 export function isSdkTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const name = error.name === 'Error' ? error.constructor.name : error.name;
-  return name === 'APIConnectionTimeoutError';
+  return classNameOf(error) === 'APIConnectionTimeoutError';
 }
