@@ -25,7 +25,10 @@ export function plainText(content: unknown): string | undefined {
 }
 
 /**
- * Parses tool-call arguments to an object when they are JSON text of one.
+ * Parses tool-call arguments to an object when they are JSON text of one: what a TOOL_CALL
+ * records as its `arguments` (empty text is `{}`; anything else that is no JSON object is `{}`
+ * with `valid: false`, the text then kept as `invalid_arguments`). Exported for adapters that
+ * match a call against its recorded TOOL_CALL.
  * @internal
  */
 export function parseArguments(value: unknown): { value: Record<string, unknown>; valid: boolean } {

@@ -1,4 +1,9 @@
-import { canonicalJson, type ModelCallOutcome, type Tracer } from '@tracewarden/core';
+import {
+  canonicalJson,
+  type ModelCallOutcome,
+  parseToolArguments,
+  type Tracer,
+} from '@tracewarden/core';
 
 /**
  * The tracer that recorded a response object handed to the caller (a `ChatCompletion`, its
@@ -93,22 +98,15 @@ function answered(tracer: Tracer, callBlockId: string): boolean {
 let ambiguityWarned = false;
 
 /**
- * A call's arguments as its TOOL_CALL records them (core's recorder): JSON text of an object as
- * that object, empty text as `{}`, anything else as `{}` with the text kept as
- * `invalid_arguments`; a custom tool call's input as `{ input }`. Canonical JSON text, to compare.
+ * A call's arguments as its TOOL_CALL records them (canonical JSON text, to compare), with the
+ * text kept as `invalid_arguments` when it is no JSON object; a custom tool call's input as
+ * `{ input }`.
  */
 function recordedArguments(call: LinkedCall): { args: string | undefined; invalid?: string } {
   if (call.input !== undefined) return { args: canonicalJson({ input: call.input }) };
-  const text = call.arguments;
-  if (text.trim() === '') return { args: '{}' };
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return { args: canonicalJson(parsed) };
-  } catch {
-    // not JSON: recorded as {} beside the text
-  }
-  return { args: '{}', invalid: text };
+  const parsed = parseToolArguments(call.arguments);
+  const args = canonicalJson(parsed.value);
+  return parsed.valid ? { args } : { args, invalid: call.arguments };
 }
 
 /**

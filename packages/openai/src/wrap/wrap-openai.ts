@@ -311,13 +311,6 @@ function sameOptions(a: unknown, b: unknown, depth: number): boolean {
   );
 }
 
-/** No option given: `undefined`, or an object without a key whose value is defined. */
-function isEmptyOptions(options: unknown): boolean {
-  if (options === undefined) return true;
-  if (typeof options !== 'object' || options === null) return false;
-  return Object.values(options).every((value) => value === undefined);
-}
-
 /**
  * Traces and guards every model call of an OpenAI client: `chat.completions.create` and
  * `responses.create`, streamed or not, and so every helper built on them (`stream`, `parse`,
@@ -363,7 +356,12 @@ export function wrapOpenAI<T extends OpenAIClientLike>(
   if (wrapped !== undefined) {
     // again with nothing new: nothing changes. Other options cannot apply to a client already
     // patched with its own (a policy given here would silently guard nothing)
-    if (isEmptyOptions(options) || sameOptions(options, wrapped.options, 0)) return client;
+    if (
+      options === undefined ||
+      sameOptions(options, {}, 0) ||
+      sameOptions(options, wrapped.options, 0)
+    )
+      return client;
     checkAdapterOptions(options, 'wrapOpenAI', { includeUsage: optionChecks.boolean });
     throw configurationError(
       'wrapOpenAI',
