@@ -16,8 +16,8 @@ import type {
 
 /*
  * The recorder's public entry point: options resolved once into the context its parts share
- * (conversation-history.ts, tool-call-review.ts, model-call.ts, response-metadata.ts,
- * response-blocks.ts).
+ * (conversation-history.ts, tool-call-review.ts, model-call.ts, record-answer.ts,
+ * response-metadata.ts, response-blocks.ts).
  */
 
 /** Options of {@link createModelCallRecorder}. */

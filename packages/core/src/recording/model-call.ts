@@ -4,25 +4,22 @@ import type { GuardDecision } from '../guards/types.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import { PolicyViolationError } from '../policy/policy-violation-error.js';
 import type { Tracer } from '../tracing/types.js';
-import { withAdoptedReviews } from './adopted-reviews.js';
 import { type AdmittedCall, admitCall, type CallAdmission } from './call-admission.js';
 import { isAbort, isSdkTimeout, isTimeout } from './call-ending.js';
 import { recordRequest } from './conversation-history.js';
-import { type ChainKey, mixChainKey, responseHashPair } from './message-fingerprint.js';
+import type { ChainKey } from './message-fingerprint.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
+import { recordAnswer } from './record-answer.js';
 import { guardStatusOf, type RecorderCore } from './recorder-core.js';
-import { recordResponseBlocks } from './response-blocks.js';
 import { errorSummary, lastRequestId, responseMetadata, roundMs } from './response-metadata.js';
-import { scrubRaw } from './scrub-raw.js';
 import { type AggregatedOutput, StreamedOutput } from './streamed-output.js';
 import {
-  deliveredResponse,
   recheckToolCall,
   reviewReadMessages,
   reviewToolCalls,
   violationSummary,
 } from './tool-call-review.js';
-import { responseCallIds, stateOf, type TracerState } from './tracer-state.js';
+import { stateOf, type TracerState } from './tracer-state.js';
 import type {
   ModelCallAttempt,
   ModelCallCost,
@@ -39,7 +36,8 @@ import type {
 
 /*
  * The call lifecycle: one model call from its guards' admission through the streamed pieces to
- * exactly one end (finished, failed, cancelled, timed out), then its response recorded.
+ * exactly one end (finished, failed, cancelled, timed out): its guards settled and its metadata
+ * built here, then its answer recorded (record-answer.ts).
  */
 
 const noTickets: readonly ModelCallGuardTicket[] = Object.freeze([]);
@@ -569,76 +567,17 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     if (error !== undefined) metadata.error = errorSummary(error);
     if (input.tools !== undefined && input.tools.length > 0)
       metadata.tools = input.tools.map((tool) => tool.name);
-    const state = this.state;
-    // another recorder's verdicts on this very call, recorded with the calls (see `adoptedReviews`)
-    const adopted =
-      input.adoptedReviews === undefined ? undefined : core.safely(input.adoptedReviews);
-    const shown =
-      adopted === undefined
-        ? undefined
-        : withAdoptedReviews(output.calls, reviews, adopted, core.mode);
-    const shownCalls = shown?.calls ?? output.calls;
-    const shownReviews = shown?.reviews ?? reviews;
-    // the ids the TOOL_CALLs are recorded under (a call without one gets one here)
-    // (a call id of the trace this request does not wait on is a new call: `reusedCallId`)
-    const callIds = responseCallIds(tracer, state, shownCalls, input.messages);
-    // this recorder's own verdicts decide what the caller sees; adopted ones were enforced already
-    const blocked =
-      reviews === undefined || reviews.length === 0
-        ? []
-        : reviews.filter((review) => !review.allowed);
-    if (shownReviews !== undefined && shownReviews.length > 0) {
-      const flagged = shownReviews.filter((review) => review.violations.length > 0);
-      if (flagged.length > 0) {
-        const idOf = (review: ToolCallReview) => callIds[shownReviews.indexOf(review)];
-        metadata.policy = {
-          mode: shown?.mode ?? core.mode,
-          blocked: shownReviews.filter((review) => !review.allowed).map(idOf),
-          flagged: flagged.map(idOf),
-        };
-      }
-    }
-    const raw = scrubRaw(
-      response?.raw === undefined
-        ? { request: input.raw }
-        : { request: input.raw, response: response.raw },
-    );
-    const blockId = recordResponseBlocks(core, tracer, state, {
-      text: output.text,
-      reasoning: output.reasoning,
-      calls: shownCalls,
-      callIds,
-      partialCalls: output.partialCalls,
-      metadata,
-      raw,
-      reviews: shownReviews,
-      providerCalls: output.providerCalls,
-    });
-
-    // What the caller sees (and re-sends next turn): refused calls removed, refusal appended.
-    const delivered = deliveredResponse(output.text, output.calls, blocked, input.keepRefusedCall);
-    const [h1, h2] = responseHashPair(delivered.text, delivered.calls);
-    state.responses.add(h1, h2);
-    const next = mixChainKey(this.prefixKey, h1, h2);
-    state.prefixes.add(next.a, next.b);
-    // the next request's tool outputs answer these calls (`recordRequest`)
-    const deliveredCalls = delivered.calls;
-    if (deliveredCalls.length > 0)
-      state.turnCalls.set(
-        next.a,
-        next.b,
-        deliveredCalls === output.calls && callIds.length === deliveredCalls.length
-          ? callIds
-          : deliveredCalls.map((call) => callIds[output.calls.indexOf(call)] as string),
-      );
-
-    const outcome: ModelCallOutcome = {
+    return recordAnswer(
+      core,
+      tracer,
+      this.state,
+      input,
+      this.prefixKey,
       status,
-      toolCalls: reviews ?? [],
-      refused: delivered.refused,
-    };
-    if (delivered.refusalText !== undefined) outcome.refusalText = delivered.refusalText;
-    if (blockId !== undefined) outcome.messageBlockId = blockId;
-    return outcome;
+      response,
+      output,
+      reviews,
+      metadata,
+    );
   }
 }
