@@ -27,7 +27,7 @@ export {
   type StreamGateOptions,
   type StreamPartKind,
 } from './create-stream-gate.js';
-export { parseArguments as parseToolArguments } from './message-fingerprint.js';
+export { parseToolArguments } from './message-fingerprint.js';
 export { type FinishReason, normalizeFinishReason } from './normalize-finish-reason.js';
 export { openAIHostedToolCalls } from './openai-hosted-tool-calls.js';
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';

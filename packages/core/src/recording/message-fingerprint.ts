@@ -25,13 +25,21 @@ export function plainText(content: unknown): string | undefined {
 }
 
 /**
- * Parses tool-call arguments to an object when they are JSON text of one: what a TOOL_CALL
- * records as its `arguments` (empty text is `{}`; anything else that is no JSON object is `{}`
- * with `valid: false`, the text then kept as `invalid_arguments`). Exported for adapters that
- * match a call against its recorded TOOL_CALL.
- * @internal
+ * Parses tool-call arguments as a TOOL_CALL records them: JSON text of an object is that object,
+ * empty text is `{}`, and anything else is `{}` with `valid: false` (the recorder then keeps the
+ * text as `invalid_arguments`). For adapters that match a call against its recorded TOOL_CALL.
+ * @param value - the arguments as the model sent them (JSON text, or an object)
+ * @returns the object the TOOL_CALL records, and whether the arguments were valid
+ * @example
+ * ```ts
+ * parseToolArguments('{"q":"x"}'); // { value: { q: 'x' }, valid: true }
+ * parseToolArguments('not json'); // { value: {}, valid: false }
+ * ```
  */
-export function parseArguments(value: unknown): { value: Record<string, unknown>; valid: boolean } {
+export function parseToolArguments(value: unknown): {
+  value: Record<string, unknown>;
+  valid: boolean;
+} {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return { value: value as Record<string, unknown>, valid: true };
   }
@@ -51,7 +59,7 @@ export function parseArguments(value: unknown): { value: Record<string, unknown>
 
 function canonicalArguments(value: unknown): string {
   if (typeof value === 'string') {
-    const parsed = parseArguments(value);
+    const parsed = parseToolArguments(value);
     return parsed.valid ? JSON.stringify(parsed.value) : value;
   }
   return JSON.stringify(value ?? {});

@@ -2,7 +2,7 @@ import { TraceError } from '../errors/index.js';
 import { ownsDirectPath } from '../tracing/record-guarded-call.js';
 import { type ModelResponseTracer, recordModelResponse } from '../tracing/record-model-response.js';
 import type { Tracer } from '../tracing/types.js';
-import { parseArguments } from './message-fingerprint.js';
+import { parseToolArguments } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { violationSummary } from './tool-call-review.js';
 import {
@@ -38,7 +38,7 @@ export function recordToolCall(
 ): string | undefined {
   const existing = tracer.findToolCall(callId);
   if (existing !== undefined) return existing.id;
-  const parsed = parseArguments(call.arguments);
+  const parsed = parseToolArguments(call.arguments);
   const payload: { call_id: string; name: string; arguments: unknown; [key: string]: unknown } = {
     call_id: callId,
     name: call.name,

@@ -1,4 +1,4 @@
-import { parseArguments } from './message-fingerprint.js';
+import { parseToolArguments } from './message-fingerprint.js';
 import { quarterTokens } from './token-estimate.js';
 import type {
   ModelCallDelta,
@@ -144,7 +144,8 @@ export class StreamedOutput {
         if (slot === undefined) continue;
         // a call streamed without an id keeps `""`: the response is delivered (and re-sent) so,
         // and its TOOL_CALL gets a generated id (responseCallIds)
-        if (!parseArguments(slot.arguments).valid) (partialCalls ??= new Set()).add(calls.length);
+        if (!parseToolArguments(slot.arguments).valid)
+          (partialCalls ??= new Set()).add(calls.length);
         calls.push({ id: slot.id, name: slot.name, arguments: slot.arguments });
       }
     } else calls = [];

@@ -1,7 +1,7 @@
 import type { Message, ToolCall, ToolOutput, Trace } from '../model/index.js';
 import type { PolicyViolation } from '../policy/policy-types.js';
 import type { Tracer } from '../tracing/types.js';
-import { parseArguments } from './message-fingerprint.js';
+import { parseToolArguments } from './message-fingerprint.js';
 import { normalizeContent } from './normalize-content.js';
 import { recordToolResult } from './record-tool-result.js';
 import type { RecorderCore } from './recorder-core.js';
@@ -88,7 +88,7 @@ function addProviderCalls(events: Trace, calls: readonly ProviderToolCall[]): vo
 }
 
 function toPolicyCall(id: string, name: string, args: unknown): ToolCall {
-  return { id, type: 'function', function: { name, arguments: parseArguments(args).value } };
+  return { id, type: 'function', function: { name, arguments: parseToolArguments(args).value } };
 }
 
 /** A policy that can also check a whole trace (`Policy`, `recommendedPolicy()`). */
