@@ -1,10 +1,11 @@
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { LLMResult } from '@langchain/core/outputs';
-import type {
-  ModelCallOutcome,
-  ModelCallStartInput,
-  NeutralMessage,
-  Tracer,
+import {
+  ConfigurationError,
+  type ModelCallOutcome,
+  type ModelCallStartInput,
+  type NeutralMessage,
+  type Tracer,
 } from '@tracewarden/core';
 import { messageToResponse, tokenDelta } from '../messages/message-to-response.js';
 import type { LooseMessage } from '../messages/messages-to-neutral.js';
@@ -14,6 +15,20 @@ import { finishModelCall } from '../tracing/finish-model-call.js';
 import { runMetadata } from '../tracing/run-metadata.js';
 import type { HandlerContext } from './handler-context.js';
 import { inGraphNode } from './refusal-wording.js';
+
+/**
+ * The error for a model run asked for several answers while a policy is set: the policy reviews
+ * one answer per call (as `wrapOpenAI` refuses `n > 1` with a policy), and the tool calls of the
+ * others would reach the application unchecked.
+ */
+function severalAnswersError(given: number, asked: boolean): Error {
+  const expected = 'one answer per call (n: 1, or no n) when the handler has a policy';
+  return new ConfigurationError({
+    message: `TracewardenCallbackHandler: ${asked ? `the chat model run asked for ${given} answers (n: ${given})` : `the chat model answered ${given} times in one call`}; the policy reviews one answer per call, so the tool calls of the others would reach your application unchecked. Set n to 1 on the chat model (or leave it unset), or watch that model with a handler without a policy`,
+    entryPoint: 'TracewardenCallbackHandler',
+    issues: [{ path: 'n', expected, received: String(given) }],
+  });
+}
 
 /** The keep-it answer of `keepRefusedCall` (one function, not one per call). */
 const keepRefusedCall = () => true;
@@ -52,6 +67,8 @@ export class ModelRuns {
     const info = modelCallInfo(llm, extraParams, metadata);
     const run = context.runs.open(runId, parentRunId, runName ?? info.className, tags, metadata);
     try {
+      if (info.answers > 1 && context.runtime.recorder.hasPolicy)
+        throw severalAnswersError(info.answers, true);
       const tracer = context.runs.tracerOf(run, () => tracerOfMessages(messages, context.runs.own));
       this.#started(tracer);
       // what the model read for the calls refused last turn (`refuse` mode)
@@ -115,6 +132,13 @@ export class ModelRuns {
     const handle = run?.handle;
     if (run === undefined || handle === undefined) return;
     try {
+      // a model that returned several answers unasked (no `n` in its invocation parameters)
+      const answers = output.generations[0]?.length ?? 0;
+      if (answers > 1 && context.runtime.recorder.hasPolicy) {
+        const error = severalAnswersError(answers, false);
+        handle.end(error);
+        throw error;
+      }
       const generation = output.generations[0]?.[0] as
         | { text?: string; message?: LooseMessage; generationInfo?: Record<string, unknown> }
         | undefined;

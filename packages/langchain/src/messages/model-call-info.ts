@@ -11,6 +11,8 @@ export interface ModelCallInfo {
   className: string;
   /** Names of the tools offered, when the invocation lists them. */
   tools: { name: string }[] | undefined;
+  /** How many answers the invocation asks for (`n`, `candidateCount`); 1 when it does not say. */
+  answers: number;
 }
 
 function stringOf(value: unknown): string | undefined {
@@ -50,7 +52,14 @@ export function modelCallInfo(
       className,
     className,
     tools: toolNames(params?.tools),
+    answers: answersOf(params),
   };
+}
+
+/** The answers an invocation asks for: OpenAI's `n`, Google's `candidateCount`. */
+function answersOf(params: Record<string, unknown> | undefined): number {
+  const n = params?.n ?? params?.candidateCount ?? params?.candidate_count;
+  return typeof n === 'number' && n > 1 ? n : 1;
 }
 
 /** The request parameters kept in `raw.request` (the invocation parameters). @internal */
