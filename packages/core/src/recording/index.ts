@@ -31,6 +31,7 @@ export { parseToolArguments } from './message-fingerprint.js';
 export { type FinishReason, normalizeFinishReason } from './normalize-finish-reason.js';
 export { openAIHostedToolCalls } from './openai-hosted-tool-calls.js';
 export { type RecordToolResultInput, recordToolResult } from './record-tool-result.js';
+export { recordedRefusal } from './recorded-refusal.js';
 export {
   canonicalJson,
   handOverVerdict,

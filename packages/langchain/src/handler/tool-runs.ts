@@ -1,6 +1,11 @@
 import type { Serialized } from '@langchain/core/load/serializable';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
-import { type PolicyViolationError, recordToolResult, type Tracer } from '@tracewarden/core';
+import {
+  type PolicyViolationError,
+  recordedRefusal,
+  recordToolResult,
+  type Tracer,
+} from '@tracewarden/core';
 import { toolCallIdOf, toolNodeErrorText } from '../messages/tool-output.js';
 import { admitUnlinkedToolCall } from '../tracing/admit-unlinked-tool-call.js';
 import type { UnlinkedCallPolicy } from '../tracing/check-unlinked-tool-call.js';
@@ -10,6 +15,7 @@ import {
   tracerOfCall,
   waitingCallOf,
 } from '../tracing/conversation-links.js';
+import { toolArguments } from '../tracing/hand-over-verdicts.js';
 import { runMetadata } from '../tracing/run-metadata.js';
 import { asAttempt, ToolAttempts } from '../tracing/tool-attempts.js';
 import {
@@ -192,15 +198,27 @@ export class ToolRuns {
     const context = this.#context;
     let tracer: Tracer | undefined;
     const callId = toolCallId ?? run.runId;
+    let again: string | undefined;
     try {
       tracer = context.runs.tracerOf(run, () =>
         tracerOfCall(toolCallId, run.name, input, true, context.runs.own),
       );
       run.callId = callId;
       run.toolTracer = tracer;
-      if (tracer.findToolCall(callId) !== undefined) return;
+      if (tracer.findToolCall(callId) !== undefined) {
+        // a model call proposed it: reviewed then, and its verdict taken by its first run; a
+        // blocked call run again (a retry middleware, the same call invoked twice) is refused
+        // again, as the trace recorded it
+        again = recordedRefusal(tracer, callId, run.name ?? '', toolArguments(input));
+        if (again === undefined) return;
+      }
     } catch (error) {
       context.report(error);
+    }
+    if (again !== undefined) {
+      context.runs.close(run.runId);
+      context.refused.stopped(callId, run.name);
+      throw refusalError(again, inGraphNode(run.metadata));
     }
     let error: PolicyViolationError | undefined;
     try {

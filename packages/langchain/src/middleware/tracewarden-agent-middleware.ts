@@ -7,6 +7,7 @@ import {
   type ModelCallHandle,
   optionChecks,
   PolicyViolationError,
+  recordedRefusal,
   recordToolResult,
   refusalFor,
   scopedResultMetadata,
@@ -400,8 +401,18 @@ export function tracewardenAgentMiddleware(
     // of its own
     const callId = call.id ?? '';
     const absentId = callId === '';
-    // the verdict on this call, re-checked when its arguments changed since the review
-    const refusal = refusalFor(callId, call.name, call.args);
+    const tracer =
+      options?.tracer ??
+      tracerOfRun(request.state?.messages) ??
+      currentTracer() ??
+      tracerOfCall(callId, call.name, call.args, true, own) ??
+      tracerOf([]);
+    // the verdict on this call, re-checked when its arguments changed since the review; a
+    // blocked call run again (a retry middleware, the same call invoked twice) finds its verdict
+    // taken by the first run, and is refused again as the trace recorded it
+    const refusal =
+      refusalFor(callId, call.name, call.args) ??
+      recordedRefusal(tracer, callId, call.name, call.args);
     // the refusal is already recorded as the call's TOOL_RESULT; in 'throw' mode the run
     // rejects (arguments another middleware changed since the review, now blocked), as the
     // handler's does
@@ -414,12 +425,6 @@ export function tracewardenAgentMiddleware(
         name: call.name,
         status: 'error',
       });
-    const tracer =
-      options?.tracer ??
-      tracerOfRun(request.state?.messages) ??
-      currentTracer() ??
-      tracerOfCall(callId, call.name, call.args, true, own) ??
-      tracerOf([]);
     const id = callId;
     if (!absentId && tracer.findToolCall(id) === undefined) {
       // a call no model call of this trace proposed (another middleware's, an edited one): with a

@@ -8,6 +8,7 @@ import {
   type GuardOptions,
   guardTools as guardFunctions,
   PolicyViolationError,
+  recordedRefusal,
   recordResultUnderCall,
   refusalFor,
   type ToolCallPolicy,
@@ -461,6 +462,14 @@ function guardToolList(
           }
         }
         let tracer = explicitTracer ?? tracerOfCall(callId, tool.name, input, true, own);
+        // a blocked call run again (a retry middleware, the same call invoked twice): its verdict
+        // was taken by the first run, and the trace keeps it blocked
+        const again =
+          toolCallId === undefined || tracer === undefined
+            ? undefined
+            : recordedRefusal(tracer, toolCallId, tool.name, input);
+        if (again !== undefined)
+          return refuse(new PolicyViolationError({ violations: [], message: again }), toolCallId);
         if (unlinkedPolicy !== undefined) {
           tracer ??= currentTracer();
           const checked = checkUnlinkedRun(unlinkedPolicy, tracer, callId, tool.name, input);
