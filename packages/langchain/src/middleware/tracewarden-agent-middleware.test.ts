@@ -778,3 +778,23 @@ describe('tracewardenAgentMiddleware: tool calls no model call proposed', () => 
     },
   );
 });
+
+describe('tracewardenAgentMiddleware: a model request without a model', () => {
+  it('records the call as a chat model’s instead of throwing a TypeError', async () => {
+    const tracer = createTracer();
+    const middleware = tracewardenAgentMiddleware({ tracer, pricing: false });
+    const wrapModelCall = middleware.wrapModelCall as unknown as (
+      request: unknown,
+      handler: (request: unknown) => Promise<unknown>,
+    ) => Promise<unknown>;
+    // `AgentModelRequest.model` is optional in its type
+    const answer = await wrapModelCall(
+      { messages: [new HumanMessage('Hi')], tools: [], state: { messages: [] }, runtime: {} },
+      async () => aiMessage({ content: 'Hello' }),
+    );
+    expect((answer as { content: unknown }).content).toBe('Hello');
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.payload).toMatchObject({ role: 'assistant', content: 'Hello' });
+    expect(response?.metadata).toMatchObject({ model: 'ChatModel' });
+  });
+});

@@ -168,15 +168,18 @@ function stringOf(value: unknown): string | undefined {
 }
 
 /** Provider, model and class of the agent's chat model (`getLsParams`, as LangChain traces it). */
-function modelOf(model: unknown): { provider: string; model: string; className: string } {
-  const className =
-    stringOf((model as { constructor?: { name?: unknown } } | null)?.constructor?.name) ??
-    'ChatModel';
+function modelOf(given: unknown): { provider: string; model: string; className: string } {
+  // a request without a model (the type allows it): the call is recorded as a chat model's
+  const model = (typeof given === 'object' && given !== null ? given : {}) as {
+    constructor?: { name?: unknown };
+    getLsParams?: (options: object) => Record<string, unknown>;
+    model?: unknown;
+    modelName?: unknown;
+  };
+  const className = (given === model && stringOf(model.constructor?.name)) || 'ChatModel';
   let params: Record<string, unknown> = {};
   try {
-    params =
-      (model as { getLsParams?: (options: object) => Record<string, unknown> }).getLsParams?.({}) ??
-      {};
+    params = model.getLsParams?.({}) ?? {};
   } catch {
     // a model whose tracing parameters need options we do not have: use what else is known
   }
@@ -184,8 +187,8 @@ function modelOf(model: unknown): { provider: string; model: string; className: 
     provider: stringOf(params.ls_provider) ?? 'langchain',
     model:
       stringOf(params.ls_model_name) ??
-      stringOf((model as { model?: unknown }).model) ??
-      stringOf((model as { modelName?: unknown }).modelName) ??
+      stringOf(model.model) ??
+      stringOf(model.modelName) ??
       className,
     className,
   };

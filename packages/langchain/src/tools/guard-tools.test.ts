@@ -208,6 +208,10 @@ raise "no mail" if:
       () => guardTool(weather, 'retry' as never),
       // per-tool options are guardTools()'s: guardTool() would silently apply them
       () => guardTool(weather, { tools: { weather: { retry: { maxRetries: 1 } } } } as never),
+      // per-tool options that are no options object
+      () => guardTools([weather], { tools: { weather: null } } as never),
+      () => guardTools([weather], { tools: { weather: 5 } } as never),
+      () => guardTools([weather], { tools: { weather: 'retry' } } as never),
     ]) {
       expect(attempt).toThrow(ConfigurationError);
       try {

@@ -280,8 +280,11 @@ function guardToolList(
       (tool as { responseFormat?: unknown }).responseFormat === 'content_and_artifact';
     // core's guardTools lays a tool's own options over the shared ones
     const own = options.tools?.[tool.name];
+    // (a value that is no options object is rejected by core's guardTools below, by name)
     const timed =
-      (own !== undefined && 'timeout' in own ? own.timeout : guardOptions.timeout) !== undefined;
+      (typeof own === 'object' && own !== null && 'timeout' in own
+        ? own.timeout
+        : guardOptions.timeout) !== undefined;
     bodies[tool.name] = (input, runManager, config, context) => {
       const value = original.call(
         wrappers.get(tool.name),
