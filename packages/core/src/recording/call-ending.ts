@@ -34,10 +34,12 @@ export function isTimeout(error: unknown, signal: AbortSignal | null | undefined
 
 /**
  * Whether an error is an SDK's own request deadline (the OpenAI SDK's `timeout` option:
- * `APIConnectionTimeoutError`, named plain 'Error' on openai 7, hence the class name too): the
- * call timed out, as with `timeoutSeconds` or `AbortSignal.timeout()`.
+ * `APIConnectionTimeoutError`, named plain 'Error' on openai 7, hence the class name too; a
+ * `TimeoutError`, as `@langchain/openai` renames it and as `AbortSignal.timeout()` names its
+ * reason): the call timed out, as with `timeoutSeconds`.
  * @internal
  */
 export function isSdkTimeout(error: unknown): boolean {
-  return classNameOf(error) === 'APIConnectionTimeoutError';
+  const name = classNameOf(error);
+  return name === 'APIConnectionTimeoutError' || name === 'TimeoutError';
 }

@@ -308,3 +308,25 @@ describe("ChatOpenAI's hosted tools (Responses API, scripted server)", () => {
       ]);
     });
 });
+
+describe('ChatOpenAI with its own timeout', () => {
+  it('records the call as timed out, as wrapOpenAI records the OpenAI SDK’s timeout', async () => {
+    server = await startScriptedServer({
+      turns: [{ text: 'late', fault: { type: 'slow-first-byte', delayMs: 400 } }],
+    });
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const model = new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-test',
+      configuration: { baseURL: server.url },
+      timeout: 50,
+      maxRetries: 0,
+    });
+    await expect(model.invoke('Hi', { callbacks: [handler] })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    const [response] = responses(expectSoundTrace(tracer));
+    expect(response?.metadata.status).toBe('timeout');
+  });
+});
