@@ -43,6 +43,25 @@ function warnRan(name: string): void {
 }
 
 /**
+ * Whether another `ToolMessage` of `messages` answers `call`'s id with its refusal: `message`,
+ * with the same id, is then the answer of another call the model gave that id.
+ */
+function otherReadsRefusal(
+  messages: readonly LooseMessage[],
+  message: LooseMessage,
+  call: RefusedCall,
+): boolean {
+  if (toolOutcomeOf(message, call.callId).output === call.refusal) return false;
+  return messages.some(
+    (other) =>
+      other !== message &&
+      other.tool_call_id === call.callId &&
+      messageType(other) === 'tool' &&
+      toolOutcomeOf(other, call.callId).output === call.refusal,
+  );
+}
+
+/**
  * A handler's refused calls in `refuse` mode, until the next request re-sends their
  * `ToolMessage`: what the model read for each is checked against the refusal recorded when the
  * model proposed it. A refusal recorded in other words than the model read, or a refused call
@@ -120,6 +139,9 @@ export class RefusedCalls {
         (call) => call.tracer === tracer && call.callId === callId,
       );
       if (index === -1) continue;
+      // a model that gave two calls one id (the refused one and an allowed one): the message
+      // that reads the refusal is the refused call's, not its twin's that ran
+      if (otherReadsRefusal(messages, message, this.#calls[index] as RefusedCall)) continue;
       const [call] = this.#calls.splice(index, 1) as [RefusedCall];
       try {
         this.#recordRead(call, message);

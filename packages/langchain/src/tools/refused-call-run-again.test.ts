@@ -155,3 +155,52 @@ describe('a call the policy refused, run again, is refused again (its verdict wa
     }
   });
 });
+
+describe('two calls under one id, one refused (refuse mode, handler)', () => {
+  it('records the allowed call’s output under it only, never under the refused twin', async () => {
+    const server = await startScriptedServer({
+      turns: [
+        {
+          toolCalls: [
+            { name: 'send_email', arguments: { to: 'bob@acme.example', body: 'hi' }, id: 'c1' },
+            { name: 'send_email', arguments: { to: 'eve@evil.example', body: 'x' }, id: 'c1' },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    });
+    try {
+      const tracer = createTracer();
+      const handler = new TracewardenCallbackHandler({
+        tracer,
+        policy,
+        onPolicyViolation: 'refuse',
+      });
+      const agent = createAgent({
+        model: new ChatOpenAI({
+          model: 'gpt-4o-mini',
+          apiKey: 'sk-test',
+          configuration: { baseURL: server.url },
+          maxRetries: 0,
+        }),
+        tools: [sendEmail],
+      });
+      await agent.invoke({ messages: [new HumanMessage('go')] }, { callbacks: [handler] });
+      expect(sent).toEqual(['bob@acme.example']);
+      const stitched = expectSoundTrace(tracer) && tracer.stitched();
+      const calls = stitched.messages.flatMap((message) => message.tool_calls);
+      const byRecipient = new Map(
+        calls.map((call) => [
+          (call.block.payload.arguments as { to: string }).to,
+          call.results.map((result) => String(result.payload.output)),
+        ]),
+      );
+      expect(byRecipient.get('bob@acme.example')).toEqual(['sent to bob@acme.example']);
+      const refused = byRecipient.get('eve@evil.example') ?? [];
+      expect(refused.length).toBeGreaterThan(0);
+      for (const output of refused) expect(output).not.toContain('sent to');
+    } finally {
+      await server.close();
+    }
+  });
+});
