@@ -47,7 +47,11 @@ describe('a call the policy refused, executed again', () => {
     });
     expect(ran).toBe(0);
     // the same call executed once more (a retry wrapper, an approval replayed)
-    const again = tools.delete_all.execute?.({}, { toolCallId: 'c1', messages: [] });
+    const again = tools.delete_all.execute?.({}, {
+      toolCallId: 'c1',
+      messages: [],
+      context: undefined,
+    } as never);
     await expect(Promise.resolve(again)).rejects.toThrow(/blocked by policy: no deleting/);
     expect(ran).toBe(0);
   });

@@ -330,3 +330,32 @@ describe('ChatOpenAI with its own timeout', () => {
     expect(response?.metadata.status).toBe('timeout');
   });
 });
+
+describe('a tool call whose arguments are not JSON', () => {
+  it('keeps the model’s order of calls, as wrapOpenAI records it', async () => {
+    server = await startScriptedServer({
+      turns: [
+        {
+          toolCalls: [
+            { name: 'weather', arguments: '{"city": "Par', id: 'call_bad' },
+            { name: 'weather', arguments: { city: 'Oslo' }, id: 'call_ok' },
+          ],
+        },
+      ],
+    });
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
+    const model = new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-test',
+      configuration: { baseURL: server.url },
+      maxRetries: 0,
+    }).bindTools([weather]);
+    const answer = await model.invoke('Weather?', { callbacks: [handler] });
+    // LangChain splits them: the parsed call, then the one that did not parse
+    expect(answer.tool_calls?.map((call) => call.id)).toEqual(['call_ok']);
+    expect(answer.invalid_tool_calls?.map((call) => call.id)).toEqual(['call_bad']);
+    const calls = expectSoundTrace(tracer).filter((block) => block.sub_type === 'TOOL_CALL');
+    expect(calls.map((block) => block.payload.call_id)).toEqual(['call_bad', 'call_ok']);
+  });
+});

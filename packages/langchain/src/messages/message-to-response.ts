@@ -8,6 +8,7 @@ import {
   type ProviderToolCall,
 } from '@tracewarden/core';
 import { assistantText, type LooseMessage } from './messages-to-neutral.js';
+import { inProviderOrder } from './provider-order.js';
 
 interface LooseUsage {
   input_tokens?: unknown;
@@ -84,7 +85,8 @@ export function reasoningOf(message: LooseMessage): string {
 }
 
 /**
- * The model's tool calls: parsed ones, then those whose arguments did not parse. A call without
+ * The model's tool calls: parsed ones, then those whose arguments did not parse (in the provider's
+ * order when it is known). A call without
  * an id keeps `""` (decision 030): core records it under an id it generates, and the answer the
  * caller re-sends (with `""`) is still known as this one (`messagesToNeutral` reads it alike).
  */
@@ -96,13 +98,15 @@ function toolCallsOf(message: LooseMessage): ModelToolCall[] {
       name: call.name,
       arguments: call.args ?? {},
     });
-  for (const call of message.invalid_tool_calls ?? [])
+  const invalid = message.invalid_tool_calls ?? [];
+  if (invalid.length === 0) return calls;
+  for (const call of invalid)
     calls.push({
       id: typeof call.id === 'string' ? call.id : '',
       name: call.name ?? 'unknown',
       arguments: call.args ?? '',
     });
-  return calls;
+  return inProviderOrder(calls, message.additional_kwargs?.tool_calls);
 }
 
 /** A LangChain v1 standard content block of a tool the provider ran (`server_tool_call*`). */

@@ -1,4 +1,5 @@
 import type { ContentPart, NeutralMessage, NeutralToolCall } from '@tracewarden/core';
+import { inProviderOrder } from './provider-order.js';
 
 /**
  * A LangChain message as this package reads it: by its fields, never by `instanceof`, so
@@ -184,7 +185,7 @@ export function assistantText(content: unknown): string | null {
 /**
  * An assistant message's tool calls in the chat-event shape, as the answer was recorded
  * (`messageToResponse`): `tool_calls`, then `invalid_tool_calls` (arguments that did not parse,
- * as their text), a call without an id as `""` (decision 030: core gives it one in the trace).
+ * as their text), in the provider's order when it is known, a call without an id as `""` (decision 030: core gives it one in the trace).
  * The same calls in the same order, so a re-sent answer is known as the recorded one.
  */
 function toolCallsOf(message: LooseMessage): NeutralToolCall[] | undefined {
@@ -202,13 +203,14 @@ function toolCallsOf(message: LooseMessage): NeutralToolCall[] | undefined {
       type: 'function',
       function: { name: call.name, arguments: call.args ?? {} },
     });
-  for (const call of invalid ?? [])
+  if (invalid === undefined || invalid.length === 0) return neutral;
+  for (const call of invalid)
     neutral.push({
       id: typeof call.id === 'string' ? call.id : '',
       type: 'function',
       function: { name: call.name ?? 'unknown', arguments: call.args ?? '' },
     });
-  return neutral;
+  return inProviderOrder(neutral, message.additional_kwargs?.tool_calls);
 }
 
 /**

@@ -4,7 +4,7 @@ import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { createTracer, parsePolicy, type Tracer } from '@tracewarden/core';
 import { startScriptedServer } from '@tracewarden/testing';
-import { createAgent, toolRetryMiddleware } from 'langchain';
+import { createAgent, type createMiddleware, toolRetryMiddleware } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { expectSoundTrace } from '../__fixtures__/trace-checks.js';
@@ -100,7 +100,12 @@ describe('a call the policy refused, run again, is refused again (its verdict wa
           maxRetries: 0,
         }),
         tools: [sendEmail],
-        middleware: [toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 1 })],
+        middleware: [
+          // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
+          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 1 }) as unknown as ReturnType<
+            typeof createMiddleware
+          >,
+        ],
       });
       await agent
         .invoke({ messages: [new HumanMessage('go')] }, { callbacks: [handler] })
