@@ -167,6 +167,42 @@ describe('review regressions', () => {
     expect(recorded?.payload.output).toBe(2);
   });
 
+  it('a guarded streaming tool called directly is still an async iterable, yielding the final value', async () => {
+    const tools = guardTools({
+      count: tool({
+        inputSchema: z.object({}),
+        async *execute() {
+          yield 1;
+          yield 2;
+        },
+      }),
+    });
+    const values: unknown[] = [];
+    const run = tools.count.execute?.({}, {
+      toolCallId: 'direct',
+      messages: [],
+      context: undefined,
+    } as never) as AsyncIterable<unknown>;
+    for await (const value of run) values.push(value);
+    expect(values).toEqual([2]);
+  });
+
+  it('guardTools rejects null options and an execute that is no function with INVALID_OPTIONS', () => {
+    const good = tool({ inputSchema: z.object({}), execute: async () => 'ok' });
+    for (const attempt of [
+      () => guardTools({ good }, null as never),
+      () => guardTools({ good }, 'retry' as never),
+      () => guardTools({ bad: { ...good, execute: 'x' } } as never),
+    ]) {
+      expect(attempt).toThrow(ConfigurationError);
+      try {
+        attempt();
+      } catch (error) {
+        expect((error as ConfigurationError).code).toBe('INVALID_OPTIONS');
+      }
+    }
+  });
+
   it('usage the provider did not report is not recorded as zero tokens', async () => {
     const tracer = createTracer();
     const model = wrapLanguageModel({

@@ -98,7 +98,8 @@ export function classify(part: Part, state: StreamState): ModelCallDelta | undef
             index,
             id: part.toolCallId,
             name: part.toolName,
-            ...(complete ? { arguments: part.input } : {}),
+            // after fragments, the whole input replaces them: the SDK runs the call with it
+            ...(complete ? { arguments: part.input } : { completeArguments: part.input }),
           },
         ],
       };

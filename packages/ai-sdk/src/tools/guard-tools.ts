@@ -110,7 +110,8 @@ function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
  *
  * @param tools - the tool set passed to `generateText` / `streamText`
  * @param options - shared guard options, and `tools` for per-tool ones
- * @returns the same tool set, each `execute` guarded
+ * @returns a copy of the tool set, each `execute` guarded (a streaming tool's stays an
+ *   `async function*` that yields the final value; any other becomes async)
  * @example
  * ```ts
  * const tools = guardTools({ get_inbox, send_email }, {
@@ -124,6 +125,8 @@ export function guardTools<Tools extends ToolSet>(
   tools: Tools,
   options: GuardAiToolsOptions<Tools> = {},
 ): Tools {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw configurationError('guardTools', 'options', 'an options object (or no options)', options);
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools))
     throw configurationError(
       'guardTools',
@@ -134,6 +137,14 @@ export function guardTools<Tools extends ToolSet>(
   for (const [name, tool] of Object.entries(tools)) {
     if (typeof tool !== 'object' || tool === null || Array.isArray(tool))
       throw configurationError('guardTools', `tools.${name}`, 'a tool (tool({ ... }))', tool);
+    const execute = (tool as { execute?: unknown }).execute;
+    if (execute !== undefined && typeof execute !== 'function')
+      throw configurationError(
+        'guardTools',
+        `tools.${name}.execute`,
+        'a function (or no execute, for a tool whose calls you answer yourself)',
+        execute,
+      );
   }
   const { policy, ...sharedOptions } = options;
   // per-tool options for a tool without an execute guard nothing: the AI SDK leaves such a call
@@ -184,37 +195,58 @@ export function guardTools<Tools extends ToolSet>(
     }
     const providerOptions = (tool as { providerOptions?: Record<string, Record<string, unknown>> })
       .providerOptions;
+    const execute = (
+      input: unknown,
+      execution: ToolExecutionOptions<unknown>,
+    ): Promise<unknown> => {
+      // the model call's verdict, then the tool's own policy (else the policy of the
+      // middleware recording into the same tracer) on the conversation
+      const into = tracer ?? currentTracer();
+      const blocked = toolCallRefusal(
+        policy ?? tracerPolicy(into),
+        execution.messages,
+        { id: execution.toolCallId, name, input },
+        into,
+      );
+      if (blocked !== undefined) return Promise.reject(blocked);
+      return executions.run(execution, () =>
+        guardedExecute.invoke(
+          {
+            callId: execution.toolCallId,
+            signal: execution.abortSignal,
+            // a failed run is recorded as the model reads it (the SDK's `error-text`)
+            errorOutput: modelErrorText,
+            ...(tracer === undefined ? {} : { tracer }),
+          },
+          input as never,
+        ),
+      );
+    };
     result[name] = {
       ...tool,
       providerOptions: {
         ...providerOptions,
         tracewarden: { ...providerOptions?.tracewarden, [guardedMarker]: true },
       },
-      execute(input: unknown, execution: ToolExecutionOptions<unknown>) {
-        // the model call's verdict, then the tool's own policy (else the policy of the
-        // middleware recording into the same tracer) on the conversation
-        const into = tracer ?? currentTracer();
-        const blocked = toolCallRefusal(
-          policy ?? tracerPolicy(into),
-          execution.messages,
-          { id: execution.toolCallId, name, input },
-          into,
-        );
-        if (blocked !== undefined) return Promise.reject(blocked);
-        return executions.run(execution, () =>
-          guardedExecute.invoke(
-            {
-              callId: execution.toolCallId,
-              signal: execution.abortSignal,
-              // a failed run is recorded as the model reads it (the SDK's `error-text`)
-              errorOutput: modelErrorText,
-              ...(tracer === undefined ? {} : { tracer }),
-            },
-            input as never,
-          ),
-        );
-      },
+      // a streaming tool stays one: its guarded run yields the final value (code that iterates
+      // the tool's execute itself keeps working; the AI SDK takes the last value as the result)
+      execute: isAsyncGeneratorFunction((tool as { execute?: unknown }).execute)
+        ? async function* guardedStream(
+            input: unknown,
+            execution: ToolExecutionOptions<unknown>,
+          ): AsyncGenerator<unknown> {
+            yield await execute(input, execution);
+          }
+        : execute,
     };
   }
   return result as Tools;
+}
+
+/** Whether a tool's `execute` is an `async function*` (a streaming tool). */
+function isAsyncGeneratorFunction(value: unknown): boolean {
+  return (
+    typeof value === 'function' &&
+    (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'AsyncGeneratorFunction'
+  );
 }

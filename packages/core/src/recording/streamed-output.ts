@@ -76,6 +76,11 @@ export class StreamedOutput {
           slot.arguments += piece.arguments;
           this.chars += piece.arguments.length;
         }
+        if (piece.completeArguments !== undefined) {
+          // counted once: only what the fragments did not already count
+          this.chars += Math.max(0, piece.completeArguments.length - slot.arguments.length);
+          slot.arguments = piece.completeArguments;
+        }
       }
     }
     if (delta.usage) this.usage = delta.usage;

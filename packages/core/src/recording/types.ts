@@ -122,6 +122,12 @@ export interface ModelToolCallDelta {
   name?: string | undefined;
   /** A fragment of the JSON arguments. */
   arguments?: string | undefined;
+  /**
+   * The call's whole arguments, replacing the fragments streamed so far: what the framework will
+   * run the call with (the AI SDK's `tool-call` part after its `tool-input-delta` parts), which
+   * the policy reviews and the trace records even where it differs from the fragments.
+   */
+  completeArguments?: string | undefined;
 }
 
 /** A complete tool call the model proposed. */
