@@ -58,6 +58,8 @@ async function run(source: Source, options: TracewardenMiddlewareOptions, read: 
     error: error === undefined ? undefined : String((error as Error).message ?? error),
     trace: comparableTrace(tracer.stitched()),
     status: tracer.blocks().find((block) => block.payload.role === 'assistant')?.metadata?.status,
+    streamError: tracer.blocks().find((block) => block.payload.role === 'assistant')?.metadata
+      ?.stream_error,
   };
 }
 
@@ -123,15 +125,44 @@ describe('an observed stream gives the same parts, end and trace however it is r
     );
   });
 
-  it('a stream error part: recorded as failed, no held tool call delivered', async () => {
+  it('a stream error part the model stopped on: recorded as failed, no held tool call delivered', async () => {
     const parts = streamParts({
       text: 'partial',
       calls: [{ id: 'c1', name: 'search', input: {} }],
     });
-    parts.splice(parts.length - 1, 0, { type: 'error', error: new Error('model overloaded') });
+    parts.splice(parts.length - 1, 1, { type: 'error', error: new Error('model overloaded') });
     const result = await expectSameThroughBoth(fromParts(parts), { policy: sendPolicy });
     expect(JSON.stringify(result.parts)).not.toContain('"tool-call"');
     expect(result.status).toBe('failure');
+    // the provider's finish after a fatal error says so
+    const finished = streamParts({
+      text: 'partial',
+      calls: [{ id: 'c1', name: 'search', input: {} }],
+    });
+    finished.splice(finished.length - 1, 0, {
+      type: 'error',
+      error: new Error('model overloaded'),
+    });
+    const last = finished.at(-1) as Extract<LanguageModelV4StreamPart, { type: 'finish' }>;
+    finished[finished.length - 1] = { ...last, finishReason: { unified: 'error', raw: undefined } };
+    const failed = await expectSameThroughBoth(fromParts(finished), { policy: sendPolicy });
+    expect(JSON.stringify(failed.parts)).not.toContain('"tool-call"');
+    expect(failed.status).toBe('failure');
+  });
+
+  it('a stream error part the model went on after (an unparsable chunk): the allowed calls are delivered, the error kept', async () => {
+    const parts = streamParts({
+      text: 'partial',
+      calls: [{ id: 'c1', name: 'search', input: {} }],
+    });
+    parts.splice(2, 0, { type: 'error', error: new Error('bad chunk') });
+    for (const options of [{ policy: sendPolicy }, {}]) {
+      const result = await expectSameThroughBoth(fromParts(parts), options);
+      // as without tracewarden: the AI SDK runs the call, and a policy that allows it changes nothing
+      expect(JSON.stringify(result.parts)).toContain('"tool-call"');
+      expect(result.status).toBe('success');
+      expect(result.streamError).toBe('bad chunk');
+    }
   });
 
   it('a source that fails mid-stream: the caller gets the error, the call is recorded as failed', async () => {

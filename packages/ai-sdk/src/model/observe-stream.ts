@@ -58,6 +58,17 @@ type StreamClose =
   | { parts: readonly Part[]; error?: undefined }
   | { parts?: undefined; error: unknown };
 
+/** An error part's error as text for the trace. */
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
 /**
  * What one observed stream decides, part by part (the stream below only moves the parts):
  * aggregates each part into the call, applies the live budget cut-off, holds tool calls and the
@@ -69,6 +80,11 @@ class StreamObserver {
   private held: Part[] | undefined;
   private sawErrorPart = false;
   private errorPart: unknown;
+  /**
+   * The model went on after its error part and finished (not with `error`): the error was not
+   * fatal, as the AI SDK treats it (a provider's unparsable chunk), and the answer stands.
+   */
+  private finishedAfterError = false;
   /** The end is recorded (or the stream was stopped): nothing more is decided. */
   ended = false;
 
@@ -113,7 +129,9 @@ class StreamObserver {
     if (part.type === 'error') {
       this.sawErrorPart = true;
       this.errorPart = part.error;
-    }
+    } else if (this.sawErrorPart && part.type === 'finish')
+      this.finishedAfterError =
+        (part.finishReason as { unified?: unknown } | undefined)?.unified !== 'error';
     const state = this.state;
     const decision = this.gate.push(classify(part, state), state.kind);
     if (decision === 'hold') (this.held ??= []).push(part);
@@ -129,14 +147,23 @@ class StreamObserver {
   onDone(): StreamClose {
     this.ended = true;
     const held = this.held ?? noParts;
-    if (this.sawErrorPart) {
-      // the model reported an error: recorded as failed; no held tool call is delivered
+    if (this.sawErrorPart && !this.finishedAfterError) {
+      // the model reported an error and stopped: recorded as failed; no held tool call is
+      // delivered
       this.handle.fail(this.errorPart);
       return { parts: held.filter((part) => toolCallIdOf(part) === undefined) };
     }
+    // an error the model went on after is kept with the answer, which is reviewed as any other
+    // (the AI SDK runs its tool calls: a policy must not drop the allowed ones)
+    const known = this.sawErrorPart
+      ? {
+          ...this.known,
+          metadata: { ...this.known?.metadata, stream_error: errorText(this.errorPart) },
+        }
+      : this.known;
     let end: ReturnType<typeof this.gate.end>;
     try {
-      end = this.gate.end(this.setup.userSignal?.aborted === true, this.known);
+      end = this.gate.end(this.setup.userSignal?.aborted === true, known);
     } catch (policyError) {
       return { error: policyError };
     }
