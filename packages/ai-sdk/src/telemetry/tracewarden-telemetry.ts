@@ -95,6 +95,10 @@ interface CallState {
   executable: ReadonlySet<string>;
   /** `telemetry.recordInputs` of the call (false: the prompt is not handed to integrations). */
   recordInputs: boolean;
+  /** The call's tool runs whose end the AI SDK has not reported yet (by tool call id). */
+  running?: Set<string> | undefined;
+  /** The call ended (an abort, an error) while tools still ran: it ends when they have. */
+  endPending?: boolean | undefined;
 }
 
 type Execute = () => PromiseLike<unknown>;
@@ -278,10 +282,36 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
       report(error);
     }
   }
+  /** Records a tool run's result as the model reads it: the tool's value, or the SDK's error text. */
+  function recordToolEnd(
+    state: CallState,
+    entry: TraceEntry,
+    toolOutput: { type: string; output?: unknown; error?: unknown },
+    scope: ToolCallScope | undefined,
+  ): void {
+    const result =
+      toolOutput.type === 'tool-result'
+        ? { ...entry.result, return_value: toolOutput.output ?? null }
+        : toolOutput.type === 'tool-error'
+          ? { ...entry.result, return_value: modelErrorText(toolOutput.error) }
+          : entry.result;
+    try {
+      recordResultUnderCall(state.tracer, { call: entry.call, result }, scope);
+    } catch (error) {
+      (options?.onRecordingError ?? warnRecordingError)(error);
+    }
+  }
+
   function endCall(callId: unknown): void {
     if (typeof callId !== 'string') return;
     const state = calls.get(callId);
     if (state === undefined) return;
+    // Aborted while a tool ran: the AI SDK reports the tool's end after the call's (its side
+    // effect happened), so the trace stays open for it; `flush()` ends it all the same.
+    if (state.running !== undefined && state.running.size > 0) {
+      state.endPending = true;
+      return;
+    }
     calls.delete(callId);
     if (state.nested) return;
     const done = finishTrace(state);
@@ -366,9 +396,10 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
       if (blocked !== undefined) return Promise.reject(blocked);
       const guarded = toolGuard(String(toolCall?.toolName ?? 'tool'));
       const toolCallId = event.toolCallId;
+      (state.running ??= new Set()).add(toolCallId);
       // The AI SDK's `execute` keeps the tool's output to itself (it resolves to nothing): the
       // guards decide here, and the result is recorded from onToolExecutionEnd, which has it.
-      return toolRun.run(
+      const run = toolRun.run(
         // a core guard() the tool's own execute calls takes the model's call from the scope
         // (no TOOL_CALL of its own): its record joins the result onToolExecutionEnd records
         () =>
@@ -390,6 +421,15 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
             toolCall?.input,
           ),
       ) as PromiseLike<T>;
+      // a run whose end the AI SDK never reports (it reports it right after the run settles)
+      // must not keep an ended call open
+      const settled = () =>
+        setImmediate(() => {
+          if (state.running?.delete(toolCallId) === true && state.endPending === true)
+            if (state.running.size === 0) endCall(event.callId);
+        });
+      run.then(settled, settled);
+      return run;
     },
     onToolExecutionEnd(event) {
       const { callId, toolCall, toolOutput } = event as {
@@ -403,20 +443,19 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
       const scope = scopes.get(toolCallId);
       scopes.delete(toolCallId);
       const state = calls.get(callId);
-      if (entry === undefined || state === undefined) return;
-      // the output the model reads: the tool's value, or the SDK's text for its error
-      const result =
-        toolOutput.type === 'tool-result'
-          ? { ...entry.result, return_value: toolOutput.output ?? null }
-          : toolOutput.type === 'tool-error'
-            ? { ...entry.result, return_value: modelErrorText(toolOutput.error) }
-            : entry.result;
-      try {
-        recordResultUnderCall(state.tracer, { call: entry.call, result }, scope);
-      } catch (error) {
-        (options?.onRecordingError ?? warnRecordingError)(error);
+      if (state?.running?.delete(toolCallId) === true && state.endPending === true) {
+        // the call ended while this tool ran: its result is recorded, then the call ends
+        try {
+          if (entry !== undefined) recordToolEnd(state, entry, toolOutput, scope);
+        } finally {
+          if (state.running.size === 0) endCall(callId);
+        }
+        return;
       }
+      if (entry === undefined || state === undefined) return;
+      recordToolEnd(state, entry, toolOutput, scope);
     },
+
     onEnd(event) {
       endCall((event as { callId?: unknown }).callId);
     },
@@ -427,6 +466,12 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
       endCall((event as { callId?: unknown } | null)?.callId);
     },
     async flush() {
+      // calls still waiting for a tool's end are ended now: what their tools report later is lost
+      for (const [callId, state] of calls)
+        if (state.endPending === true) {
+          state.running?.clear();
+          endCall(callId);
+        }
       while (ending.size > 0) await Promise.all(ending);
     },
   } as TracewardenTelemetry;
