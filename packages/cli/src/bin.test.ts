@@ -182,6 +182,27 @@ describe('tracewarden (the executable, in its own process)', () => {
     });
   });
 
+  it('exits with what it found when the reader of its output goes away (check | head)', async () => {
+    // the reader closes before the first line: every write then fails with EPIPE
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          ...node,
+          'check',
+          '--policy',
+          fixture('policies/no-external-email.gr'),
+          fixture('blocks.jsonl'),
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH ?? '' } },
+      );
+      child.stdout.destroy();
+      child.on('exit', (exitCode) => resolve(exitCode));
+    });
+    // a CI gate piped into `head` must not pass a trace with violations
+    expect(code).toBe(1);
+  });
+
   it('prints statistics', async () => {
     const result = await tracewarden(['stats', fixture('blocks.jsonl')]);
     expect(result.code).toBe(0);
