@@ -373,6 +373,40 @@ describe('tracewarden push', () => {
     }
   });
 
+  it('stops having pushed nothing when the URL is no collector: a wrong path, an error, or a page that answers 200', async () => {
+    const wrongPath = await push([fixture('blocks.jsonl'), '--url', `${server.url}/v1`]);
+    expect(wrongPath.code).toBe(2);
+    expect(wrongPath.stderr).toContain(`no collector API at ${server.url}/v1 (404`);
+    expect(wrongPath.stderr).not.toContain('does not belong to organization');
+    // a login page or proxy that answers 200 HTML to everything, and one that answers 500
+    for (const [status, body, expected] of [
+      [200, '<html>Sign in</html>', 'no tracewarden collector’s JSON'],
+      [500, 'oops', 'answered 500'],
+    ] as const) {
+      const posts: string[] = [];
+      const impostor = createHttpServer((request, response) => {
+        if (request.method === 'POST') posts.push(request.url ?? '');
+        request.resume();
+        request.on('end', () => {
+          response.writeHead(status, { 'content-type': 'text/html' });
+          response.end(body);
+        });
+      });
+      await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(impostor.address() as { port: number }).port}`;
+      try {
+        const result = await push([fixture('blocks.jsonl'), '--url', url]);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(expected);
+        expect(result.stdout).not.toContain('pushed');
+        expect(posts).toEqual([]);
+      } finally {
+        impostor.closeAllConnections();
+        await new Promise<void>((resolve) => impostor.close(() => resolve()));
+      }
+    }
+  });
+
   it('exits 2 for a missing file', async () => {
     const { code, stderr } = await push([join(temporary, 'nope.jsonl')]);
     expect(code).toBe(2);

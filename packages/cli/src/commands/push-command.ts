@@ -100,12 +100,13 @@ function resolveTarget(context: CommandContext, options: PushOptions) {
 async function preflight(target: ReturnType<typeof resolveTarget>): Promise<void> {
   const address = `${target.url}/v1/organizations/${encodeURIComponent(target.organization)}/traces?limit=1`;
   let response: Response;
+  let answer: string;
   try {
     response = await fetch(address, {
       headers: { authorization: `Bearer ${target.apiKey}` },
       signal: AbortSignal.timeout(preflightTimeoutMs),
     });
-    await response.arrayBuffer();
+    answer = await response.text();
   } catch (error) {
     const reason = error instanceof Error ? describeFailure(error) : String(error);
     throw new CliError({
@@ -120,11 +121,43 @@ async function preflight(target: ReturnType<typeof resolveTarget>): Promise<void
       `the collector at ${target.url} refused the API key (401 UNAUTHORIZED); check --api-key or TRACEWARDEN_API_KEY (tracewarden keys list shows the active keys). Nothing was pushed.`,
     );
   }
-  if (response.status === 404) {
+  const body = jsonOf(answer);
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } })
+    ?.error;
+  if (response.status === 404 && isRecord(error?.details) && 'organization' in error.details) {
     throw usage(
       `the API key does not belong to organization "${target.organization}" (404 NOT_FOUND); pass the key's organization with --org (or TRACEWARDEN_ORGANIZATION). Nothing was pushed.`,
     );
   }
+  if (response.status === 404) {
+    throw usage(
+      `no collector API at ${target.url} (404${typeof error?.message === 'string' ? `: ${error.message}` : ''}); --url (or TRACEWARDEN_URL) is the collector's base address as \`tracewarden serve\` prints it, without /v1. Nothing was pushed.`,
+    );
+  }
+  if (!response.ok)
+    throw new CliError({
+      code: 'CLI_PUSH_FAILED',
+      message: `the collector at ${target.url} answered ${response.status}${typeof error?.code === 'string' ? ` ${error.code}` : ''}${typeof error?.message === 'string' ? `: ${error.message}` : ''}; nothing was pushed.`,
+      exitCode: exitCodes.problems,
+    });
+  if (!isRecord(body))
+    throw new CliError({
+      code: 'CLI_PUSH_FAILED',
+      message: `${target.url} answered ${response.status} with ${response.headers.get('content-type') ?? 'a body'} that is no tracewarden collector’s JSON; check --url (or TRACEWARDEN_URL). Nothing was pushed.`,
+      exitCode: exitCodes.problems,
+    });
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One JSON request to the collector's organization API; a refusal is a push failure. */

@@ -210,6 +210,23 @@ describe('createHttpSink', () => {
     expect(server.stored.get(tracer.traceId)).toEqual(later);
   });
 
+  it('fails flush() with SINK_REJECTED when a 2xx answer is no collector’s (a login page at the url)', async () => {
+    const server = await collector();
+    const loginPage: typeof fetch = async () =>
+      new Response('<html>Sign in</html>', {
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+      });
+    const sink = sinkFor(server, { fetch: loginPage });
+    const tracer = createTracer({ sinks: [sink] });
+    logMessages(tracer, 2);
+    const error = await sink.flush().catch((caught: unknown) => caught as SinkError);
+    expect(error?.code).toBe('SINK_REJECTED');
+    expect(error?.serverError?.code).toBe('NOT_A_COLLECTOR');
+    expect(error?.message).toContain('text/html');
+    expect(sink.droppedBlocks).toBe(2);
+  });
+
   it('keeps sending when onError throws', async () => {
     const server = await collector((index) =>
       index === 0 ? { kind: 'fail', status: 422, body: seedError } : { kind: 'ok' },

@@ -91,7 +91,19 @@ export async function postBlocksBatch(request: BatchRequest): Promise<BatchOutco
       cause,
     };
   }
-  if (response.status >= 200 && response.status < 300) return { kind: 'committed' };
+  if (response.status >= 200 && response.status < 300) {
+    // a collector answers JSON (or nothing); a login page or a proxy's HTML stored nothing
+    if (answer.trim() === '' || isJsonText(answer)) return { kind: 'committed' };
+    return {
+      kind: 'rejected',
+      serverError: {
+        code: 'NOT_A_COLLECTOR',
+        http_status: response.status,
+        message: `${request.endpoint} answered ${response.status} with ${response.headers.get('content-type') ?? 'a body'} that is no collector's JSON (${JSON.stringify(answer.trim().slice(0, 80))}); check the sink's url: it is the collector's base address`,
+        details: {},
+      },
+    };
+  }
   const serverError = readServerError(response.status, response.statusText, answer);
   if (isRetryableStatus(response.status)) {
     return {
@@ -104,6 +116,15 @@ export async function postBlocksBatch(request: BatchRequest): Promise<BatchOutco
   if (response.status === 413 && requestLimitFields.has(String(serverError.details.field)))
     return { kind: 'too-large', serverError };
   return { kind: 'rejected', serverError };
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The seed's error body when the server sent one; otherwise the status and the start of the text. */
