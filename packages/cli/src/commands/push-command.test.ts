@@ -221,6 +221,41 @@ describe('tracewarden push', () => {
     expect(ids).not.toContain('tr_1');
   });
 
+  it('a trace longer than one batch refused in its last batch: says how many blocks earlier batches stored', async () => {
+    const file = join(temporary, 'long-trace.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < 2500; i++)
+      lines.push(
+        JSON.stringify({
+          id: `tb_long_${i}`,
+          trace_id: 'tr_long',
+          sub_type: 'MESSAGE',
+          payload: { role: 'user', content: `message ${i}` },
+          created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, 0, i)).toISOString(),
+        }),
+      );
+    // the 2,501st block's parent is no block of the trace: its batch is refused
+    lines.push(
+      JSON.stringify({
+        id: 'tb_long_orphan',
+        trace_id: 'tr_long',
+        sub_type: 'THINK',
+        parent_block_id: 'tb_nowhere',
+        payload: { text: 'lost' },
+        created_at: '2025-01-01T00:00:03Z',
+      }),
+    );
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { code, stdout } = await push([file]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      '501 blocks of this trace not stored, 2,000 blocks of it stored by earlier batches',
+    );
+    expect(stdout).toContain('1 problem; pushed 0 traces (2,000 blocks) from 1 file');
+    const stored = (await traceSummaries()).find((trace) => trace.id === 'tr_long');
+    expect(stored?.block_count).toBe(2000);
+  });
+
   it('names the file and line of an unreadable line, pushes the rest, and exits 1', async () => {
     const file = join(temporary, 'bad-line.jsonl');
     writeFileSync(

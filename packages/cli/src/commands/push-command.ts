@@ -333,6 +333,9 @@ export async function pushFiles(
   async function pushTrace(trace: GroupedTrace): Promise<void> {
     const counts = perFile.get(trace.file);
     let refused = false;
+    // the blocks the collector stored: a trace longer than a batch is sent in several, and
+    // each batch is stored or refused whole
+    let stored = 0;
     for (let start = 0; start < trace.blocks.length; start += blocksPerFlush) {
       const end = Math.min(trace.blocks.length, start + blocksPerFlush);
       for (let i = start; i < end; i++) sink.write(untimedAsGiven(trace.blocks[i] as Block));
@@ -342,19 +345,27 @@ export async function pushFiles(
       } catch (error) {
         if (!SinkError.isInstance(error)) throw error;
         refused = true;
-        await reportFailure(trace, error, counts?.traces ?? 0);
+        stored += Math.max(0, end - start - (error.droppedBlocks ?? end - start));
+        await reportFailure(trace, error, counts?.traces ?? 0, stored);
         continue;
       }
+      stored += end - start;
       if (outcome === 'aborted') return;
     }
-    if (counts !== undefined && !refused) {
+    if (counts === undefined) return;
+    counts.blocks += stored;
+    if (!refused) {
       counts.traces++;
-      counts.blocks += trace.blocks.length;
       if (options.dataset !== undefined) pushedTraceIds.add(trace.traceId);
     }
   }
 
-  async function reportFailure(trace: GroupedTrace, error: SinkError, pushed: number) {
+  async function reportFailure(
+    trace: GroupedTrace,
+    error: SinkError,
+    pushed: number,
+    stored: number,
+  ) {
     const server = error.serverError;
     if (error.code === 'SINK_REJECTED' && server !== undefined) {
       if (server.code === 'UNAUTHORIZED' || server.code === 'NOT_FOUND') {
@@ -370,7 +381,7 @@ export async function pushFiles(
         address: typeof blockId === 'string' ? `${trace.traceId}/${blockId}` : trace.traceId,
         code: server.code,
         http_status: server.http_status,
-        message: `${server.message} (refused by the collector; ${plural(error.droppedBlocks ?? 0, 'block')} of this trace not stored)`,
+        message: `${server.message} (refused by the collector; ${plural(error.droppedBlocks ?? 0, 'block')} of this trace not stored${stored > 0 ? `, ${plural(stored, 'block')} of it stored by earlier batches` : ''})`,
         details: server.details,
       });
       return;
