@@ -40,9 +40,9 @@ describe('tracewardenTelemetry: the caller aborts while a tool runs', () => {
         telemetry: { integrations: [telemetry] },
       };
       if (streamed)
-        await streamText({ ...settings, onError: () => {} })
-          .consumeStream()
-          .catch(() => {});
+        await Promise.resolve(streamText({ ...settings, onError: () => {} }).consumeStream()).catch(
+          () => {},
+        );
       else await generateText(settings).catch(() => {});
       // the tool's end comes after the call's abort
       await new Promise((resolve) => setTimeout(resolve, 100));
