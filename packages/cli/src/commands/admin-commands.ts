@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type CollectorStore,
   PostgresStore,
@@ -11,6 +13,7 @@ import { Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import { sqliteUnavailableError } from '../errors/sqlite-unavailable-error.js';
 import type { CommandContext } from '../program/command-context.js';
+import { dataDirFailure } from './data-dir-failure.js';
 import { dataDirOption } from './serve-command.js';
 
 /** Options shared by `orgs` and `keys` subcommands. */
@@ -39,16 +42,29 @@ async function withStore<T>(
   work: (store: CollectorStore) => T | Promise<T>,
 ): Promise<T> {
   let store: CollectorStore | undefined;
+  let dataDir: string | undefined;
   try {
     const databaseUrl = resolveDatabaseUrl(options.databaseUrl, context.env);
+    if (databaseUrl === undefined) {
+      dataDir = resolveDataDir(options.dataDir, context.env);
+      // a command that only reads or revokes must not quietly make an empty collector database
+      // where a --data-dir was mistyped (creating an organization or a key may start one)
+      if (!command.endsWith(' create') && !existsSync(join(dataDir, 'tracewarden.db')))
+        throw new CliError({
+          code: 'CLI_USAGE',
+          message: `no collector database in ${dataDir} (no tracewarden.db there); pass the --data-dir (or TRACEWARDEN_DATA_DIR) your collector uses, or start a new collector there first with \`tracewarden serve --data-dir ${dataDir}\``,
+        });
+    }
     store =
-      databaseUrl === undefined
-        ? SqliteStore.openDataDir(resolveDataDir(options.dataDir, context.env))
-        : await PostgresStore.open({ connectionString: databaseUrl });
+      dataDir !== undefined
+        ? SqliteStore.openDataDir(dataDir)
+        : await PostgresStore.open({ connectionString: databaseUrl as string });
     return await work(store);
   } catch (error) {
     const noSqlite = sqliteUnavailableError(error, `tracewarden ${command}`);
     if (noSqlite !== undefined) throw noSqlite;
+    const badDataDir = dataDir === undefined ? undefined : dataDirFailure(error, dataDir);
+    if (badDataDir !== undefined) throw badDataDir;
     if (ServerError.isInstance(error)) {
       throw new CliError({
         code: 'CLI_USAGE',

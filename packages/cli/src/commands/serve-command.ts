@@ -1,8 +1,15 @@
-import { defaultPort, type RunningServer, ServerError, startServer } from '@tracewarden/server';
+import {
+  defaultPort,
+  type RunningServer,
+  resolveDataDir,
+  ServerError,
+  startServer,
+} from '@tracewarden/server';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import { sqliteUnavailableError } from '../errors/sqlite-unavailable-error.js';
 import type { CommandContext } from '../program/command-context.js';
+import { dataDirFailure } from './data-dir-failure.js';
 
 /** Options of {@link serveCollector} (the `serve` command's flags). */
 export interface ServeOptions {
@@ -36,7 +43,11 @@ export function dataDirOption(): Option {
   );
 }
 
-function startFailure(error: unknown, options: ServeOptions): never {
+function startFailure(
+  error: unknown,
+  options: ServeOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): never {
   const noSqlite = sqliteUnavailableError(error, 'tracewarden serve');
   if (noSqlite !== undefined) throw noSqlite;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -60,9 +71,18 @@ function startFailure(error: unknown, options: ServeOptions): never {
       cause: error,
     });
   }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    throw new CliError({
+      code: 'CLI_USAGE',
+      message: `cannot listen on ${options.host}: no such host (${code}); pass --host an address of this machine (127.0.0.1, 0.0.0.0, ::)${keyNote}`,
+      cause: error,
+    });
+  }
   if (error instanceof ServerError) {
     throw new CliError({ code: 'CLI_USAGE', message: error.message, cause: error });
   }
+  if (options.databaseUrl === undefined)
+    throw dataDirFailure(error, resolveDataDir(options.dataDir, env)) ?? error;
   throw error;
 }
 
@@ -96,7 +116,7 @@ export async function serveCollector(
         ),
     });
   } catch (error) {
-    startFailure(error, options);
+    startFailure(error, options, context.env);
   }
   const { bold, dim } = context.palette;
   let text = `tracewarden collector listening on ${bold(server.url)}\ndata: ${server.database === 'postgres' ? `Postgres (credentials in ${server.dataDir})` : `${server.dataDir} (SQLite)`}\n`;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 import { sqliteUnavailableError } from '../errors/sqlite-unavailable-error.js';
@@ -34,18 +37,22 @@ async function run(argv: string[]) {
 
 describe('serve, orgs and keys on a Node.js without node:sqlite', () => {
   it('say which Node.js they need, instead of an internal error', async () => {
+    // a collector's data directory (commands that only read it need its database file)
+    const dataDir = mkdtempSync(join(tmpdir(), 'tracewarden-no-sqlite-'));
+    writeFileSync(join(dataDir, 'tracewarden.db'), '');
     for (const argv of [
       ['serve', '--port', '0'],
       ['keys', 'list'],
       ['orgs', 'create', 'acme'],
     ]) {
-      const result = await run([...argv, '--data-dir', '/nonexistent/tracewarden']);
+      const result = await run([...argv, '--data-dir', dataDir]);
       expect(result.stderr).not.toContain('internal error');
       expect(result.stderr).toContain(
         `error: tracewarden ${argv.slice(0, argv[0] === 'serve' ? 1 : 2).join(' ')} needs node:sqlite for the collector's SQLite store, built into Node.js 22.13 or later (23.4 or later on Node 23); this is Node.js ${process.versions.node}.`,
       );
       expect(result.code).toBe(2);
     }
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('the package asks for the Node.js versions the message names', () => {

@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +97,35 @@ describe('tracewarden serve', () => {
 });
 
 describe('tracewarden orgs and keys', () => {
+  it('names a wrong --host or --data-dir as the user’s mistake (exit 2, no stack trace), and never makes a database where one was only read', async () => {
+    const file = join(temporary, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const corrupt = join(temporary, 'corrupt');
+    mkdirSync(corrupt, { recursive: true });
+    writeFileSync(join(corrupt, 'tracewarden.db'), 'this is no SQLite file at all, '.repeat(40));
+    const cases: [string[], string][] = [
+      [
+        ['serve', '--host', 'example.invalid', '--port', '0', '--data-dir', join(temporary, 'h')],
+        'no such host',
+      ],
+      [
+        ['serve', '--port', '0', '--data-dir', file],
+        `cannot use ${file} as the collector's data directory`,
+      ],
+      [['serve', '--port', '0', '--data-dir', corrupt], 'is not a tracewarden collector database'],
+      [['keys', 'list', '--data-dir', corrupt], 'is not a tracewarden collector database'],
+      [['keys', 'list', '--data-dir', join(temporary, 'typo', 'dir')], 'no collector database in'],
+      [['orgs', 'list', '--data-dir', join(temporary, 'typo', 'dir')], 'no collector database in'],
+    ];
+    for (const [argv, expected] of cases) {
+      const result = await run(argv);
+      expect(result.stderr).toContain(expected);
+      expect(result.stderr).not.toContain('internal error');
+      expect(result.code).toBe(2);
+    }
+    expect(existsSync(join(temporary, 'typo'))).toBe(false);
+  });
+
   it('creates organizations and keys, lists keys without secrets, revokes them', async () => {
     const dataDir = join(temporary, 'admin');
     const created = await run(['orgs', 'create', 'acme', '--data-dir', dataDir]);
