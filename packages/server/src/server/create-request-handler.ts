@@ -77,6 +77,20 @@ function traceNotFound(traceId: string): ServerError {
   });
 }
 
+/**
+ * A trace of no events has no block to store, so no trace to give an id to: refused (422) with
+ * its index, before anything of the request is stored.
+ */
+function refuseEmptyTraces(traces: readonly { blocks: readonly unknown[] }[]): void {
+  const index = traces.findIndex((trace) => trace.blocks.length === 0);
+  if (index === -1) return;
+  throw new TraceError({
+    code: 'VALIDATION',
+    message: `trace ${index}: a trace with no events has nothing to store; leave it out (nothing of this request was stored)`,
+    details: { trace_index: index },
+  });
+}
+
 function datasetNotFound(name: string): ServerError {
   return new ServerError({
     code: 'NOT_FOUND',
@@ -334,6 +348,7 @@ export function createRequestHandler(
         POST: async (request, response, { organization, id: name }) => {
           const text = await readTextBody(request, limits, 'jsonl');
           const file = parseDatasetJsonl(text, context.ids);
+          refuseEmptyTraces(file.traces);
           const ids = await store.importTraces(organization.id, file.traces, {
             blockLimits: context.blockLimits,
             maxTraceBlocks: limits.maxTraceBlocks,
@@ -358,6 +373,7 @@ export function createRequestHandler(
       '{ "messages": [[event, ...], ...] }',
     );
     const { traces, dataset } = parsePushBody(body, context.ids);
+    refuseEmptyTraces(traces);
     const ids = await store.importTraces(organization.id, traces, {
       blockLimits: context.blockLimits,
       maxTraceBlocks: limits.maxTraceBlocks,

@@ -264,5 +264,27 @@ describeStores('datasets routes', (kind) => {
       expect(bad.status).toBe(422);
       expect((await t.request('/api/v1/push/trace')).status).toBe(405);
     });
+
+    it('refuses a trace with no events (422 naming its index), in a push and in an import, storing nothing', async () => {
+      const pushed = await t.request(
+        '/api/v1/push/trace',
+        json({ messages: [[{ role: 'user', content: 'kept?' }], []], dataset: 'with-empty' }),
+      );
+      expect(pushed.status).toBe(422);
+      expect(await pushed.json()).toMatchObject({
+        error: { code: 'VALIDATION', details: { trace_index: 1 } },
+      });
+      const imported = await t.request(`${base}/with-empty/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: `${JSON.stringify({ metadata: { a: 1 } })}\n[]\n${JSON.stringify([{ role: 'user', content: 'x' }])}\n`,
+      });
+      expect(imported.status).toBe(422);
+      expect(await imported.json()).toMatchObject({
+        error: { code: 'VALIDATION', details: { trace_index: 0 } },
+      });
+      // all or nothing: no dataset was made, no trace stored
+      expect((await t.request(`${base}/with-empty`)).status).toBe(404);
+    });
   });
 });
