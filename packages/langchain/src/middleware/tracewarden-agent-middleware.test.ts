@@ -798,3 +798,31 @@ describe('tracewardenAgentMiddleware: a model request without a model', () => {
     expect(response?.metadata).toMatchObject({ model: 'ChatModel' });
   });
 });
+
+describe('tracewardenAgentMiddleware: a tool input its schema refuses', () => {
+  it('records the text the tool node answers the model, as the handler does', async () => {
+    const tracer = createTracer();
+    const agent = createAgent({
+      model: fakeModel()
+        .respond(
+          aiMessage({
+            content: '',
+            tool_calls: [{ name: 'weather', args: { city: 42 }, id: 'c1', type: 'tool_call' }],
+          }),
+        )
+        .respond(aiMessage({ content: 'done' })),
+      tools: [weather],
+      middleware: [tracewardenAgentMiddleware({ tracer, pricing: false })],
+    });
+    const state = await agent.invoke({ messages: [new HumanMessage('go')] });
+    const read = state.messages
+      .filter((message) => message.getType() === 'tool')
+      .map((message) => message.content);
+    expect(read).toHaveLength(1);
+    expect(String(read[0])).toMatch(/^Error invoking tool 'weather'/);
+    const recorded = expectSoundTrace(tracer)
+      .filter((block) => block.sub_type === 'TOOL_RESULT')
+      .map((block) => block.payload.output);
+    expect(recorded).toEqual(read);
+  });
+});

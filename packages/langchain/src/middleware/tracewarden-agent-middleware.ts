@@ -235,6 +235,15 @@ function isToolFailure(error: unknown, signal: AbortSignal | undefined): boolean
   );
 }
 
+/** LangChain's `ToolInvocationError` (a tool input its schema refused), read by its brand. */
+function isToolInvocationError(error: unknown): error is { message: unknown } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { '~brand'?: unknown })['~brand'] === 'ToolInvocationError'
+  );
+}
+
 function isEmpty(content: unknown): boolean {
   return (
     content === undefined ||
@@ -484,8 +493,10 @@ export function tracewardenAgentMiddleware(
     } catch (error) {
       if (!toolErrorsAsMessages || !isToolFailure(error, request.runtime?.signal)) {
         const run = resultRun();
+        // a tool-input error goes on to the tool node, which answers the model its message
+        const read = isToolInvocationError(error) ? String(error.message) : undefined;
         if (run !== undefined)
-          record(tracer, asAttempt(failedToolResultOf(error, run), attempt), scope);
+          record(tracer, asAttempt(failedToolResultOf(error, run, read), attempt), scope);
         // the error goes on: a retry middleware outside may run the call again
         attempts.ended(tracer, id, attempt, true);
         throw error;
