@@ -126,6 +126,9 @@ describe('createAdapterRuntime: one options type, checked where it is given', ()
       [{ policy: 'raise "x" if: (c: ToolCall)' }, 'policy'],
       [{ tracer: () => undefined }, 'tracer'],
       [{ onPolicyViolation: 'block' }, 'onPolicyViolation'],
+      // what to do about a block, with no policy to block anything
+      [{ onPolicyViolation: 'refuse' }, 'onPolicyViolation'],
+      [{ refusalMessage: () => 'no' }, 'refusalMessage'],
       [{ recordRaw: 'yes' }, 'recordRaw'],
       [{ pricing: [1, 2] }, 'pricing'],
       [{ pricing: { unknownModell: 'warn' } }, 'pricing.unknownModell'],

@@ -321,6 +321,16 @@ export function createAdapterRuntime(
 ): AdapterRuntime {
   checkAdapterOptions(options, settings.entryPoint, settings.extraOptions);
   const resolved = options ?? {};
+  // what to do about a policy's block, with no policy: the user believes calls are checked
+  if (resolved.policy === undefined)
+    for (const option of ['onPolicyViolation', 'refusalMessage'] as const)
+      if (resolved[option] !== undefined)
+        throw configurationError(
+          settings.entryPoint,
+          option,
+          `no ${option} without a policy: it says what to do when the policy blocks a call, and no policy is given, so no call is checked; pass policy (parsePolicy(...) or recommendedPolicy()), or leave ${option} out`,
+          resolved[option],
+        );
   // the fallback trace, bounded (fallbackTraceMaxCalls): a server using an adapter for its
   // guards alone must not grow; only a model call starting in it counts, never a look-up
   let fallbackTracer: Tracer | undefined;

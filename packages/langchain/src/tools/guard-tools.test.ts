@@ -208,6 +208,9 @@ raise "no mail" if:
       () => guardTool(weather, 'retry' as never),
       // per-tool options are guardTools()'s: guardTool() would silently apply them
       () => guardTool(weather, { tools: { weather: { retry: { maxRetries: 1 } } } } as never),
+      // what to do about a policy's block, with no policy
+      () => guardTools([weather], { onPolicyViolation: 'refuse' }),
+      () => guardTools([weather], { refusalMessage: () => 'no' }),
       // per-tool options that are no options object
       () => guardTools([weather], { tools: { weather: null } } as never),
       () => guardTools([weather], { tools: { weather: 5 } } as never),

@@ -251,6 +251,16 @@ function guardToolList(
     );
   if (refusalMessage !== undefined && typeof refusalMessage !== 'function')
     throw configurationError(entryPoint, 'refusalMessage', 'a function', refusalMessage);
+  // what to do about the tool's own policy's block, with no policy: no run would be checked
+  if (policy === undefined)
+    for (const option of ['onPolicyViolation', 'refusalMessage'] as const)
+      if (options[option] !== undefined)
+        throw configurationError(
+          entryPoint,
+          option,
+          `no ${option} without a policy: it says what to do when the tool's own policy blocks a run no model call proposed, and no policy is given (calls a model proposed are judged by the handler's or the middleware's policy); pass policy, or leave ${option} out`,
+          options[option],
+        );
   const unlinkedPolicy: UnlinkedCallPolicy | undefined =
     policy === undefined ? undefined : { policy, mode: onPolicyViolation, refusalMessage };
   const bodies: Record<string, (...args: unknown[]) => unknown> = {};
