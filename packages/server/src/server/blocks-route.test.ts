@@ -293,9 +293,12 @@ describeStores('blocks routes', (kind) => {
 
       const changed = await t.post('tr_retry', [blocks.message('tb_m', 'something else')]);
       expect(changed.status).toBe(422);
-      expect(await changed.json()).toMatchObject({
+      const changedBody = (await changed.json()) as { error: { details: object } };
+      expect(changedBody).toMatchObject({
         error: { code: 'VALIDATION', details: { field: 'id', block_id: 'tb_m' } },
       });
+      // a one-block request's error is seed 002's body exactly: no position
+      expect(changedBody.error.details).not.toHaveProperty('path');
       expect(await storedBlocks('tr_retry')).toHaveLength(3);
     });
 
@@ -305,6 +308,16 @@ describeStores('blocks routes', (kind) => {
       expect(await response.json()).toMatchObject({
         error: { code: 'VALIDATION', details: { field: 'trace_id' } },
       });
+    });
+
+    it('rejects a one-block request of another trace than the path without a position', async () => {
+      const response = await t.post('tr_path1', [{ ...blocks.message('tb_m'), trace_id: 'tr_x' }]);
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as { error: { details: object } };
+      expect(body).toMatchObject({
+        error: { code: 'VALIDATION', details: { field: 'trace_id', block_id: 'tb_m' } },
+      });
+      expect(body.error.details).not.toHaveProperty('path');
     });
 
     it('rejects a block of another trace than the path', async () => {

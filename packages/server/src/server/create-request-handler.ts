@@ -220,8 +220,9 @@ export function createRequestHandler(
                 code: 'VALIDATION',
                 message: `block ${typeof blockId === 'string' ? `${blockId} ` : ''}has trace_id ${JSON.stringify(given)} but was posted to trace ${JSON.stringify(traceId)}; post each trace's blocks to /v1/organizations/{org}/traces/{its trace_id}/blocks (or leave trace_id out)`,
                 details: {
-                  // the block's position in the batch, as every other block error gives it
-                  path: String(position),
+                  // the block's position in a batch of several, as every other block error
+                  // gives it (a one-block request's error is seed 002's body exactly)
+                  ...(blocks.length > 1 ? { path: String(position) } : {}),
                   field: 'trace_id',
                   trace_id: traceId,
                   ...(typeof blockId === 'string' ? { block_id: blockId } : {}),

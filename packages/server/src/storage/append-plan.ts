@@ -208,7 +208,9 @@ export function* planAppend(
           block_id: existing.id,
           trace_id: traceId,
           sub_type: existing.sub_type,
-          path: String(index),
+          // the block's position, when the batch has several (a one-block request's error is
+          // seed 002's body exactly)
+          ...(prepared.length > 1 ? { path: String(index) } : {}),
         },
       });
     }
