@@ -442,6 +442,19 @@ describe('tracewarden push', () => {
     }
   });
 
+  it('refuses a --dataset name the collector would refuse before pushing anything (exit 2)', async () => {
+    const file = join(temporary, 'dataset-name.jsonl');
+    writeFileSync(
+      file,
+      readFileSync(fixture('blocks.jsonl'), 'utf8').replaceAll('tr_', 'tr_dataset_name_'),
+    );
+    const result = await push([file, '--dataset', 'bad/name']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not a dataset name the collector accepts');
+    const ids = (await traceSummaries()).map((trace) => trace.id);
+    expect(ids.some((id) => id.startsWith('tr_dataset_name_'))).toBe(false);
+  });
+
   it('exits 2 for a missing file', async () => {
     const { code, stderr } = await push([join(temporary, 'nope.jsonl')]);
     expect(code).toBe(2);

@@ -1,6 +1,6 @@
 import { type Block, createHttpSink, type HttpSink, SinkError } from '@tracewarden/core';
 import { defaultPort } from '@tracewarden/server';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
 import { formatProblem, type Problem } from '../output/index.js';
@@ -466,6 +466,18 @@ export async function pushFiles(
 }
 
 /**
+ * A `--dataset` name the collector accepts (its rule: it is a path segment), checked before any
+ * trace is pushed rather than refused after all were.
+ */
+function parseDatasetName(value: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/.test(value))
+    throw new InvalidArgumentError(
+      `${JSON.stringify(value)} is not a dataset name the collector accepts: use 1 to 200 letters, digits, '_', '.' or '-', starting with a letter or digit`,
+    );
+  return value;
+}
+
+/**
  * Adds `tracewarden push <file...>` to the program.
  * @param program - the root command
  * @param context - the command context
@@ -499,6 +511,7 @@ export function addPushCommand(program: Command, context: CommandContext): Comma
     .option(
       '--dataset <name>',
       'also file the pushed traces under this dataset of the collector (created if it does not exist)',
+      parseDatasetName,
     )
     .addOption(
       maxOpenTracesOption('while their blocks are read (each trace is pushed when finished)'),
