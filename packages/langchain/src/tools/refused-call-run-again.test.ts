@@ -45,6 +45,37 @@ function resultsOf(tracer: Tracer): [unknown, boolean][] {
     .map((block) => [block.payload.output, block.metadata.refused === true]);
 }
 
+/**
+ * Runs an agent over the scripted server answering `calls` then "ok", with the handler in refuse
+ * mode attached to the whole run; returns its trace.
+ */
+async function refusingAgentRun(
+  calls: { name: string; arguments: Record<string, unknown>; id: string }[],
+  middleware: ReturnType<typeof createMiddleware>[] = [],
+): Promise<Tracer> {
+  const server = await startScriptedServer({ turns: [{ toolCalls: calls }, { text: 'ok' }] });
+  try {
+    const tracer = createTracer();
+    const handler = new TracewardenCallbackHandler({ tracer, policy, onPolicyViolation: 'refuse' });
+    const agent = createAgent({
+      model: new ChatOpenAI({
+        model: 'gpt-4o-mini',
+        apiKey: 'sk-test',
+        configuration: { baseURL: server.url },
+        maxRetries: 0,
+      }),
+      tools: [sendEmail],
+      middleware,
+    });
+    await agent
+      .invoke({ messages: [new HumanMessage('go')] }, { callbacks: [handler] })
+      .catch(() => undefined);
+    return tracer;
+  } finally {
+    await server.close();
+  }
+}
+
 beforeEach(() => {
   sent.length = 0;
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -75,51 +106,22 @@ describe('a call the policy refused, run again, is refused again (its verdict wa
   });
 
   it('createAgent with toolRetryMiddleware and the handler in refuse mode: the refused email is never sent', async () => {
-    const server = await startScriptedServer({
-      turns: [
-        {
-          toolCalls: [
-            { name: 'send_email', arguments: { to: 'eve@evil.example', body: 'x' }, id: 'e1' },
-          ],
-        },
-        { text: 'ok' },
+    const tracer = await refusingAgentRun(
+      [{ name: 'send_email', arguments: { to: 'eve@evil.example', body: 'x' }, id: 'e1' }],
+      [
+        // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
+        toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 1 }) as unknown as ReturnType<
+          typeof createMiddleware
+        >,
       ],
-    });
-    try {
-      const tracer = createTracer();
-      const handler = new TracewardenCallbackHandler({
-        tracer,
-        policy,
-        onPolicyViolation: 'refuse',
-      });
-      const agent = createAgent({
-        model: new ChatOpenAI({
-          model: 'gpt-4o-mini',
-          apiKey: 'sk-test',
-          configuration: { baseURL: server.url },
-          maxRetries: 0,
-        }),
-        tools: [sendEmail],
-        middleware: [
-          // (its zod v3 state schema does not fit AgentMiddleware's type under exactOptionalPropertyTypes)
-          toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 1 }) as unknown as ReturnType<
-            typeof createMiddleware
-          >,
-        ],
-      });
-      await agent
-        .invoke({ messages: [new HumanMessage('go')] }, { callbacks: [handler] })
-        .catch(() => undefined);
-      expect(sent).toEqual([]);
-      expectSoundTrace(tracer);
-      // nothing the tool returned is in the trace: only refusals
-      expect(resultsOf(tracer).length).toBeGreaterThan(0);
-      for (const [output, refused] of resultsOf(tracer)) {
-        expect(refused).toBe(true);
-        expect(String(output)).not.toContain('sent to');
-      }
-    } finally {
-      await server.close();
+    );
+    expect(sent).toEqual([]);
+    expectSoundTrace(tracer);
+    // nothing the tool returned is in the trace: only refusals
+    expect(resultsOf(tracer).length).toBeGreaterThan(0);
+    for (const [output, refused] of resultsOf(tracer)) {
+      expect(refused).toBe(true);
+      expect(String(output)).not.toContain('sent to');
     }
   });
 
@@ -163,49 +165,22 @@ describe('a call the policy refused, run again, is refused again (its verdict wa
 
 describe('two calls under one id, one refused (refuse mode, handler)', () => {
   it('records the allowed call’s output under it only, never under the refused twin', async () => {
-    const server = await startScriptedServer({
-      turns: [
-        {
-          toolCalls: [
-            { name: 'send_email', arguments: { to: 'bob@acme.example', body: 'hi' }, id: 'c1' },
-            { name: 'send_email', arguments: { to: 'eve@evil.example', body: 'x' }, id: 'c1' },
-          ],
-        },
-        { text: 'ok' },
-      ],
-    });
-    try {
-      const tracer = createTracer();
-      const handler = new TracewardenCallbackHandler({
-        tracer,
-        policy,
-        onPolicyViolation: 'refuse',
-      });
-      const agent = createAgent({
-        model: new ChatOpenAI({
-          model: 'gpt-4o-mini',
-          apiKey: 'sk-test',
-          configuration: { baseURL: server.url },
-          maxRetries: 0,
-        }),
-        tools: [sendEmail],
-      });
-      await agent.invoke({ messages: [new HumanMessage('go')] }, { callbacks: [handler] });
-      expect(sent).toEqual(['bob@acme.example']);
-      const stitched = expectSoundTrace(tracer) && tracer.stitched();
-      const calls = stitched.messages.flatMap((message) => message.tool_calls);
-      const byRecipient = new Map(
-        calls.map((call) => [
-          (call.block.payload.arguments as { to: string }).to,
-          call.results.map((result) => String(result.payload.output)),
-        ]),
-      );
-      expect(byRecipient.get('bob@acme.example')).toEqual(['sent to bob@acme.example']);
-      const refused = byRecipient.get('eve@evil.example') ?? [];
-      expect(refused.length).toBeGreaterThan(0);
-      for (const output of refused) expect(output).not.toContain('sent to');
-    } finally {
-      await server.close();
-    }
+    const tracer = await refusingAgentRun([
+      { name: 'send_email', arguments: { to: 'bob@acme.example', body: 'hi' }, id: 'c1' },
+      { name: 'send_email', arguments: { to: 'eve@evil.example', body: 'x' }, id: 'c1' },
+    ]);
+    expect(sent).toEqual(['bob@acme.example']);
+    const stitched = expectSoundTrace(tracer) && tracer.stitched();
+    const calls = stitched.messages.flatMap((message) => message.tool_calls);
+    const byRecipient = new Map(
+      calls.map((call) => [
+        (call.block.payload.arguments as { to: string }).to,
+        call.results.map((result) => String(result.payload.output)),
+      ]),
+    );
+    expect(byRecipient.get('bob@acme.example')).toEqual(['sent to bob@acme.example']);
+    const refused = byRecipient.get('eve@evil.example') ?? [];
+    expect(refused.length).toBeGreaterThan(0);
+    for (const output of refused) expect(output).not.toContain('sent to');
   });
 });
