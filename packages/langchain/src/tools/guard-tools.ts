@@ -2,7 +2,6 @@ import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manage
 import { ToolMessage } from '@langchain/core/messages';
 import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
-  configurationError,
   currentTracer,
   type GuardCallContext,
   type GuardOptions,
@@ -19,22 +18,9 @@ import {
 } from '@tracewarden/core';
 import { toolContentOf } from '../messages/messages-to-neutral.js';
 import { errorOutputOf, jsonSafe, toolNodeErrorText } from '../messages/tool-output.js';
-import {
-  blockingError,
-  recordBlockedResult,
-  reviewMetadata,
-  reviewUnlinkedToolCall,
-  type UnlinkedCallPolicy,
-} from '../tracing/check-unlinked-tool-call.js';
-import {
-  linkCall,
-  noteCallAnswered,
-  ownTracersAmong,
-  tracerOfCall,
-  waitingCallOf,
-} from '../tracing/conversation-links.js';
-import { recordUnlinkedToolCall } from '../tracing/record-unlinked-tool-call.js';
-import { recordingErrorReporter } from '../tracing/recording-error-reporter.js';
+import { ownTracersAmong, tracerOfCall, waitingCallOf } from '../tracing/conversation-links.js';
+import { checkGuardToolOptions, type ToolCall } from './check-guard-tool-options.js';
+import { checkUnlinkedRun, recordWithoutCallId, reportResultRecording } from './unlinked-runs.js';
 
 /**
  * What a guarded tool does with a guard's refusal (rate limit, budget, breaker, timeout,
@@ -141,12 +127,6 @@ function emptyListAsRead(value: unknown, config: object): unknown {
   return '';
 }
 
-type ToolCall = (
-  input: unknown,
-  runManager: CallbackManagerForToolRun | undefined,
-  config: ToolRunnableConfig | undefined,
-) => unknown;
-
 /**
  * The tool's config with the guard's attempt signal (aborted at the attempt's timeout). Only a
  * timed tool gets one: without a timeout the attempt's signal is the caller's own (already in the
@@ -210,79 +190,12 @@ function guardToolList(
   options: GuardToolsOptions,
   entryPoint: 'guardTools' | 'guardTool',
 ): readonly GuardableTool[] {
-  const toolPath = (index: number) => (entryPoint === 'guardTool' ? 'tool' : `tools[${index}]`);
-  if (!Array.isArray(tools))
-    throw configurationError(entryPoint, 'tools', 'an array of LangChain tools', tools);
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw configurationError(entryPoint, 'options', 'an options object (or nothing)', options);
-  // guardTool() guards one tool: options by tool name would be another tool's, or a typo's
-  if (entryPoint === 'guardTool' && (options as { tools?: unknown }).tools !== undefined)
-    throw configurationError(
-      entryPoint,
-      'options.tools',
-      "nothing: guardTool() takes the tool's own options directly (per-tool options are guardTools()'s)",
-      (options as { tools?: unknown }).tools,
-    );
-  const {
-    onGuardError = 'message',
-    policy,
-    onPolicyViolation = 'throw',
-    refusalMessage,
-    ...guardOptions
-  } = options;
-  if (onGuardError !== 'message' && onGuardError !== 'throw')
-    throw configurationError(entryPoint, 'onGuardError', "'message' or 'throw'", onGuardError);
-  if (
-    policy !== undefined &&
-    typeof (policy as { checkToolCall?: unknown } | null)?.checkToolCall !== 'function'
-  )
-    throw configurationError(
-      entryPoint,
-      'policy',
-      'a policy (parsePolicy(), or an object with checkToolCall)',
-      policy,
-    );
-  if (onPolicyViolation !== 'throw' && onPolicyViolation !== 'refuse')
-    throw configurationError(
-      entryPoint,
-      'onPolicyViolation',
-      "'throw' or 'refuse'",
-      onPolicyViolation,
-    );
-  if (refusalMessage !== undefined && typeof refusalMessage !== 'function')
-    throw configurationError(entryPoint, 'refusalMessage', 'a function', refusalMessage);
-  // what to do about the tool's own policy's block, with no policy: no run would be checked
-  if (policy === undefined)
-    for (const option of ['onPolicyViolation', 'refusalMessage'] as const)
-      if (options[option] !== undefined)
-        throw configurationError(
-          entryPoint,
-          option,
-          `no ${option} without a policy: it says what to do when the tool's own policy blocks a run no model call proposed, and no policy is given (calls a model proposed are judged by the handler's or the middleware's policy); pass policy, or leave ${option} out`,
-          options[option],
-        );
-  const unlinkedPolicy: UnlinkedCallPolicy | undefined =
-    policy === undefined ? undefined : { policy, mode: onPolicyViolation, refusalMessage };
+  const { onGuardError, unlinkedPolicy, guardOptions, originals } = checkGuardToolOptions(
+    tools,
+    options,
+    entryPoint,
+  );
   const bodies: Record<string, (...args: unknown[]) => unknown> = {};
-  const originals = new Map<string, ToolCall>();
-  for (const [index, tool] of (tools as readonly GuardableTool[]).entries()) {
-    const call = (tool as unknown as { _call?: unknown } | null)?._call;
-    if (typeof call !== 'function' || typeof tool.name !== 'string')
-      throw configurationError(
-        entryPoint,
-        toolPath(index),
-        'a LangChain tool (tool(), DynamicStructuredTool, a StructuredTool subclass)',
-        tool,
-      );
-    if (originals.has(tool.name))
-      throw configurationError(
-        entryPoint,
-        `${toolPath(index)}.name`,
-        'a unique tool name',
-        tool.name,
-      );
-    originals.set(tool.name, call as ToolCall);
-  }
   const wrappers = new Map<string, GuardableTool>();
   for (const tool of tools as readonly GuardableTool[]) {
     const original = originals.get(tool.name) as ToolCall;
@@ -539,70 +452,4 @@ export function guardTool<Tool extends GuardableTool>(
   options: GuardToolOptions = {},
 ): Tool {
   return guardToolList([tool], options, 'guardTool')[0] as Tool;
-}
-
-const reportRefusalRecording = recordingErrorReporter(undefined, 'a refused tool call');
-const reportResultRecording = recordingErrorReporter(undefined, 'a guarded tool result');
-
-/**
- * Records a guarded run of a call without an id (`""`): its result answers the trace's next
- * unanswered call by core's order rule (`recordResultUnderCall`, decision 030).
- */
-function recordWithoutCallId(tracer: Tracer, callId: string, entry: TraceEntry): void {
-  try {
-    // (the guard ran under an id of its own: the model's call has none; `callId` is the id its
-    // TOOL_CALL was recorded under when known, else `""` and the order rule)
-    recordResultUnderCall(tracer, {
-      call: { ...entry.call, call_id: callId },
-      result: { ...entry.result, call_id: callId },
-    });
-    if (callId !== '') noteCallAnswered(tracer, callId);
-  } catch (error) {
-    reportResultRecording(error);
-  }
-}
-
-/**
- * A guarded tool's run no model call proposed (no TOOL_CALL for its id, or one the handler
- * recorded for the run itself, `unlinked`): checked against the policy on the trace so far,
- * before the body runs. A blocked call is recorded (its TOOL_CALL with the violations, when the
- * handler did not record it, and the refused TOOL_RESULT) and its error returned.
- */
-function checkUnlinkedRun(
-  settings: UnlinkedCallPolicy,
-  tracer: Tracer | undefined,
-  runCallId: string | undefined,
-  name: string,
-  input: unknown,
-): { error?: PolicyViolationError; callId: string | undefined } {
-  const existing = runCallId === undefined ? undefined : tracer?.findToolCall(runCallId);
-  // a model's call: reviewed when the model call ended
-  if (existing !== undefined && existing.metadata.unlinked !== true) return { callId: runCallId };
-  const callId = runCallId ?? `call_${crypto.randomUUID()}`;
-  const args =
-    typeof input === 'object' && input !== null && !Array.isArray(input)
-      ? (input as Record<string, unknown>)
-      : { input };
-  const review = reviewUnlinkedToolCall(tracer, settings, { callId, name, arguments: args });
-  // nothing to say about an allowed call: the guard records it as it always does
-  if (review.allowed && review.violations.length === 0) return { callId: runCallId };
-  const error = review.allowed ? undefined : blockingError(review);
-  if (tracer !== undefined) {
-    try {
-      // the guard records its TOOL_RESULT under this TOOL_CALL (by the call id it is given)
-      if (existing === undefined) {
-        recordUnlinkedToolCall(tracer, {
-          callId,
-          name,
-          input: JSON.stringify(args),
-          metadata: { ...reviewMetadata(review) },
-        });
-        linkCall(tracer, callId);
-      }
-      if (error !== undefined) recordBlockedResult(tracer, review, error, name);
-    } catch (recordingError) {
-      reportRefusalRecording(recordingError);
-    }
-  }
-  return error === undefined ? { callId } : { error, callId };
 }
