@@ -455,6 +455,30 @@ describe('tracewarden push', () => {
     expect(ids.some((id) => id.startsWith('tr_dataset_name_'))).toBe(false);
   });
 
+  it('sends blocks as the file holds them: what the collector refuses is reported, never quietly replaced', async () => {
+    const file = join(temporary, 'loose.jsonl');
+    const base = {
+      trace_id: 'tr_loose',
+      sub_type: 'MESSAGE',
+      payload: { role: 'user', content: 'hi' },
+    };
+    writeFileSync(
+      file,
+      `${[
+        { ...base, id: 'tb_loose_1', metadata: ['tag-a'], created_at: '2025-01-01T00:00:00Z' },
+        { ...base, id: 'tb_loose_2', extra: 0.9, created_at: 1735689600000 },
+      ]
+        .map((block) => JSON.stringify(block))
+        .join('\n')}\n`,
+    );
+    const { code, stdout } = await push([file]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('VALIDATION');
+    expect(stdout).not.toMatch(/^ok:/m);
+    const ids = (await traceSummaries()).map((trace) => trace.id);
+    expect(ids).not.toContain('tr_loose');
+  });
+
   it('exits 2 for a missing file', async () => {
     const { code, stderr } = await push([join(temporary, 'nope.jsonl')]);
     expect(code).toBe(2);

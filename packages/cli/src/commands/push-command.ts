@@ -411,6 +411,8 @@ export async function pushFiles(
         maxLineBytes: options.maxLineBytes,
         maxOpenTraces: options.maxOpenTraces,
         contentIds: true,
+        // the collector judges the blocks as the file holds them
+        blocksAsGiven: true,
         onBlockItem: (item, file) => unknownBlockFields.add(item, file),
         onUnknownSubType: (file, found) =>
           unknownSubTypes.add(found.subType, { file, line: found.line, address: found.address }),

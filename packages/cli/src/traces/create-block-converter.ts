@@ -80,6 +80,13 @@ export interface BlockConverterOptions {
    */
   fileBlockIds?: boolean;
   /**
+   * Blocks read from a file are handed on as given, not filled to the stored shape
+   * (`normalizeBlock`): `push` sends what the file holds, so the collector judges it (a
+   * `metadata` that is no object, a numeric `created_at` are refused, not silently replaced).
+   * @default false
+   */
+  blocksAsGiven?: boolean;
+  /**
    * Chat-event traces whose text held lone UTF-16 surrogates, which `parseTrace` read as U+FFFD
    * (once per trace, to warn `LONE_SURROGATE`).
    */
@@ -248,7 +255,7 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
               item.line,
               'not a block (it needs a string id, trace_id and a sub_type of MESSAGE, TOOL_CALL, TOOL_RESULT or THINK); run `tracewarden validate` for details',
             );
-          return [block];
+          return [options.blocksAsGiven === true ? (item.value as Block) : block];
         }
         case 'trace': {
           let trace: Trace;

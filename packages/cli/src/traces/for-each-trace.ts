@@ -54,6 +54,8 @@ export interface ForEachTraceOptions {
   contentIds?: boolean | undefined;
   /** With `contentIds`, block ids that run on through each file (see `createBlockConverter`). */
   fileBlockIds?: boolean | undefined;
+  /** Blocks handed on as the file gives them (see `createBlockConverter`). */
+  blocksAsGiven?: boolean | undefined;
   /**
    * Traces of a JSONL file kept open at once once the file turns out to interleave traces
    * (least recently used is finished first). @default 256
@@ -175,6 +177,7 @@ export async function forEachTrace(
     labelTraceIds: options.labelTraceIds === true,
     contentIds: options.contentIds === true,
     fileBlockIds: options.fileBlockIds === true,
+    blocksAsGiven: options.blocksAsGiven === true,
     onSkip: (skip) => {
       result.skipped++;
       if (options.onSkip !== undefined) return options.onSkip(currentFile, skip);
