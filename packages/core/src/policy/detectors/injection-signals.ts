@@ -44,13 +44,15 @@ const NOT_OWN_EARLIER = String.raw`(?:(?<=${MODEL_MENTION}[^\n]{0,120})|(?!\s+(?
 export const signals: Signal[] = [
   {
     // "ignore your previous instructions", tolerant of words between; not inside a quotation
-    // of what a text said ('a README that said "IMPORTANT: ignore previous …"'), nor asked
+    // of what a text said ('a README that said "IMPORTANT: ignore previous …"'), though a quote
+    // that opens a JSON or YAML value (`"body": "Ignore …"`, `body: 'Ignore …'`) is no quotation:
+    // tool outputs are often JSON; nor asked
     // about ("Ignore previous instructions? Our agents did not"); the quotation is looked for
     // behind the verb once it matched (a look-behind at the start would run at every position)
     name: 'override',
     weight: 6.2,
     pattern: new RegExp(
-      String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b(?<!\b(?:said|says|say|saying|like|as|wrote|writes|reads|read|reading|text|phrase|line|message)\s*[:,]?\s*\\?["“][^"”\n]{0,40}\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop))${NOT_NEGATED}${NOT_OWN_EARLIER}[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}(?!\w*\s*\?)|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
+      String.raw`(?<!(?<![:=]\s{0,3})["'“‘])\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop)\b(?<!\b(?:said|says|say|saying|like|as|wrote|writes|reads|read|reading|text|phrase|line|message)\s*[:,]?\s*\\?["“][^"”\n]{0,40}\b(?:ignore|disregard|forget|override|bypass|skip|discard|drop))${NOT_NEGATED}${NOT_OWN_EARLIER}[^.\n]{0,50}\b(?:previous|prior|above|earlier|all|any|your|original|existing|preceding|former|system|initial)\b[^.\n]{0,40}\b${OBJECTS}(?!\w*\s*\?)|\b(?:previous|prior|original|current|earlier) (?:task|instructions?|request) (?:is|are|has been|have been) (?:cancell?ed|void|obsolete|overridden|replaced)|\bnew (?:task|instructions?|objective|goal)\s*(?:is|are)?\s*:`,
     ),
   },
   {
