@@ -6,6 +6,7 @@ import type {
   ToolResultBlock,
   Trace,
 } from '../model/index.js';
+import { isContentPartList } from '../model/parse-trace.js';
 import { assembleToolOutput } from '../stitching/assemble-tool-output.js';
 import { compareBlocks, compareSequencedBlocks } from '../stitching/compare-blocks.js';
 import { stitchBlocks } from '../stitching/stitch-blocks.js';
@@ -59,15 +60,13 @@ function chatEventOf(block: Block): JsonObject {
   return objectOr(objectOr(block.metadata)[chatEventMetadataKey]);
 }
 
-function isContentPart(value: unknown): boolean {
-  return isObject(value) && typeof value.type === 'string';
-}
-
 // A result output that is not chat content (an object, a number) is sent as its JSON text.
 function toContent(output: unknown): Content {
   if (output === undefined || output === null) return null;
   if (typeof output === 'string') return output;
-  if (Array.isArray(output) && output.every(isContentPart)) return output as Content;
+  // parts `parseTrace` reads back as content; any other list (the Assistants API's text parts
+  // whose `text` is an object) as its JSON text, so what is written is read back
+  if (isContentPartList(output)) return output as Content;
   try {
     return JSON.stringify(output) ?? String(output);
   } catch {

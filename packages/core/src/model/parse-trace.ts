@@ -169,8 +169,26 @@ function normaliseContent(value: unknown, path: string): Content {
   return parts as Content;
 }
 
+/**
+ * Whether `value` is an array of content parts `parseTrace` reads as content (each part an object
+ * with a string `type`, a text part with a string `text`, an image part with its URL): what
+ * `blocksToEvents` may write as an event's content parts rather than as JSON text.
+ * @internal
+ */
+export function isContentPartList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  if (!value.every((part) => isObject(part) && typeof part.type === 'string')) return false;
+  try {
+    normaliseContent(value, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Tools return data, and some exports keep it as such (`"content": {"temp": 20}`, `42`, a list of
-// records): what the model read is its JSON text, as `blocksToEvents` writes such an output.
+// records): what the model read is its JSON text, as `blocksToEvents` writes such an output. A
+// list of typed parts is read as content parts, and a malformed one is an error.
 function toolOutputContent(value: unknown): unknown {
   if (typeof value === 'string' || value === null || value === undefined) return value;
   if (
