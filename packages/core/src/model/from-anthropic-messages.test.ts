@@ -435,3 +435,29 @@ describe('parseTrace on reasoning kept as content parts', () => {
     expect(parseTrace(trace)).toStrictEqual(trace);
   });
 });
+
+describe('a message that holds its calls both as tool_use parts and in tool_calls (LangChain)', () => {
+  it('reads each call once', () => {
+    const converted = convertToChatEvents([
+      { role: 'user', content: 'Find the flight price' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Searching.' },
+          { type: 'tool_use', id: 'toolu_01A', name: 'search_flights', input: { to: 'CDG' } },
+        ],
+        tool_calls: [
+          {
+            id: 'toolu_01A',
+            type: 'function',
+            function: { name: 'search_flights', arguments: '{"to": "CDG"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'toolu_01A', content: '$420' },
+    ]);
+    const events = (converted?.events ?? []) as unknown as Message[];
+    const calls = events.flatMap((event) => event.tool_calls ?? []);
+    expect(calls.map((call) => call.id)).toEqual(['toolu_01A']);
+  });
+});

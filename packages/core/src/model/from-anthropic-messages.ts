@@ -13,6 +13,18 @@ import { withReasoningParts } from './reasoning-parts.js';
 type JsonObject = Record<string, unknown>;
 
 /** A part that calls a tool: `tool_use`, and the provider-run `server_tool_use`, `mcp_tool_use`. */
+
+/**
+ * The calls of `tool_use` parts a message's `tool_calls` does not hold already (by id): a
+ * LangChain Anthropic message keeps each call in both.
+ */
+function notIn(earlier: readonly unknown[], calls: readonly JsonObject[]): JsonObject[] {
+  const ids = new Set<unknown>();
+  for (const call of earlier)
+    if (typeof call === 'object' && call !== null) ids.add((call as { id?: unknown }).id);
+  return calls.filter((call) => typeof call.id !== 'string' || call.id === '' || !ids.has(call.id));
+}
+
 function isCallPart(part: JsonObject): boolean {
   return (
     (part.type === 'tool_use' || part.type === 'server_tool_use' || part.type === 'mcp_tool_use') &&
@@ -128,7 +140,9 @@ function convertMessage(
       });
       const earlier = fields.tool_calls;
       if (calls.length > 0)
-        message.tool_calls = Array.isArray(earlier) ? [...earlier, ...calls] : calls;
+        message.tool_calls = Array.isArray(earlier)
+          ? [...earlier, ...notIn(earlier, calls)]
+          : calls;
       push(message);
     }
     kept = [];
