@@ -645,3 +645,23 @@ function hashOf(id: string, seed: number): number {
   for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
   return hash;
 }
+
+describe('a tool message with an empty tool_calls list', () => {
+  it('is the tool output of its call, and converts back with the list', () => {
+    const trace = parseTrace([
+      { role: 'user', content: 'q' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'q', type: 'function', function: { name: 'f', arguments: {} } }],
+      },
+      { role: 'tool', tool_call_id: 'q', content: 'r', tool_calls: [] },
+    ]);
+    const blocks = eventsToBlocks(trace);
+    expect(validateBlocks(blocks).errors).toEqual([]);
+    const result = blocks.find((block) => block.sub_type === 'TOOL_RESULT');
+    expect(result?.payload).toEqual({ call_id: 'q', output: 'r' });
+    expect(blocks.filter((block) => block.sub_type === 'MESSAGE')).toHaveLength(2);
+    expect(parseTrace(blocksToEvents(blocks))).toStrictEqual(trace);
+  });
+});

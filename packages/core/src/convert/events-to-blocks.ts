@@ -262,13 +262,16 @@ export function eventsToBlocks(trace: Trace, options: EventsToBlocksOptions = {}
     } = event as JsonObject & { role: string };
     const fields = blockFieldsOf(recorded);
     const toolCalls = rawToolCalls as ToolCall[] | undefined;
-    const parentCall =
-      role === 'tool' && toolCalls === undefined ? answeredCall(i, event.tool_call_id) : undefined;
+    // a tool message with an empty `tool_calls` (some exporters write it on every message) is
+    // still a tool output; the empty list rides with its other fields
+    const noCalls = toolCalls === undefined || (Array.isArray(toolCalls) && toolCalls.length === 0);
+    const parentCall = role === 'tool' && noCalls ? answeredCall(i, event.tool_call_id) : undefined;
     const createdAt = nextTime();
     if (parentCall !== undefined) {
       answered.add(parentCall.callId);
       const { content, tool_call_id: callId, ...chatEvent } = rest;
       if (parentCall.callId !== callId) chatEvent.tool_call_id = callId;
+      if (toolCalls !== undefined) chatEvent.tool_calls = [];
       const base = {
         trace_id: traceId,
         block_type: 'OBSERVE',
