@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import {
   blocksToEvents,
   type Policy,
+  PolicyError,
   type PolicyViolation,
   parsePolicy,
   recommendedPolicy,
@@ -262,21 +263,29 @@ export async function checkFiles(
       address: `${label}/${event}`,
     }));
     let result: ReturnType<Policy['check']>;
+    // a rule could not be checked: the trace is not a pass (the caller reports it when quiet)
+    let incomplete = false;
     try {
       result = policy.check(trace);
     } catch (error) {
-      if (quiet) return false;
-      report.skipped.push({
-        file,
-        line: lineOf('0'),
-        message: `trace ${label}: ${error instanceof Error ? error.message : String(error)}`,
-        checked: false,
-      });
-      if (!json)
-        context.err(
-          `${context.errorPalette.yellow('skipped')} ${file}: trace ${label}: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
-      return false;
+      // a rule that hit a limit: the others were checked, and their violations are reported
+      const partial = PolicyError.isInstance(error) ? error.partial : undefined;
+      if (quiet && partial === undefined) return false;
+      if (!quiet) {
+        report.skipped.push({
+          file,
+          line: lineOf('0'),
+          message: `trace ${label}: ${error instanceof Error ? error.message : String(error)}`,
+          checked: false,
+        });
+        if (!json)
+          context.err(
+            `${context.errorPalette.yellow(partial === undefined ? 'skipped' : 'incomplete')} ${file}: trace ${label}: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+      }
+      if (partial === undefined) return false;
+      result = partial;
+      incomplete = true;
     }
     if (result.truncated) {
       report.truncated.push(label);
@@ -312,7 +321,7 @@ export async function checkFiles(
         `${palette.bold(where)}: ${action} ${palette.cyan(`${label}/${entry.addresses.join(',')}`)}: ${violation.message}\n`,
       );
     }
-    return true;
+    return !incomplete;
   };
   const skip = (file: string, line: number | undefined, message: string, checked = false) => {
     report.skipped.push({ file, line, message, checked });

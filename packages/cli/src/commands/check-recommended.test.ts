@@ -113,3 +113,34 @@ describe('check on a trace whose violations pass the cap', () => {
     expect(report.counts.block).toBe(10_000);
   });
 });
+
+describe('check on a trace where one rule hits a limit', () => {
+  it('reports the other rules’ violations and the rule that could not be checked, and exits 1', async () => {
+    const file = join(folder, 'limit.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'a'.repeat(30_000) },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [call('c1', 'send_email', { to: 'x@evil.com' })],
+        },
+      ]),
+    );
+    const policy = join(folder, 'limit.policy');
+    writeFileSync(
+      policy,
+      '# name: lookahead-rule\nraise "lookahead find" if:\n    (m: Message)\n    len(find(r"(?=a+$)a*!", m.content)) > 0\n\n# name: evil-mail\nraise "mail to evil" if:\n    (c: ToolCall)\n    c is tool:send_email\n    "evil" in c.function.arguments.to\n',
+    );
+    const text = await run(['check', '--policy', policy, file]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('BLOCK #0/1.tool_calls.0');
+    expect(text.stdout).toContain('mail to evil');
+    expect(text.stderr).toMatch(/incomplete .*rule "lookahead-rule" \(#0\) could not be checked/);
+    const json = await run(['check', '--policy', policy, '--format', 'json', file]);
+    const report = JSON.parse(json.stdout) as { counts: { block: number }; ok: boolean };
+    expect(report.counts.block).toBe(1);
+    expect(report.ok).toBe(false);
+  });
+});

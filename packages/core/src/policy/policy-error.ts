@@ -1,4 +1,5 @@
 import { TracewardenError } from '../errors/tracewarden-error.js';
+import type { PolicyResult } from './policy-types.js';
 
 /**
  * Codes of {@link PolicyError}: `POLICY_SYNTAX` (the text does not parse), `POLICY_TYPE` (it parses
@@ -19,6 +20,8 @@ export interface PolicyErrorOptions {
   column?: number;
   /** Address into the trace (input errors), e.g. `"3.tool_calls.0"`. */
   address?: string;
+  /** A limit one rule hit in `Policy.check`: the violations of the rules that finished. */
+  partial?: PolicyResult;
   cause?: unknown;
 }
 
@@ -46,6 +49,12 @@ export class PolicyError extends TracewardenError {
   readonly column: number | undefined;
   /** Address into the trace of the offending event (input errors). */
   readonly address: string | undefined;
+  /**
+   * For a `POLICY_LIMIT` thrown by `Policy.check`: the violations of every rule that finished
+   * (the others are still checked when one rule hits a limit), so a caller can report them with
+   * the rule that could not.
+   */
+  readonly partial: PolicyResult | undefined;
 
   constructor(options: PolicyErrorOptions) {
     const where =
@@ -58,6 +67,7 @@ export class PolicyError extends TracewardenError {
     this.line = options.line;
     this.column = options.column;
     this.address = options.address;
+    this.partial = options.partial;
   }
 
   /**

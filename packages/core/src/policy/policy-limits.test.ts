@@ -558,3 +558,45 @@ describe('error classes', () => {
     expect(PolicyError.isInstance(new Error('POLICY_LIMIT'))).toBe(false);
   });
 });
+
+describe('one rule hitting a limit in Policy.check', () => {
+  it('does not stop the other rules: the limit names the rule and carries their violations', () => {
+    const policy = parsePolicy(`
+# name: lookahead-rule
+raise "lookahead find" if:
+    (m: Message)
+    len(find(r"(?=a+$)a*!", m.content)) > 0
+
+# name: evil-mail
+raise "mail to evil" if:
+    (c: ToolCall)
+    c is tool:send_email
+    "evil" in c.function.arguments.to
+`);
+    const trace = [
+      { role: 'user', content: 'a'.repeat(30_000) },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'send_email', arguments: { to: 'x@evil.com' } },
+          },
+        ],
+      },
+    ];
+    let caught: unknown;
+    try {
+      policy.check(trace);
+    } catch (error) {
+      caught = error;
+    }
+    expect(PolicyError.isInstance(caught)).toBe(true);
+    const error = caught as PolicyError;
+    expect(error.code).toBe('POLICY_LIMIT');
+    expect(error.message).toContain('rule "lookahead-rule" (#0) could not be checked');
+    expect(error.partial?.errors.map((violation) => violation.message)).toEqual(['mail to evil']);
+  });
+});

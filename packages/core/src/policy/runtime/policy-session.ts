@@ -327,15 +327,42 @@ export class PolicySession {
     };
   }
 
-  /** Every violation of every rule (a one-shot check: no de-duplication), up to the cap. */
+  /**
+   * Every violation of every rule (a one-shot check: no de-duplication), up to the cap. A rule
+   * that hits a limit (`POLICY_LIMIT`) does not stop the others: the limit is thrown at the end,
+   * naming the rule, with the other rules' violations as its `partial`.
+   */
   evaluateAll(): Evaluation {
     const errors: PolicyViolation[] = [];
+    let failed: { rule: string; error: PolicyError } | undefined;
+    let truncated = false;
     for (let r = 0; r < this.plans.length; r++) {
-      const result = this.evaluateRule(r, 0, this.maxViolations - errors.length);
+      let result: Evaluation;
+      try {
+        result = this.evaluateRule(r, 0, this.maxViolations - errors.length);
+      } catch (error) {
+        if (!PolicyError.isInstance(error) || error.code !== 'POLICY_LIMIT') throw error;
+        const plan = this.plans[r] as RulePlan;
+        failed ??= {
+          rule: plan.name === undefined ? `#${plan.index}` : `"${plan.name}" (#${plan.index})`,
+          error,
+        };
+        continue;
+      }
       for (const error of result.errors) errors.push(error);
-      if (result.truncated) return { errors, truncated: true };
+      if (result.truncated) {
+        truncated = true;
+        break;
+      }
     }
-    return { errors, truncated: false };
+    if (failed !== undefined)
+      throw new PolicyError({
+        code: 'POLICY_LIMIT',
+        message: `rule ${failed.rule} could not be checked: ${failed.error.message} (the other rules were checked: their violations are the error's partial result)`,
+        partial: { errors, truncated },
+        cause: failed.error,
+      });
+    return { errors, truncated };
   }
 
   /**
