@@ -598,5 +598,26 @@ raise "mail to evil" if:
     expect(error.code).toBe('POLICY_LIMIT');
     expect(error.message).toContain('rule "lookahead-rule" (#0) could not be checked');
     expect(error.partial?.errors.map((violation) => violation.message)).toEqual(['mail to evil']);
+    // the advice fits the pattern: lookarounds here
+    expect(error.message).toContain('avoid lookarounds over long texts');
+  });
+
+  it('advises bounding repetitions for a pattern without lookarounds, and names a lone rule without "other rules"', () => {
+    const policy = parsePolicy(`
+raise "counted" if:
+    (m: Message)
+    len(find(r"(w+s){50}secret", m.content)) > 0
+`);
+    let caught: unknown;
+    try {
+      policy.check([{ role: 'user', content: 'word '.repeat(300_000) }]);
+    } catch (error) {
+      caught = error;
+    }
+    expect(PolicyError.isInstance(caught)).toBe(true);
+    const message = (caught as PolicyError).message;
+    expect(message).toContain('bound its repetitions');
+    expect(message).not.toContain('lookaround');
+    expect(message).not.toContain('other rules');
   });
 });

@@ -67,7 +67,7 @@ function linearEngine(): boolean {
 function budgetError(source: string, error: RegexBudgetError): PolicyError {
   return new PolicyError({
     code: 'POLICY_LIMIT',
-    message: `regular expression ${JSON.stringify(source.length > 60 ? `${source.slice(0, 60)}...` : source)} could not finish: ${error.message}; avoid lookaheads over long texts`,
+    message: `regular expression ${JSON.stringify(source.length > 60 ? `${source.slice(0, 60)}...` : source)} could not finish: ${error.message}; ${/\(\?<?[=!]/.test(source) ? 'avoid lookarounds over long texts' : 'bound its repetitions (a counted repeat of a group, such as (\\w+\\s){50}, walks many states per character), or match a shorter part of the text'}`,
   });
 }
 

@@ -358,7 +358,7 @@ export class PolicySession {
     if (failed !== undefined)
       throw new PolicyError({
         code: 'POLICY_LIMIT',
-        message: `rule ${failed.rule} could not be checked: ${failed.error.message} (the other rules were checked: their violations are the error's partial result)`,
+        message: `rule ${failed.rule} could not be checked: ${failed.error.message}${this.plans.length > 1 ? " (the other rules were checked: their violations are the error's partial result)" : ''}`,
         partial: { errors, truncated },
         cause: failed.error,
       });
