@@ -309,6 +309,17 @@ describe("ChatOpenAI's hosted tools (Responses API, scripted server)", () => {
     });
 });
 
+/** A ChatOpenAI over the scripted server, without retries. */
+function scriptedChatOpenAI(url: string, fields: { timeout?: number } = {}): ChatOpenAI {
+  return new ChatOpenAI({
+    model: 'gpt-4o-mini',
+    apiKey: 'sk-test',
+    configuration: { baseURL: url },
+    maxRetries: 0,
+    ...fields,
+  });
+}
+
 describe('ChatOpenAI with its own timeout', () => {
   it('records the call as timed out, as wrapOpenAI records the OpenAI SDK’s timeout', async () => {
     server = await startScriptedServer({
@@ -316,13 +327,7 @@ describe('ChatOpenAI with its own timeout', () => {
     });
     const tracer = createTracer();
     const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
-    const model = new ChatOpenAI({
-      model: 'gpt-4o-mini',
-      apiKey: 'sk-test',
-      configuration: { baseURL: server.url },
-      timeout: 50,
-      maxRetries: 0,
-    });
+    const model = scriptedChatOpenAI(server.url, { timeout: 50 });
     await expect(model.invoke('Hi', { callbacks: [handler] })).rejects.toMatchObject({
       name: 'TimeoutError',
     });
@@ -345,12 +350,7 @@ describe('a tool call whose arguments are not JSON', () => {
     });
     const tracer = createTracer();
     const handler = new TracewardenCallbackHandler({ tracer, pricing: false });
-    const model = new ChatOpenAI({
-      model: 'gpt-4o-mini',
-      apiKey: 'sk-test',
-      configuration: { baseURL: server.url },
-      maxRetries: 0,
-    }).bindTools([weather]);
+    const model = scriptedChatOpenAI(server.url).bindTools([weather]);
     const answer = await model.invoke('Weather?', { callbacks: [handler] });
     // LangChain splits them: the parsed call, then the one that did not parse
     expect(answer.tool_calls?.map((call) => call.id)).toEqual(['call_ok']);
