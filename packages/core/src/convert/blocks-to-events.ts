@@ -6,7 +6,7 @@ import type {
   ToolResultBlock,
   Trace,
 } from '../model/index.js';
-import { isContentPartList } from '../model/parse-trace.js';
+import { isContentPartList } from '../model/normalise-content.js';
 import { assembleToolOutput } from '../stitching/assemble-tool-output.js';
 import { compareBlocks, compareSequencedBlocks } from '../stitching/compare-blocks.js';
 import { stitchBlocks } from '../stitching/stitch-blocks.js';

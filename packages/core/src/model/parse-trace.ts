@@ -1,12 +1,13 @@
 import { TraceError, TracewardenError } from '../errors/index.js';
-import type { ChatEvent, Content, Trace } from './chat-events.js';
+import type { ChatEvent, Trace } from './chat-events.js';
 import { convertToChatEvents } from './foreign-chat-events.js';
 import type { fromAnthropicMessages } from './from-anthropic-messages.js';
 import type { fromResponsesItems } from './from-responses-items.js';
 import { legacyFunctionCalls, legacyFunctionRole } from './legacy-function-call.js';
+import { normaliseContent, toolOutputContent } from './normalise-content.js';
 import { withReasoningParts } from './reasoning-parts.js';
 import { hasLoneSurrogate, replaceLoneSurrogates } from './replace-lone-surrogates.js';
-import { markTextPartKey, textPartKey } from './text-part-key.js';
+import { describe, invalid, isObject } from './trace-input.js';
 import { type CallTurn, firstUnansweredCall } from './unanswered-calls.js';
 
 /** Result of {@link safeParseTrace}: the normalised trace, or the error {@link parseTrace} would throw. */
@@ -33,26 +34,6 @@ export interface ParseTraceOptions {
 }
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function invalid(path: string, message: string, cause?: unknown): TraceError {
-  return new TraceError({
-    code: 'VALIDATION',
-    message,
-    details: { path },
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
 
 /**
  * The arguments of a flat tool call (no `function` object): `arguments`, else LangChain's
@@ -104,99 +85,6 @@ function wrappedEventsHint(input: unknown): string {
       return ` whose events look to be under "${key}"; pass them as an array, or under "messages"`;
   }
   return '';
-}
-
-function normaliseImage(part: JsonObject, path: string): JsonObject {
-  const imageUrl = part.image_url;
-  if (typeof imageUrl === 'string') return { ...part, type: 'image' };
-  if (isObject(imageUrl) && typeof imageUrl.url === 'string') {
-    const { url, ...urlFields } = imageUrl;
-    const { image_url: _, ...partFields } = part;
-    // Fields beside `url` (OpenAI's `detail`) move up to the part; the part's own fields win.
-    return { ...urlFields, ...partFields, type: 'image', image_url: url };
-  }
-  if (imageUrl === undefined && part.type === 'image') return { ...part };
-  throw invalid(
-    `${path}.image_url`,
-    `Image content at ${path} needs "image_url" as a URL string or an object with a string "url"; got ${describe(imageUrl)}.`,
-  );
-}
-
-function normaliseContent(value: unknown, path: string): Content {
-  if (typeof value === 'string' || value === null) return value;
-  if (!Array.isArray(value)) {
-    throw invalid(
-      path,
-      `Content at ${path} must be a string, null or an array of content parts; got ${describe(value)}.`,
-    );
-  }
-  const parts: JsonObject[] = new Array(value.length);
-  for (let j = 0; j < value.length; j++) {
-    const part: unknown = value[j];
-    const partPath = `${path}.${j}`;
-    if (!isObject(part)) {
-      throw invalid(partPath, `Content part ${partPath} must be an object, got ${describe(part)}.`);
-    }
-    if (typeof part.type !== 'string') {
-      throw invalid(
-        `${partPath}.type`,
-        `Content part ${partPath} needs a string "type" (e.g. "text", "image"); got ${describe(part.type)}.`,
-      );
-    }
-    if (part.type === 'text') {
-      // AgentDojo writes a text part as `{ type: 'text', content: '...' }`
-      // (addresses name its `content`: the mark says where the text was)
-      if (part.text === undefined && typeof part.content === 'string') {
-        const { content, ...rest } = part;
-        parts[j] = markTextPartKey({ ...rest, text: content }, 'content');
-        continue;
-      }
-      if (typeof part.text !== 'string') {
-        throw invalid(
-          `${partPath}.text`,
-          `Text content part ${partPath} needs a string "text"; got ${describe(part.text)}.`,
-        );
-      }
-      // a part parsed before keeps its mark (the spread copies enumerable keys only)
-      const key = textPartKey(part);
-      parts[j] = key === 'text' ? { ...part } : markTextPartKey({ ...part }, key);
-    } else if (part.type === 'image' || part.type === 'image_url') {
-      parts[j] = normaliseImage(part, partPath);
-    } else {
-      parts[j] = { ...part };
-    }
-  }
-  return parts as Content;
-}
-
-/**
- * Whether `value` is an array of content parts `parseTrace` reads as content (each part an object
- * with a string `type`, a text part with a string `text`, an image part with its URL): what
- * `blocksToEvents` may write as an event's content parts rather than as JSON text.
- * @internal
- */
-export function isContentPartList(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  if (!value.every((part) => isObject(part) && typeof part.type === 'string')) return false;
-  try {
-    normaliseContent(value, '');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Tools return data, and some exports keep it as such (`"content": {"temp": 20}`, `42`, a list of
-// records): what the model read is its JSON text, as `blocksToEvents` writes such an output. A
-// list of typed parts is read as content parts, and a malformed one is an error.
-function toolOutputContent(value: unknown): unknown {
-  if (typeof value === 'string' || value === null || value === undefined) return value;
-  if (
-    Array.isArray(value) &&
-    value.every((part) => isObject(part) && typeof part.type === 'string')
-  )
-    return value;
-  return JSON.stringify(value) ?? value;
 }
 
 // A call without arguments is spelt in many ways: no field, `null` (Python's None), `""`
