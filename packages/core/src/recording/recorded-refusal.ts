@@ -1,5 +1,6 @@
 import type { Tracer } from '../tracing/types.js';
 import { canonicalJson } from './refusals.js';
+import { refusalWording } from './tool-call-review.js';
 
 /**
  * The refusal a trace holds for a tool call its policy blocked, for a tool about to run that
@@ -48,8 +49,8 @@ export function recordedRefusal(
       return block.payload.output;
   }
   const violations = call.metadata.violations;
-  const first = Array.isArray(violations)
-    ? (violations[0] as { message?: unknown } | undefined)?.message
-    : undefined;
-  return `Tool call ${toolName} was blocked by policy: ${typeof first === 'string' ? first : 'not allowed'}. It was not executed.`;
+  return refusalWording(
+    toolName,
+    Array.isArray(violations) ? (violations as { message?: unknown; action?: unknown }[]) : [],
+  );
 }

@@ -35,9 +35,21 @@ import type {
  * ```
  */
 export function defaultRefusal(review: ToolCallReview): string {
-  const first =
-    review.violations.find((violation) => violation.action === 'block') ?? review.violations[0];
-  return `Tool call ${review.call.name} was blocked by policy: ${first?.message ?? 'not allowed'}. It was not executed.`;
+  return refusalWording(review.call.name, review.violations);
+}
+
+/**
+ * {@link defaultRefusal}'s text from a tool name and violations, as a review holds them or as a
+ * block's metadata records them (`violationSummary`): the first blocking violation's message.
+ * @internal
+ */
+export function refusalWording(
+  toolName: string,
+  violations: readonly { message?: unknown; action?: unknown }[],
+): string {
+  const first = violations.find((violation) => violation.action === 'block') ?? violations[0];
+  const message = typeof first?.message === 'string' ? first.message : 'not allowed';
+  return `Tool call ${toolName} was blocked by policy: ${message}. It was not executed.`;
 }
 
 /** The chat-event view of request messages, for the policy. */

@@ -61,7 +61,7 @@ describe('several answers per call with a policy', () => {
     expect((error as ConfigurationError).path).toBe('n');
     expect((error as Error).message).toMatch(/asked for 2 answers \(n: 2\)/);
     expect(server.requests).toHaveLength(0);
-    expect(tracer.blocks).toHaveLength(0);
+    expect(tracer.blocks()).toHaveLength(0);
   });
 
   it('fails a call whose model answered several times unasked, recording it as failed', async () => {
