@@ -185,7 +185,8 @@ export function assistantText(content: unknown): string | null {
 /**
  * An assistant message's tool calls in the chat-event shape, as the answer was recorded
  * (`messageToResponse`): `tool_calls`, then `invalid_tool_calls` (arguments that did not parse,
- * as their text), in the provider's order when it is known, a call without an id as `""` (decision 030: core gives it one in the trace).
+ * as their text), in the provider's order when it is known, a call without an id as `""`
+ * (decision 030: core gives it one in the trace).
  * The same calls in the same order, so a re-sent answer is known as the recorded one.
  */
 function toolCallsOf(message: LooseMessage): NeutralToolCall[] | undefined {

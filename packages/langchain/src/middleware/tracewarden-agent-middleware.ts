@@ -226,12 +226,12 @@ function isToolFailure(error: unknown, signal: AbortSignal | undefined): boolean
   // block in throw mode) mean to stop the run: they are not the tool's failure
   if (TracewardenError.isInstance(error)) return false;
   if (typeof error !== 'object' || error === null) return true;
-  const fields = error as { is_bubble_up?: unknown; name?: unknown; '~brand'?: unknown };
+  const fields = error as { is_bubble_up?: unknown; name?: unknown };
   return (
     fields.is_bubble_up !== true &&
     fields.name !== 'GraphInterrupt' &&
     fields.name !== 'NodeInterrupt' &&
-    fields['~brand'] !== 'ToolInvocationError'
+    !isToolInvocationError(error)
   );
 }
 
