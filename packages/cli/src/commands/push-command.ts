@@ -3,6 +3,8 @@ import { defaultPort } from '@tracewarden/server';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, exitCodes } from '../errors/index.js';
 import type { InputFormat } from '../formats/index.js';
+import { isObject } from '../formats/is-object.js';
+import { parseJson } from '../formats/parse-json.js';
 import { formatProblem, type Problem } from '../output/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import {
@@ -121,10 +123,11 @@ async function preflight(target: ReturnType<typeof resolveTarget>): Promise<void
       `the collector at ${target.url} refused the API key (401 UNAUTHORIZED); check --api-key or TRACEWARDEN_API_KEY (tracewarden keys list shows the active keys). Nothing was pushed.`,
     );
   }
-  const body = jsonOf(answer);
+  const parsed = parseJson(answer);
+  const body = parsed.ok ? parsed.value : undefined;
   const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } })
     ?.error;
-  if (response.status === 404 && isRecord(error?.details) && 'organization' in error.details) {
+  if (response.status === 404 && isObject(error?.details) && 'organization' in error.details) {
     throw usage(
       `the API key does not belong to organization "${target.organization}" (404 NOT_FOUND); pass the key's organization with --org (or TRACEWARDEN_ORGANIZATION). Nothing was pushed.`,
     );
@@ -140,24 +143,12 @@ async function preflight(target: ReturnType<typeof resolveTarget>): Promise<void
       message: `the collector at ${target.url} answered ${response.status}${typeof error?.code === 'string' ? ` ${error.code}` : ''}${typeof error?.message === 'string' ? `: ${error.message}` : ''}; nothing was pushed.`,
       exitCode: exitCodes.problems,
     });
-  if (!isRecord(body))
+  if (!isObject(body))
     throw new CliError({
       code: 'CLI_PUSH_FAILED',
       message: `${target.url} answered ${response.status} with ${response.headers.get('content-type') ?? 'a body'} that is no tracewarden collector’s JSON; check --url (or TRACEWARDEN_URL). Nothing was pushed.`,
       exitCode: exitCodes.problems,
     });
-}
-
-function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One JSON request to the collector's organization API; a refusal is a push failure. */
@@ -472,6 +463,7 @@ export async function pushFiles(
  * trace is pushed rather than refused after all were.
  */
 function parseDatasetName(value: string): string {
+  // the collector's dataset name rule (@tracewarden/server, storage/store-helpers.ts)
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/.test(value))
     throw new InvalidArgumentError(
       `${JSON.stringify(value)} is not a dataset name the collector accepts: use 1 to 200 letters, digits, '_', '.' or '-', starting with a letter or digit`,
