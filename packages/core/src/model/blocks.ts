@@ -211,13 +211,34 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether message content says nothing: absent, `null`, `''`, `[]`, or a list of only text parts
+ * without text (absent, `null` or `''`), as the hand-written validator reads it (seed 002's
+ * "non-empty content").
+ */
 function isEmptyContent(content: unknown): boolean {
-  return (
-    content === undefined ||
-    content === null ||
-    content === '' ||
-    (Array.isArray(content) && content.length === 0)
+  if (content === undefined || content === null || content === '') return true;
+  if (!Array.isArray(content)) return false;
+  return content.every(
+    (part) => isJsonObject(part) && part.type === 'text' && (part.text == null || part.text === ''),
   );
+}
+
+/** Reports a text part whose `text` is neither a string nor absent/`null`. */
+function checkTextParts(context: RefinementContext, content: unknown): void {
+  if (!Array.isArray(content)) return;
+  content.forEach((part, index) => {
+    if (isJsonObject(part) && part.type === 'text' && part.text != null) {
+      if (typeof part.text !== 'string') {
+        issue(context, `content[${index}].text must be a string`, [
+          'payload',
+          'content',
+          index,
+          'text',
+        ]);
+      }
+    }
+  });
 }
 
 /**
@@ -254,10 +275,13 @@ export function createBlockSchema(limits: Partial<BlockSchemaLimits> = {}) {
         if (parent !== undefined && parent !== null) {
           issue(context, 'a MESSAGE block has no parent', ['parent_block_id']);
         }
+        checkTextParts(context, payload.content);
         if (isEmptyContent(payload.content)) {
           if (payload.role !== 'assistant')
             issue(context, 'content must not be empty', ['payload', 'content']);
-        } else checkLimited(context, payload.content, max.messageBytes, 'content');
+        }
+        if (typeof payload.content === 'string' || Array.isArray(payload.content))
+          checkLimited(context, payload.content, max.messageBytes, 'content');
         break;
       }
       case 'TOOL_CALL': {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TraceError } from '../errors/index.js';
+import { BlockSchema } from '../model/index.js';
 import { message } from './__fixtures__/build-blocks.js';
 import { createBlockValidator } from './create-block-validator.js';
 import { validateBlocks } from './validate-blocks.js';
@@ -81,5 +82,28 @@ describe('MESSAGE content parts', () => {
     expect(problems([{ type: 'image' }, { type: 'text', text: false }], 'assistant')).toEqual([
       ['VALIDATION', 422, 'content.1.text'],
     ]);
+  });
+
+  it('the public zod BlockSchema reads content parts as the validator does', () => {
+    // a schema user (server route, form) must not accept a block validateBlocks refuses
+    const cases: [unknown, string, boolean][] = [
+      [[{ type: 'text', text: '' }], 'system', false],
+      [[{ type: 'text' }, { type: 'text', text: null }], 'user', false],
+      [[{ type: 'text', text: 42 }], 'user', false],
+      [[{ type: 'image' }, { type: 'text', text: false }], 'assistant', false],
+      [[{ type: 'text', text: '' }], 'assistant', true],
+      [[{ type: 'text', text: '' }, { type: 'image' }], 'user', true],
+      [[{ type: 'text', text: 'hi' }], 'user', true],
+    ];
+    for (const [content, role, valid] of cases) {
+      // the schema reads the wire form, where block_type is written (the validator derives it)
+      const block = { ...withContent(content, role), block_type: 'MESSAGE' };
+      expect([content, role, BlockSchema.safeParse(block).success]).toEqual([content, role, valid]);
+      expect([content, role, validateBlocks([block]).errors.length === 0]).toEqual([
+        content,
+        role,
+        valid,
+      ]);
+    }
   });
 });

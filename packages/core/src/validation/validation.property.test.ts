@@ -69,13 +69,28 @@ function extraRulesHold(block: Record<string, unknown>): boolean {
     case 'MESSAGE': {
       if (parent !== undefined && parent !== null) return false;
       const content = payload.content;
+      // a list of only text parts without text says nothing (seed 002's non-empty content)
       const empty =
         content === undefined ||
         content === null ||
         content === '' ||
-        (Array.isArray(content) && content.length === 0);
-      if (empty) return payload.role === 'assistant';
-      return fieldOk(content, limits.messageBytes);
+        (Array.isArray(content) &&
+          content.every(
+            (part) => isObject(part) && part.type === 'text' && (part.text ?? '') === '',
+          ));
+      if (
+        Array.isArray(content) &&
+        content.some(
+          (part) =>
+            isObject(part) &&
+            part.type === 'text' &&
+            part.text != null &&
+            typeof part.text !== 'string',
+        )
+      )
+        return false;
+      if (empty && payload.role !== 'assistant') return false;
+      return content == null || fieldOk(content, limits.messageBytes);
     }
     case 'TOOL_CALL': {
       if (typeof parent !== 'string' || parent === block.id) return false;
