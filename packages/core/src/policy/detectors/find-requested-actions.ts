@@ -39,17 +39,17 @@ const kinds: Kind[] = [
   {
     kind: 'payment',
     tool: /pay|transfer|money|wire|remit|reimburs|refund|settle|transaction|iban|fund/,
-    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|bezahl|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат|تحويل|حوّل|ادفع|دفع|ट्रांसफर|भुगतान|havale|para aktar|(?<![a-zçğıöşü])(?:öde|ödeyin|ödemeyi)(?![a-zçğıöşü])|przelej|przelew|zapłać|zapłac/,
+    text: /\b(?:pay|paid|payment|transfer|wir(?:e|ing)|sen[dt]\b[^.\n]{0,25}(?:\bback\b|\bdifference|\bamount|\bmoney|\bfunds|\d|\$|€|£)|remit|reimburs|refund|settle|transaction)|überweis|bezahl|erstatt|reembols|환불|virement|paiement|transferencia|pago|pagamento|bonifico|转账|汇款|支付|付款|перевед|перевод|оплат|تحويل|حوّل|ادفع|دفع|ट्रांसफर|भुगतान|havale|para aktar|(?<![a-zçğıöşü])(?:öde|ödeyin|ödemeyi)(?![a-zçğıöşü])|przelej|przelew|zapłać|zapłac|\bvers(?:ez|er)\b|\bpag(?:a|ue|ar|uen)\b|支払|払って|払い込|振込|振り込|送金/,
   },
   {
     kind: 'message',
     tool: /send|mail|message|forward|reply|post|publish|tweet|notify|\bdm\b|chat|comment|invitation|push|upload|export/,
-    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|transf[ée]r(?:ez|er|e)\b|transmet|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시|أرسل|ارسل|إرسال|ارسال|أعد توجيه|भेज|फॉरवर्ड|gönder|(?<![a-zçğıöşü])ilet(?![a-zçğıöşü])|wyślij|wyślać|prześlij|przekaż/,
+    text: /\b(?:send|e-?mail|mail|message|forward|repl(?:y|ied|ies|ying)|respond|post|publish|tweet|notif|dm|write to|share with|contact|let (?!me\b)\w+(?: \w+)? know\b|inform (?!me\b)|ask (?!me\b|you\b|for\b|about\b|if\b|whether\b|why\b|what\b|how\b)|sent\b|text(?:ed|ing)? (?:me|him|her|us|them|the|a|this|that|it|to|\+?\d)|push(?:ed|es|ing)?|upload|export)|schick|sende|envo|enví|envia|transf[ée]r(?:ez|er|e)\b|transmet|invia|发送|转发|отправ|перешл|weiterleit|\bleite\b|exportier|hochlad|\blade\b[^.\n]{0,60}\bhoch\b|pushe|보내|이메일|전달|업로드|푸시|게시|أرسل|ارسل|إرسال|ارسال|أعد توجيه|भेज|फॉरवर्ड|gönder|(?<![a-zçğıöşü])ilet(?![a-zçğıöşü])|wyślij|wyślać|prześlij|przekaż|\bmand(?:a|e|ar)\b|送って|送信|送付|転送|メールで/,
   },
   {
     kind: 'access',
-    tool: /invite|share|grant|permission|access|role|member|approver|assign|promote|guest|collaborator|approve|key/,
-    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|\bteile\b|hinzufüg|\bfüge\b|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ|공유|추가|권한|امنح|منح|صلاحي|مشاركة|अनुमति|एक्सेस|(?<![a-zçğıöşü])(?:yetki|erişim|izin)\S{0,5} ver|paylaş|davet|nadaj|uprawnie|udostępnij|zaproś/,
+    tool: /invite|share|grant|permission|access|role|member|approver|assign|promote|guest|collaborator|approve|key|signer|signator|polic(?:y|ies)|\bacl\b/,
+    text: /\b(?:invit|shar(?:e|ed|es|ing)\b|grant|access|permission|role|add\b[^.\n]{0,30}\b(?:member|user|approver|admin|owner|collaborator|guest|key)|assign|promot|approv)|einlad|freigeb|\bteile\b|hinzufüg|\bfüge\b|partag|invit|compart|condivid|邀请|分享|授权|пригла|доступ|공유|추가|권한|امنح|منح|صلاحي|مشاركة|अनुमति|एक्सेस|(?<![a-zçğıöşü])(?:yetki|erişim|izin)\S{0,5} ver|paylaş|davet|nadaj|uprawnie|udostępnij|zaproś|\bsign(?:er|atory)\b|\bpublic\b|ajout|añad|agreg|aggiung|adicion|signataire|firmante|públic|追加|招待|共有|権限|公開|accès|acceso|acesso|アクセス/,
   },
   {
     kind: 'deletion',
@@ -64,22 +64,22 @@ const kinds: Kind[] = [
   {
     kind: 'change',
     // (a merge changes a branch: `merge_pull_request`, "approve and merge this PR")
-    tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save|merge/,
+    tool: /update|change|reset|modify|edit|rename|move|password|set|write|append|save|merge|\bput\b|attach/,
     // ("the setup steps", "the changelog" ask for no change; "fix the bug", "upgrade the
     // dependency" ask for edits)
-    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b|merg(?:e|es|ed|ing)\b|fix(?:es|ed|ing)?\b|upgrad)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가|إعادة تعيين|اعادة تعيين|أعد تعيين|غيّر|रीसेट|बदल|sıfırla|değiştir|zresetuj|zmień/,
+    text: /\b(?:updat|chang(?:e|es|ed|ing)\b|reset|modif|adjust|edit(?:s|ed|ing)?\b|set(?:s|ting)?\b|renam|mov(?:e|ed|es|ing)\b|writ(?:e|es|ten|ing)\b|append|sav(?:e|es|ed|ing)\b|merg(?:e|es|ed|ing)\b|fix(?:es|ed|ing)?\b|upgrad)|änder|\bhänge\b|anhäng|modifi|cambi|alter|acrescent|修改|更改|измени|смени|변경|추가|إعادة تعيين|اعادة تعيين|أعد تعيين|غيّر|रीसेट|बदल|sıfırla|değiştir|zresetuj|zmień|attach|adjunt|\brend(?:ez|re)\b|変更|設定|添付|付けて/,
   },
   {
     kind: 'booking',
     tool: /book|reserv|schedule|order|buy|purchase|cart|checkout|event/,
     // ("in order to" orders nothing; "add it to my cart" buys)
-    text: /\b(?:book|reserv|(?:re)?schedul|(?<!\bin )order|buy|purchase|cart\b|appointment|meeting|calendar|event|remind)|buch|termin|réserv|prenot|预订|预定|заброн|일정|예약/,
+    text: /\b(?:book|reserv|(?:re)?schedul|(?<!\bin )order|buy|purchase|cart\b|appointment|meeting|calendar|event|remind)|buch|termin|réserv|prenot|预订|预定|заброн|일정|예약|planifi|programm|\bprogram(?:a|e|ar)\b|agend|予約|毎日|毎週|定期/,
   },
   {
     kind: 'execution',
-    tool: /run|exec|shell|command|install|script|deploy/,
+    tool: /run|exec|shell|command|install|script|deploy|invoke|trigger|lambda/,
     // ("add the fastcsv package to the project": an install)
-    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script|(?:re)?build|compile)\b|\badd(?:s|ed|ing)?\b[^.\n]{0,40}?\b(?:package|dependency|dependencies|library|module|crate|gem)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행/,
+    text: /\b(?:run|running|execut\w*|install\w*|deploy\w*|curl|bash|script|(?:re)?build|compile)\b|\badd(?:s|ed|ing)?\b[^.\n]{0,40}?\b(?:package|dependency|dependencies|library|module|crate|gem)\b|ausführ|\bführe\b|exécut|ejecut|esegu|execut|执行|выполн|запуст|실행|invok|invoqu|invoc|trigger|déclench|呼び出|実行|起動/,
   },
 ];
 
