@@ -521,6 +521,65 @@ describeStores('blocks routes', (kind) => {
   });
 
   describe('GET /v1/organizations/:org/traces and DELETE a trace', () => {
+    it('a block cost that is no price (9e12 USD, negative, 1e303) is left out of the total; the trace stays readable', async () => {
+      const own = await startTestServer({ store: kind });
+      try {
+        const priced = (id: string, cost: unknown) => ({
+          ...blocks.message(id, 'answer', 'assistant'),
+          metadata: { cost },
+        });
+        const posted = await own.post('tr_cost', [
+          blocks.message('tb_q', 'question'),
+          priced('tb_a1', 9e12),
+          priced('tb_a2', { cost_micro_usd: 9e15 }),
+          priced('tb_a3', -5),
+          priced('tb_a4', 1e303),
+          priced('tb_a5', 0.25),
+        ]);
+        expect(posted.status).toBe(201);
+        const one = await own.request('/v1/organizations/default/traces/tr_cost');
+        expect(one.status).toBe(200);
+        expect(await one.json()).toMatchObject({ id: 'tr_cost', block_count: 6, cost_usd: 0.25 });
+        const list = await own.request('/v1/organizations/default/traces?limit=1');
+        expect(list.status).toBe(200);
+        // each block keeps the figure it was sent with
+        const stored = (await (await own.request(path('tr_cost'))).json()) as {
+          blocks: { id: string; metadata: { cost: unknown } }[];
+        };
+        expect(stored.blocks.find((b) => b.id === 'tb_a1')?.metadata.cost).toBe(9e12);
+        // many large but real costs: the total stays a number the list can read
+        for (let i = 0; i < 3; i++)
+          expect((await own.post('tr_cost', [priced(`tb_big${i}`, 999_999)])).status).toBe(201);
+        const total = (await (
+          await own.request('/v1/organizations/default/traces/tr_cost')
+        ).json()) as {
+          cost_usd: number;
+        };
+        expect(total.cost_usd).toBeCloseTo(0.25 + 3 * 999_999, 5);
+      } finally {
+        await own.stop();
+      }
+    });
+
+    it('the first user message preview never ends in half of an emoji', async () => {
+      const own = await startTestServer({ store: kind });
+      try {
+        const text = `a${'😀'.repeat(300)}`;
+        expect((await own.post('tr_emoji', [blocks.message('tb_1', text)])).status).toBe(201);
+        const one = (await (
+          await own.request('/v1/organizations/default/traces/tr_emoji')
+        ).json()) as {
+          first_user_message: string;
+        };
+        expect(one.first_user_message).not.toContain('\ufffd');
+        expect(one.first_user_message.isWellFormed()).toBe(true);
+        expect(text.startsWith(one.first_user_message)).toBe(true);
+        expect(one.first_user_message.length).toBe(499);
+      } finally {
+        await own.stop();
+      }
+    });
+
     it('lists traces newest first with counts, first user message, status, cost and violations', async () => {
       const own = await startTestServer({ store: kind });
       try {

@@ -33,6 +33,7 @@ import {
   pageOf,
   summaryOf,
 } from './store-helpers.js';
+import { maxTraceCostMicroUsd } from './summarize-blocks.js';
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -300,7 +301,7 @@ export class PostgresStore extends PostgresDatasets implements CollectorStore {
          ON CONFLICT (organization_id, id) DO UPDATE SET
            block_count = t.block_count + EXCLUDED.block_count,
            error_count = t.error_count + EXCLUDED.error_count,
-           cost_micro_usd = t.cost_micro_usd + EXCLUDED.cost_micro_usd,
+           cost_micro_usd = LEAST(t.cost_micro_usd + EXCLUDED.cost_micro_usd, ${maxTraceCostMicroUsd}),
            violation_count = t.violation_count + EXCLUDED.violation_count,
            updated_at = EXCLUDED.updated_at,
            first_user_message = CASE WHEN $18 THEN EXCLUDED.first_user_message ELSE t.first_user_message END,

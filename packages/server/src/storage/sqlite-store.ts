@@ -33,6 +33,7 @@ import {
   pageOf,
   summaryOf,
 } from './store-helpers.js';
+import { maxTraceCostMicroUsd } from './summarize-blocks.js';
 
 /**
  * The collector's storage on embedded SQLite (`node:sqlite`): organizations, API keys, traces
@@ -291,7 +292,7 @@ export class SqliteStore extends SqliteDatasets implements CollectorStore {
     const { summary, firstUserMessage: first } = plan;
     this.statement(
       `UPDATE traces SET block_count = block_count + ?, error_count = error_count + ?,
-         cost_micro_usd = cost_micro_usd + ?, violation_count = violation_count + ?, updated_at = ?
+         cost_micro_usd = min(cost_micro_usd + ?, ${maxTraceCostMicroUsd}), violation_count = violation_count + ?, updated_at = ?
        WHERE organization_id = ? AND id = ?`,
     ).run(
       summary.count,

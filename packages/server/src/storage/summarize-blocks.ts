@@ -5,7 +5,10 @@ export interface BlocksSummary {
   count: number;
   /** Blocks whose `metadata.status` is a status other than `success`. */
   errors: number;
-  /** Sum of `metadata.cost` (the recorder's `cost_micro_usd` / `cost_usd`, or a USD number). */
+  /**
+   * Sum of `metadata.cost` (the recorder's `cost_micro_usd` / `cost_usd`, or a USD number); a
+   * block's cost outside 0 to a million USD is left out.
+   */
   costMicroUsd: number;
   /**
    * Sum of the lengths of `metadata.violations` (a refused call's TOOL_RESULT, which repeats its
@@ -19,19 +22,46 @@ export interface BlocksSummary {
 /** Longest first user message kept in the traces list (the block itself keeps all of it). */
 const maxPreviewCharacters = 500;
 
+/**
+ * Largest cost one block adds to its trace's total: a million USD, in micro-USD. A larger (or
+ * negative) figure is no model call's price (micro-dollars sent as dollars, a bad counter): the
+ * block keeps it, the total leaves it out, so the total stays exact and readable.
+ */
+const maxBlockCostMicroUsd = 1e12;
+
+/**
+ * Largest total kept for a trace: the largest integer a JavaScript number holds exactly (the
+ * stores cap their sum there, so reading the row never fails).
+ * @internal
+ */
+export const maxTraceCostMicroUsd = Number.MAX_SAFE_INTEGER;
+
+function inRange(micro: number): number {
+  return micro >= 0 && micro <= maxBlockCostMicroUsd ? micro : 0;
+}
+
 function costMicroUsd(metadata: Record<string, unknown>): number {
   const cost = metadata.cost ?? metadata.cost_usd;
-  if (typeof cost === 'number' && Number.isFinite(cost)) return Math.round(cost * 1e6);
+  if (typeof cost === 'number' && Number.isFinite(cost)) return inRange(Math.round(cost * 1e6));
   if (typeof cost === 'object' && cost !== null) {
     const record = cost as Record<string, unknown>;
     if (typeof record.cost_micro_usd === 'number' && Number.isFinite(record.cost_micro_usd)) {
-      return Math.round(record.cost_micro_usd);
+      return inRange(Math.round(record.cost_micro_usd));
     }
     if (typeof record.cost_usd === 'number' && Number.isFinite(record.cost_usd)) {
-      return Math.round(record.cost_usd * 1e6);
+      return inRange(Math.round(record.cost_usd * 1e6));
     }
   }
   return 0;
+}
+
+/** The first characters of a text, never half of a surrogate pair (stored as U+FFFD). */
+function preview(text: string): string {
+  if (text.length <= maxPreviewCharacters) return text;
+  const last = text.charCodeAt(maxPreviewCharacters - 1);
+  // a high surrogate last: its pair is cut off, so leave it out too
+  const end = last >= 0xd800 && last <= 0xdbff ? maxPreviewCharacters - 1 : maxPreviewCharacters;
+  return text.slice(0, end);
 }
 
 /** Text of a message's content: a string, or its text parts joined. */
@@ -77,7 +107,10 @@ export function summarizeBlocks(blocks: readonly Block[]): BlocksSummary {
   for (const block of blocks) {
     const metadata = block.metadata;
     if (typeof metadata.status === 'string' && metadata.status !== 'success') summary.errors++;
-    summary.costMicroUsd += costMicroUsd(metadata);
+    summary.costMicroUsd = Math.min(
+      summary.costMicroUsd + costMicroUsd(metadata),
+      maxTraceCostMicroUsd,
+    );
     // a refused call's TOOL_RESULT repeats its TOOL_CALL's violations: counted once, there
     if (
       Array.isArray(metadata.violations) &&
@@ -90,7 +123,7 @@ export function summarizeBlocks(blocks: readonly Block[]): BlocksSummary {
       if (current === undefined || isEarlier(candidate, current)) {
         summary.firstUserMessage = {
           ...candidate,
-          text: contentText(block.payload.content).slice(0, maxPreviewCharacters),
+          text: preview(contentText(block.payload.content)),
         };
       }
     }
