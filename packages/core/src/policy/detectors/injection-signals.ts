@@ -273,6 +273,22 @@ const widenings: Record<string, string[]> = {
     String.raw`(?<![\u0600-\u06ff])(?<!لا )(?:تجاهل|تجاهلي|تجاهلوا|انس|انسَ|إنس)(?![\u0600-\u06ff])[^.\n]{0,40}(?:التعليمات|الأوامر|الإرشادات|التوجيهات|تعليمات)`,
     String.raw`(?:이전|앞의|위의|모든|기존|지금까지)[^.\n]{0,20}(?:지시|지침|명령|규칙|프롬프트)[^.\n]{0,10}(?:무시|잊어|잊으)(?!하지\s?마|하지\s?말)`,
     String.raw`(?:पिछले|पिछली|पूर्व|सभी|पहले)[^।.\n]{0,30}(?:निर्देश|आदेश|नियम)[^।.\n]{0,20}(?<!मत )(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल जा)`,
+    // Swedish / Danish / Norwegian "ignorera tidigare instruktioner", Finnish "ohita aiemmat
+    // ohjeet", Czech / Slovak / Polish "ignoruj předchozí pokyny", "zignoruj poprzednie
+    // instrukcje", Ukrainian "ігноруй попередні інструкції", Romanian "ignoră instrucțiunile
+    // anterioare", Hungarian "hagyd figyelmen kívül a korábbi utasításokat", Greek "αγνόησε τις
+    // προηγούμενες οδηγίες", Hebrew "התעלם מכל ההוראות הקודמות", Thai "เพิกเฉยต่อคำสั่งก่อนหน้า",
+    // Tagalog "huwag pansinin ang mga naunang tagubilin", Indonesian / Malay "abaikan instruksi
+    // sebelumnya", Vietnamese "bỏ qua các hướng dẫn trước", Turkish "önceki talimatları yok say",
+    // Swahili "puuza maagizo ya awali" (a negation before the verb is a reminder, not an override;
+    // the text is normalised first: Romanian "ignoră" reads "ignore")
+    String.raw`(?<![\w\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])(?<!(?:^|[\s,;:])(?:inte|ikke|ikkje|älä|ei|nie|ne|не|nu|μην|nem)\s)(?:ignorera|ignorer|glöm|glem|ohita|unohda|ignoruj|ignorujte|zignoruj|zapomeň|zapomenout|zapomnij|ігноруй|ігноруйте|забудь|забудьте|ignoră|ignorați|uită|hagyd figyelmen kívül|felejtsd el|αγνόησε|αγνοήστε|ξέχασε|abaikan|lupakan|bỏ qua|quên|puuza|sahau)(?![\w\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])[^.\n]{0,50}?(?:(?:tidigare|tidligere|forrige|alla|alle|aiemmat|kaikki|aikaisemmat|předchozí|všechny|poprzednie|wszystkie|predchádzajúce|попередні|усі|всі|anterioare|toate|korábbi|összes|προηγούμενες|όλες|sebelumnya|semua|trước|tất cả|awali|yote)(?![\w\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])|instrukt|instruks|ohjee|pokyn|instrukc|polecen|інструкц|вказівк|instrucțiun|utasítás|οδηγί|instruksi|petunjuk|hướng dẫn|chỉ dẫn|maagizo)`,
+    String.raw`\bignore\b[^.\n]{0,50}?\b(?:instrucțiun|instructiun|anterioare)`,
+    String.raw`(?:התעלם|התעלמי|שכח|שכחי)[^.\n]{0,30}(?:ההוראות|הוראות|ההנחיות|הנחיות)`,
+    // (NFKC writes the vowel ำ as ํา)
+    String.raw`(?:เพิกเฉย|ละเว้น|ไม่ต้องสนใจ|ลืม)[^.\n]{0,30}(?:คำสั่ง|คําสั่ง)`,
+    String.raw`\b(?:huwag (?:nang )?(?:pansinin|sundin)|kalimutan)\b[^.\n]{0,40}\b(?:tagubilin|utos|instruksyon|bilin)`,
+    String.raw`(?:önceki|tüm|bütün)[^.\n]{0,30}(?:talimat|komut|yönerge)[^.\n]{0,20}(?:yok say|unut|görmezden gel)`,
     // "ignore what the user asked", "disregard the user's request"
     String.raw`(?<!["'“‘])\b(?:ignore|disregard|forget)\b (?:what|everything|anything) (?:the user|you were|i) (?:asked|said|told|requested)|\b(?:ignore|disregard)\b (?:the )?(?:user's|original|earlier) (?:request|task|question)`,
   ],
