@@ -284,6 +284,62 @@ describe('createHttpSink', () => {
     expect(server.stored.get(tracer.traceId)).toEqual(ids);
   });
 
+  it("splits a batch a proxy answers 413 for (nginx's HTML page, no collector error body)", async () => {
+    const server = await collector((_index, request) =>
+      request.ids.length > 2
+        ? {
+            kind: 'fail',
+            status: 413,
+            body: '<html><body>413 Request Entity Too Large</body></html>',
+            headers: { 'content-type': 'text/html' },
+          }
+        : { kind: 'ok' },
+    );
+    const sink = sinkFor(server, { compression: 'none' });
+    const tracer = createTracer({ sinks: [sink] });
+    const ids = logMessages(tracer, 5);
+    await tracer.flush();
+    expect(server.stored.get(tracer.traceId)).toEqual(ids);
+    expect(sink.droppedBlocks).toBe(0);
+  });
+
+  it('never follows a redirect (the POST would become a GET): the blocks are refused as REDIRECTED, naming the address', async () => {
+    for (const status of [301, 302, 307, 308]) {
+      const server = await collector((index) =>
+        index === 0
+          ? { kind: 'fail', status, headers: { location: 'https://collector.example/v1/x' } }
+          : { kind: 'ok' },
+      );
+      const sink = sinkFor(server);
+      const tracer = createTracer({ sinks: [sink] });
+      logMessages(tracer, 2);
+      const error = await sink.flush().catch((caught: unknown) => caught as SinkError);
+      expect([status, error?.code, error?.serverError?.code]).toEqual([
+        status,
+        'SINK_REJECTED',
+        'REDIRECTED',
+      ]);
+      expect(error?.serverError?.details).toEqual({ location: 'https://collector.example/v1/x' });
+      expect(error?.message).toContain('collector.example');
+      // one POST, nothing followed, nothing counted as sent
+      expect(server.requests.map((request) => request.method)).toEqual(['POST']);
+      expect([sink.sentBlocks, sink.droppedBlocks]).toEqual([0, 2]);
+    }
+  });
+
+  it('refuses a url with user:password@ where it is given, without printing the password', () => {
+    let error: unknown;
+    try {
+      createHttpSink({ url: 'http://user:s3cret@127.0.0.1:9/', apiKey: 'k' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).code).toBe('INVALID_OPTIONS');
+    expect((error as Error).message).toContain('apiKey');
+    expect((error as Error).message).not.toContain('s3cret');
+  });
+
   it('drops blocks past maxBufferedBlocks and fails flush() with SINK_BUFFER_FULL saying how many', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {

@@ -477,6 +477,14 @@ function checkUrl(url: string): string {
     throw configurationError('createHttpSink', 'url', 'an http:// or https:// URL', url);
   if (parsed.search !== '' || parsed.hash !== '')
     throw configurationError('createHttpSink', 'url', 'a base URL without ?query or #hash', url);
+  // fetch refuses a URL with credentials at every request; the key goes in apiKey
+  if (parsed.username !== '' || parsed.password !== '')
+    throw configurationError(
+      'createHttpSink',
+      'url',
+      'a URL without user:password@ (give the API key as apiKey)',
+      `${parsed.protocol}//***@${parsed.host}${parsed.pathname}`,
+    );
   return url;
 }
 

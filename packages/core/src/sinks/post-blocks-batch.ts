@@ -79,6 +79,9 @@ export async function postBlocksBatch(request: BatchRequest): Promise<BatchOutco
       headers,
       body: body as NonNullable<RequestInit['body']>,
       signal,
+      // a redirect followed turns the POST into a GET (301, 302, 303): nothing would be stored,
+      // yet the answer could be a 2xx. Refused below, with the address to use instead.
+      redirect: 'manual',
     });
     answer = await response.text();
   } catch (cause) {
@@ -89,6 +92,18 @@ export async function postBlocksBatch(request: BatchRequest): Promise<BatchOutco
         ? `no answer within ${request.timeoutMs} ms (requestTimeoutMs)`
         : `request failed (${describeCause(cause)})`,
       cause,
+    };
+  }
+  if ((response.status >= 300 && response.status < 400) || response.redirected) {
+    const location = response.headers.get('location');
+    return {
+      kind: 'rejected',
+      serverError: {
+        code: 'REDIRECTED',
+        http_status: response.status,
+        message: `${redactUrl(request.endpoint)} answered ${response.status}, a redirect${location === null ? '' : ` to ${redactUrl(location)}`}; the sink never follows one (the POST would become a GET and store nothing): set the sink's url to the collector's own base address${location === null ? '' : ' (the one the redirect names, without its /v1/... path)'}`,
+        details: location === null ? {} : { location: redactUrl(location) },
+      },
     };
   }
   if (response.status >= 200 && response.status < 300) {
@@ -113,7 +128,12 @@ export async function postBlocksBatch(request: BatchRequest): Promise<BatchOutco
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), request.now()),
     };
   }
-  if (response.status === 413 && requestLimitFields.has(String(serverError.details.field)))
+  // the collector's 413 for a request limit, or a proxy's (nginx's client_max_body_size answers
+  // HTML): fewer blocks per request may pass. A collector's 413 for one block's field may not.
+  if (
+    response.status === 413 &&
+    (requestLimitFields.has(String(serverError.details.field)) || serverError.code === 'HTTP_413')
+  )
     return { kind: 'too-large', serverError };
   return { kind: 'rejected', serverError };
 }
@@ -165,4 +185,17 @@ function describeCause(cause: unknown): string {
     return typeof code === 'string' ? `${code}: ${inner.message}` : inner.message;
   }
   return cause.message;
+}
+
+/** A URL with its user name and password left out, for messages (never a credential in a log). */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }
