@@ -1,6 +1,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { validateOptions } from '../errors/validate-options.js';
 import type { GuardAction, HallucinationResult } from '../model/tool-records.js';
 import { errorMessage } from './error-message.js';
+import { hallucinationOptionsSchema } from './guard-options-schema.js';
 
 /** The signals the detector can raise, each with a weight in (0, 1]. */
 export type HallucinationSignal =
@@ -144,6 +146,12 @@ function collect(value: unknown, into: Set<string>, depth: number): void {
 export function createHallucinationDetector(
   options: HallucinationOptions = {},
 ): HallucinationDetector {
+  // a typo (`treshold`), a percent (`threshold: 70`) or a string of tool names would switch the
+  // check off without a word
+  validateOptions(hallucinationOptionsSchema, options, {
+    entryPoint: 'createHallucinationDetector',
+    allOptional: true,
+  });
   const known = new Set<string>(options.knownTools ?? []);
   const seen = new Map<string, Set<string>>();
   const seenIn = (sessionId: string): Set<string> => {

@@ -170,4 +170,69 @@ describe('injected randomness and stores that break their contract', () => {
     await expect(fn()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     expect(sleeps.length).toBeLessThanOrEqual(50);
   });
+
+  it('a validator that throws a value with no string form (a null-prototype object): VALIDATION_FAILED, the probe slot freed, no budget spent', async () => {
+    const time = fakeTime();
+    let failing = true;
+    let throwing = true;
+    const fn = guard(
+      async () => {
+        if (failing) throw new Error('down');
+        return 'ok';
+      },
+      {
+        name: 'flaky',
+        clock: time.clock,
+        circuitBreaker: { failureThreshold: 1, recoveryTimeout: 1 },
+        validators: {
+          output: () => {
+            if (throwing) throw Object.create(null);
+          },
+        },
+      },
+    );
+    await expect(fn()).rejects.toThrow('down');
+    time.advance(5000);
+    failing = false;
+    // the probe call's output validator throws the unprintable value
+    await expect(fn()).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    throwing = false;
+    time.advance(5000);
+    await expect(fn()).resolves.toBe('ok');
+    expect(fn.breakerState).toBe('closed');
+
+    const calls = { count: 0 };
+    const metered = guard(
+      async () => {
+        calls.count++;
+        return 'ok';
+      },
+      {
+        name: 'metered',
+        budget: { maxCallsPerSession: 2 },
+        validators: {
+          input: [
+            () => {
+              throw Object.create(null);
+            },
+          ],
+        },
+      },
+    );
+    for (let i = 0; i < 3; i++)
+      await expect(metered()).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(calls.count).toBe(0);
+  });
+
+  it('a validator returning null or a number is read as invalid, with a message saying what to return', async () => {
+    const fn = guard(async (q: string) => q, {
+      name: 'search',
+      validators: { input: (() => null) as unknown as () => boolean },
+    });
+    const error = (await fn('x').catch((caught: unknown) => caught)) as Error;
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(error.message).toContain(
+      'returned null; a validator returns true, false, undefined or { valid: boolean }',
+    );
+  });
 });

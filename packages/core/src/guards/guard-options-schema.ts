@@ -96,7 +96,8 @@ function budgetShape() {
     maxCostPerCall: usdLimit(),
     maxCostPerSession: usdLimit(),
     maxCallsPerSession: optionTypes.integer(0).optional(),
-    alertThreshold: optionTypes.finite(0).optional(),
+    // a fraction of the limit: 0.8, not 80
+    alertThreshold: optionTypes.finite(0, 1).optional(),
     onExceed: action(),
     costPerCall: optionTypes
       .union([
@@ -134,6 +135,64 @@ const budgetObject = () =>
     'release',
     'costOf',
   ]);
+
+function hallucinationShape() {
+  return {
+    // a confidence: 0.7, not 70
+    threshold: optionTypes.finite(0, 1).optional(),
+    onHallucination: action(),
+    knownTools: optionTypes
+      .custom<Iterable<string>>(
+        (value) =>
+          typeof value === 'object' &&
+          value !== null &&
+          typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function',
+        'an iterable of tool names',
+      )
+      .optional(),
+    argumentsSchema: optionTypes
+      .custom(
+        (value) => typeof value === 'object' && value !== null && '~standard' in value,
+        'a Standard Schema (zod, valibot, ...)',
+      )
+      .optional(),
+    idArguments: optionTypes
+      .union([optionTypes.instanceOf(RegExp, 'a RegExp'), optionTypes.array(optionTypes.string())])
+      .optional(),
+    profile: optionTypes
+      .strictObject({
+        minLatencyMs: optionTypes.finite(0).optional(),
+        maxLatencyMs: optionTypes.finite(0).optional(),
+        requiredFields: optionTypes.array(optionTypes.string()).optional(),
+        forbiddenFields: optionTypes.array(optionTypes.string()).optional(),
+        patterns: optionTypes.record(optionTypes.instanceOf(RegExp, 'a RegExp')).optional(),
+      })
+      .optional(),
+    // one weight in [0, 1] per signal the detector raises; an unknown signal is a typo
+    weights: optionTypes
+      .strictObject({
+        unknown_tool: optionTypes.finite(0, 1).optional(),
+        invalid_arguments: optionTypes.finite(0, 1).optional(),
+        unseen_id: optionTypes.finite(0, 1).optional(),
+        latency_out_of_range: optionTypes.finite(0, 1).optional(),
+        missing_required_field: optionTypes.finite(0, 1).optional(),
+        forbidden_field: optionTypes.finite(0, 1).optional(),
+        pattern_mismatch: optionTypes.finite(0, 1).optional(),
+      })
+      .optional(),
+    detector: optionTypes
+      .withMethods('a HallucinationDetector (check, observe)', ['check', 'observe'])
+      .optional(),
+  };
+}
+
+/**
+ * The hallucination options of a guard and of `createHallucinationDetector`.
+ * @internal
+ */
+export const hallucinationOptionsSchema = lazySchema(() =>
+  optionTypes.strictObject(hallucinationShape()),
+);
 
 function guardShape() {
   return {
@@ -213,46 +272,7 @@ function guardShape() {
     validators: optionTypes
       .strictObject({ input: validators(), output: validators(), onInvalid: action() })
       .optional(),
-    hallucination: optionTypes
-      .strictObject({
-        threshold: optionTypes.finite(0).optional(),
-        onHallucination: action(),
-        knownTools: optionTypes
-          .custom<Iterable<string>>(
-            (value) =>
-              typeof value === 'object' &&
-              value !== null &&
-              typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function',
-            'an iterable of tool names',
-          )
-          .optional(),
-        argumentsSchema: optionTypes
-          .custom(
-            (value) => typeof value === 'object' && value !== null && '~standard' in value,
-            'a Standard Schema (zod, valibot, ...)',
-          )
-          .optional(),
-        idArguments: optionTypes
-          .union([
-            optionTypes.instanceOf(RegExp, 'a RegExp'),
-            optionTypes.array(optionTypes.string()),
-          ])
-          .optional(),
-        profile: optionTypes
-          .strictObject({
-            minLatencyMs: optionTypes.finite(0).optional(),
-            maxLatencyMs: optionTypes.finite(0).optional(),
-            requiredFields: optionTypes.array(optionTypes.string()).optional(),
-            forbiddenFields: optionTypes.array(optionTypes.string()).optional(),
-            patterns: optionTypes.record(optionTypes.instanceOf(RegExp, 'a RegExp')).optional(),
-          })
-          .optional(),
-        weights: optionTypes.record(optionTypes.finite(0)).optional(),
-        detector: optionTypes
-          .withMethods('a HallucinationDetector (check, observe)', ['check', 'observe'])
-          .optional(),
-      })
-      .optional(),
+    hallucination: optionTypes.strictObject(hallucinationShape()).optional(),
     sideEffect: optionTypes
       .oneOf(['read', 'write', 'destructive'], 'one of "read", "write", "destructive"')
       .optional(),

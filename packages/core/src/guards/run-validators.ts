@@ -1,5 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { GuardAction, ValidationResult, ValidatorKind } from '../model/tool-records.js';
+import { errorMessage } from './error-message.js';
+import { errorType } from './error-type.js';
 
 /** What a validator function may return: a full result, a partial one, or a boolean (true = valid). */
 export type ValidatorOutcome =
@@ -63,10 +65,6 @@ function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   );
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function fromSchema(
   result: StandardSchemaV1.Result<unknown>,
   vendor: string,
@@ -111,6 +109,21 @@ function fromOutcome(
       details: { validator: name },
     };
   }
+  if (typeof outcome !== 'object' || outcome === null || typeof outcome.valid !== 'boolean') {
+    // a validator returning null, a number or `{ ok: true }` said nothing this guard can read
+    const given =
+      outcome === null
+        ? 'null'
+        : typeof outcome === 'object'
+          ? 'an object without a boolean valid'
+          : typeof outcome;
+    return {
+      valid: false,
+      kind,
+      message: `${name} returned ${given}; a validator returns true, false, undefined or { valid: boolean }`,
+      details: { validator: name },
+    };
+  }
   return {
     valid: outcome.valid,
     kind: outcome.kind ?? kind,
@@ -151,10 +164,12 @@ async function runOne(
         : typeof validator === 'function'
           ? 'custom'
           : (validator.kind ?? 'custom'),
-      message: `${phase} validator ${index + 1} threw: ${describe(error)}`,
+      // never throws itself, whatever was thrown (a null-prototype object, a Proxy): the guard
+      // must still release the call's budget reservation and the breaker's probe slot
+      message: `${phase} validator ${index + 1} threw: ${errorMessage(error)}`,
       details: {
-        error: describe(error),
-        error_type: error instanceof Error ? error.name : typeof error,
+        error: errorMessage(error),
+        error_type: errorType(error),
       },
     };
   }

@@ -384,10 +384,18 @@ export function createTracer(options: TracerOptions = {}): Tracer {
 
     shutdown() {
       if (shutdownPromise === undefined) {
-        deferred.materialize();
-        closed = true;
-        if (exitHandle !== undefined) stopFlushOnExit(exitHandle);
-        shutdownPromise = sinks.settle('shutdown');
+        if (!closed) {
+          deferred.materialize();
+          closed = true;
+          if (exitHandle !== undefined) stopFlushOnExit(exitHandle);
+        }
+        // calls while it runs share it; once it failed (a sink's folder missing, the collector
+        // down), the next call tries the sinks' close() again instead of repeating the failure
+        const attempt = sinks.settle('shutdown');
+        shutdownPromise = attempt;
+        attempt.catch(() => {
+          if (shutdownPromise === attempt) shutdownPromise = undefined;
+        });
       }
       return shutdownPromise;
     },

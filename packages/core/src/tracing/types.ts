@@ -96,6 +96,9 @@ export interface Tracer {
   stitched(): StitchedTrace;
   /** Makes every accepted block durable in every sink. */
   flush(): Promise<void>;
-  /** Flushes and closes every sink; later `log*` calls throw. */
+  /**
+   * Flushes and closes every sink; later `log*` calls throw. Calls while it runs share its
+   * promise; after it rejected (a `TracerFlushError`), calling it again retries the sinks' close.
+   */
   shutdown(): Promise<void>;
 }
