@@ -99,6 +99,12 @@ export interface ModelCallRecorder {
   readonly onPolicyViolation: 'throw' | 'refuse';
   /** Whether a policy is configured. */
   readonly hasPolicy: boolean;
+  /**
+   * Whether a call's response must be read to enforce what is configured: a policy reviews its
+   * tool calls, a budget charges its usage. An adapter refuses a way of calling that hands the
+   * caller the raw body unread (openai's `asResponse()`) when this is true.
+   */
+  readonly readsResponses: boolean;
 }
 
 /**
@@ -183,6 +189,9 @@ export function createModelCallRecorder(options: ModelCallRecorderOptions = {}):
     resolveTracer: () => resolveTracer(undefined, false),
     onPolicyViolation: mode,
     hasPolicy: options.policy !== undefined,
+    readsResponses:
+      options.policy !== undefined ||
+      (options.guards ?? []).some((guard) => guard.name === 'budget'),
     recordToolResult(input) {
       const { tracer, ...rest } = input;
       return core.safely(() => recordToolResult(resolveTracer(tracer, false), rest)) ?? false;

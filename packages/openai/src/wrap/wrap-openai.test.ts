@@ -1158,6 +1158,40 @@ describe('wrapOpenAI: review fixes', () => {
     expect(last?.metadata.unparsed).toBeUndefined();
     expect(tracer.blocks().filter((block) => block.metadata.api !== undefined)).toHaveLength(2);
   });
+  it('refuses a bare asResponse() when a policy or a budget must read the response; withResponse() is reviewed', async () => {
+    const policy = parsePolicy('raise "no f" if:\n    (call: ToolCall)\n    call is tool:f');
+    for (const options of [{ policy }, { guards: { budget: { maxCostPerSession: 1 } } }]) {
+      const { tracer, client } = await start(
+        { turns: [{ toolCalls: [{ name: 'f', arguments: {}, id: 'call_f' }] }, { text: 'two' }] },
+        options,
+      );
+      for (const create of [
+        () => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [user('a')] }),
+        () => client.responses.create({ model: 'gpt-4o-mini', input: 'a' }),
+      ]) {
+        const error = (await create()
+          .asResponse()
+          .catch((caught: unknown) => caught)) as { code?: string; message?: string };
+        expect(error).toMatchObject({ code: 'INVALID_OPTIONS' });
+        expect(error?.message).toContain('withResponse()');
+      }
+      // each refused call is recorded as a failure, never as an unreviewed success
+      const answers = tracer.blocks().filter((block) => block.metadata.api !== undefined);
+      expect(answers.map((block) => block.metadata.status)).toEqual(['failure', 'failure']);
+      expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+    }
+    // withResponse(): the same Response, and the policy reviews the data
+    const { client } = await start(
+      { turns: [{ toolCalls: [{ name: 'f', arguments: {}, id: 'call_f' }] }] },
+      { policy },
+    );
+    await expect(
+      client.chat.completions
+        .create({ model: 'gpt-4o-mini', messages: [user('a')] })
+        .withResponse(),
+    ).rejects.toBeInstanceOf(PolicyViolationError);
+  });
+
   // a custom fetch is the SDK's own seam (tests, proxies); these two use it on purpose
   const completion = JSON.stringify({
     id: 'c',

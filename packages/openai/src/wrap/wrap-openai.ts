@@ -114,12 +114,33 @@ function rejected(client: unknown, error: unknown): unknown {
  * out, unless the body is being parsed too (`withResponse()` parses first, then calls
  * `asResponse()`; the parsed response is recorded then).
  */
-function recordUnparsed(promise: APIPromiseInternals<unknown>, handle: ModelCallHandle): void {
+function recordUnparsed(
+  promise: APIPromiseInternals<unknown>,
+  handle: ModelCallHandle,
+  api: string,
+  readsResponses: boolean,
+): void {
   const asResponse = promise.asResponse;
   promise.asResponse = function recordedAsResponse(
     this: APIPromiseInternals<unknown>,
   ): Promise<Response> {
     return asResponse.call(this).then((response) => {
+      if (this.parsedPromise === undefined && readsResponses) {
+        // the raw body would reach the caller unread: its tool calls unreviewed by the policy,
+        // its usage uncharged by the budget. withResponse() gives the same Response, reviewed.
+        void response.body?.cancel().catch(noop);
+        const error = configurationError(
+          `${api}.create(...).asResponse`,
+          'asResponse()',
+          'withResponse() when the client has a policy or a budget: asResponse() hands out the body unread, so its tool calls would go unreviewed and its usage uncharged (withResponse() gives the same Response with the reviewed data)',
+          'asResponse()',
+        );
+        handle.fail(error, {
+          requestId: response.headers.get('x-request-id'),
+          metadata: { unparsed: true, http_status: response.status },
+        });
+        throw error;
+      }
       if (this.parsedPromise === undefined) {
         const requestId = response.headers.get('x-request-id');
         const partial = {
@@ -249,7 +270,7 @@ function instrumentCreate(
       ): Promise<unknown> {
         return parse.call(this, parseClient, props).then((data) => transform(data, props));
       };
-      recordUnparsed(promise, handle);
+      recordUnparsed(promise, handle, adapter.api, context.recorder.readsResponses);
       return promise;
     }
     // An SDK without those internals: record failures by observation only.
