@@ -11,6 +11,7 @@ import { assembleToolOutput } from '../stitching/assemble-tool-output.js';
 import { compareBlocks, compareSequencedBlocks } from '../stitching/compare-blocks.js';
 import { stitchBlocks } from '../stitching/stitch-blocks.js';
 import type { StitchedToolCall } from '../stitching/types.js';
+import { jsonTextOrNote } from '../text/json-text-or-note.js';
 import {
   type BlockFields,
   blockFieldsKey,
@@ -67,11 +68,7 @@ function toContent(output: unknown): Content {
   // parts `parseTrace` reads back as content; any other list (the Assistants API's text parts
   // whose `text` is an object) as its JSON text, so what is written is read back
   if (isContentPartList(output)) return output as Content;
-  try {
-    return JSON.stringify(output) ?? String(output);
-  } catch {
-    return String(output);
-  }
+  return jsonTextOrNote(output);
 }
 
 function toArguments(value: unknown): JsonObject {

@@ -1,5 +1,6 @@
 import type { Block, ContentPart, ToolResultBlock } from '../model/index.js';
 import type { StitchedMessage, StitchedToolCall, StitchedTrace } from '../stitching/types.js';
+import { jsonTextOrNote } from '../text/json-text-or-note.js';
 
 /** Options of {@link renderTree}. */
 export interface RenderTreeOptions {
@@ -291,11 +292,7 @@ function callArgumentsText(payload: Record<string, unknown>): string {
 function valueText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return jsonTextOrNote(value);
 }
 
 function renderLine(line: Line, first: string, continuation: string, context: Context): string[] {
