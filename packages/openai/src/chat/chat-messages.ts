@@ -101,7 +101,8 @@ export function chatCompletionResponse(
   completion: ChatCompletion,
   requestId: string | null | undefined,
 ): ModelCallResponse {
-  const choice = completion.choices[0];
+  // (`choices` absent in a body a proxy made up: no answer, not a crash)
+  const choice = completion.choices?.[0];
   const message = choice?.message;
   const calls: ModelToolCall[] = [];
   for (const call of (message?.tool_calls ?? []) as LooseToolCall[]) {

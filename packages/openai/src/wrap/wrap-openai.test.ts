@@ -1219,6 +1219,52 @@ describe('wrapOpenAI: review fixes', () => {
     expect(tracer.blocks().map((block) => block.sub_type)).toEqual(['MESSAGE', 'MESSAGE']);
   });
 
+  it('a 200 the SDK cannot parse, or whose body is an error, is recorded as a failure at once (no crash, no late timeout)', async () => {
+    const bodies = [
+      '{"id":"c","object":"chat.comp',
+      '<html><body>Bad gateway</body></html>',
+      '{"error":{"message":"Provider returned error","code":502}}',
+    ];
+    for (const body of bodies) {
+      const tracer = createTracer();
+      const fetch = async () =>
+        new Response(body, { headers: { 'content-type': 'application/json' } });
+      const client = wrapOpenAI(
+        new OpenAI({
+          apiKey: 'sk-test',
+          baseURL: 'http://127.0.0.1:9/v1',
+          maxRetries: 0,
+          fetch: fetch as never,
+        }),
+        { tracer, timeoutSeconds: 5 },
+      );
+      const chat = await client.chat.completions.create({ model: 'm', messages: [user('x')] }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      const answer = tracer.blocks().at(-1);
+      expect([body, answer?.payload.role, answer?.metadata.status]).toEqual([
+        body,
+        'assistant',
+        'failure',
+      ]);
+      if (body.startsWith('{"error"')) {
+        // the SDK hands such a body out as it is; the wrapper does too, and does not crash
+        expect(chat).toHaveProperty('value');
+        expect(
+          String((answer?.metadata.error as { message?: string } | undefined)?.message),
+        ).toContain('Provider returned error');
+      } else expect(chat).toHaveProperty('error');
+      const responses = await client.responses.create({ model: 'm', input: 'x' }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      expect(responses).toHaveProperty(body.startsWith('{"error"') ? 'value' : 'error');
+      expect(tracer.blocks().at(-1)?.metadata.status).toBe('failure');
+      expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+    }
+  });
+
   it("withResponse reports the retry's response after a body timeout, as the SDK does", async () => {
     const makeFetch = () => {
       let attempt = 0;

@@ -102,6 +102,22 @@ function ensureRequestId(value: object, response: Response): void {
   });
 }
 
+/**
+ * The error of a 200 answer whose body is `{ "error": { "message": ... } }` with no choices and no
+ * output, as an `Error` to record; else `undefined`.
+ */
+function errorBodyOf(data: unknown): Error | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const body = data as { error?: unknown; choices?: unknown; output?: unknown };
+  if (body.error === undefined || body.error === null) return undefined;
+  if (Array.isArray(body.choices) || Array.isArray(body.output)) return undefined;
+  const detail = body.error as { message?: unknown; code?: unknown };
+  const message = typeof detail?.message === 'string' ? detail.message : JSON.stringify(body.error);
+  const error = new Error(`the provider answered 200 with an error body: ${message}`);
+  error.name = 'ProviderErrorBody';
+  return error;
+}
+
 function rejected(client: unknown, error: unknown): unknown {
   const failed = Promise.reject(error);
   failed.catch(noop);
@@ -224,6 +240,13 @@ function instrumentCreate(
           adapter.observeStream(sdkStream.controller, handle, prepared, context),
         );
       }
+      // a 200 whose body is an error (OpenRouter and some proxies answer so): the SDK hands it
+      // out as it is; recorded as the failure it is, not read as an answer
+      const providerError = errorBodyOf(data);
+      if (providerError !== undefined) {
+        handle.fail(providerError, { requestId: requestIdOf(data, props.response) });
+        return data;
+      }
       const outcome = adapter.finish(data, requestIdOf(data, props.response), handle, context);
       linkRecorded(handle.tracer, data, outcome);
       return data;
@@ -268,7 +291,14 @@ function instrumentCreate(
         parseClient: unknown,
         props: { response: Response },
       ): Promise<unknown> {
-        return parse.call(this, parseClient, props).then((data) => transform(data, props));
+        // a body the SDK cannot parse (truncated JSON, an HTML page) fails the call: recorded
+        // now, not left open until a deadline calls it a timeout
+        return parse.call(this, parseClient, props).then(
+          (data) => transform(data, props),
+          (error: unknown) => {
+            throw failureOf(handle, error, userSignal);
+          },
+        );
       };
       recordUnparsed(promise, handle, adapter.api, context.recorder.readsResponses);
       return promise;
