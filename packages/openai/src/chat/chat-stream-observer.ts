@@ -6,6 +6,7 @@ import {
   type StreamGate,
 } from '@tracewarden/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { streamEndedEarly } from '../stream/stream-ended-early.js';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
 import { chatChunkDelta, isCustomToolCallDelta } from './chat-messages.js';
@@ -151,6 +152,9 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
     responseId: undefined,
   };
 
+  /** Whether a chunk carried a finish reason: a stream without one ended early. */
+  private finished = false;
+
   constructor(
     private readonly controller: AbortController,
     private readonly handle: ModelCallHandle,
@@ -173,6 +177,7 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
     }
     const gate = this.gate;
     const hasCalls = delta.toolCalls !== undefined;
+    if (delta.finishReason) this.finished = true;
     let decision = gate.push(
       delta,
       hasCalls ? 'tool-call' : delta.finishReason ? 'finish' : 'content',
@@ -222,6 +227,13 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
   }
 
   end(held: ChatCompletionChunk[]): ChatCompletionChunk[] {
+    if (!this.finished && !this.controller.signal.aborted && !this.handle.stopped) {
+      // the body ended cleanly before any finish_reason (a proxy or the connection closed it):
+      // the SDK ends the loop without an error, so the partial answer is recorded as the
+      // failure it is, and held tool calls (never reviewed whole) are not delivered
+      this.gate.error(streamEndedEarly('a finish_reason'));
+      return [];
+    }
     const end = this.gate.end(this.controller.signal.aborted);
     if (end.kind === 'failed') throw end.error;
     if (end.kind === 'cancelled') return [];

@@ -8,6 +8,7 @@ import {
 } from '@tracewarden/core';
 import type { Response } from 'openai/resources/responses/responses';
 import { jsonStringPiece } from '../stream/json-string-piece.js';
+import { streamEndedEarly } from '../stream/stream-ended-early.js';
 import { DeliverThenStop, HOLD, type StreamObserver } from '../stream/tap-stream.js';
 import type { ApiAdapter, WrapContext } from '../wrap/api-adapter.js';
 import { linkRecorded } from '../wrap/link-recorded.js';
@@ -201,6 +202,11 @@ function responsesStreamObserver(
       }
     },
     end(held) {
+      if (final === undefined && !controller.signal.aborted && !handle.stopped) {
+        // no response.completed / incomplete / failed: the body ended early (see the chat one)
+        gate.error(streamEndedEarly('a response.completed event'));
+        return [];
+      }
       const response = final === undefined ? undefined : responsesResponse(final, null);
       if (response !== undefined && !context.recordRaw) delete response.raw;
       const end = gate.end(controller.signal.aborted, response);

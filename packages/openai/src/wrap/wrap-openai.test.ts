@@ -1265,6 +1265,71 @@ describe('wrapOpenAI: review fixes', () => {
     }
   });
 
+  it('a stream whose body ends before the finish (no finish_reason, no response.completed) is recorded as a failure', async () => {
+    const sse = (events: unknown[]) =>
+      new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    const chunk = {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }],
+    };
+    const created = {
+      id: 'resp_1',
+      object: 'response',
+      created_at: 1,
+      model: 'm',
+      status: 'in_progress',
+      output: [],
+    };
+    const events = [
+      { type: 'response.created', sequence_number: 0, response: created },
+      {
+        type: 'response.output_text.delta',
+        sequence_number: 1,
+        item_id: 'msg_1',
+        output_index: 0,
+        content_index: 0,
+        delta: 'Hel',
+      },
+    ];
+    let next: () => Response = () => sse([chunk]);
+    const tracer = createTracer();
+    const client = wrapOpenAI(
+      new OpenAI({
+        apiKey: 'sk-test',
+        baseURL: 'http://127.0.0.1:9/v1',
+        maxRetries: 0,
+        fetch: (async () => next()) as never,
+      }),
+      { tracer },
+    );
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [user('x')],
+      stream: true,
+    });
+    const texts: string[] = [];
+    for await (const part of stream) texts.push(part.choices[0]?.delta.content ?? '');
+    // the caller's loop ends as the SDK's does; the trace says the answer is partial
+    expect(texts).toEqual(['Hel']);
+    const chat = tracer.blocks().at(-1);
+    expect(chat?.payload).toMatchObject({ role: 'assistant', content: 'Hel' });
+    expect(chat?.metadata.status).toBe('failure');
+    expect(JSON.stringify(chat?.metadata.error)).toContain('IncompleteStreamError');
+
+    next = () => sse(events);
+    const responses = await client.responses.create({ model: 'm', input: 'x', stream: true });
+    for await (const _event of responses) {
+      // read to the end
+    }
+    expect(tracer.blocks().at(-1)?.metadata.status).toBe('failure');
+    expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  });
+
   it("withResponse reports the retry's response after a body timeout, as the SDK does", async () => {
     const makeFetch = () => {
       let attempt = 0;
