@@ -1,3 +1,4 @@
+import { TraceError } from '../errors/index.js';
 import type { ContentPart } from '../model/index.js';
 import type { Tracer } from '../tracing/types.js';
 import {
@@ -286,8 +287,28 @@ function recordToolOutput(
 ): string | undefined {
   if (callId === undefined || hasResult(state, callId)) return undefined;
   const call = tracer.findToolCall(callId);
-  // A result whose call is not in this trace cannot be attached (no orphans): skip it.
-  if (call === undefined) return undefined;
+  // A result whose call is not in this trace cannot be attached (no orphans): not recorded,
+  // and said once per call id (a conversation continued from `previous_response_id` in a new
+  // process, a history whose assistant turn was trimmed), never silently
+  if (call === undefined) {
+    const reported = (state.unlinkedResults ??= new Set());
+    if (!reported.has(callId)) {
+      reported.add(callId);
+      core.onRecordingError(
+        new TraceError({
+          code: 'VALIDATION',
+          message: `a tool output for call "${callId}" was not recorded: trace ${tracer.traceId} has no TOOL_CALL with that id (its call was made in another trace or process, or left out of the request), and a TOOL_RESULT needs its call; record the conversation in one trace (withTrace) to keep it`,
+          details: {
+            sub_type: 'TOOL_RESULT',
+            field: 'payload.call_id',
+            call_id: callId,
+            trace_id: tracer.traceId,
+          },
+        }),
+      );
+    }
+    return undefined;
+  }
   const text = plainText(message.content);
   const status = message.status;
   const block = core.safely(() =>

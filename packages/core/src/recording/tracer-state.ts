@@ -34,6 +34,8 @@ export interface TracerState {
   lastCall: string | undefined;
   /** How many call ids this state generated for calls without one. */
   generatedIds: number;
+  /** Call ids of tool outputs not recorded (no TOOL_CALL in the trace), each reported once. */
+  unlinkedResults?: Set<string> | undefined;
   /**
    * A call id the model used for more than one call (providers that number calls per answer:
    * `call_0` every turn, or in two conversations sharing the trace) -> the ids those calls are

@@ -1330,6 +1330,40 @@ describe('wrapOpenAI: review fixes', () => {
     expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
   });
 
+  it('a tool output whose call is not in the trace is reported once through onRecordingError, never dropped silently', async () => {
+    const reported: unknown[] = [];
+    const { tracer, client } = await start(
+      { turns: [{ text: 'noted' }, { text: 'again' }, { text: 'chat' }] },
+      { onRecordingError: (error) => reported.push(error) },
+    );
+    // a conversation continued from another process: its call is not in this trace
+    const input: ResponseInputItem[] = [
+      { type: 'function_call_output', call_id: 'call_zzz', output: 'sunny' },
+    ];
+    await client.responses.create({
+      model: 'gpt-4o-mini',
+      previous_response_id: 'resp_abc',
+      input,
+    });
+    await client.responses.create({
+      model: 'gpt-4o-mini',
+      previous_response_id: 'resp_abc',
+      input,
+    });
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ code: 'VALIDATION', details: { call_id: 'call_zzz' } });
+    expect((reported[0] as Error).message).toContain('was not recorded');
+    // chat: a tool message whose assistant turn was left out of the request
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [user('weather?'), { role: 'tool', tool_call_id: 'call_lost', content: '22°C' }],
+    });
+    expect(
+      reported.map((error) => (error as { details: { call_id: string } }).details.call_id),
+    ).toEqual(['call_zzz', 'call_lost']);
+    expect(validateBlocks(tracer.blocks()).errors).toEqual([]);
+  });
+
   it("withResponse reports the retry's response after a body timeout, as the SDK does", async () => {
     const makeFetch = () => {
       let attempt = 0;
