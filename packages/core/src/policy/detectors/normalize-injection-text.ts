@@ -106,6 +106,37 @@ const leet: Record<string, string> = {
   $: 's',
 };
 
+// Small capital letters read as their Latin letters (ғ, a Cyrillic letter, stands in for f)
+const smallCapitalOf: Record<string, string> = {
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ғ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ǫ: 'q',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
+};
+const smallCapital = /[ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]/;
+const smallCapitals = /[ᴀʙᴄᴅᴇғɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]/g;
+
 // Cyrillic and Greek letters that look like Latin ones: a word mixing them with Latin letters
 // ("Іgnоrе", "thе") is written to slip past filters, and reads as its Latin look-alike
 const confusables: Record<string, string> = {
@@ -278,6 +309,46 @@ function revealTags(text: string): string {
   });
 }
 
+// Variation selectors smuggling bytes (U+FE00-FE0F for 0-15, U+E0100-E01EF for 16-255, after a
+// visible character such as an emoji): each selector one byte of UTF-8 text the eye never sees
+const selectorHint = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4}/;
+const selectorRun = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4,}/g;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+function revealSelectors(text: string): string {
+  return text.replace(selectorRun, (run: string) => {
+    const bytes: number[] = [];
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c >= 0xfe00 && c <= 0xfe0f) bytes.push(c - 0xfe00);
+      else {
+        bytes.push(run.charCodeAt(i + 1) - 0xdd00 + 16);
+        i++;
+      }
+    }
+    let decoded: string;
+    try {
+      decoded = strictUtf8.decode(new Uint8Array(bytes));
+    } catch {
+      return run;
+    }
+    // text, not a run of emoji presentation selectors
+    return /[a-z]{2}/i.test(decoded) ? ` ${TAGGED_MARKER} ${decoded} ` : run;
+  });
+}
+
+// Numeric character references written to hide text from a reader of the source ("&#73;&#103;
+// &#110;..."): four or more in a row read as the characters they stand for
+const entityRun = /(?:&#(?:\d{1,7}|[xX][0-9a-fA-F]{1,6});\s?){4,}/g;
+function decodeEntities(run: string): string {
+  let decoded = '';
+  for (const match of run.matchAll(/&#(?:(\d{1,7})|[xX]([0-9a-fA-F]{1,6}));(\s?)/g)) {
+    const code = match[1] === undefined ? Number.parseInt(match[2] ?? '', 16) : Number(match[1]);
+    if (code < 0x20 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return run;
+    decoded += String.fromCodePoint(code) + (match[3] ?? '');
+  }
+  return ` ${decoded} `;
+}
+
 // Encoded text: base64 (also URL-safe), hex and percent-encoding runs long enough to hold an
 // instruction. Decoded only when the result reads as text (valid UTF-8, printable, with spaces
 // between words): keys, hashes and ids decode to bytes and stay as they are. The work is bounded:
@@ -404,6 +475,8 @@ export function findHiddenText(text: string): { start: number; end: number; text
  */
 export function revealHiddenText(text: string): string {
   let out = tagHint.test(text) ? revealTags(text) : text;
+  if (selectorHint.test(out)) out = revealSelectors(out);
+  if (out.includes('&#')) out = out.replace(entityRun, decodeEntities);
   const runs = findEncodedText(out);
   if (runs.length === 0) return out;
   let revealed = '';
@@ -464,6 +537,9 @@ const oddLineSpace = /[^\S\n]{2,}|[^\S \n]| \n|\n |^ | $/;
  */
 function normalizeNonAscii(lowered: string): string {
   let out = lowered.normalize('NFKC').replace(invisible, '');
+  // small capitals ("ᴀɪ ᴀssɪsᴛᴀɴᴛ: ɪɢɴᴏʀᴇ ..."): NFKC keeps them, and a word of only them
+  // holds no Latin letter for the look-alike pass
+  if (smallCapital.test(out)) out = out.replace(smallCapitals, (c) => smallCapitalOf[c] ?? c);
   if (lookAlike.test(out))
     out = out.replace(mixedWord, (w) =>
       latin.test(w) ? w.replace(lookAlikes, (c) => confusables[c] ?? c) : w,

@@ -37,6 +37,9 @@ const keyColumnOf = (text: string, from: number): number => {
   return q - from;
 };
 
+const isLetter = (code: number): boolean =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+
 /**
  * Whether the line break at `at` (a wrapped line's end) continues the sentence: the line from
  * `lineStart` is long, does not end a sentence or a label, and the next line goes on with a word.
@@ -55,6 +58,13 @@ function isWrap(
   const before = text.charCodeAt(end - 1);
   // a YAML double-quoted string escapes its own folds: `...were\` + break + `  \ damaged`
   if (before === 92 && end === at) return true;
+  // a word hyphenated across the break (PDF text, justified mail): "assis-" + break + "tants"
+  if (before === 45 && end === at && isLetter(text.charCodeAt(end - 2))) {
+    let q = next;
+    while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+    const first = text.charCodeAt(q);
+    if (first >= 97 && first <= 122) return true;
+  }
   if (end - lineStart < SHORT_FOLD) return false;
   // . ! ? : ; end a line of their own, and so do brackets (pretty-printed JSON, code); a colon
   // does not when a YAML fold goes on, deeper than the run's key ("Approved by management:" +
@@ -220,10 +230,15 @@ export function forEachBoundary(text: string, found: (at: number, length: number
 export function rawSentence(text: string, start: number, end: number): string {
   let raw = text.slice(start, end);
   if (raw.includes('\n'))
-    raw = raw.replace(/\\\r?\n[ \t]*(?:\\(?= ))?/g, ' ').replace(/[\r\n]/g, ' ');
+    raw = raw
+      // a word hyphenated across a line break reads as the word ("dis-" + break + "regard")
+      .replace(hyphenatedBreak, '$1$2')
+      .replace(/\\\r?\n[ \t]*(?:\\(?= ))?/g, ' ')
+      .replace(/[\r\n]/g, ' ');
   if (raw.includes('\\u')) raw = raw.replace(unicodeEscape, decodeEscape);
   return raw;
 }
+const hyphenatedBreak = /([A-Za-z])-\r?\n[ \t]*([a-z])/g;
 const unicodeEscape = /\\u([0-9a-fA-F]{4})/g;
 const decodeEscape = (_: string, hex: string): string =>
   String.fromCharCode(Number.parseInt(hex, 16));
