@@ -66,7 +66,7 @@ export async function runScript(
   } catch (cause) {
     throw new RedisStoreError({
       code: 'REDIS_COMMAND_FAILED',
-      message: `Redis failed the ${operation} on key "${keys[0]}": ${describe(cause)}. The call that needed it is refused; check that Redis is reachable and that the client is connected (node-redis needs await client.connect()).`,
+      message: `Redis failed the ${operation} on key "${keys[0]}": ${describe(cause).replace(/\.$/, '')}. The call that needed it is refused; check that Redis is reachable and that the client is connected (node-redis needs await client.connect()).`,
       operation,
       key: keys[0] ?? '',
       cause,
@@ -98,7 +98,7 @@ export async function deleteMatching(
   } catch (cause) {
     throw new RedisStoreError({
       code: 'REDIS_COMMAND_FAILED',
-      message: `Redis failed the ${operation} (SCAN MATCH ${pattern}, then DEL): ${describe(cause)}.`,
+      message: `Redis failed the ${operation} (SCAN MATCH ${pattern}, then DEL): ${describe(cause).replace(/\.$/, '')}.`,
       operation,
       key: pattern,
       cause,
