@@ -53,4 +53,22 @@ describe('errors about one block of a batch', () => {
     expect(across.status).toBe(409);
     expect(((await across.json()) as ErrorBody).error.code).toBe('PARENT_SUBTYPE_MISMATCH');
   });
+
+  it('answers a TOOL_CALL <-> TOOL_RESULT cycle with the same 409 whichever block comes first', async () => {
+    const call = { ...blocks.call('tb_a', 'tb_b', 'c1') };
+    const result = { ...blocks.result('tb_b', 'tb_a', 'c1', 'out') };
+    for (const [traceId, batch] of [
+      ['tr_cyc_1', [call, result]],
+      ['tr_cyc_2', [result, call]],
+    ] as const) {
+      const response = await t.post(traceId, [...batch]);
+      const { error } = (await response.json()) as ErrorBody;
+      expect([traceId, response.status, error.code]).toEqual([
+        traceId,
+        409,
+        'PARENT_SUBTYPE_MISMATCH',
+      ]);
+      expect(error.details.parent_sub_type).toBe('TOOL_RESULT');
+    }
+  });
 });

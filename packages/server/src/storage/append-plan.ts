@@ -336,17 +336,42 @@ function inBatchMismatch(
   const subType = input.sub_type;
   const parentId = input.parent_block_id;
   const wanted = typeof subType === 'string' ? parentSubTypeOf[subType] : undefined;
-  const parent = batch.find((item) => isRecord(item.input) && item.input.id === parentId)?.input;
+  const byId = (id: unknown) =>
+    batch.find((item) => isRecord(item.input) && item.input.id === id)?.input;
+  const parent = byId(parentId);
   if (wanted === undefined || !isRecord(parent) || parentId === input.id) return error;
   const parentSubType = parent.sub_type;
-  if (typeof parentSubType !== 'string' || parentSubType === wanted) return error;
+  if (typeof parentSubType !== 'string') return error;
   const colon = error.message.indexOf(': ');
   const label = colon === -1 ? `block ${String(input.id)}` : error.message.slice(0, colon);
-  return new TraceError({
-    code: 'PARENT_SUBTYPE_MISMATCH',
-    message: `${label}: a ${subType} block's parent must be a ${wanted} block, but ${String(parentId)} is a ${parentSubType} (the batch's parent links form a cycle)`,
-    details: { ...error.details, parent_sub_type: parentSubType },
-  });
+  if (parentSubType !== wanted)
+    return new TraceError({
+      code: 'PARENT_SUBTYPE_MISMATCH',
+      message: `${label}: a ${subType} block's parent must be a ${wanted} block, but ${String(parentId)} is a ${parentSubType} (the batch's parent links form a cycle)`,
+      details: { ...error.details, parent_sub_type: parentSubType },
+    });
+  // this block's own link is well typed: the cycle's mismatched link is further on (the same
+  // cycle gets the same code whichever of its blocks the validator judged first)
+  const seen = new Set<unknown>([input.id]);
+  for (let child: Record<string, unknown> = parent; !seen.has(child.id); ) {
+    seen.add(child.id);
+    const next = byId(child.parent_block_id);
+    if (!isRecord(next)) return error;
+    const childWanted =
+      typeof child.sub_type === 'string' ? parentSubTypeOf[child.sub_type] : undefined;
+    if (
+      childWanted !== undefined &&
+      typeof next.sub_type === 'string' &&
+      next.sub_type !== childWanted
+    )
+      return new TraceError({
+        code: 'PARENT_SUBTYPE_MISMATCH',
+        message: `${label}: its parent links form a cycle in which a ${String(child.sub_type)} block (${String(child.id)}) has a ${next.sub_type} parent (${String(next.id)}), not a ${childWanted}`,
+        details: { ...error.details, parent_sub_type: next.sub_type },
+      });
+    child = next;
+  }
+  return error;
 }
 
 /**
