@@ -32,6 +32,7 @@ import {
   type SentMessage,
   type TracerState,
 } from './tracer-state.js';
+import { alignTrimmedHistory, sameSystemPrompt } from './trimmed-history.js';
 import type { ModelToolCall, NeutralMessage, NeutralToolCall } from './types.js';
 
 /*
@@ -114,6 +115,8 @@ export function recordRequest(
 ): ChainKey {
   let key = rootChainKey;
   let index = 0;
+  // the key after each message, for the next request to align a trimmed history against
+  const keys: ChainKey[] = [];
   // The leading messages the last request sent too, as the same objects with the same fields:
   // their keys are known, and among the prefixes (which only grow). None proposes a call, so no
   // output among them answers one of this request.
@@ -131,6 +134,7 @@ export function recordRequest(
     )
       break;
     key = entry.key;
+    keys.push(key);
   }
   // from here on `sent` is rewritten, for as long as the messages stay keyed by their fields
   if (sent.length > index) sent.length = index;
@@ -142,12 +146,14 @@ export function recordRequest(
   // proposes the same call id again is a new call, never the one re-sent
   let answeredHere: Set<string> | undefined;
   let linked = false;
+  let aligned = false;
   for (;;) {
     for (; index < messages.length; index++) {
       const message = messages[index] as NeutralMessage;
       step = messageStep(key, message);
       if (!state.prefixes.has(step.key.a, step.key.b)) break;
       key = step.key;
+      keys.push(key);
       if (remembering) {
         if (keyedByFields(message)) rememberSent(sent, message, key);
         else remembering = false;
@@ -158,25 +164,50 @@ export function recordRequest(
       else if (requestCalls !== undefined && isToolOutput(message))
         requestCalls.answer(message.tool_call_id);
     }
-    if (linked || index === messages.length || !mayFollowOtherSystem(messages, index)) break;
-    // the system prompt changed: the history may have been recorded after another one
-    const earlier = historyUnderEarlierSystem(state, messages, index);
-    if (earlier === undefined) break;
-    // the history, recorded already, is now also known after this system prompt: the walk
-    // above goes on through it
-    linkHistory(state, messages, index, key, earlier);
-    linked = true;
-    const system = messages[0] as NeutralMessage;
-    // the conversation goes on under this system prompt
-    moveSystemRoot(state, earlier.root, messageStep(rootChainKey, system).key);
-    // a change from the system prompt the history followed
-    recordPlainMessage(core, tracer, system);
+    if (linked || index === messages.length) break;
+    if (mayFollowOtherSystem(messages, index)) {
+      // the system prompt changed: the history may have been recorded after another one
+      const earlier = historyUnderEarlierSystem(state, messages, index);
+      if (earlier !== undefined) {
+        // the history, recorded already, is now also known after this system prompt: the walk
+        // above goes on through it
+        linkHistory(state, messages, index, key, earlier);
+        linked = true;
+        const system = messages[0] as NeutralMessage;
+        // the conversation goes on under this system prompt
+        moveSystemRoot(state, earlier.root, messageStep(rootChainKey, system).key);
+        // a change from the system prompt the history followed
+        recordPlainMessage(core, tracer, system);
+        continue;
+      }
+    }
+    // a history trimmed from the front (under the same system prompt): its first messages are
+    // the last request's tail and answer
+    const last = state.lastRequest;
+    if (aligned || last === undefined || messages.length - index < 2) break;
+    if (!sameSystemPrompt(last, keys, messages)) break;
+    const window = alignTrimmedHistory(last, messages, index);
+    if (window === undefined) break;
+    aligned = true;
+    remembering = false;
+    for (let t = 0; t < window.count; t++, index++) {
+      const message = messages[index] as NeutralMessage;
+      key = last.keys[window.from + t] as ChainKey;
+      keys.push(key);
+      const calls = message.tool_calls;
+      if (calls !== undefined && calls.length > 0)
+        (requestCalls ??= new RequestCalls()).addTurn(calls, state.turnCalls.get(key.a, key.b));
+      else if (requestCalls !== undefined && isToolOutput(message))
+        requestCalls.answer(message.tool_call_id);
+    }
+    step = undefined;
   }
   for (; index < messages.length; index++) {
     const message = messages[index] as NeutralMessage;
     // the first new message's step is already known from the loop above
     if (step === undefined) step = messageStep(key, message);
     key = step.key;
+    keys.push(key);
     state.prefixes.add(key.a, key.b);
     // a conversation's system prompt, after which a later request's history may be found
     if (index === 0 && isSystemMessage(message)) rememberSystemRoot(state, key);
@@ -208,6 +239,16 @@ export function recordRequest(
     } else recordPlainMessage(core, tracer, message);
     step = undefined;
   }
+  // (a key per message, unless a system prompt change re-linked the history: then none)
+  state.lastRequest =
+    keys.length === messages.length
+      ? {
+          roles: messages.map((message) =>
+            message.role === 'developer' ? 'system' : message.role,
+          ),
+          keys,
+        }
+      : undefined;
   return key;
 }
 

@@ -90,6 +90,13 @@ export function recordAnswer(
   state.responses.add(h1, h2);
   const next = mixChainKey(prefixKey, h1, h2);
   state.prefixes.add(next.a, next.b);
+  // the answer ends the request a trimmed history is aligned against (`alignTrimmedHistory`)
+  const last = state.lastRequest;
+  const lastKey = last?.keys[last.keys.length - 1];
+  if (last !== undefined && lastKey?.a === prefixKey.a && lastKey.b === prefixKey.b) {
+    last.roles.push('assistant');
+    last.keys.push(next);
+  }
   // the next request's tool outputs answer these calls (`recordRequest`)
   const deliveredCalls = delivered.calls;
   if (deliveredCalls.length > 0)

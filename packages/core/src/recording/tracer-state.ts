@@ -2,6 +2,7 @@ import { type CallTurn, firstUnansweredCall } from '../model/unanswered-calls.js
 import type { Tracer } from '../tracing/types.js';
 import { type ChainKey, PairMap, PairSet } from './message-fingerprint.js';
 import { canonicalJson } from './refusals.js';
+import type { LastRequest } from './trimmed-history.js';
 import type { NeutralMessage } from './types.js';
 
 /*
@@ -61,6 +62,11 @@ export interface TracerState {
    * lookup or a prefix lookup per message.
    */
   sent: SentMessage[];
+  /**
+   * The last request's messages and the key after each: a next request whose history was trimmed
+   * from the front is aligned against it (`alignTrimmedHistory`), not recorded again.
+   */
+  lastRequest?: LastRequest | undefined;
   /**
    * The chain keys after the leading system messages of recorded requests, newest last (at most
    * `maxSystemRoots`): a request whose system prompt changed finds its history after one of
