@@ -99,9 +99,26 @@ export function refOf(tracer: Tracer): WeakRef<Tracer> {
   if (ref === undefined) {
     ref = new WeakRef(tracer);
     refs.set(tracer, ref);
+    collected.register(tracer, undefined);
   }
   return ref;
 }
+
+/**
+ * Sweeps the index soon after a trace it links is collected: the links' arguments go with it,
+ * even when no call is linked afterwards (a handler let go at the end of a batch job).
+ */
+let sweepScheduled = false;
+const collected = new FinalizationRegistry<undefined>(() => {
+  if (sweepScheduled) return;
+  sweepScheduled = true;
+  const timer: unknown = setTimeout(() => {
+    sweepScheduled = false;
+    sweepDeadLinks();
+  }, 0);
+  // (a timer of Node's: never what keeps a process alive)
+  (timer as { unref?: () => void }).unref?.();
+});
 
 /** The link's tracer, if it is still alive and (when `own` is given) one of `own`. */
 function tracerOfLink(link: CallLink, own: OwnScope | undefined): Tracer | undefined {
@@ -138,11 +155,31 @@ const maxLinksPerId = 16;
  * The latest calls linked, in a ring (the oldest at `ringHead` once full): what a run without a
  * call id is matched against, so that lookup scans a bounded list, not every id remembered.
  */
-const ring: CallLink[] = [];
+const ring: (CallLink | undefined)[] = [];
 let ringHead = 0;
 
 /** Most calls the ring holds. */
 const maxRing = 1_000;
+
+/**
+ * Drops the links whose trace was collected, their arguments with them. A link holds its call's
+ * arguments (compared when two traces hold one id): once the trace is collected they would
+ * otherwise stay alive in the index (a file-writing agent's 100 KB arguments, thousands of
+ * them). Run once after each collection of traced tracers (`collected`).
+ */
+function sweepDeadLinks(): void {
+  for (const [callId, known] of byCallId) {
+    if (!Array.isArray(known)) {
+      if (known.ref.deref() === undefined) byCallId.delete(callId);
+      continue;
+    }
+    const alive = known.filter((link) => link.ref.deref() !== undefined);
+    if (alive.length === 0) byCallId.delete(callId);
+    else if (alive.length !== known.length)
+      byCallId.set(callId, alive.length === 1 ? (alive[0] as CallLink) : alive);
+  }
+  for (let i = 0; i < ring.length; i++) if (ring[i]?.ref.deref() === undefined) ring[i] = undefined;
+}
 
 /** Whether a tool call id is absent (`""`, as Gemini-backed agents send, decision 030). */
 function isAbsent(callId: string | undefined): callId is '' | undefined {
