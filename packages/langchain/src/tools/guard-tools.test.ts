@@ -195,6 +195,20 @@ raise "no mail" if:
     expectSoundTrace(tracer);
   });
 
+  it("names guardTool() in errors about a guardTool() call's options, not guardTools()", () => {
+    for (const options of [{ timout: 1 }, { timeout: '5s' }]) {
+      let message = '';
+      try {
+        guardTool(weather, options as never);
+      } catch (error) {
+        expect((error as { code?: string }).code).toBe('INVALID_OPTIONS');
+        message = (error as Error).message;
+      }
+      expect(message).toContain('guardTool()');
+      expect(message).not.toContain('guardTools()');
+    }
+  });
+
   it('rejects what is not a tool, duplicate names and bad options with INVALID_OPTIONS', () => {
     for (const attempt of [
       () => guardTools([{ name: 'x' }] as never),

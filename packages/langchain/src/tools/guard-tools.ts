@@ -2,6 +2,7 @@ import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manage
 import { ToolMessage } from '@langchain/core/messages';
 import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
+  ConfigurationError,
   currentTracer,
   type GuardCallContext,
   type GuardOptions,
@@ -228,7 +229,19 @@ function guardToolList(
         : emptyListAsRead(value, config as object);
     };
   }
-  const guarded = guardFunctions(bodies, guardOptions as never);
+  let guarded: ReturnType<typeof guardFunctions>;
+  try {
+    guarded = guardFunctions(bodies, guardOptions as never);
+  } catch (error) {
+    // core checks the options as guardTools()'s: a guardTool() caller is told of guardTool()
+    if (entryPoint === 'guardTool' && error instanceof ConfigurationError)
+      throw new ConfigurationError({
+        message: error.message.replaceAll('guardTools()', 'guardTool()'),
+        entryPoint: 'guardTool',
+        issues: error.issues,
+      });
+    throw error;
+  }
   const explicitTracer = guardOptions.tracer;
   return (tools as readonly GuardableTool[]).map((tool) => {
     const guardedBody = guarded[tool.name] as (typeof guarded)[string];
