@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createStreamValidator, type StreamValidator } from '../checking/index.js';
@@ -159,6 +160,21 @@ function traceChecks(context: CommandContext, toBlocks: boolean) {
 }
 
 /**
+ * Whether two paths name one file: the same path, or (a symbolic or hard link) the same device
+ * and inode. Writing the output would then empty the input before it is read.
+ */
+function isSameFile(output: string, input: string): boolean {
+  if (resolve(output) === resolve(input)) return true;
+  try {
+    const a = statSync(output);
+    const b = statSync(input);
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    return false; // the output does not exist yet: no link to the input
+  }
+}
+
+/**
  * Converts a trace file losslessly with the core's conversions: to chat events
  * (`blocksToEvents`: one trace prints as a JSON array of events, several as JSONL of
  * `{ messages, metadata: { trace_id } }`; each trace is written as soon as it is finished, see
@@ -180,11 +196,7 @@ export async function convertFile(
   file: string,
   options: ConvertOptions,
 ): Promise<number> {
-  if (
-    options.output !== undefined &&
-    options.output !== '-' &&
-    resolve(options.output) === resolve(file)
-  ) {
+  if (options.output !== undefined && options.output !== '-' && isSameFile(options.output, file)) {
     throw new CliError({
       code: 'CLI_USAGE',
       message: `-o ${options.output} is the input file; write to another file (it would be overwritten while being read)`,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -309,6 +309,22 @@ describe('convert', () => {
     const missing = await run(['convert', fixture('blocks.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("required option '--to <target>' not specified");
+  });
+
+  it('refuses an output that is a symbolic or hard link to its input (it would empty the input)', async () => {
+    const input = join(temporary, 'linked-input.jsonl');
+    const original = readFileSync(fixture('blocks.jsonl'), 'utf8');
+    writeFileSync(input, original);
+    const soft = join(temporary, 'soft-link.jsonl');
+    const hard = join(temporary, 'hard-link.jsonl');
+    symlinkSync(input, soft);
+    linkSync(input, hard);
+    for (const output of [soft, hard]) {
+      const result = await run(['convert', input, '--to', 'jsonl', '-o', output]);
+      expect([output, result.code]).toEqual([output, 2]);
+      expect(result.stderr).toContain('is the input file');
+    }
+    expect(readFileSync(input, 'utf8')).toBe(original);
   });
 
   // /dev/full accepts the open and fails every write with ENOSPC, as a full disk does
