@@ -127,9 +127,18 @@ export async function* jsonlItems(
         for (const trace of Array.isArray(traces) ? traces : []) yield traceItem(trace, line);
         return;
       }
-      case 'dataset-header':
+      case 'dataset-header': {
+        // a dataset's metadata line is its first record, and holds nothing but metadata: any
+        // other line with a `name` or a `metadata` (a misspelt `mesages`, a LangSmith run) is
+        // a record that cannot be read, never a header swallowed in silence
+        const unread = headerProblem(value as Record<string, unknown>, formatLine === line);
+        if (unread !== undefined) {
+          yield { type: 'problem', line, code: 'VALIDATION', message: unread };
+          return;
+        }
         yield { type: 'dataset-metadata', value, line };
         return;
+      }
       case 'traces':
         for (const trace of value as unknown[]) yield traceItem(trace, line);
         return;
@@ -164,4 +173,44 @@ export async function* jsonlItems(
   } finally {
     await rest.return?.();
   }
+}
+
+/** The keys a dataset's metadata line is known to hold (others are kept, not read). */
+const headerKeys = new Set([
+  'name',
+  'description',
+  'metadata',
+  'version',
+  'id',
+  'created_at',
+  'updated_at',
+  'tags',
+  'annotations',
+]);
+
+/**
+ * Why a line read as a dataset's metadata is not one: it is not the file's first record, or it
+ * holds keys no header has (its events under a misspelt key, a run export); else `undefined`.
+ */
+function headerProblem(value: Record<string, unknown>, first: boolean): string | undefined {
+  const others = Object.keys(value).filter((key) => !headerKeys.has(key));
+  const listed = others.find((key) => {
+    const list = value[key];
+    return Array.isArray(list) && typeof list[0] === 'object' && list[0] !== null;
+  });
+  // a LangSmith-style run: its messages are inside `inputs` / `outputs`
+  const run = 'run_type' in value || ('inputs' in value && 'outputs' in value);
+  const hint = run
+    ? '; it looks like a run export (inputs, outputs), which is not read: export its messages as a trace ({"messages": [...]})'
+    : listed === undefined
+      ? others.length > 0
+        ? `; its keys (${others.slice(0, 5).join(', ')}) hold no events this reader knows`
+        : ''
+      : `; its records look to be under "${listed}", which is not read: put events under "messages"`;
+  if (!first)
+    return `line holds a name or metadata but no events: a dataset's metadata belongs on the file's first line, and a trace needs "messages" or "events"${hint}`;
+  // a header keeps any other field of its own (an owner, a split); a list of records is none
+  if (listed !== undefined || run)
+    return `line is no dataset metadata line and holds no events${hint}`;
+  return undefined;
 }
