@@ -107,8 +107,9 @@ async function loadPolicy(path: string): Promise<Policy> {
   }
   // Editors on Windows save UTF-8 with a byte order mark; it is not part of the policy.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let policy: Policy;
   try {
-    return parsePolicy(text);
+    policy = parsePolicy(text);
   } catch (error) {
     if (error instanceof RangeError) {
       // The parser recurses per nesting level: a deep enough policy overflows the stack. That is
@@ -133,6 +134,14 @@ async function loadPolicy(path: string): Promise<Policy> {
       cause: error,
     });
   }
+  // an empty (or comments-only) file checks nothing: a truncated download must not pass a run
+  if (policy.rules.length === 0)
+    throw new CliError({
+      code: 'CLI_POLICY_INVALID',
+      file: path,
+      message: `${path}: the policy defines no rules, so it would pass every trace; check that the file is the whole policy (or use --recommended)`,
+    });
+  return policy;
 }
 
 /**

@@ -542,6 +542,19 @@ describe('stats', () => {
 describe('check', () => {
   const policy = fixture('policies/no-external-email.gr');
 
+  it('refuses a policy file that defines no rules (empty, comments only): it would pass every trace', async () => {
+    for (const [name, text] of [
+      ['empty.gr', ''],
+      ['comments.gr', '# the rules are below\n\n# (cut off)\n'],
+    ] as const) {
+      const path = join(temporary, name);
+      writeFileSync(path, text);
+      const result = await run(['check', '--policy', path, fixture('blocks.jsonl')]);
+      expect([name, result.code]).toEqual([name, 2]);
+      expect(result.stderr).toContain('defines no rules');
+    }
+  });
+
   it('prints each violation with file, line, trace, address and message, and exits 1 when a block rule fires', async () => {
     const result = await run([
       'check',
