@@ -22,6 +22,27 @@ export const toolPartTypes: readonly string[] = [
 
 const types = new Set(toolPartTypes);
 
+/**
+ * The tool-shaped type of a content part, else `undefined`: the types above; the AI SDK's
+ * ModelMessage parts (`tool-call`, `tool-result`, `tool-approval-request`) and UIMessage parts
+ * (`tool-<name>`, `dynamic-tool`); Gemini's parts (`{ functionCall }`, `{ functionResponse }`).
+ */
+function toolPartType(part: unknown): string | undefined {
+  if (typeof part !== 'object' || part === null) return undefined;
+  const record = part as { type?: unknown; functionCall?: unknown; functionResponse?: unknown };
+  const type = record.type;
+  if (typeof type === 'string') {
+    if (types.has(type) || type === 'dynamic-tool') return type;
+    if (type.startsWith('tool-'))
+      return type === 'tool-call' || type === 'tool-result' || type.startsWith('tool-approval')
+        ? type
+        : 'tool-<name>';
+  }
+  if (record.functionCall !== undefined) return 'functionCall';
+  if (record.functionResponse !== undefined) return 'functionResponse';
+  return undefined;
+}
+
 /** Tallies tool-shaped content parts and says so once per part type. */
 export interface ToolPartTally {
   /** Counts the events of a trace holding such parts; `at` locates an event. */
@@ -54,12 +75,18 @@ export function createToolPartTally(): ToolPartTally {
     },
     add(trace, at) {
       for (let i = 0; i < trace.length; i++) {
-        const content = trace[i]?.content;
-        if (!Array.isArray(content)) continue;
-        for (const part of content) {
-          if (!types.has(part.type)) continue;
-          const entry = seen.get(part.type);
-          if (entry === undefined) seen.set(part.type, { count: 1, at: at(i) });
+        const event = trace[i] as { content?: unknown; parts?: unknown } | undefined;
+        // an event's content, or its `parts` (AI SDK UIMessages, Gemini contents)
+        for (const list of [event?.content, event?.parts]) {
+          if (!Array.isArray(list)) continue;
+          let type: string | undefined;
+          for (const part of list) {
+            type = toolPartType(part);
+            if (type !== undefined) break;
+          }
+          if (type === undefined) continue;
+          const entry = seen.get(type);
+          if (entry === undefined) seen.set(type, { count: 1, at: at(i) });
           else entry.count++;
           events++;
           break;
