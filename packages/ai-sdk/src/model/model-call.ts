@@ -45,6 +45,12 @@ export interface ModelCallSetup {
   onReviewed?: ((reviewed: ReviewedCalls) => void) | undefined;
   /** The verdicts of an enforcing middleware inside (telemetry), recorded on the TOOL_CALLs. */
   adoptedReviews?: (() => ReviewedCalls | undefined) | undefined;
+  /**
+   * A streamed model call ended (finished, with this many tool calls; or cancelled: 0): with no
+   * tool call to run, the AI SDK's run is over, and the telemetry integration ends its trace even
+   * when the SDK reports no end (a reader that stopped reading).
+   */
+  onStreamEnded?: ((toolCalls: number) => void) | undefined;
 }
 
 /**

@@ -168,10 +168,12 @@ class StreamObserver {
       return { error: policyError };
     }
     if (end.kind === 'failed') return { error: end.error };
-    if (end.kind === 'finished')
+    if (end.kind === 'finished') {
+      this.setup.onStreamEnded?.(end.outcome.toolCalls.length);
       return {
         parts: releaseHeld(held, end.outcome, this.gate.sawText, this.setup, this.handle.tracer),
       };
+    }
     return { parts: held };
   }
 
@@ -187,6 +189,7 @@ class StreamObserver {
     if (this.ended) return;
     this.ended = true;
     this.gate.cancel();
+    this.setup.onStreamEnded?.(0);
   }
 }
 

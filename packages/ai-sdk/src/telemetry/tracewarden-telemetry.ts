@@ -302,6 +302,21 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
     }
   }
 
+  /**
+   * Ends a call once its stream's last answer is in and no tool runs, if the AI SDK has not by
+   * the next turn of the event loop: when the reader of `streamText` stops (a closed browser
+   * tab, `break`), the SDK fires neither `onEnd` nor `onAbort`, and the trace would never reach
+   * its sinks (and its state would stay in memory). Ending first is harmless: nothing is
+   * recorded after the last answer, and the SDK's own end then finds the call gone.
+   */
+  function endWhenIdle(callId: string): void {
+    const timer: unknown = setTimeout(() => {
+      const state = calls.get(callId);
+      if (state !== undefined && (state.running?.size ?? 0) === 0) endCall(callId);
+    }, 0);
+    (timer as { unref?: () => void }).unref?.();
+  }
+
   function endCall(callId: unknown): void {
     if (typeof callId !== 'string') return;
     const state = calls.get(callId);
@@ -357,6 +372,10 @@ export function tracewardenTelemetry(options?: TracewardenTelemetryOptions): Tra
         stop: undefined,
         tracer: state.tracer,
         stream: state.info.operationId === 'ai.streamText',
+        // the last answer of a run whose reader stopped reading: the AI SDK reports no end
+        onStreamEnded: (toolCalls) => {
+          if (toolCalls === 0) endWhenIdle(event.callId);
+        },
       };
       const scope: TelemetryScope = {
         refusesAtTool: setup.refusesAtTool,
