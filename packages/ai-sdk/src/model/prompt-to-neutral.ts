@@ -96,6 +96,44 @@ function dataUrl(part: PromptPart): string | undefined {
   return undefined;
 }
 
+/** Media types whose content is text a policy must be able to read. */
+const textualMedia =
+  /^(?:text\/|application\/(?:json|xml|x-yaml|yaml|csv|x-ndjson|javascript|x-sh)\b|[^;]*\+(?:json|xml)\b)/i;
+
+/**
+ * Most characters of an attached text file kept in the trace: a whole file could push the
+ * message past its byte limit (64 KB by default), and the message would then not be recorded.
+ */
+const maxFileTextChars = 16_384;
+
+/** The text of an attached file of a textual media type, when the part carries its data. */
+function fileText(
+  part: PromptPart,
+  media: string,
+): { text: string; truncated: boolean } | undefined {
+  if (!textualMedia.test(media)) return undefined;
+  let data = part.data;
+  if (typeof data === 'object' && data !== null && 'type' in data) {
+    const tagged = data as { type: string; data?: unknown; text?: unknown };
+    if (tagged.type === 'text' && typeof tagged.text === 'string') data = tagged.text;
+    else if (tagged.type === 'data') data = tagged.data;
+    else return undefined;
+    if (typeof data === 'string' && tagged.type === 'text') return cut(data);
+  }
+  let text: string;
+  if (data instanceof Uint8Array) text = new TextDecoder().decode(data);
+  else if (typeof data === 'string' && !/^(?:https?:|data:)/.test(data))
+    text = Buffer.from(data, 'base64').toString('utf8');
+  else return undefined;
+  return cut(text);
+}
+
+function cut(text: string): { text: string; truncated: boolean } {
+  return text.length <= maxFileTextChars
+    ? { text, truncated: false }
+    : { text: text.slice(0, maxFileTextChars), truncated: true };
+}
+
 /** User or system content: plain text stays a string; files become image or file parts. */
 function contentOf(content: unknown): string | ContentPart[] | null {
   if (typeof content === 'string') return content;
@@ -119,7 +157,20 @@ function contentOf(content: unknown): string | ContentPart[] | null {
       const url = dataUrl(raw);
       if ((raw.type === 'image' || media.startsWith('image')) && url !== undefined)
         parts.push({ type: 'image_url', image_url: { url } } as ContentPart);
-      else parts.push({ type: 'file', media_type: media } as ContentPart);
+      else {
+        // a text file's content is what the model reads: kept, so policies read it too
+        const read = raw.type === 'file' ? fileText(raw, media) : undefined;
+        parts.push(
+          (read === undefined
+            ? { type: 'file', media_type: media }
+            : {
+                type: 'file',
+                media_type: media,
+                text: read.text,
+                ...(read.truncated ? { text_truncated: true } : {}),
+              }) as ContentPart,
+        );
+      }
     }
   }
   return parts;
