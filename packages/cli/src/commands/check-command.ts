@@ -415,11 +415,15 @@ export async function checkFiles(
   // ToolCall or ToolOutput rule saw them, so an attack there would pass in silence.
   const leftOut = unknownSubTypes.count;
   const unreadTools = toolParts.events;
+  // A trace checked in parts (it came back after it was finished) was not checked whole: a rule
+  // across its parts (an injected output, then the call it asked for) could not fire. Not a pass.
+  const split = traces.splitTraces;
   report.ok =
     report.counts.block === 0 &&
     report.skipped.length === 0 &&
     leftOut === 0 &&
     unreadTools === 0 &&
+    split === 0 &&
     !report.interrupted;
   const total = report.counts.block + report.counts.warn + report.counts.log;
   if (json) {
@@ -442,14 +446,17 @@ export async function checkFiles(
         : `; ${leftOut} block${leftOut === 1 ? '' : 's'} of an unknown sub_type left out (see above)`) +
       (unreadTools === 0
         ? ''
-        : `; ${unreadTools} event${unreadTools === 1 ? '' : 's'} with tool calls or outputs in another API's shape that no rule read (see above)`);
+        : `; ${unreadTools} event${unreadTools === 1 ? '' : 's'} with tool calls or outputs in another API's shape that no rule read (see above)`) +
+      (split === 0
+        ? ''
+        : `; ${split} trace${split === 1 ? ' was' : 's were'} checked in parts, not whole (see the note above)`);
     if (report.interrupted)
       context.err(
         `${context.errorPalette.yellow('interrupted')}: ${summary} checked before Ctrl-C\n`,
       );
     else
       await context.out(
-        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 || leftOut > 0 || unreadTools > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
+        `${report.counts.block > 0 ? palette.red('blocked') : unread > 0 || leftOut > 0 || unreadTools > 0 || split > 0 ? palette.red('incomplete') : palette.green('passed')}: ${summary}${unreadNote}\n`,
       );
   }
   if (report.interrupted) return exitCodes.interrupted;

@@ -542,6 +542,29 @@ describe('stats', () => {
 describe('check', () => {
   const policy = fixture('policies/no-external-email.gr');
 
+  it('is incomplete, never passed, when a trace was checked in parts (it resumed after 10,000 blocks of others)', async () => {
+    const at = '2025-01-31T12:00:00.000Z';
+    const message = (id: string, traceId: string, role: string, content: string) =>
+      JSON.stringify({
+        id,
+        trace_id: traceId,
+        block_type: 'MESSAGE',
+        sub_type: 'MESSAGE',
+        parent_block_id: null,
+        payload: { role, content },
+        created_at: at,
+      });
+    const lines = [message('tb_a1', 'tr_a', 'user', 'first part')];
+    for (let i = 0; i < 10_050; i++) lines.push(message(`tb_o${i}`, `tr_o${i}`, 'user', 'other'));
+    lines.push(message('tb_a2', 'tr_a', 'assistant', 'second part'));
+    const path = join(temporary, 'resumed.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const result = await run(['check', '--policy', policy, path]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^incomplete: /m);
+    expect(result.stdout).toContain('1 trace was checked in parts, not whole');
+  });
+
   it('refuses a policy file that defines no rules (empty, comments only): it would pass every trace', async () => {
     for (const [name, text] of [
       ['empty.gr', ''],
