@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, open, stat } from 'node:fs/promises';
 import { CliError } from '../errors/index.js';
 
 /**
@@ -21,6 +21,7 @@ export async function checkInputFile(file: string): Promise<number> {
     // stat works on a file we may not read (mode 000, another user's file): ask now, so the
     // reader never meets EACCES halfway through a command
     await access(file, fsConstants.R_OK);
+    if (info.isFile() && info.size >= 2) await refuseUnreadableEncoding(file);
     return info.size;
   } catch (error) {
     if (CliError.isInstance(error)) throw error;
@@ -40,4 +41,31 @@ export async function checkInputFile(file: string): Promise<number> {
       cause: error,
     });
   }
+}
+
+/**
+ * Refuses a file whose first bytes say it is no UTF-8 text: gzip (`1f 8b`) or UTF-16 with its
+ * byte order mark (`ff fe` / `fe ff`, what Windows PowerShell's `>` writes). Read as UTF-8, such
+ * a file is a stream of invalid JSON and encoding warnings whose advice (Latin-1?) is wrong.
+ */
+async function refuseUnreadableEncoding(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  const head = Buffer.alloc(2);
+  try {
+    await handle.read(head, 0, 2, 0);
+  } finally {
+    await handle.close();
+  }
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    throw new CliError({
+      code: 'CLI_UNKNOWN_FORMAT',
+      file,
+      message: `${file} is gzip-compressed; decompress it first (gunzip -k ${file}, or zcat ${file} > traces.jsonl)`,
+    });
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+    throw new CliError({
+      code: 'CLI_UNKNOWN_FORMAT',
+      file,
+      message: `${file} is UTF-16 text (as Windows PowerShell's > writes); convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 ${file} > traces.jsonl, or Out-File -Encoding utf8)`,
+    });
 }

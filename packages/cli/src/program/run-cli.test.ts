@@ -2,6 +2,7 @@ import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryIo, type MemoryIoOptions } from './create-memory-io.js';
 import { runCli } from './run-cli.js';
@@ -28,6 +29,28 @@ describe('validate', () => {
     const result = await run(['validate', fixture(name)]);
     expect(result.stdout).toMatch(/^ok: 1 file/);
     expect(result.code).toBe(0);
+  });
+
+  it('says a gzip or UTF-16 file is one, with exit 2, instead of reading it as broken JSON', async () => {
+    const text = readFileSync(fixture('blocks.jsonl'));
+    const gz = join(temporary, 'blocks.jsonl.gz');
+    writeFileSync(gz, gzipSync(text));
+    const utf16 = join(temporary, 'blocks-utf16.jsonl');
+    writeFileSync(
+      utf16,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.toString('utf8'), 'utf16le')]),
+    );
+    for (const [path, said] of [
+      [gz, 'is gzip-compressed; decompress it first'],
+      [utf16, 'is UTF-16 text'],
+    ] as const) {
+      for (const command of ['validate', 'check --recommended', 'stats']) {
+        const result = await run([...command.split(' '), path]);
+        expect([command, result.code]).toEqual([command, 2]);
+        expect(result.stderr).toContain(said);
+        expect(result.stdout).not.toContain('INVALID_UTF8');
+      }
+    }
   });
 
   it('reports a bad JSON line with its line and column, and keeps validating the rest', async () => {
