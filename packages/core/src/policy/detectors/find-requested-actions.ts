@@ -11,7 +11,7 @@ import type { PolicyEvent } from '../runtime/policy-event.js';
 import { textsOf } from '../runtime/policy-values.js';
 import { createTextCache } from './create-text-cache.js';
 import { findValueSources } from './find-value-sources.js';
-import { findHiddenText } from './normalize-injection-text.js';
+import { findHiddenText } from './reveal-hidden-text.js';
 import { toolWords } from './tool-words.js';
 import { asksForKind, mayHoldValue, pointsElsewhere } from './user-targets.js';
 

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { normalizeInjectionLines, normalizeInjectionText } from './normalize-injection-text.js';
 import {
   findEncodedText,
   findHiddenText,
-  normalizeInjectionLines,
-  normalizeInjectionText,
   revealHiddenText,
   TAGGED_MARKER,
-} from './normalize-injection-text.js';
+} from './reveal-hidden-text.js';
 
 // ASCII as Unicode tag characters (U+E0000 + code), as "ASCII smuggling" writes it
 const tags = (text: string): string =>
