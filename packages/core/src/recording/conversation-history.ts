@@ -242,12 +242,7 @@ export function recordRequest(
   // (a key per message, unless a system prompt change re-linked the history: then none)
   state.lastRequest =
     keys.length === messages.length
-      ? {
-          roles: messages.map((message) =>
-            message.role === 'developer' ? 'system' : message.role,
-          ),
-          keys,
-        }
+      ? { startsWithSystem: isSystemMessage(messages[0]), keys }
       : undefined;
   return key;
 }

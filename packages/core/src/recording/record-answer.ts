@@ -93,10 +93,8 @@ export function recordAnswer(
   // the answer ends the request a trimmed history is aligned against (`alignTrimmedHistory`)
   const last = state.lastRequest;
   const lastKey = last?.keys[last.keys.length - 1];
-  if (last !== undefined && lastKey?.a === prefixKey.a && lastKey.b === prefixKey.b) {
-    last.roles.push('assistant');
+  if (last !== undefined && lastKey?.a === prefixKey.a && lastKey.b === prefixKey.b)
     last.keys.push(next);
-  }
   // the next request's tool outputs answer these calls (`recordRequest`)
   const deliveredCalls = delivered.calls;
   if (deliveredCalls.length > 0)

@@ -3,32 +3,28 @@
 // yet they are the tail of the last request and its answer. Found here, they are not recorded
 // again.
 import { type ChainKey, messageStep, rootChainKey } from './message-fingerprint.js';
+import { isSystemMessage } from './system-prompt-change.js';
 import type { NeutralMessage } from './types.js';
 
 /** What a request leaves for the next one to align a trimmed history against. @internal */
 export interface LastRequest {
+  /** Whether its first message is a system prompt. */
+  startsWithSystem: boolean;
   /**
-   * The role of each of the request's messages as it was sent, then `assistant` for its answer
-   * once recorded (a snapshot: a history edited in place must not match its old self).
+   * The chain key after each of its messages, then after its answer once recorded (keys are made
+   * when a request is recorded: a history edited in place since then does not match them).
    */
-  roles: unknown[];
-  /** The chain key after each (`keys[i]` after the `i`th). */
   keys: ChainKey[];
 }
 
 /** Fewest messages a trimmed window must share with the last request's tail. */
 const minimumOverlap = 2;
 
-const roleOf = (message: NeutralMessage): unknown =>
-  message.role === 'developer' ? 'system' : message.role;
-
 /**
  * Whether `message` is the last request's message at `at` (or its answer) re-sent: the same
- * chain key from the key before it (keys are made when a request is recorded, so a message
- * edited in place since then does not match).
+ * chain key from the key before it (the key holds the role, the content and the tool calls).
  */
 function isSentAt(last: LastRequest, at: number, message: NeutralMessage): boolean {
-  if (last.roles[at] !== roleOf(message)) return false;
   const key = messageStep(at === 0 ? rootChainKey : (last.keys[at - 1] as ChainKey), message).key;
   const kept = last.keys[at] as ChainKey;
   return key.a === kept.a && key.b === kept.b;
@@ -46,13 +42,11 @@ export function sameSystemPrompt(
   keys: readonly ChainKey[],
   messages: readonly NeutralMessage[],
 ): boolean {
-  const first = messages[0];
-  const lastFirstIsSystem = last.roles[0] === 'system';
-  if (first === undefined || roleOf(first) !== 'system') return !lastFirstIsSystem;
+  if (!isSystemMessage(messages[0])) return !last.startsWithSystem;
   const own = keys[0];
   const kept = last.keys[0];
   return (
-    lastFirstIsSystem &&
+    last.startsWithSystem &&
     own !== undefined &&
     kept !== undefined &&
     own.a === kept.a &&
@@ -73,7 +67,7 @@ export function alignTrimmedHistory(
   messages: readonly NeutralMessage[],
   index: number,
 ): { from: number; count: number } | undefined {
-  const length = last.roles.length;
+  const length = last.keys.length;
   const first = messages[index] as NeutralMessage;
   for (let from = 0; from <= length - minimumOverlap; from++) {
     const count = length - from;
