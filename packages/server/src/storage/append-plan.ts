@@ -333,43 +333,28 @@ function inBatchMismatch(
 ): unknown {
   if (!(error instanceof TraceError) || error.code !== 'VALIDATION') return error;
   if (error.details.field !== 'parent_block_id' || !isRecord(input)) return error;
-  const subType = input.sub_type;
-  const parentId = input.parent_block_id;
-  const wanted = typeof subType === 'string' ? parentSubTypeOf[subType] : undefined;
+  // (a block that has no parent of its own kind to have, or is its own parent: not a cycle's)
+  if (input.parent_block_id === input.id || typeof input.sub_type !== 'string') return error;
+  if (parentSubTypeOf[input.sub_type] === undefined) return error;
   const byId = (id: unknown) =>
     batch.find((item) => isRecord(item.input) && item.input.id === id)?.input;
-  const parent = byId(parentId);
-  if (wanted === undefined || !isRecord(parent) || parentId === input.id) return error;
-  const parentSubType = parent.sub_type;
-  if (typeof parentSubType !== 'string') return error;
   const colon = error.message.indexOf(': ');
   const label = colon === -1 ? `block ${String(input.id)}` : error.message.slice(0, colon);
-  if (parentSubType !== wanted)
-    return new TraceError({
-      code: 'PARENT_SUBTYPE_MISMATCH',
-      message: `${label}: a ${subType} block's parent must be a ${wanted} block, but ${String(parentId)} is a ${parentSubType} (the batch's parent links form a cycle)`,
-      details: { ...error.details, parent_sub_type: parentSubType },
-    });
-  // this block's own link is well typed: the cycle's mismatched link is further on (the same
-  // cycle gets the same code whichever of its blocks the validator judged first)
-  const seen = new Set<unknown>([input.id]);
-  for (let child: Record<string, unknown> = parent; !seen.has(child.id); ) {
+  // around the cycle from this block, the first link whose parent has the wrong sub type: the
+  // same cycle gets the same code whichever of its blocks the validator judged first
+  const seen = new Set<unknown>();
+  for (let child: Record<string, unknown> = input; !seen.has(child.id); ) {
     seen.add(child.id);
-    const next = byId(child.parent_block_id);
-    if (!isRecord(next)) return error;
-    const childWanted =
-      typeof child.sub_type === 'string' ? parentSubTypeOf[child.sub_type] : undefined;
-    if (
-      childWanted !== undefined &&
-      typeof next.sub_type === 'string' &&
-      next.sub_type !== childWanted
-    )
+    const parent = byId(child.parent_block_id);
+    if (!isRecord(parent)) return error;
+    const wanted = typeof child.sub_type === 'string' ? parentSubTypeOf[child.sub_type] : undefined;
+    if (wanted !== undefined && typeof parent.sub_type === 'string' && parent.sub_type !== wanted)
       return new TraceError({
         code: 'PARENT_SUBTYPE_MISMATCH',
-        message: `${label}: its parent links form a cycle in which a ${String(child.sub_type)} block (${String(child.id)}) has a ${next.sub_type} parent (${String(next.id)}), not a ${childWanted}`,
-        details: { ...error.details, parent_sub_type: next.sub_type },
+        message: `${label}: a ${String(child.sub_type)} block's parent must be a ${wanted} block, but ${String(parent.id)} is a ${parent.sub_type} (the batch's parent links form a cycle)`,
+        details: { ...error.details, parent_sub_type: parent.sub_type },
       });
-    child = next;
+    child = parent;
   }
   return error;
 }
