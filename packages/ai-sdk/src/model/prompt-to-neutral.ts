@@ -113,12 +113,13 @@ function fileText(
 ): { text: string; truncated: boolean } | undefined {
   if (!textualMedia.test(media)) return undefined;
   let data = part.data;
+  // V4 file data is tagged: { type: 'data' | 'url' | 'text', ... }
   if (typeof data === 'object' && data !== null && 'type' in data) {
     const tagged = data as { type: string; data?: unknown; text?: unknown };
-    if (tagged.type === 'text' && typeof tagged.text === 'string') data = tagged.text;
-    else if (tagged.type === 'data') data = tagged.data;
-    else return undefined;
-    if (typeof data === 'string' && tagged.type === 'text') return cut(data);
+    if (tagged.type === 'text')
+      return typeof tagged.text === 'string' ? cut(tagged.text) : undefined;
+    if (tagged.type !== 'data') return undefined;
+    data = tagged.data;
   }
   let text: string;
   if (data instanceof Uint8Array) text = new TextDecoder().decode(data);

@@ -228,16 +228,18 @@ function isEmptyContent(content: unknown): boolean {
 function checkTextParts(context: RefinementContext, content: unknown): void {
   if (!Array.isArray(content)) return;
   content.forEach((part, index) => {
-    if (isJsonObject(part) && part.type === 'text' && part.text != null) {
-      if (typeof part.text !== 'string') {
-        issue(context, `content[${index}].text must be a string`, [
-          'payload',
-          'content',
-          index,
-          'text',
-        ]);
-      }
-    }
+    if (
+      isJsonObject(part) &&
+      part.type === 'text' &&
+      part.text != null &&
+      typeof part.text !== 'string'
+    )
+      issue(context, `content[${index}].text must be a string`, [
+        'payload',
+        'content',
+        index,
+        'text',
+      ]);
   });
 }
 

@@ -231,7 +231,7 @@ class ChatStreamObserver implements StreamObserver<ChatCompletionChunk> {
       // the body ended cleanly before any finish_reason (a proxy or the connection closed it):
       // the SDK ends the loop without an error, so the partial answer is recorded as the
       // failure it is, and held tool calls (never reviewed whole) are not delivered
-      this.gate.error(streamEndedEarly('a finish_reason'));
+      this.gate.error(streamEndedEarly('finish_reason'));
       return [];
     }
     const end = this.gate.end(this.controller.signal.aborted);

@@ -204,7 +204,7 @@ function responsesStreamObserver(
     end(held) {
       if (final === undefined && !controller.signal.aborted && !handle.stopped) {
         // no response.completed / incomplete / failed: the body ended early (see the chat one)
-        gate.error(streamEndedEarly('a response.completed event'));
+        gate.error(streamEndedEarly('response.completed event'));
         return [];
       }
       const response = final === undefined ? undefined : responsesResponse(final, null);

@@ -111,7 +111,7 @@ function errorBodyOf(data: unknown): Error | undefined {
   const body = data as { error?: unknown; choices?: unknown; output?: unknown };
   if (body.error === undefined || body.error === null) return undefined;
   if (Array.isArray(body.choices) || Array.isArray(body.output)) return undefined;
-  const detail = body.error as { message?: unknown; code?: unknown };
+  const detail = body.error as { message?: unknown };
   const message = typeof detail?.message === 'string' ? detail.message : JSON.stringify(body.error);
   const error = new Error(`the provider answered 200 with an error body: ${message}`);
   error.name = 'ProviderErrorBody';

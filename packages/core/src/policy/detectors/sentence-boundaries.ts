@@ -60,9 +60,7 @@ function isWrap(
   if (before === 92 && end === at) return true;
   // a word hyphenated across the break (PDF text, justified mail): "assis-" + break + "tants"
   if (before === 45 && end === at && isLetter(text.charCodeAt(end - 2))) {
-    let q = next;
-    while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
-    const first = text.charCodeAt(q);
+    const first = text.charCodeAt(next + indentOf(text, next));
     if (first >= 97 && first <= 122) return true;
   }
   if (end - lineStart < SHORT_FOLD) return false;
