@@ -126,3 +126,46 @@ describe('@ai-sdk/openai over real HTTP: a request the provider refuses', () => 
       expect(validateBlocks(tracer.blocks()).ok).toBe(true);
     });
 });
+
+describe('@ai-sdk/openai over real HTTP: a stream that does not finish', () => {
+  it('keeps the request id of a stream the caller aborts, and of one the server drops', async () => {
+    await using server = await startScriptedServer({
+      turns: [
+        { text: 'one two three four five six seven eight nine ten' },
+        {
+          text: 'a long answer that never ends',
+          fault: { type: 'drop-mid-stream', afterChunks: 2 },
+        },
+      ],
+    });
+    const tracer = createTracer();
+    const model = wrapLanguageModel({
+      model: createOpenAI({ baseURL: server.url, apiKey: 'test' }).chat('gpt-4o-mini'),
+      middleware: tracewardenMiddleware({ tracer, pricing: false }),
+    });
+    const stop = new AbortController();
+    const first = streamText({
+      model,
+      prompt: 'first',
+      maxRetries: 0,
+      abortSignal: stop.signal,
+      onError: () => undefined,
+    });
+    for await (const _ of first.textStream) stop.abort();
+    await streamText({ model, prompt: 'second', maxRetries: 0, onError: () => undefined })
+      .consumeStream()
+      .catch(() => undefined);
+    await tracer.flush();
+    const answers = tracer
+      .blocks()
+      .filter((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant');
+    expect(answers.map((block) => block.metadata.status)).toEqual(['cancelled', 'failure']);
+    expect(answers.map((block) => block.metadata.request_id)).toEqual(
+      server.requests.map((request) => request.requestId),
+    );
+    expect(server.requests.map((request) => request.requestId)).toEqual([
+      expect.stringMatching(/^req_/),
+      expect.stringMatching(/^req_/),
+    ]);
+  });
+});

@@ -143,14 +143,25 @@ class StreamObserver {
     return decision;
   }
 
+  /**
+   * Records the text of parts that still waited for an earlier part (interleaved parts, see
+   * `PartOrder`) before the end is recorded. Their parts were delivered as they came: a budget
+   * stop here would stop nothing, so its verdict is left to the end.
+   */
+  private drain(): void {
+    const delta = this.state.drain();
+    if (delta !== undefined) this.handle.chunk(delta);
+  }
+
   /** The source is done: records the end; the held parts to deliver, or the error to end with. */
   onDone(): StreamClose {
     this.ended = true;
+    this.drain();
     const held = this.held ?? noParts;
     if (this.sawErrorPart && !this.finishedAfterError) {
       // the model reported an error and stopped: recorded as failed; no held tool call is
       // delivered
-      this.handle.fail(this.errorPart);
+      this.handle.fail(this.errorPart, this.known);
       return { parts: held.filter((part) => toolCallIdOf(part) === undefined) };
     }
     // an error the model went on after is kept with the answer, which is reviewed as any other
@@ -180,15 +191,17 @@ class StreamObserver {
   /** Reading the source failed: records the end; the error to end the stream with. */
   onReadError(error: unknown): unknown {
     this.ended = true;
+    this.drain();
     if (recordRejectedAnswer(this.handle, this.setup, error)) return error;
-    return this.gate.error(error, this.setup.userSignal);
+    return this.gate.error(error, this.setup.userSignal, this.known);
   }
 
   /** The caller stopped reading early (`break`, `return()`, `cancel()`). */
   onCancel(): void {
     if (this.ended) return;
     this.ended = true;
-    this.gate.cancel();
+    this.drain();
+    this.gate.cancel(this.known);
     this.setup.onStreamEnded?.(0);
   }
 }

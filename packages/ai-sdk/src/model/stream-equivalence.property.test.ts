@@ -108,3 +108,86 @@ describe('streamed or not, a response gives the same blocks (any split into part
     );
   });
 });
+
+/** Interleaves the deltas of several text (or reasoning) parts, each opened before its deltas. */
+function interleaved(
+  kind: 'text' | 'reasoning',
+  texts: string[][],
+  order: number[],
+): LanguageModelV4StreamPart[] {
+  const out: LanguageModelV4StreamPart[] = [];
+  const next = texts.map(() => 0);
+  const started = texts.map(() => false);
+  const emit = (part: number): void => {
+    const id = `${kind[0]}${part}`;
+    if (!started[part]) {
+      started[part] = true;
+      out.push({ type: `${kind}-start`, id });
+    }
+    const pieces = texts[part] as string[];
+    const index = next[part] as number;
+    if (index < pieces.length) {
+      out.push({ type: `${kind}-delta`, id, delta: pieces[index] as string });
+      next[part] = index + 1;
+    } else if (index === pieces.length) {
+      out.push({ type: `${kind}-end`, id });
+      next[part] = index + 1;
+    }
+  };
+  for (const pick of order) emit(pick % texts.length);
+  for (let part = 0; part < texts.length; part++)
+    while ((next[part] as number) <= (texts[part] as string[]).length) emit(part);
+  return out;
+}
+
+describe('interleaved text and reasoning parts', () => {
+  it('property: the recorded answer and reasoning read as the AI SDK assembles them', async () => {
+    const pieces = fc.array(fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 4 }), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        pieces,
+        pieces,
+        fc.array(fc.nat(5), { maxLength: 20 }),
+        async (texts, reasonings, order) => {
+          const tracer = createTracer();
+          const result = streamText({
+            model: wrapLanguageModel({
+              model: new MockLanguageModelV4({
+                doStream: {
+                  stream: simulateReadableStream({
+                    chunks: [
+                      { type: 'stream-start', warnings: [] },
+                      ...interleaved('reasoning', reasonings, order),
+                      ...interleaved('text', texts, order),
+                      {
+                        type: 'finish',
+                        finishReason: { unified: 'stop', raw: 'stop' },
+                        usage,
+                      },
+                    ],
+                  }),
+                },
+              }),
+              middleware: tracewardenMiddleware({ tracer, pricing: false }),
+            }),
+            prompt: 'go',
+          });
+          const text = await result.text;
+          const reasoning = (await result.reasoningText) ?? '';
+          const blocks = tracer.blocks();
+          expect(validateBlocks(blocks).errors).toEqual([]);
+          const answer = blocks.find(
+            (block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant',
+          );
+          expect(answer?.payload.content ?? '').toBe(text);
+          const think = blocks.filter((block) => block.sub_type === 'THINK');
+          expect(think.map((block) => block.payload.text).join('')).toBe(reasoning);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

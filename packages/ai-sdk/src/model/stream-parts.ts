@@ -1,6 +1,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { ModelCallDelta, StreamPartKind } from '@tracewarden/core';
 import { finishReasonOf, usageOf } from './model-response.js';
+import { PartOrder } from './part-order.js';
 
 /** A model-layer stream part. */
 export type Part = LanguageModelV4StreamPart;
@@ -26,6 +27,9 @@ export class StreamState {
   kind: StreamPartKind = 'content';
   readonly text: ModelCallDelta = { text: undefined };
   readonly reasoning: ModelCallDelta = { reasoning: undefined };
+  /** The order of text parts, and of reasoning parts, as the AI SDK assembles them. */
+  readonly textOrder = new PartOrder();
+  readonly reasoningOrder = new PartOrder();
   /** Made at the first tool-call part (most streams have none). */
   private toolCalls: StreamToolCalls | undefined;
   constructor(readonly holdInput: (toolName: string) => boolean) {}
@@ -37,6 +41,30 @@ export class StreamState {
   nameOf(id: string): string | undefined {
     return this.toolCalls?.names.get(id);
   }
+  /**
+   * The stream ended: the text and reasoning of parts that still waited for another (see
+   * {@link PartOrder}), as one delta, if any.
+   */
+  drain(): ModelCallDelta | undefined {
+    const text = this.textOrder.drain();
+    const reasoning = this.reasoningOrder.drain();
+    if (text === '' && reasoning === '') return undefined;
+    return {
+      text: text === '' ? undefined : text,
+      reasoning: reasoning === '' ? undefined : reasoning,
+    };
+  }
+}
+
+/** The shared text (or reasoning) delta set to `value`, or undefined when there is none. */
+function textDelta(
+  delta: ModelCallDelta,
+  key: 'text' | 'reasoning',
+  value: string | undefined,
+): ModelCallDelta | undefined {
+  if (value === undefined) return undefined;
+  delta[key] = value;
+  return delta;
 }
 
 /**
@@ -47,11 +75,23 @@ export function classify(part: Part, state: StreamState): ModelCallDelta | undef
   state.kind = 'content';
   switch (part.type) {
     case 'text-delta':
-      state.text.text = part.delta;
-      return state.text;
+      return textDelta(state.text, 'text', state.textOrder.delta(part.id, part.delta));
     case 'reasoning-delta':
-      state.reasoning.reasoning = part.delta;
-      return state.reasoning;
+      return textDelta(
+        state.reasoning,
+        'reasoning',
+        state.reasoningOrder.delta(part.id, part.delta),
+      );
+    case 'text-start':
+      state.textOrder.open(part.id);
+      return undefined;
+    case 'text-end':
+      return textDelta(state.text, 'text', state.textOrder.end(part.id));
+    case 'reasoning-start':
+      state.reasoningOrder.open(part.id);
+      return undefined;
+    case 'reasoning-end':
+      return textDelta(state.reasoning, 'reasoning', state.reasoningOrder.end(part.id));
     case 'response-metadata': {
       // field by field: spreads of conditional literals cost several times more
       const delta: ModelCallDelta = {};

@@ -71,16 +71,22 @@ export interface StreamGate {
    * The source ended: records the response (`response` overrides what was aggregated) and checks
    * the proposed tool calls against the policy.
    * @param aborted - the request was aborted by the caller (their signal or an early stop)
+   * @param response - what the adapter knows of the response (its request id, metadata); kept
+   *   also when the call ends cancelled or stopped
    * @throws PolicyViolationError in `throw` mode when a call is blocked (after recording)
    */
   end(aborted: boolean, response?: ModelCallResponse): StreamEnd;
   /**
    * Reading failed: records the call as failed, or cancelled when the caller aborted.
+   * @param partial - what the adapter knows of the response (its request id), kept in the record
    * @returns the error to throw
    */
-  error(error: unknown, signal?: AbortSignal | null): unknown;
-  /** The caller stopped reading early (`break`, `return()`, `cancel()`). */
-  cancel(): void;
+  error(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown;
+  /**
+   * The caller stopped reading early (`break`, `return()`, `cancel()`).
+   * @param partial - what the adapter knows of the response (its request id), kept in the record
+   */
+  cancel(partial?: ModelCallResponse): void;
 }
 
 class Gate implements StreamGate {
@@ -118,20 +124,21 @@ class Gate implements StreamGate {
 
   end(aborted: boolean, response?: ModelCallResponse): StreamEnd {
     const handle = this.handle;
-    if (handle.stopped) return { kind: 'failed', error: handle.fail(handle.signal.reason) };
+    if (handle.stopped)
+      return { kind: 'failed', error: handle.fail(handle.signal.reason, response) };
     if (aborted) {
-      handle.cancel();
+      handle.cancel(response);
       return { kind: 'cancelled' };
     }
     return { kind: 'finished', outcome: handle.finish(response) };
   }
 
-  error(error: unknown, signal?: AbortSignal | null): unknown {
-    return this.handle.end(error, signal);
+  error(error: unknown, signal?: AbortSignal | null, partial?: ModelCallResponse): unknown {
+    return this.handle.end(error, signal, partial);
   }
 
-  cancel(): void {
-    this.handle.cancel();
+  cancel(partial?: ModelCallResponse): void {
+    this.handle.cancel(partial);
   }
 }
 
