@@ -206,6 +206,7 @@ export function recordRequest(
     const message = messages[index] as NeutralMessage;
     // the first new message's step is already known from the loop above
     if (step === undefined) step = messageStep(key, message);
+    const before = key;
     key = step.key;
     keys.push(key);
     state.prefixes.add(key.a, key.b);
@@ -223,14 +224,9 @@ export function recordRequest(
       const answered = recordToolOutput(core, tracer, state, message, callId);
       if (answered !== undefined) (answeredHere ??= new Set()).add(answered);
     } else if (message.role === 'assistant') {
-      const ids = recordAssistantMessage(
-        core,
-        tracer,
-        state,
-        message,
-        step.fingerprint,
-        answeredHere,
-      );
+      const ids =
+        editedAnswer(state, before, message) ??
+        recordAssistantMessage(core, tracer, state, message, step.fingerprint, answeredHere);
       const calls = message.tool_calls;
       if (calls !== undefined && calls.length > 0) {
         if (ids !== undefined) state.turnCalls.set(key.a, key.b, ids);
@@ -245,6 +241,30 @@ export function recordRequest(
       ? { startsWithSystem: isSystemMessage(messages[0]), keys }
       : undefined;
   return key;
+}
+
+/**
+ * The recorded ids of the calls of an assistant turn that re-sends, edited, the answer recorded
+ * after the same prefix: the same call ids in the same order, other arguments (or text). A
+ * human-in-the-loop "edit" (LangChain's `humanInTheLoopMiddleware`, an app's approval step)
+ * changes a proposed call before it runs, and the next request re-sends the edited turn: it is
+ * the recorded turn (its calls already hold their results), not a new message whose calls would
+ * take the ids again. `undefined` when the turn is not such an edit.
+ */
+function editedAnswer(
+  state: TracerState,
+  before: ChainKey,
+  message: NeutralMessage,
+): readonly string[] | undefined {
+  const calls = message.tool_calls;
+  if (calls === undefined || calls.length === 0) return undefined;
+  const answer = state.answers?.get(before.a, before.b);
+  if (answer === undefined || answer.calls.length !== calls.length) return undefined;
+  for (let i = 0; i < calls.length; i++) {
+    const id = (calls[i] as NeutralToolCall).id;
+    if (isAbsentCallId(id) || id !== (answer.calls[i] as { id: string }).id) return undefined;
+  }
+  return answer.callIds;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Tracer } from '../tracing/types.js';
 import { withAdoptedReviews } from './adopted-reviews.js';
-import { type ChainKey, mixChainKey, responseHashPair } from './message-fingerprint.js';
+import { type ChainKey, mixChainKey, PairMap, responseHashPair } from './message-fingerprint.js';
 import type { RecorderCore } from './recorder-core.js';
 import { recordResponseBlocks } from './response-blocks.js';
 import { scrubRaw } from './scrub-raw.js';
@@ -97,14 +97,18 @@ export function recordAnswer(
     last.keys.push(next);
   // the next request's tool outputs answer these calls (`recordRequest`)
   const deliveredCalls = delivered.calls;
-  if (deliveredCalls.length > 0)
-    state.turnCalls.set(
-      next.a,
-      next.b,
+  if (deliveredCalls.length > 0) {
+    const recordedIds =
       deliveredCalls === output.calls && callIds.length === deliveredCalls.length
         ? callIds
-        : deliveredCalls.map((call) => callIds[output.calls.indexOf(call)] as string),
-    );
+        : deliveredCalls.map((call) => callIds[output.calls.indexOf(call)] as string);
+    state.turnCalls.set(next.a, next.b, recordedIds);
+    // the answer as a later request may re-send it edited (`editedAnswer`)
+    (state.answers ??= new PairMap()).set(prefixKey.a, prefixKey.b, {
+      calls: deliveredCalls,
+      callIds: recordedIds,
+    });
+  }
 
   const outcome: ModelCallOutcome = {
     status,

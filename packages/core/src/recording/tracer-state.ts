@@ -53,6 +53,14 @@ export interface TracerState {
    * their id (another conversation's, an agent-as-tool's). Only turns with calls.
    */
   turnCalls: PairMap<readonly string[]>;
+  /**
+   * The calls of the latest answer recorded after each conversation prefix (by the prefix's chain
+   * key): the model's ids and the ids they are recorded under. A request that re-sends, after
+   * that prefix, an assistant turn with the same call ids but other arguments or text re-sends
+   * that answer as someone edited it (a human-in-the-loop "edit" before the tool ran): the
+   * recorded turn, not a new one (see `editedAnswer`). Only answers with calls; made at the first.
+   */
+  answers?: PairMap<AnswerCalls> | undefined;
   /** Whether the warning about a call id that cannot be told apart was given for this trace. */
   warnedAmbiguous: boolean;
   /**
@@ -73,6 +81,14 @@ export interface TracerState {
    * them (see `historyUnderEarlierSystem`). Made at the first.
    */
   systemRoots?: ChainKey[] | undefined;
+}
+
+/** The calls of a recorded answer, as {@link TracerState.answers} keeps them. */
+export interface AnswerCalls {
+  /** The calls as the model proposed them (only their `id`s are read), in order. */
+  calls: readonly { readonly id: string }[];
+  /** The ids they are recorded under (`call_0_2` when the model reused an id). */
+  callIds: readonly string[];
 }
 
 /** The calls of one assistant message, for the order rule (decision 002). */
