@@ -42,7 +42,11 @@ export type ConvertTarget = (typeof convertTargets)[number];
 
 /** Options of {@link convertFile} (the `convert` command's flags). */
 export interface ConvertOptions {
-  /** `events`: OpenAI-format chat events; `blocks`: a JSON array of blocks; `jsonl`: one block per line. */
+  /**
+   * `events`: chat events in the Invariant trace format (seeds 000 and 003: OpenAI's chat shape,
+   * a tool call's `arguments` a JSON object); `blocks`: a JSON array of blocks; `jsonl`: one
+   * block per line.
+   */
   to: ConvertTarget;
   /** Output file. @default stdout */
   output?: string | undefined;
@@ -357,7 +361,7 @@ export function addConvertCommand(program: Command, context: CommandContext): Co
     .command('convert')
     .summary('convert between chat events, blocks and JSONL blocks')
     .description(
-      'Convert a trace file losslessly: --to events writes OpenAI-format chat events (for any OpenAI-format tool; several traces become JSONL, one { messages, metadata } per line), --to blocks a JSON array of trace blocks, --to jsonl one block per line (the JSONL sink format, streamed). Events and trace entries become blocks with deterministic ids: a trace without an id is named by a hash of its events (tr_<hash>), as `push` names it, and the blocks of the file are tb_000001, ... through the file (of trace entries: tb_<hash of the entry>_1, ...); `push` numbers the blocks of each trace from tb_000001, so for a file of several chat traces, push the source file, not the converted one, or the later traces are stored twice under other ids.',
+      'Convert a trace file losslessly: --to events writes chat events in the Invariant trace format (the OpenAI chat shape, with tool call arguments as a JSON object, as seeds 000 and 003 define them; several traces become JSONL, one { messages, metadata } per line), --to blocks a JSON array of trace blocks, --to jsonl one block per line (the JSONL sink format, streamed). Events and trace entries become blocks with deterministic ids: a trace without an id is named by a hash of its events (tr_<hash>), as `push` names it, and the blocks of the file are tb_000001, ... through the file (of trace entries: tb_<hash of the entry>_1, ...); `push` numbers the blocks of each trace from tb_000001, so for a file of several chat traces, push the source file, not the converted one, or the later traces are stored twice under other ids.',
     )
     .argument('<in>', 'the input file (.json or .jsonl)')
     .addOption(

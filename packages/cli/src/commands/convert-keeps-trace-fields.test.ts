@@ -168,6 +168,41 @@ describe('convert keeps what a trace file holds besides events', () => {
     expect(back.stdout).toBe(blocks);
   });
 
+  it("a one-trace file's trace id, kept in --to events and given back", async () => {
+    // a block file of one trace, as the JSONL sink writes it: its id is no hash of its events
+    const sink = `${JSON.stringify({ id: 'tb_1', trace_id: 'tr_01JD3X4Y5Z', sub_type: 'MESSAGE', payload: { role: 'user', content: 'hi' } })}\n`;
+    const events = await run(['convert', file('sink.jsonl', sink), '--to', 'events']);
+    expect(events.code).toBe(0);
+    expect(JSON.parse(events.stdout)).toStrictEqual({
+      messages: [{ role: 'user', content: 'hi' }],
+      metadata: { trace_id: 'tr_01JD3X4Y5Z' },
+    });
+    const back = await run(['convert', file('sink.events.json', events.stdout), '--to', 'jsonl']);
+    expect(lines(back.stdout).map((block) => block.trace_id)).toStrictEqual(['tr_01JD3X4Y5Z']);
+    // events whose metadata holds only their trace id: events -> blocks -> events -> blocks
+    const { blocks, events: again } = await roundTrip(
+      'named.jsonl',
+      `${JSON.stringify({ messages: run7, metadata: { trace_id: 'tr_named' } })}\n`,
+    );
+    expect(blocks[0].trace_id).toBe('tr_named');
+    expect(JSON.parse(again)).toStrictEqual({
+      messages: parseTrace(run7),
+      metadata: { trace_id: 'tr_named' },
+    });
+    // an Explorer list's { metadata } element holding only the id, too
+    const explorer = await roundTrip(
+      'explorer.json',
+      JSON.stringify([{ metadata: { trace_id: 'tr_explorer' } }, ...run7]),
+    );
+    expect(JSON.parse(explorer.events).metadata).toStrictEqual({ trace_id: 'tr_explorer' });
+  });
+
+  it('a one-trace file whose id is its content hash stays a plain event list', async () => {
+    const { blocks, events } = await roundTrip('plain.json', JSON.stringify(run7));
+    expect(blocks[0].trace_id).toMatch(/^tr_[0-9a-f]{26}$/);
+    expect(JSON.parse(events)).toStrictEqual(parseTrace(run7));
+  });
+
   it('says so when a trace without events has fields no block can carry', async () => {
     const input = file('only-metadata.json', JSON.stringify([{ metadata: { id: 'm', score: 0 } }]));
     const convert = await run(['convert', input, '--to', 'jsonl']);

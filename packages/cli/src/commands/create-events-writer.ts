@@ -2,10 +2,14 @@ import { blocksToEvents } from '@tracewarden/core';
 import { isObject } from '../formats/is-object.js';
 import { writeText } from '../output/index.js';
 import type { CliOutput } from '../program/cli-io.js';
+import { contentTraceIdOf } from '../traces/content-trace-id.js';
 import { type GroupedTrace, liftTraceFields, namesTrace } from '../traces/index.js';
 import { datasetFieldsOf } from '../traces/trace-fields.js';
 
 type JsonObject = Record<string, unknown>;
+
+/** The shape of an id `convert` gives a trace from its content (`contentTraceId`). */
+const contentIdPattern = /^tr_[0-9a-f]{26}$/;
 
 interface ConvertedTrace {
   traceId: string;
@@ -41,6 +45,29 @@ function namedFields(trace: ConvertedTrace): JsonObject {
   return { ...trace.fields, metadata: { ...metadata, trace_id: trace.traceId } };
 }
 
+/**
+ * A file's only trace as `convert --to events` writes it: a trace with metadata gets its id back
+ * there (a `metadata.trace_id` that named it is kept as the trace id); one without stays a plain
+ * event list, or its own fields, when that reads back under the same id (the id of its content,
+ * as `convert` and `push` name a trace without one). Any other id (a block file's
+ * `tr_01JD3X4Y5Z`, an id its metadata gave) goes in its metadata, as for several traces, so that
+ * it is never lost.
+ */
+function singleTraceValue(trace: ConvertedTrace): unknown {
+  if (isObject(trace.fields?.metadata)) return { messages: trace.messages, ...namedFields(trace) };
+  const value =
+    trace.fields === undefined ? trace.messages : { messages: trace.messages, ...trace.fields };
+  if (namesTrace(trace.fields, trace.traceId)) return value;
+  // only an id of that shape can be the content's (the check reads the whole trace again), as a
+  // JSON value, as it is read back
+  if (
+    contentIdPattern.test(trace.traceId) &&
+    contentTraceIdOf(JSON.parse(JSON.stringify(value))) === trace.traceId
+  )
+    return value;
+  return { messages: trace.messages, ...namedFields(trace) };
+}
+
 /** A trace as one compact JSON value: its events, its own fields, and its id in its metadata. */
 function traceText(trace: ConvertedTrace): string {
   return JSON.stringify({ messages: trace.messages, ...namedFields(trace) });
@@ -68,7 +95,8 @@ export function eventsLayoutOf(path: string | undefined): EventsLayout {
 
 /**
  * The writer of `convert --to events`. One trace is a JSON array of events (a JSON object
- * `{ messages, metadata, annotations, ... }` when the trace object had fields besides its events);
+ * `{ messages, metadata, annotations, ... }` when the trace object had fields besides its events,
+ * or an id that a plain list would not be read back under: `{ messages, metadata: { trace_id } }`);
  * several are JSONL, one `{ messages, ...fields, metadata: { ..., trace_id } }` per line, or in a
  * `.json` file a JSON array of such objects. When the blocks carry a dataset's fields
  * (`metadata.chat_dataset`, decision 003), the output is that dataset: its `{ name, metadata }`
@@ -144,12 +172,7 @@ export function createEventsWriter(output: CliOutput, layout: EventsLayout = 'au
         if (layout === 'lines' || trace.dataset !== undefined) {
           await writeLine(trace);
         } else {
-          // a trace with metadata gets its id back there (a `metadata.trace_id` that named it
-          // is kept as the trace id); one without stays a plain event list, or its own fields
-          const fields = isObject(trace.fields?.metadata) ? namedFields(trace) : trace.fields;
-          const value =
-            fields === undefined ? trace.messages : { messages: trace.messages, ...fields };
-          await writeText(output, `${JSON.stringify(value, null, 2)}\n`);
+          await writeText(output, `${JSON.stringify(singleTraceValue(trace), null, 2)}\n`);
           return;
         }
       }

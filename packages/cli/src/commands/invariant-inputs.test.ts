@@ -304,7 +304,12 @@ describe('trace entries: the synthetic message comes before every call it makes'
     );
     const result = await run(['convert', file, '--to', 'events']);
     expect(result.stderr).toBe('');
-    const events = JSON.parse(result.stdout) as { role: string; tool_call_id?: string }[];
+    // the session's id is the trace's, kept as for several sessions
+    const { messages: events, metadata } = JSON.parse(result.stdout) as {
+      messages: { role: string; tool_call_id?: string }[];
+      metadata: unknown;
+    };
+    expect(metadata).toStrictEqual({ trace_id: 's1' });
     expect(events.map((event) => event.tool_call_id ?? event.role)).toEqual([
       'assistant',
       'c2',

@@ -1,7 +1,7 @@
 import { type Trace, TraceError } from '@tracewarden/core';
 import type { Command } from 'commander';
 import { exitCodes } from '../errors/index.js';
-import type { InputFormat } from '../formats/index.js';
+import type { InputFormat, InputItem } from '../formats/index.js';
 import type { Palette } from '../output/index.js';
 import type { CommandContext } from '../program/command-context.js';
 import { readEachItem } from '../program/read-each-item.js';
@@ -11,6 +11,7 @@ import { blockAddress } from '../traces/block-address.js';
 import { parseChatTrace } from '../traces/read-chat-trace.js';
 import { createUnknownSubTypeTally, unknownSubTypeOf } from '../traces/unknown-sub-type.js';
 import { formatWarning } from '../warnings/index.js';
+import { createInvalidFigureTally } from '../warnings/invalid-figure-tally.js';
 import { createInvalidUtf8Tally } from '../warnings/invalid-utf8-tally.js';
 
 /** `parseChatTrace`'s outcome as `safeParseTrace` gives it. */
@@ -176,7 +177,8 @@ export function formatStats(stats: TraceStats, palette: Palette): string {
  * @param files - the files
  * @param options - input format, JSON output
  * @returns the exit code (0; 1 when parts of a file could not be read, a chat-event trace is
- *   invalid (it is left out), or blocks of an unknown sub type were left out; 130 interrupted)
+ *   invalid (it is left out), blocks of an unknown sub type or token counts and costs that are
+ *   not non-negative numbers were left out; 130 interrupted)
  * @example
  * ```ts
  * await statsFiles(context, ['run.jsonl'], { json: true });
@@ -187,7 +189,27 @@ export async function statsFiles(
   files: readonly string[],
   options: StatsOptions,
 ): Promise<number> {
-  const stats = createStatsAggregator();
+  // where the record being read is, for a figure stats cannot count
+  let at: { file: string; item: InputItem } | undefined;
+  const invalidFigures = createInvalidFigureTally();
+  const stats = createStatsAggregator({
+    onInvalidFigure({ path, value, event }) {
+      if (at === undefined) return;
+      const { file, item } = at;
+      if (item.type === 'trace' && event !== undefined)
+        invalidFigures.add(path, value, {
+          file,
+          line: item.lineOfEvent(event) ?? item.line,
+          address: `${item.label}/${event}`,
+        });
+      else
+        invalidFigures.add(path, value, {
+          file,
+          line: item.line,
+          address: item.type === 'block' ? blockAddress(item) : undefined,
+        });
+    },
+  });
   // the same words as `view`: one warning per unknown sub type, its blocks left out
   const unknownSubTypes = createUnknownSubTypeTally();
   const invalidUtf8 = createInvalidUtf8Tally('read');
@@ -197,6 +219,7 @@ export async function statsFiles(
     stats.addFile();
     const readOptions = { ...options, onInvalidUtf8: invalidUtf8.add };
     const result = await readEachItem(context, file, readOptions, (item) => {
+      at = { file, item };
       switch (item.type) {
         case 'trace': {
           // a trace the other commands refuse is left out and reported here too (as `view` does)
@@ -242,7 +265,11 @@ export async function statsFiles(
     }
   }
   const summary = stats.summary();
-  const warnings = [...invalidUtf8.warnings(), ...unknownSubTypes.warnings()];
+  const warnings = [
+    ...invalidUtf8.warnings(),
+    ...unknownSubTypes.warnings(),
+    ...invalidFigures.warnings(),
+  ];
   if (options.json === true)
     await context.out(`${JSON.stringify({ ...summary, interrupted, warnings }, null, 2)}\n`);
   else await context.out(formatStats(summary, context.palette));
@@ -253,7 +280,10 @@ export async function statsFiles(
     );
     return exitCodes.interrupted;
   }
-  return unreadable > 0 || unknownSubTypes.count > 0 ? exitCodes.problems : exitCodes.ok;
+  // a figure left out makes the totals incomplete, as blocks of an unknown sub type do
+  return unreadable > 0 || unknownSubTypes.count > 0 || invalidFigures.count > 0
+    ? exitCodes.problems
+    : exitCodes.ok;
 }
 
 /**

@@ -1,7 +1,19 @@
 import { safeParseTrace } from '@tracewarden/core';
 import { isObject } from '../formats/is-object.js';
 import { unknownSubTypeOf } from '../traces/unknown-sub-type.js';
+import { eventMetadata, eventPathOf, lastEventOfEachMessage } from './chat-event-fields.js';
 import { createPercentileSketch, type PercentileSketch } from './create-percentile-sketch.js';
+import {
+  type Cost,
+  costIn,
+  costOf,
+  type FigureReport,
+  figureIn,
+  firstNumber,
+  type InvalidFigure,
+  type PathOf,
+  tokenKeys,
+} from './read-figures.js';
 
 /** Unknown sub types listed one by one; a file of random ones must not grow memory. */
 const maxUnknownSubTypes = 100;
@@ -90,52 +102,16 @@ export interface StatsAggregator {
 export interface StatsAggregatorOptions {
   /** Traces whose tool-call ids are remembered, to name the tool of a later result. @default 1024 */
   maxRememberedTraces?: number;
+  /**
+   * A token count or cost that is not a non-negative JSON number (`-5`, `"12"`): it is left out
+   * of the totals, and reported here (`stats` warns `INVALID_FIGURE` and exits 1).
+   */
+  onInvalidFigure?: ((found: InvalidFigure) => void) | undefined;
 }
 
 type JsonObject = Record<string, unknown>;
 
-function firstNumber(...values: unknown[]): number | undefined {
-  for (const value of values) if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return undefined;
-}
-
-/** A cost as recorded: exact micro-USD when the record has them, else USD. */
-type Cost = { microUsd: number } | { usd: number };
-
-/**
- * The recorder writes `{ cost_usd, cost_micro_usd, pricing_source, ... }` (the integer
- * `cost_micro_usd` is exact, so it wins); guards and tool records write a number in USD.
- */
-function costOf(value: unknown): Cost | undefined {
-  if (isObject(value)) {
-    const microUsd = firstNumber(value.cost_micro_usd);
-    if (microUsd !== undefined) return { microUsd };
-    const usd = firstNumber(value.cost_usd, value.total, value.total_cost, value.usd, value.amount);
-    return usd === undefined ? undefined : { usd };
-  }
-  const usd = firstNumber(value);
-  return usd === undefined ? undefined : { usd };
-}
-
-/**
- * An event's metadata as stats reads it: its own `metadata`, with what `blocksToEvents` kept of
- * its block under `tracewarden.metadata` (usage, cost, status, latency, a policy's verdict), so a
- * recording converted to events (`convert --to events`) gives the figures its blocks give.
- */
-function eventMetadata(event: JsonObject): JsonObject {
-  const own = isObject(event.metadata) ? event.metadata : undefined;
-  const kept = isObject(event.tracewarden) ? event.tracewarden.metadata : undefined;
-  if (!isObject(kept)) return own ?? {};
-  return own === undefined ? kept : { ...own, ...kept };
-}
-
-/** The cost in a metadata object: its `cost` (object or number), else top-level `cost_micro_usd` / `cost_usd`. */
-function costIn(holder: JsonObject): Cost | undefined {
-  return (
-    costOf(holder.cost) ??
-    costOf({ cost_micro_usd: holder.cost_micro_usd, cost_usd: holder.cost_usd })
-  );
-}
+const blockPathOf: PathOf = (key) => `metadata.${key}`;
 
 function durationOf(metadata: JsonObject): number | undefined {
   return firstNumber(metadata.execution_time_ms, metadata.latency_ms, metadata.duration_ms);
@@ -251,16 +227,26 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
     if ('microUsd' in cost) totals.microUsd += cost.microUsd;
     else totals.cost += cost.usd;
   };
-  /** Usage and cost in a metadata object (or an event carrying them directly). */
-  const addUsage = (holder: JsonObject, fallbackModel: string | undefined) => {
+  // the event being read, for reports of a chat-event trace's figures
+  let currentEvent: number | undefined;
+  const report: FigureReport | undefined =
+    options.onInvalidFigure === undefined
+      ? undefined
+      : (path, value) => options.onInvalidFigure?.({ path, value, event: currentEvent });
+  /**
+   * Usage and cost in a metadata object (or an event carrying them directly); `costOnly` for a
+   * tool record, whose usage counts only beside a cost.
+   */
+  const addUsage = (holder: JsonObject, pathOf: PathOf, costOnly = false) => {
     const usage = isObject(holder.usage) ? holder.usage : undefined;
-    const cost = costIn(holder);
+    const cost = costIn(holder, pathOf, report);
+    if (costOnly && cost === undefined) return;
     const model =
       typeof holder.model === 'string' && holder.model !== ''
         ? holder.model
         : typeof holder.request_model === 'string' && holder.request_model !== ''
           ? holder.request_model
-          : fallbackModel;
+          : undefined;
     if (
       model === undefined ||
       (usage === undefined && cost === undefined && typeof holder.model !== 'string')
@@ -269,23 +255,12 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
     const totals = modelTotals(model);
     totals.calls++;
     if (usage !== undefined) {
-      const input =
-        firstNumber(
-          usage.prompt_tokens,
-          usage.input_tokens,
-          usage.inputTokens,
-          usage.promptTokens,
-        ) ?? 0;
-      const output =
-        firstNumber(
-          usage.completion_tokens,
-          usage.output_tokens,
-          usage.outputTokens,
-          usage.completionTokens,
-        ) ?? 0;
+      const usagePath = (key: string) => `${pathOf('usage')}.${key}`;
+      const input = figureIn(usage, tokenKeys.input, usagePath, report) ?? 0;
+      const output = figureIn(usage, tokenKeys.output, usagePath, report) ?? 0;
       totals.inputTokens += input;
       totals.outputTokens += output;
-      totals.totalTokens += firstNumber(usage.total_tokens, usage.totalTokens) ?? input + output;
+      totals.totalTokens += figureIn(usage, tokenKeys.total, usagePath, report) ?? input + output;
     }
     if (cost !== undefined) addCost(totals, cost);
   };
@@ -328,12 +303,19 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
                 : []
             : [];
       const names = new Map<string, string>();
-      for (const event of list) {
+      const lastOfMessage = lastEventOfEachMessage(list);
+      for (let index = 0; index < list.length; index++) {
+        const event = list[index];
         events++;
         if (!isObject(event)) continue;
+        currentEvent = index;
         const metadata = eventMetadata(event);
-        if (event.role !== 'tool') addUsage({ ...event, ...metadata }, undefined);
-        if (event.role === 'assistant') addModelCall(metadata);
+        const pathOf = eventPathOf(event);
+        // an API message written as several events (one per content block) is one model call
+        const last = typeof event.id === 'string' ? lastOfMessage.get(event.id) : undefined;
+        const repeated = last !== undefined && last !== index;
+        if (event.role !== 'tool' && !repeated) addUsage({ ...event, ...metadata }, pathOf);
+        if (event.role === 'assistant' && !repeated) addModelCall(metadata);
         if (Array.isArray(event.tool_calls)) {
           for (const call of event.tool_calls) {
             if (!isObject(call)) continue;
@@ -351,10 +333,10 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
             (typeof metadata.tool_name === 'string' ? metadata.tool_name : undefined) ??
             (typeof event.tool_call_id === 'string' ? names.get(event.tool_call_id) : undefined);
           addLatency(name ?? stringOr(event.name, '(unknown tool)'), durationOf(metadata));
-          if (costIn(metadata) !== undefined)
-            addUsage({ ...metadata, model: stringOr(metadata.model, '(tools)') }, undefined);
+          addUsage({ ...metadata, model: stringOr(metadata.model, '(tools)') }, pathOf, true);
         }
       }
+      currentEvent = undefined;
     },
     addBlock(value) {
       blocks++;
@@ -377,7 +359,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       const metadata = isObject(value.metadata) ? value.metadata : {};
       const callId = typeof payload.call_id === 'string' ? payload.call_id : undefined;
       if (subType === 'MESSAGE') {
-        addUsage(metadata, undefined);
+        addUsage(metadata, blockPathOf);
         if (payload.role === 'assistant') addModelCall(metadata);
       } else if (subType === 'TOOL_CALL') {
         const name = stringOr(payload.name, '(unnamed)');
@@ -385,7 +367,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
         if (metadata.policy === 'block') blockedToolCalls++;
         if (callId !== undefined) rememberCall(traceId, callId, name);
         addLatency(name, durationOf(metadata));
-        addUsage(metadata, undefined);
+        addUsage(metadata, blockPathOf);
       } else if (subType === 'TOOL_RESULT') {
         // a refusal (refuse mode) is the result of a call the policy blocked: the tool never
         // ran, and the call is already counted as blocked, not as a failed tool call
@@ -396,11 +378,9 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
           '(unknown tool)';
         // streamed deltas carry no timing of their own; count each result's timing once
         addLatency(name, durationOf(metadata));
-        const cost = costIn(metadata);
-        if (cost !== undefined)
-          addUsage({ ...metadata, model: stringOr(metadata.model, '(tools)') }, undefined);
+        addUsage({ ...metadata, model: stringOr(metadata.model, '(tools)') }, blockPathOf, true);
       } else {
-        addUsage(metadata, undefined);
+        addUsage(metadata, blockPathOf);
       }
     },
     addEntry(value) {
@@ -412,7 +392,7 @@ export function createStatsAggregator(options: StatsAggregatorOptions = {}): Sta
       increment(toolCallsByTool, name);
       if (typeof result.status === 'string') increment(resultsByStatus, result.status);
       addLatency(name, firstNumber(result.execution_time_ms));
-      const cost = costOf(result.cost);
+      const cost = costOf(result.cost, 'result.cost', report);
       const callMetadata = isObject(call.metadata) ? call.metadata : {};
       if (cost !== undefined) {
         const totals = modelTotals(stringOr(callMetadata.model, '(tools)'));

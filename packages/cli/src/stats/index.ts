@@ -11,3 +11,4 @@ export {
   type StatsAggregatorOptions,
   type TraceStats,
 } from './create-stats-aggregator.js';
+export type { InvalidFigure } from './read-figures.js';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   type Block,
-  canonicalJson,
   createSequentialIds,
   entryToBlocks,
   eventsToBlocks,
@@ -13,6 +12,7 @@ import type { BlockItem, InputItem, TraceItem } from '../formats/index.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
 import { blockAddress } from './block-address.js';
+import { contentTraceId } from './content-trace-id.js';
 import { normalizeBlock } from './normalize-block.js';
 import { parseChatTrace } from './read-chat-trace.js';
 import { traceErrorLine } from './trace-error-line.js';
@@ -123,19 +123,6 @@ function contentHash(value: unknown): string {
     .update(JSON.stringify(value) ?? '')
     .digest('hex')
     .slice(0, 26);
-}
-
-/**
- * A chat-event trace's id from its content: `tr_` and 26 hex digits of the SHA-256 of its events
- * as read and its other fields (not of the file's text), so that the events `convert --to events`
- * writes of its blocks read back under the same id, whatever their key order and spacing.
- */
-function contentTraceId(trace: readonly unknown[], fields: unknown): string {
-  const hash = createHash('sha256')
-    .update(canonicalJson({ events: trace, fields: fields ?? {} }) ?? '')
-    .digest('hex')
-    .slice(0, 26);
-  return `tr_${hash}`;
 }
 
 /**

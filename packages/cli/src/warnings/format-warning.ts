@@ -14,7 +14,9 @@ export interface Warning {
    * U+FFFD), `UNKNOWN_CALL_ID` (a tool output whose `tool_call_id` answers no call, kept as
    * an output of no call), `DUPLICATE_TRACE_ID` (a second trace with an id, converted under `<id>_2`),
    * `UNREAD_TOOL_PART` (a content part that is a tool call or output in another API's shape) or
-   * `UNKNOWN_BLOCK_FIELD` (a block's top-level field outside seed 002's, which a block cannot keep).
+   * `UNKNOWN_BLOCK_FIELD` (a block's top-level field outside seed 002's, which a block cannot keep)
+   * or `INVALID_FIGURE` (a token count or cost that is not a non-negative number, left out of
+   * `stats`' totals).
    */
   code:
     | 'UNKNOWN_ROLE'
@@ -26,7 +28,8 @@ export interface Warning {
     | 'UNKNOWN_CALL_ID'
     | 'DUPLICATE_TRACE_ID'
     | 'UNREAD_TOOL_PART'
-    | 'UNKNOWN_BLOCK_FIELD';
+    | 'UNKNOWN_BLOCK_FIELD'
+    | 'INVALID_FIGURE';
   /**
    * The unknown value as written, e.g. `asistant`; the trace's label for the per-trace codes;
    * the part type for `UNREAD_TOOL_PART`.
