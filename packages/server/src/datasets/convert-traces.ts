@@ -8,6 +8,7 @@ import {
   TraceError,
 } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
+import { refuseUnsafeInteger } from '../http/index.js';
 import type { DatasetEntry, ImportedTrace } from '../storage/index.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -42,7 +43,8 @@ export interface ParsedDatasetFile {
  * @param ids - id generator for the blocks
  * @returns the dataset metadata and the traces as blocks
  * @throws {@link ServerError} `INVALID_JSON` naming the line that is not JSON; core's
- *   `TraceError` `VALIDATION` naming the line of an invalid trace
+ *   `TraceError` `VALIDATION` naming the line of an invalid trace, or of an integer beyond
+ *   ±(2^53 - 1) (with its path)
  * @internal
  */
 export function parseDatasetJsonl(text: string, ids: IdGenerator): ParsedDatasetFile {
@@ -59,6 +61,7 @@ export function parseDatasetJsonl(text: string, ids: IdGenerator): ParsedDataset
         details: { field: 'body', line: index + 1 },
       });
     }
+    refuseUnsafeInteger(line, index + 1);
     lines.push(index + 1);
   });
   let metadata: Record<string, unknown> | undefined;
@@ -108,7 +111,8 @@ export interface PushTraceBody {
  * @param body - the parsed request body
  * @param ids - id generator for the blocks
  * @returns the traces and the dataset name, if any
- * @throws core's `TraceError` `VALIDATION` for a body or trace of the wrong shape
+ * @throws core's `TraceError` `VALIDATION` for a body or trace of the wrong shape, or for
+ *   metadata or annotations given without a dataset to keep them in (`details.field`)
  * @internal
  */
 export function parsePushBody(
@@ -140,6 +144,23 @@ export function parsePushBody(
   }
   if (dataset !== undefined && dataset !== null && typeof dataset !== 'string') {
     throw fail('dataset', 'dataset must be the name of a dataset, when given');
+  }
+  if (typeof dataset !== 'string') {
+    // per-trace metadata and annotations live in a dataset's entries: without one they would
+    // be dropped while the push succeeds
+    const holds = (value: unknown) =>
+      isRecord(value) ? Object.keys(value).length > 0 : Array.isArray(value) && value.length > 0;
+    const kept = (Array.isArray(metadata) ? metadata : [metadata]).some(holds)
+      ? 'metadata'
+      : Array.isArray(annotations) && annotations.some(holds)
+        ? 'annotations'
+        : undefined;
+    if (kept !== undefined) {
+      throw fail(
+        kept,
+        `${kept} is kept per trace in a dataset, and this push names none: add "dataset": "<name>" (created when missing), or leave ${kept} out`,
+      );
+    }
   }
   const traces = (body.messages as unknown[][]).map((events, index) => {
     const own = Array.isArray(metadata) ? metadata[index] : metadata;

@@ -1,2 +1,7 @@
-export { type BodyLimits, readJsonBody, readTextBody } from './read-json-body.js';
+export {
+  type BodyLimits,
+  readJsonBody,
+  readTextBody,
+  refuseUnsafeInteger,
+} from './read-json-body.js';
 export { sendJson, sendJsonText } from './send-json.js';

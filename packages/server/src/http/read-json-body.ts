@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { TraceError } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
+import { findUnsafeInteger } from './find-unsafe-integer.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -145,13 +146,16 @@ export async function readTextBody(
  * @param request - the incoming request
  * @param limits - the byte limits
  * @returns the parsed value
- * @throws as {@link readTextBody}, and {@link ServerError} `INVALID_JSON` (400) for text that is not JSON
+ * @throws as {@link readTextBody}, {@link ServerError} `INVALID_JSON` (400) for text that is not
+ *   JSON, and core's `TraceError` `VALIDATION` (422) for an integer beyond ±(2^53 - 1) that
+ *   would be stored as another number
  * @internal
  */
 export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<unknown> {
   const text = await readTextBody(request, limits, 'json');
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new ServerError({
       code: 'INVALID_JSON',
@@ -159,4 +163,26 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
       details: { field: 'body' },
     });
   }
+  refuseUnsafeInteger(text);
+  return value;
+}
+
+/**
+ * Refuses JSON text holding an integer a JavaScript number cannot hold exactly: parsed, it would
+ * be stored as another number without a word.
+ *
+ * @param text - JSON text (one body, or one JSONL line)
+ * @param line - the JSONL line it is, for the error
+ * @throws core's `TraceError` `VALIDATION` (422) with the integer's path in `details.field`
+ * @internal
+ */
+export function refuseUnsafeInteger(text: string, line?: number): void {
+  const unsafe = findUnsafeInteger(text);
+  if (unsafe === undefined) return;
+  const where = unsafe.path === '' ? 'the body' : unsafe.path;
+  throw new TraceError({
+    code: 'VALIDATION',
+    message: `${line === undefined ? '' : `line ${line}: `}${where} is ${unsafe.literal}, an integer beyond ±${Number.MAX_SAFE_INTEGER} (2^53 - 1) that a JSON number here cannot hold exactly (it would be stored as another number); send it as a string`,
+    details: { field: unsafe.path, ...(line === undefined ? {} : { line }) },
+  });
 }

@@ -91,13 +91,39 @@ const ok = (description: string, schema: Json | JsonSchema) => ({
   description,
   content: json(schema),
 });
-const errors = (...statuses: number[]) =>
+/** What each error status means on this API (seed 002's codes and the collector's own). */
+const errorStatuses: Readonly<Record<number, string>> = {
+  400: 'INVALID_JSON (a body that is not UTF-8 JSON or not valid gzip) or INVALID_REQUEST (a bad limit, cursor or name; a request that is not valid HTTP/1.1)',
+  401: 'UNAUTHORIZED: no key, or a malformed, unknown or revoked one',
+  404: 'NOT_FOUND: another organization, or an unknown trace, dataset or route',
+  408: 'REQUEST_TIMEOUT: the request did not arrive in time',
+  409: 'PARENT_SUBTYPE_MISMATCH, DUPLICATE_CALL_ID, DUPLICATE_RESULT_SEQ (seed 002), or CONFLICT (a dataset name taken)',
+  413: 'PAYLOAD_TOO_LARGE: a payload field, a payload, the body or the batch over its limit',
+  415: 'UNSUPPORTED_MEDIA_TYPE: another Content-Type, or an encoding other than gzip',
+  422: 'VALIDATION: a body that does not fit its schema or a block that breaks a seed 002 rule (`details.field` names what)',
+  431: 'HEADERS_TOO_LARGE: headers larger than the collector reads',
+  500: 'INTERNAL: a fault of the collector',
+  503: 'SERVICE_UNAVAILABLE: the database cannot be reached; retry',
+};
+/**
+ * Error statuses every route may answer (a bad request line, no key, another organization, a
+ * stalled request, headers too large, a fault, the database away) besides its own.
+ */
+const everyRoute = [400, 401, 404, 408, 431, 500, 503];
+/** Error statuses of a route that reads a body. */
+const withBody = [400, 413, 415, 422];
+const errorsOf = (statuses: readonly number[]) =>
   Object.fromEntries(
-    [401, 404, ...statuses].map((status) => [
-      String(status),
-      { description: 'error', content: json(ref('Error')) },
-    ]),
+    [...new Set(statuses)]
+      .sort((a, b) => a - b)
+      .map((status) => [
+        String(status),
+        { description: errorStatuses[status] ?? 'error', content: json(ref('Error')) },
+      ]),
   );
+const errors = (...statuses: number[]) => errorsOf([...everyRoute, ...statuses]);
+/** The routes outside `/v1/organizations` answer no 404 (their path is exact); probes need no key. */
+const unauthenticated = [400, 408, 431, 500];
 const page = (key: string, item: Json) =>
   ({
     type: 'object',
@@ -188,8 +214,15 @@ export function createOpenApiDocument(): Json {
                 blocks: { type: 'array', items: ref('Block') },
               },
             }),
-            '200': { description: 'every block was already stored (a retry)' },
-            ...errors(400, 409, 413, 415, 422),
+            '200': ok('every block was already stored (a retry): nothing inserted', {
+              type: 'object',
+              properties: {
+                trace_id: { type: 'string' },
+                inserted: { type: 'integer' },
+                blocks: { type: 'array', items: ref('Block') },
+              },
+            }),
+            ...errors(...withBody, 409),
           },
         },
         get: {
@@ -222,7 +255,7 @@ export function createOpenApiDocument(): Json {
           summary: 'Create a dataset',
           parameters: [org],
           requestBody: { required: true, content: json(ref('CreateDataset')) },
-          responses: { '201': ok('created', ref('DatasetSummary')), ...errors(409, 422) },
+          responses: { '201': ok('created', ref('DatasetSummary')), ...errors(...withBody, 409) },
         },
       },
       '/v1/organizations/{org}/datasets/{name}': {
@@ -242,7 +275,7 @@ export function createOpenApiDocument(): Json {
           summary: 'Add stored traces to a dataset',
           parameters: [org, dataset],
           requestBody: { required: true, content: json(ref('AddDatasetTraces')) },
-          responses: { '200': ok('added', { type: 'object' }), ...errors(422) },
+          responses: { '200': ok('added', { type: 'object' }), ...errors(...withBody) },
         },
       },
       '/v1/organizations/{org}/datasets/{name}/export': {
@@ -276,7 +309,7 @@ export function createOpenApiDocument(): Json {
             required: true,
             content: { 'application/x-ndjson': { schema: { type: 'string' } } },
           },
-          responses: { '201': ok('imported', { type: 'object' }), ...errors(400, 413, 415, 422) },
+          responses: { '201': ok('imported', { type: 'object' }), ...errors(...withBody, 409) },
         },
       },
       '/api/v1/push/trace': {
@@ -292,7 +325,40 @@ export function createOpenApiDocument(): Json {
                 dataset: { type: ['string', 'null'] },
               },
             }),
-            ...errors(400, 413, 415, 422),
+            ...errors(...withBody, 409),
+          },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          summary: 'This document',
+          responses: {
+            '200': ok('the OpenAPI document', { type: 'object' }),
+            ...errorsOf([...unauthenticated, 401, 503]),
+          },
+        },
+      },
+      '/healthz': {
+        get: {
+          summary: 'Liveness: 200 while the process runs (no key needed)',
+          security: [],
+          responses: {
+            '200': ok('alive', { type: 'object', properties: { status: { const: 'ok' } } }),
+            ...errorsOf(unauthenticated),
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          summary: 'Readiness: 200 when the database answers, 503 while draining (no key needed)',
+          security: [],
+          responses: {
+            '200': ok('ready', { type: 'object', properties: { status: { const: 'ready' } } }),
+            ...errorsOf(unauthenticated),
+            '503': ok('draining, or the database is away', {
+              type: 'object',
+              properties: { status: { const: 'draining' } },
+            }),
           },
         },
       },

@@ -1,5 +1,6 @@
 import { type Block, createBlockValidator, TraceError } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
+import { checkPayloadTotal } from './check-payload-total.js';
 import type { AppendBlocksOptions } from './store.js';
 import { type BlocksSummary, isEarlier, summarizeBlocks } from './summarize-blocks.js';
 
@@ -263,6 +264,7 @@ export function* planAppend(
     let block: Block;
     try {
       block = validator.accept(item.input);
+      checkPayloadTotal(block, options.blockLimits);
     } catch (error) {
       throw atIndex(
         inBatchMismatch(error, item.input, fresh),

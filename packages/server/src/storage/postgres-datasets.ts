@@ -66,12 +66,13 @@ export abstract class PostgresDatasets extends PostgresDatabase {
     organizationId: number,
     page: { cursor?: string | undefined; limit: number },
   ): Promise<Page<DatasetSummary>> {
-    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
+    const scope = { list: 'datasets', organizationId } as const;
+    const before = decodeCursor(page.cursor, scope) ?? Number.MAX_SAFE_INTEGER;
     const { rows } = await this.query<{ seq: string }>(
       `${selectDataset} WHERE d.organization_id = $1 AND d.seq < $2 ORDER BY d.seq DESC LIMIT $3`,
       [organizationId, before, page.limit + 1],
     );
-    return pageOf(rows, page.limit, datasetOf);
+    return pageOf(rows, page.limit, datasetOf, scope);
   }
 
   /** A dataset's traces in order; undefined for a missing dataset. */

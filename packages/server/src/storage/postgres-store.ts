@@ -342,14 +342,15 @@ export class PostgresStore extends PostgresDatasets implements CollectorStore {
     traceId: string,
     page: { cursor?: string | undefined; limit: number },
   ): Promise<Page<Block> | undefined> {
-    const after = decodeCursor(page.cursor) ?? 0;
+    const scope = { list: 'blocks', organizationId, traceId } as const;
+    const after = decodeCursor(page.cursor, scope) ?? 0;
     if ((await this.trace(organizationId, traceId)) === undefined) return undefined;
     const { rows } = await this.query<{ seq: string; body: string }>(
       `SELECT seq, body FROM trace_blocks WHERE organization_id = $1 AND trace_id = $2 AND seq > $3
        ORDER BY seq LIMIT $4`,
       [organizationId, traceId, after, page.limit + 1],
     );
-    return pageOf(rows, page.limit, (row) => parseBody(row.body));
+    return pageOf(rows, page.limit, (row) => parseBody(row.body), scope);
   }
 
   /** Every block of a trace in the order stored; undefined for a missing trace. */
@@ -381,12 +382,13 @@ export class PostgresStore extends PostgresDatasets implements CollectorStore {
     organizationId: number,
     page: { cursor?: string | undefined; limit: number },
   ): Promise<Page<TraceSummary>> {
-    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
+    const scope = { list: 'traces', organizationId } as const;
+    const before = decodeCursor(page.cursor, scope) ?? Number.MAX_SAFE_INTEGER;
     const { rows } = await this.query<{ seq: string }>(
       'SELECT * FROM traces WHERE organization_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3',
       [organizationId, before, page.limit + 1],
     );
-    return pageOf(rows, page.limit, summaryOf);
+    return pageOf(rows, page.limit, summaryOf, scope);
   }
 
   /** Deletes a trace and its blocks, holding the trace's lock; false when there was none. */

@@ -53,13 +53,14 @@ export abstract class SqliteDatasets extends SqliteDatabase {
     organizationId: number,
     page: { cursor?: string | undefined; limit: number },
   ): Page<DatasetSummary> {
-    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
+    const scope = { list: 'datasets', organizationId } as const;
+    const before = decodeCursor(page.cursor, scope) ?? Number.MAX_SAFE_INTEGER;
     const rows = this.statement(
       `SELECT d.seq, d.name, d.metadata, d.created_at, d.updated_at,
          (SELECT COUNT(*) FROM dataset_traces t WHERE t.dataset_seq = d.seq) AS trace_count
        FROM datasets d WHERE d.organization_id = ? AND d.seq < ? ORDER BY d.seq DESC LIMIT ?`,
     ).all(organizationId, before, page.limit + 1);
-    return pageOf(rows, page.limit, datasetOf);
+    return pageOf(rows, page.limit, datasetOf, scope);
   }
 
   /**

@@ -321,13 +321,14 @@ export class SqliteStore extends SqliteDatasets implements CollectorStore {
     traceId: string,
     page: { cursor?: string | undefined; limit: number },
   ): Page<Block> | undefined {
-    const after = decodeCursor(page.cursor) ?? 0;
+    const scope = { list: 'blocks', organizationId, traceId } as const;
+    const after = decodeCursor(page.cursor, scope) ?? 0;
     if (this.trace(organizationId, traceId) === undefined) return undefined;
     const rows = this.statement(
       `SELECT seq, body FROM trace_blocks WHERE organization_id = ? AND trace_id = ? AND seq > ?
        ORDER BY seq LIMIT ?`,
     ).all(organizationId, traceId, after, page.limit + 1);
-    return pageOf(rows, page.limit, (row) => parseBody(row.body));
+    return pageOf(rows, page.limit, (row) => parseBody(row.body), scope);
   }
 
   /**
@@ -360,11 +361,12 @@ export class SqliteStore extends SqliteDatasets implements CollectorStore {
     organizationId: number,
     page: { cursor?: string | undefined; limit: number },
   ): Page<TraceSummary> {
-    const before = decodeCursor(page.cursor) ?? Number.MAX_SAFE_INTEGER;
+    const scope = { list: 'traces', organizationId } as const;
+    const before = decodeCursor(page.cursor, scope) ?? Number.MAX_SAFE_INTEGER;
     const rows = this.statement(
       'SELECT * FROM traces WHERE organization_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
     ).all(organizationId, before, page.limit + 1);
-    return pageOf(rows, page.limit, summaryOf);
+    return pageOf(rows, page.limit, summaryOf, scope);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { TraceError } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
 import type { DatasetSummary, TraceSummary } from './store.js';
@@ -85,27 +86,61 @@ export function now(): string {
   return new Date().toISOString();
 }
 
+/**
+ * What a cursor pages through: one listing of one organization (its traces, its datasets) or
+ * one trace's blocks. A cursor is bound to its listing, since a position means nothing in
+ * another (a block position from one trace would skip blocks of another without a word).
+ * @internal
+ */
+export type CursorScope =
+  | { list: 'traces' | 'datasets'; organizationId: number }
+  | { list: 'blocks'; organizationId: number; traceId: string };
+
+/** A short digest of a scope, written into its cursors. */
+function scopeTag(scope: CursorScope): string {
+  const text =
+    scope.list === 'blocks'
+      ? `blocks\u0000${scope.organizationId}\u0000${scope.traceId}`
+      : `${scope.list}\u0000${scope.organizationId}`;
+  return createHash('sha256').update(text).digest('base64url').slice(0, 12);
+}
+
+function describeScope(scope: CursorScope): string {
+  return scope.list === 'blocks'
+    ? `the blocks of trace ${JSON.stringify(scope.traceId)}`
+    : `this organization's ${scope.list}`;
+}
+
 /** @internal */
-export function encodeCursor(seq: number | string): string {
-  return Buffer.from(String(seq)).toString('base64url');
+export function encodeCursor(scope: CursorScope, seq: number | string): string {
+  return Buffer.from(`${scopeTag(scope)}.${seq}`).toString('base64url');
 }
 
 /**
- * The position a cursor stands for.
- * @throws {@link ServerError} `INVALID_REQUEST` when it is not a cursor this collector made
+ * The position a cursor stands for, in the listing it was made for.
+ * @throws {@link ServerError} `INVALID_REQUEST` when it is not a cursor this collector made, or
+ *   one made for another listing (another trace's blocks, the traces instead of the datasets)
  * @internal
  */
-export function decodeCursor(cursor: string | undefined): number | undefined {
+export function decodeCursor(cursor: string | undefined, scope: CursorScope): number | undefined {
   if (cursor === undefined) return undefined;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^\d{1,15}$/.test(text)) {
+  const match = /^([A-Za-z0-9_-]{12})\.(\d{1,15})$/.exec(text);
+  if (match === null) {
     throw new ServerError({
       code: 'INVALID_REQUEST',
       message: `cursor ${JSON.stringify(cursor)} is not a cursor from this API; pass next_cursor from the previous page as is`,
       details: { field: 'cursor' },
     });
   }
-  return Number(text);
+  if (match[1] !== scopeTag(scope)) {
+    throw new ServerError({
+      code: 'INVALID_REQUEST',
+      message: `cursor ${JSON.stringify(cursor)} was made for another listing, not ${describeScope(scope)}; pass the next_cursor of this listing's previous page, or leave cursor out to start from the first page`,
+      details: { field: 'cursor' },
+    });
+  }
+  return Number(match[2]);
 }
 
 /** One page of rows fetched with `limit + 1`: the items and the next cursor. @internal */
@@ -113,12 +148,13 @@ export function pageOf<R extends Record<string, unknown>, T>(
   rows: readonly R[],
   limit: number,
   map: (row: R) => T,
+  scope: CursorScope,
 ): { items: T[]; next_cursor: string | null } {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   return {
     items: kept.map(map),
-    next_cursor: more ? encodeCursor(kept[kept.length - 1]?.seq as number | string) : null,
+    next_cursor: more ? encodeCursor(scope, kept[kept.length - 1]?.seq as number | string) : null,
   };
 }
 
