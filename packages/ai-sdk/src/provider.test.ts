@@ -152,9 +152,14 @@ describe('@ai-sdk/openai over real HTTP: a stream that does not finish', () => {
       onError: () => undefined,
     });
     for await (const _ of first.textStream) stop.abort();
-    await streamText({ model, prompt: 'second', maxRetries: 0, onError: () => undefined })
-      .consumeStream()
-      .catch(() => undefined);
+    await Promise.resolve(
+      streamText({
+        model,
+        prompt: 'second',
+        maxRetries: 0,
+        onError: () => undefined,
+      }).consumeStream(),
+    ).catch(() => undefined);
     await tracer.flush();
     const answers = tracer
       .blocks()

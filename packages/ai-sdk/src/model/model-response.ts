@@ -9,6 +9,7 @@ import type {
   ModelUsage,
   ProviderToolCall,
 } from '@tracewarden/core';
+import { OutputExtras } from './output-extras.js';
 
 /**
  * Neutral usage of an AI SDK usage object: the model layer's nested V3/V4 shape, or the flat
@@ -74,8 +75,13 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
   let reasoning: string | null = null;
   const toolCalls: ModelToolCall[] = [];
   let providerCalls: ProviderToolCall[] | undefined;
+  let extras: OutputExtras | undefined;
   for (const part of content as readonly LanguageModelV4Content[]) {
     switch (part.type) {
+      case 'source':
+      case 'file':
+        (extras ??= new OutputExtras()).add(part);
+        break;
       case 'text':
         text = (text ?? '') + part.text;
         break;
@@ -115,7 +121,7 @@ export function contentToResponse(content: readonly unknown[]): ModelCallRespons
   }
   const response: ModelCallResponse = { text, reasoning, toolCalls };
   if (providerCalls !== undefined) response.providerToolCalls = providerCalls;
-  return response;
+  return extras === undefined ? response : (extras.into(response) as ModelCallResponse);
 }
 
 /**

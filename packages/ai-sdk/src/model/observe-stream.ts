@@ -143,6 +143,12 @@ class StreamObserver {
     return decision;
   }
 
+  /** What the adapter knows of the response, with the sources and files the answer streamed. */
+  private get knownResponse(): ModelCallResponse | undefined {
+    const extras = this.state.extras;
+    return extras === undefined ? this.known : extras.into(this.known);
+  }
+
   /**
    * Records the text of parts that still waited for an earlier part (interleaved parts, see
    * `PartOrder`) before the end is recorded. Their parts were delivered as they came: a budget
@@ -161,17 +167,18 @@ class StreamObserver {
     if (this.sawErrorPart && !this.finishedAfterError) {
       // the model reported an error and stopped: recorded as failed; no held tool call is
       // delivered
-      this.handle.fail(this.errorPart, this.known);
+      this.handle.fail(this.errorPart, this.knownResponse);
       return { parts: held.filter((part) => toolCallIdOf(part) === undefined) };
     }
     // an error the model went on after is kept with the answer, which is reviewed as any other
     // (the AI SDK runs its tool calls: a policy must not drop the allowed ones)
+    const knownResponse = this.knownResponse;
     const known = this.sawErrorPart
       ? {
-          ...this.known,
-          metadata: { ...this.known?.metadata, stream_error: errorText(this.errorPart) },
+          ...knownResponse,
+          metadata: { ...knownResponse?.metadata, stream_error: errorText(this.errorPart) },
         }
-      : this.known;
+      : knownResponse;
     let end: ReturnType<typeof this.gate.end>;
     try {
       end = this.gate.end(this.setup.userSignal?.aborted === true, known);
@@ -193,7 +200,7 @@ class StreamObserver {
     this.ended = true;
     this.drain();
     if (recordRejectedAnswer(this.handle, this.setup, error)) return error;
-    return this.gate.error(error, this.setup.userSignal, this.known);
+    return this.gate.error(error, this.setup.userSignal, this.knownResponse);
   }
 
   /** The caller stopped reading early (`break`, `return()`, `cancel()`). */
@@ -201,7 +208,7 @@ class StreamObserver {
     if (this.ended) return;
     this.ended = true;
     this.drain();
-    this.gate.cancel(this.known);
+    this.gate.cancel(this.knownResponse);
     this.setup.onStreamEnded?.(0);
   }
 }

@@ -1,6 +1,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { ModelCallDelta, StreamPartKind } from '@tracewarden/core';
 import { finishReasonOf, usageOf } from './model-response.js';
+import { OutputExtras } from './output-extras.js';
 import { PartOrder } from './part-order.js';
 
 /** A model-layer stream part. */
@@ -30,6 +31,8 @@ export class StreamState {
   /** The order of text parts, and of reasoning parts, as the AI SDK assembles them. */
   readonly textOrder = new PartOrder();
   readonly reasoningOrder = new PartOrder();
+  /** The sources and files the answer streamed; made at the first. */
+  extras: OutputExtras | undefined;
   /** Made at the first tool-call part (most streams have none). */
   private toolCalls: StreamToolCalls | undefined;
   constructor(readonly holdInput: (toolName: string) => boolean) {}
@@ -156,6 +159,10 @@ export function classify(part: Part, state: StreamState): ModelCallDelta | undef
           },
         ],
       };
+    case 'source':
+    case 'file':
+      (state.extras ??= new OutputExtras()).add(part);
+      return undefined;
     case 'finish':
       state.kind = 'finish';
       return { usage: usageOf(part.usage), ...finishReasonOf(part.finishReason) };
