@@ -11,6 +11,7 @@ import {
 import type { BlockItem, InputItem, TraceItem } from '../formats/index.js';
 import type { LoneSurrogatesInTrace } from '../warnings/index.js';
 import { collectLoneSurrogates } from '../warnings/lone-surrogate-warning.js';
+import { withoutUnknownBlockFields } from '../warnings/unknown-block-field-tally.js';
 import { blockAddress } from './block-address.js';
 import { contentTraceId } from './content-trace-id.js';
 import { normalizeBlock } from './normalize-block.js';
@@ -242,7 +243,11 @@ export function createBlockConverter(options: BlockConverterOptions = {}): Block
               item.line,
               'not a block (it needs a string id, trace_id and a sub_type of MESSAGE, TOOL_CALL, TOOL_RESULT or THINK); run `tracewarden validate` for details',
             );
-          return [options.blocksAsGiven === true ? (item.value as Block) : block];
+          // as given, but without the fields a block has not (said by the caller's tally): the
+          // collector refuses a block that carries one
+          return [
+            options.blocksAsGiven === true ? withoutUnknownBlockFields(item.value as Block) : block,
+          ];
         }
         case 'trace': {
           let trace: Trace;

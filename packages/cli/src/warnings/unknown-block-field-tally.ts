@@ -18,6 +18,25 @@ const blockFields = new Set([
   'updated_at',
 ]);
 
+/**
+ * A block as read, without its top-level fields outside seed 002's (the same object when it has
+ * none): what `push` sends, since the collector refuses such a field rather than drop it.
+ * @internal
+ */
+export function withoutUnknownBlockFields<T>(value: T): T {
+  if (!isObject(value)) return value;
+  let unknown = false;
+  for (const key in value)
+    if (!blockFields.has(key)) {
+      unknown = true;
+      break;
+    }
+  if (!unknown) return value;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (blockFields.has(key)) kept[key] = value[key];
+  return kept as T;
+}
+
 /** Distinct field names remembered; blocks with further names are not counted. */
 const maxFields = 50;
 

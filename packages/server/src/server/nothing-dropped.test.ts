@@ -94,6 +94,37 @@ describeStores('nothing a client sends is dropped or changed', (kind) => {
     });
   });
 
+  describe('unknown block fields', () => {
+    it('refuses a top-level field blocks do not have (422 VALIDATION naming it), storing nothing', async () => {
+      const response = await t.post('tr_unknown', [{ ...blocks.message('tb_m'), foo: 'bar' }]);
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as ErrorAnswer;
+      expect(body.error).toMatchObject({
+        code: 'VALIDATION',
+        details: { field: 'foo', block_id: 'tb_m' },
+      });
+      expect(body.error.message).toMatch(/put client data in extra/);
+      expect(await blocksOf('tr_unknown')).toEqual([]);
+    });
+
+    it('names the position of a block without an id in a batch', async () => {
+      const response = await t.post('tr_unknown_batch', [
+        blocks.message('tb_m'),
+        { sub_type: 'MESSAGE', payload: { role: 'user', content: 'x' }, reward: 1 },
+      ]);
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as ErrorAnswer;
+      expect(body.error.details).toEqual({ field: 'reward', path: '1' });
+      expect(body.error.message).toMatch(/^block 1 of the batch has a field "reward"/);
+    });
+
+    it('refuses a re-sent stored block carrying an unknown field (not a silent 200)', async () => {
+      expect((await t.post('tr_unknown_resend', [blocks.message('tb_m')])).status).toBe(201);
+      const response = await t.post('tr_unknown_resend', [{ ...blocks.message('tb_m'), x: 1 }]);
+      expect(response.status).toBe(422);
+    });
+  });
+
   describe('push metadata without a dataset', () => {
     const push = (body: unknown) =>
       t.request('/api/v1/push/trace', {

@@ -1,5 +1,6 @@
 import { type Block, createBlockValidator, TraceError } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
+import { checkBlockFields } from './check-block-fields.js';
 import { checkPayloadTotal } from './check-payload-total.js';
 import type { AppendBlocksOptions } from './store.js';
 import { type BlocksSummary, isEarlier, summarizeBlocks } from './summarize-blocks.js';
@@ -168,8 +169,9 @@ export function* planAppend(
   options: AppendBlocksOptions,
 ): Generator<AppendQuery, AppendPlan, unknown> {
   const results: Block[] = new Array(inputs.length);
-  const prepared = inputs.map((input) => {
+  const prepared = inputs.map((input, index) => {
     if (!isRecord(input)) return { input, clientId: undefined, drawnId: undefined };
+    checkBlockFields(input, index, inputs.length);
     const copy: Record<string, unknown> = { ...input };
     const clientId = typeof copy.id === 'string' && copy.id !== '' ? copy.id : undefined;
     let drawnId: string | undefined;
