@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { createTracer, parsePolicy, validateBlocks } from '@tracewarden/core';
+import { createMemorySink, createTracer, parsePolicy, validateBlocks } from '@tracewarden/core';
 import { comparableTrace } from '@tracewarden/core/testing';
 import { emailAgent, startScriptedServer } from '@tracewarden/testing';
 import { generateText, isStepCount, jsonSchema, streamText, tool, wrapLanguageModel } from 'ai';
@@ -172,5 +172,36 @@ describe('@ai-sdk/openai over real HTTP: a stream that does not finish', () => {
       expect.stringMatching(/^req_/),
       expect.stringMatching(/^req_/),
     ]);
+  });
+});
+
+describe('@ai-sdk/openai over real HTTP: a reader that breaks out of textStream', () => {
+  it('leaves the call open (the AI SDK keeps reading nothing), and the tracer’s shutdown records it as cancelled with its text so far', async () => {
+    await using server = await startScriptedServer({
+      turns: [{ text: 'one two three four five six seven eight nine ten '.repeat(40) }],
+    });
+    const sink = createMemorySink();
+    const tracer = createTracer({ sinks: [sink] });
+    const model = wrapLanguageModel({
+      model: createOpenAI({ baseURL: server.url, apiKey: 'test' }).chat('gpt-4o-mini'),
+      middleware: tracewardenMiddleware({ tracer, pricing: false }),
+    });
+    let first = '';
+    for await (const text of streamText({ model, prompt: 'count', maxRetries: 0 }).textStream) {
+      first = text;
+      break;
+    }
+    await tracer.shutdown();
+    const answers = sink.blocks.filter(
+      (block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant',
+    );
+    expect(answers).toHaveLength(1);
+    expect(answers[0]?.metadata).toMatchObject({
+      status: 'cancelled',
+      ended_by: 'tracer_shutdown',
+      request_id: server.requests[0]?.requestId,
+    });
+    expect(String(answers[0]?.payload.content)).toMatch(new RegExp(`^${first}`));
+    expect(validateBlocks(sink.blocks).errors).toEqual([]);
   });
 });

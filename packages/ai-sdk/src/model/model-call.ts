@@ -237,6 +237,8 @@ export async function streamCall(
     throw handle.end(error, setup.userSignal);
   }
   const requestId = requestIdOf(result.response?.headers);
+  // known now: kept however the call ends (cancelled, failed, at the tracer's shutdown)
+  if (requestId !== undefined) handle.chunk({ requestId });
   if (madeInside((result as MarkedStreamResult)[streamMark], handle.tracer, call))
     warnDoubleRecording();
   const observed: MarkedStreamResult = {

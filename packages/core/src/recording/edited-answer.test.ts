@@ -85,12 +85,10 @@ describe('an answer re-sent as a person edited it', () => {
   it('a turn with other call ids after the same prefix is still a new turn', () => {
     const tracer = createTracer();
     const recorder = createModelCallRecorder({ tracer });
-    recorder
-      .start({ provider: 'p', model: 'm', messages: [user] })
-      .finish({
-        text: null,
-        toolCalls: [{ id: 'e1', name: 'send_email', arguments: '{"to":"bob@acme.example"}' }],
-      });
+    recorder.start({ provider: 'p', model: 'm', messages: [user] }).finish({
+      text: null,
+      toolCalls: [{ id: 'e1', name: 'send_email', arguments: '{"to":"bob@acme.example"}' }],
+    });
     const other: NeutralMessage = {
       role: 'assistant',
       content: null,

@@ -19,7 +19,7 @@ import {
   reviewToolCalls,
   violationSummary,
 } from './tool-call-review.js';
-import { stateOf, type TracerState } from './tracer-state.js';
+import { callEnded, callStarted, stateOf, type TracerState } from './tracer-state.js';
 import type {
   ModelCallAttempt,
   ModelCallCost,
@@ -127,6 +127,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
       }, timeoutMs);
     }
     this.prefixKey = recordRequest(core, tracer, this.state, input.messages);
+    callStarted(this.state, tracer, this);
     if (this.controller !== undefined) this.endWhenUnread(this.controller.signal);
     // watched once the call is whole (its request recorded, its signal linked to the caller's,
     // which may have aborted already)
@@ -246,6 +247,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     // refused after the call ended (a shared store answered late): it is recorded already
     if (this.done) throw error;
     this.done = true;
+    callEnded(this.state, this);
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (this.onUserAbort !== undefined)
       this.input.signal?.removeEventListener('abort', this.onUserAbort);
@@ -474,6 +476,16 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
     return this.fail(error, partial);
   }
 
+  /** The tracer shuts down while the call is in flight: recorded as cancelled, as it streamed. */
+  endAtShutdown(): void {
+    if (this.done) return;
+    try {
+      this.cancel({ metadata: { ended_by: 'tracer_shutdown' } });
+    } catch (error) {
+      this.core.onRecordingError(error);
+    }
+  }
+
   cancel(partial?: ModelCallResponse): void {
     if (this.done) return;
     const reason = this.stopReason;
@@ -549,7 +561,7 @@ export class ModelCall implements ModelCallHandle, AdmittedCall {
         latencyMs: roundMs(endedAt - this.startedAt),
         timeToFirstTokenMs:
           this.firstTokenAt === undefined ? null : roundMs(this.firstTokenAt - this.startedAt),
-        requestId: response?.requestId ?? lastRequestId(attempts),
+        requestId: response?.requestId ?? streamed.requestId ?? lastRequestId(attempts),
         attempts,
         responseId: response?.responseId ?? streamed.responseId,
         finishReason: normalizeFinishReason(finishReason, output.calls.length > 0),

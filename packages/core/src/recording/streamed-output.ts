@@ -42,6 +42,7 @@ export class StreamedOutput {
   providerFinishReason: string | undefined = undefined;
   model: string | undefined = undefined;
   responseId: string | undefined = undefined;
+  requestId: string | undefined = undefined;
   /** Tool calls the provider ran itself, merged by id (a result piece completes its call). */
   providerCalls: ProviderToolCall[] | undefined = undefined;
   /** Output measured so far: characters, or quarter tokens when `add` was asked for them. */
@@ -88,6 +89,7 @@ export class StreamedOutput {
     if (delta.providerFinishReason) this.providerFinishReason = delta.providerFinishReason;
     if (delta.model) this.model = delta.model;
     if (delta.responseId) this.responseId = delta.responseId;
+    if (delta.requestId) this.requestId = delta.requestId;
     if (delta.providerToolCalls) this.addProviderCalls(delta.providerToolCalls);
     return this.chars - before;
   }
@@ -126,7 +128,8 @@ export class StreamedOutput {
       finishReason: response?.finishReason ?? this.finishReason,
       responseId: response?.responseId ?? this.responseId,
     };
-    if (response?.requestId !== undefined) answer.requestId = response.requestId;
+    const requestId = response?.requestId ?? this.requestId;
+    if (requestId !== undefined) answer.requestId = requestId;
     const providerFinishReason =
       response?.finishReason === undefined
         ? this.providerFinishReason

@@ -1,4 +1,5 @@
 import { type CallTurn, firstUnansweredCall } from '../model/unanswered-calls.js';
+import { onTracerShutdown } from '../tracing/before-shutdown.js';
 import type { Tracer } from '../tracing/types.js';
 import { type ChainKey, PairMap, PairSet } from './message-fingerprint.js';
 import { canonicalJson } from './refusals.js';
@@ -61,6 +62,13 @@ export interface TracerState {
    * recorded turn, not a new one (see `editedAnswer`). Only answers with calls; made at the first.
    */
   answers?: PairMap<AnswerCalls> | undefined;
+  /**
+   * The model calls of this trace not ended yet, ended as cancelled when the tracer shuts down
+   * (a stream nobody finished reading, `break` out of the AI SDK's `textStream`): recorded with
+   * what streamed in, not lost. Made at the first call; `null` when the tracer runs no shutdown
+   * hooks (a `Tracer` not made by `createTracer`).
+   */
+  inFlight?: Set<InFlightCall> | null | undefined;
   /** Whether the warning about a call id that cannot be told apart was given for this trace. */
   warnedAmbiguous: boolean;
   /**
@@ -81,6 +89,40 @@ export interface TracerState {
    * them (see `historyUnderEarlierSystem`). Made at the first.
    */
   systemRoots?: ChainKey[] | undefined;
+}
+
+/** A model call in flight, as {@link TracerState.inFlight} keeps it. */
+export interface InFlightCall {
+  /** Records the call as cancelled at the tracer's shutdown, with what streamed in. */
+  endAtShutdown(): void;
+}
+
+/**
+ * Keeps `call` among the trace's calls in flight until {@link callEnded}; the first call of a
+ * trace registers the shutdown hook that ends those left.
+ */
+export function callStarted(state: TracerState, tracer: Tracer, call: InFlightCall): void {
+  let inFlight = state.inFlight;
+  if (inFlight === null) return;
+  if (inFlight === undefined) {
+    const calls = new Set<InFlightCall>();
+    if (!onTracerShutdown(tracer, () => endInFlight(calls))) {
+      state.inFlight = null;
+      return;
+    }
+    inFlight = state.inFlight = calls;
+  }
+  inFlight.add(call);
+}
+
+/** The call ended (it is recorded). */
+export function callEnded(state: TracerState, call: InFlightCall): void {
+  state.inFlight?.delete(call);
+}
+
+function endInFlight(calls: Set<InFlightCall>): void {
+  for (const call of [...calls]) call.endAtShutdown();
+  calls.clear();
 }
 
 /** The calls of a recorded answer, as {@link TracerState.answers} keeps them. */

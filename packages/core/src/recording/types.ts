@@ -88,6 +88,12 @@ export interface ModelCallDelta {
   /** The provider's response id. */
   responseId?: string | undefined;
   /**
+   * The provider's request id, when the adapter knows it before the end (from the response
+   * headers): kept when the call ends without a response of its own (cancelled, failed, or
+   * ended at the tracer's shutdown).
+   */
+  requestId?: string | undefined;
+  /**
    * Tool calls the provider ran itself (see {@link ProviderToolCall}), or their results: a piece
    * with the `id` of a call already streamed adds its `output` (and `isError`) to that call.
    */

@@ -21,6 +21,7 @@ import { createTraceValidator } from '../validation/create-trace-validator.js';
 import { type DraftBlock, emptyObject } from '../validation/inspect-block.js';
 import { withTrustedJson } from '../validation/json-problem.js';
 import type { BlockLimits } from '../validation/types.js';
+import { beforeShutdown } from './before-shutdown.js';
 import { CandidateBuilder } from './candidate-builder.js';
 import { DeferredBlocks, userPartsWritable } from './deferred-blocks.js';
 import { type ExitFlushable, flushOnExit, stopFlushOnExit } from './flush-on-exit.js';
@@ -124,6 +125,8 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   let lastMessageId: string | null = null;
   let closed = false;
   let shutdownPromise: Promise<void> | undefined;
+  /** Run at the first `shutdown()` (see `beforeShutdown`). */
+  const shutdownHooks = new Set<() => void>();
   let exitHandle: ExitFlushable | undefined;
 
   function ensureOpen(method: string): void {
@@ -385,6 +388,15 @@ export function createTracer(options: TracerOptions = {}): Tracer {
     shutdown() {
       if (shutdownPromise === undefined) {
         if (!closed) {
+          // what is still in flight (a stream nobody finished reading) is recorded now
+          for (const hook of shutdownHooks)
+            try {
+              hook();
+            } catch {
+              // a hook reports its own errors (the recorder's onRecordingError): the shutdown
+              // goes on
+            }
+          shutdownHooks.clear();
           deferred.materialize();
           closed = true;
           if (exitHandle !== undefined) stopFlushOnExit(exitHandle);
@@ -403,6 +415,7 @@ export function createTracer(options: TracerOptions = {}): Tracer {
   // not enumerable: a tracer spread into a wrapper of its own (`{ ...tracer, logMessage }`)
   // leaves it behind, so the wrapper's logMessage sees the recorder's responses
   Object.defineProperty(tracer, recordModelResponse, { value: recordResponse });
+  Object.defineProperty(tracer, beforeShutdown, { value: shutdownHooks });
   Object.defineProperty(tracer, recordCallResult, { value: recordResult });
   // direct paths only while the public methods they stand in for are this tracer's own
   (recordResponse as { [standsInFor]?: unknown })[standsInFor] = tracer.logMessage;
