@@ -66,13 +66,23 @@ describe('fromResponsesItems', () => {
         status: 'completed',
         content: [{ type: 'text', text: 'Checking.', annotations: [] }],
         reasoning_content: 'Inbox first.',
+        // the reasoning item's id, in the MESSAGE block's metadata
+        tracewarden: { metadata: { reasoning_items: [{ id: 'rs_1' }] } },
         tool_calls: [
           {
             id: 'call_1',
+            item_id: 'fc_1',
+            status: 'completed',
             type: 'function',
             function: { name: 'get_inbox', arguments: '{"limit":2}' },
           },
-          { id: 'call_2', type: 'function', function: { name: 'get_calendar', arguments: '{}' } },
+          {
+            id: 'call_2',
+            item_id: 'fc_2',
+            status: 'completed',
+            type: 'function',
+            function: { name: 'get_calendar', arguments: '{}' },
+          },
         ],
       },
       { role: 'tool', tool_call_id: 'call_2', content: 'no access' },

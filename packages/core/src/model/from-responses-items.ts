@@ -7,6 +7,7 @@
  * a list is rewritten into that shape before it is read.
  */
 
+import { blockFieldsKey } from '../convert/block-fields.js';
 import { TraceError } from '../errors/index.js';
 import { openAIHostedToolCalls } from '../recording/openai-hosted-tool-calls.js';
 import { isRecord } from '../validation/is-record.js';
@@ -29,6 +30,28 @@ const textPartTypes = new Set(['input_text', 'output_text']);
 /** A call id as the API writes it: a non-empty string. */
 function callIdOf(item: JsonObject): string | undefined {
   return typeof item.call_id === 'string' && item.call_id !== '' ? item.call_id : undefined;
+}
+
+/**
+ * Key of the block metadata of an assistant MESSAGE that holds the reasoning items its THINK
+ * text came from, each without that text: `[{ id: 'rs_...', encrypted_content, ... }]`.
+ */
+const reasoningItemsMetadataKey = 'reasoning_items';
+
+/**
+ * The fields of an item its chat event does not hold in its own shape, to ride on that event
+ * (and so in its block's `metadata.chat_event`): all but `type`, `call_id` and the `used` keys,
+ * with the item's own `id` (`fc_...`, `ctc_...`, `cu_...`) as `item_id` unless it is the event's
+ * call id already.
+ */
+function itemExtras(item: JsonObject, used: readonly string[], callId: unknown): JsonObject {
+  const extras: JsonObject = {};
+  for (const key of Object.keys(item)) {
+    if (key === 'type' || key === 'id' || key === 'call_id' || used.includes(key)) continue;
+    extras[key] = item[key];
+  }
+  if (item.id !== undefined && item.id !== callId) extras.item_id = item.id;
+  return extras;
 }
 
 /** An item without a role that is one of the API's calls, outputs or reasoning. */
@@ -89,26 +112,67 @@ function chatContent(content: unknown): unknown {
   });
 }
 
-/** The text of a reasoning item: its summary, else its content, joined by a blank line. */
-function reasoningText(item: JsonObject): string {
+/**
+ * A reasoning item read: its text (its summary's, else its content's, joined by a blank line)
+ * and the item without `type` and the list that text came from (nor an empty list), or
+ * `undefined` when nothing else is left.
+ */
+function readReasoning(item: JsonObject): { text: string; kept: JsonObject | undefined } {
   const pieces: string[] = [];
-  for (const list of [item.summary, item.content]) {
+  let source: string | undefined;
+  for (const key of ['summary', 'content']) {
+    const list = item[key];
     if (!Array.isArray(list)) continue;
     for (const part of list)
       if (isRecord(part) && typeof part.text === 'string' && part.text !== '')
         pieces.push(part.text);
-    if (pieces.length > 0) break;
+    if (pieces.length > 0) {
+      source = key;
+      break;
+    }
   }
-  return pieces.join('\n\n');
+  const kept: JsonObject = {};
+  for (const key of Object.keys(item)) {
+    const value = item[key];
+    if (key === 'type' || key === source) continue;
+    if ((key === 'summary' || key === 'content') && Array.isArray(value) && value.length === 0)
+      continue;
+    kept[key] = value;
+  }
+  return {
+    text: pieces.join('\n\n'),
+    kept: Object.keys(kept).length === 0 ? undefined : kept,
+  };
 }
 
-/** The arguments of a client-run call other than a function's (`action`, `operation`, `input`). */
-function otherCallArguments(item: JsonObject): unknown {
+/**
+ * The arguments of a client-run call other than a function's (`action`, `operation`, `input`),
+ * and the key they were read from.
+ */
+function otherCallArguments(item: JsonObject): { key: string | undefined; value: unknown } {
   for (const key of ['arguments', 'action', 'operation', 'input']) {
     const value = item[key];
-    if (isRecord(value) || typeof value === 'string') return value;
+    if (isRecord(value) || typeof value === 'string') return { key, value };
   }
-  return {};
+  return { key: undefined, value: {} };
+}
+
+/**
+ * Puts reasoning items (without their text) in the block metadata the event's MESSAGE gets:
+ * under {@link blockFieldsKey}, as `blocksToEvents` writes a block's metadata, so that they are
+ * neither payload fields nor read as anything by policies.
+ */
+function keepReasoningItems(message: JsonObject, kept: readonly JsonObject[]): void {
+  const fields = isRecord(message[blockFieldsKey]) ? message[blockFieldsKey] : {};
+  const metadata = isRecord(fields.metadata) ? fields.metadata : {};
+  const earlier = metadata[reasoningItemsMetadataKey];
+  message[blockFieldsKey] = {
+    ...fields,
+    metadata: {
+      ...metadata,
+      [reasoningItemsMetadataKey]: Array.isArray(earlier) ? [...earlier, ...kept] : [...kept],
+    },
+  };
 }
 
 /**
@@ -127,6 +191,8 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
   // the assistant message calls join while no other event came after it
   let assistant: JsonObject | undefined;
   let reasoning: string[] = [];
+  // the reasoning items (without their text) not yet on a message: their ids, encrypted content
+  let reasoningItems: JsonObject[] = [];
   // the item of the first reasoning not yet on a message
   let reasoningSource = -1;
   const push = (event: JsonObject, source: number) => {
@@ -142,9 +208,14 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
     return message;
   };
   const takeReasoning = (message: JsonObject) => {
-    if (reasoning.length === 0 || message.reasoning_content !== undefined) return;
-    message.reasoning_content = reasoning.join('\n\n');
+    if (reasoningSource < 0 || message.reasoning_content !== undefined) return;
+    // a field of ours that is no object (a user's) is not overwritten: the next message takes it
+    const fields = message[blockFieldsKey];
+    if (reasoningItems.length > 0 && fields !== undefined && !isRecord(fields)) return;
+    if (reasoning.length > 0) message.reasoning_content = reasoning.join('\n\n');
+    if (reasoningItems.length > 0) keepReasoningItems(message, reasoningItems);
     reasoning = [];
+    reasoningItems = [];
     reasoningSource = -1;
   };
   const addCall = (call: JsonObject, source: number) => {
@@ -180,11 +251,11 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
       continue;
     }
     if (type === 'reasoning') {
-      const text = reasoningText(item);
-      if (text !== '') {
-        if (reasoning.length === 0) reasoningSource = i;
-        reasoning.push(text);
-      }
+      const { text, kept } = readReasoning(item);
+      if (text === '' && kept === undefined) continue;
+      if (reasoningSource < 0) reasoningSource = i;
+      if (text !== '') reasoning.push(text);
+      if (kept !== undefined) reasoningItems.push(kept);
       continue;
     }
     if (type === 'function_call' || type === 'custom_tool_call') {
@@ -192,11 +263,17 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
       addCall(
         type === 'function_call'
           ? {
+              ...itemExtras(item, ['name', 'arguments'], id),
               id,
               type: 'function',
               function: { name: item.name, arguments: item.arguments ?? {} },
             }
-          : { id, type: 'custom', custom: { name: item.name, input: item.input ?? '' } },
+          : {
+              ...itemExtras(item, ['name', 'input'], id),
+              id,
+              type: 'custom',
+              custom: { name: item.name, input: item.input ?? '' },
+            },
         i,
       );
       continue;
@@ -204,8 +281,17 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
     const hosted = openAIHostedToolCalls([item]);
     if (hosted.length > 0) {
       for (const call of hosted) {
+        // the item's id when the call goes by another (a hosted shell call's `call_id`), and an
+        // MCP call's fields that are neither its input nor its output (`server_label`, ...)
+        const extras: JsonObject =
+          type === 'mcp_call'
+            ? itemExtras(item, ['name', 'arguments', 'output', 'error'], call.id)
+            : item.id !== undefined && item.id !== call.id
+              ? { item_id: item.id }
+              : {};
         addCall(
           {
+            ...extras,
             id: call.id,
             type: type,
             function: { name: call.name, arguments: call.arguments ?? {} },
@@ -225,9 +311,11 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
       continue;
     }
     if (typeof type === 'string' && type.endsWith('_call_output')) {
+      const callId = callIdOf(item);
       const output: JsonObject = {
+        ...itemExtras(item, ['output'], callId),
         role: 'tool',
-        tool_call_id: callIdOf(item),
+        tool_call_id: callId,
         content: chatContent(item.output === undefined ? null : item.output),
       };
       if (item.status === 'failed' || item.status === 'incomplete') output.error = true;
@@ -236,11 +324,14 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
     }
     if (typeof type === 'string' && type.endsWith('_call') && callIdOf(item) !== undefined) {
       // client-run tools other than functions: computer, local_shell, shell, apply_patch
+      const id = callIdOf(item);
+      const args = otherCallArguments(item);
       addCall(
         {
-          id: callIdOf(item),
+          ...itemExtras(item, args.key === undefined ? [] : [args.key], id),
+          id,
           type,
-          function: { name: type.slice(0, -'_call'.length), arguments: otherCallArguments(item) },
+          function: { name: type.slice(0, -'_call'.length), arguments: args.value },
         },
         i,
       );
@@ -251,7 +342,7 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
     assistant = undefined;
   }
   // reasoning that no message followed (a run cut short) is an answer of its own
-  if (reasoning.length > 0) {
+  if (reasoningSource >= 0) {
     assistant = undefined;
     openAssistant(reasoningSource);
   }
@@ -264,18 +355,25 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
  * {@link parseTrace}, the converters and policies read:
  * - message items (`{ type: 'message', role, content }` or `{ role, content }`) become events
  *   of their role, `input_text` / `output_text` parts text parts, `input_image` parts images;
+ *   their other fields (`id: 'msg_...'`, `status`) stay on the event, as on any chat event;
  * - `function_call` items become tool calls (`id` the item's `call_id`, `function: { name,
  *   arguments }`) of the assistant message right before them, or of a new one (`content:
  *   null`); `custom_tool_call` items custom calls (`custom: { name, input }`); `computer_call`,
  *   `local_shell_call`, `shell_call`, `apply_patch_call` calls named `computer`, ...;
  * - `*_call_output` items (`function_call_output`, ...) become `role: 'tool'` outputs
  *   (`tool_call_id` their `call_id`, `content` their `output`);
+ * - a call or output item's own `id` (`fc_...`) becomes `item_id` on its call or output (unless
+ *   it is the call id already), and its other fields (`status`, ...) stay on it too: blocks keep
+ *   them in `metadata.chat_event`, as they keep an Anthropic call part's other fields;
  * - `reasoning` items become the `reasoning_content` (their summary texts, else their content,
  *   joined by a blank line) of the next assistant message (one of its own, `content: null`,
- *   when none follows);
+ *   when none follows); what else they hold (`id: 'rs_...'`, `encrypted_content`, a reasoning
+ *   item with no text) is kept, in order and without the text, in that message's block metadata:
+ *   the event's `tracewarden.metadata.reasoning_items`, which `eventsToBlocks` makes the
+ *   MESSAGE block's `metadata.reasoning_items`;
  * - the hosted tools' items (`web_search_call`, `file_search_call`, `code_interpreter_call`,
- *   `image_generation_call`, `mcp_call`, ...) become a call and its output, both marked
- *   `provider_executed: true`, as the adapters record them.
+ *   `image_generation_call`, `mcp_call`, ...) become a call (`id` the item's) and its output,
+ *   both marked `provider_executed: true`, as the adapters record them.
  *
  * Other items are kept as they are (a reader then reports them). `parseTrace` applies this
  * itself to such a list, as `policy.check` does.
