@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { blocksToEvents } from '../convert/blocks-to-events.js';
 import { eventsToBlocks } from '../convert/events-to-blocks.js';
 import { TraceError } from '../errors/index.js';
 import { recommendedPolicy } from '../policy/recommended/recommended-policy.js';
@@ -62,6 +63,7 @@ describe('fromAnthropicMessages', () => {
           { id: 'toolu_2', type: 'function', function: { name: 'get_calendar', arguments: {} } },
         ],
         reasoning_content: 'Inbox first.',
+        tracewarden: { metadata: { reasoning_items: [{ type: 'thinking', signature: 'sig' }] } },
       },
       { role: 'tool', tool_call_id: 'toolu_1', content: [{ type: 'text', text: '2 emails' }] },
       { role: 'tool', tool_call_id: 'toolu_2', content: 'no access', error: true },
@@ -413,10 +415,12 @@ describe('parseTrace on reasoning kept as content parts', () => {
         ],
       },
     ]);
+    // the signature the API needs to be sent the thinking back is kept in the block metadata
     expect(trace[1]).toStrictEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'Here is a plan.' }],
       reasoning_content: 'Morning first.',
+      tracewarden: { metadata: { reasoning_items: [{ type: 'thinking', signature: 'sig' }] } },
     });
     // a redacted part has no text to show: it stays content
     expect(trace[3]).toStrictEqual({
@@ -459,5 +463,23 @@ describe('a message that holds its calls both as tool_use parts and in tool_call
     const events = (converted?.events ?? []) as unknown as Message[];
     const calls = events.flatMap((event) => event.tool_calls ?? []);
     expect(calls.map((call) => call.id)).toEqual(['toolu_01A']);
+  });
+});
+
+describe('an Anthropic thinking part’s signature', () => {
+  it('is kept in the MESSAGE block’s metadata, through blocks and back', () => {
+    const blocks = eventsToBlocks(parseTrace(run), { startTime: 0 });
+    expect(validateBlocks(blocks).errors).toEqual([]);
+    const answer = blocks.find(
+      (block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant',
+    );
+    expect(answer?.metadata.reasoning_items).toEqual([{ type: 'thinking', signature: 'sig' }]);
+    const think = blocks.find((block) => block.sub_type === 'THINK');
+    expect(think?.payload).toEqual({ text: 'Inbox first.' });
+    const again = eventsToBlocks(blocksToEvents(blocks), { startTime: 0 });
+    expect(
+      again.find((block) => block.sub_type === 'MESSAGE' && block.payload.role === 'assistant')
+        ?.metadata.reasoning_items,
+    ).toEqual([{ type: 'thinking', signature: 'sig' }]);
   });
 });

@@ -12,6 +12,7 @@ import { TraceError } from '../errors/index.js';
 import { openAIHostedToolCalls } from '../recording/openai-hosted-tool-calls.js';
 import { isRecord } from '../validation/is-record.js';
 import type { ChatEventConversion } from './from-anthropic-messages.js';
+import { keepReasoningItems } from './reasoning-items.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -31,12 +32,6 @@ const textPartTypes = new Set(['input_text', 'output_text']);
 function callIdOf(item: JsonObject): string | undefined {
   return typeof item.call_id === 'string' && item.call_id !== '' ? item.call_id : undefined;
 }
-
-/**
- * Key of the block metadata of an assistant MESSAGE that holds the reasoning items its THINK
- * text came from, each without that text: `[{ id: 'rs_...', encrypted_content, ... }]`.
- */
-const reasoningItemsMetadataKey = 'reasoning_items';
 
 /**
  * The fields of an item its chat event does not hold in its own shape, to ride on that event
@@ -155,24 +150,6 @@ function otherCallArguments(item: JsonObject): { key: string | undefined; value:
     if (isRecord(value) || typeof value === 'string') return { key, value };
   }
   return { key: undefined, value: {} };
-}
-
-/**
- * Puts reasoning items (without their text) in the block metadata the event's MESSAGE gets:
- * under {@link blockFieldsKey}, as `blocksToEvents` writes a block's metadata, so that they are
- * neither payload fields nor read as anything by policies.
- */
-function keepReasoningItems(message: JsonObject, kept: readonly JsonObject[]): void {
-  const fields = isRecord(message[blockFieldsKey]) ? message[blockFieldsKey] : {};
-  const metadata = isRecord(fields.metadata) ? fields.metadata : {};
-  const earlier = metadata[reasoningItemsMetadataKey];
-  message[blockFieldsKey] = {
-    ...fields,
-    metadata: {
-      ...metadata,
-      [reasoningItemsMetadataKey]: Array.isArray(earlier) ? [...earlier, ...kept] : [...kept],
-    },
-  };
 }
 
 /**

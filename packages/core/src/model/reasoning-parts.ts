@@ -5,6 +5,8 @@
  * message's reasoning in `reasoning_content`, from which `eventsToBlocks` makes THINK blocks.
  */
 
+import { keepReasoningItems } from './reasoning-items.js';
+
 type JsonObject = Record<string, unknown>;
 
 /** The reasoning text of a content part, or `undefined` when it is no readable reasoning. */
@@ -24,7 +26,8 @@ export function reasoningPartText(part: unknown): string | undefined {
 
 /**
  * An assistant message with its reasoning parts moved to `reasoning_content` (joined by a blank
- * line), or the message itself when it has none or already has a `reasoning_content`. A
+ * line), what they hold besides their text (Anthropic's `signature`) kept in its block metadata's
+ * `reasoning_items`, or the message itself when it has none or already has a `reasoning_content`. A
  * message left with no other part gets `content: null`.
  * @internal
  */
@@ -32,16 +35,27 @@ export function withReasoningParts<T extends JsonObject>(message: T): T {
   const content = message.content;
   if (!Array.isArray(content) || message.reasoning_content !== undefined) return message;
   let texts: string[] | undefined;
+  // what the parts hold besides their text (Anthropic's `signature`, which the API needs to be
+  // sent the thinking back), in order
+  let items: JsonObject[] | undefined;
   const kept: unknown[] = [];
   for (const part of content) {
     const text = reasoningPartText(part);
-    if (text === undefined) kept.push(part);
-    else (texts ??= []).push(text);
+    if (text === undefined) {
+      kept.push(part);
+      continue;
+    }
+    (texts ??= []).push(text);
+    const { thinking: _thinking, reasoning: _reasoning, ...rest } = part as JsonObject;
+    if (Object.keys(rest).some((key) => key !== 'type' && key !== 'redacted'))
+      (items ??= []).push(rest);
   }
   if (texts === undefined) return message;
-  return {
+  const rewritten: JsonObject = {
     ...message,
     content: kept.length === 0 ? null : kept,
     reasoning_content: texts.join('\n\n'),
   };
+  if (items !== undefined) keepReasoningItems(rewritten, items);
+  return rewritten as T;
 }
