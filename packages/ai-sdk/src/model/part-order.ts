@@ -15,7 +15,7 @@ interface Waiting {
  */
 export class PartOrder {
   /** The part whose deltas pass straight through; undefined when no part is open. */
-  private current: string | undefined;
+  current: string | undefined;
   /** Made when a second part opens while one is open (rare). */
   private waiting: Waiting[] | undefined;
 

@@ -59,17 +59,6 @@ export class StreamState {
   }
 }
 
-/** The shared text (or reasoning) delta set to `value`, or undefined when there is none. */
-function textDelta(
-  delta: ModelCallDelta,
-  key: 'text' | 'reasoning',
-  value: string | undefined,
-): ModelCallDelta | undefined {
-  if (value === undefined) return undefined;
-  delta[key] = value;
-  return delta;
-}
-
 /**
  * The neutral delta of one model-layer stream part; its gate kind goes in `state.kind`. Text and
  * reasoning deltas (most parts) reuse one object per stream: the handle does not keep them.
@@ -77,24 +66,40 @@ function textDelta(
 export function classify(part: Part, state: StreamState): ModelCallDelta | undefined {
   state.kind = 'content';
   switch (part.type) {
-    case 'text-delta':
-      return textDelta(state.text, 'text', state.textOrder.delta(part.id, part.delta));
-    case 'reasoning-delta':
-      return textDelta(
-        state.reasoning,
-        'reasoning',
-        state.reasoningOrder.delta(part.id, part.delta),
-      );
+    case 'text-delta': {
+      // the part that opened first passes straight through (every stream with one part open
+      // at a time): one comparison, no call
+      const order = state.textOrder;
+      const text = part.id === order.current ? part.delta : order.delta(part.id, part.delta);
+      if (text === undefined) return undefined;
+      state.text.text = text;
+      return state.text;
+    }
+    case 'reasoning-delta': {
+      const order = state.reasoningOrder;
+      const text = part.id === order.current ? part.delta : order.delta(part.id, part.delta);
+      if (text === undefined) return undefined;
+      state.reasoning.reasoning = text;
+      return state.reasoning;
+    }
     case 'text-start':
       state.textOrder.open(part.id);
       return undefined;
-    case 'text-end':
-      return textDelta(state.text, 'text', state.textOrder.end(part.id));
+    case 'text-end': {
+      const due = state.textOrder.end(part.id);
+      if (due === undefined) return undefined;
+      state.text.text = due;
+      return state.text;
+    }
     case 'reasoning-start':
       state.reasoningOrder.open(part.id);
       return undefined;
-    case 'reasoning-end':
-      return textDelta(state.reasoning, 'reasoning', state.reasoningOrder.end(part.id));
+    case 'reasoning-end': {
+      const due = state.reasoningOrder.end(part.id);
+      if (due === undefined) return undefined;
+      state.reasoning.reasoning = due;
+      return state.reasoning;
+    }
     case 'response-metadata': {
       // field by field: spreads of conditional literals cost several times more
       const delta: ModelCallDelta = {};
