@@ -31,7 +31,7 @@ export const requestSchemas = {
         type: 'array',
         items: { $ref: '#/components/schemas/BlockInput' },
         description:
-          'Blocks of the trace; `id`, `trace_id`, `block_type` and timestamps may be left out. A body that is a bare array of blocks (as in seed 002) is taken as this list.',
+          'Blocks of the trace; `id`, `trace_id`, `block_type` and timestamps may be left out. A body that is a bare array of blocks (as in seed 002) is taken as this list, and a body that is one block (an object with a `sub_type` and no `blocks`) as a list of one.',
       },
     },
   },

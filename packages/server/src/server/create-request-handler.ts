@@ -187,8 +187,15 @@ export function createRequestHandler(
             limits,
             requestSchemas.PostBlocks,
             '{ "blocks": [ { "sub_type": "MESSAGE", "payload": { ... } } ] }',
-            // the seed's example batch is a bare array of blocks: taken as the blocks
-            (body) => (Array.isArray(body) ? { blocks: body } : body),
+            // the seed's example batch is a bare array of blocks: taken as the blocks; one block
+            // (an object with a `sub_type` and no `blocks`), as the seed's helpers log them: a
+            // batch of one
+            (body) =>
+              Array.isArray(body)
+                ? { blocks: body }
+                : isSingleBlock(body)
+                  ? { blocks: [body] }
+                  : body,
           );
           if (traceId.length > maxTraceIdLength) {
             throw new TraceError({
@@ -527,4 +534,15 @@ function drain(request: IncomingMessage, maxBytes: number): void {
     if (seen > maxBytes) request.socket.destroy();
   });
   request.resume();
+}
+
+/** A body that is one block rather than a batch: an object with a `sub_type` and no `blocks`. */
+function isSingleBlock(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    !Object.hasOwn(body, 'blocks') &&
+    Object.hasOwn(body, 'sub_type')
+  );
 }

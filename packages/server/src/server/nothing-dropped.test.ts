@@ -101,7 +101,7 @@ describeStores('nothing a client sends is dropped or changed', (kind) => {
       const body = (await response.json()) as ErrorAnswer;
       expect(body.error).toMatchObject({
         code: 'VALIDATION',
-        details: { field: 'foo', block_id: 'tb_m' },
+        details: { sub_type: 'MESSAGE', field: 'foo', trace_id: 'tr_unknown', block_id: 'tb_m' },
       });
       expect(body.error.message).toMatch(/put client data in extra/);
       expect(await blocksOf('tr_unknown')).toEqual([]);
@@ -114,8 +114,32 @@ describeStores('nothing a client sends is dropped or changed', (kind) => {
       ]);
       expect(response.status).toBe(422);
       const body = (await response.json()) as ErrorAnswer;
-      expect(body.error.details).toEqual({ field: 'reward', path: '1' });
+      expect(body.error.details).toEqual({
+        sub_type: 'MESSAGE',
+        field: 'reward',
+        trace_id: 'tr_unknown_batch',
+        path: '1',
+      });
       expect(body.error.message).toMatch(/^block 1 of the batch has a field "reward"/);
+    });
+
+    it('takes a body that is one block (no `blocks`) as a batch of one, as the seed’s helpers log one block at a time', async () => {
+      const response = await postRaw(
+        'tr_single',
+        JSON.stringify({ sub_type: 'MESSAGE', payload: { role: 'user', content: 'one block' } }),
+      );
+      expect(response.status).toBe(201);
+      const stored = await blocksOf('tr_single');
+      expect(stored.map((block) => block.payload)).toEqual([
+        { role: 'user', content: 'one block' },
+      ]);
+      // and an unknown field of that one block is still named
+      const refused = await postRaw(
+        'tr_single_bad',
+        JSON.stringify({ sub_type: 'MESSAGE', payload: { role: 'user', content: 'x' }, foo: 1 }),
+      );
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as ErrorAnswer).error.details.field).toBe('foo');
     });
 
     it('refuses a re-sent stored block carrying an unknown field (not a silent 200)', async () => {

@@ -171,7 +171,7 @@ export function* planAppend(
   const results: Block[] = new Array(inputs.length);
   const prepared = inputs.map((input, index) => {
     if (!isRecord(input)) return { input, clientId: undefined, drawnId: undefined };
-    checkBlockFields(input, index, inputs.length);
+    checkBlockFields(input, traceId, index, inputs.length);
     const copy: Record<string, unknown> = { ...input };
     const clientId = typeof copy.id === 'string' && copy.id !== '' ? copy.id : undefined;
     let drawnId: string | undefined;

@@ -22,6 +22,8 @@ const blockFields: ReadonlySet<string> = new Set([
  * `extra` (seed 002: "freeform client space"), provider payloads in `raw`.
  *
  * @param input - one block as posted (an object)
+ * @param traceId - the trace it is posted to (named in the error's details, as other block
+ *   errors name it)
  * @param index - its position in the batch
  * @param batchSize - how many blocks the batch holds (a position is named only when several)
  * @throws core's `TraceError` `VALIDATION` (422) naming the field in `details.field`
@@ -29,6 +31,7 @@ const blockFields: ReadonlySet<string> = new Set([
  */
 export function checkBlockFields(
   input: Readonly<Record<string, unknown>>,
+  traceId: string,
   index: number,
   batchSize: number,
 ): void {
@@ -45,7 +48,9 @@ export function checkBlockFields(
       code: 'VALIDATION',
       message: `${label} has a field ${JSON.stringify(key)} that blocks do not have (seed 002: ${[...blockFields].join(', ')}); put client data in extra, or leave the field out`,
       details: {
+        ...(typeof input.sub_type === 'string' ? { sub_type: input.sub_type } : {}),
         field: key,
+        trace_id: typeof input.trace_id === 'string' ? input.trace_id : traceId,
         ...(id === undefined ? {} : { block_id: id }),
         ...(batchSize > 1 ? { path: String(index) } : {}),
       },
