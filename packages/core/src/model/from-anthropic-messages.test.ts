@@ -483,3 +483,40 @@ describe('an Anthropic thinking part’s signature', () => {
     ).toEqual([{ type: 'thinking', signature: 'sig' }]);
   });
 });
+
+describe('an Anthropic tool_result part’s other fields', () => {
+  it('are kept on the tool output (cache_control), through blocks and back', () => {
+    const events = fromAnthropicMessages({
+      messages: [
+        { role: 'user', content: 'Inbox?' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_inbox', input: {} }],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: '2 emails',
+              cache_control: { type: 'ephemeral' },
+            },
+          ],
+        },
+      ],
+    });
+    expect(events[2]).toStrictEqual({
+      cache_control: { type: 'ephemeral' },
+      role: 'tool',
+      tool_call_id: 'toolu_1',
+      content: '2 emails',
+    });
+    const blocks = eventsToBlocks(parseTrace(events), { startTime: 0 });
+    expect(validateBlocks(blocks).errors).toEqual([]);
+    const again = blocksToEvents(blocks);
+    expect(again.find((event) => event.role === 'tool')).toMatchObject({
+      cache_control: { type: 'ephemeral' },
+    });
+  });
+});

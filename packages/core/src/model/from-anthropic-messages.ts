@@ -78,10 +78,13 @@ export interface ChatEventConversion {
 
 /** A tool output event for a result part; `providerRun` for results the provider's tools made. */
 function toolOutput(part: JsonObject, providerRun: boolean): JsonObject {
+  // the part's other fields (`cache_control`, ...) are kept on the output, as a call part's are
+  const { type: _type, tool_use_id, content, is_error: _isError, ...rest } = part;
   const output: JsonObject = {
+    ...rest,
     role: 'tool',
-    tool_call_id: part.tool_use_id,
-    content: part.content === undefined ? '' : part.content,
+    tool_call_id: tool_use_id,
+    content: content === undefined ? '' : content,
   };
   // the output's text is the error's (tau2-bench's `error: true`, as the commands read it)
   if (part.is_error === true) output.error = true;
