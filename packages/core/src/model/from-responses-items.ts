@@ -12,7 +12,11 @@ import { TraceError } from '../errors/index.js';
 import { openAIHostedToolCalls } from '../recording/openai-hosted-tool-calls.js';
 import { isRecord } from '../validation/is-record.js';
 import type { ChatEventConversion } from './from-anthropic-messages.js';
-import { keepReasoningItems } from './reasoning-items.js';
+import {
+  keepInBlockMetadata,
+  keepReasoningItems,
+  providerItemsMetadataKey,
+} from './reasoning-items.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -172,9 +176,17 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
   let reasoningItems: JsonObject[] = [];
   // the item of the first reasoning not yet on a message
   let reasoningSource = -1;
+  // items no event holds (`item_reference`, MCP approvals), kept on the next event
+  let providerItems: JsonObject[] = [];
   const push = (event: JsonObject, source: number) => {
     out.events.push(event);
     out.sources.push(source);
+    if (
+      providerItems.length > 0 &&
+      isRecord(event) &&
+      keepInBlockMetadata(event, providerItemsMetadataKey, providerItems)
+    )
+      providerItems = [];
   };
   const openAssistant = (source: number): JsonObject => {
     if (assistant !== undefined) return assistant;
@@ -225,6 +237,14 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
       push(event, i);
       assistant = item.role === 'assistant' ? event : undefined;
       if (assistant !== undefined) takeReasoning(assistant);
+      continue;
+    }
+    if (
+      type === 'item_reference' ||
+      type === 'mcp_approval_request' ||
+      type === 'mcp_approval_response'
+    ) {
+      providerItems.push(item);
       continue;
     }
     if (type === 'reasoning') {
@@ -314,7 +334,7 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
       );
       continue;
     }
-    // anything else (an `item_reference`, an MCP tool list) is kept for the reader to report
+    // anything else (an MCP tool list, an item type not known here) is kept for the reader
     push(item, i);
     assistant = undefined;
   }
@@ -323,6 +343,10 @@ export function convertResponsesItems(items: readonly unknown[]): ChatEventConve
     assistant = undefined;
     openAssistant(reasoningSource);
   }
+  // items no event followed: on the last event
+  const last = out.events[out.events.length - 1];
+  if (providerItems.length > 0 && isRecord(last))
+    keepInBlockMetadata(last, providerItemsMetadataKey, providerItems);
   return out;
 }
 
