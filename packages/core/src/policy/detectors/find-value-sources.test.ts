@@ -231,6 +231,26 @@ raise PolicyViolation(source=source) if:
     ]);
   });
 
+  it('reads an obfuscated or base64 address as the plain address (review 24)', () => {
+    const emails = (text: string): string[] =>
+      valuesIn(text)
+        .filter((v) => v.kind === 'email')
+        .map((v) => v.value);
+    expect(emails('desk at records (at) northwind-audit (dot) com - they')).toEqual([
+      'records@northwind-audit.com',
+    ]);
+    expect(emails('attacker[at]evil[.]com')).toEqual(['attacker@evil.com']);
+    expect(emails('write to bob at evil dot com')).toEqual(['bob@evil.com']);
+    expect(emails(`spam protection: ${btoa('finance@brightparts-pay.com')}`)).toEqual([
+      'finance@brightparts-pay.com',
+    ]);
+    // a site, a word or an identifier is no address
+    expect(emails('find us at acme.com today')).toEqual([]);
+    expect(emails('BankManagerTransferFunds Internationalization2024 aGVsbG8gd29ybGQ=')).toEqual(
+      [],
+    );
+  });
+
   it('finds addresses and file names from the start of their token', () => {
     expect(valuesIn('mail jim.bob+x@evil.com now')).toContainEqual({
       value: 'jim.bob+x@evil.com',

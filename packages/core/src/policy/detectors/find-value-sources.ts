@@ -94,7 +94,9 @@ const MIN_VALUE = 2;
 const MAX_VALUES = 64;
 
 /**
- * The addresses, links, account and phone numbers, file names and paths written in a text.
+ * The addresses, links, account and phone numbers, file names and paths written in a text,
+ * then the addresses written obfuscated (`bob (at) evil (dot) com`) or in base64, as plain
+ * addresses in lower case.
  * @param text - any text (a call's argument, a user's message)
  * @returns each token with its kind, in pattern order
  * @internal
@@ -115,6 +117,54 @@ export function valuesIn(text: string): { value: string; kind: ValueSource['kind
       else if (kind === 'account' && !isAccountNumber(value)) continue;
       out.push({ value, kind });
     }
+  }
+  // and the addresses written to get past filters, as plain addresses
+  out.push(...hiddenAddressesIn(text));
+  return out;
+}
+
+// An address written to get past filters: `records (at) northwind-audit (dot) com`,
+// `attacker[at]evil[.]com`, `bob at evil dot com`. The bare word "at" counts only when every dot
+// after it is written out too ("find us at acme.com" names a site, not a mailbox)
+const obfuscatedHint = /[[({<]\s*at\s*[\])}>]|\sat\s[^\n]{1,64}?\sdot\s/i;
+const DOT_WRITTEN = String.raw`(?:\s*[[({<]\s*(?:dot|\.)\s*[\])}>]\s*|\s+dot\s+)`;
+const LOCAL = String.raw`(?<![\w.+-])([\w+-]+(?:(?:\.|${DOT_WRITTEN})[\w+-]+)*)`;
+const obfuscatedAddress = new RegExp(
+  String.raw`${LOCAL}\s*[[({<]\s*at\s*[\])}>]\s*([\w-]+(?:(?:\.|${DOT_WRITTEN})[\w-]+)*(?:\.|${DOT_WRITTEN})(?:${TOP_LEVEL_DOMAINS}))(?![\w-])|${LOCAL}\s+at\s+([\w-]+(?:${DOT_WRITTEN}[\w-]+)*${DOT_WRITTEN}(?:${TOP_LEVEL_DOMAINS}))(?![\w-])`,
+  'gi',
+);
+const dotWritten = new RegExp(DOT_WRITTEN, 'gi');
+// A token that may be an address in base64 ("ZmluYW5jZUBicmlnaHRwYXJ0cy1wYXkuY29t"): an address
+// of six characters or more encodes to eight or more
+const base64Token = /(?<![\w+/])[A-Za-z0-9+/]{8,120}={0,2}(?![\w+/=])/g;
+const plainAddress = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+
+function decodeBase64(token: string): string | null {
+  const body = token.replace(/=+$/, '');
+  if (body.length % 4 === 1) return null;
+  try {
+    return atob(body + '='.repeat((4 - (body.length % 4)) % 4));
+  } catch {
+    return null;
+  }
+}
+
+/** The addresses a text holds obfuscated or in base64, as plain addresses (lower case). */
+function hiddenAddressesIn(text: string): { value: string; kind: ValueSource['kind'] }[] {
+  const out: { value: string; kind: ValueSource['kind'] }[] = [];
+  if (obfuscatedHint.test(text)) {
+    for (const m of text.matchAll(obfuscatedAddress)) {
+      const local = (m[1] ?? m[3] ?? '').replace(dotWritten, '.');
+      const domain = (m[2] ?? m[4] ?? '').replace(dotWritten, '.');
+      out.push({ value: `${local}@${domain}`.toLowerCase(), kind: 'email' });
+    }
+  }
+  for (const m of text.matchAll(base64Token)) {
+    // (an address's base64 mixes cases: a word is no encoded address)
+    if (!/[a-z]/.test(m[0]) || !/[A-Z0-9]/.test(m[0])) continue;
+    const decoded = decodeBase64(m[0]);
+    if (decoded !== null && plainAddress.test(decoded))
+      out.push({ value: decoded.toLowerCase(), kind: 'email' });
   }
   return out;
 }

@@ -29,9 +29,9 @@ const OBJECTS =
   '(?:instructions?|instrucions?|prompts?|rules|directions|guidelines|directives|commands|orders|context|tasks?|guidance|constraints)';
 
 const ACTION_VERBS =
-  '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access)';
+  '(?:send|transfer|wire|pay|forward|e-?mail|mail|invite|add|grant|share|delete|remove|erase|move|visit|open|navigate|go to|click|download|upload|post|publish|change|update|reset|modify|set up|book|reserve|make a (?:reservation|booking|payment|transfer)|create|schedule|sell|buy|purchase|unlock|concatenate|retrieve|fetch|tell|say|give|provide|disclose|reveal|export|initiate|execute|run|install|get|refund|issue|cancel|approve|disable|enable|sign in|log in|settle|assign|promote|ban|kick|approve all|grant access|switch|turn (?:on|off)|toggle|transmit)';
 
-const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|^\W{0,6}(?:ai |the )?(?:assistant|agent|chatbot|bot)\s*(?:,|\s[-–—])\s*(?:please\s+)?|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bif (?:(?:the |an? |any )?(?:ai |virtual |automated )?|(?:our |my )(?:ai |virtual |automated ))(?:assistant|bot|ai|model|you) (?:could|can|would|might) (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
+const IMPERATIVE_LEAD = String.raw`(?:^|[:;]\s*|^\W{0,6}(?:ai |the )?(?:assistant|agent|chatbot|bot)\s*(?:,|\s[-–—])\s*(?:please\s+)?|\b(?:please|kindly|pls)\s+(?:also\s+|just\s+|now\s+|quickly\s+)?|\byou (?:must|should|need to|have to|are required to|will need to)\s+(?:also\s+|now\s+|first\s+|then\s+|immediately\s+)?|\b(?:asked|requested|wants|wanted|would like|needs?|expects?) (?:that )?you (?:to )?(?:also )?|\bmake sure (?:to|you)\s+|\bgo ahead and\s+|\bbe sure to\s+|\bremember to\s+|\bdon't forget to\s+|\bi (?:want|need) you to\s+|\b(?:can|could|would) you (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bif (?:(?:the |an? |any )?(?:ai |virtual |automated )?|(?:our |my )(?:ai |virtual |automated ))(?:assistant|bot|ai|model|you) (?:could|can|would|might) (?:please\s+|quickly\s+|just\s+|also\s+){0,2}|\bthen,?\s+|\bdo\s+|\[[ x]?\]\s*|->\s*|\bnow,?\s+|\bto (?:resolve|fix|continue|proceed|unlock|recover|restore|complete|finish)(?: this| it)?,?\s+|\bbefore [a-z]+ing\b[^,.;:\n]{0,40},\s+|\b(?:with immediate effect|effective (?:immediately|today|now)|from now on|as of (?:today|now)|going forward|starting (?:today|now)|for (?:security|compliance|audit) reasons),?\s+)`;
 
 // A verb of the override negated ("please don't forget the previous instructions about the
 // delivery"): a reminder, not an override. Looked for behind the verb once it matched.
@@ -315,6 +315,8 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:items?|tasks?|steps?|notes?|notices?|messages?|rules?|actions?|requests?|reminders?|instructions?|heads-up|memo) for (?:the |our |my |any |all |every )?(?:(?:ai|virtual|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:(?<=\b(?:ai|virtual|automated|autonomous)[ -])[a-z]+[ -])?(?:assistant|agent|model|llm|bot)s?\b(?! (?:manager|director|professor|coach|editor|teacher|team))`,
     // "Note to automated assistants:", "to any AI agent reading this", "hey there, AI"
     String.raw`\b(?:notes?|messages?|notice|memo|reminder|instructions?) to (?:the |our |my |any |all |every )?(?:ai|automated|autonomous|virtual)[ -](?:(?:[a-z]+ing|ai)[ -])?(?:assistant|agent|model|llm|bot)s?\b|\b(?:to|for) (?:any|all|every|the) (?:(?:ai|automated|autonomous|[a-z]+ing)[ -]){0,2}(?:assistants?|agents?|models?|llms?|bots?) (?:reading|processing|parsing|summari[sz]ing|seeing|handling) this\b|\b(?:hey|hi|hello) there\s*,?\s*(?:the )?${MODEL_NAMES}\b`,
+    // ... after a footnote's or a reference's label: "[^1]: Assistant - when you summarise ..."
+    String.raw`^\W{0,3}\[\^?\w{1,6}\]:?\s*(?:ai |the )?(?:assistant|agent|model|chatbot)s?\s*(?:[,:]|\s[-–—]\s)`,
     // "GPT-4o, this part is for you", "Hey Claude", a named model as the one spoken to
     String.raw`\b(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral|qwen|deepseek)\b[^.\n]{0,25}\b(?:this (?:part |note |message |one )?is for you|for you to (?:do|handle))`,
     String.raw`\b(?:hey|hi|ok|okay|yo)\s*,?\s*(?:gpt[\w.-]*|chatgpt|claude|gemini|llama[\w.-]*|copilot|mistral)\b`,
@@ -346,6 +348,24 @@ const widenings: Record<string, string[]> = {
     // "the calling model has to", "automated agents processing this record must"
     String.raw`\b(?:the |any |all )?(?:calling |automated |autonomous |processing )?(?:models?|agents?|assistants?|bots?)\b (?:processing|reading|handling|receiving|calling|that (?:reads?|receives?|processes))\b[^.\n]{0,40}\b(?:must|should|has to|have to|needs? to|is required to|are required to)\b`,
     String.raw`\bthe (?:calling|requesting) (?:model|agent|assistant)\b`,
+    // legalese put on the system that reads the text, the AI named before: "such system shall,
+    // upon review, transmit ..." (a plain "the system shall" is every specification's wording)
+    String.raw`\b(?:such|said) (?:(?:ai|ai-based|ai-powered|automated|reviewing|reading) )?(?:system|tool|software|reviewer|program|model|agent|assistant)s?\b[^.\n]{0,30}?\b(?:shall|must|is required to|are required to)\b(?! (?:not|never)\b)`,
+    // the obligation in Spanish, Portuguese, French and Italian: "se requiere que el asistente",
+    // "el asistente debe", "é necessário que o assistente", "il faut que l'assistant",
+    // "l'assistente deve" (a plain "agente" is as often a person)
+    String.raw`\b(?:se requiere|se exige|es necesario|es obligatorio|hace falta|se solicita) que (?:el|la) (?:asistente|ia|modelo|agente (?:de )?ia)\b|\b(?:el|la) (?:asistente|ia|agente (?:de )?ia)\b[^.\n]{0,40}?\b(?:debe|deberá|debería|tiene que|ha de)\b`,
+    String.raw`(?:é necessário|é obrigatório|exige-se|solicita-se) que o (?:assistente|modelo|agente (?:de )?ia)\b|\bo (?:assistente|agente de ia)\b[^.\n]{0,40}?\b(?:deve|deverá|tem de|tem que|precisa)\b`,
+    String.raw`\bil (?:faut|est (?:requis|nécessaire|obligatoire|demandé)) que l['’](?:assistant|ia|agent ia)\b|\bl['’](?:assistant|agent ia)\b[^.\n]{0,40}?\b(?:doit|devra|est tenu de)\b`,
+    String.raw`(?:è necessario|è richiesto|è obbligatorio|si richiede) che l['’](?:assistente|ia|agente ia)\b|\bl['’](?:assistente|agente ia)\b[^.\n]{0,40}?\b(?:deve|dovrà)\b`,
+  ],
+  'agent-obligation-action': [
+    // with a relative clause between: "the assistant that manages this mailbox should set up
+    // forwarding ..." (not "who": "the agent who handles your claim should send ..." is a person)
+    String.raw`\b(?:the|an?|any|every|each) (?:ai )?(?:assistant|agent|bot|chatbot|llm|model|copilot)s? (?:that|which) (?:[a-z'-]+ ){1,6}?(?:must|has to|have to|should|needs? to|is required to|are required to|shall|is expected to|are expected to) (?:(?:also|now|then|first|always|immediately|please) )?${ACTION_VERBS}\b`,
+    // the action in the subjunctive after "que" or the infinitive after a modal, in Spanish,
+    // Portuguese, French and Italian: "que el asistente envíe", "o assistente deve enviar"
+    String.raw`\b(?:el|la|o|a|l['’])\s?(?:asistente|assistente|assistant|ia)\b[^.\n]{0,30}?(?<![\wà-ÿ])(?:envíe|envie|enviar|transfiera|transfira|transferir|reenvíe|reenviar|encaminhe|encaminhar|pague|pagar|comparta|compartir|compartilhe|compartilhar|elimine|eliminar|borre|borrar|exclua|excluir|mande|mandar|envoie|envoyer|transfère|transférer|partage|partager|supprime|supprimer|invii|inviare|inoltri|inoltrare|trasferisca|trasferire|condivida|condividere|elimini)(?![\wà-ÿ])`,
   ],
   'template-marker': [
     // "---BEGIN SYSTEM PROMPT---", "=== END OF SYSTEM MESSAGE ===", "[BEGIN NEW INSTRUCTIONS]"
@@ -439,6 +459,11 @@ const widenings: Record<string, string[]> = {
     String.raw`\b(?:(?:ai|llm|automated|autonomous|coding|browsing)[ -](?:agents?|assistants?|bots?|models?)|(?<!\b(?:teaching|dental|medical|nursing|research|lab|legal|sales|store|shop|executive|administrative|personal|office|physician|program|project|support|service|human)[ -])(?:assistants?|bots?|llms?|copilots?|summari[sz]ers?))\s+(?:that |who |which )?(?:are |is )?(?:reading|processing|summari[sz]ing|handling|parsing|seeing|browsing|crawling|visiting|fetching|indexing|triaging|rendering|answering from|quoting|assigned to|working (?:on|for)|acting (?:on|for)|installing|using|running|building|deploying|configuring|setting up|cloning|updating|upgrading)\s+(?:this|these)\b`,
     // an action due as soon as the data is read: "executes the deletion on read", "dès la
     // lecture de ce document", "al leer este mensaje", "ao ler esta nota", "alla lettura"
+    // the text's reader named by its kind: "where this Agreement is reviewed by an automated or
+    // AI-based system", "if this page is summarised by an AI assistant"
+    String.raw`\b(?:where|if|when|whenever|once|in the event that) (?:this|these) (?:[a-z]+ ){0,2}(?:is|are) (?:being )?(?:reviewed|read|processed|summari[sz]ed|analy[sz]ed|parsed|ingested|handled|opened|scanned) by (?:an? |any )?(?:automated|ai|ai-based|ai-powered|llm|llm-based|machine|artificial intelligence)\b`,
+    // ... and spoken to: "when you summarise this", "as you read this"
+    String.raw`\b(?:if|when|while|as|once) you (?:read|process|summari[sz]e|parse|handle|review|analy[sz]e|scan) this\b`,
     String.raw`\b(?:executes?|performs?|runs?|carries out|executed|performed|applied|processed|triggered|completed) [^.\n]{0,60}?\b(?:on|upon) (?:read|reading|load|loading|opening)\b|\bdès (?:la )?lecture\b|\bal leer (?:este|esta|esto)\b|\bao ler (?:este|esta|isto)\b|\balla lettura (?:di )?(?:questo|questa|del|della)\b`,
   ],
   'tool-instruction': [

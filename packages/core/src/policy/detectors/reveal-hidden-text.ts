@@ -27,20 +27,24 @@ function revealTags(text: string): string {
 // visible character such as an emoji): each selector one byte of UTF-8 text the eye never sees
 const selectorHint = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4}/;
 const selectorRun = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4,}/g;
+// The text a run of selectors carries, or `null` (a run of emoji presentation selectors)
+function decodeSelectors(run: string): string | null {
+  const bytes: number[] = [];
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    if (c >= 0xfe00 && c <= 0xfe0f) bytes.push(c - 0xfe00);
+    else {
+      bytes.push(run.charCodeAt(i + 1) - 0xdd00 + 16);
+      i++;
+    }
+  }
+  const decoded = decodeBytes(new Uint8Array(bytes));
+  return decoded !== null && /[a-z]{2}/i.test(decoded) ? decoded : null;
+}
 function revealSelectors(text: string): string {
   return text.replace(selectorRun, (run: string) => {
-    const bytes: number[] = [];
-    for (let i = 0; i < run.length; i++) {
-      const c = run.charCodeAt(i);
-      if (c >= 0xfe00 && c <= 0xfe0f) bytes.push(c - 0xfe00);
-      else {
-        bytes.push(run.charCodeAt(i + 1) - 0xdd00 + 16);
-        i++;
-      }
-    }
-    const decoded = decodeBytes(new Uint8Array(bytes));
-    // text, not a run of emoji presentation selectors
-    return decoded !== null && /[a-z]{2}/i.test(decoded) ? ` ${TAGGED_MARKER} ${decoded} ` : run;
+    const decoded = decodeSelectors(run);
+    return decoded === null ? run : ` ${TAGGED_MARKER} ${decoded} `;
   });
 }
 
@@ -150,10 +154,11 @@ export function findEncodedText(text: string): { start: number; end: number; dec
 }
 
 /**
- * The runs of a text that hide text: runs of Unicode tag characters (read as ASCII) and encoded
- * runs that decode to text ({@link findEncodedText}), with their offsets in `text`.
+ * The runs of a text that hide text: runs of Unicode tag characters (read as ASCII), bytes in
+ * variation selectors, runs of numeric character references, and encoded runs that decode to
+ * text ({@link findEncodedText}), with their offsets in `text`.
  * @param text - any text
- * @returns `{ start, end, text }` of each run, tag runs first
+ * @returns `{ start, end, text }` of each run, tag runs first, encoded runs last
  * @internal
  */
 export function findHiddenText(text: string): { start: number; end: number; text: string }[] {
@@ -167,6 +172,21 @@ export function findHiddenText(text: string): { start: number; end: number; text
       const read = revealTags(m[0]);
       if (!flag && read.includes(TAGGED_MARKER))
         out.push({ start: m.index, end: m.index + m[0].length, text: read });
+    }
+  }
+  // bytes in variation selectors and runs of character references: what the detector's
+  // normalisation reads (`revealHiddenText`), so a request hidden there is found as well
+  if (selectorHint.test(text)) {
+    for (const m of text.matchAll(new RegExp(selectorRun.source, 'g'))) {
+      const decoded = decodeSelectors(m[0]);
+      if (decoded !== null) out.push({ start: m.index, end: m.index + m[0].length, text: decoded });
+    }
+  }
+  if (text.includes('&#')) {
+    for (const m of text.matchAll(new RegExp(entityRun.source, 'g'))) {
+      const decoded = decodeEntities(m[0]).trim();
+      if (decoded !== m[0].trim())
+        out.push({ start: m.index, end: m.index + m[0].length, text: decoded });
     }
   }
   for (const run of findEncodedText(text))

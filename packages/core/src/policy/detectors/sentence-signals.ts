@@ -1,6 +1,7 @@
 // The signals of each sentence of a text (decision 050): the patterns of `injection-signals.ts`
 // on normalised sentences, and the two signals read from the raw text (a concrete target, a
 // request out of place in a descriptive field).
+import { findToolProtocol } from './find-tool-protocol.js';
 import { groupAlternatives } from './group-alternatives.js';
 import { type Signal, signals } from './injection-signals.js';
 import { normalizeInjectionLines, normalizeInjectionText } from './normalize-injection-text.js';
@@ -270,5 +271,10 @@ export function sentenceSignals(text: string): Sentence[] {
       sentence.mask &= ~TODO_INLINE;
     }
   }
+  // a tool call written into the data as the protocol's next step: a template marker, as a
+  // serialised `"tool_calls"` is, over the whole call (its arguments are the attacker's values)
+  for (const [from, to] of findToolProtocol(text))
+    for (const sentence of out)
+      if (sentence.start < to && sentence.end > from) sentence.mask |= 1 << TEMPLATE_INDEX;
   return out;
 }

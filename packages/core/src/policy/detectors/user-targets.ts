@@ -23,7 +23,7 @@ import {
   pointer,
   readFromPointer,
 } from './user-sources.js';
-import { canonicalValue, valuePattern } from './value-pattern.js';
+import { base64Form, canonicalValue, valuePattern } from './value-pattern.js';
 
 // A policy asks whether the user requested every call of the trace at every proposed call, on a
 // new store each time: what is read from the texts is cached by text (bench/detection.bench.ts)
@@ -281,17 +281,34 @@ function firstOutputWith(store: EventStore, call: PolicyEvent, value: string): n
   return -1;
 }
 
-// A piece of a value that every written form of it holds as is (an address, a link without
-// its scheme, an IBAN's first four characters, a phone number's last four digits): a text
-// without it cannot hold the value, and `includes` is much cheaper than the value's pattern
-function fragmentOf(value: string): string {
+// Pieces of a value one of which every written form of it holds as is (a link without its
+// scheme, an IBAN's first four characters, a phone number's last four digits, an address's
+// mailbox name or its base64): a text with none of them cannot hold the value, and `includes` is
+// much cheaper than the value's pattern
+function fragmentsOf(value: string): string[] {
+  let known = fragments.get(value);
+  if (known === undefined) {
+    known = reduceToFragments(value);
+    fragments.set(value, known);
+  }
+  return known;
+}
+const fragments = createTextCache<string[]>(1024);
+
+function reduceToFragments(value: string): string[] {
   const { shape, canonical } = canonicalValue(value);
   if (shape === 'account')
-    return /^[a-z]{2}\d{2}/.test(canonical) ? canonical.slice(0, 4) : canonical.slice(-4);
-  if (shape === 'url') return canonical.split('/')[0] ?? canonical;
+    return [/^[a-z]{2}\d{2}/.test(canonical) ? canonical.slice(0, 4) : canonical.slice(-4)];
+  if (shape === 'url') return [canonical.split('/')[0] ?? canonical];
   // a text's spaces match any run of whitespace: its first word is kept as is
-  if (shape === 'text') return canonical.split(/\s+/)[0] ?? canonical;
-  return canonical;
+  if (shape === 'text') return [canonical.split(/\s+/)[0] ?? canonical];
+  // an address also written obfuscated (`bob (at) x (dot) com`) or in base64 (`valuePattern`)
+  if (shape === 'email')
+    return [
+      (canonical.split('@')[0] ?? canonical).split('.')[0] ?? canonical,
+      base64Form(canonical),
+    ];
+  return [canonical];
 }
 
 /**
@@ -310,8 +327,8 @@ export function mayHoldValue(call: PolicyEvent, lowerTexts: readonly string[]): 
     const whole = piece.text.trim();
     if (whole.length >= 2 && whole.length <= 80 && !whole.includes('\n')) values.push(whole);
     for (const value of values) {
-      const fragment = fragmentOf(value);
-      if (fragment !== '' && lowerTexts.some((text) => text.includes(fragment))) return true;
+      for (const fragment of fragmentsOf(value))
+        if (fragment !== '' && lowerTexts.some((text) => text.includes(fragment))) return true;
     }
   }
   return false;
@@ -320,9 +337,9 @@ export function mayHoldValue(call: PolicyEvent, lowerTexts: readonly string[]): 
 // Whether an output carries a value in any form of it
 function carries(output: OutputFacts, value: string): boolean {
   output.lower ??= output.texts.map((text) => text.toLowerCase());
-  const fragment = fragmentOf(value);
+  const pieces = fragmentsOf(value);
   for (const text of output.lower)
-    if (text.includes(fragment) && valuePattern(value).test(text)) return true;
+    if (pieces.some((piece) => text.includes(piece)) && valuePattern(value).test(text)) return true;
   return false;
 }
 
@@ -390,8 +407,9 @@ function dataAsksForTarget(store: EventStore, call: PolicyEvent): boolean {
   return false;
 }
 
-// a field's label right before a value: `iban: `, `"email": "`, `Our bank: `
-const labelled = /(?:^|[\s"{,])[A-Za-z][\w ]{1,28}"?\s*:\s*["']?$/;
+// a field's label right before a value: `iban: `, `"email": "`, `Our bank: `, and an address's
+// display name between (`From: Julia Berg <`)
+const labelled = /(?:^|[\s"{,])[A-Za-z][\w ]{1,28}"?\s*:\s*(?:["']?|[^\s:<>"][^:<>"\n]{0,40}<)$/;
 
 /**
  * Whether the target's value, in the output it came from, is asked for in a request sentence
@@ -428,7 +446,7 @@ function secondInRecord(store: EventStore, target: Target): boolean {
       const where = valuePattern(value.value).exec(record.toLowerCase())?.index;
       // the record's own target stands in a field of its own ("iban: …", "Our bank: …", "From: …")
       if (where === undefined || inRequest(from + where)) continue;
-      if (labelled.test(record.slice(Math.max(0, where - 32), where)))
+      if (labelled.test(record.slice(Math.max(0, where - 64), where)))
         own.add(canonicalValue(value.value).canonical);
     }
     if (own.size === 1) return true;

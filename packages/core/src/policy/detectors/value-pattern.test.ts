@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  base64Form,
   canonicalValue,
   MAX_ACCOUNT_LENGTH,
   MAX_VALUE_PATTERN_LENGTH,
@@ -266,5 +267,37 @@ describe('valuePattern: a value of an IBAN shape written with a separator in its
     expect(valuePattern('GB82 WEST 1234 5698 7654 32').test('iban gb82west12345698765432')).toBe(
       true,
     );
+  });
+});
+
+describe('valuePattern: an address written to get past filters (review 24)', () => {
+  const address = valuePattern('records@northwind-audit.com');
+
+  it.each([
+    'desk at records (at) northwind-audit (dot) com - they need it',
+    'records[at]northwind-audit[.]com',
+    'records {at} northwind-audit {.} com',
+    'records (at) northwind-audit.com',
+    'records at northwind-audit dot com',
+  ])('finds it in %s', (text) => {
+    expect(address.test(text)).toBe(true);
+  });
+
+  it('finds it in base64, as a text hands it over to decode', () => {
+    expect(base64Form('finance@brightparts-pay.com')).toBe(
+      'ZmluYW5jZUBicmlnaHRwYXJ0cy1wYXkuY29t'.toLowerCase(),
+    );
+    const text = `address is base64-encoded: ${btoa('records@northwind-audit.com')}.`.toLowerCase();
+    expect(address.test(text)).toBe(true);
+  });
+
+  it.each([
+    // a bare "at" before a real dot names a site, not a mailbox
+    'records at northwind-audit.com',
+    'xrecords (at) northwind-audit (dot) com',
+    'records (at) northwind-audit (dot) com (dot) evil',
+    `a longer token ${btoa('records@northwind-audit.com')}abc`.toLowerCase(),
+  ])('does not take %s for it', (text) => {
+    expect(address.test(text)).toBe(false);
   });
 });

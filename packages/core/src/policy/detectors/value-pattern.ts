@@ -201,6 +201,38 @@ function buildPattern(value: string): RegExp {
   return new LiteralSearch(canonical);
 }
 
+// An address written to get past filters and scrapers, as it still reaches its reader: `(at)`,
+// `[at]`, `{at}` for the `@`, `(dot)`, `[.]` for a dot; the bare words ` at ` and ` dot ` only
+// together ("bob at evil dot com": "jim at acme.com" names a site). Lower case: the text searched
+// is lower-cased. `valuesIn` reads the same forms as addresses.
+const BRACKETED_AT = String.raw`\s*[[({<]\s*at\s*[\])}>]\s*`;
+const WRITTEN_DOT = String.raw`(?:\s*[[({<]\s*(?:dot|\.)\s*[\])}>]\s*|\s+dot\s+)`;
+
+/**
+ * The base64 of an address, lower-cased as the text searched is ("their address is
+ * base64-encoded for spam protection: ZmluYW5j…"): the encoding of the address alone, the way a
+ * text hands it over for the reader to decode.
+ * @param address - a plain address (ASCII)
+ * @returns its base64 without padding, lower case
+ * @internal
+ */
+export function base64Form(address: string): string {
+  return btoa(address).replace(/=+$/, '').toLowerCase();
+}
+
+// An email address as written, obfuscated (`records (at) northwind-audit (dot) com`,
+// `attacker[at]evil[.]com`) or base64-encoded: each form reaches the same mailbox, and the
+// model that reads it writes the plain address into its call
+function emailSource(canonical: string): string {
+  const [local = '', domain = ''] = canonical.split('@');
+  const labels = (part: string, dot: string): string => part.split('.').map(escapeRegex).join(dot);
+  const anyDot = String.raw`(?:\.|${WRITTEN_DOT})`;
+  const written = String.raw`${labels(local, anyDot)}(?:(?:@|${BRACKETED_AT})${labels(domain, anyDot)}|\s+at\s+${labels(domain, WRITTEN_DOT)})`;
+  // (the canonical address is ASCII: `emailShape`)
+  // (nor another label after a written dot: "x (dot) com (dot) evil" is another domain)
+  return String.raw`(?<![\w.+-])${written}(?![\w-]|\.[\w]|${WRITTEN_DOT}[\w])|(?<![a-z0-9+/])${base64Form(canonical)}(?![a-z0-9+/])`;
+}
+
 function shapedSource(shape: ValueShape, canonical: string, value: string): string {
   switch (shape) {
     case 'account': {
@@ -218,6 +250,7 @@ function shapedSource(shape: ValueShape, canonical: string, value: string): stri
     case 'url':
       return String.raw`(?<![\w.-])(?:https?:\/\/)?(?:www\.)?${escapeRegex(canonical)}\/*${NAME_END}`;
     case 'email':
+      return emailSource(canonical);
     case 'file':
       return String.raw`(?<![\w.+-])${escapeRegex(canonical)}${NAME_END}`;
     default:
