@@ -1,22 +1,11 @@
+import { blockFieldNames } from '@tracewarden/core';
 import type { BlockItem } from '../formats/input-items.js';
 import { isObject } from '../formats/is-object.js';
 import { blockAddress } from '../traces/block-address.js';
 import type { Warning } from './format-warning.js';
 
 /** Seed 002's fields of a block: the columns of its `trace_blocks` table. */
-const blockFields = new Set([
-  'id',
-  'trace_id',
-  'block_type',
-  'sub_type',
-  'payload',
-  'parent_block_id',
-  'metadata',
-  'raw',
-  'extra',
-  'created_at',
-  'updated_at',
-]);
+const blockFields: ReadonlySet<string> = new Set(blockFieldNames);
 
 /**
  * A block as read, without its top-level fields outside seed 002's (the same object when it has

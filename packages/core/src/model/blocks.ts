@@ -26,6 +26,28 @@ export const blockTypeOf: Readonly<Record<SubType, BlockType>> = Object.freeze({
   TOOL_RESULT: 'OBSERVE',
 });
 
+/**
+ * The fields of a block: the columns of seed 002's `trace_blocks` table, in its order. A block
+ * has no others: client data goes in `extra`, provider payloads in `raw`.
+ * @example
+ * ```ts
+ * const unknown = Object.keys(input).filter((key) => !blockFieldNames.includes(key as never));
+ * ```
+ */
+export const blockFieldNames = Object.freeze([
+  'id',
+  'trace_id',
+  'block_type',
+  'sub_type',
+  'payload',
+  'parent_block_id',
+  'metadata',
+  'raw',
+  'extra',
+  'created_at',
+  'updated_at',
+] as const);
+
 /** The roles a MESSAGE block may carry (seed 002). */
 export const messageRoles = ['system', 'user', 'assistant'] as const;
 /** A MESSAGE block's role. */

@@ -12,6 +12,7 @@ export {
   type BlockSchemaLimits,
   type BlockType,
   BlockTypeSchema,
+  blockFieldNames,
   blockTypeOf,
   createBlockSchema,
   type MessageBlock,

@@ -1,4 +1,4 @@
-import { type Block, createBlockValidator, TraceError } from '@tracewarden/core';
+import { type Block, blockFieldNames, createBlockValidator, TraceError } from '@tracewarden/core';
 import { ServerError } from '../errors/index.js';
 import { checkBlockFields } from './check-block-fields.js';
 import { checkPayloadTotal } from './check-payload-total.js';
@@ -88,18 +88,10 @@ function canonical(value: unknown): string {
   );
 }
 
-const comparedFields = [
-  'trace_id',
-  'block_type',
-  'sub_type',
-  'payload',
-  'parent_block_id',
-  'metadata',
-  'raw',
-  'extra',
-  'created_at',
-  'updated_at',
-] as const;
+/** A block's fields but its id: what a re-sent block is compared on. */
+const comparedFields = blockFieldNames.filter(
+  (name): name is Exclude<(typeof blockFieldNames)[number], 'id'> => name !== 'id',
+);
 const absentMeans: Readonly<Record<string, unknown>> = {
   parent_block_id: null,
   metadata: {},

@@ -1,19 +1,7 @@
-import { TraceError } from '@tracewarden/core';
+import { blockFieldNames, TraceError } from '@tracewarden/core';
 
 /** The fields of a block (seed 002's `trace_blocks` table): nothing else is stored. */
-const blockFields: ReadonlySet<string> = new Set([
-  'id',
-  'trace_id',
-  'block_type',
-  'sub_type',
-  'payload',
-  'parent_block_id',
-  'metadata',
-  'raw',
-  'extra',
-  'created_at',
-  'updated_at',
-]);
+const blockFields: ReadonlySet<string> = new Set(blockFieldNames);
 
 /**
  * Refuses a block with a top-level field seed 002's blocks do not have. Core's validator builds
