@@ -1,7 +1,9 @@
+import { isTranscriptMetaLine, isWrappedMessage } from '@tracewarden/core';
 import { classifyValue, formatOfKind, type InputFormat, type ValueKind } from './classify-value.js';
 import { explorerEventList } from './explorer-event-list.js';
 import { foreignEventList } from './foreign-event-list.js';
 import type { InputItem, TraceItem } from './input-items.js';
+import { isObject } from './is-object.js';
 import { parseJson } from './parse-json.js';
 import type { TextLine } from './read-lines.js';
 import { traceLabel } from './trace-label.js';
@@ -24,6 +26,22 @@ const kindDescriptions: Record<ValueKind, string> = {
   entry: 'a trace entry',
   entries: 'a list of trace entries',
 };
+
+/**
+ * The kind of a line among the lines of a Claude Code session file or Agent SDK output: a line
+ * with a `type` and neither `role` nor `message` is one of its lines about the session, of a
+ * type this reader does not know (a newer Claude Code's), which `unwrapAgentTranscript` keeps as
+ * such; read alone it would be no format, or a dataset's metadata, and end the session's trace.
+ */
+function transcriptKind(value: unknown, kind: ValueKind | undefined): ValueKind | undefined {
+  if (kind !== undefined && kind !== 'dataset-header') return kind;
+  return isObject(value) &&
+    value.role === undefined &&
+    value.message === undefined &&
+    typeof value.type === 'string'
+    ? 'event'
+    : kind;
+}
 
 /** A dataset is a collection of event traces: a line of either may stand in the other's file. */
 function sameFamily(a: InputFormat, b: InputFormat): boolean {
@@ -54,6 +72,8 @@ export async function* jsonlItems(
   let formatLine: number | undefined;
   let pendingEvents: unknown[] = [];
   let pendingLines: number[] = [];
+  // whether the pending events are the lines of a Claude Code session file or Agent SDK output
+  let pendingTranscript = false;
 
   const traceItem = (read: unknown, line: number, lines?: number[]): TraceItem => {
     const index = traceIndex++;
@@ -80,6 +100,7 @@ export async function* jsonlItems(
     const item = traceItem(pendingEvents, lines[0] ?? 0, lines);
     pendingEvents = [];
     pendingLines = [];
+    pendingTranscript = false;
     yield item;
   }
 
@@ -96,7 +117,10 @@ export async function* jsonlItems(
       return;
     }
     const value = parsed.value;
-    const kind = classifyValue(value);
+    // a line of a session file of a type not known here does not end its trace: all of a
+    // session file's lines are one run, its tool calls and their results together
+    const classified = classifyValue(value);
+    const kind = pendingTranscript ? transcriptKind(value, classified) : classified;
     if (kind !== 'event') yield* flushEvents();
     if (kind !== undefined && !sameFamily(formatOfKind(kind), format)) {
       yield {
@@ -120,6 +144,8 @@ export async function* jsonlItems(
       case 'event':
         pendingEvents.push(value);
         pendingLines.push(line);
+        if (!pendingTranscript)
+          pendingTranscript = isWrappedMessage(value) || isTranscriptMetaLine(value);
         return;
       case 'dataset': {
         const { traces, ...metadata } = value as Record<string, unknown>;

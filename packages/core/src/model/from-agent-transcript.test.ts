@@ -79,7 +79,16 @@ describe('Claude Code session files and Agent SDK output', () => {
     expect(isTranscriptMetaLine({ type: 'function_call', call_id: 'c' })).toBe(false);
     const unwrapped = unwrapAgentTranscript(session);
     expect(unwrapped.sources).toStrictEqual([1, 2, 3, 5]);
-    expect(unwrapped.events[0]).toBe(session[1]?.message);
+    // the message, and what its line holds besides it in its block's metadata
+    expect(unwrapped.events[0]).toStrictEqual({
+      ...session[1]?.message,
+      tracewarden: {
+        metadata: {
+          transcript_line: { type: 'user', sessionId: 's1', uuid: 'u1' },
+          transcript_records: [session[0]],
+        },
+      },
+    });
   });
 
   it('are read as an Anthropic run: calls, outputs, and the line of each event', () => {
